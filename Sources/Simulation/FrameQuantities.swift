@@ -1,0 +1,82 @@
+import SpatialModel
+
+/// The per-frame spatial quantities of hig-rules §0.3, for the head and for every entity of the
+/// scene (index = index into `Scene.entities`).
+///
+/// Stored as structure-of-arrays that the simulator overwrites in place every frame: a consumer
+/// reads what it needs while the frame is current and keeps only its own aggregates (retaining a
+/// copy forces a copy of the buffers on the next frame).
+///
+/// Angles are in degrees, distances in metres, velocities per second.
+public struct FrameQuantities: Sendable {
+    // MARK: Frame and head
+    public internal(set) var frame: Int = 0
+    public internal(set) var time: Double = 0
+    /// Eye (head) position and orientation in world space.
+    public internal(set) var headPosition: Vec3 = .zero
+    public internal(set) var headRotation: Quat = .identity
+    /// `R_h · (0, 0, -1)` and `R_h · (0, 1, 0)`.
+    public internal(set) var headForward: Vec3 = Vec3(0, 0, -1)
+    public internal(set) var headUp: Vec3 = Vec3(0, 1, 0)
+    /// Head yaw and pitch in degrees (yaw positive left as in the scene format, pitch positive up).
+    public internal(set) var headYaw: Double = 0
+    public internal(set) var headPitch: Double = 0
+    /// Immersion style in force at this frame (after events up to and including this time).
+    public internal(set) var immersion: ImmersionStyle = .shared
+    /// H0: head position when progressive/full immersion began, or at the last recenter;
+    /// nil while the style has no boundary.
+    public internal(set) var boundaryOrigin: Vec3?
+    /// `|p_h − H0|` (3D), 0 when there is no boundary origin.
+    public internal(set) var headDisplacement: Double = 0
+    /// Horizontal-only variant of `headDisplacement`.
+    public internal(set) var headDisplacementHorizontal: Double = 0
+
+    // MARK: Per entity
+    public internal(set) var visible: [Bool] = []
+    /// World centre of the entity's bounds.
+    public internal(set) var center: [Vec3] = []
+    public internal(set) var boundsMin: [Vec3] = []
+    public internal(set) var boundsMax: [Vec3] = []
+    /// The entity's local +Z axis (its front) and +Y axis in world space.
+    public internal(set) var front: [Vec3] = []
+    public internal(set) var upAxis: [Vec3] = []
+    /// Distance from the eye to the centre.
+    public internal(set) var distance: [Double] = []
+    /// Direction of the centre in the head frame: azimuth positive to the right (a bearing),
+    /// elevation positive up.
+    public internal(set) var azimuth: [Double] = []
+    public internal(set) var elevation: [Double] = []
+    /// Elevation of the centre against the world horizontal at eye height.
+    public internal(set) var elevationWorld: [Double] = []
+    /// Angle between the head's forward direction and the direction to the centre.
+    public internal(set) var eccentricity: [Double] = []
+    /// Angular extent of the bounds seen from the eye, horizontally and vertically in the head
+    /// frame, and the larger of the two.
+    public internal(set) var angularWidth: [Double] = []
+    public internal(set) var angularHeight: [Double] = []
+    public internal(set) var angularSize: [Double] = []
+    /// Size in point-equivalents: for text the em height's angle / pointAngle, otherwise the smaller
+    /// of angularWidth and angularHeight / pointAngle (the dimension that limits targeting).
+    public internal(set) var ptEq: [Double] = []
+    /// World-relative angular velocity of the direction eye → centre, head rotation removed.
+    public internal(set) var angularVelocity: [Double] = []
+    /// Linear velocity of the centre in world space, and approach speed `−d(distance)/dt`.
+    public internal(set) var linearSpeed: [Double] = []
+    public internal(set) var approachSpeed: [Double] = []
+    /// Bounds intersect / lie entirely inside the comfort field of view (`fieldOfView` h × v).
+    public internal(set) var inFOV: [Bool] = []
+    public internal(set) var fullyInFOV: [Bool] = []
+
+    public init(entityCount: Int) {
+        visible = .init(repeating: true, count: entityCount)
+        center = .init(repeating: .zero, count: entityCount)
+        boundsMin = center; boundsMax = center; front = center; upAxis = center
+        distance = .init(repeating: 0, count: entityCount)
+        azimuth = distance; elevation = distance; elevationWorld = distance; eccentricity = distance
+        angularWidth = distance; angularHeight = distance; angularSize = distance; ptEq = distance
+        angularVelocity = distance; linearSpeed = distance; approachSpeed = distance
+        inFOV = visible; fullyInFOV = visible
+    }
+
+    public var entityCount: Int { center.count }
+}

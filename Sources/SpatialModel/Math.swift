@@ -1,0 +1,195 @@
+// Small value types for the spatial model. World space is right-handed, +Y up, -Z forward,
+// +X right, in metres (scene format §1). The per-frame hot path lives in Simulation (GLM);
+// these types serve loading, rest-pose geometry and tests.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public typealias Vec3 = SIMD3<Double>
+
+@inlinable public func dot(_ a: Vec3, _ b: Vec3) -> Double { (a * b).sum() }
+@inlinable public func cross(_ a: Vec3, _ b: Vec3) -> Vec3 {
+    Vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+@inlinable public func length(_ a: Vec3) -> Double { dot(a, a).squareRoot() }
+@inlinable public func normalize(_ a: Vec3) -> Vec3 {
+    let l = length(a)
+    return l > 0 ? a / l : a
+}
+@inlinable public func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
+@inlinable public func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
+
+extension SIMD3 where Scalar == Double {
+    /// True when every component is finite (no NaN, no infinity).
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+}
+
+/// A unit quaternion `x·i + y·j + z·k + w` (the scene format's `[x, y, z, w]` order).
+public struct Quat: Hashable, Sendable {
+    public var x, y, z, w: Double
+    public init(x: Double, y: Double, z: Double, w: Double) {
+        self.x = x; self.y = y; self.z = z; self.w = w
+    }
+    public static let identity = Quat(x: 0, y: 0, z: 0, w: 1)
+
+    /// Rotation of `angle` radians about `axis` (right-hand rule).
+    public init(angle: Double, axis: Vec3) {
+        let n = normalize(axis)
+        let s = sin(angle / 2)
+        self.init(x: n.x * s, y: n.y * s, z: n.z * s, w: cos(angle / 2))
+    }
+
+    /// The scene format's `rotation: {yaw, pitch, roll}` in degrees:
+    /// `R = Ry(yaw) · Rx(pitch) · Rz(roll)`; positive yaw turns left, positive pitch tilts up,
+    /// positive roll is counter-clockwise as seen by the viewer.
+    public init(yaw: Double, pitch: Double, roll: Double) {
+        self = Quat(angle: radians(yaw), axis: Vec3(0, 1, 0))
+            * Quat(angle: radians(pitch), axis: Vec3(1, 0, 0))
+            * Quat(angle: radians(roll), axis: Vec3(0, 0, 1))
+    }
+
+    public var lengthSquared: Double { x * x + y * y + z * z + w * w }
+    public var normalized: Quat {
+        let l = lengthSquared.squareRoot()
+        guard l > 0 else { return .identity }
+        return Quat(x: x / l, y: y / l, z: z / l, w: w / l)
+    }
+    public var conjugate: Quat { Quat(x: -x, y: -y, z: -z, w: w) }
+    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite && w.isFinite }
+
+    public static func * (a: Quat, b: Quat) -> Quat {
+        Quat(
+            x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+            w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z)
+    }
+
+    /// Rotates a vector.
+    public func act(_ v: Vec3) -> Vec3 {
+        let q = Vec3(x, y, z)
+        let t = 2 * cross(q, v)
+        return v + w * t + cross(q, t)
+    }
+
+    /// Spherical linear interpolation along the shorter arc.
+    public static func slerp(_ a: Quat, _ b0: Quat, _ t: Double) -> Quat {
+        var b = b0
+        var c = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w
+        if c < 0 { b = Quat(x: -b.x, y: -b.y, z: -b.z, w: -b.w); c = -c }
+        if c > 0.9995 {
+            return Quat(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t,
+                        z: a.z + (b.z - a.z) * t, w: a.w + (b.w - a.w) * t).normalized
+        }
+        let theta = acos(min(1, c))
+        let s = sin(theta)
+        let wa = sin((1 - t) * theta) / s, wb = sin(t * theta) / s
+        return Quat(x: wa * a.x + wb * b.x, y: wa * a.y + wb * b.y,
+                    z: wa * a.z + wb * b.z, w: wa * a.w + wb * b.w)
+    }
+}
+
+/// A 4×4 affine matrix, column-major (`m[col * 4 + row]`), as in GLM and assimp after transposition.
+public struct Mat4: Hashable, Sendable {
+    public var m: [Double]
+    public init(columnMajor m: [Double]) {
+        precondition(m.count == 16, "Mat4 needs 16 values")
+        self.m = m
+    }
+    public static let identity = Mat4(columnMajor: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+
+    public subscript(row: Int, col: Int) -> Double {
+        get { m[col * 4 + row] }
+        set { m[col * 4 + row] = newValue }
+    }
+
+    public static func * (a: Mat4, b: Mat4) -> Mat4 {
+        var r = [Double](repeating: 0, count: 16)
+        for c in 0..<4 {
+            for row in 0..<4 {
+                var s = 0.0
+                for k in 0..<4 { s += a.m[k * 4 + row] * b.m[c * 4 + k] }
+                r[c * 4 + row] = s
+            }
+        }
+        return Mat4(columnMajor: r)
+    }
+
+    public func transformPoint(_ p: Vec3) -> Vec3 {
+        Vec3(
+            m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
+            m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+            m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14])
+    }
+
+    public var translation: Vec3 { Vec3(m[12], m[13], m[14]) }
+    public var isFinite: Bool { m.allSatisfy(\.isFinite) }
+}
+
+/// Translation, rotation and (possibly non-uniform) scale: `M = T · R · S`.
+public struct Transform: Hashable, Sendable {
+    public var translation: Vec3
+    public var rotation: Quat
+    public var scale: Vec3
+    public init(translation: Vec3 = .zero, rotation: Quat = .identity, scale: Vec3 = .one) {
+        self.translation = translation; self.rotation = rotation; self.scale = scale
+    }
+    public static let identity = Transform()
+
+    public var matrix: Mat4 {
+        let q = rotation
+        let xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z
+        let xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z
+        let wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z
+        let r: [Double] = [
+            1 - 2 * (yy + zz), 2 * (xy + wz), 2 * (xz - wy),
+            2 * (xy - wz), 1 - 2 * (xx + zz), 2 * (yz + wx),
+            2 * (xz + wy), 2 * (yz - wx), 1 - 2 * (xx + yy),
+        ]
+        return Mat4(columnMajor: [
+            r[0] * scale.x, r[1] * scale.x, r[2] * scale.x, 0,
+            r[3] * scale.y, r[4] * scale.y, r[5] * scale.y, 0,
+            r[6] * scale.z, r[7] * scale.z, r[8] * scale.z, 0,
+            translation.x, translation.y, translation.z, 1,
+        ])
+    }
+
+    public var isFinite: Bool { translation.isFinite && rotation.isFinite && scale.isFinite }
+}
+
+/// An axis-aligned box. `empty` has min > max and absorbs nothing when unioned.
+public struct AABB: Hashable, Sendable {
+    public var min: Vec3
+    public var max: Vec3
+    public init(min: Vec3, max: Vec3) { self.min = min; self.max = max }
+    public static let empty = AABB(min: Vec3(repeating: .infinity), max: Vec3(repeating: -.infinity))
+
+    public var isEmpty: Bool { min.x > max.x || min.y > max.y || min.z > max.z }
+    public var center: Vec3 { (min + max) / 2 }
+    public var size: Vec3 { isEmpty ? .zero : max - min }
+
+    public mutating func formUnion(_ p: Vec3) {
+        min = pointwiseMin(min, p)
+        max = pointwiseMax(max, p)
+    }
+    public mutating func formUnion(_ b: AABB) {
+        guard !b.isEmpty else { return }
+        min = pointwiseMin(min, b.min)
+        max = pointwiseMax(max, b.max)
+    }
+    public var corners: [Vec3] {
+        (0..<8).map { i in
+            Vec3(i & 1 == 0 ? min.x : max.x, i & 2 == 0 ? min.y : max.y, i & 4 == 0 ? min.z : max.z)
+        }
+    }
+    /// The box around the transformed corners (conservative for rotations).
+    public func transformed(by t: Mat4) -> AABB {
+        guard !isEmpty else { return self }
+        var r = AABB.empty
+        for c in corners { r.formUnion(t.transformPoint(c)) }
+        return r
+    }
+}

@@ -1,0 +1,303 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public enum Platform: String, Sendable, CaseIterable {
+    case visionOS, iOS
+    /// Default simulation rate: 90 Hz on visionOS, 60 Hz on iOS (scene format §2).
+    public var defaultFrameRate: Double { self == .visionOS ? 90 : 60 }
+}
+
+public enum ImmersionStyle: String, Sendable, CaseIterable, Comparable {
+    case shared, mixed, progressive, full
+    /// Styles that have the 1.5 m boundary.
+    public var hasBoundary: Bool { self == .progressive || self == .full }
+    private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
+}
+
+public enum EntityKind: String, Sendable, CaseIterable {
+    case window, volume, model, text, environment, group
+    /// A 2D element inside a window or on a volume face (scene format §4.1).
+    case element
+    /// A node of a model's asset marked as UI content (scene format §7).
+    case node
+}
+
+public enum Anchor: String, Sendable, CaseIterable { case world, head, hand }
+
+public enum ScaleMode: String, Sendable, CaseIterable { case dynamic, fixed }
+
+public enum ElementRole: String, Sendable, CaseIterable {
+    case button, toggle, slider, textField, link, menu, tab, picker, stepper, text, image, custom
+    /// Every role except text and image can be targeted by default.
+    public var defaultInteractive: Bool { self != .text && self != .image }
+}
+
+public enum Posture: String, Sendable, CaseIterable {
+    case standing, seated
+    public var eyeHeight: Double { self == .standing ? 1.60 : 1.20 }
+}
+
+public enum MotionPreset: String, Sendable, CaseIterable {
+    case none, sway
+    case lookAround = "look-around"
+}
+
+/// The units that relate points, metres and angles (scene format §1, hig-rules §2).
+public struct Units: Hashable, Sendable {
+    /// Degrees per point (visionOS defines a point as an angle). Default 0.0671°.
+    public var pointAngle: Double
+    /// Metres per point for fixed-scale content. Default `tan(pointAngle) · 1 m`.
+    public var fixedPointSize: Double
+
+    public static let defaultPointAngle = 0.0671
+
+    public init(pointAngle: Double = Units.defaultPointAngle, fixedPointSize: Double? = nil) {
+        self.pointAngle = pointAngle
+        self.fixedPointSize = fixedPointSize ?? tan(radians(pointAngle))
+    }
+
+    /// Metres per point of a dynamic-scale container placed `distance` metres from the eye.
+    public func dynamicPointSize(atDistance distance: Double) -> Double { tan(radians(pointAngle)) * distance }
+    /// Point-equivalents of an angle in degrees.
+    public func pointEquivalents(ofDegrees angle: Double) -> Double { angle / pointAngle }
+}
+
+/// A rectangle in points, origin at the container's top-left, +x right, +y down.
+public struct RectPt: Hashable, Sendable {
+    public var x, y, width, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var center: SIMD2<Double> { SIMD2(x + width / 2, y + height / 2) }
+}
+
+/// One node of the transform hierarchy the simulator steps: scene entities, 2D elements and asset
+/// nodes alike. Nodes are in depth-first pre-order, so a subtree is `index ..< subtreeEnd`.
+public struct Node: Sendable {
+    public var name: String
+    public var parent: Int?
+    public var subtreeEnd: Int
+    /// Rest local transform relative to the parent (or, for a root, to its anchor frame).
+    public var rest: Mat4
+    /// The rest transform decomposed; animation channels override its components.
+    public var restTRS: Transform
+    /// This node's own geometry in its local frame (`.empty` when it has none).
+    public var geometry: AABB
+    /// Frame of a root node: the world, the head, or the hand frame. Children inherit it.
+    public var anchor: Anchor
+    /// The entity this node stands for, if any.
+    public var entity: Int?
+
+    public init(name: String, parent: Int?, subtreeEnd: Int, rest: Mat4, restTRS: Transform,
+                geometry: AABB, anchor: Anchor, entity: Int?) {
+        self.name = name; self.parent = parent; self.subtreeEnd = subtreeEnd; self.rest = rest
+        self.restTRS = restTRS; self.geometry = geometry; self.anchor = anchor; self.entity = entity
+    }
+}
+
+/// How a model's asset was brought into metres.
+public struct AssetUse: Sendable {
+    /// Path as written in the scene (or on the command line).
+    public var path: String
+    public var resolvedPath: String
+    public var format: String
+    /// Metres per file unit applied by spatialcheck (1 when the file is already in metres or the
+    /// importer applied the file's unit itself).
+    public var unitScale: Double
+    /// Why that scale: the file's declaration, `assetUnits`, or the format's convention.
+    public var unitReason: String
+    public var triangles: Int
+    /// The asset's animation clips: name and duration in seconds.
+    public var clips: [(name: String, duration: Double)]
+    public var node: String?
+    public init(path: String, resolvedPath: String, format: String, unitScale: Double, unitReason: String,
+                triangles: Int, clips: [(name: String, duration: Double)], node: String?) {
+        self.path = path; self.resolvedPath = resolvedPath; self.format = format; self.unitScale = unitScale
+        self.unitReason = unitReason; self.triangles = triangles; self.clips = clips; self.node = node
+    }
+}
+
+/// Something a report can name: a scene entity, a 2D element, or a marked asset node.
+public struct Entity: Sendable {
+    /// The entity's own id; `path` addresses it in reports (`player/controls/play`).
+    public var id: String
+    public var path: String
+    public var kind: EntityKind
+    public var role: ElementRole?
+    /// Its transform node.
+    public var node: Int
+    /// Nodes whose geometry makes up its bounds (its own node; a model's asset nodes; a group's subtree).
+    public var geometryNodes: Range<Int>
+    public var parent: Int?
+    /// For elements: the window or volume entity whose 2D surface holds it.
+    public var container: Int?
+    public var interactive: Bool
+    public var primary: Bool
+    /// Visible at t = 0 (`visible: false` starts hidden; events show and hide).
+    public var visible: Bool
+    public var anchor: Anchor
+    public var scaleMode: ScaleMode
+    /// Metres per point: fixed at placement for dynamic scale (`tan(pointAngle) · d0`), or the
+    /// fixed-scale size.
+    public var metresPerPoint: Double
+    /// Distance from the eye at t = 0 to the entity's centre (d0).
+    public var placementDistance: Double
+    /// Window size, or a volume's front-face size, in points.
+    public var sizePt: SIMD2<Double>?
+    /// Volume size in metres.
+    public var sizeMetres: Vec3?
+    /// Element frame inside its container, in points, and its depth toward the viewer in points.
+    public var frame: RectPt?
+    public var depthPt: Double
+    /// Font size in points for text-bearing content; `textHeight` in metres for fixed-scale 3D text.
+    public var fontSize: Double?
+    public var textHeight: Double?
+    public var string: String?
+    public var label: String?
+    public var asset: AssetUse?
+    public var groundPlane: Bool?
+    /// Progressive-immersion range in degrees.
+    public var immersionRange: [Double]?
+    /// Index into `Scene.animations` of the animation that drives this entity, if any.
+    public var animation: Int?
+    /// World bounds at rest (t = 0 pose, no animation, no skinning), exact for asset vertices.
+    public var restWorldBounds: AABB
+    public var location: SourceLocation
+
+    public init(id: String, path: String, kind: EntityKind, node: Int, location: SourceLocation) {
+        self.id = id; self.path = path; self.kind = kind; self.role = nil; self.node = node
+        self.geometryNodes = node..<(node + 1); self.parent = nil; self.container = nil
+        self.interactive = false; self.primary = false; self.visible = true; self.anchor = .world
+        self.scaleMode = .fixed; self.metresPerPoint = 0; self.placementDistance = 0
+        self.sizePt = nil; self.sizeMetres = nil; self.frame = nil; self.depthPt = 0
+        self.fontSize = nil; self.textHeight = nil; self.string = nil; self.label = nil
+        self.asset = nil; self.groundPlane = nil; self.immersionRange = nil; self.animation = nil
+        self.restWorldBounds = .empty; self.location = location
+    }
+
+    /// Text content that people read (text entities, text elements, text-marked nodes).
+    public var isReadable: Bool { kind == .text || role == .text }
+}
+
+/// A head pose keyframe of the viewer path.
+public struct ViewerKey: Sendable, Hashable {
+    public var time: Double
+    public var position: Vec3
+    public var rotation: Quat
+    public init(time: Double, position: Vec3, rotation: Quat) {
+        self.time = time; self.position = position; self.rotation = rotation
+    }
+}
+
+public struct Viewer: Sendable {
+    public var posture: Posture
+    public var eyeHeight: Double
+    public var ipd: Double
+    /// Comfortable field of view in degrees (horizontal, vertical).
+    public var fieldOfView: SIMD2<Double>
+    /// Head pose keyframes, strictly increasing in time; never empty (a still viewer has one key).
+    public var path: [ViewerKey]
+    public var motion: MotionPreset
+    public var location: SourceLocation?
+
+    public init(posture: Posture = .standing, eyeHeight: Double? = nil, ipd: Double = 0.063,
+                fieldOfView: SIMD2<Double> = SIMD2(90, 70), path: [ViewerKey]? = nil,
+                motion: MotionPreset = .none, location: SourceLocation? = nil) {
+        self.posture = posture
+        let eye = eyeHeight ?? posture.eyeHeight
+        self.eyeHeight = eye
+        self.ipd = ipd
+        self.fieldOfView = fieldOfView
+        self.path = path ?? [ViewerKey(time: 0, position: Vec3(0, eye, 0), rotation: .identity)]
+        self.motion = motion
+        self.location = location
+    }
+}
+
+/// An animation that drives nodes of the scene: an entity's `keyframes`, or a clip of a model's asset.
+public struct Animation: Sendable {
+    public enum Source: Sendable, Hashable { case keyframes, clip(String) }
+    public var entity: Int
+    public var source: Source
+    /// Seconds from the first to the last key (the clip's own length for asset clips).
+    public var duration: Double
+    public var loop: Bool
+    public var speed: Double
+    /// Channels with node indices into `Scene.nodes`, times in seconds of clip time.
+    public var channels: [NodeChannel]
+    public init(entity: Int, source: Source, duration: Double, loop: Bool, speed: Double, channels: [NodeChannel]) {
+        self.entity = entity; self.source = source; self.duration = duration; self.loop = loop
+        self.speed = speed; self.channels = channels
+    }
+    /// Scene time at which a non-looping animation ends.
+    public var endTime: Double { speed > 0 ? duration / speed : 0 }
+}
+
+public struct SceneEvent: Sendable {
+    public enum Trigger: String, Sendable, CaseIterable { case user, system }
+    public enum Action: Sendable {
+        case setImmersion(ImmersionStyle, trigger: Trigger)
+        case recenter
+        case show(entity: Int)
+        case hide(entity: Int)
+    }
+    public var time: Double
+    public var action: Action
+    public var location: SourceLocation?
+    public init(time: Double, action: Action, location: SourceLocation?) {
+        self.time = time; self.action = action; self.location = location
+    }
+}
+
+/// A loaded scene: everything the simulator and the rules need, in metres, seconds and degrees.
+public struct Scene: Sendable {
+    /// The scene file (or bare asset) as the user named it.
+    public var path: String
+    public var name: String?
+    public var platform: Platform
+    /// Immersion style at t = 0; events may change it.
+    public var immersion: ImmersionStyle
+    public var frameRate: Double
+    public var duration: Double
+    public var units: Units
+    public var viewer: Viewer
+    public var nodes: [Node]
+    public var entities: [Entity]
+    public var animations: [Animation]
+    /// Sorted by time (stable for equal times).
+    public var events: [SceneEvent]
+    /// Non-fatal findings of the loader (e.g. an asset whose size suggests wrong units).
+    public var warnings: [Diagnostic]
+
+    public init(path: String, name: String? = nil, platform: Platform = .visionOS,
+                immersion: ImmersionStyle = .shared, frameRate: Double? = nil, duration: Double = 0,
+                units: Units = Units(), viewer: Viewer = Viewer(), nodes: [Node] = [],
+                entities: [Entity] = [], animations: [Animation] = [], events: [SceneEvent] = [],
+                warnings: [Diagnostic] = []) {
+        self.path = path; self.name = name; self.platform = platform; self.immersion = immersion
+        self.frameRate = frameRate ?? platform.defaultFrameRate; self.duration = duration
+        self.units = units; self.viewer = viewer; self.nodes = nodes; self.entities = entities
+        self.animations = animations; self.events = events; self.warnings = warnings
+    }
+
+    /// Number of simulated frames: frame i is at t = i / frameRate for i in 0 ..< frameCount,
+    /// so a 12 s scene at 90 Hz has 1080 frames (the last at 11.989 s). At least one frame.
+    public var frameCount: Int {
+        let n = (duration * frameRate - 1e-9).rounded(.up)
+        guard n.isFinite, n >= 1 else { return 1 }
+        return n > Double(Int32.max) ? Int(Int32.max) : Int(n)
+    }
+
+    /// Rest world bounds of every entity together.
+    public var restWorldBounds: AABB {
+        var b = AABB.empty
+        for e in entities { b.formUnion(e.restWorldBounds) }
+        return b
+    }
+
+    public func entity(atPath path: String) -> Int? { entities.firstIndex { $0.path == path } }
+}

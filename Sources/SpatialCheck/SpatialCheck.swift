@@ -1,8 +1,93 @@
+import Foundation
 import SpatialModel
 import SceneLoader
+import Reporting
 
 /// The library's front door: the operations the `spatialcheck` commands perform, usable from other
-/// Swift code without the command-line layer.
+/// Swift code without the command-line layer. Each returns what to print and the exit code of the
+/// contract (0 clean, 1 violations at or above --fail-on, 2 load errors or bad arguments).
 public enum SpatialCheck {
     public static let version = "0.1.0"
+
+    /// Exit codes of cli-and-report.md.
+    public enum ExitCode: Int32, Sendable {
+        case clean = 0
+        case violations = 1
+        case loadError = 2
+    }
+
+    /// What a command produced: the report for standard output (or --output), diagnostics for
+    /// standard error, and the exit code.
+    public struct Outcome: Sendable {
+        public var output: String
+        public var diagnostics: [Diagnostic]
+        public var exitCode: ExitCode
+        public init(output: String, diagnostics: [Diagnostic] = [], exitCode: ExitCode = .clean) {
+            self.output = output; self.diagnostics = diagnostics; self.exitCode = exitCode
+        }
+    }
+
+    /// Loads a scene file (`*.scene.yaml/yml/json`) or a bare 3D asset.
+    public static func loadScene(path: String, options: LoadOptions = .init()) throws(LoadFailure) -> Scene {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw LoadFailure([Diagnostic(file: path, message: "no such file",
+                                          hint: "check the path; scene files end in .scene.yaml, .scene.yml or .scene.json")])
+        }
+        if isDirectory.boolValue {
+            throw LoadFailure([Diagnostic(file: path, message: "is a directory, expected a scene file or a 3D asset",
+                                          hint: "`spatialcheck validate DIR` searches a directory for scene files")])
+        }
+        if SceneLoader.isSceneFile(path) { return try SceneLoader.load(path: path, options: options) }
+        return try SceneLoader.loadBareAsset(path: path, options: options)
+    }
+
+    public enum InspectFormat: String, Sendable, CaseIterable { case text, json }
+
+    /// `spatialcheck inspect PATH`: the loaded spatial model.
+    public static func inspect(path: String, format: InspectFormat, options: LoadOptions = .init()) -> Outcome {
+        do {
+            let scene = try loadScene(path: path, options: options)
+            switch format {
+            case .text: return Outcome(output: ModelDump.text(scene), diagnostics: scene.warnings)
+            case .json: return Outcome(output: ModelDump.json(scene).serialized(), diagnostics: scene.warnings)
+            }
+        } catch {
+            return Outcome(output: "", diagnostics: error.diagnostics, exitCode: .loadError)
+        }
+    }
+
+    /// Expands the command line's paths: files as given, directories searched recursively for scene
+    /// files (sorted, hidden folders and `.build` skipped).
+    public static func expandPaths(_ paths: [String]) -> (files: [String], errors: [Diagnostic]) {
+        var files: [String] = []
+        var errors: [Diagnostic] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                errors.append(Diagnostic(file: path, message: "no such file or directory"))
+                continue
+            }
+            guard isDirectory.boolValue else { files.append(path); continue }
+            var found: [String] = []
+            if let walker = fm.enumerator(atPath: path) {
+                while let rel = walker.nextObject() as? String {
+                    let name = (rel as NSString).lastPathComponent
+                    if name.hasPrefix(".") || name == ".build" {
+                        walker.skipDescendants()
+                        continue
+                    }
+                    if SceneLoader.isSceneFile(rel) {
+                        found.append(path.hasSuffix("/") ? path + rel : path + "/" + rel)
+                    }
+                }
+            }
+            if found.isEmpty {
+                errors.append(Diagnostic(file: path, message: "no scene files (*.scene.yaml, *.scene.yml, *.scene.json) found in this directory"))
+            }
+            files += found.sorted()
+        }
+        return (files, errors)
+    }
 }

@@ -1,0 +1,189 @@
+import SpatialModel
+
+/// `spatialcheck inspect`: the loaded spatial model as text for people or as `spatialcheck-model/1`
+/// JSON for tools (cli-and-report.md, "Model dump").
+public enum ModelDump {
+    public static let formatTag = "spatialcheck-model/1"
+
+    public static func json(_ scene: Scene) -> JSON {
+        let entities: [JSON] = scene.entities.map { e in
+            let tris = triangles(of: e, in: scene)
+            var members: [(String, JSON)] = [
+                ("path", .string(e.path)),
+                ("kind", .string(e.kind.rawValue)),
+                ("role", .optional(e.role?.rawValue)),
+                ("interactive", .bool(e.interactive)),
+                ("asset", .optional(e.asset?.path)),
+                ("unitScale", .optional(e.asset?.unitScale)),
+            ]
+            if let a = e.asset { members.append(("unitReason", .string(a.unitReason))) }
+            members += [
+                ("worldBounds", bounds(e.restWorldBounds)),
+                ("triangles", .int(tris)),
+                ("animations", .array(animations(of: e, in: scene).map {
+                    .object([("name", .string($0.name)), ("duration", .rounded($0.duration))])
+                })),
+                ("location", .object([("line", .int(e.location.line)), ("column", .int(e.location.column))])),
+            ]
+            return .object(members)
+        }
+        let totalTriangles = scene.entities.reduce(0) { $0 + triangles(of: $1, in: scene) }
+        var top: [(String, JSON)] = [
+            ("format", .string(formatTag)),
+            ("path", .string(scene.path)),
+            ("settings", .object([("pointAngle", .rounded(scene.units.pointAngle))])),
+            ("entities", .array(entities)),
+            ("bounds", bounds(scene.restWorldBounds)),
+            ("triangles", .int(totalTriangles)),
+        ]
+        if !scene.warnings.isEmpty {
+            top.append(("warnings", .array(scene.warnings.map { .string($0.description) })))
+        }
+        return .object(top)
+    }
+
+    public static func text(_ scene: Scene) -> String {
+        var out = ""
+        let title = scene.name.map { "\(scene.path) (\($0))" } ?? scene.path
+        out += title + "\n"
+        out += "  \(scene.platform.rawValue), immersion \(scene.immersion.rawValue), "
+        out += "\(fmt(scene.frameRate, 0)) Hz, \(fmt(scene.duration, 3)) s (\(scene.frameCount) frames), "
+        out += "pointAngle \(fmt(scene.units.pointAngle, 4))°/pt\n"
+        let v = scene.viewer
+        out += "  viewer: \(v.posture.rawValue), eye height \(fmt(v.eyeHeight, 2)) m, "
+        out += "field of view \(fmt(v.fieldOfView.x, 0))°×\(fmt(v.fieldOfView.y, 0))°, "
+        out += "\(v.path.count) path key\(v.path.count == 1 ? "" : "s"), motion \(v.motion.rawValue)\n\n"
+
+        let header = ["entity", "kind", "role", "interactive", "world bounds at rest (m)", "triangles"]
+        var rows: [[String]] = []
+        for e in scene.entities {
+            let depth = depthOf(e, in: scene)
+            let b = e.restWorldBounds
+            let boundsText = b.isEmpty ? "-" : "\(vec(b.min)) .. \(vec(b.max))"
+            let tris = triangles(of: e, in: scene)
+            rows.append([
+                String(repeating: "  ", count: depth) + e.id, e.kind.rawValue, e.role?.rawValue ?? "-",
+                e.interactive ? "yes" : "no", boundsText, tris > 0 ? String(tris) : "-",
+            ])
+        }
+        out += table(header: header, rows: rows)
+
+        let assets = scene.entities.filter { $0.asset != nil }
+        if !assets.isEmpty {
+            out += "\nassets\n"
+            for e in assets {
+                guard let a = e.asset else { continue }
+                out += "  \(e.path): \(a.path) [\(a.format)]\n"
+                out += "    units: ×\(fmtShort(a.unitScale)) m per file unit. \(a.unitReason)\n"
+                let size = e.restWorldBounds.size
+                out += "    size at rest: \(fmt(size.x, 3)) × \(fmt(size.y, 3)) × \(fmt(size.z, 3)) m, \(a.triangles) triangles\n"
+                if !a.clips.isEmpty {
+                    out += "    animations: " + a.clips.map { "\($0.name) (\(fmt($0.duration, 3)) s)" }
+                        .joined(separator: ", ") + "\n"
+                }
+            }
+        }
+        let keyed = scene.animations.filter { $0.source == .keyframes }
+        if !keyed.isEmpty {
+            out += "\nkeyframe animations\n"
+            for a in keyed where scene.entities.indices.contains(a.entity) {
+                out += "  \(scene.entities[a.entity].path): \(fmt(a.duration, 3)) s\(a.loop ? ", looping" : "")\n"
+            }
+        }
+        if !scene.events.isEmpty {
+            out += "\nevents\n"
+            for ev in scene.events { out += "  t=\(fmt(ev.time, 3)) s: \(describe(ev.action, scene))\n" }
+        }
+        if !scene.warnings.isEmpty {
+            out += "\nwarnings\n"
+            for w in scene.warnings { out += "  " + w.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") + "\n" }
+        }
+        return out
+    }
+
+    // MARK: helpers
+
+    static func triangles(of e: Entity, in scene: Scene) -> Int {
+        switch e.kind {
+        case .model, .environment: return e.asset?.triangles ?? 0
+        default: return 0
+        }
+    }
+
+    static func animations(of e: Entity, in scene: Scene) -> [(name: String, duration: Double)] {
+        if let a = e.asset { return a.clips }
+        if let i = e.animation, scene.animations.indices.contains(i), scene.animations[i].source == .keyframes {
+            return [("keyframes", scene.animations[i].duration)]
+        }
+        return []
+    }
+
+    static func bounds(_ b: AABB) -> JSON {
+        guard !b.isEmpty else { return .null }
+        return .object([
+            ("min", .vector((b.min.x, b.min.y, b.min.z))),
+            ("max", .vector((b.max.x, b.max.y, b.max.z))),
+        ])
+    }
+
+    static func depthOf(_ e: Entity, in scene: Scene) -> Int {
+        var d = 0
+        var p = e.parent
+        while let i = p, scene.entities.indices.contains(i), d < 64 { d += 1; p = scene.entities[i].parent }
+        return d
+    }
+
+    static func describe(_ a: SceneEvent.Action, _ scene: Scene) -> String {
+        func name(_ i: Int) -> String { scene.entities.indices.contains(i) ? scene.entities[i].path : "#\(i)" }
+        switch a {
+        case .setImmersion(let s, let trigger): return "immersion → \(s.rawValue) (\(trigger.rawValue))"
+        case .recenter: return "recenter"
+        case .show(let i): return "show \(name(i))"
+        case .hide(let i): return "hide \(name(i))"
+        }
+    }
+
+    static func vec(_ v: Vec3) -> String { "(\(fmt(v.x, 3)), \(fmt(v.y, 3)), \(fmt(v.z, 3)))" }
+}
+
+/// Fixed-point formatting without Foundation's locale: `fmt(1.23456, 2)` → "1.23".
+public func fmt(_ x: Double, _ decimals: Int) -> String {
+    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let r = (abs(x) * scale).rounded()
+    let negative = x < 0 && r != 0
+    guard r < 9.0e18 else { return "\(x)" }
+    let n = Int64(r)
+    var digits = String(n)
+    if decimals > 0 {
+        if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
+        digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
+    }
+    return (negative ? "-" : "") + digits
+}
+
+/// Short formatting for factors: 1, 0.01, 0.0254, 5.
+public func fmtShort(_ x: Double) -> String {
+    var s = fmt(x, 6)
+    if s.contains(".") {
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+    }
+    return s
+}
+
+/// A plain left-aligned text table.
+public func table(header: [String], rows: [[String]], indent: String = "  ") -> String {
+    var widths = header.map(\.count)
+    for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+    func line(_ cells: [String]) -> String {
+        var s = indent
+        for (i, c) in cells.enumerated() {
+            s += c
+            if i < cells.count - 1 { s += String(repeating: " ", count: widths[i] - c.count + 2) }
+        }
+        return s + "\n"
+    }
+    return line(header) + rows.map(line).joined()
+}

@@ -1,0 +1,229 @@
+import SpatialModel
+
+/// A validation report (`spatialcheck-report/1`): what `validate` produces and `report` reads.
+/// Independent of the rule engine's types so that saved reports can be read back and merged.
+public struct Report: Sendable {
+    public static let formatTag = "spatialcheck-report/1"
+    public var toolVersion: String
+    public var pointAngle: Double
+    public var failOn: Severity?
+    public var scenes: [SceneReport]
+
+    public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
+        self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
+    }
+
+    public var hasLoadErrors: Bool { scenes.contains { $0.status == .error } }
+    public func count(_ s: Severity) -> Int { scenes.reduce(0) { $0 + $1.count(s) } }
+    /// True when some violation is at or above `failOn` (nil = never).
+    public var failsGate: Bool {
+        guard let failOn else { return false }
+        return scenes.contains { $0.violations.contains { $0.severity.rank <= failOn.rank } }
+    }
+}
+
+public enum Severity: String, Sendable, CaseIterable, Comparable {
+    case error, warning, info
+    /// 0 = most severe.
+    public var rank: Int { self == .error ? 0 : self == .warning ? 1 : 2 }
+    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
+}
+
+public struct SceneReport: Sendable {
+    public enum Status: String, Sendable { case checked, error }
+    public var path: String
+    public var name: String?
+    public var status: Status
+    public var platform: String?
+    public var frameRate: Double
+    public var frames: Int
+    public var duration: Double
+    public var violations: [ReportViolation]
+    public var errors: [Diagnostic]
+    /// Loader warnings that did not stop the scene (e.g. suspicious asset units).
+    public var warnings: [Diagnostic]
+
+    public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
+                frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
+                violations: [ReportViolation] = [], errors: [Diagnostic] = [], warnings: [Diagnostic] = []) {
+        self.path = path; self.name = name; self.status = status; self.platform = platform
+        self.frameRate = frameRate; self.frames = frames; self.duration = duration
+        self.violations = violations; self.errors = errors; self.warnings = warnings
+    }
+
+    public func count(_ s: Severity) -> Int { violations.reduce(0) { $0 + ($1.severity == s ? 1 : 0) } }
+}
+
+public struct ReportViolation: Sendable {
+    public var rule: String
+    public var severity: Severity
+    public var entities: [String]
+    public var spans: [ClosedRange<Int>]
+    public var frameCount: Int
+    public var firstTime: Double
+    public var lastTime: Double
+    public var measured: Double
+    public var threshold: Double
+    public var unit: String
+    public var worstFrame: Int
+    public var message: String
+    public var help: String
+    public var fingerprint: String
+    public var location: SourceLocation?
+    public var borderline: Bool
+
+    public init(rule: String, severity: Severity, entities: [String], spans: [ClosedRange<Int>], frameCount: Int,
+                firstTime: Double, lastTime: Double, measured: Double, threshold: Double, unit: String,
+                worstFrame: Int, message: String, help: String, fingerprint: String,
+                location: SourceLocation?, borderline: Bool = false) {
+        self.rule = rule; self.severity = severity; self.entities = entities; self.spans = spans
+        self.frameCount = frameCount; self.firstTime = firstTime; self.lastTime = lastTime
+        self.measured = measured; self.threshold = threshold; self.unit = unit; self.worstFrame = worstFrame
+        self.message = message; self.help = help; self.fingerprint = fingerprint; self.location = location
+        self.borderline = borderline
+    }
+}
+
+// MARK: - JSON
+
+extension Report {
+    public func json() -> JSON {
+        .object([
+            ("format", .string(Report.formatTag)),
+            ("tool", .object([("name", .string("spatialcheck")), ("version", .string(toolVersion))])),
+            ("settings", .object([
+                ("pointAngle", .rounded(pointAngle)),
+                ("failOn", .string(failOn?.rawValue ?? "never")),
+            ])),
+            ("scenes", .array(scenes.map { $0.json() })),
+        ])
+    }
+}
+
+extension SceneReport {
+    public func json() -> JSON {
+        var m: [(String, JSON)] = [("path", .string(path))]
+        if let name { m.append(("name", .string(name))) }
+        m.append(("status", .string(status.rawValue)))
+        switch status {
+        case .checked:
+            m += [
+                ("frameRate", .rounded(frameRate)),
+                ("frames", .int(frames)),
+                ("duration", .rounded(duration)),
+                ("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })),
+                ("violations", .array(violations.map { $0.json() })),
+            ]
+            if !warnings.isEmpty { m.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
+        case .error:
+            m.append(("errors", .array(errors.map(diagnosticJSON))))
+        }
+        return .object(m)
+    }
+}
+
+func diagnosticJSON(_ d: Diagnostic) -> JSON {
+    var m: [(String, JSON)] = [("message", .string(d.message))]
+    if d.file.isEmpty == false { m.append(("file", .string(d.file))) }
+    m.append(("location", d.location.map { .object([("line", .int($0.line)), ("column", .int($0.column))]) } ?? .null))
+    if let hint = d.hint { m.append(("hint", .string(hint))) }
+    return .object(m)
+}
+
+extension ReportViolation {
+    public func json() -> JSON {
+        .object([
+            ("rule", .string(rule)),
+            ("severity", .string(severity.rawValue)),
+            ("entities", .array(entities.map(JSON.string))),
+            ("spans", .array(spans.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })),
+            ("frameCount", .int(frameCount)),
+            ("firstTime", .rounded(firstTime, digits: 6)),
+            ("lastTime", .rounded(lastTime, digits: 6)),
+            ("measured", .rounded(measured, digits: 6)),
+            ("threshold", .rounded(threshold, digits: 6)),
+            ("unit", .string(unit)),
+            ("worstFrame", .int(worstFrame)),
+            ("borderline", .bool(borderline)),
+            ("message", .string(message)),
+            ("help", .string(help)),
+            ("fingerprint", .string(fingerprint)),
+            ("location", location.map { .object([("line", .int($0.line)), ("column", .int($0.column))]) } ?? .null),
+        ])
+    }
+}
+
+// MARK: - Text
+
+extension Report {
+    /// The terminal report: per scene, violations grouped by severity and rule, each with entities,
+    /// time range, measured vs threshold, the fix and the HIG link; then a summary line.
+    public func text(color: Bool = false, quiet: Bool = false) -> String {
+        let paint = Painter(enabled: color)
+        var out = ""
+        for scene in scenes {
+            switch scene.status {
+            case .error:
+                out += paint.bold(scene.path) + "  " + paint.red("could not be loaded") + "\n"
+                for e in scene.errors {
+                    out += "  " + e.description.split(separator: "\n", omittingEmptySubsequences: false)
+                        .joined(separator: "\n  ") + "\n"
+                }
+                out += "\n"
+            case .checked:
+                if quiet && scene.violations.isEmpty { continue }
+                let title = scene.name.map { "\(scene.path) (\($0))" } ?? scene.path
+                out += paint.bold(title) + "  \(scene.frames) frames at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)\n"
+                if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
+                for v in scene.violations {
+                    let sev: String
+                    switch v.severity {
+                    case .error: sev = paint.red("error")
+                    case .warning: sev = paint.yellow("warning")
+                    case .info: sev = paint.blue("info")
+                    }
+                    let loc = v.location.map { "\(scene.path):\($0.line):\($0.column)" } ?? scene.path
+                    out += "  \(sev) [\(v.rule)] \(v.entities.joined(separator: ", "))\n"
+                    out += "    \(v.message)\n"
+                    out += "    measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit)"
+                    out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
+                    out += "; worst at frame \(v.worstFrame)\n"
+                    out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
+                    out += "    at \(loc) · \(v.help)\n"
+                }
+                for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(w.message)\n" }
+                out += "\n"
+            }
+        }
+        let e = count(.error), w = count(.warning), i = count(.info)
+        let failed = scenes.filter { $0.status == .error }.count
+        var summary = "\(scenes.count) scene\(scenes.count == 1 ? "" : "s") checked: "
+        summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
+        if failed > 0 { summary += ", \(failed) could not be loaded" }
+        out += paint.bold(summary) + "\n"
+        return out
+    }
+}
+
+func fmtValue(_ x: Double) -> String {
+    let a = abs(x)
+    return a >= 100 ? fmt(x, 0) : a >= 10 ? fmt(x, 1) : fmt(x, 2)
+}
+
+func timeRange(_ v: ReportViolation, frameRate: Double) -> String {
+    let spans = v.spans.prefix(3).map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+    let more = v.spans.count > 3 ? " and \(v.spans.count - 3) more span\(v.spans.count - 3 == 1 ? "" : "s")" : ""
+    let seconds = frameRate > 0 ? fmt(Double(v.frameCount) / frameRate, 2) : "?"
+    return "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s, frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frames, \(seconds) s)"
+}
+
+/// ANSI colour, only when writing to a terminal.
+struct Painter {
+    var enabled: Bool
+    func wrap(_ s: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    func bold(_ s: String) -> String { wrap(s, "1") }
+    func red(_ s: String) -> String { wrap(s, "31;1") }
+    func yellow(_ s: String) -> String { wrap(s, "33;1") }
+    func blue(_ s: String) -> String { wrap(s, "34") }
+    func green(_ s: String) -> String { wrap(s, "32") }
+}

@@ -51,7 +51,8 @@ public indirect enum JSON: Sendable, Hashable {
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
             // Short arrays of scalars stay on one line (vectors, spans).
-            let inline = items.count <= 4 && items.allSatisfy(\.isScalar)
+            let inline = (items.count <= 4 && items.allSatisfy(\.isScalar))
+                || (items.count <= 8 && items.allSatisfy(\.isShortScalarArray))
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += inline || !pretty ? ", " : "," }
@@ -73,6 +74,16 @@ public indirect enum JSON: Sendable, Hashable {
             if pretty { out += "\n" + closePad }
             out += "}"
         }
+    }
+
+    private var isShortScalarArray: Bool {
+        if case .array(let a) = self { return a.count <= 4 && a.allSatisfy(\.isScalar) }
+        return false
+    }
+
+    /// An integer when the value is integral (frame rates: `90`, not `90.0`), else a number.
+    public static func integralOrNumber(_ x: Double) -> JSON {
+        x.isFinite && x == x.rounded() && abs(x) < 1e15 ? .int(Int(x)) : rounded(x)
     }
 
     private var isScalar: Bool {

@@ -108,7 +108,7 @@ extension SceneReport {
         switch status {
         case .checked:
             m += [
-                ("frameRate", .rounded(frameRate)),
+                ("frameRate", .integralOrNumber(frameRate)),
                 ("frames", .int(frames)),
                 ("duration", .rounded(duration)),
                 ("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })),

@@ -1,0 +1,68 @@
+import Testing
+@testable import Reporting
+import SpatialModel
+
+@Suite struct JSONWriterTests {
+    @Test func keepsKeyOrderAndEscapes() {
+        let v = JSON.object([("b", .int(1)), ("a", .string("q\"\\\n\u{01}")), ("c", .array([.number(44), .number(0.5)]))])
+        #expect(v.serialized(pretty: false) == #"{"b": 1, "a": "q\"\\\n\u0001", "c": [44.0, 0.5]}"#)
+    }
+
+    @Test func roundsToSignificantDigits() {
+        #expect(JSON.rounded(5.0000001192092896, digits: 6).serialized(pretty: false) == "5.0")
+        #expect(JSON.rounded(11.988888888, digits: 5).serialized(pretty: false) == "11.989")
+        #expect(JSON.rounded(-0.000123456789, digits: 3).serialized(pretty: false) == "-0.000123")
+        #expect(JSON.rounded(.nan).serialized(pretty: false) == "null")
+    }
+
+    @Test func fixedPointFormatting() {
+        #expect(fmt(1.23456, 2) == "1.23")
+        #expect(fmt(-0.004, 2) == "0.00")
+        #expect(fmt(-1.5, 0) == "-2")
+        #expect(fmt(0.05, 3) == "0.050")
+        #expect(fmtShort(0.0254) == "0.0254")
+        #expect(fmtShort(5) == "5")
+    }
+}
+
+@Suite struct ReportRenderingTests {
+    static func sample() -> Report {
+        let v = ReportViolation(
+            rule: "target-center-spacing", severity: .error, entities: ["player/pause", "player/play"],
+            spans: [0...1079], frameCount: 1080, firstTime: 0, lastTime: 1079.0 / 90, measured: 44,
+            threshold: 60, unit: "pt", worstFrame: 0,
+            message: "centres of player/pause and player/play are 44 pt apart; at least 60 pt needed",
+            help: "https://developer.apple.com/design/human-interface-guidelines/spatial-layout",
+            fingerprint: "3f1c", location: SourceLocation(line: 14, column: 9))
+        return Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [
+            SceneReport(path: "Scenes/a.scene.yaml", status: .checked, frameRate: 90, frames: 1080, duration: 12, violations: [v]),
+            SceneReport(path: "Scenes/b.scene.yaml", status: .error, errors: [
+                Diagnostic(file: "Scenes/b.scene.yaml", location: SourceLocation(line: 3, column: 5), message: "unknown key 'postion'", hint: "did you mean 'position'?"),
+            ]),
+        ])
+    }
+
+    @Test func jsonFollowsTheContract() {
+        let json = Self.sample().json().serialized()
+        #expect(json.hasPrefix("{\n  \"format\": \"spatialcheck-report/1\",\n  \"tool\": {\n    \"name\": \"spatialcheck\""))
+        #expect(json.contains("\"summary\": {\n        \"error\": 1,\n        \"warning\": 0,\n        \"info\": 0\n      }"))
+        #expect(json.contains("\"spans\": [[0, 1079]]"))
+        #expect(json.contains("\"lastTime\": 11.9889"))
+        #expect(json.contains("\"status\": \"error\""))
+        #expect(json == Self.sample().json().serialized())
+    }
+
+    @Test func gateAndSummary() {
+        let r = Self.sample()
+        #expect(r.failsGate)
+        #expect(r.hasLoadErrors)
+        var lenient = r
+        lenient.failOn = nil
+        #expect(!lenient.failsGate)
+        let text = r.text()
+        #expect(text.contains("error [target-center-spacing] player/pause, player/play"))
+        #expect(text.contains("Scenes/a.scene.yaml:14:9"))
+        #expect(text.contains("2 scenes checked: 1 error, 0 warnings, 0 info, 1 could not be loaded"))
+        #expect(!text.contains("\u{1B}["))
+    }
+}

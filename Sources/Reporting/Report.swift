@@ -42,13 +42,17 @@ public struct SceneReport: Sendable {
     public var errors: [Diagnostic]
     /// Loader warnings that did not stop the scene (e.g. suspicious asset units).
     public var warnings: [Diagnostic]
+    /// Ids of the rules that ran on this scene (JUnit lists passing rules as passing cases).
+    public var rulesChecked: [String]
 
     public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
                 frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
-                violations: [ReportViolation] = [], errors: [Diagnostic] = [], warnings: [Diagnostic] = []) {
+                violations: [ReportViolation] = [], errors: [Diagnostic] = [], warnings: [Diagnostic] = [],
+                rulesChecked: [String] = []) {
         self.path = path; self.name = name; self.status = status; self.platform = platform
         self.frameRate = frameRate; self.frames = frames; self.duration = duration
         self.violations = violations; self.errors = errors; self.warnings = warnings
+        self.rulesChecked = rulesChecked
     }
 
     public func count(_ s: Severity) -> Int { violations.reduce(0) { $0 + ($1.severity == s ? 1 : 0) } }
@@ -115,6 +119,7 @@ extension SceneReport {
                 ("violations", .array(violations.map { $0.json() })),
             ]
             if !warnings.isEmpty { m.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
+            m.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))
         case .error:
             m.append(("errors", .array(errors.map(diagnosticJSON))))
         }

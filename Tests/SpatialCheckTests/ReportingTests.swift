@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import Reporting
 import SpatialModel
 
@@ -64,5 +65,59 @@ import SpatialModel
         #expect(text.contains("Scenes/a.scene.yaml:14:9"))
         #expect(text.contains("2 scenes checked: 1 error, 0 warnings, 0 info, 1 could not be loaded"))
         #expect(!text.contains("\u{1B}["))
+    }
+}
+
+@Suite struct ReportFormatTests {
+    static let rules = [RuleDescriptor(
+        id: "target-center-spacing", name: "Target centre spacing", summary: "Interactive centres 60 pt apart.",
+        fix: "Move targets apart.", helpURL: "https://developer.apple.com/design/human-interface-guidelines/spatial-layout",
+        defaultSeverity: .error, category: "targets")]
+
+    @Test(.enabled(if: ExternalTool.havePythonModule("jsonschema")))
+    func sarifValidatesAgainstTheSchema() throws {
+        let sarif = ReportRenderingTests.sample().sarif(rules: Self.rules).serialized()
+        let schema = TestPaths.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/spec/sarif-schema-2.1.0.json").path
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            doc = json.load(sys.stdin)
+            jsonschema.validate(doc, schema)
+            r = doc["runs"][0]["results"][0]
+            assert r["ruleId"] == "target-center-spacing" and r["ruleIndex"] == 0, r
+            assert r["locations"][0]["physicalLocation"]["region"] == {"startLine": 14, "startColumn": 9}
+            assert r["partialFingerprints"]["spatialcheck/v1"] == "3f1c"
+            print("ok")
+            """
+        let result = try #require(ExternalTool.python(script, args: [schema], input: sarif))
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func junitIsWellFormedAndCountsFailures() throws {
+        var report = ReportRenderingTests.sample()
+        report.scenes[0].rulesChecked = ["target-center-spacing", "type-min-size"]
+        let xmlText = report.junit()
+        let script = """
+            import sys, xml.dom.minidom
+            d = xml.dom.minidom.parseString(sys.stdin.read())
+            top = d.documentElement
+            print(top.getAttribute("tests"), top.getAttribute("failures"), top.getAttribute("errors"))
+            """
+        let result = try #require(ExternalTool.python(script, input: xmlText))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "3 1 1")
+    }
+
+    @Test func markdownHasSummaryTable() {
+        let md = ReportRenderingTests.sample().markdown()
+        #expect(md.contains("**Comfort check failed**: 1 error, 0 warnings, 0 info, 1 scene could not be loaded."))
+        #expect(md.contains("| `Scenes/a.scene.yaml` | violations | 1 | 0 | 0 |"))
+        #expect(md.contains("[`target-center-spacing`](https://developer.apple.com/design/human-interface-guidelines/spatial-layout)"))
+    }
+
+    @Test func xmlEscaping() {
+        #expect(xml("a<b & \"c\"\u{01}") == "a&lt;b &amp; &quot;c&quot;")
+        #expect(sarifURI("Scenes/my scene.yaml") == "Scenes/my%20scene.yaml")
+        #expect(sarifURI("/abs/x.yaml") == "file:///abs/x.yaml")
     }
 }

@@ -29,3 +29,33 @@ enum TestPaths {
     static func asset(_ relative: String) -> String { sharedAssets.appendingPathComponent(relative).path }
     static func repo(_ relative: String) -> String { repoRoot.appendingPathComponent(relative).path }
 }
+
+/// Runs an external checker (python3 with jsonschema, for example) used as an independent oracle.
+enum ExternalTool {
+    /// Runs `python3 -c script args…` with `input` on stdin; returns exit status and output.
+    static func python(_ script: String, args: [String] = [], input: String = "") -> (status: Int32, output: String)? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script] + args
+        let stdin = Pipe(), stdout = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = stdout
+        p.standardError = stdout
+        do { try p.run() } catch { return nil }
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try? stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// True when python3 can import `module`. CI sets SPATIALCHECK_REQUIRE_TOOLS=1 so that a missing
+    /// oracle fails the run instead of skipping the check.
+    static func havePythonModule(_ module: String) -> Bool {
+        let ok = python("import \(module)")?.status == 0
+        if !ok, ProcessInfo.processInfo.environment["SPATIALCHECK_REQUIRE_TOOLS"] == "1" {
+            fatalError("SPATIALCHECK_REQUIRE_TOOLS=1 but python3 module '\(module)' is missing")
+        }
+        return ok
+    }
+}

@@ -121,3 +121,52 @@ import SpatialModel
         #expect(sarifURI("/abs/x.yaml") == "file:///abs/x.yaml")
     }
 }
+
+@Suite struct ReportReaderAndBaselineTests {
+    @Test func roundTripsThroughJSON() throws {
+        let original = ReportRenderingTests.sample()
+        let text = original.json().serialized()
+        let parsed = try Report.parse(Data(text.utf8), path: "r.json")
+        let again = parsed.json().serialized()
+        let diff = zip(again.split(separator: "\n"), text.split(separator: "\n")).first { $0 != $1 }
+        #expect(again == text, "first difference: \(String(describing: diff))")
+    }
+
+    @Test func rejectsGarbageWithAClearError() {
+        for bad in ["", "[]", "{\"format\": \"other\"}", String(repeating: "[", count: 10_000), "{\"format\": \"spatialcheck-report/1\"}"] {
+            #expect(throws: Diagnostic.self) { try Report.parse(Data(bad.utf8), path: "bad.json") }
+        }
+    }
+
+    static func violation(_ fingerprint: String, measured: Double, threshold: Double = 60) -> ReportViolation {
+        ReportViolation(rule: "target-center-spacing", severity: .error, entities: ["a", "b"], spans: [0...9],
+                        frameCount: 10, firstTime: 0, lastTime: 0.1, measured: measured, threshold: threshold,
+                        unit: "pt", worstFrame: 0, message: "m", help: "h", fingerprint: fingerprint, location: nil)
+    }
+
+    static func report(_ vs: [ReportViolation]) -> Report {
+        Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error,
+               scenes: [SceneReport(path: "s.scene.yaml", status: .checked, frameRate: 90, frames: 10, duration: 0.111, violations: vs)])
+    }
+
+    @Test func classifiesAgainstBaseline() {
+        let baseline = Self.report([Self.violation("keep", measured: 44), Self.violation("worse", measured: 50),
+                                    Self.violation("better", measured: 40), Self.violation("gone", measured: 30)])
+        let current = Self.report([Self.violation("keep", measured: 44), Self.violation("worse", measured: 40),
+                                   Self.violation("better", measured: 50), Self.violation("added", measured: 20)])
+        let c = BaselineComparison(current: current, baseline: baseline)
+        func status(_ fp: String) -> BaselineStatus? {
+            c.entries.first { ($0.current ?? $0.baseline)?.fingerprint == fp }?.status
+        }
+        #expect(status("keep") == .unchanged)
+        #expect(status("worse") == .worsened)
+        #expect(status("better") == .improved)
+        #expect(status("gone") == .fixed)
+        #expect(status("added") == .new)
+        #expect(c.gating == ["worse", "added"])
+        // A maximum-type threshold (distance walked 1.8 m > 1.5 m) worsens upward.
+        let maxBase = Self.report([Self.violation("walk", measured: 1.8, threshold: 1.5)])
+        let maxNow = Self.report([Self.violation("walk", measured: 2.1, threshold: 1.5)])
+        #expect(BaselineComparison(current: maxNow, baseline: maxBase).entries.first?.status == .worsened)
+    }
+}

@@ -170,3 +170,45 @@ import SpatialModel
         #expect(BaselineComparison(current: maxNow, baseline: maxBase).entries.first?.status == .worsened)
     }
 }
+
+@Suite struct HTMLReportTests {
+    static func snapshot() -> SceneSnapshot {
+        SceneSnapshot(
+            viewerPath: [SIMD2(0, 0), SIMD2(0, -1), SIMD2(0.5, -2)], boundaryOrigins: [SIMD2(0, 0)],
+            footprints: [.init(path: "player", kind: "window", minX: -1.5, maxX: 1.5, minZ: -2, maxZ: -2),
+                         .init(path: "player/play", kind: "element", minX: -0.05, maxX: 0.05, minZ: -2, maxZ: -2)],
+            fieldOfView: SIMD2(90, 70),
+            views: [0: .init(frame: 0, time: 0, boxes: [
+                .init(path: "player/play", minAz: -1, maxAz: 1, minEl: -20, maxEl: -18, distance: 2),
+                .init(path: "player/pause", minAz: 1, maxAz: 3, minEl: -20, maxEl: -18, distance: 2),
+            ])])
+    }
+
+    @Test func isSelfContainedAndBalanced() throws {
+        let html = ReportRenderingTests.sample().html(snapshots: ["Scenes/a.scene.yaml": Self.snapshot()])
+        #expect(!html.contains("http://") || !html.contains("src=\"http"))
+        #expect(!html.contains("<script"))
+        #expect(html.contains("aria-label=\"top-down plan\""))
+        #expect(html.contains("aria-label=\"view at frame 0\""))
+        #expect(html.contains("aria-label=\"timeline\""))
+        // Every opened element is closed (html.parser as an independent checker).
+        let script = """
+            import sys
+            from html.parser import HTMLParser
+            void = {"meta", "br", "img", "input", "link", "hr"}
+            class P(HTMLParser):
+                def __init__(self):
+                    super().__init__(); self.stack = []; self.bad = []
+                def handle_starttag(self, tag, attrs):
+                    if tag not in void: self.stack.append(tag)
+                def handle_startendtag(self, tag, attrs): pass
+                def handle_endtag(self, tag):
+                    if not self.stack or self.stack[-1] != tag: self.bad.append((tag, list(self.stack[-3:])))
+                    else: self.stack.pop()
+            p = P(); p.feed(sys.stdin.read())
+            print("ok" if not p.bad and not p.stack else ("bad", p.bad[:3], p.stack[-3:]))
+            """
+        let result = try #require(ExternalTool.python(script, input: html))
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+    }
+}

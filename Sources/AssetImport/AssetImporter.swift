@@ -77,13 +77,35 @@ public enum AssetImporter {
         return try importLock.withLock { (_: inout ()) throws(Diagnostic) -> ImportedAsset in
             let flags = aiProcess_Triangulate.rawValue | aiProcess_GenBoundingBoxes.rawValue
             guard let scene = aiImportFile(resolvedPath, UInt32(flags)) else {
-                let message = aiGetErrorString().map { String(cString: $0) } ?? ""
-                throw fail("assimp could not import the asset: " + (message.isEmpty ? "unknown error" : message))
+                var message = aiGetErrorString().map { String(cString: $0) } ?? ""
+                message = message.replacingOccurrences(of: resolvedPath, with: displayPath)
+                if message.isEmpty { message = "unknown error" }
+                if let detail = containerProblem(path: resolvedPath, ext: ext) { message += " (\(detail))" }
+                throw fail("assimp could not import the asset: " + message)
             }
             defer { aiReleaseImport(scene) }
             var converter = SceneConverter(scene: scene, resolvedPath: resolvedPath,
                                            displayPath: displayPath, ext: ext)
             return try converter.convert()
+        }
+    }
+}
+
+extension AssetImporter {
+    /// assimp says only "No suitable reader found" for broken JSON or a bad GLB header; this names
+    /// the actual problem for glTF files (called on the failure path only).
+    static func containerProblem(path: String, ext: String) -> String? {
+        guard ext == "gltf" || ext == "glb", let data = FileManager.default.contents(atPath: path) else { return nil }
+        if data.count >= 4, data.prefix(4) == Data("glTF".utf8) { return nil }
+        if ext == "glb" {
+            let magic = data.prefix(4).map { (0x20..<0x7f).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+            return "not a GLB container: the header magic is '\(magic)', expected 'glTF'"
+        }
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+            return nil
+        } catch {
+            return "the file is not valid JSON"
         }
     }
 }

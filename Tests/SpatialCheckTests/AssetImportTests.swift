@@ -76,6 +76,8 @@ struct AssetImportTests {
         #expect(zip(got, want).allSatisfy { close($0, $1) }, "\(c.id): bounds \(got) vs \(want)")
         #expect(asset.triangleCount == c.triangles, "\(c.id)")
         #expect(asset.nodes.first?.parent == nil)
+        #expect(asset.warnings.isEmpty, "\(c.id): \(asset.warnings)")
+        #expect(asset.path == c.primary)
     }
 
     @Test("ground truth has the expected number of consensus cases", .enabled(if: TestPaths.haveSharedAssets))
@@ -155,6 +157,62 @@ struct AssetImportTests {
             #expect(error.file == "empty.gltf")
             #expect(!error.message.isEmpty)
         }
+    }
+
+    @Test("non-finite vertices are an error naming the mesh")
+    func nonFinite() throws {
+        let path = try TempGLTF.write(nodes: [#"{"name": "a", "mesh": 0}"#], floats: [0, 0, 0, .nan, 0, 0, 0, 1, 0])
+        do {
+            _ = try AssetImporter.load(resolvedPath: path, displayPath: "nan.gltf")
+            Issue.record("NaN vertex accepted")
+        } catch {
+            #expect(error.file == "nan.gltf")
+            #expect(error.message.contains("non-finite vertex coordinates in mesh"))
+        }
+    }
+
+    @Test("absurdly deep node trees are rejected, not a crash")
+    func deepTree() throws {
+        // root -> n1 -> n2 -> ... -> n300, the last one holding the mesh.
+        let depth = 300
+        let nodes = (1...depth).map { i in
+            i < depth ? #"{"name": "n\#(i)", "children": [\#(i + 1)]}"# : #"{"name": "n\#(i)", "mesh": 0}"#
+        }
+        let path = try TempGLTF.write(nodes: nodes, rootChildren: [1])
+        do {
+            _ = try AssetImporter.load(resolvedPath: path, displayPath: "deep.gltf")
+            Issue.record("300-level tree accepted")
+        } catch {
+            #expect(error.message.contains("deeper than 256"))
+        }
+        // 200 levels are fine.
+        let shallow = (1...200).map { i in
+            i < 200 ? #"{"name": "n\#(i)", "children": [\#(i + 1)]}"# : #"{"name": "n\#(i)", "mesh": 0}"#
+        }
+        let ok = try AssetImporter.load(resolvedPath: try TempGLTF.write(nodes: shallow, rootChildren: [1]),
+                                        displayPath: "ok.gltf")
+        #expect(ok.nodes.count == 201)
+        #expect(ok.nodes[0].subtreeEnd == 201 && ok.nodes[200].parent == 199)
+    }
+
+    @Test("invalid glTF JSON and GLB magic are named")
+    func containerErrors() throws {
+        let path = try TempGLTF.write(json: #"{"asset": {"version": "2.0"}, "nodes": [ "#)
+        do {
+            _ = try AssetImporter.load(resolvedPath: path, displayPath: "bad.gltf")
+            Issue.record("broken JSON accepted")
+        } catch {
+            #expect(error.message.contains("not valid JSON"))
+            #expect(!error.message.contains(path))
+        }
+    }
+
+    @Test("bad GLB magic is named", .enabled(if: TestPaths.haveSharedAssets))
+    func glbMagic() throws {
+        let error = try #require(loadError(GroundTruth.primary("broken-glb-invalid-magic")))
+        #expect(error.message.contains("No suitable reader"))
+        #expect(error.message.contains("expected 'glTF'"))
+        #expect(!error.message.contains(TestPaths.sharedAssets.path))
     }
 
     // MARK: Hierarchy
@@ -365,10 +423,10 @@ struct AssetImportTests {
 /// Writes a tiny glTF (one triangle (0,0,0) (1,0,0) (0,1,0) in an embedded base64 buffer) whose
 /// scene root holds the given node JSON objects as children.
 enum TempGLTF {
-    static func write(nodes: [String], withMesh: Bool = true) throws -> String {
-        let floats: [Float] = [0, 0, 0, 1, 0, 0, 0, 1, 0]
+    static func write(nodes: [String], withMesh: Bool = true, floats: [Float] = [0, 0, 0, 1, 0, 0, 0, 1, 0],
+                      rootChildren: [Int]? = nil) throws -> String {
         let data = floats.withUnsafeBufferPointer { Data(buffer: $0) }
-        let children = (1...nodes.count).map(String.init).joined(separator: ", ")
+        let children = (rootChildren ?? Array(1...nodes.count)).map(String.init).joined(separator: ", ")
         let meshPart = withMesh ? """
           "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,\(data.base64EncodedString())"}],
           "bufferViews": [{"buffer": 0, "byteLength": 36}],
@@ -376,7 +434,20 @@ enum TempGLTF {
                          "min": [0, 0, 0], "max": [1, 1, 0]}],
           "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
         """ : ""
-        let json = """
+        return try write(json: json(meshPart: meshPart, nodes: nodes, children: children))
+    }
+
+    static func write(json: String, name: String = "test.gltf") throws -> String {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("spatialcheck-assetimport-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try Data(json.utf8).write(to: url)
+        return url.path
+    }
+
+    private static func json(meshPart: String, nodes: [String], children: String) -> String {
+        """
         {
           "asset": {"version": "2.0"},
           "scene": 0,
@@ -385,11 +456,5 @@ enum TempGLTF {
           "nodes": [{"name": "root", "children": [\(children)]}, \(nodes.joined(separator: ", "))]
         }
         """
-        let dir = FileManager.default.temporaryDirectory
-            .appendingPathComponent("spatialcheck-assetimport-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let url = dir.appendingPathComponent("test.gltf")
-        try Data(json.utf8).write(to: url)
-        return url.path
     }
 }

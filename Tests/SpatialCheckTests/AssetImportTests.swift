@@ -287,7 +287,17 @@ struct AssetImportTests {
         let rot = try #require(a0.channels.first { $0.rotations.count > 1 })
         #expect(close(rot.rotations.last!.time, 2.5, rel: 1e-6))
         #expect(close(rot.rotations.last!.value.lengthSquared, 1, rel: 1e-5))
+        // Values from the buffer (glTF order x, y, z, w): (0, 0, 0, -1) at 1.25 s, (1, 0, 0, 4.49e-11) at 2.5 s.
+        #expect(rot.rotations.count == 2)
+        let q0 = rot.rotations[0], q1 = rot.rotations[1]
+        #expect(close(q0.time, 1.25, rel: 1e-6))
+        #expect(abs(q0.value.x) < 1e-7 && abs(q0.value.y) < 1e-7 && abs(q0.value.z) < 1e-7 && close(q0.value.w, -1))
+        #expect(close(q1.value.x, 1) && abs(q1.value.y) < 1e-7 && abs(q1.value.z) < 1e-7 && abs(q1.value.w) < 1e-7)
+        #expect(asset.nodes[rot.node].name == "nodes[2]")  // glTF node 2, named by assimp
         let trans = try #require(a1.channels.first { $0.positions.count > 1 })
+        #expect(asset.nodes[trans.node].name == "nodes[0]")
+        #expect(trans.positions.map(\.time).map { ($0 * 1e6).rounded() / 1e6 } == [0, 1.25, 2.5, 3.70833])
+        #expect(close(trans.positions[1].value.y, 2.5199999809265137, rel: 1e-6))
         #expect(close(trans.positions.last!.time, 3.708329916000366, rel: 1e-6))
         #expect(asset.declaredUnitScale == nil)
         #expect(asset.unitNote == "glTF is in metres by specification")

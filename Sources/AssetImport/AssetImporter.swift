@@ -5,8 +5,25 @@ import Synchronization
 
 /// Imports 3D assets through assimp's C API into `ImportedAsset`.
 ///
-/// Imports are serialised process-wide: assimp keeps its last error in a global string, so two
-/// concurrent imports could report each other's messages.
+/// - Imports are serialised process-wide: assimp keeps its last error in a global string, so two
+///   concurrent imports could report each other's messages.
+/// - Post-processing: `Triangulate | GenBoundingBoxes` only. No `OptimizeGraph`,
+///   `PreTransformVertices` or `JoinIdenticalVertices`: they rewrite the node tree and drop
+///   animations and metadata.
+/// - Nodes come out in depth-first pre-order (iterative walk; deeper than `maxNodeDepth` or more
+///   than `maxNodeCount` nodes is an error). Each node carries its own meshes' vertices (each
+///   instance of a shared mesh counts again) and triangles (faces with exactly three indices).
+/// - Markings (scene format §7): node metadata `spatial` (glTF `extras`) first; an unknown or
+///   missing role is a warning and the node falls back to the name prefixes, which are matched
+///   case-insensitively (`btn_`, `button_` → button; `txt_`, `text_` → text).
+/// - Animations: times in seconds (`mTicksPerSecond`, 25 when the file says 0). Channels for
+///   node names that do not exist are skipped with a warning; keys with a non-finite time or
+///   value (or a zero quaternion) are dropped with a warning. Unnamed clips are `animation<i>`.
+/// - Errors are `Diagnostic`s naming `displayPath`, never crashes from malformed data that
+///   assimp itself survives (assimp can still crash inside its own readers on fuzzed files).
+/// - Units: see `ImportedAsset.declaredUnitScale` / `unitNote`. FBX `UnitScaleFactor` is
+///   reported (as metres per unit) but not applied; COLLADA's `<unit>` and up axis are already
+///   baked into the root node by assimp.
 public enum AssetImporter {
     /// Default upper bound for an asset file's size.
     public static let defaultMaxFileSize = 512 * 1024 * 1024

@@ -55,14 +55,19 @@ enum GLTFIndexCheck {
     }
 
     private static func readJSON(path: String) -> [String: Any]? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        var jsonData = data
-        if data.count >= 20, data.prefix(4) == Data("glTF".utf8) {
-            // GLB: 12-byte header, then chunk 0 (length, type "JSON", payload).
-            let length = data.subdata(in: 12..<16).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-            let type = data.subdata(in: 16..<20)
-            guard type == Data("JSON".utf8), Int(length) <= data.count - 20 else { return nil }
-            jsonData = data.subdata(in: 20..<(20 + Int(length)))
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 20) else { return nil }
+        let jsonData: Data
+        if head.count == 20, head.prefix(4) == Data("glTF".utf8) {
+            // GLB: 12-byte header, then chunk 0 (length, type "JSON", payload); read only that chunk.
+            let length = Int(head.subdata(in: 12..<16).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            guard head.subdata(in: 16..<20) == Data("JSON".utf8), length < 256 * 1024 * 1024,
+                  let chunk = try? handle.read(upToCount: length), chunk.count == length else { return nil }
+            jsonData = chunk
+        } else {
+            let rest = (try? handle.readToEnd()) ?? Data()
+            jsonData = head + rest
         }
         return (try? JSONSerialization.jsonObject(with: jsonData)) as? [String: Any]
     }

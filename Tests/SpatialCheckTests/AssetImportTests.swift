@@ -121,6 +121,30 @@ struct AssetImportTests {
         #expect(box.warnings.isEmpty)
     }
 
+    @Test("the dropped-triangle check reads GLB containers too", .enabled(if: TestPaths.haveSharedAssets))
+    func indexOutOfRangeGLB() throws {
+        // Repack the broken .gltf + .bin as a GLB: JSON chunk (buffer without uri) + BIN chunk.
+        let dir = "broken-gltf-index-out-of-range/"
+        let jsonData = try #require(FileManager.default.contents(atPath: TestPaths.asset(dir + "IndexOutOfRange.gltf")))
+        let bin = try #require(FileManager.default.contents(atPath: TestPaths.asset(dir + "IndexOutOfRange.bin")))
+        var gltf = try #require(try JSONSerialization.jsonObject(with: jsonData) as? [String: Any])
+        gltf["buffers"] = [["byteLength": bin.count]]
+        var json = try JSONSerialization.data(withJSONObject: gltf)
+        while json.count % 4 != 0 { json.append(0x20) }
+        var binPadded = bin
+        while binPadded.count % 4 != 0 { binPadded.append(0) }
+        func u32(_ v: Int) -> Data { withUnsafeBytes(of: UInt32(v).littleEndian) { Data($0) } }
+        var glb = Data("glTF".utf8) + u32(2) + u32(12 + 8 + json.count + 8 + binPadded.count)
+        glb += u32(json.count) + Data("JSON".utf8) + json
+        glb += u32(binPadded.count) + Data("BIN\0".utf8) + binPadded
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-ioor-\(UUID().uuidString).glb")
+        try glb.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let asset = try AssetImporter.load(resolvedPath: url.path, displayPath: "ioor.glb")
+        #expect(asset.triangleCount == 11)
+        #expect(asset.warnings.contains { $0.contains("1 of 12 triangle") })
+    }
+
     @Test("missing file, directory and size limit")
     func preChecks() throws {
         let missing = "/nonexistent/spatialcheck/model.glb"

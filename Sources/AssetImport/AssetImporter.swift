@@ -1,10 +1,431 @@
 import CAssimp
+import Foundation
 import SpatialModel
+import Synchronization
 
-/// Imports 3D assets through assimp's C API into `ImportedAsset`. (Stub: the real importer lands next.)
+/// Imports 3D assets through assimp's C API into `ImportedAsset`.
+///
+/// - Imports are serialised process-wide: assimp keeps its last error in a global string, so two
+///   concurrent imports could report each other's messages.
+/// - Post-processing: `Triangulate | GenBoundingBoxes` only. No `OptimizeGraph`,
+///   `PreTransformVertices` or `JoinIdenticalVertices`: they rewrite the node tree and drop
+///   animations and metadata.
+/// - Nodes come out in depth-first pre-order (iterative walk; deeper than `maxNodeDepth` or more
+///   than `maxNodeCount` nodes is an error). Each node carries its own meshes' vertices (each
+///   instance of a shared mesh counts again) and triangles (faces with exactly three indices).
+/// - Markings (scene format §7): node metadata `spatial` (glTF `extras`) first; an unknown or
+///   missing role is a warning and the node falls back to the name prefixes, which are matched
+///   case-insensitively (`btn_`, `button_` → button; `txt_`, `text_` → text).
+/// - Animations: times in seconds (`mTicksPerSecond`, 25 when the file says 0). Channels for
+///   node names that do not exist are skipped with a warning; keys with a non-finite time or
+///   value (or a zero quaternion) are dropped with a warning. Unnamed clips are `animation<i>`.
+/// - Errors are `Diagnostic`s naming `displayPath`, never crashes from malformed data that
+///   assimp itself survives (assimp can still crash inside its own readers on fuzzed files).
+/// - Units: see `ImportedAsset.declaredUnitScale` / `unitNote`. FBX `UnitScaleFactor` is
+///   reported (as metres per unit) but not applied; COLLADA's `<unit>` and up axis are already
+///   baked into the root node by assimp.
 public enum AssetImporter {
+    /// Default upper bound for an asset file's size.
+    public static let defaultMaxFileSize = 512 * 1024 * 1024
+    /// Node trees deeper than this are rejected (a guard against cycles and hostile files).
+    public static let maxNodeDepth = 256
+    /// Node trees larger than this are rejected.
+    public static let maxNodeCount = 1_000_000
+
+    static let hint = "check the file opens in Blender or another viewer; assimp \(versionMajorMinor) reads glTF/GLB, OBJ, FBX, COLLADA, PLY, STL, 3DS, …"
+
+    private static let importLock = Mutex(())
+
+    /// The linked assimp library's version, e.g. "5.2.4".
+    public static var assimpVersion: String {
+        "\(aiGetVersionMajor()).\(aiGetVersionMinor()).\(aiGetVersionPatch())"
+    }
+    static var versionMajorMinor: String { "\(aiGetVersionMajor()).\(aiGetVersionMinor())" }
+
+    /// File extensions assimp can read (lowercased, without dots, sorted, unique).
+    public static var supportedExtensions: [String] {
+        var list = aiString()
+        aiGetExtensionList(&list)
+        let parts = swiftString(list).split(separator: ";").map { part -> String in
+            var s = part.trimmingCharacters(in: .whitespaces).lowercased()
+            if s.hasPrefix("*") { s.removeFirst() }
+            if s.hasPrefix(".") { s.removeFirst() }
+            return s
+        }
+        return Array(Set(parts.filter { !$0.isEmpty })).sorted()
+    }
+
+    /// Extensions of formats assimp has no reader for but users commonly bring to visionOS.
+    static let usdExtensions: Set<String> = ["usd", "usda", "usdc", "usdz"]
+
     /// Imports the default scene of the file at `resolvedPath`; `displayPath` is how messages name it.
     public static func load(resolvedPath: String, displayPath: String) throws(Diagnostic) -> ImportedAsset {
-        throw Diagnostic(file: displayPath, message: "asset import is not implemented yet")
+        try load(resolvedPath: resolvedPath, displayPath: displayPath, maxFileSize: defaultMaxFileSize)
+    }
+
+    /// Imports the default scene of the file at `resolvedPath`, refusing files larger than `maxFileSize` bytes.
+    public static func load(resolvedPath: String, displayPath: String, maxFileSize: Int) throws(Diagnostic) -> ImportedAsset {
+        func fail(_ message: String, hint: String? = AssetImporter.hint) -> Diagnostic {
+            Diagnostic(file: displayPath, message: message, hint: hint)
+        }
+        let ext = (resolvedPath as NSString).pathExtension.lowercased()
+
+        // Checks before assimp sees the file.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolvedPath, isDirectory: &isDirectory) else {
+            throw fail("asset file not found", hint: "check the path (relative paths are resolved against the scene file's folder)")
+        }
+        if isDirectory.boolValue {
+            throw fail("asset path is a directory, not a file", hint: "name the model file itself, e.g. model.glb")
+        }
+        guard FileManager.default.isReadableFile(atPath: resolvedPath) else {
+            throw fail("asset file is not readable (permission denied)", hint: "check the file's permissions")
+        }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: resolvedPath))?[.size] as? NSNumber)?.intValue ?? 0
+        if size > maxFileSize {
+            throw fail("asset file is \(size) bytes, more than the limit of \(maxFileSize) bytes",
+                       hint: "reduce the asset (decimate meshes, strip unused data) or raise the size limit")
+        }
+        if usdExtensions.contains(ext) {
+            throw fail("cannot import .\(ext): assimp \(versionMajorMinor) has no USD/USDZ reader",
+                       hint: "export the model as glTF/GLB (e.g. with Reality Converter or Blender) and reference that file")
+        }
+
+        return try importLock.withLock { (_: inout ()) throws(Diagnostic) -> ImportedAsset in
+            let flags = aiProcess_Triangulate.rawValue | aiProcess_GenBoundingBoxes.rawValue
+            guard let scene = aiImportFile(resolvedPath, UInt32(flags)) else {
+                var message = aiGetErrorString().map { String(cString: $0) } ?? ""
+                message = message.replacingOccurrences(of: resolvedPath, with: displayPath)
+                if message.isEmpty { message = "unknown error" }
+                if let detail = containerProblem(path: resolvedPath, ext: ext) { message += " (\(detail))" }
+                throw fail("assimp could not import the asset: " + message)
+            }
+            defer { aiReleaseImport(scene) }
+            var converter = SceneConverter(scene: scene, resolvedPath: resolvedPath,
+                                           displayPath: displayPath, ext: ext)
+            return try converter.convert()
+        }
+    }
+}
+
+extension AssetImporter {
+    /// assimp says only "No suitable reader found" for broken JSON or a bad GLB header; this names
+    /// the actual problem for glTF files (called on the failure path only).
+    static func containerProblem(path: String, ext: String) -> String? {
+        guard ext == "gltf" || ext == "glb", let data = FileManager.default.contents(atPath: path) else { return nil }
+        if data.count >= 4, data.prefix(4) == Data("glTF".utf8) { return nil }
+        if ext == "glb" {
+            let magic = data.prefix(4).map { (0x20..<0x7f).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+            return "not a GLB container: the header magic is '\(magic)', expected 'glTF'"
+        }
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+            return nil
+        } catch {
+            return "the file is not valid JSON"
+        }
+    }
+}
+
+/// Turns one `aiScene` into an `ImportedAsset`; lives only while the scene does.
+struct SceneConverter {
+    let scene: UnsafePointer<aiScene>
+    let resolvedPath: String
+    let displayPath: String
+    let ext: String
+    var warnings: [String] = []
+
+    init(scene: UnsafePointer<aiScene>, resolvedPath: String, displayPath: String, ext: String) {
+        self.scene = scene; self.resolvedPath = resolvedPath; self.displayPath = displayPath; self.ext = ext
+    }
+
+    func fail(_ message: String, hint: String? = AssetImporter.hint) -> Diagnostic {
+        Diagnostic(file: displayPath, message: message, hint: hint)
+    }
+
+    /// Geometry of one aiMesh, converted once and shared by every node that instances it.
+    struct MeshData {
+        var vertices: [Float]
+        var triangles: Int
+    }
+
+    mutating func convert() throws(Diagnostic) -> ImportedAsset {
+        let sc = scene.pointee
+        let sceneMeta = readMetadata(sc.mMetaData.map { UnsafePointer($0) })
+        func meta(_ key: String) -> MetaValue? { sceneMeta.first { $0.key == key }?.value }
+
+        let format = meta("SourceAsset_Format")?.string ?? Self.formatName(forExtension: ext)
+
+        // Meshes.
+        let meshCount = Int(sc.mNumMeshes)
+        var meshCache = [MeshData?](repeating: nil, count: meshCount)
+
+        // Nodes, depth-first pre-order, iteratively.
+        guard let root = sc.mRootNode else { throw fail("asset has no node hierarchy (assimp returned no root node)") }
+        var nodes: [AssetNode] = []
+        var stack: [(node: UnsafePointer<aiNode>, parent: Int?, depth: Int)] = [(UnsafePointer(root), nil, 0)]
+        while let (ptr, parent, depth) = stack.popLast() {
+            if depth > AssetImporter.maxNodeDepth {
+                throw fail("asset node hierarchy is deeper than \(AssetImporter.maxNodeDepth) levels (cyclic or hostile file?)")
+            }
+            if nodes.count >= AssetImporter.maxNodeCount {
+                throw fail("asset has more than \(AssetImporter.maxNodeCount) nodes")
+            }
+            let n = ptr.pointee
+            let name = swiftString(n.mName)
+            let local = mat4(n.mTransformation)
+            let index = nodes.count
+
+            var vertices: [Float] = []
+            var triangles = 0
+            let numNodeMeshes = Int(n.mNumMeshes)
+            if numNodeMeshes > 0, let meshIndices = n.mMeshes {
+                for k in 0..<numNodeMeshes {
+                    let mi = Int(meshIndices[k])
+                    guard mi < meshCount, let meshes = sc.mMeshes, let meshPtr = meshes[mi] else {
+                        throw fail("asset node '\(name)' references mesh \(mi) but the scene has \(meshCount) meshes")
+                    }
+                    if meshCache[mi] == nil { meshCache[mi] = try convertMesh(meshPtr, index: mi) }
+                    let data = meshCache[mi]!
+                    vertices += data.vertices
+                    triangles += data.triangles
+                }
+            }
+            var meshBounds = AABB.empty
+            if !vertices.isEmpty { meshBounds = ImportedAsset.bounds(of: vertices, by: .identity) }
+
+            let marking = markNode(name: name, metadata: n.mMetaData.map { UnsafePointer($0) })
+            nodes.append(AssetNode(name: name, parent: parent, subtreeEnd: index + 1, local: local,
+                                   localTRS: local.decomposedTRS(), meshBounds: meshBounds,
+                                   vertices: vertices, triangles: triangles, marking: marking))
+            let numChildren = Int(n.mNumChildren)
+            if numChildren > 0, let children = n.mChildren {
+                for c in stride(from: numChildren - 1, through: 0, by: -1) {
+                    guard let child = children[c] else { continue }
+                    stack.append((UnsafePointer(child), index, depth + 1))
+                }
+            }
+        }
+        // Subtree ends: in reverse pre-order, each node extends its parent's range.
+        for i in stride(from: nodes.count - 1, through: 1, by: -1) {
+            if let p = nodes[i].parent { nodes[p].subtreeEnd = max(nodes[p].subtreeEnd, nodes[i].subtreeEnd) }
+        }
+
+        if !nodes.contains(where: { !$0.vertices.isEmpty }) {
+            throw fail("asset has no geometry (no node references a mesh with vertices)",
+                       hint: "export the meshes, not only cameras, lights or an armature")
+        }
+
+        let animations = convertAnimations(nodes: nodes)
+        let (unitScale, unitNote) = units(format: format, meta: meta)
+
+        if ext == "gltf" || ext == "glb" {
+            if let warning = GLTFIndexCheck.droppedTriangleWarning(
+                path: resolvedPath, importedTriangles: importedTrianglesPerMesh()) {
+                warnings.append(warning)
+            }
+        }
+
+        return ImportedAsset(path: displayPath, resolvedPath: resolvedPath, format: format, nodes: nodes,
+                             animations: animations, declaredUnitScale: unitScale, unitNote: unitNote,
+                             warnings: warnings)
+    }
+
+    /// Triangle count of every aiMesh (not instances), in scene order.
+    func importedTrianglesPerMesh() -> [Int] {
+        let sc = scene.pointee
+        guard let meshes = sc.mMeshes else { return [] }
+        return (0..<Int(sc.mNumMeshes)).map { i in
+            guard let m = meshes[i]?.pointee, let faces = m.mFaces else { return 0 }
+            var t = 0
+            for f in 0..<Int(m.mNumFaces) where faces[f].mNumIndices == 3 { t += 1 }
+            return t
+        }
+    }
+
+    func convertMesh(_ meshPtr: UnsafeMutablePointer<aiMesh>, index: Int) throws(Diagnostic) -> MeshData {
+        let mesh = meshPtr.pointee
+        let meshName = swiftString(mesh.mName)
+        let label = meshName.isEmpty ? "#\(index)" : "'\(meshName)'"
+        let nv = Int(mesh.mNumVertices)
+        var vertices: [Float] = []
+        if nv > 0, let v = mesh.mVertices {
+            vertices.reserveCapacity(nv * 3)
+            for i in 0..<nv {
+                let p = v[i]
+                guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
+                    throw fail("asset \(displayPath) has non-finite vertex coordinates in mesh \(label) (vertex \(i))",
+                               hint: "re-export the model; NaN or infinite positions usually come from a broken modifier or exporter")
+                }
+                vertices.append(p.x); vertices.append(p.y); vertices.append(p.z)
+            }
+        }
+        var triangles = 0
+        if let faces = mesh.mFaces {
+            for f in 0..<Int(mesh.mNumFaces) where faces[f].mNumIndices == 3 { triangles += 1 }
+        }
+        return MeshData(vertices: vertices, triangles: triangles)
+    }
+
+    /// Scene format §7: `extras.spatial` first, then the name prefixes.
+    mutating func markNode(name: String, metadata: UnsafePointer<aiMetadata>?) -> AssetMarking? {
+        let entries = readMetadata(metadata)
+        if let spatial = entries.first(where: { $0.key == "spatial" })?.value {
+            let where_ = name.isEmpty ? "a node" : "node '\(name)'"
+            if case .table = spatial {
+                if let roleName = spatial["role"]?.string {
+                    if let role = ElementRole(rawValue: roleName) {
+                        return AssetMarking(role: role, interactive: spatial["interactive"]?.bool,
+                                            primary: spatial["primary"]?.bool,
+                                            fontSize: spatial["fontSize"]?.number, source: .extras)
+                    }
+                    var w = "\(where_): extras.spatial.role '\(roleName)' is not a known role (expected one of \(ElementRole.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    if let suggestion = closestMatch(to: roleName, in: ElementRole.allCases.map(\.rawValue)) {
+                        w += "; did you mean '\(suggestion)'?"
+                    }
+                    warnings.append(w + "; marking ignored")
+                } else {
+                    warnings.append("\(where_): extras.spatial has no string 'role'; marking ignored")
+                }
+            } else {
+                warnings.append("\(where_): extras.spatial is \(spatial.display), expected an object; marking ignored")
+            }
+        }
+        let lower = name.lowercased()
+        if lower.hasPrefix("btn_") || lower.hasPrefix("button_") {
+            return AssetMarking(role: .button, source: .namePrefix)
+        }
+        if lower.hasPrefix("txt_") || lower.hasPrefix("text_") {
+            return AssetMarking(role: .text, source: .namePrefix)
+        }
+        return nil
+    }
+
+    mutating func convertAnimations(nodes: [AssetNode]) -> [AssetClip] {
+        let sc = scene.pointee
+        guard sc.mNumAnimations > 0, let anims = sc.mAnimations else { return [] }
+        var firstIndex: [String: Int] = [:]
+        for (i, n) in nodes.enumerated() where firstIndex[n.name] == nil { firstIndex[n.name] = i }
+
+        var clips: [AssetClip] = []
+        for ai in 0..<Int(sc.mNumAnimations) {
+            guard let anim = anims[ai]?.pointee else { continue }
+            var name = swiftString(anim.mName)
+            if name.isEmpty { name = "animation\(ai)" }
+            let tps = anim.mTicksPerSecond > 0 && anim.mTicksPerSecond.isFinite ? anim.mTicksPerSecond : 25
+            var dropped = 0
+            var channels: [NodeChannel] = []
+            if anim.mNumChannels > 0, let chans = anim.mChannels {
+                for ci in 0..<Int(anim.mNumChannels) {
+                    guard let ch = chans[ci]?.pointee else { continue }
+                    let nodeName = swiftString(ch.mNodeName)
+                    guard let node = firstIndex[nodeName] else {
+                        warnings.append("animation '\(name)': channel for unknown node '\(nodeName)' skipped")
+                        continue
+                    }
+                    var channel = NodeChannel(node: node)
+                    if let keys = ch.mPositionKeys {
+                        for k in 0..<Int(ch.mNumPositionKeys) {
+                            let key = keys[k]
+                            let v = Vec3(Double(key.mValue.x), Double(key.mValue.y), Double(key.mValue.z))
+                            let t = key.mTime / tps
+                            if v.isFinite && t.isFinite { channel.positions.append(Key(time: t, value: v)) } else { dropped += 1 }
+                        }
+                    }
+                    if let keys = ch.mRotationKeys {
+                        for k in 0..<Int(ch.mNumRotationKeys) {
+                            let key = keys[k]
+                            // assimp stores quaternions as (w, x, y, z).
+                            let q = Quat(x: Double(key.mValue.x), y: Double(key.mValue.y),
+                                         z: Double(key.mValue.z), w: Double(key.mValue.w))
+                            let t = key.mTime / tps
+                            if q.isFinite && q.lengthSquared > 0 && t.isFinite {
+                                channel.rotations.append(Key(time: t, value: q))
+                            } else { dropped += 1 }
+                        }
+                    }
+                    if let keys = ch.mScalingKeys {
+                        for k in 0..<Int(ch.mNumScalingKeys) {
+                            let key = keys[k]
+                            let v = Vec3(Double(key.mValue.x), Double(key.mValue.y), Double(key.mValue.z))
+                            let t = key.mTime / tps
+                            if v.isFinite && t.isFinite { channel.scales.append(Key(time: t, value: v)) } else { dropped += 1 }
+                        }
+                    }
+                    channels.append(channel)
+                }
+            }
+            if dropped > 0 {
+                warnings.append("animation '\(name)': \(dropped) key(s) with non-finite time or value dropped")
+            }
+            var duration = anim.mDuration / tps
+            if !duration.isFinite || duration < 0 {
+                duration = channels.flatMap { $0.positions.map(\.time) + $0.rotations.map(\.time) + $0.scales.map(\.time) }.max() ?? 0
+            }
+            clips.append(AssetClip(name: name, duration: duration, channels: channels))
+        }
+        return clips
+    }
+
+    func units(format: String, meta: (String) -> MetaValue?) -> (Double?, String) {
+        let f = format.lowercased()
+        if f.contains("fbx") || ext == "fbx" {
+            guard let usf = meta("UnitScaleFactor")?.number, usf.isFinite, usf > 0 else {
+                return (nil, "FBX declares no UnitScaleFactor; read as file units (set assetUnits if they are not metres)")
+            }
+            let metres = usf / 100
+            return (metres, "FBX UnitScaleFactor \(Self.number(usf)) (centimetres per unit): \(Self.number(metres)) m per unit")
+        }
+        if f.contains("collada") || ext == "dae" {
+            return (nil, colladaUnitNote())
+        }
+        if f.contains("gltf") || ext == "gltf" || ext == "glb" {
+            return (nil, "glTF is in metres by specification")
+        }
+        let label = ext.isEmpty ? format : ext.uppercased()
+        return (nil, "\(label) carries no units; read as metres (set assetUnits if it is not)")
+    }
+
+    /// Reads `<unit …/>` and `<up_axis>` from the first 64 KiB of a COLLADA file.
+    func colladaUnitNote() -> String {
+        var text = ""
+        if let handle = FileHandle(forReadingAtPath: resolvedPath) {
+            let data = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+            try? handle.close()
+            text = String(decoding: data, as: UTF8.self)
+        }
+        var unit = "no <unit> (metres)"
+        if let r = text.range(of: "<unit\\b[^>]*>", options: .regularExpression) {
+            let tag = String(text[r])
+            func attr(_ name: String) -> String? {
+                guard let a = tag.range(of: "\\b\(name)\\s*=\\s*\"[^\"]*\"", options: .regularExpression) else { return nil }
+                let s = tag[a]
+                guard let q1 = s.firstIndex(of: "\"") else { return nil }
+                return String(s[s.index(after: q1)...].dropLast())
+            }
+            var parts: [String] = []
+            if let m = attr("meter") { parts.append("meter=\"\(m)\"") }
+            if let n = attr("name") { parts.append("name=\"\(n)\"") }
+            unit = "<unit" + (parts.isEmpty ? "" : " " + parts.joined(separator: " ")) + ">"
+        }
+        var up = "Y_UP"
+        if let r = text.range(of: "<up_axis>\\s*[XYZ]_UP\\s*</up_axis>", options: .regularExpression) {
+            let s = text[r]
+            for axis in ["X_UP", "Y_UP", "Z_UP"] where s.contains(axis) { up = axis }
+        }
+        return "COLLADA \(unit) and \(up) applied by the importer (baked into the root node)"
+    }
+
+    static func number(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return String(v)
+    }
+
+    static func formatName(forExtension ext: String) -> String {
+        if let desc = aiGetImporterDesc(ext), let name = desc.pointee.mName {
+            let s = String(cString: name)
+            if !s.isEmpty { return s }
+        }
+        return ext.isEmpty ? "unknown format" : ext.uppercased()
     }
 }

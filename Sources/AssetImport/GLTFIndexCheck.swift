@@ -1,0 +1,74 @@
+import Foundation
+
+/// assimp 5.2 silently drops glTF triangles whose indices point past the vertex array. This
+/// compares the triangles a glTF/GLB declares (from the JSON alone) with the triangles assimp
+/// produced, and words a warning when some went missing.
+enum GLTFIndexCheck {
+    /// A warning, or nil when counts agree or the JSON cannot be read cheaply.
+    ///
+    /// assimp loads glTF meshes lazily (in the order nodes reference them, unreferenced ones not
+    /// at all) and makes one aiMesh per primitive, so the comparison is of totals: triangles
+    /// declared by the distinct meshes reachable from the default scene versus triangles in all
+    /// imported meshes (each counted once, not per instance).
+    static func droppedTriangleWarning(path: String, importedTriangles: [Int]) -> String? {
+        guard let json = readJSON(path: path),
+              let meshes = json["meshes"] as? [[String: Any]],
+              let accessors = json["accessors"] as? [[String: Any]],
+              let nodes = json["nodes"] as? [[String: Any]],
+              let scenes = json["scenes"] as? [[String: Any]] else { return nil }
+        let sceneIndex = (json["scene"] as? NSNumber)?.intValue ?? 0
+        guard scenes.indices.contains(sceneIndex) else { return nil }
+
+        // Distinct meshes reachable from the default scene (cycle-safe).
+        var usedMeshes = Set<Int>()
+        var visited = Set<Int>()
+        var stack = ((scenes[sceneIndex]["nodes"] as? [NSNumber]) ?? []).map(\.intValue)
+        while let n = stack.popLast() {
+            guard nodes.indices.contains(n), visited.insert(n).inserted else { continue }
+            if let m = (nodes[n]["mesh"] as? NSNumber)?.intValue { usedMeshes.insert(m) }
+            stack += ((nodes[n]["children"] as? [NSNumber]) ?? []).map(\.intValue)
+        }
+
+        var declared = 0
+        for m in usedMeshes {
+            guard meshes.indices.contains(m) else { return nil }
+            for prim in (meshes[m]["primitives"] as? [[String: Any]]) ?? [] {
+                let mode = (prim["mode"] as? NSNumber)?.intValue ?? 4
+                var count: Int?
+                if let idx = (prim["indices"] as? NSNumber)?.intValue, accessors.indices.contains(idx) {
+                    count = (accessors[idx]["count"] as? NSNumber)?.intValue
+                } else if let attrs = prim["attributes"] as? [String: Any],
+                          let pos = (attrs["POSITION"] as? NSNumber)?.intValue, accessors.indices.contains(pos) {
+                    count = (accessors[pos]["count"] as? NSNumber)?.intValue
+                }
+                guard let count, count >= 0 else { return nil }
+                switch mode {
+                case 4: declared += count / 3
+                case 5, 6: declared += max(0, count - 2)
+                default: break
+                }
+            }
+        }
+        let imported = importedTriangles.reduce(0, +)
+        guard imported < declared else { return nil }
+        return "\(declared - imported) of \(declared) triangle(s) declared in the file were dropped by the importer (index out of range or degenerate primitive); validate the file with the Khronos glTF-Validator"
+    }
+
+    private static func readJSON(path: String) -> [String: Any]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 20) else { return nil }
+        let jsonData: Data
+        if head.count == 20, head.prefix(4) == Data("glTF".utf8) {
+            // GLB: 12-byte header, then chunk 0 (length, type "JSON", payload); read only that chunk.
+            let length = Int(head.subdata(in: 12..<16).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            guard head.subdata(in: 16..<20) == Data("JSON".utf8), length < 256 * 1024 * 1024,
+                  let chunk = try? handle.read(upToCount: length), chunk.count == length else { return nil }
+            jsonData = chunk
+        } else {
+            let rest = (try? handle.readToEnd()) ?? Data()
+            jsonData = head + rest
+        }
+        return (try? JSONSerialization.jsonObject(with: jsonData)) as? [String: Any]
+    }
+}

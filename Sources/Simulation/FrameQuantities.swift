@@ -12,6 +12,8 @@ public struct FrameQuantities: Sendable {
     // MARK: Frame and head
     public internal(set) var frame: Int = 0
     public internal(set) var time: Double = 0
+    /// Seconds between frames (`1 / frameRate`); velocities are differences over this step.
+    public internal(set) var deltaTime: Double = 0
     /// Eye (head) position and orientation in world space.
     public internal(set) var headPosition: Vec3 = .zero
     public internal(set) var headRotation: Quat = .identity

@@ -258,25 +258,37 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             up = safe_normalize(dvec3(m[1]));
         }
 
-        // Corner spans, azimuth measured relative to the centre's azimuth so that boxes behind the
-        // viewer do not wrap around ±180°.
+        // Angular extent: corners projected on a frame around the line of sight to the centre
+        // (right = sight × head up, up = right × sight), so that a flat rectangle facing the eye
+        // anywhere in view spans exactly 2·atan(w / 2d) by 2·atan(h / 2d).
+        const dvec3 sight = dist > 0 ? dir : forward;
+        dvec3 right = glm::cross(sight, hq * dvec3(0, 1, 0));
+        right = glm::length(right) > 1e-12 ? glm::normalize(right) : hq * dvec3(1, 0, 0);
+        const dvec3 sup = glm::cross(right, sight);
         const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
-                                eye.z >= lo.z && eye.z <= hi.z && dist < glm::length(hi - lo) * 0.5 + eps &&
-                                glm::length(hi - lo) > 0;
+                                eye.z >= lo.z && eye.z <= hi.z && glm::length(hi - lo) > 0;
         double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
+        double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
         bool all_inside = true;
         const double *cs = corners + 24 * e;
         for (int k = 0; k < 8; ++k) {
-            const dvec3 p = inv * (dvec3(cs[3 * k], cs[3 * k + 1], cs[3 * k + 2]) - eye);
+            const dvec3 wv = dvec3(cs[3 * k], cs[3 * k + 1], cs[3 * k + 2]) - eye;
+            const double along = glm::dot(wv, sight);
+            const double ha = std::atan2(glm::dot(wv, right), along) * kRadToDeg;
+            const double va = std::atan2(glm::dot(wv, sup), along) * kRadToDeg;
+            h_min = std::min(h_min, ha); h_max = std::max(h_max, ha);
+            v_min = std::min(v_min, va); v_max = std::max(v_max, va);
+            // Field of view: the corner's azimuth and elevation in the head frame.
+            const dvec3 p = inv * wv;
             const double h = std::sqrt(p.x * p.x + p.z * p.z);
             const double caz = (p.x == 0 && p.z == 0) ? az : std::atan2(p.x, -p.z) * kRadToDeg;
             const double cel = (p.y == 0 && h == 0) ? el : std::atan2(p.y, h) * kRadToDeg;
-            const double rel = wrap180(caz - az);
+            const double rel = wrap180(caz - az); // relative to the centre: no wrap at ±180°
             az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
             el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
             if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
         }
-        double width = az_max - az_min, height = el_max - el_min;
+        double width = h_max - h_min, height = v_max - v_min;
         bool in_fov;
         if (eye_inside) {
             width = 360; height = 180; in_fov = true; all_inside = false;

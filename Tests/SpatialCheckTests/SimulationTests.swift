@@ -326,7 +326,7 @@ struct SimulationTraceTests {
         #expect(lines.first.map(String.init) == TraceWriter.csvHeader)
         // 180 frames; 3 visible entities except while the ball is hidden (t in [0.5, 1): 45 frames).
         #expect(lines.count == 1 + 180 * 3 - 45 + 1)  // + trailing empty piece
-        #expect(csv1.contains("\"play, \"\"quoted\"\"\""))
+        #expect(csv1.contains(",\"player/play, \"\"quoted\"\"\","))
         let columns = TraceWriter.csvHeader.split(separator: ",").count
         #expect(lines[1].split(separator: ",").count == columns)
         let jsonLines = json1.split(separator: "\n")

@@ -97,9 +97,9 @@ typedef struct sm_entity_q {
     double elevation;       // head frame, positive up
     double elevation_world; // against the world horizontal
     double eccentricity;    // angle between head forward and eye -> centre
-    double angular_width;   // span of the corners' azimuths
-    double angular_height;  // span of the corners' elevations
-    int32_t in_fov;         // corner spans overlap the FOV rectangle (or the eye is inside the box)
+    double angular_width;   // horizontal span of the corners around the line of sight
+    double angular_height;  // vertical span of the corners around the line of sight
+    int32_t in_fov;         // corners' head-frame azimuth/elevation spans overlap the FOV (or eye inside)
     int32_t fully_in_fov;   // every corner in front of the eye and inside the FOV rectangle
 } sm_entity_q;
 

@@ -59,6 +59,10 @@ public struct Simulator: Sendable {
     private let entityNode: [Int32]
     private let geomBegin: [Int32], geomEnd: [Int32]
     private let initialVisible: [Bool]
+    /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0.
+    private let emMetres: [Double]
+    /// Events with finite times, in time order (stable for equal times).
+    private let events: [SceneEvent]
 
     public init(scene: Scene, options: SimulationOptions = SimulationOptions()) {
         self.scene = scene
@@ -180,6 +184,18 @@ public struct Simulator: Sendable {
             Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
         }
         initialVisible = visible
+        emMetres = entities.map { ent in
+            guard ent.isReadable || ent.kind == .text else { return 0 }
+            if let fs = ent.fontSize, fs > 0, ent.metresPerPoint > 0, (fs * ent.metresPerPoint).isFinite {
+                return fs * ent.metresPerPoint
+            }
+            if let th = ent.textHeight, th > 0, th.isFinite { return th }
+            return 0
+        }
+        events = scene.events.enumerated()
+            .filter { $0.element.time.isFinite }
+            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+            .map(\.element)
     }
 
     static func trs(_ t: Transform) -> sm_trs {
@@ -297,7 +313,6 @@ public struct Simulator: Sendable {
         var style = scene.immersion
         var origin: Vec3?
         var nextEvent = 0
-        let events = scene.events
 
         for i in 0..<frameCount {
             let t = Double(i) / frameRate
@@ -396,8 +411,12 @@ public struct Simulator: Sendable {
                 q.angularWidth[e] = eq.angular_width
                 q.angularHeight[e] = eq.angular_height
                 q.angularSize[e] = max(eq.angular_width, eq.angular_height)
-                q.ptEq[e] = ptEquivalents(entity: e, width: eq.angular_width, height: eq.angular_height,
-                                          distance: eq.distance, pointAngle: pointAngle)
+                // Point-equivalents: the em height's angle for readable content with a font size
+                // (or text height), otherwise the smaller angular extent (the one limiting targeting).
+                let em = emMetres[e]
+                q.ptEq[e] = em > 0 && eq.distance > 0
+                    ? degrees(2 * atan(em / (2 * eq.distance))) / pointAngle
+                    : min(eq.angular_width, eq.angular_height) / pointAngle
                 if i == 0 {
                     q.angularVelocity[e] = 0; q.linearSpeed[e] = 0; q.approachSpeed[e] = 0
                 } else {
@@ -415,21 +434,5 @@ public struct Simulator: Sendable {
             }
             try body(q)
         }
-    }
-
-    /// Point-equivalents: for readable content with a font size (or text height), the em height's
-    /// angle; otherwise the smaller of the angular width and height.
-    private func ptEquivalents(entity e: Int, width: Double, height: Double, distance: Double,
-                               pointAngle: Double) -> Double {
-        let ent = scene.entities[e]
-        if ent.isReadable || ent.kind == .text {
-            var em: Double?
-            if let th = ent.textHeight, th > 0 { em = th }
-            if let fs = ent.fontSize, fs > 0, ent.metresPerPoint > 0 { em = fs * ent.metresPerPoint }
-            if let em, em.isFinite, distance > 0 {
-                return degrees(2 * atan(em / (2 * distance))) / pointAngle
-            }
-        }
-        return min(width, height) / pointAngle
     }
 }

@@ -147,3 +147,14 @@ public struct TraceWriter: Sendable {
         return out + "\""
     }
 }
+
+#if canImport(Foundation)
+import Foundation
+
+extension TraceWriter {
+    /// Writes the trace to a file handle (e.g. standard output), one write per frame.
+    public func write(to handle: FileHandle) throws {
+        try write { try handle.write(contentsOf: Data($0.utf8)) }
+    }
+}
+#endif

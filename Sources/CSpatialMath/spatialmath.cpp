@@ -234,6 +234,9 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     const dvec3 forward = hq * dvec3(0, 0, -1);
     const double half_h = head->fov_h * 0.5, half_v = head->fov_v * 0.5;
     const double eps = 1e-9;
+    // Tangents of the half field of view (a half angle of 90° or more takes every corner ahead).
+    const double tan_h = half_h >= 90 ? INFINITY : std::tan(half_h / kRadToDeg);
+    const double tan_v = half_v >= 90 ? INFINITY : std::tan(half_v / kRadToDeg);
     for (size_t e = 0; e < n; ++e) {
         sm_entity_q &q = out[e];
         const double *b = boxes + 6 * e;
@@ -267,32 +270,62 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
         const dvec3 sup = glm::cross(right, sight);
         const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
                                 eye.z >= lo.z && eye.z <= hi.z && glm::length(hi - lo) > 0;
-        double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
-        double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
-        bool all_inside = true;
         const double *cs = corners + 24 * e;
+        dvec3 wv[8], hp[8];
+        bool ahead = true; // every corner in front of the sight plane and of the head
         for (int k = 0; k < 8; ++k) {
-            const dvec3 wv = dvec3(cs[3 * k], cs[3 * k + 1], cs[3 * k + 2]) - eye;
-            const double along = glm::dot(wv, sight);
-            const double ha = std::atan2(glm::dot(wv, right), along) * kRadToDeg;
-            const double va = std::atan2(glm::dot(wv, sup), along) * kRadToDeg;
-            h_min = std::min(h_min, ha); h_max = std::max(h_max, ha);
-            v_min = std::min(v_min, va); v_max = std::max(v_max, va);
-            // Field of view: the corner's azimuth and elevation in the head frame.
-            const dvec3 p = inv * wv;
-            const double h = std::sqrt(p.x * p.x + p.z * p.z);
-            const double caz = (p.x == 0 && p.z == 0) ? az : std::atan2(p.x, -p.z) * kRadToDeg;
-            const double cel = (p.y == 0 && h == 0) ? el : std::atan2(p.y, h) * kRadToDeg;
-            const double rel = wrap180(caz - az); // relative to the centre: no wrap at ±180°
-            az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
-            el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
-            if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
+            wv[k] = dvec3(cs[3 * k], cs[3 * k + 1], cs[3 * k + 2]) - eye;
+            hp[k] = inv * wv[k];
+            if (!(glm::dot(wv[k], sight) > 0 && hp[k].z < 0)) ahead = false;
         }
-        double width = h_max - h_min, height = v_max - v_min;
-        bool in_fov;
+        double width, height;
+        bool in_fov, all_inside = true;
         if (eye_inside) {
             width = 360; height = 180; in_fov = true; all_inside = false;
+        } else if (ahead) {
+            // Fast path (the common case): atan is monotone, so the spans come from the extreme
+            // tangent ratios and the field-of-view test compares ratios: 8 atan per entity
+            // instead of 32 atan2.
+            double rh0 = INFINITY, rh1 = -INFINITY, rv0 = INFINITY, rv1 = -INFINITY;
+            double ra0 = INFINITY, ra1 = -INFINITY, re0 = INFINITY, re1 = -INFINITY;
+            for (int k = 0; k < 8; ++k) {
+                const double along = glm::dot(wv[k], sight);
+                const double rh = glm::dot(wv[k], right) / along, rv = glm::dot(wv[k], sup) / along;
+                rh0 = std::min(rh0, rh); rh1 = std::max(rh1, rh);
+                rv0 = std::min(rv0, rv); rv1 = std::max(rv1, rv);
+                const dvec3 &p = hp[k];
+                const double h = std::sqrt(p.x * p.x + p.z * p.z);
+                const double ra = p.x / -p.z, re = p.y / h;
+                ra0 = std::min(ra0, ra); ra1 = std::max(ra1, ra);
+                re0 = std::min(re0, re); re1 = std::max(re1, re);
+                if (!(std::fabs(ra) <= tan_h * (1 + 1e-12)) || !(std::fabs(re) <= tan_v * (1 + 1e-12)))
+                    all_inside = false;
+            }
+            width = (std::atan(rh1) - std::atan(rh0)) * kRadToDeg;
+            height = (std::atan(rv1) - std::atan(rv0)) * kRadToDeg;
+            const double a0 = std::atan(ra0) * kRadToDeg, a1 = std::atan(ra1) * kRadToDeg;
+            const double e0 = std::atan(re0) * kRadToDeg, e1 = std::atan(re1) * kRadToDeg;
+            in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && e1 >= -half_v - eps && e0 <= half_v + eps;
         } else {
+            double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
+            double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
+            for (int k = 0; k < 8; ++k) {
+                const double along = glm::dot(wv[k], sight);
+                const double ha = std::atan2(glm::dot(wv[k], right), along) * kRadToDeg;
+                const double va = std::atan2(glm::dot(wv[k], sup), along) * kRadToDeg;
+                h_min = std::min(h_min, ha); h_max = std::max(h_max, ha);
+                v_min = std::min(v_min, va); v_max = std::max(v_max, va);
+                // Field of view: the corner's azimuth and elevation in the head frame.
+                const dvec3 &p = hp[k];
+                const double h = std::sqrt(p.x * p.x + p.z * p.z);
+                const double caz = (p.x == 0 && p.z == 0) ? az : std::atan2(p.x, -p.z) * kRadToDeg;
+                const double cel = (p.y == 0 && h == 0) ? el : std::atan2(p.y, h) * kRadToDeg;
+                const double rel = wrap180(caz - az); // relative to the centre: no wrap at ±180°
+                az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
+                el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
+                if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
+            }
+            width = h_max - h_min; height = v_max - v_min;
             const double a0 = az + az_min, a1 = az + az_max;
             in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
         }

@@ -338,6 +338,26 @@ struct SimulationTraceTests {
         #expect(jsonLines[0].hasPrefix("{\"frame\":0,\"t\":0.000000,\"head\":{"))
     }
 
+    @Test func optionsOverrideRateDurationAndEmptyFrames() {
+        var b = TestSceneBuilder()
+        let w = b.add("w", position: Vec3(0, 1.6, -2), visible: false)
+        let scene = b.scene(duration: 5, frameRate: 90)
+        let sim = Simulator(scene: scene, options: SimulationOptions(frameRate: 60, duration: 2))
+        #expect(sim.frameCount == 120)
+        var times: [Double] = []
+        sim.run { q in times.append(q.time) }
+        #expect(times.count == 120 && times[60] == 1 && close(times[119], 119.0 / 60.0))
+        // No visible entity: each CSV frame still has one row, with empty entity columns.
+        var out = ""
+        TraceWriter(scene: scene, options: SimulationOptions(duration: 0.05), format: .csv).write(to: &out)
+        let rows = out.split(separator: "\n")
+        #expect(rows.count == 1 + 5)
+        #expect(rows[1] == "0,0.000000,0.000000,1.600000,0.000000,0.000000,0.000000,shared,0.000000,,,,,,,,,,,,")
+        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false).count
+                == TraceWriter.csvHeader.split(separator: ",").count)
+        _ = w
+    }
+
     @Test func numberFormatting() {
         #expect(TraceWriter.number(1.5) == "1.500000")
         #expect(TraceWriter.number(-2.25) == "-2.250000")

@@ -77,6 +77,24 @@ struct SimulationQuantityTests {
         #expect(abs(q.ptEq[text] - 17) < 0.2)
     }
 
+    @Test func boundsOfGroupsAndGeometryFreeEntities() {
+        var b = TestSceneBuilder()
+        let g = b.add("group", kind: .group, position: Vec3(0, 1.6, -3))
+        b.add("left", kind: .model, position: Vec3(-1, 0, 0), size: Vec3(0.2, 0.2, 0.2), parent: g)
+        b.add("right", kind: .model, position: Vec3(1, 0.5, 0), size: Vec3(0.2, 0.2, 0.2), parent: g)
+        b.nodes[0].geometry = .empty
+        b.entities[g].geometryNodes = 0..<3
+        let marker = b.add("marker", kind: .group, position: Vec3(0.5, 1, -1))
+        b.nodes[3].geometry = .empty
+        let q = simulateAll(b.scene(duration: 0.1))[0]
+        // Union of the children's boxes: x −1.1…1.1, y 1.5…2.2, z −3.1…−2.9.
+        #expect(close(q.boundsMin[g], Vec3(-1.1, 1.5, -3.1)) && close(q.boundsMax[g], Vec3(1.1, 2.2, -2.9)))
+        #expect(close(q.center[g], Vec3(0, 1.85, -3)))
+        // No geometry: a zero-size box at the node's world origin.
+        #expect(q.boundsMin[marker] == Vec3(0.5, 1, -1) && q.boundsMax[marker] == Vec3(0.5, 1, -1))
+        #expect(q.angularSize[marker] == 0 && q.inFOV[marker])
+    }
+
     @Test func fieldOfViewFlags() {
         var b = TestSceneBuilder()
         b.add("ahead", position: Vec3(0, 1.6, -2), size: Vec3(0.2, 0.2, 0))

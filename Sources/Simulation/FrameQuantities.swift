@@ -12,6 +12,8 @@ public struct FrameQuantities: Sendable {
     // MARK: Frame and head
     public internal(set) var frame: Int = 0
     public internal(set) var time: Double = 0
+    /// Seconds between frames (`1 / frameRate`); velocities are differences over this step.
+    public internal(set) var deltaTime: Double = 0
     /// Eye (head) position and orientation in world space.
     public internal(set) var headPosition: Vec3 = .zero
     public internal(set) var headRotation: Quat = .identity
@@ -51,7 +53,10 @@ public struct FrameQuantities: Sendable {
     /// Angle between the head's forward direction and the direction to the centre.
     public internal(set) var eccentricity: [Double] = []
     /// Angular extent of the bounds seen from the eye, horizontally and vertically in the head
-    /// frame, and the larger of the two.
+    /// frame, and the larger of the two. Measured around the line of sight to the centre (corners
+    /// projected on the plane across it, "right" = sight × head up), so a flat rectangle facing
+    /// the eye spans exactly `2·atan(w / 2d)` by `2·atan(h / 2d)` wherever it is in view; 360 × 180
+    /// when the eye is inside the bounds.
     public internal(set) var angularWidth: [Double] = []
     public internal(set) var angularHeight: [Double] = []
     public internal(set) var angularSize: [Double] = []

@@ -1,8 +1,438 @@
-import SpatialModel
 import CSpatialMath
+import SpatialModel
 
-/// Steps a scene frame by frame. (Stub.)
-public struct Simulator {
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Overrides of the scene's own simulation settings (from the command line or a config file).
+public struct SimulationOptions: Sendable, Hashable {
+    /// Frames per second; nil keeps the scene's rate.
+    public var frameRate: Double?
+    /// Seconds to simulate; nil keeps the scene's duration.
+    public var duration: Double?
+    /// Comfortable field of view (horizontal, vertical) in degrees; nil keeps the viewer's.
+    public var fieldOfView: SIMD2<Double>?
+
+    public init(frameRate: Double? = nil, duration: Double? = nil, fieldOfView: SIMD2<Double>? = nil) {
+        self.frameRate = frameRate; self.duration = duration; self.fieldOfView = fieldOfView
+    }
+}
+
+/// Steps a scene frame by frame (t = i / frameRate for i in 0 ..< frameCount) and computes the
+/// per-frame quantities of hig-rules §0.3.
+///
+/// The transform work of each frame is done in a handful of batched GLM calls (CSpatialMath):
+/// key sampling, T·R·S composition of animated nodes, the world transforms of the whole hierarchy,
+/// world boxes, entity bounds and the viewing quantities. Buffers are allocated once per `run`.
+/// Deterministic: the same scene and options give bit-identical quantities.
+public struct Simulator: Sendable {
     public let scene: Scene
-    public init(scene: Scene) { self.scene = scene }
+    public let options: SimulationOptions
+    public let frameRate: Double
+    public let duration: Double
+    public let fieldOfView: SIMD2<Double>
+    /// Frame i is at t = i / frameRate; at least one frame.
+    public let frameCount: Int
+
+    /// Eye offset of the `.hand` anchor frame in the head frame: 0.3 m below, 0.25 m in front.
+    public static let handOffset = Vec3(0, -0.3, -0.25)
+
+    // Static per-node data.
+    private let nodeCount: Int
+    private let parent: [Int32]
+    private let rootFrameIndex: [Int32]
+    private let restLocal: [Double]
+    private let localBoxes: [Double]
+    // Animated nodes: one TRS slot per driven node.
+    private let slotNode: [Int32]
+    private let slotRest: [sm_trs]
+    // Key tracks. Vec3 tracks (positions and scales) and quaternion tracks, each sampled at the
+    // clip time of its animation and written into a component of a slot.
+    private let vecTimes: [Double], vecValues: [Double], vecBegin: [Int32], vecCount: [Int32]
+    private let vecAnimation: [Int], vecSlot: [Int], vecIsScale: [Bool]
+    private let quatTimes: [Double], quatValues: [Double], quatBegin: [Int32], quatCount: [Int32]
+    private let quatAnimation: [Int], quatSlot: [Int]
+    // Entities.
+    private let entityNode: [Int32]
+    private let geomBegin: [Int32], geomEnd: [Int32]
+    private let initialVisible: [Bool]
+    /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0.
+    private let emMetres: [Double]
+    /// Events with finite times, in time order (stable for equal times).
+    private let events: [SceneEvent]
+
+    public init(scene: Scene, options: SimulationOptions = SimulationOptions()) {
+        self.scene = scene
+        self.options = options
+        var rate = options.frameRate ?? scene.frameRate
+        if !(rate.isFinite && rate > 0) { rate = scene.frameRate }
+        if !(rate.isFinite && rate > 0) { rate = scene.platform.defaultFrameRate }
+        frameRate = rate
+        var dur = options.duration ?? scene.duration
+        if !dur.isFinite || dur < 0 { dur = 0 }
+        duration = dur
+        fieldOfView = options.fieldOfView ?? scene.viewer.fieldOfView
+        let n = (dur * rate - 1e-9).rounded(.up)
+        frameCount = n.isFinite && n >= 1 ? (n > Double(Int32.max) ? Int(Int32.max) : Int(n)) : 1
+
+        // Nodes.
+        let nodes = scene.nodes
+        nodeCount = nodes.count
+        var parent = [Int32](repeating: -1, count: nodes.count)
+        var rootFrame = [Int32](repeating: -1, count: nodes.count)
+        var rest = [Double](repeating: 0, count: nodes.count * 16)
+        var boxes = [Double](repeating: 0, count: nodes.count * 6)
+        var anchorOf = [Anchor](repeating: .world, count: nodes.count)
+        for (i, node) in nodes.enumerated() {
+            if let p = node.parent, p >= 0, p < i {
+                parent[i] = Int32(p)
+                anchorOf[i] = anchorOf[p]
+            } else {
+                anchorOf[i] = node.anchor
+                switch node.anchor {
+                case .world: rootFrame[i] = -1
+                case .head: rootFrame[i] = 0
+                case .hand: rootFrame[i] = 1
+                }
+            }
+            let m = node.rest.m.count == 16 && node.rest.isFinite ? node.rest.m : Mat4.identity.m
+            for k in 0..<16 { rest[i * 16 + k] = m[k] }
+            let g = node.geometry
+            let gv = g.isEmpty || !g.min.isFinite || !g.max.isFinite
+                ? [Double.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity]
+                : [g.min.x, g.min.y, g.min.z, g.max.x, g.max.y, g.max.z]
+            for k in 0..<6 { boxes[i * 6 + k] = gv[k] }
+        }
+        self.parent = parent
+        self.rootFrameIndex = rootFrame
+        self.restLocal = rest
+        self.localBoxes = boxes
+
+        // Animation tracks.
+        var slotOfNode = [Int](repeating: -1, count: nodes.count)
+        var slotNode: [Int32] = [], slotRest: [sm_trs] = []
+        var vTimes: [Double] = [], vValues: [Double] = [], vBegin: [Int32] = [], vCount: [Int32] = []
+        var vAnim: [Int] = [], vSlot: [Int] = [], vScale: [Bool] = []
+        var qTimes: [Double] = [], qValues: [Double] = [], qBegin: [Int32] = [], qCount: [Int32] = []
+        var qAnim: [Int] = [], qSlot: [Int] = []
+        func slot(for node: Int) -> Int {
+            if slotOfNode[node] >= 0 { return slotOfNode[node] }
+            let s = slotNode.count
+            slotOfNode[node] = s
+            slotNode.append(Int32(node))
+            slotRest.append(Simulator.trs(nodes[node].restTRS))
+            return s
+        }
+        // Keys with strictly increasing, finite times (later duplicates dropped).
+        func cleaned<V>(_ keys: [Key<V>], valid: (V) -> Bool) -> [Key<V>] {
+            var out: [Key<V>] = []
+            for k in keys where k.time.isFinite && valid(k.value) {
+                if let last = out.last, !(k.time > last.time) { continue }
+                out.append(k)
+            }
+            return out
+        }
+        for (a, anim) in scene.animations.enumerated() {
+            for ch in anim.channels where ch.node >= 0 && ch.node < nodes.count {
+                let positions = cleaned(ch.positions) { $0.isFinite }
+                let rotations = cleaned(ch.rotations) { $0.isFinite && $0.lengthSquared > 0 }
+                let scales = cleaned(ch.scales) { $0.isFinite }
+                if positions.isEmpty && rotations.isEmpty && scales.isEmpty { continue }
+                let s = slot(for: ch.node)
+                for (keys, isScale) in [(positions, false), (scales, true)] where !keys.isEmpty {
+                    vBegin.append(Int32(vTimes.count)); vCount.append(Int32(keys.count))
+                    for k in keys {
+                        vTimes.append(k.time)
+                        vValues.append(k.value.x); vValues.append(k.value.y); vValues.append(k.value.z)
+                    }
+                    vAnim.append(a); vSlot.append(s); vScale.append(isScale)
+                }
+                if !rotations.isEmpty {
+                    qBegin.append(Int32(qTimes.count)); qCount.append(Int32(rotations.count))
+                    for k in rotations {
+                        qTimes.append(k.time)
+                        let q = k.value.normalized
+                        qValues.append(q.x); qValues.append(q.y); qValues.append(q.z); qValues.append(q.w)
+                    }
+                    qAnim.append(a); qSlot.append(s)
+                }
+            }
+        }
+        self.slotNode = slotNode; self.slotRest = slotRest
+        vecTimes = vTimes; vecValues = vValues; vecBegin = vBegin; vecCount = vCount
+        vecAnimation = vAnim; vecSlot = vSlot; vecIsScale = vScale
+        quatTimes = qTimes; quatValues = qValues; quatBegin = qBegin; quatCount = qCount
+        quatAnimation = qAnim; quatSlot = qSlot
+
+        // Entities.
+        let entities = scene.entities
+        var eNode = [Int32](repeating: -1, count: entities.count)
+        var gB = [Int32](repeating: 0, count: entities.count), gE = [Int32](repeating: 0, count: entities.count)
+        for (e, ent) in entities.enumerated() {
+            if ent.node >= 0 && ent.node < nodes.count { eNode[e] = Int32(ent.node) }
+            let lo = min(max(ent.geometryNodes.lowerBound, 0), nodes.count)
+            let hi = min(max(ent.geometryNodes.upperBound, lo), nodes.count)
+            gB[e] = Int32(lo); gE[e] = Int32(hi)
+        }
+        entityNode = eNode; geomBegin = gB; geomEnd = gE
+        // An entity starts hidden when it, or an entity whose node contains its node, is hidden.
+        var visible = entities.map(\.visible)
+        for (e, ent) in entities.enumerated() where !ent.visible {
+            Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
+        }
+        initialVisible = visible
+        emMetres = entities.map { ent in
+            guard ent.isReadable || ent.kind == .text else { return 0 }
+            if let fs = ent.fontSize, fs > 0, ent.metresPerPoint > 0, (fs * ent.metresPerPoint).isFinite {
+                return fs * ent.metresPerPoint
+            }
+            if let th = ent.textHeight, th > 0, th.isFinite { return th }
+            return 0
+        }
+        events = scene.events.enumerated()
+            .filter { $0.element.time.isFinite }
+            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+            .map(\.element)
+    }
+
+    static func trs(_ t: Transform) -> sm_trs {
+        let ok = t.isFinite
+        let tr = ok ? t.translation : .zero
+        let q = ok && t.rotation.lengthSquared > 0 ? t.rotation.normalized : .identity
+        let s = ok ? t.scale : .one
+        return sm_trs(t: (tr.x, tr.y, tr.z), q: (q.x, q.y, q.z, q.w), s: (s.x, s.y, s.z))
+    }
+
+    /// Sets `visible` of entity `e` and of every entity whose node lies in `e`'s node subtree.
+    static func setVisibility(_ value: Bool, of e: Int, in visible: inout [Bool], scene: Scene) {
+        guard e >= 0, e < scene.entities.count else { return }
+        visible[e] = value
+        let n = scene.entities[e].node
+        guard n >= 0, n < scene.nodes.count else { return }
+        let end = min(max(scene.nodes[n].subtreeEnd, n + 1), scene.nodes.count)
+        for (j, other) in scene.entities.enumerated() where other.node >= n && other.node < end {
+            visible[j] = value
+        }
+    }
+
+    // MARK: Viewer
+
+    /// The head pose at time t: the path (linear position, slerp orientation, held outside its
+    /// keys) with the motion preset on top.
+    ///
+    /// Presets (deterministic, ω = 2π · 0.25 Hz for sway):
+    /// - `sway`: position += R_path · (0.02 sin ωt, 0.02 sin 2ωt / 2, 0); yaw += 3 sin ωt,
+    ///   pitch += 3 sin 2ωt (head-relative);
+    /// - `look-around`: yaw += 40 sin(2πt / 8), pitch += 15 sin(4πt / 8) (head-relative).
+    public func headPose(at t: Double) -> (position: Vec3, rotation: Quat) {
+        let path = scene.viewer.path
+        var position = Vec3(0, scene.viewer.eyeHeight, 0)
+        var rotation = Quat.identity
+        if let first = path.first, let last = path.last {
+            if !(t > first.time) || path.count == 1 {
+                position = first.position; rotation = first.rotation
+            } else if t >= last.time {
+                position = last.position; rotation = last.rotation
+            } else {
+                // Binary search: the last key with time <= t.
+                var lo = 0, hi = path.count - 1
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2
+                    if path[mid].time <= t { lo = mid } else { hi = mid }
+                }
+                let a = path[lo], b = path[hi]
+                let span = b.time - a.time
+                let u = span > 0 ? (t - a.time) / span : 0
+                position = a.position + (b.position - a.position) * u
+                rotation = Quat.slerp(a.rotation.normalized, b.rotation.normalized, u)
+            }
+        }
+        if !position.isFinite { position = Vec3(0, scene.viewer.eyeHeight, 0) }
+        rotation = rotation.isFinite ? rotation.normalized : .identity
+        switch scene.viewer.motion {
+        case .none:
+            break
+        case .sway:
+            let w = 2 * Double.pi * 0.25 * t
+            position += rotation.act(Vec3(0.02 * sin(w), 0.01 * sin(2 * w), 0))
+            rotation = (rotation * Quat(yaw: 3 * sin(w), pitch: 3 * sin(2 * w), roll: 0)).normalized
+        case .lookAround:
+            let w = 2 * Double.pi * t / 8
+            rotation = (rotation * Quat(yaw: 40 * sin(w), pitch: 15 * sin(2 * w), roll: 0)).normalized
+        }
+        return (position, rotation)
+    }
+
+    /// Clip time of animation `a` at scene time t: `t · speed`, wrapped for looping animations,
+    /// clamped to `[0, duration]` otherwise.
+    static func clipTime(_ anim: Animation, at t: Double) -> Double {
+        let speed = anim.speed.isFinite ? anim.speed : 1
+        let ct = t * speed
+        let d = anim.duration
+        guard d.isFinite, d > 0, ct.isFinite else { return 0 }
+        if anim.loop {
+            let r = fmod(ct, d)
+            return r < 0 ? r + d : r
+        }
+        return min(max(ct, 0), d)
+    }
+
+    // MARK: Running
+
+    /// Simulates every frame in order and hands each frame's quantities to `body`. The value is
+    /// overwritten in place for the next frame: read it, do not keep it.
+    public func run(_ body: (borrowing FrameQuantities) throws -> Void) rethrows {
+        let entityCount = scene.entities.count
+        let nNodes = nodeCount
+        var q = FrameQuantities(entityCount: entityCount)
+        var visible = initialVisible
+        var local = restLocal
+        var world = [Double](repeating: 0, count: nNodes * 16)
+        var worldBoxes = [Double](repeating: 0, count: nNodes * 6)
+        var entBoxes = [Double](repeating: 0, count: entityCount * 6)
+        var corners = [Double](repeating: 0, count: entityCount * 24)
+        var entQ = [sm_entity_q](repeating: sm_entity_q(), count: entityCount)
+        var rootFrames = [Double](repeating: 0, count: 32)
+        var rootTRS = [sm_trs](repeating: sm_trs(), count: 2)
+        var slots = slotRest
+        var vecSampleT = [Double](repeating: 0, count: vecBegin.count)
+        var vecOut = [Double](repeating: 0, count: vecBegin.count * 3)
+        var quatSampleT = [Double](repeating: 0, count: quatBegin.count)
+        var quatOut = [Double](repeating: 0, count: quatBegin.count * 4)
+        var clipT = [Double](repeating: 0, count: scene.animations.count)
+        var prevDir = [Vec3](repeating: .zero, count: entityCount)
+        var prevCenter = [Vec3](repeating: .zero, count: entityCount)
+        var prevDistance = [Double](repeating: 0, count: entityCount)
+
+        let dt = 1 / frameRate
+        let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite
+            ? scene.units.pointAngle : Units.defaultPointAngle
+        var style = scene.immersion
+        var origin: Vec3?
+        var nextEvent = 0
+
+        for i in 0..<frameCount {
+            let t = Double(i) / frameRate
+            // Head.
+            let (p, r) = headPose(at: t)
+            let forward = r.act(Vec3(0, 0, -1))
+            q.frame = i
+            q.time = t
+            q.deltaTime = dt
+            q.headPosition = p
+            q.headRotation = r
+            q.headForward = forward
+            q.headUp = r.act(Vec3(0, 1, 0))
+            q.headYaw = degrees(atan2(-forward.x, -forward.z))
+            q.headPitch = degrees(asin(min(1, max(-1, forward.y))))
+
+            // Events up to and including t.
+            if i == 0 && style.hasBoundary { origin = p }
+            while nextEvent < events.count, events[nextEvent].time <= t + 1e-9 {
+                switch events[nextEvent].action {
+                case .setImmersion(let newStyle, _):
+                    if newStyle.hasBoundary {
+                        if !style.hasBoundary || origin == nil { origin = p }
+                    } else {
+                        origin = nil
+                    }
+                    style = newStyle
+                case .recenter:
+                    if style.hasBoundary { origin = p }
+                case .show(let e):
+                    Simulator.setVisibility(true, of: e, in: &visible, scene: scene)
+                case .hide(let e):
+                    Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
+                }
+                nextEvent += 1
+            }
+            q.immersion = style
+            q.boundaryOrigin = origin
+            if let o = origin {
+                let d = p - o
+                q.headDisplacement = length(d)
+                q.headDisplacementHorizontal = (d.x * d.x + d.z * d.z).squareRoot()
+            } else {
+                q.headDisplacement = 0
+                q.headDisplacementHorizontal = 0
+            }
+
+            // Anchor frames: head and hand.
+            let hand = p + r.act(Simulator.handOffset)
+            rootTRS[0] = sm_trs(t: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w), s: (1, 1, 1))
+            rootTRS[1] = sm_trs(t: (hand.x, hand.y, hand.z), q: (r.x, r.y, r.z, r.w), s: (1, 1, 1))
+            sm_compose_trs(rootTRS, &rootFrames, 2)
+
+            // Animations: sample every track in two batched calls, then compose the driven nodes.
+            if !slotNode.isEmpty {
+                for (a, anim) in scene.animations.enumerated() { clipT[a] = Simulator.clipTime(anim, at: t) }
+                for k in 0..<vecSampleT.count { vecSampleT[k] = clipT[vecAnimation[k]] }
+                for k in 0..<quatSampleT.count { quatSampleT[k] = clipT[quatAnimation[k]] }
+                sm_sample_vec3_keys(vecTimes, vecValues, vecBegin, vecCount, vecSampleT, &vecOut, vecBegin.count)
+                sm_sample_quat_keys(quatTimes, quatValues, quatBegin, quatCount, quatSampleT, &quatOut, quatBegin.count)
+                for s in 0..<slots.count { slots[s] = slotRest[s] }
+                for k in 0..<vecSlot.count {
+                    let v = (vecOut[3 * k], vecOut[3 * k + 1], vecOut[3 * k + 2])
+                    if vecIsScale[k] { slots[vecSlot[k]].s = v } else { slots[vecSlot[k]].t = v }
+                }
+                for k in 0..<quatSlot.count {
+                    slots[quatSlot[k]].q = (quatOut[4 * k], quatOut[4 * k + 1], quatOut[4 * k + 2], quatOut[4 * k + 3])
+                }
+                sm_compose_trs_indexed(slots, slotNode, &local, slots.count)
+            }
+
+            // Hierarchy, boxes, entity bounds and quantities: four batched calls.
+            sm_world_transforms(parent, local, rootFrames, rootFrameIndex, &world, nNodes)
+            sm_transform_aabbs(world, localBoxes, &worldBoxes, nNodes)
+            sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
+                             &entBoxes, &corners, entityCount)
+            var head = sm_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w),
+                               fov_h: fieldOfView.x, fov_v: fieldOfView.y)
+            sm_entity_quantities(&head, entBoxes, corners, world, nNodes, entityNode, &entQ, entityCount)
+
+            for e in 0..<entityCount {
+                let eq = entQ[e]
+                let c = Vec3(eq.center.0, eq.center.1, eq.center.2)
+                let dir = Vec3(eq.direction.0, eq.direction.1, eq.direction.2)
+                q.visible[e] = visible[e]
+                q.center[e] = c
+                q.boundsMin[e] = Vec3(entBoxes[6 * e], entBoxes[6 * e + 1], entBoxes[6 * e + 2])
+                q.boundsMax[e] = Vec3(entBoxes[6 * e + 3], entBoxes[6 * e + 4], entBoxes[6 * e + 5])
+                q.front[e] = Vec3(eq.front.0, eq.front.1, eq.front.2)
+                q.upAxis[e] = Vec3(eq.up.0, eq.up.1, eq.up.2)
+                q.distance[e] = eq.distance
+                q.azimuth[e] = eq.azimuth
+                q.elevation[e] = eq.elevation
+                q.elevationWorld[e] = eq.elevation_world
+                q.eccentricity[e] = eq.eccentricity
+                q.angularWidth[e] = eq.angular_width
+                q.angularHeight[e] = eq.angular_height
+                q.angularSize[e] = max(eq.angular_width, eq.angular_height)
+                // Point-equivalents: the em height's angle for readable content with a font size
+                // (or text height), otherwise the smaller angular extent (the one limiting targeting).
+                let em = emMetres[e]
+                q.ptEq[e] = em > 0 && eq.distance > 0
+                    ? degrees(2 * atan(em / (2 * eq.distance))) / pointAngle
+                    : min(eq.angular_width, eq.angular_height) / pointAngle
+                if i == 0 {
+                    q.angularVelocity[e] = 0; q.linearSpeed[e] = 0; q.approachSpeed[e] = 0
+                } else {
+                    let a = prevDir[e]
+                    let s = length(cross(a, dir)), co = dot(a, dir)
+                    q.angularVelocity[e] = (s == 0 && co == 0) ? 0 : degrees(atan2(s, co)) / dt
+                    q.linearSpeed[e] = length(c - prevCenter[e]) / dt
+                    q.approachSpeed[e] = -(eq.distance - prevDistance[e]) / dt
+                }
+                q.inFOV[e] = eq.in_fov != 0
+                q.fullyInFOV[e] = eq.fully_in_fov != 0
+                prevDir[e] = dir
+                prevCenter[e] = c
+                prevDistance[e] = eq.distance
+            }
+            try body(q)
+        }
+    }
 }

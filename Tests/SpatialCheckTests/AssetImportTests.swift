@@ -45,7 +45,7 @@ enum GroundTruth {
     }
 }
 
-private func close(_ a: Double, _ b: Double, rel: Double = 1e-4, abs absTol: Double = 1e-6) -> Bool {
+private func closeRelative(_ a: Double, _ b: Double, rel: Double = 1e-4, abs absTol: Double = 1e-6) -> Bool {
     abs(a - b) <= max(absTol, rel * max(abs(a), abs(b)))
 }
 
@@ -73,7 +73,7 @@ struct AssetImportTests {
         let box = asset.restBounds()
         let got = [box.min.x, box.min.y, box.min.z, box.max.x, box.max.y, box.max.z]
         let want = c.min + c.max
-        #expect(zip(got, want).allSatisfy { close($0, $1) }, "\(c.id): bounds \(got) vs \(want)")
+        #expect(zip(got, want).allSatisfy { closeRelative($0, $1) }, "\(c.id): bounds \(got) vs \(want)")
         #expect(asset.triangleCount == c.triangles, "\(c.id)")
         #expect(asset.nodes.first?.parent == nil)
         #expect(asset.warnings.isEmpty, "\(c.id): \(asset.warnings)")
@@ -257,7 +257,7 @@ struct AssetImportTests {
                     #expect(asset.nodes[j].parent.map { $0 >= i && $0 < j } == true)
                 }
                 if let trs = n.localTRS {
-                    #expect(zip(trs.matrix.m, n.local.m).allSatisfy { close($0, $1, rel: 1e-4, abs: 1e-5) },
+                    #expect(zip(trs.matrix.m, n.local.m).allSatisfy { closeRelative($0, $1, rel: 1e-4, abs: 1e-5) },
                             "\(c.id) node \(i) TRS does not recompose")
                 }
                 if !n.vertices.isEmpty { #expect(!n.meshBounds.isEmpty) }
@@ -283,7 +283,7 @@ struct AssetImportTests {
         #expect(asset.restBounds(ofSubtree: 0, root: .identity) == asset.restBounds())
         let shift = Transform(translation: Vec3(10, 0, 0)).matrix
         let moved = asset.restBounds(root: shift)
-        #expect(close(moved.min.x, asset.restBounds().min.x + 10))
+        #expect(closeRelative(moved.min.x, asset.restBounds().min.x + 10))
     }
 
     // MARK: Animations
@@ -297,8 +297,8 @@ struct AssetImportTests {
         // (rotation of node 2) and 3.708329916000366 s (translation of node 0).
         let a0 = asset.animations[0], a1 = asset.animations[1]
         #expect(a0.name == "animation0" && a1.name == "animation1")
-        #expect(close(a0.duration, 2.5, rel: 1e-6))
-        #expect(close(a1.duration, 3.708329916000366, rel: 1e-6))
+        #expect(closeRelative(a0.duration, 2.5, rel: 1e-6))
+        #expect(closeRelative(a1.duration, 3.708329916000366, rel: 1e-6))
         // Every key time is in seconds and within the clip.
         for clip in asset.animations {
             for ch in clip.channels {
@@ -309,20 +309,20 @@ struct AssetImportTests {
         }
         // Clip 0 rotates; its last rotation key is at 2.5 s and is a unit quaternion.
         let rot = try #require(a0.channels.first { $0.rotations.count > 1 })
-        #expect(close(rot.rotations.last!.time, 2.5, rel: 1e-6))
-        #expect(close(rot.rotations.last!.value.lengthSquared, 1, rel: 1e-5))
+        #expect(closeRelative(rot.rotations.last!.time, 2.5, rel: 1e-6))
+        #expect(closeRelative(rot.rotations.last!.value.lengthSquared, 1, rel: 1e-5))
         // Values from the buffer (glTF order x, y, z, w): (0, 0, 0, -1) at 1.25 s, (1, 0, 0, 4.49e-11) at 2.5 s.
         #expect(rot.rotations.count == 2)
         let q0 = rot.rotations[0], q1 = rot.rotations[1]
-        #expect(close(q0.time, 1.25, rel: 1e-6))
-        #expect(abs(q0.value.x) < 1e-7 && abs(q0.value.y) < 1e-7 && abs(q0.value.z) < 1e-7 && close(q0.value.w, -1))
-        #expect(close(q1.value.x, 1) && abs(q1.value.y) < 1e-7 && abs(q1.value.z) < 1e-7 && abs(q1.value.w) < 1e-7)
+        #expect(closeRelative(q0.time, 1.25, rel: 1e-6))
+        #expect(abs(q0.value.x) < 1e-7 && abs(q0.value.y) < 1e-7 && abs(q0.value.z) < 1e-7 && closeRelative(q0.value.w, -1))
+        #expect(closeRelative(q1.value.x, 1) && abs(q1.value.y) < 1e-7 && abs(q1.value.z) < 1e-7 && abs(q1.value.w) < 1e-7)
         #expect(asset.nodes[rot.node].name == "nodes[2]")  // glTF node 2, named by assimp
         let trans = try #require(a1.channels.first { $0.positions.count > 1 })
         #expect(asset.nodes[trans.node].name == "nodes[0]")
         #expect(trans.positions.map(\.time).map { ($0 * 1e6).rounded() / 1e6 } == [0, 1.25, 2.5, 3.70833])
-        #expect(close(trans.positions[1].value.y, 2.5199999809265137, rel: 1e-6))
-        #expect(close(trans.positions.last!.time, 3.708329916000366, rel: 1e-6))
+        #expect(closeRelative(trans.positions[1].value.y, 2.5199999809265137, rel: 1e-6))
+        #expect(closeRelative(trans.positions.last!.time, 3.708329916000366, rel: 1e-6))
         #expect(asset.declaredUnitScale == nil)
         #expect(asset.unitNote == "glTF is in metres by specification")
     }
@@ -334,7 +334,7 @@ struct AssetImportTests {
         // Max of each clip's sampler input accessors, read from the GLB with python.
         let expected = [3.4166667461395264, 0.7083333134651184, 1.1583333015441895]
         for (clip, d) in zip(asset.animations, expected) {
-            #expect(close(clip.duration, d, rel: 1e-6), "\(clip.name)")
+            #expect(closeRelative(clip.duration, d, rel: 1e-6), "\(clip.name)")
             #expect(clip.channels.count == 20)
         }
     }
@@ -344,10 +344,10 @@ struct AssetImportTests {
     @Test("declared units", .enabled(if: TestPaths.haveSharedAssets))
     func units() throws {
         let huesitos = try load("fbx-huesitos-skeleton/huesitos.fbx")
-        #expect(huesitos.declaredUnitScale.map { close($0, 0.01) } == true)
+        #expect(huesitos.declaredUnitScale.map { closeRelative($0, 0.01) } == true)
         #expect(huesitos.format.contains("FBX"))
         let settings = try load("fbx-global-settings-units/global_settings.fbx")
-        #expect(settings.declaredUnitScale.map { close($0, 5.0) } == true)
+        #expect(settings.declaredUnitScale.map { closeRelative($0, 5.0) } == true)
         #expect(settings.unitNote == "FBX UnitScaleFactor 500 (centimetres per unit): 5 m per unit")
         let stl = try load("stl-20mm-xyz-cube-mm/20mm-xyz-cube.stl")
         #expect(stl.declaredUnitScale == nil)
@@ -401,12 +401,12 @@ struct AssetImportTests {
         let t = Transform(translation: Vec3(1, -2, 3), rotation: Quat(yaw: 30, pitch: -20, roll: 75),
                           scale: Vec3(2, 0.5, 3))
         let d = t.matrix.decomposedTRS()
-        #expect(d.map { zip($0.matrix.m, t.matrix.m).allSatisfy { close($0, $1, rel: 1e-9, abs: 1e-12) } } == true)
-        #expect(d.map { close($0.scale.x, 2) && close($0.scale.y, 0.5) && close($0.scale.z, 3) } == true)
+        #expect(d.map { zip($0.matrix.m, t.matrix.m).allSatisfy { closeRelative($0, $1, rel: 1e-9, abs: 1e-12) } } == true)
+        #expect(d.map { closeRelative($0.scale.x, 2) && closeRelative($0.scale.y, 0.5) && closeRelative($0.scale.z, 3) } == true)
 
         let mirrored = Transform(rotation: Quat(yaw: 40, pitch: 0, roll: 0), scale: Vec3(1, -1, 1)).matrix
         let md = mirrored.decomposedTRS()
-        #expect(md.map { zip($0.matrix.m, mirrored.m).allSatisfy { close($0, $1, rel: 1e-9, abs: 1e-12) } } == true)
+        #expect(md.map { zip($0.matrix.m, mirrored.m).allSatisfy { closeRelative($0, $1, rel: 1e-9, abs: 1e-12) } } == true)
         #expect(md.map { $0.scale.x * $0.scale.y * $0.scale.z < 0 } == true)
 
         var shear = Mat4.identity

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import SpatialCheck
 import SpatialModel
+import SceneLoader
+import Simulation
 
 struct SpatialCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +15,7 @@ struct SpatialCheckCommand: ParsableCommand {
             FBX, DAE, PLY, STL, ...) are accepted too.
             """,
         version: SpatialCheck.version,
-        subcommands: [Inspect.self]
+        subcommands: [Inspect.self, Simulate.self]
     )
 }
 
@@ -42,13 +44,75 @@ struct Inspect: ParsableCommand {
     @Argument(help: "A scene file or a bare 3D asset.") var path: String
     @Option(help: "Output format: text or json (spatialcheck-model/1).") var format: SpatialCheck.InspectFormat = .text
     @Option(help: "Write to this file instead of standard output.") var output: String?
-    @Option(help: "Degrees per point (default 0.0671, or the scene's units.pointAngle).") var pointAngle: Double?
+    @OptionGroup var scene: SceneOptions
 
     func run() throws {
-        try finish(SpatialCheck.inspect(path: path, format: format, options: .init(pointAngle: pointAngle)), output: output)
+        try finish(SpatialCheck.inspect(path: path, format: format, options: scene.loadOptions), output: output)
     }
 }
 
 extension SpatialCheck.InspectFormat: ExpressibleByArgument {}
+extension TraceFormat: ExpressibleByArgument {}
 
-SpatialCheckCommand.main()
+/// Options that change how a scene is loaded and stepped.
+struct SceneOptions: ParsableArguments {
+    @Option(name: .customLong("frame-rate"), help: "Simulation rate in Hz (default: the scene's, else 90 visionOS / 60 iOS).")
+    var frameRate: Double?
+    @Option(help: "Seconds to simulate (default: the scene's duration, else the end of its path, animations and events).")
+    var duration: Double?
+    @Option(name: .customLong("point-angle"), help: "Degrees per point (default: the scene's units.pointAngle, else 0.0671).")
+    var pointAngle: Double?
+
+    func validate() throws {
+        if let frameRate, !(frameRate.isFinite && frameRate > 0 && frameRate <= 10_000) {
+            throw ValidationError("--frame-rate must be a number of Hz between 0 and 10000")
+        }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
+        if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
+            throw ValidationError("--point-angle must be between 0 and 1 degree per point")
+        }
+    }
+
+    var loadOptions: LoadOptions { LoadOptions(pointAngle: pointAngle, frameRate: frameRate, duration: duration) }
+}
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the per-frame trace: head pose, and per entity world position, distance, angles, size.",
+        discussion: "CSV has one row per frame and visible entity; JSON Lines one object per frame. Pipe it into a plotting tool.")
+
+    @Argument(help: "A scene file or a bare 3D asset.") var path: String
+    @Option(help: "csv or jsonl.") var format: TraceFormat = .csv
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @OptionGroup var scene: SceneOptions
+
+    func run() throws {
+        let handle: FileHandle
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: nil), let h = FileHandle(forWritingAtPath: output) else {
+                FileHandle.standardError.write(Data("spatialcheck: cannot write \(output)\n".utf8))
+                throw ExitCode(2)
+            }
+            handle = h
+        } else {
+            handle = FileHandle.standardOutput
+        }
+        try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions, to: handle), output: nil)
+    }
+}
+
+// Bad arguments exit with 2, as the contract says (argument-parser's default is 64).
+do {
+    var command = try SpatialCheckCommand.parseAsRoot()
+    try command.run()
+} catch {
+    let code = SpatialCheckCommand.exitCode(for: error)
+    if code == .validationFailure {
+        let message = SpatialCheckCommand.fullMessage(for: error)
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(2)
+    }
+    SpatialCheckCommand.exit(withError: error)
+}

@@ -102,7 +102,7 @@ func depthFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let d = s.param(m, "distance"), dwell = s.param(m, "dwell")
-            let kinds: Set<EntityKind> = [.window, .volume, .model, .text, .node]
+            let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
             let cands = ents.indices.filter { kinds.contains(ents[$0].kind) }
             let startHead = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
             let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration, check: { f, e in

@@ -186,7 +186,9 @@ final class HeadLockRule: RuleProcessor {
         inferred = ents.indices.filter { ents[$0].anchor == .world && ents[$0].parent == nil && kinds.contains(ents[$0].kind) }
         headTurn = s.param(m, "headTurn"); maxDir = s.param(m, "maxDirectionChange"); maxDist = s.param(m, "maxDistanceChange")
         let w = s.param(m, "window") * s.scene.frameRate
-        window = w.isFinite ? max(1, min(100_000, Int(w.rounded()))) : 1
+        // Bound the ring buffers (slots × entities) so a huge configured window cannot exhaust memory.
+        let cap = max(1, 4_000_000 / max(1, inferred.count))
+        window = w.isFinite ? max(1, min(cap, Int(w.rounded()))) : 1
         let slots = window + 1
         headFwd = Array(repeating: Vec3(0, 0, -1), count: slots)
         relDir = Array(repeating: .zero, count: slots * inferred.count)

@@ -117,7 +117,7 @@ func motionTypeFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let speed = s.param(m, "speed"), imm = s.param(m, "immersiveSpeed")
             let ecc = s.param(m, "eccentricity"), minSize = s.param(m, "minSize")
-            let cands = ents.indices.filter { ents[$0].kind != .group && ents[$0].kind != .environment }
+            let cands = ents.indices.filter { movingCandidate(ents[$0]) }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e], f.eccentricity[e] > ecc, f.angularSize[e] > minSize else { return nil }
                 let limit = f.immersion.hasBoundary ? imm : speed
@@ -131,7 +131,7 @@ func motionTypeFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let speed = s.param(m, "speed")
-            let cands = ents.indices.filter { ents[$0].kind != .group && ents[$0].kind != .environment }
+            let cands = ents.indices.filter { movingCandidate(ents[$0]) }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 f.visible[e] && f.angularVelocity[e] > speed ? .init(measured: f.angularVelocity[e], threshold: speed) : nil
             }, message: { agg, names in
@@ -246,5 +246,15 @@ final class ScaleLegibilityRule: RuleProcessor {
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         "fixed-scale text \(names.joinedNames) would be \(fmt(agg.measured)) pt_eq seen from \(fmt(farthest)) m; make it larger or use dynamic scale so it stays at least \(fmt(minimum)) pt"
+    }
+}
+
+/// Entities whose motion the motion rules judge: not groups or environments, and elements only when
+/// they are animated themselves (otherwise they move with their container, which is reported).
+func movingCandidate(_ e: Entity) -> Bool {
+    switch e.kind {
+    case .group, .environment: false
+    case .element: e.animation != nil
+    default: true
     }
 }

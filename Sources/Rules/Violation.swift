@@ -1,7 +1,7 @@
 import SpatialModel
 
 /// One violation per (rule, entity set) per scene: the JSON contract of cli-and-report.md.
-public struct Violation: Sendable {
+public struct Violation: Sendable, Equatable {
     public var rule: String
     public var severity: Severity
     /// Entity paths, sorted.

@@ -45,8 +45,23 @@ extension RuleProcessor {
 
 /// Runs the rules over a scene's frames and aggregates their findings into violations.
 ///
-/// The simulator loop calls `consume(_:)` once per frame in frame order, then `finish()` once.
-/// Per-frame work allocates only when a new (rule, entity set) is first seen or a new span opens.
+/// Use: `let engine = RuleEngine(scene: scene, configuration: config)`; the simulator loop calls
+/// `consume(_:)` once per frame in frame order (frames with a wrong entity count, or not after the
+/// previous one, are ignored); then `finish()` once returns the sorted violations.
+///
+/// Rules report per-frame findings (rule, entities, measured, threshold); the engine keeps one
+/// aggregate per (rule, entity set): inclusive frame spans, first/last time, the worst value in the
+/// rule's direction and its frame. Per-frame work allocates only when a new (rule, entity set) is
+/// first seen or a new span opens.
+///
+/// Duration conditions ("continuously for more than N s") keep per-entity run timers. A frame stands
+/// for its interval, so after frame i a run has lasted `t_i − t_start + 1/frameRate`. When a run is
+/// still open at the last frame and the scene ends static (no viewer path or motion preset, looping
+/// or unfinished animation, or event after the last frame), the condition would hold for ever, so the
+/// whole run is reported as sustained.
+///
+/// `configuration.pointAngle` is used for the rules' own pt ↔ angle conversions; the simulator should
+/// be given the same value (scene `units.pointAngle`) so its `ptEq` agrees.
 public final class RuleEngine {
     public let scene: Scene
     public let configuration: RuleConfiguration

@@ -19,7 +19,7 @@ public struct UncheckedRule: Sendable {
 public enum RuleCatalog {
     /// Implemented rules, in catalog order (categories of hig-rules §1, then priority).
     public static let rules: [RuleMetadata] = [
-        FovImportantCentered.metadata, FovNoHeadTurn.metadata, FovHeadLocked.metadata,
+        FovImportantCentered.metadata, FovLaunchPlacement.metadata, FovNoHeadTurn.metadata, FovHeadLocked.metadata,
         FovVerticalComfort.metadata, FovWindowClutter.metadata,
         TargetCenterSpacing.metadata, TargetNoOverlap.metadata, TargetHitRegionVisionOS.metadata,
         TargetHitRegionIOS.metadata, TargetLargeHoverPadding.metadata,

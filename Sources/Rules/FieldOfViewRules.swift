@@ -18,6 +18,19 @@ public enum FovImportantCentered: RuleDescribing {
         notes: ["Every entity with primary: true counts as the active task while visible. The field of view is the scene's viewer.fieldOfView (default 90°×70°)."])
 }
 
+public enum FovLaunchPlacement: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "fov-launch-placement", name: "Content opens in front of the viewer", category: .fieldOfView,
+        defaultSeverity: .warning, thresholdKey: "centralCone",
+        parameters: [RuleParameter("centralCone", 15, "deg", .external("typical comfortable eye-only rotation (ergonomics)"), "largest angle off the line of sight at open")],
+        citations: [Citation("spatial-layout", "Field of view"), Citation("eyes", "Best practices"), Citation("designing-for-visionos", "Best practices")],
+        summary: "Primary content is more than 15° off the line of sight, or not fully in view, when the scene starts or when a Full Space opens.",
+        rationale: "The system opens the first window in front of people; content an app places itself should appear in front too, so nobody has to look for it.",
+        fixHint: "Place primary content straight ahead of the head pose at launch (or at the moment the immersive space opens).",
+        unit: "deg", worse: .higher,
+        notes: ["Checked at frame 0 and at the first frame of each progressive/full segment, for entities marked primary; the head pose of that frame is H0."])
+}
+
 public enum FovNoHeadTurn: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "fov-no-head-turn", name: "Interactive content within the resting field of view", category: .fieldOfView,
@@ -126,6 +139,30 @@ func fovFactories() -> [RuleFactory] {
             })
         },
         RuleFactory(ids: [FovHeadLocked.metadata.id]) { s in HeadLockRule(s) },
+        RuleFactory(ids: [FovLaunchPlacement.metadata.id]) { s in
+            let m = FovLaunchPlacement.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let cone = s.param(m, "centralCone")
+            let cands = s.scene.entities.indices.filter { s.scene.entities[$0].primary }
+            guard !cands.isEmpty else { return nil }
+            final class Launch: RuleProcessor {
+                let rule: Int, cone: Double, cands: [Int]
+                var previous: ImmersionStyle?
+                init(_ r: Int, _ c: Double, _ e: [Int]) { rule = r; cone = c; cands = e }
+                func consume(_ f: FrameQuantities, _ out: inout Findings) {
+                    let opening = previous == nil || (f.immersion.hasBoundary && !(previous?.hasBoundary ?? false))
+                    previous = f.immersion
+                    guard opening else { return }
+                    for e in cands where f.visible[e] && (f.eccentricity[e] > cone || !f.fullyInFOV[e]) {
+                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.eccentricity[e], threshold: cone, angular: true)
+                    }
+                }
+                func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+                    "primary content \(names.joinedNames) opens \(fmt(agg.measured))° off the line of sight (or not fully in view); place it within \(fmt(cone))° in front of the viewer"
+                }
+            }
+            return Launch(r, cone, cands)
+        },
         RuleFactory(ids: [FovVerticalComfort.metadata.id]) { s in
             let ents = s.scene.entities
             let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y

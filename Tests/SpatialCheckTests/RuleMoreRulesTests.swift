@@ -129,3 +129,16 @@ import SpatialModel
         #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("failOn: [") }
     }
 }
+
+@Suite struct RuleLaunchPlacementTests {
+    @Test func checkedAtLaunchAndWhenAFullSpaceOpens() {
+        var fx = RuleFixture(frameRate: 10, duration: 2)
+        fx.add("main", .window) { e in e.primary = true }
+        let vs = fx.run { i, f in
+            f.eccentricity[0] = 30
+            f.immersion = i >= 10 ? .full : .shared
+        }.1.rule("fov-launch-placement")
+        #expect(vs.first?.spans == [[0, 0], [10, 10]])
+        #expect(vs.first?.measured == 30)
+    }
+}

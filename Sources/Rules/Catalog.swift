@@ -22,7 +22,7 @@ public enum RuleCatalog {
         FovImportantCentered.metadata, FovLaunchPlacement.metadata, FovNoHeadTurn.metadata, FovHeadLocked.metadata,
         FovVerticalComfort.metadata, FovWindowClutter.metadata,
         TargetCenterSpacing.metadata, TargetNoOverlap.metadata, TargetHitRegionVisionOS.metadata,
-        TargetHitRegionIOS.metadata, TargetLargeHoverPadding.metadata,
+        TargetHitRegionIOS.metadata, TargetLargeHoverPadding.metadata, TargetSmallInRow.metadata,
         DepthMinReadingDistance.metadata, DepthNearBriefOnly.metadata, DepthTextFlat.metadata,
         DepthWindowContentExtent.metadata, DepthLayerCount.metadata,
         BoundaryHeadExit.metadata, BoundaryFadeZone.metadata, BoundaryStyleVsLocomotion.metadata,
@@ -52,6 +52,7 @@ enum RuleFactories {
             },
             RuleFactory(ids: [TargetHitRegionVisionOS.metadata.id]) { makeHitRegionRule($0, ios: false) },
             RuleFactory(ids: [TargetHitRegionIOS.metadata.id]) { makeHitRegionRule($0, ios: true) },
+            RuleFactory(ids: [TargetSmallInRow.metadata.id]) { SmallInRowRule($0) },
         ]
         f += fovFactories()
         f += depthFactories()

@@ -249,3 +249,76 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) pt recommended)" : "")
     })
 }
+
+public enum TargetSmallInRow: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-small-in-row", name: "Small buttons are not lined up", category: .targets,
+        defaultSeverity: .warning, thresholdKey: "neighbourGap",
+        parameters: [
+            RuleParameter("smallSize", 32, "pt", .hig, "height up to which a button is Small (32 pt) or Mini (28 pt)"),
+            RuleParameter("alignment", 2, "pt", .configurable("tolerance for 'same row or column'"), "largest centre offset of aligned buttons"),
+            RuleParameter("neighbourGap", 60, "pt", .configurable("within one control plus its gap the buttons read as a row"), "edge gap up to which two buttons are neighbours"),
+        ],
+        citations: [buttonsVision],
+        summary: "Small or Mini buttons lined up in a row or column next to each other.",
+        rationale: "The HIG advises against lining up Small or Mini buttons in rows or columns: small targets next to each other are hard to tell apart with the eyes.",
+        fixHint: "Use Regular (44 pt) buttons for rows and columns, or spread the small buttons apart.",
+        unit: "pt", worse: .lower,
+        notes: ["Within one container: each button of role button no taller than 32 pt and its nearest such neighbour (edge gap < 60 pt); reported when their centres share a row or column (±2 pt). Measured: the edge gap."])
+}
+
+/// `target-small-in-row`, decided once per container (elements do not move inside it).
+final class SmallInRowRule: RuleProcessor {
+    let rule: Int
+    let neighbourGap: Double
+    private(set) var pairs: [(a: Int, b: Int, gap: Double, row: Bool)] = []
+    init?(_ s: RuleSetup) {
+        let m = TargetSmallInRow.metadata
+        guard let r = s.index(m.id) else { return nil }
+        rule = r
+        let small = s.param(m, "smallSize"), tol = s.param(m, "alignment")
+        neighbourGap = s.param(m, "neighbourGap")
+        let ents = s.scene.entities
+        var byContainer: [Int: [Int]] = [:]
+        for (i, e) in ents.enumerated() where e.role == .button && e.interactive {
+            guard let c = e.container, let fr = e.frame, fr.height <= small else { continue }
+            byContainer[c, default: []].append(i)
+        }
+        var grid = PairGrid()
+        var seen = Set<Int>()
+        for c in byContainer.keys.sorted() {
+            guard let members = byContainer[c] else { continue }
+            let rects = members.map { ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
+            let x0 = rects.map(\.x), y0 = rects.map(\.y)
+            let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
+            var nearest = [(j: Int, gap: Double)?](repeating: nil, count: members.count)
+            grid.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1,
+                        cell: max(neighbourGap, 1), margin: neighbourGap) { i, j in
+                let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j]).gap
+                guard g < neighbourGap else { return }
+                if nearest[i].map({ g < $0.gap }) ?? true { nearest[i] = (j, g) }
+                if nearest[j].map({ g < $0.gap }) ?? true { nearest[j] = (i, g) }
+            }
+            for i in members.indices {
+                guard let n = nearest[i] else { continue }
+                let a = members[i], b = members[n.j]
+                let key = min(a, b) * ents.count + max(a, b)
+                guard !seen.contains(key) else { continue }
+                let ca = rects[i].center, cb = rects[n.j].center
+                let row = abs(ca.y - cb.y) <= tol, column = abs(ca.x - cb.x) <= tol
+                guard row || column else { continue }
+                seen.insert(key)
+                pairs.append((a, b, n.gap, row))
+            }
+        }
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        for p in pairs where f.visible[p.a] && f.visible[p.b] {
+            out.report(rule: rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.gap, threshold: neighbourGap,
+                       aux: p.row ? 1 : 0)
+        }
+    }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        "small buttons \(names.sorted().joinedNames) are lined up in a \(agg.aux == 1 ? "row" : "column") \(fmt(agg.measured)) pt apart; use Regular (44 pt) buttons for rows and columns or spread them apart"
+    }
+}

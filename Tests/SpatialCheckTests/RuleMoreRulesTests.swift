@@ -142,3 +142,19 @@ import SpatialModel
         #expect(vs.first?.measured == 30)
     }
 }
+
+@Suite struct RuleSmallInRowTests {
+    @Test func smallButtonsInARow() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        let w = fx.window()
+        fx.button("a", in: w, frame: RectPt(x: 300, y: 230, width: 32, height: 32))
+        fx.button("b", in: w, frame: RectPt(x: 360, y: 230, width: 32, height: 32))
+        fx.button("c", in: w, frame: RectPt(x: 420, y: 230, width: 32, height: 32))
+        fx.button("lone", in: w, frame: RectPt(x: 300, y: 500, width: 32, height: 32))  // 238 pt below: not a neighbour
+        fx.button("big", in: w, frame: RectPt(x: 480, y: 230, width: 44, height: 44))
+        let vs = fx.run().1.rule("target-small-in-row")
+        #expect(vs.map(\.entities) == [["player/a", "player/b"], ["player/b", "player/c"]])
+        #expect(vs.first?.measured == 28)
+        #expect(vs.first?.message.contains("row") == true)
+    }
+}

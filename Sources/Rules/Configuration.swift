@@ -1,0 +1,264 @@
+import Foundation
+import SpatialModel
+import Yams
+
+/// When the CLI exits non-zero.
+public enum FailOn: String, Sendable, CaseIterable {
+    case error, warning, info, never
+    /// Whether a violation of `severity` fails the run.
+    public func fails(_ severity: Severity) -> Bool {
+        switch self {
+        case .never: false
+        case .error: severity == .error
+        case .warning: severity != .info
+        case .info: true
+        }
+    }
+}
+
+/// Per-rule settings from the config file.
+public struct RuleSettings: Sendable, Equatable {
+    public var enabled: Bool = true
+    public var severity: Severity?
+    /// Sets the rule's primary parameter (`RuleMetadata.thresholdKey`).
+    public var threshold: Double?
+    public var parameters: [String: Double] = [:]
+    public init(enabled: Bool = true, severity: Severity? = nil, threshold: Double? = nil, parameters: [String: Double] = [:]) {
+        self.enabled = enabled; self.severity = severity; self.threshold = threshold; self.parameters = parameters
+    }
+}
+
+/// `ignore:` entry: suppress a rule for entities matching a glob (`*` within a path segment,
+/// `**` across segments), with the reason recorded.
+public struct IgnoreEntry: Sendable, Equatable {
+    public var rule: String
+    public var entity: String
+    public var reason: String
+    public init(rule: String, entity: String, reason: String) { self.rule = rule; self.entity = entity; self.reason = reason }
+
+    /// True when this entry silences `rule` for a violation on `entities` (every entity must match).
+    public func matches(rule r: String, entities: [String]) -> Bool {
+        guard rule == "*" || rule == r else { return false }
+        if entities.isEmpty { return entity == "**" || entity == "*" }
+        return entities.allSatisfy { globMatch(entity, $0) }
+    }
+}
+
+/// `*` matches within one path segment, `**` across segments, `?` one character.
+public func globMatch(_ pattern: String, _ path: String) -> Bool {
+    let p = Array(pattern), s = Array(path)
+    var memo = [Int: Bool]()
+    func go(_ i: Int, _ j: Int) -> Bool {
+        let key = i &* (s.count + 1) &+ j
+        if let m = memo[key] { return m }
+        var r: Bool
+        if i == p.count {
+            r = j == s.count
+        } else if p[i] == "*" {
+            if i + 1 < p.count, p[i + 1] == "*" {
+                var k = i + 2
+                // "**/" may also match zero segments.
+                if k < p.count, p[k] == "/", go(k + 1, j) { memo[key] = true; return true }
+                k = i + 2
+                r = false
+                var jj = j
+                while jj <= s.count { if go(k, jj) { r = true; break }; jj += 1 }
+            } else {
+                r = false
+                var jj = j
+                while true {
+                    if go(i + 1, jj) { r = true; break }
+                    if jj >= s.count || s[jj] == "/" { break }
+                    jj += 1
+                }
+            }
+        } else if j < s.count, p[i] == "?" ? s[j] != "/" : p[i] == s[j] {
+            r = go(i + 1, j + 1)
+        } else {
+            r = false
+        }
+        memo[key] = r
+        return r
+    }
+    return go(0, 0)
+}
+
+/// The `.spatialcheck.yaml` configuration (cli-and-report.md).
+public struct RuleConfiguration: Sendable {
+    public var failOn: FailOn = .error
+    /// `units.pointAngle`: degrees per point; overrides the scene's value when set.
+    public var pointAngle: Double?
+    public var rules: [String: RuleSettings] = [:]
+    public var ignore: [IgnoreEntry] = []
+    /// The file it came from, if any.
+    public var path: String?
+
+    public init(failOn: FailOn = .error, pointAngle: Double? = nil, rules: [String: RuleSettings] = [:],
+                ignore: [IgnoreEntry] = [], path: String? = nil) {
+        self.failOn = failOn; self.pointAngle = pointAngle; self.rules = rules; self.ignore = ignore; self.path = path
+    }
+
+    public static let `default` = RuleConfiguration()
+
+    public func isEnabled(_ id: String) -> Bool { rules[id]?.enabled ?? true }
+
+    public static let fileName = ".spatialcheck.yaml"
+
+    /// `.spatialcheck.yaml` in `directory` or its nearest parent that has one.
+    public static func find(startingAt directory: String) -> String? {
+        var url = URL(fileURLWithPath: directory).standardizedFileURL
+        let fm = FileManager.default
+        for _ in 0..<256 {
+            let candidate = url.appendingPathComponent(fileName).path
+            if fm.fileExists(atPath: candidate) { return candidate }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return nil }
+            url = parent
+        }
+        return nil
+    }
+
+    /// Read and parse a config file.
+    public static func load(path: String) throws -> RuleConfiguration {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw LoadFailure([Diagnostic(file: path, message: "cannot read the configuration file")])
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parse config text. Every problem found is reported at once, as `LoadFailure` diagnostics
+    /// with line and column and, for misspelt keys or rule ids, the closest known name.
+    public static func parse(_ text: String, file: String = fileName) throws -> RuleConfiguration {
+        var diags: [Diagnostic] = []
+        var config = RuleConfiguration(path: file)
+        func loc(_ n: Yams.Node?) -> SourceLocation? { n?.mark.map { SourceLocation(line: $0.line, column: $0.column) } }
+        func err(_ n: Yams.Node?, _ msg: String, _ hint: String? = nil) {
+            diags.append(Diagnostic(file: file, location: loc(n), message: msg, hint: hint))
+        }
+        func unknownKey(_ k: Yams.Node, _ known: [String], _ what: String) {
+            let key = k.string ?? "?"
+            err(k, "unknown key '\(key)' in \(what)", closestMatch(to: key, in: known).map { "did you mean '\($0)'?" }
+                ?? "expected one of: \(known.joined(separator: ", "))")
+        }
+        func number(_ n: Yams.Node, _ what: String) -> Double? {
+            if case .scalar = n, let v = n.float, v.isFinite { return v }
+            err(n, "\(what) must be a finite number, found '\(n.string ?? "a collection")'")
+            return nil
+        }
+        func severity(_ n: Yams.Node) -> Severity? {
+            if let s = n.string, let v = Severity(rawValue: s) { return v }
+            err(n, "severity must be error, warning or info, found '\(n.string ?? "?")'",
+                closestMatch(to: n.string ?? "", in: Severity.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
+            return nil
+        }
+        func parseSettings(_ v: Yams.Node, meta: RuleMetadata?) -> RuleSettings {
+            var s = RuleSettings()
+            if case .scalar = v {
+                if v.string == "off" || v.bool == false { s.enabled = false; return s }
+                if v.string == "on" || v.bool == true { return s }
+                if let sev = v.string.flatMap(Severity.init(rawValue:)) { s.severity = sev; return s }
+                err(v, "a rule setting must be 'off', a severity, or a mapping")
+                return s
+            }
+            guard let m = v.mapping else { err(v, "a rule setting must be 'off' or a mapping"); return s }
+            let paramKeys = meta?.parameters.map(\.key) ?? []
+            let known = ["severity", "threshold", "enabled"] + paramKeys
+            for (k, pv) in m {
+                let key = k.string ?? ""
+                switch key {
+                case "severity": s.severity = severity(pv)
+                case "threshold":
+                    if meta?.thresholdKey == nil { err(k, "rule '\(meta?.id ?? "?")' has no threshold") }
+                    s.threshold = number(pv, "threshold")
+                case "enabled":
+                    if let b = pv.bool { s.enabled = b } else { err(pv, "enabled must be true or false") }
+                default:
+                    if paramKeys.contains(key) {
+                        if let x = number(pv, key) { s.parameters[key] = x }
+                    } else {
+                        unknownKey(k, known, "rule '\(meta?.id ?? "?")'")
+                    }
+                }
+            }
+            return s
+        }
+
+        let root: Yams.Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let e as YamlError {
+            var l: SourceLocation?
+            switch e {
+            case .scanner(_, _, let m, _), .parser(_, _, let m, _): l = SourceLocation(line: m.line, column: m.column)
+            default: l = nil
+            }
+            throw LoadFailure([Diagnostic(file: file, location: l, message: "invalid YAML: \(e)")])
+        } catch {
+            throw LoadFailure([Diagnostic(file: file, message: "invalid YAML: \(error)")])
+        }
+        guard let root else { return config }
+        guard let top = root.mapping else {
+            throw LoadFailure([Diagnostic(file: file, location: loc(root), message: "the configuration must be a mapping")])
+        }
+        let ids = RuleCatalog.allRuleIDs
+        for (k, v) in top {
+            switch k.string ?? "" {
+            case "failOn":
+                if let s = v.string, let f = FailOn(rawValue: s) { config.failOn = f } else {
+                    err(v, "failOn must be error, warning, info or never, found '\(v.string ?? "?")'",
+                        closestMatch(to: v.string ?? "", in: FailOn.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
+                }
+            case "units":
+                guard let m = v.mapping else { err(v, "units must be a mapping"); continue }
+                for (uk, uv) in m {
+                    if uk.string == "pointAngle" {
+                        if let x = number(uv, "units.pointAngle") {
+                            if x > 0 { config.pointAngle = x } else { err(uv, "units.pointAngle must be positive") }
+                        }
+                    } else { unknownKey(uk, ["pointAngle"], "units") }
+                }
+            case "rules":
+                guard let m = v.mapping else { err(v, "rules must be a mapping of rule ids"); continue }
+                for (rk, rv) in m {
+                    let id = rk.string ?? ""
+                    guard let meta = RuleCatalog.metadata(id: id) else {
+                        err(rk, "unknown rule id '\(id)'",
+                            closestMatch(to: id, in: ids).map { "did you mean '\($0)'?" } ?? "run 'spatialcheck rules' for the list")
+                        continue
+                    }
+                    config.rules[id] = parseSettings(rv, meta: meta)
+                }
+            case "ignore":
+                guard let seq = v.sequence else { err(v, "ignore must be a list"); continue }
+                for item in seq {
+                    guard let m = item.mapping else { err(item, "each ignore entry must be a mapping {rule, entity, reason}"); continue }
+                    var rule: String?, entity: String?, reason: String?
+                    for (ik, iv) in m {
+                        switch ik.string ?? "" {
+                        case "rule":
+                            rule = iv.string
+                            if let r = rule, r != "*", !ids.contains(r) {
+                                err(iv, "unknown rule id '\(r)'", closestMatch(to: r, in: ids).map { "did you mean '\($0)'?" })
+                            }
+                        case "entity": entity = iv.string
+                        case "reason": reason = iv.string
+                        default: unknownKey(ik, ["rule", "entity", "reason"], "an ignore entry")
+                        }
+                    }
+                    if rule == nil { err(item, "ignore entry needs 'rule'") }
+                    if reason?.trimmingCharacters(in: .whitespaces).isEmpty ?? true {
+                        err(item, "ignore entry needs a 'reason' explaining why it is safe to ignore")
+                    }
+                    if let rule, let reason, !reason.isEmpty {
+                        config.ignore.append(IgnoreEntry(rule: rule, entity: entity ?? "**", reason: reason))
+                    }
+                }
+            default:
+                unknownKey(k, ["failOn", "units", "rules", "ignore"], "the configuration")
+            }
+        }
+
+        if !diags.isEmpty { throw LoadFailure(diags) }
+        return config
+    }
+}

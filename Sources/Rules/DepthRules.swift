@@ -1,0 +1,209 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+public enum DepthMinReadingDistance: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "depth-min-reading-distance", name: "Reading content at least 1 m away", category: .depth,
+        defaultSeverity: .warning, thresholdKey: "distance",
+        parameters: [
+            RuleParameter("distance", 1.0, "m", .hig, "closest comfortable distance for content read over time"),
+            RuleParameter("dwell", 10, "s", .configurable("'over time': a glance or a short notification is fine"), "how long the content must stay closer before it counts"),
+        ],
+        citations: [Citation("eyes", "Best practices")],
+        summary: "Text or a window stays in view closer than 1 m for more than 10 s.",
+        rationale: "Reading close up strains the eyes; the HIG asks to place content people read or use over time at least one metre away.",
+        fixHint: "Place the content at least 1 m from the viewer (windows default to about 2 m).",
+        unit: "m", worse: .lower,
+        notes: ["Counts text entities, text elements of non-window containers, and windows (whose text is then covered by the window) while visible and in the field of view.",
+                "A frame stands for its whole interval, so frame i has held the condition for t_i − t_start + 1/frameRate seconds; frames after the 10 s are reported.",
+                "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long)."])
+}
+
+public enum DepthNearBriefOnly: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "depth-near-brief-only", name: "Very close content only briefly", category: .depth,
+        defaultSeverity: .warning, thresholdKey: "distance",
+        parameters: [
+            RuleParameter("distance", 0.5, "m", .external("inside arm reach, where the eyes' convergence effort rises steeply"), "distance counted as very close"),
+            RuleParameter("dwell", 10, "s", .configurable("brief use"), "longest acceptable time that close"),
+        ],
+        citations: [Citation("eyes", "Best practices")],
+        summary: "Visible content stays closer than 0.5 m for more than 10 s.",
+        rationale: "Content very close to the eyes is uncomfortable to look at for long; the HIG reserves close placement for things used briefly.",
+        fixHint: "Move the content further away, or show it close only briefly.",
+        unit: "m", worse: .lower,
+        notes: ["Same dwell and static-end reading as depth-min-reading-distance. The message says when the viewer walked up to the content."])
+}
+
+public enum DepthTextFlat: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "depth-text-flat", name: "Text stays on its background", category: .depth,
+        defaultSeverity: .warning, thresholdKey: "maxOffset",
+        parameters: [RuleParameter("maxOffset", 0.005, "m", .external("noticeable parallax at 1–2 m"), "largest offset of text in front of its background")],
+        citations: [Citation("spatial-layout", "Depth"), Citation("typography", "visionOS")],
+        summary: "A text element floats more than 5 mm in front of its window or volume face.",
+        rationale: "Text lifted off its background is harder to read and can be uncomfortable; the HIG keeps depth for larger elements.",
+        fixHint: "Set the text's depth to 0 so it lies on its background.",
+        unit: "m", worse: .higher,
+        notes: ["Offset = |depth| (pt) × the container's metres per point. Extruded 3D text is not described by the scene format and is not checked."])
+}
+
+public enum DepthWindowContentExtent: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "depth-window-content-extent", name: "Window content stays shallow", category: .depth,
+        defaultSeverity: .warning, thresholdKey: "maxExtent",
+        parameters: [RuleParameter("maxExtent", 0.05, "m", .configurable("placeholder for the unknown system clip depth; tune it"), "largest distance of window content from the window plane")],
+        citations: [Citation("windows", "visionOS windows"), Citation("image-views", "visionOS")],
+        summary: "Content of a window reaches more than 50 mm in front of or behind the window's surface.",
+        rationale: "The system clips window content that extends too far from the window; deep 3D content belongs in a volume.",
+        fixHint: "Flatten the content or move it into a volume.",
+        unit: "m", worse: .higher,
+        notes: ["Elements: |depth| × metres per point. Child entities of a window: farthest bounds corner from the window plane, each frame."])
+}
+
+public enum DepthLayerCount: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "depth-layer-count", name: "Few depth layers", category: .depth,
+        defaultSeverity: .info, thresholdKey: "maxLayers",
+        parameters: [
+            RuleParameter("maxLayers", 3, "count", .configurable("window plane, raised controls, bars"), "most distinct depths in one container"),
+            RuleParameter("tolerance", 0.005, "m", .configurable("depths closer than this read as one layer"), "clustering tolerance"),
+        ],
+        citations: [Citation("spatial-layout", "Depth")],
+        summary: "The readable and interactive elements of one window sit at more than three distinct depths.",
+        rationale: "Every change of depth makes the eyes refocus; the HIG asks to check how many depths an app uses.",
+        fixHint: "Put elements on fewer depth levels.",
+        unit: "count", worse: .higher)
+}
+
+func depthFactories() -> [RuleFactory] {
+    [
+        RuleFactory(ids: [DepthMinReadingDistance.metadata.id]) { s in
+            let m = DepthMinReadingDistance.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let ents = s.scene.entities
+            let d = s.param(m, "distance"), dwell = s.param(m, "dwell")
+            let cands = ents.indices.filter { i in
+                let e = ents[i]
+                if e.kind == .window { return true }
+                guard e.isReadable else { return false }
+                if let c = e.container, c < ents.count, ents[c].kind == .window { return false }
+                return true
+            }
+            return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration, check: { f, e in
+                f.visible[e] && f.inFOV[e] && f.distance[e] < d ? .init(measured: f.distance[e], threshold: d) : nil
+            }, message: { agg, names in
+                "\(names.joinedNames) is read from \(fmt(agg.measured)) m for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
+            })
+        },
+        RuleFactory(ids: [DepthNearBriefOnly.metadata.id]) { s in
+            let m = DepthNearBriefOnly.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let ents = s.scene.entities
+            let d = s.param(m, "distance"), dwell = s.param(m, "dwell")
+            let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
+            let cands = ents.indices.filter { kinds.contains(ents[$0].kind) }
+            let startHead = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
+            let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration, check: { f, e in
+                guard f.visible[e], f.distance[e] < d else { return nil }
+                let moved = length(f.headPosition - startHead) > 0.3
+                return .init(measured: f.distance[e], threshold: d, aux: moved ? 1 : 0)
+            }, message: { agg, names in
+                return "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s\(agg.aux == 1 ? " (the viewer walked up to it)" : ""); keep content closer than \(fmt(d)) m only briefly"
+            })
+            return rule
+        },
+        RuleFactory(ids: [DepthTextFlat.metadata.id]) { s in
+            let m = DepthTextFlat.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let ents = s.scene.entities
+            let maxOff = s.param(m, "maxOffset")
+            var items: [StaticRule.Item] = []
+            for (i, e) in ents.enumerated() where e.isReadable && e.kind == .element {
+                let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
+                if off > maxOff { items.append(.init(entity: i, measured: off, threshold: maxOff)) }
+            }
+            return StaticRule(rule: r, items: items) { agg, names in
+                "text \(names.joinedNames) floats \(fmt(agg.measured * 1000)) mm in front of its background; set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
+            }
+        },
+        RuleFactory(ids: [DepthWindowContentExtent.metadata.id]) { s in WindowExtentRule(s) },
+        RuleFactory(ids: [DepthLayerCount.metadata.id]) { s in
+            let m = DepthLayerCount.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let ents = s.scene.entities
+            let maxLayers = s.param(m, "maxLayers"), tol = s.param(m, "tolerance")
+            var depths: [Int: [Double]] = [:]
+            for (i, e) in ents.enumerated() where e.kind == .element && (e.interactive || e.isReadable) {
+                guard let c = e.container else { continue }
+                depths[c, default: []].append(e.depthPt * metresPerPoint(of: i, in: s))
+            }
+            var items: [StaticRule.Item] = []
+            for c in depths.keys.sorted() {
+                let ds = (depths[c] ?? []).sorted()
+                var layers = 0
+                var last = -Double.infinity
+                for x in ds where x - last > tol { layers += 1; last = x }
+                if Double(layers) > maxLayers { items.append(.init(entity: c, measured: Double(layers), threshold: maxLayers)) }
+            }
+            return StaticRule(rule: r, items: items) { agg, names in
+                "the elements of \(names.joinedNames) sit at \(fmt(agg.measured)) different depths; use at most \(fmt(maxLayers))"
+            }
+        },
+    ]
+}
+
+/// Metres per point of an element (its own value, else its container's, else the fixed-scale default).
+func metresPerPoint(of i: Int, in s: RuleSetup) -> Double {
+    let ents = s.scene.entities
+    if ents[i].metresPerPoint > 0 { return ents[i].metresPerPoint }
+    if let c = ents[i].container, c < ents.count, ents[c].metresPerPoint > 0 { return ents[c].metresPerPoint }
+    return s.scene.units.fixedPointSize
+}
+
+final class WindowExtentRule: RuleProcessor {
+    let rule: Int
+    let maxExtent: Double
+    let elementItems: StaticRule
+    /// (window, child entity) pairs checked each frame.
+    let children: [(window: Int, child: Int)]
+    init?(_ s: RuleSetup) {
+        let m = DepthWindowContentExtent.metadata
+        guard let r = s.index(m.id) else { return nil }
+        rule = r
+        let maxE = s.param(m, "maxExtent")
+        maxExtent = maxE
+        let ents = s.scene.entities
+        var items: [StaticRule.Item] = []
+        var kids: [(Int, Int)] = []
+        for (i, e) in ents.enumerated() {
+            if e.kind == .element, let c = e.container, c < ents.count, ents[c].kind == .window {
+                let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
+                if off > maxE { items.append(.init(entity: i, measured: off, threshold: maxE)) }
+            } else if e.kind != .element, let p = e.parent, p < ents.count, ents[p].kind == .window {
+                kids.append((p, i))
+            }
+        }
+        elementItems = StaticRule(rule: r, items: items) { _, _ in "" }
+        children = kids
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        elementItems.consume(f, &out)
+        for (w, c) in children where f.visible[c] {
+            let n = normalize(f.front[w])
+            let lo = f.boundsMin[c], hi = f.boundsMax[c]
+            var ext = 0.0
+            for k in 0..<8 {
+                let p = Vec3(k & 1 == 0 ? lo.x : hi.x, k & 2 == 0 ? lo.y : hi.y, k & 4 == 0 ? lo.z : hi.z)
+                ext = max(ext, abs(dot(p - f.center[w], n)))
+            }
+            if ext.isFinite, ext > maxExtent {
+                out.report(rule: rule, c, frame: f.frame, time: f.time, measured: ext, threshold: maxExtent)
+            }
+        }
+    }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        "\(names.joinedNames) reaches \(fmt(agg.measured * 1000)) mm from its window's surface (at most \(fmt(maxExtent * 1000)) mm); flatten it or move it into a volume"
+    }
+}

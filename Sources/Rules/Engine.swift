@@ -1,0 +1,290 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+/// State of the run when `finish()` is called.
+struct EndState {
+    var lastFrame: Int
+    var lastTime: Double
+    /// True when nothing moves or changes after the last frame (no viewer path, motion preset,
+    /// looping or unfinished animation, or later event): a condition holding at the last frame then
+    /// holds for ever, so duration conditions count it as sustained.
+    var staticEnd: Bool
+    var frameDuration: Double
+}
+
+/// What a rule implementation sees when it is set up.
+struct RuleSetup {
+    let scene: Scene
+    let configuration: RuleConfiguration
+    /// Index of each enabled rule in the engine's rule list.
+    let indexOf: [String: Int]
+    var pointAngle: Double { configuration.pointAngle ?? scene.units.pointAngle }
+    var frameDuration: Double { scene.frameRate > 0 ? 1 / scene.frameRate : 0 }
+
+    func index(_ id: String) -> Int? { indexOf[id] }
+    /// The configured value of a parameter, or its default.
+    func param(_ meta: RuleMetadata, _ key: String) -> Double {
+        if let v = configuration.rules[meta.id]?.parameters[key] { return v }
+        if key == meta.thresholdKey, let v = configuration.rules[meta.id]?.threshold { return v }
+        return meta.parameter(key)?.defaultValue ?? .nan
+    }
+}
+
+/// One unit of per-frame work: a rule, or several rules that share a computation.
+protocol RuleProcessor: AnyObject {
+    func consume(_ f: FrameQuantities, _ out: inout Findings)
+    func finish(_ out: inout Findings, _ end: EndState)
+    /// The concrete message of an aggregated violation.
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String
+}
+
+extension RuleProcessor {
+    func finish(_ out: inout Findings, _ end: EndState) {}
+}
+
+/// Runs the rules over a scene's frames and aggregates their findings into violations.
+///
+/// Use: `let engine = RuleEngine(scene: scene, configuration: config)`; the simulator loop calls
+/// `consume(_:)` once per frame in frame order (frames with a wrong entity count, or not after the
+/// previous one, are ignored); then `finish()` once returns the sorted violations.
+///
+/// Rules report per-frame findings (rule, entities, measured, threshold); the engine keeps one
+/// aggregate per (rule, entity set): inclusive frame spans, first/last time, the worst value in the
+/// rule's direction and its frame. Per-frame work allocates only when a new (rule, entity set) is
+/// first seen or a new span opens.
+///
+/// Duration conditions ("continuously for more than N s") keep per-entity run timers. A frame stands
+/// for its interval, so after frame i a run has lasted `t_i − t_start + 1/frameRate`. When a run is
+/// still open at the last frame and the scene ends static (no viewer path or motion preset, looping
+/// or unfinished animation, or event after the last frame), the condition would hold for ever, so the
+/// whole run is reported as sustained.
+///
+/// `configuration.pointAngle` is used for the rules' own pt ↔ angle conversions; the simulator should
+/// be given the same value (scene `units.pointAngle`) so its `ptEq` agrees.
+public final class RuleEngine {
+    public let scene: Scene
+    public let configuration: RuleConfiguration
+    /// Enabled rules that apply to the scene's platform, in catalog order.
+    public let rules: [RuleMetadata]
+    private var processors: [RuleProcessor] = []
+    private var processorOfRule: [Int] = []
+    private var findings: Findings
+    private var lastFrame = -1
+    private var lastTime = 0.0
+    /// Pair tests done by the pairwise target rules (for tests: must grow as O(n), not O(n²)).
+    public var pairChecks: Int { pairAnalyzer?.pairChecks ?? 0 }
+    private var pairAnalyzer: TargetPairAnalyzer?
+
+    public init(scene: Scene, configuration: RuleConfiguration = .default) {
+        self.scene = scene
+        self.configuration = configuration
+        let enabled = RuleCatalog.rules.filter {
+            $0.applies(to: scene.platform) && configuration.isEnabled($0.id)
+        }
+        rules = enabled
+        var indexOf: [String: Int] = [:]
+        for (i, r) in enabled.enumerated() { indexOf[r.id] = i }
+        findings = Findings(rules: enabled, severityOverride: enabled.map { configuration.rules[$0.id]?.severity })
+        processorOfRule = Array(repeating: -1, count: enabled.count)
+        let setup = RuleSetup(scene: scene, configuration: configuration, indexOf: indexOf)
+        for factory in RuleFactories.all {
+            guard factory.ids.contains(where: { indexOf[$0] != nil }) else { continue }
+            guard let p = factory.make(setup) else { continue }
+            if let a = p as? TargetPairAnalyzer { pairAnalyzer = a }
+            for id in factory.ids { if let i = indexOf[id] { processorOfRule[i] = processors.count } }
+            processors.append(p)
+        }
+    }
+
+    /// Feed one simulated frame. Frames must come in increasing order.
+    public func consume(_ frame: FrameQuantities) {
+        guard frame.frame > lastFrame, frame.entityCount == scene.entities.count else { return }
+        lastFrame = frame.frame
+        lastTime = frame.time
+        for p in processors { p.consume(frame, &findings) }
+    }
+
+    /// Close open runs and return the violations, sorted by severity, rule id, then entities.
+    public func finish() -> [Violation] {
+        let dt = scene.frameRate > 0 ? 1 / scene.frameRate : 0
+        let end = EndState(lastFrame: max(lastFrame, 0), lastTime: lastTime,
+                           staticEnd: Self.endsStatic(scene, lastTime: lastTime, dt: dt), frameDuration: dt)
+        if lastFrame >= 0 { for p in processors { p.finish(&findings, end) } }
+        var out: [Violation] = []
+        let ignores = configuration.ignore
+        for (key, agg) in findings.table {
+            let meta = rules[key.rule]
+            var idx: [Int] = []
+            if key.a >= 0 { idx.append(key.a) }
+            if key.b >= 0 { idx.append(key.b) }
+            let names = idx.compactMap { $0 < scene.entities.count ? scene.entities[$0].path : nil }
+            let sortedPairs = zip(names, idx).sorted { $0.0 < $1.0 }
+            let paths = sortedPairs.map(\.0)
+            if ignores.contains(where: { $0.matches(rule: meta.id, entities: paths) }) { continue }
+            let spans = agg.mergedSpans()
+            let count = spans.reduce(0) { $0 + ($1[1] - $1[0] + 1) }
+            let p = processorOfRule[key.rule]
+            let message = p >= 0 ? processors[p].message(rule: key.rule, agg, names) : meta.summary
+            let borderline = (meta.angleDerived || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
+                && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
+            let loc = sortedPairs.first.map { scene.entities[$0.1].location } ?? findings.locations[key]
+            out.append(Violation(
+                rule: meta.id, severity: agg.severity, entities: paths, spans: spans, frameCount: count,
+                firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
+                lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
+                measured: agg.measured, threshold: agg.threshold, unit: meta.unit, worstFrame: agg.worstFrame,
+                message: message, help: meta.help,
+                fingerprint: violationFingerprint(rule: meta.id, scenePath: scene.path, entities: paths),
+                location: loc, borderline: borderline))
+        }
+        out.sort { a, b in
+            if a.severity != b.severity { return a.severity < b.severity }
+            if a.rule != b.rule { return a.rule < b.rule }
+            return a.entities.lexicographicallyPrecedes(b.entities)
+        }
+        return out
+    }
+
+    static func endsStatic(_ scene: Scene, lastTime: Double, dt: Double) -> Bool {
+        let horizon = lastTime + dt + 1e-9
+        if scene.viewer.motion != .none { return false }
+        if let last = scene.viewer.path.last, last.time > horizon { return false }
+        for a in scene.animations where a.speed != 0 && a.duration > 0 {
+            if a.loop || a.endTime > horizon { return false }
+        }
+        return !scene.events.contains { $0.time > horizon }
+    }
+}
+
+/// Builds the processors of the catalog's rules.
+struct RuleFactory {
+    var ids: [String]
+    var make: (RuleSetup) -> RuleProcessor?
+}
+
+// MARK: - Generic per-entity condition rule
+
+/// A per-frame condition over a set of entities (or the scene, entity -1), with an optional
+/// "continuously for more than N seconds" dwell.
+final class ConditionRule: RuleProcessor {
+    struct Hit { var measured: Double; var threshold: Double; var severity: Severity? = nil; var angular = false; var aux = Double.nan }
+    let rule: Int
+    let candidates: [Int]
+    let dwell: Double?
+    let check: (FrameQuantities, Int) -> Hit?
+    let describe: (Aggregate, [String]) -> String
+    private var runStart: [Int]
+    private var runStartTime: [Double]
+    private var runWorst: [Double]
+    private var runWorstFrame: [Int]
+    private var runThreshold: [Double]
+    private var reportedInRun: [Bool]
+    private let higher: Bool
+    private let dt: Double
+
+    init(rule: Int, meta: RuleMetadata, candidates: [Int], dwell: Double? = nil, frameDuration: Double,
+         check: @escaping (FrameQuantities, Int) -> Hit?, message: @escaping (Aggregate, [String]) -> String) {
+        self.rule = rule; self.candidates = candidates; self.dwell = dwell; self.check = check
+        self.describe = message; self.higher = meta.worse == .higher; self.dt = frameDuration
+        let n = candidates.count
+        runStart = Array(repeating: -1, count: n); runStartTime = Array(repeating: 0, count: n)
+        runWorst = Array(repeating: .nan, count: n); runWorstFrame = Array(repeating: 0, count: n)
+        runThreshold = Array(repeating: .nan, count: n); reportedInRun = Array(repeating: false, count: n)
+    }
+
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        for k in candidates.indices {
+            let e = candidates[k]
+            guard let hit = check(f, e) else { runStart[k] = -1; continue }
+            guard let dwell else {
+                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
+                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular)
+                continue
+            }
+            if runStart[k] < 0 {
+                runStart[k] = f.frame; runStartTime[k] = f.time; runWorst[k] = .nan; reportedInRun[k] = false
+            }
+            if runWorst[k].isNaN || (higher ? hit.measured > runWorst[k] : hit.measured < runWorst[k]) {
+                runWorst[k] = hit.measured; runWorstFrame[k] = f.frame
+            }
+            runThreshold[k] = hit.threshold
+            // A frame stands for its whole interval, so after frame i the condition has held
+            // (t_i - t_start + dt) seconds.
+            if f.time - runStartTime[k] + dt > dwell + 1e-9 {
+                reportedInRun[k] = true
+                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
+                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular)
+            }
+        }
+    }
+
+    func finish(_ out: inout Findings, _ end: EndState) {
+        guard dwell != nil, end.staticEnd else { return }
+        for k in candidates.indices where runStart[k] >= 0 {
+            // Still holding when the scene comes to rest: sustained for ever, so the whole run counts.
+            out.reportRun(rule: rule, candidates[k], from: runStart[k], fromTime: runStartTime[k],
+                          to: end.lastFrame, toTime: end.lastTime, measured: runWorst[k],
+                          worstFrame: runWorstFrame[k], threshold: runThreshold[k])
+        }
+    }
+
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { describe(agg, names) }
+}
+
+/// A finding decided once from scene data (no per-frame condition); reported over every frame.
+/// Several processors that report under the same rule(s), with one message.
+final class MultiProcessor: RuleProcessor {
+    let parts: [RuleProcessor]
+    let describe: (Int, Aggregate, [String]) -> String
+    init(_ parts: [RuleProcessor], message: @escaping (Int, Aggregate, [String]) -> String) {
+        self.parts = parts; self.describe = message
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) { for p in parts { p.consume(f, &out) } }
+    func finish(_ out: inout Findings, _ end: EndState) { for p in parts { p.finish(&out, end) } }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { describe(rule, agg, names) }
+}
+
+final class StaticRule: RuleProcessor {
+    struct Item { var entity: Int; var measured: Double; var threshold: Double; var severity: Severity? = nil; var aux = Double.nan }
+    let rule: Int
+    let items: [Item]
+    /// Only frames where the entity is visible count (scene-level items, entity -1, count every frame).
+    let whileVisible: Bool
+    let describe: (Aggregate, [String]) -> String
+    init(rule: Int, items: [Item], whileVisible: Bool = true, message: @escaping (Aggregate, [String]) -> String) {
+        self.rule = rule; self.items = items; self.whileVisible = whileVisible; self.describe = message
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        for it in items {
+            if whileVisible, it.entity >= 0, it.entity < f.visible.count, !f.visible[it.entity] { continue }
+            out.report(rule: rule, it.entity, frame: f.frame, time: f.time, measured: it.measured,
+                       threshold: it.threshold, aux: it.aux, severity: it.severity)
+        }
+    }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { describe(agg, names) }
+}
+
+// MARK: - Formatting
+
+/// Numbers in messages: at most two decimals, no trailing zeros.
+func fmt(_ x: Double) -> String {
+    guard x.isFinite else { return x.isNaN ? "n/a" : (x > 0 ? "inf" : "-inf") }
+    let r = (x * 100).rounded() / 100
+    if r == r.rounded() && abs(r) < 1e15 { return String(Int(r)) }
+    var s = String(r)
+    if let dot = s.firstIndex(of: "."), s.distance(from: dot, to: s.endIndex) > 3 {
+        s = String(s[..<s.index(dot, offsetBy: 3)])
+    }
+    return s
+}
+
+extension Array where Element == String {
+    var joinedNames: String {
+        switch count {
+        case 0: "the scene"
+        case 1: self[0]
+        default: dropLast().joined(separator: ", ") + " and " + (last ?? "")
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+public enum FovImportantCentered: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "fov-important-centered", name: "Primary content stays centred", category: .fieldOfView,
+        defaultSeverity: .warning, thresholdKey: "centralCone",
+        parameters: [
+            RuleParameter("centralCone", 15, "deg", .external("typical comfortable eye-only rotation (ergonomics)"), "info when primary content is further than this from the line of sight"),
+            RuleParameter("grace", 2, "s", .configurable("allows brief glances away"), "warning when primary content is not fully in the field of view for longer than this"),
+        ],
+        citations: [Citation("spatial-layout", "Field of view"), Citation("eyes", "Encouraging interaction"), Citation("layout", "Visual hierarchy")],
+        summary: "Content marked primary sits off the centre of view (info), or leaves the comfortable field of view for more than 2 s (warning).",
+        rationale: "The HIG asks to keep what matters in the middle of the field of view, also during immersive experiences, so people do not have to hunt for it or hold their head turned.",
+        fixHint: "Place primary content straight ahead of the viewer (within 15° of the line of sight) and keep it there as the viewer moves.",
+        unit: "deg", worse: .higher,
+        notes: ["Every entity with primary: true counts as the active task while visible. The field of view is the scene's viewer.fieldOfView (default 90°×70°)."])
+}
+
+public enum FovLaunchPlacement: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "fov-launch-placement", name: "Content opens in front of the viewer", category: .fieldOfView,
+        defaultSeverity: .warning, thresholdKey: "centralCone",
+        parameters: [RuleParameter("centralCone", 15, "deg", .external("typical comfortable eye-only rotation (ergonomics)"), "largest angle off the line of sight at open")],
+        citations: [Citation("spatial-layout", "Field of view"), Citation("eyes", "Best practices"), Citation("designing-for-visionos", "Best practices")],
+        summary: "Primary content is more than 15° off the line of sight, or not fully in view, when the scene starts or when a Full Space opens.",
+        rationale: "The system opens the first window in front of people; content an app places itself should appear in front too, so nobody has to look for it.",
+        fixHint: "Place primary content straight ahead of the head pose at launch (or at the moment the immersive space opens).",
+        unit: "deg", worse: .higher,
+        notes: ["Checked at frame 0 and at the first frame of each progressive/full segment, for entities marked primary; the head pose of that frame is H0."])
+}
+
+public enum FovNoHeadTurn: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "fov-no-head-turn", name: "Interactive content within the resting field of view", category: .fieldOfView,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("designing-for-visionos", "Best practices"), Citation("eyes", "Best practices")],
+        summary: "An interactive element lies outside the field of view of the resting head pose.",
+        rationale: "People should reach what they must use without turning their head or moving; the HIG asks to keep interactive content within the field of view of the head at rest.",
+        fixHint: "Bring the element within half the field of view (±45° horizontally, ±35° vertically by default) of the viewer's starting direction.",
+        unit: "deg", worse: .higher,
+        notes: ["The resting pose is the viewer's pose at t = 0 (scene data has no 'required at' times, so every visible interactive element counts as required).",
+                "Measured: the azimuth or elevation (whichever exceeds its half-FOV by more) relative to the resting pose; the field of view comes from viewer.fieldOfView."])
+}
+
+public enum FovHeadLocked: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "fov-head-locked", name: "No head-locked content", category: .fieldOfView,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [
+            RuleParameter("headTurn", 10, "deg", .configurable("a clear head movement"), "head rotation over the window that reveals head-lock"),
+            RuleParameter("maxDirectionChange", 1, "deg", .configurable("world-anchored or lazily following content moves more than this"), "largest head-relative direction change of head-locked content"),
+            RuleParameter("maxDistanceChange", 0.02, "m", .configurable("separates rigid head-lock from world anchoring"), "largest head-relative distance change of head-locked content"),
+            RuleParameter("window", 2, "s", .configurable("long enough for a deliberate head turn"), "time window of the inference"),
+        ],
+        citations: [Citation("spatial-layout", "Field of view"), Citation("accessibility", "visionOS")],
+        summary: "Content anchored to the head, or world content that follows the head rigidly.",
+        rationale: "Content that moves with the head makes people feel stuck and confined, hides their surroundings and gets in the way of Pointer Control; the HIG asks to anchor content in the person's space.",
+        fixHint: "Anchor the content in the world (anchor: world) and let people move it; if it must follow, let it lag and settle rather than lock to the head.",
+        unit: "deg", worse: .higher,
+        notes: ["anchor: head is reported on every visible frame (measured: 0° of relative change).",
+                "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, frame t is reported; measured is the head turn."])
+}
+
+public enum FovVerticalComfort: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "fov-vertical-comfort", name: "Comfortable vertical placement", category: .fieldOfView,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [
+            RuleParameter("below", 40, "deg", .external("ergonomic viewing zones sit below eye level"), "largest comfortable angle below the world horizontal"),
+            RuleParameter("above", 20, "deg", .external("neck extension tires sooner than flexion"), "largest comfortable angle above the world horizontal"),
+        ],
+        citations: [Citation("accessibility", "visionOS")],
+        summary: "Interactive or readable content more than 40° below or 20° above eye level.",
+        rationale: "The HIG prefers horizontal layouts to tall ones that strain the neck; content far above or below eye level has to be reached by tilting the head.",
+        fixHint: "Move the content closer to eye level, preferably slightly below it.",
+        unit: "deg", worse: .higher,
+        notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side. The per-container span check (info) is not implemented."])
+}
+
+public enum FovWindowClutter: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "fov-window-clutter", name: "Not too many windows at once", category: .fieldOfView,
+        defaultSeverity: .info, thresholdKey: "maxWindows",
+        parameters: [RuleParameter("maxWindows", 3, "count", .configurable("one primary window plus two auxiliary ones"), "most windows and volumes visible at once")],
+        citations: [Citation("spatial-layout", "Best practices"), Citation("windows", "visionOS windows")],
+        summary: "More than three windows and volumes are visible at the same time.",
+        rationale: "Many windows hide the surroundings and can make people feel overwhelmed or boxed in.",
+        fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand.",
+        unit: "count", worse: .higher,
+        notes: ["Only the window count is checked; the 60 % field-of-view coverage part of the guideline is not implemented yet."])
+}
+
+func fovFactories() -> [RuleFactory] {
+    [
+        RuleFactory(ids: [FovImportantCentered.metadata.id]) { s in
+            let ents = s.scene.entities
+            let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
+            _ = (ents, fovH, fovV)
+            let m = FovImportantCentered.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let cone = s.param(m, "centralCone"), grace = s.param(m, "grace")
+            let cands = ents.indices.filter { ents[$0].primary }
+            let off = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+                f.visible[e] && f.eccentricity[e] > cone ? .init(measured: f.eccentricity[e], threshold: cone, severity: .info, angular: true) : nil
+            }, message: { _, _ in "" })
+            let out = ConditionRule(rule: r, meta: m, candidates: cands, dwell: grace, frameDuration: s.frameDuration, check: { f, e in
+                f.visible[e] && !f.fullyInFOV[e] ? .init(measured: f.eccentricity[e], threshold: cone, severity: .warning) : nil
+            }, message: { _, _ in "" })
+            return MultiProcessor([off, out]) { _, agg, names in
+                agg.severity == .warning
+                    ? "primary content \(names.joinedNames) leaves the comfortable field of view for more than \(fmt(grace)) s (up to \(fmt(agg.measured))° off the line of sight); keep it within \(fmt(cone))° of where the viewer looks"
+                    : "primary content \(names.joinedNames) is up to \(fmt(agg.measured))° off the line of sight; keep it within \(fmt(cone))°"
+            }
+        },
+        RuleFactory(ids: [FovNoHeadTurn.metadata.id]) { s in
+            let ents = s.scene.entities
+            let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
+            _ = (ents, fovH, fovV)
+            let m = FovNoHeadTurn.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let rest = s.scene.viewer.path.first ?? ViewerKey(time: 0, position: Vec3(0, s.scene.viewer.eyeHeight, 0), rotation: .identity)
+            let inv = rest.rotation.conjugate
+            let cands = ents.indices.filter { ents[$0].interactive }
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+                guard f.visible[e] else { return nil }
+                let v = inv.act(f.center[e] - rest.position)
+                let horiz = (v.x * v.x + v.z * v.z).squareRoot()
+                guard horiz > 0 || v.y != 0 else { return nil }
+                let az = degrees(atan2(v.x, -v.z)), el = degrees(atan2(v.y, horiz))
+                let exH = abs(az) - fovH / 2, exV = abs(el) - fovV / 2
+                guard exH > 0 || exV > 0 else { return nil }
+                return exH >= exV ? .init(measured: abs(az), threshold: fovH / 2, aux: 0) : .init(measured: abs(el), threshold: fovV / 2, aux: 1)
+            }, message: { agg, names in
+                let axis = agg.aux == 1 ? "vertically" : "horizontally"
+                return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) from the resting line of sight, beyond the \(fmt(agg.threshold))° half field of view; move it in front of the viewer's starting position"
+            })
+        },
+        RuleFactory(ids: [FovHeadLocked.metadata.id]) { s in HeadLockRule(s) },
+        RuleFactory(ids: [FovLaunchPlacement.metadata.id]) { s in
+            let m = FovLaunchPlacement.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let cone = s.param(m, "centralCone")
+            let cands = s.scene.entities.indices.filter { s.scene.entities[$0].primary }
+            guard !cands.isEmpty else { return nil }
+            final class Launch: RuleProcessor {
+                let rule: Int, cone: Double, cands: [Int]
+                var previous: ImmersionStyle?
+                init(_ r: Int, _ c: Double, _ e: [Int]) { rule = r; cone = c; cands = e }
+                func consume(_ f: FrameQuantities, _ out: inout Findings) {
+                    let opening = previous == nil || (f.immersion.hasBoundary && !(previous?.hasBoundary ?? false))
+                    previous = f.immersion
+                    guard opening else { return }
+                    for e in cands where f.visible[e] && (f.eccentricity[e] > cone || !f.fullyInFOV[e]) {
+                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.eccentricity[e], threshold: cone, angular: true)
+                    }
+                }
+                func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+                    "primary content \(names.joinedNames) opens \(fmt(agg.measured))° off the line of sight (or not fully in view); place it within \(fmt(cone))° in front of the viewer"
+                }
+            }
+            return Launch(r, cone, cands)
+        },
+        RuleFactory(ids: [FovVerticalComfort.metadata.id]) { s in
+            let ents = s.scene.entities
+            let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
+            _ = (ents, fovH, fovV)
+            let m = FovVerticalComfort.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let below = s.param(m, "below"), above = s.param(m, "above")
+            let cands = ents.indices.filter { (ents[$0].interactive || ents[$0].isReadable) && ents[$0].anchor == .world }
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+                guard f.visible[e] else { return nil }
+                let el = f.elevationWorld[e]
+                if el < -below { return .init(measured: -el, threshold: below, aux: -1) }
+                if el > above { return .init(measured: el, threshold: above, aux: 1) }
+                return nil
+            }, message: { agg, names in
+                "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above); move it closer to eye level"
+            })
+        },
+        RuleFactory(ids: [FovWindowClutter.metadata.id]) { s in
+            let ents = s.scene.entities
+            let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
+            _ = (ents, fovH, fovV)
+            let m = FovWindowClutter.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxN = s.param(m, "maxWindows")
+            let wins = ents.indices.filter { ents[$0].kind == .window || ents[$0].kind == .volume }
+            return ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
+                var n = 0
+                for w in wins where f.visible[w] { n += 1 }
+                return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
+            }, message: { agg, _ in
+                "\(fmt(agg.measured)) windows and volumes are visible at once (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
+            })
+        },
+    ]
+}
+
+/// `fov-head-locked`: declared head anchors, plus rigid head-following inferred over a time window.
+final class HeadLockRule: RuleProcessor {
+    let rule: Int
+    let declared: [Int]
+    let inferred: [Int]
+    let window: Int
+    let headTurn: Double, maxDir: Double, maxDist: Double
+    private var headFwd: [Vec3]
+    private var relDir: [Vec3]
+    private var relDist: [Double]
+    private var filled = 0
+    private var pos = 0
+
+    init?(_ s: RuleSetup) {
+        let m = FovHeadLocked.metadata
+        guard let r = s.index(m.id) else { return nil }
+        rule = r
+        let ents = s.scene.entities
+        declared = ents.indices.filter { ents[$0].anchor == .head && ents[$0].parent == nil }
+        let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
+        inferred = ents.indices.filter { ents[$0].anchor == .world && ents[$0].parent == nil && kinds.contains(ents[$0].kind) }
+        headTurn = s.param(m, "headTurn"); maxDir = s.param(m, "maxDirectionChange"); maxDist = s.param(m, "maxDistanceChange")
+        let w = s.param(m, "window") * s.scene.frameRate
+        // Bound the ring buffers (slots × entities) so a huge configured window cannot exhaust memory.
+        let cap = max(1, 4_000_000 / max(1, inferred.count))
+        window = w.isFinite ? max(1, min(cap, Int(w.rounded()))) : 1
+        let slots = window + 1
+        headFwd = Array(repeating: Vec3(0, 0, -1), count: slots)
+        relDir = Array(repeating: .zero, count: slots * inferred.count)
+        relDist = Array(repeating: 0, count: slots * inferred.count)
+    }
+
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        for e in declared where f.visible[e] {
+            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: 0, threshold: 0)
+        }
+        guard !inferred.isEmpty else { return }
+        let slots = window + 1
+        let inv = f.headRotation.conjugate
+        headFwd[pos] = f.headForward
+        for (k, e) in inferred.enumerated() {
+            relDir[pos * inferred.count + k] = normalize(inv.act(f.center[e] - f.headPosition))
+            relDist[pos * inferred.count + k] = f.distance[e]
+        }
+        filled = min(filled + 1, slots)
+        if filled == slots {
+            let old = (pos + 1) % slots
+            let turn = degrees(acos(max(-1, min(1, dot(normalize(headFwd[old]), normalize(f.headForward))))))
+            if turn >= headTurn {
+                for (k, e) in inferred.enumerated() where f.visible[e] {
+                    let a = relDir[old * inferred.count + k], b = relDir[pos * inferred.count + k]
+                    let change = degrees(acos(max(-1, min(1, dot(a, b)))))
+                    if change < maxDir, abs(relDist[old * inferred.count + k] - relDist[pos * inferred.count + k]) < maxDist {
+                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: turn, threshold: headTurn)
+                    }
+                }
+            }
+        }
+        pos = (pos + 1) % slots
+    }
+
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        agg.measured == 0
+            ? "\(names.joinedNames) is anchored to the head; anchor it in the world instead"
+            : "\(names.joinedNames) follows the head rigidly (it kept its place in view while the head turned \(fmt(agg.measured))°); anchor it in the world instead"
+    }
+}

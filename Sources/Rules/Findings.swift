@@ -1,0 +1,127 @@
+import SpatialModel
+
+/// Aggregation key: rule index and up to two entity indices (lower first; -1 = none).
+struct FindingKey: Hashable {
+    var rule: Int
+    var a: Int
+    var b: Int
+    init(rule: Int, _ e0: Int = -1, _ e1: Int = -1) {
+        self.rule = rule
+        if e1 >= 0, e0 > e1 { a = e1; b = e0 } else { a = e0; b = e1 }
+    }
+}
+
+/// Running aggregate of one (rule, entity set).
+struct Aggregate {
+    /// Flat inclusive spans: [s0, e0, s1, e1, ...].
+    var spans: [Int] = []
+    var firstFrame = Int.max, lastFrame = Int.min
+    var firstTime = Double.infinity, lastTime = -Double.infinity
+    var measured = Double.nan
+    /// Rule-defined secondary value at the worst frame (e.g. the edge gap of a spacing pair).
+    var aux = Double.nan
+    var threshold = Double.nan
+    var worstFrame = 0
+    var severity: Severity = .info
+    var angular = false
+    var order = 0
+
+    mutating func add(frame: Int, time: Double) {
+        if let last = spans.last, frame == last + 1 {
+            spans[spans.count - 1] = frame
+        } else if let last = spans.last, frame == last {
+            // already counted
+        } else {
+            spans.append(frame); spans.append(frame)
+        }
+        if frame < firstFrame { firstFrame = frame; firstTime = time }
+        if frame > lastFrame { lastFrame = frame; lastTime = time }
+    }
+
+    /// Sorted, merged inclusive spans.
+    func mergedSpans() -> [[Int]] {
+        var pairs: [(Int, Int)] = []
+        var i = 0
+        while i + 1 < spans.count { pairs.append((spans[i], spans[i + 1])); i += 2 }
+        pairs.sort { $0.0 < $1.0 }
+        var out: [[Int]] = []
+        for (s, e) in pairs {
+            if let last = out.last, s <= last[1] + 1 {
+                out[out.count - 1][1] = max(last[1], e)
+            } else {
+                out.append([s, e])
+            }
+        }
+        return out
+    }
+}
+
+/// Collects per-frame findings of every rule and aggregates them as they arrive.
+struct Findings {
+    var table: [FindingKey: Aggregate] = [:]
+    /// Source locations of scene-level findings (e.g. the event that caused them).
+    var locations: [FindingKey: SourceLocation] = [:]
+    let worse: [WorseDirection]
+    let severityOverride: [Severity?]
+    let defaultSeverity: [Severity]
+    private var counter = 0
+
+    init(rules: [RuleMetadata], severityOverride: [Severity?]) {
+        worse = rules.map(\.worse)
+        defaultSeverity = rules.map(\.defaultSeverity)
+        self.severityOverride = severityOverride
+    }
+
+    /// Record that `rule` held for entities `e0`, `e1` at `frame`.
+    mutating func report(rule: Int, _ e0: Int = -1, _ e1: Int = -1, frame: Int, time: Double,
+                         measured: Double, threshold: Double, aux: Double = .nan,
+                         severity: Severity? = nil, angular: Bool = false) {
+        record(rule: rule, e0, e1, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
+               severity: severity, angular: angular) { $0.add(frame: frame, time: time) }
+    }
+
+    /// Record a whole run at once (used at the end for sustained conditions of a static scene).
+    mutating func reportRun(rule: Int, _ e0: Int = -1, _ e1: Int = -1, from: Int, fromTime: Double,
+                            to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,
+                            severity: Severity? = nil) {
+        guard to >= from else { return }
+        record(rule: rule, e0, e1, measured: measured, worstFrame: worstFrame, threshold: threshold,
+               aux: .nan, severity: severity, angular: false) { agg in
+            agg.spans.append(from); agg.spans.append(to)
+            if from < agg.firstFrame { agg.firstFrame = from; agg.firstTime = fromTime }
+            if to > agg.lastFrame { agg.lastFrame = to; agg.lastTime = toTime }
+        }
+    }
+
+    private mutating func record(rule: Int, _ e0: Int, _ e1: Int, measured: Double, worstFrame: Int,
+                                 threshold: Double, aux: Double, severity: Severity?, angular: Bool,
+                                 spans: (inout Aggregate) -> Void) {
+        let key = FindingKey(rule: rule, e0, e1)
+        let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
+        let higher = worse[rule] == .higher
+        let n = counter
+        let isNew = table[key] == nil
+        if isNew { counter += 1 }
+        update(key: key) { agg in
+            if isNew { agg.order = n; agg.severity = sev } else if sev < agg.severity { agg.severity = sev }
+            spans(&agg)
+            let better = agg.measured.isNaN
+                || (higher ? measured > agg.measured : measured < agg.measured)
+            if better, !measured.isNaN {
+                agg.measured = measured; agg.aux = aux; agg.threshold = threshold; agg.worstFrame = worstFrame
+            } else if agg.threshold.isNaN {
+                agg.threshold = threshold; agg.worstFrame = worstFrame
+            }
+            agg.angular = agg.angular || angular
+        }
+    }
+
+    mutating func setLocation(rule: Int, _ e0: Int = -1, _ e1: Int = -1, _ loc: SourceLocation?) {
+        let key = FindingKey(rule: rule, e0, e1)
+        if let loc, locations[key] == nil { locations[key] = loc }
+    }
+
+    private mutating func update(key: FindingKey, _ body: (inout Aggregate) -> Void) {
+        body(&table[key, default: Aggregate()])
+    }
+}

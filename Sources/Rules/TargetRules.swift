@@ -1,0 +1,324 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+private let spatialLayoutBP = Citation("spatial-layout", "Best practices")
+private let eyesEasy = Citation("eyes", "Making items easy to see")
+private let buttonsVision = Citation("buttons", "visionOS")
+
+public enum TargetCenterSpacing: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-center-spacing", name: "Interactive centres 60 pt apart", category: .targets,
+        defaultSeverity: .error, thresholdKey: "centerSpacing",
+        parameters: [
+            RuleParameter("centerSpacing", 60, "pt", .hig, "minimum centre-to-centre distance"),
+            RuleParameter("edgeGap", 16, "pt", .hig, "edge gap that is enough on its own"),
+        ],
+        citations: [spatialLayoutBP, eyesEasy, buttonsVision],
+        summary: "Two eye-targetable elements whose centres are closer than 60 pt and whose edges are less than 16 pt apart.",
+        rationale: "People aim with their eyes, which are less precise than a finger; the HIG asks for room around every interactive element (centres at least 60 pt apart, or 16 pt between them) so each is easy to look at and its hover highlight does not run into its neighbour.",
+        fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges.",
+        unit: "pt", worse: .lower,
+        notes: ["Elements in one 2D container are compared in the container's pt; anything else in angle, as pt_eq (angle / pointAngle), from the eye at each frame.",
+                "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline."])
+}
+
+public enum TargetNoOverlap: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-no-overlap", name: "Interactive elements do not overlap", category: .targets,
+        defaultSeverity: .error, thresholdKey: "maxOverlap",
+        parameters: [
+            RuleParameter("maxOverlap", 0, "pt", .hig, "allowed overlap of two hit regions"),
+            RuleParameter("depthWindow", 0.1, "m", .configurable("projections overlapping at clearly different depths can still be told apart"),
+                          "across containers, overlap counts only within this depth difference"),
+        ],
+        citations: [spatialLayoutBP],
+        summary: "Hit regions of two interactive elements intersect.",
+        rationale: "When controls overlap each other it is hard to pick the one you mean; the HIG asks that controls never overlap other interactive elements.",
+        fixHint: "Separate the two elements so their frames no longer intersect (and then keep the spacing of target-center-spacing).",
+        unit: "pt", worse: .higher,
+        notes: ["Measured value: overlap depth, the smaller of the overlap's width and height. Same container → error; across containers (angular projection within 0.1 m of depth) → warning."])
+}
+
+public enum TargetLargeHoverPadding: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-large-hover-padding", name: "Large buttons keep hover padding", category: .targets,
+        defaultSeverity: .warning, thresholdKey: "gap",
+        parameters: [
+            RuleParameter("gap", 8, "pt", .hig, "edge gap between two large buttons (4 pt of padding each)"),
+            RuleParameter("largeSize", 60, "pt", .hig, "smaller dimension from which a button counts as large"),
+        ],
+        citations: [buttonsVision],
+        summary: "Two buttons of 60 pt or more whose edges are less than 8 pt apart.",
+        rationale: "The HIG asks for 4 pt of padding around buttons of 60 pt and larger so their hover effects do not overlap. This tool reads it as 4 pt per button, an 8 pt gap (set gap: 4 for the looser reading).",
+        fixHint: "Leave at least 8 pt between the edges of large buttons.",
+        unit: "pt", worse: .lower)
+}
+
+/// The three pairwise target rules share one candidate search.
+final class TargetPairAnalyzer: RuleProcessor {
+    let spacingRule: Int?, overlapRule: Int?, paddingRule: Int?
+    let spacing: Double, edgeGap: Double, maxOverlap: Double, depthWindow: Double, padGap: Double, largeSize: Double
+    let pointAngle: Double
+    struct StaticFinding { var rule: Int; var a: Int; var b: Int; var measured: Double; var aux: Double; var threshold: Double }
+    /// Violating same-container pairs, computed once (their elements do not move in the container).
+    private(set) var staticFindings: [StaticFinding] = []
+    /// Entities compared in angle every frame, and their group (container, or themselves).
+    private let dynamicEntities: [Int]
+    private let group: [Int]
+    private let staticInContainer: [Bool]
+    private let runAngular: Bool
+    private var grid = PairGrid()
+    private var staticChecks = 0
+    private var ax0: [Double], ay0: [Double], ax1: [Double], ay1: [Double], slot: [Int]
+    var pairChecks: Int { staticChecks + grid.checks }
+
+    init(_ s: RuleSetup) {
+        spacingRule = s.index(TargetCenterSpacing.metadata.id)
+        overlapRule = s.index(TargetNoOverlap.metadata.id)
+        paddingRule = s.index(TargetLargeHoverPadding.metadata.id)
+        spacing = s.param(TargetCenterSpacing.metadata, "centerSpacing")
+        edgeGap = s.param(TargetCenterSpacing.metadata, "edgeGap")
+        maxOverlap = s.param(TargetNoOverlap.metadata, "maxOverlap")
+        depthWindow = s.param(TargetNoOverlap.metadata, "depthWindow")
+        padGap = s.param(TargetLargeHoverPadding.metadata, "gap")
+        largeSize = s.param(TargetLargeHoverPadding.metadata, "largeSize")
+        pointAngle = s.pointAngle > 0 ? s.pointAngle : Units.defaultPointAngle
+        let ents = s.scene.entities
+        var inContainer = [Bool](repeating: false, count: ents.count)
+        var byContainer: [Int: [Int]] = [:]
+        var dyn: [Int] = []
+        var grp: [Int] = []
+        for (i, e) in ents.enumerated() where e.interactive {
+            if let c = e.container, e.frame != nil, e.animation == nil {
+                inContainer[i] = true
+                byContainer[c, default: []].append(i)
+                grp.append(c)
+            } else {
+                grp.append(-(i + 1))
+            }
+            dyn.append(i)
+        }
+        staticInContainer = inContainer
+        dynamicEntities = dyn
+        group = grp
+        runAngular = Set(grp).count > 1
+        let n = dyn.count
+        ax0 = Array(repeating: 0, count: n); ay0 = ax0; ax1 = ax0; ay1 = ax0; slot = Array(repeating: 0, count: n)
+        // Same-container pairs, once.
+        var pg = PairGrid()
+        for c in byContainer.keys.sorted() {
+            guard let members = byContainer[c] else { continue }
+            let rects = members.map { ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
+            let x0 = rects.map { $0.x }, y0 = rects.map { $0.y }
+            let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
+            pg.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing,
+                      margin: max(edgeGap, padGap)) { i, j in
+                let ca = rects[i].center, cb = rects[j].center
+                let d = ca - cb
+                let sep = (d.x * d.x + d.y * d.y).squareRoot()
+                let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
+                let sizeA = min(rects[i].width, rects[i].height), sizeB = min(rects[j].width, rects[j].height)
+                evaluate(members[i], members[j], sep: sep, gap: g.gap, overlap: g.overlap,
+                         bothLarge: sizeA >= largeSize && sizeB >= largeSize, sameDepth: true, angular: false) {
+                    staticFindings.append(StaticFinding(rule: $0, a: members[i], b: members[j], measured: $1, aux: $2, threshold: $3))
+                }
+            }
+        }
+        staticChecks = pg.checks
+    }
+
+    /// Applies the three rules to one pair.
+    private func evaluate(_ a: Int, _ b: Int, sep: Double, gap: Double, overlap: Double, bothLarge: Bool,
+                          sameDepth: Bool, angular: Bool, emit: (Int, Double, Double, Double) -> Void) {
+        if let r = overlapRule, overlap > maxOverlap, sameDepth {
+            emit(r, overlap, gap, maxOverlap)
+        }
+        if let r = spacingRule, sep < spacing, gap < edgeGap {
+            emit(r, sep, gap, spacing)
+        }
+        if let r = paddingRule, bothLarge, gap < padGap {
+            emit(r, gap, sep, padGap)
+        }
+    }
+
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        for s in staticFindings where f.visible[s.a] && f.visible[s.b] {
+            out.report(rule: s.rule, s.a, s.b, frame: f.frame, time: f.time, measured: s.measured,
+                       threshold: s.threshold, aux: s.aux,
+                       severity: s.rule == overlapRule ? .error : nil)
+        }
+        guard runAngular else { return }
+        // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation).
+        var n = 0
+        for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 {
+            let hw = f.angularWidth[e] / 2, hh = f.angularHeight[e] / 2
+            ax0[n] = f.azimuth[e] - hw; ax1[n] = f.azimuth[e] + hw
+            ay0[n] = f.elevation[e] - hh; ay1[n] = f.elevation[e] + hh
+            slot[n] = k
+            n += 1
+        }
+        let pa = pointAngle
+        let head = f.headPosition
+        grid.search(count: n, minX: ax0, minY: ay0, maxX: ax1, maxY: ay1, cell: spacing * pa,
+                    margin: max(edgeGap, padGap) * pa) { i, j in
+            let ka = slot[i], kb = slot[j]
+            let a = dynamicEntities[ka], b = dynamicEntities[kb]
+            if group[ka] == group[kb], staticInContainer[a], staticInContainer[b] { return }
+            let da = normalize(f.center[a] - head), db = normalize(f.center[b] - head)
+            let cosv = max(-1, min(1, dot(da, db)))
+            let sep = degrees(acos(cosv)) / pa
+            let g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
+            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize
+            let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
+            evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,
+                     sameDepth: sameDepth, angular: true) { rule, m, aux, thr in
+                out.report(rule: rule, a, b, frame: f.frame, time: f.time, measured: m, threshold: thr,
+                           aux: aux, severity: rule == overlapRule ? .warning : nil, angular: true)
+            }
+        }
+    }
+
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        let u = agg.angular ? "pt_eq" : "pt"
+        let pair = names.sorted()
+        let a = pair.first ?? "?", b = pair.count > 1 ? pair[1] : "?"
+        if rule == spacingRule {
+            return "centres of \(a) and \(b) are \(fmt(agg.measured)) \(u) apart and only \(fmt(agg.aux)) \(u) separate their edges; move them to at least \(fmt(spacing)) \(u) apart or leave \(fmt(edgeGap)) \(u) between them"
+        }
+        if rule == overlapRule {
+            return "\(a) and \(b) overlap by \(fmt(agg.measured)) \(u); separate them so neither hit region covers the other"
+        }
+        return "large buttons \(a) and \(b) are only \(fmt(agg.measured)) \(u) apart at their edges; leave at least \(fmt(padGap)) \(u) (4 pt of hover padding each)"
+    }
+}
+
+public enum TargetHitRegionVisionOS: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-hit-region-visionos", name: "visionOS hit regions 60×60 pt, never below 28×28 pt", category: .targets,
+        defaultSeverity: .error, thresholdKey: "minimum",
+        parameters: [
+            RuleParameter("minimum", 28, "pt", .hig, "smallest allowed hit region (error)"),
+            RuleParameter("custom", 60, "pt", .hig, "hit region for custom controls (warning)"),
+        ],
+        citations: [Citation("buttons", "Best practices"), Citation("accessibility", "Mobility"),
+                    Citation("designing-for-games", "Look stunning on every display")],
+        summary: "An interactive element smaller than 28×28 pt, or a custom control smaller than 60×60 pt.",
+        rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls at standard sizes get a system hit region, so below 60 pt only custom controls are flagged.",
+        fixHint: "Make the control at least 60×60 pt (or give it a larger hit region); never smaller than 28×28 pt.",
+        unit: "pt", worse: .lower,
+        notes: ["Elements: the smaller side of the frame in pt. 3D interactive entities (models, asset nodes): pt_eq each frame. Custom = role custom, or any 3D entity."])
+}
+
+public enum TargetHitRegionIOS: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-hit-region-ios", name: "iOS touch targets 44×44 pt, never below 28×28 pt", category: .targets,
+        defaultSeverity: .error, thresholdKey: "minimum",
+        parameters: [
+            RuleParameter("minimum", 28, "pt", .hig, "smallest allowed touch target (error)"),
+            RuleParameter("frequent", 44, "pt", .hig, "touch target of frequently used controls (warning)"),
+        ],
+        citations: [Citation("buttons", "Best practices"), Citation("accessibility", "Mobility"),
+                    Citation("game-controls", "Touch controls")],
+        summary: "A screen-space control in an iOS AR scene smaller than 44×44 pt (warning) or 28×28 pt (error).",
+        rationale: "Fingers need 44×44 pt to hit a control reliably; less important controls can go down to 28×28 pt but no further.",
+        fixHint: "Make the control at least 44×44 pt.",
+        platforms: [.iOS], unit: "pt", worse: .lower,
+        notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used."])
+}
+
+func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
+    let meta = ios ? TargetHitRegionIOS.metadata : TargetHitRegionVisionOS.metadata
+    guard let r = s.index(meta.id) else { return nil }
+    let minimum = s.param(meta, "minimum")
+    let upper = s.param(meta, ios ? "frequent" : "custom")
+    let ents = s.scene.entities
+    let cands = ents.indices.filter { ents[$0].interactive }
+    return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+        guard f.visible[e] else { return nil }
+        let ent = ents[e]
+        let size: Double
+        if let fr = ent.frame, ent.kind == .element { size = min(fr.width, fr.height) } else { size = f.ptEq[e] }
+        guard size.isFinite else { return nil }
+        if size < minimum { return .init(measured: size, threshold: minimum, severity: .error) }
+        let custom = ios || ent.role == .custom || ent.kind != .element
+        if custom, size < upper { return .init(measured: size, threshold: upper, severity: .warning) }
+        return nil
+    }, message: { agg, names in
+        "\(names.joinedNames) is \(fmt(agg.measured)) pt at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) pt"
+            + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) pt recommended)" : "")
+    })
+}
+
+public enum TargetSmallInRow: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-small-in-row", name: "Small buttons are not lined up", category: .targets,
+        defaultSeverity: .warning, thresholdKey: "neighbourGap",
+        parameters: [
+            RuleParameter("smallSize", 32, "pt", .hig, "height up to which a button is Small (32 pt) or Mini (28 pt)"),
+            RuleParameter("alignment", 2, "pt", .configurable("tolerance for 'same row or column'"), "largest centre offset of aligned buttons"),
+            RuleParameter("neighbourGap", 60, "pt", .configurable("within one control plus its gap the buttons read as a row"), "edge gap up to which two buttons are neighbours"),
+        ],
+        citations: [buttonsVision],
+        summary: "Small or Mini buttons lined up in a row or column next to each other.",
+        rationale: "The HIG advises against lining up Small or Mini buttons in rows or columns: small targets next to each other are hard to tell apart with the eyes.",
+        fixHint: "Use Regular (44 pt) buttons for rows and columns, or spread the small buttons apart.",
+        unit: "pt", worse: .lower,
+        notes: ["Within one container: each button of role button no taller than 32 pt and its nearest such neighbour (edge gap < 60 pt); reported when their centres share a row or column (±2 pt). Measured: the edge gap."])
+}
+
+/// `target-small-in-row`, decided once per container (elements do not move inside it).
+final class SmallInRowRule: RuleProcessor {
+    let rule: Int
+    let neighbourGap: Double
+    private(set) var pairs: [(a: Int, b: Int, gap: Double, row: Bool)] = []
+    init?(_ s: RuleSetup) {
+        let m = TargetSmallInRow.metadata
+        guard let r = s.index(m.id) else { return nil }
+        rule = r
+        let small = s.param(m, "smallSize"), tol = s.param(m, "alignment")
+        neighbourGap = s.param(m, "neighbourGap")
+        let ents = s.scene.entities
+        var byContainer: [Int: [Int]] = [:]
+        for (i, e) in ents.enumerated() where e.role == .button && e.interactive {
+            guard let c = e.container, let fr = e.frame, fr.height <= small else { continue }
+            byContainer[c, default: []].append(i)
+        }
+        var grid = PairGrid()
+        var seen = Set<Int>()
+        for c in byContainer.keys.sorted() {
+            guard let members = byContainer[c] else { continue }
+            let rects = members.map { ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
+            let x0 = rects.map(\.x), y0 = rects.map(\.y)
+            let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
+            var nearest = [(j: Int, gap: Double)?](repeating: nil, count: members.count)
+            grid.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1,
+                        cell: max(neighbourGap, 1), margin: neighbourGap) { i, j in
+                let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j]).gap
+                guard g < neighbourGap else { return }
+                if nearest[i].map({ g < $0.gap }) ?? true { nearest[i] = (j, g) }
+                if nearest[j].map({ g < $0.gap }) ?? true { nearest[j] = (i, g) }
+            }
+            for i in members.indices {
+                guard let n = nearest[i] else { continue }
+                let a = members[i], b = members[n.j]
+                let key = min(a, b) * ents.count + max(a, b)
+                guard !seen.contains(key) else { continue }
+                let ca = rects[i].center, cb = rects[n.j].center
+                let row = abs(ca.y - cb.y) <= tol, column = abs(ca.x - cb.x) <= tol
+                guard row || column else { continue }
+                seen.insert(key)
+                pairs.append((a, b, n.gap, row))
+            }
+        }
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        for p in pairs where f.visible[p.a] && f.visible[p.b] {
+            out.report(rule: rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.gap, threshold: neighbourGap,
+                       aux: p.row ? 1 : 0)
+        }
+    }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        "small buttons \(names.sorted().joinedNames) are lined up in a \(agg.aux == 1 ? "row" : "column") \(fmt(agg.measured)) pt apart; use Regular (44 pt) buttons for rows and columns or spread them apart"
+    }
+}

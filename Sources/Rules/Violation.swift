@@ -1,0 +1,51 @@
+import SpatialModel
+
+/// One violation per (rule, entity set) per scene: the JSON contract of cli-and-report.md.
+public struct Violation: Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    /// Entity paths, sorted.
+    public var entities: [String]
+    /// Inclusive frame ranges `[first, last]` in which the condition held.
+    public var spans: [[Int]]
+    public var frameCount: Int
+    public var firstTime: Double
+    public var lastTime: Double
+    /// Worst value over all frames (direction per rule), and where it occurred.
+    public var measured: Double
+    public var threshold: Double
+    public var unit: String
+    public var worstFrame: Int
+    public var message: String
+    public var help: String
+    /// Hex FNV-1a 64-bit hash of rule id, scene path and sorted entity paths.
+    public var fingerprint: String
+    /// Source location of the first entity (nil for scene-level findings without one).
+    public var location: SourceLocation?
+    /// Within ±15 % of an angle-derived threshold (hig-rules §0.3).
+    public var borderline: Bool
+}
+
+/// Deterministic 64-bit FNV-1a (not Swift's seeded `Hasher`), so fingerprints are stable across runs.
+public struct FNV1a64: Sendable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    public init() {}
+    public mutating func combine(_ s: String) {
+        for b in s.utf8 { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        // Field separator so ("ab","c") and ("a","bc") differ.
+        value = (value ^ 0x1f) &* 0x0000_0100_0000_01b3
+    }
+    public var hex: String {
+        let h = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - h.count)) + h
+    }
+}
+
+/// The fingerprint of a violation: rule id + scene path + sorted entity paths.
+public func violationFingerprint(rule: String, scenePath: String, entities: [String]) -> String {
+    var h = FNV1a64()
+    h.combine(rule)
+    h.combine(scenePath)
+    for e in entities.sorted() { h.combine(e) }
+    return h.hex
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import Rules
+import SpatialModel
+
+@Suite struct RuleCatalogTests {
+    @Test func everyRuleIsSelfDescribing() {
+        let ids = RuleCatalog.allRuleIDs
+        #expect(Set(ids).count == ids.count)
+        for m in RuleCatalog.rules {
+            #expect(!m.name.isEmpty && !m.summary.isEmpty && !m.rationale.isEmpty && !m.fixHint.isEmpty, "\(m.id)")
+            #expect(!m.citations.isEmpty, "\(m.id) has no citation")
+            #expect(m.citations.allSatisfy { $0.url.hasPrefix("https://developer.apple.com/design/human-interface-guidelines/") })
+            #expect(!m.platforms.isEmpty)
+            #expect(["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps"].contains(m.unit), "\(m.id) unit \(m.unit)")
+            if let k = m.thresholdKey { #expect(m.parameter(k) != nil, "\(m.id) threshold key \(k)") }
+            for p in m.parameters {
+                if case .hig = p.origin { continue }
+                #expect(!(p.origin.justification ?? "").isEmpty, "\(m.id).\(p.key) needs a justification")
+            }
+            let prefix = m.id.split(separator: "-").first.map(String.init) ?? ""
+            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar"].contains(prefix))
+        }
+    }
+
+    @Test func everyRuleHasExampleScenesOnDisk() {
+        for m in RuleCatalog.rules {
+            for path in [m.failExample, m.passExample] {
+                #expect(FileManager.default.fileExists(atPath: TestPaths.repo(path)), "missing \(path)")
+            }
+        }
+    }
+
+    @Test func everyRuleRunsInTheEngine() {
+        // Each rule id maps to a processor (a rule without one would never report).
+        let scene = Scene(path: "x", platform: .visionOS)
+        let e = RuleEngine(scene: scene)
+        #expect(e.rules.count == RuleCatalog.rules.filter { $0.applies(to: .visionOS) }.count)
+    }
+
+    @Test func manualReviewAndUncheckedLists() {
+        #expect(RuleCatalog.manualReview.count == 69)
+        #expect(RuleCatalog.manualReview.allSatisfy { $0.id.hasPrefix("mr-") && !$0.summary.isEmpty && !$0.source.isEmpty })
+        let unchecked = Set(RuleCatalog.notChecked.map(\.id))
+        #expect(unchecked.isDisjoint(with: RuleCatalog.allRuleIDs))
+        #expect(unchecked.count + RuleCatalog.rules.count == 196)
+        #expect(unchecked.contains("type-contrast"))
+    }
+
+    @Test func renderers() throws {
+        let list = RuleCatalog.renderList()
+        for id in RuleCatalog.allRuleIDs { #expect(list.contains(id)) }
+        #expect(list.contains("mr-alert-copy"))
+        let ex = try RuleCatalog.renderExplanation(id: "target-center-spacing")
+        #expect(ex.contains("spatial-layout › Best practices · S0"))
+        #expect(ex.contains("centerSpacing (threshold) = 60 pt  [HIG]"))
+        #expect(ex.contains("Scenes/rules/target-center-spacing/fail.scene.yaml"))
+        #expect(throws: UnknownRule.self) { try RuleCatalog.renderExplanation(id: "target-centre-spacing") }
+        do { _ = try RuleCatalog.renderExplanation(id: "target-centre-spacing") } catch let u as UnknownRule {
+            #expect(u.suggestion == "target-center-spacing")
+        }
+        #expect(try RuleCatalog.renderExplanation(id: "type-contrast").contains("not checked"))
+        let entries = RuleCatalog.entries()
+        #expect(entries.count == RuleCatalog.rules.count)
+        #expect(entries.first { $0.id == "fov-important-centered" }?.parameters.first?.origin == "EXT")
+    }
+}

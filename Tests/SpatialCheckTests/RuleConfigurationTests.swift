@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import Rules
+import SpatialModel
+
+@Suite struct RuleConfigurationTests {
+    @Test func misspeltRuleIdIsAnErrorWithLocationAndSuggestion() {
+        let text = """
+        failOn: warning
+        rules:
+          target-centre-spacing: off
+        """
+        do {
+            _ = try RuleConfiguration.parse(text, file: ".spatialcheck.yaml")
+            Issue.record("expected an error")
+        } catch let f as LoadFailure {
+            #expect(f.diagnostics.count == 1)
+            let d = f.diagnostics.first
+            #expect(d?.location == SourceLocation(line: 3, column: 3))
+            #expect(d?.hint == "did you mean 'target-center-spacing'?")
+            #expect(d?.description.hasPrefix(".spatialcheck.yaml:3:3: error: unknown rule id") == true)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func unknownKeysAndMissingReasonAreErrors() {
+        let text = """
+        failon: warning
+        rules:
+          target-center-spacing: {severty: warning}
+        ignore:
+          - {rule: target-center-spacing, entity: "a/*"}
+        """
+        do {
+            _ = try RuleConfiguration.parse(text)
+            Issue.record("expected errors")
+        } catch let f as LoadFailure {
+            let hints = f.diagnostics.compactMap(\.hint)
+            #expect(hints.contains("did you mean 'failOn'?"))
+            #expect(hints.contains("did you mean 'severity'?"))
+            #expect(f.diagnostics.contains { $0.message.contains("reason") && $0.location?.line == 5 })
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func parsesAFullConfig() throws {
+        let c = try RuleConfiguration.parse("""
+        failOn: warning
+        units: {pointAngle: 0.07}
+        rules:
+          target-center-spacing: {severity: warning, threshold: 50, edgeGap: 10}
+          fov-important-centered: off
+        ignore:
+          - {rule: depth-min-reading-distance, entity: "hud/*", reason: "brief notification"}
+        """)
+        #expect(c.failOn == .warning)
+        #expect(c.pointAngle == 0.07)
+        #expect(c.rules["target-center-spacing"] == RuleSettings(severity: .warning, threshold: 50, parameters: ["edgeGap": 10]))
+        #expect(!c.isEnabled("fov-important-centered"))
+        #expect(c.ignore.first?.reason == "brief notification")
+        #expect(FailOn.warning.fails(.warning) && !FailOn.warning.fails(.info) && !FailOn.never.fails(.error))
+    }
+
+    func spacingViolations(_ config: String) throws -> [Violation] {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("play", in: w, frame: RectPt(x: 0, y: 0, width: 44, height: 44))
+        fx.button("pause", in: w, frame: RectPt(x: 44, y: 0, width: 44, height: 44))
+        return fx.run(configuration: try RuleConfiguration.parse(config)).1.rule("target-center-spacing")
+    }
+
+    @Test func configChangesTheVerdict() throws {
+        #expect(try spacingViolations("{}").count == 1)
+        #expect(try spacingViolations("rules: {target-center-spacing: off}").isEmpty)
+        #expect(try spacingViolations("rules: {target-center-spacing: {enabled: false}}").isEmpty)
+        #expect(try spacingViolations("rules: {target-center-spacing: {threshold: 40}}").isEmpty)
+        #expect(try spacingViolations("rules: {target-center-spacing: {severity: info}}").first?.severity == .info)
+        #expect(try spacingViolations("""
+        ignore: [{rule: target-center-spacing, entity: "player/*", reason: "prototype"}]
+        """).isEmpty)
+        #expect(try spacingViolations("""
+        ignore: [{rule: target-center-spacing, entity: "other/*", reason: "prototype"}]
+        """).count == 1)
+    }
+
+    @Test func globs() {
+        #expect(globMatch("player/*", "player/play"))
+        #expect(!globMatch("player/*", "player/controls/play"))
+        #expect(globMatch("player/**", "player/controls/play"))
+        #expect(globMatch("**/play", "player/controls/play"))
+        #expect(globMatch("**/play", "play"))
+        #expect(globMatch("p?ayer/*", "player/x"))
+        #expect(!globMatch("hud", "hud2"))
+    }
+
+    @Test func findsTheNearestConfigFile() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rulecfg-\(UInt32.random(in: 0...UInt32.max))")
+        let deep = root.appendingPathComponent("a/b")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(RuleConfiguration.find(startingAt: deep.path) == nil || RuleConfiguration.find(startingAt: deep.path)?.hasPrefix(root.path) == false)
+        let file = root.appendingPathComponent("a/.spatialcheck.yaml")
+        try "failOn: never\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(RuleConfiguration.find(startingAt: deep.path) == file.standardizedFileURL.path)
+        #expect(try RuleConfiguration.load(path: file.path).failOn == .never)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import Simulation
+@testable import Rules
+import SpatialModel
+
+@Suite struct RuleMoreRulesTests {
+    @Test func primaryContentOffCentreThenOutOfView() {
+        var fx = RuleFixture(frameRate: 10, duration: 4)
+        fx.add("player", .window) { e in e.primary = true }
+        let vs = fx.run { i, f in
+            f.eccentricity[0] = 20                      // off-centre: info on every frame
+            f.fullyInFOV[0] = i < 10                    // out of view from 1 s on: warning after 2 s more
+        }.1.rule("fov-important-centered")
+        #expect(vs.count == 1)
+        #expect(vs.first?.severity == .warning)
+        #expect(vs.first?.spans == [[0, 39]])
+        #expect(vs.first?.borderline == false)
+    }
+
+    @Test func borderlineNearAnAngleThreshold() {
+        var fx = RuleFixture(frameRate: 10, duration: 1)
+        fx.add("player", .window) { e in e.primary = true }
+        let v = fx.run { _, f in f.eccentricity[0] = 16 }.1.rule("fov-important-centered").first
+        #expect(v?.severity == .info)
+        #expect(v?.borderline == true)  // 16° vs 15°: within 15 %
+    }
+
+    @Test func verticalComfortBand() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        fx.add("low", .window) { e in e.interactive = true }
+        fx.add("ok", .window) { e in e.interactive = true }
+        let vs = fx.run { _, f in f.elevationWorld[0] = -50; f.elevationWorld[1] = -10 }.1.rule("fov-vertical-comfort")
+        #expect(vs.map(\.entities) == [["low"]])
+        #expect(vs.first?.measured == 50)
+        #expect(vs.first?.threshold == 40)
+    }
+
+    @Test func windowClutterCountsVisibleWindows() {
+        var fx = RuleFixture(duration: 3.0 / 90)
+        for i in 0..<4 { fx.add("w\(i)", .window) }
+        let vs = fx.run { i, f in if i == 2 { f.visible[3] = false } }.1.rule("fov-window-clutter")
+        #expect(vs.first?.spans == [[0, 1]])
+        #expect(vs.first?.measured == 4)
+        #expect(vs.first?.severity == .info)
+    }
+
+    @Test func depthLayersAndWindowExtent() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        let w = fx.window()
+        for (i, d) in [0.0, 5, 10, 25].enumerated() {
+            fx.add("e\(i)", .element, parent: w) { e in
+                e.container = w; e.role = .button; e.interactive = true; e.depthPt = d; e.metresPerPoint = 0.00234
+                e.frame = RectPt(x: Double(i) * 100, y: 0, width: 60, height: 60)
+            }
+        }
+        let child = fx.add("statue", .model, parent: w)
+        let vs = fx.run { _, f in
+            f.front[w] = Vec3(0, 0, 1)
+            f.boundsMin[child] = Vec3(-0.1, 1.5, -2); f.boundsMax[child] = Vec3(0.1, 1.7, -1.9)
+        }.1
+        #expect(vs.rule("depth-layer-count").first?.measured == 4)
+        let ext = vs.rule("depth-window-content-extent")
+        #expect(ext.map(\.entities) == [["player/e3"], ["player/statue"]])
+        #expect(abs((ext.last?.measured ?? 0) - 0.1) < 1e-9)
+    }
+
+    @Test func locomotionIgnoresRecenter() {
+        var fx = RuleFixture(immersion: .full, frameRate: 10, duration: 2.6)
+        fx.add("env", .environment)
+        let (_, vs) = fx.run { i, f in
+            let x = Double(i) * 0.1
+            f.headPosition = Vec3(x, 1.6, 0)
+            // A recenter at frame 12 resets the boundary origin.
+            let origin = i < 12 ? 0.0 : 1.2
+            f.boundaryOrigin = Vec3(origin, 1.6, 0)
+            f.headDisplacement = x - origin
+        }
+        #expect(vs.rule("boundary-head-exit").isEmpty)
+        #expect(vs.rule("boundary-style-vs-locomotion").first?.spans == [[16, 25]])
+    }
+
+    @Test func billboardAngles() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        fx.add("edge", .text)
+        fx.add("slant", .text)
+        fx.add("front", .text)
+        let vs = fx.run { _, f in
+            f.front[0] = Quat(yaw: 60, pitch: 0, roll: 0).act(Vec3(0, 0, 1))
+            f.front[1] = Quat(yaw: 35, pitch: 0, roll: 0).act(Vec3(0, 0, 1))
+        }.1.rule("type-billboard")
+        #expect(vs.map(\.entities) == [["edge"], ["slant"]])
+        #expect(vs.map(\.severity) == [.warning, .info])
+        #expect(abs((vs.first?.measured ?? 0) - 60) < 1e-9)
+    }
+
+    @Test func fixedScaleTextFarAway() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        fx.add("small", .text) { e in e.textHeight = 0.01; e.scaleMode = .fixed }
+        fx.add("large", .text) { e in e.textHeight = 0.08; e.scaleMode = .fixed }
+        let vs = fx.run().1.rule("type-legible-across-scale")
+        #expect(vs.map(\.entities) == [["small"]])
+        let expected = degrees(2 * atan(0.01 / 6)) / Units.defaultPointAngle
+        #expect(abs((vs.first?.measured ?? 0) - expected) < 1e-9)
+    }
+
+    @Test func staticElementsDoNotDuplicateTheirWindowsMotion() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("b", in: w, frame: RectPt(x: 0, y: 0, width: 60, height: 60))
+        let vs = fx.run { _, f in for e in 0..<2 { f.angularVelocity[e] = 90 } }.1.rule("motion-too-fast")
+        #expect(vs.map(\.entities) == [["player"]])
+    }
+
+    @Test func mismatchedOrRepeatedFramesAreIgnored() {
+        let fx = RuleFixture(duration: 2.0 / 90)
+        let engine = RuleEngine(scene: fx.scene)
+        engine.consume(FrameQuantities(entityCount: 5))  // wrong entity count: ignored, no crash
+        var f = fx.frame(0)
+        f.frame = 3
+        engine.consume(f)
+        engine.consume(f)                                 // repeated frame: ignored
+        #expect(engine.finish().isEmpty)
+    }
+
+    @Test func thresholdOnARuleWithoutOneIsAnError() {
+        #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("rules: {fov-no-head-turn: {threshold: 3}}") }
+        #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("rules: {fov-no-head-turn: {bogus: 3}}") }
+        #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("failOn: [") }
+    }
+}
+
+@Suite struct RuleLaunchPlacementTests {
+    @Test func checkedAtLaunchAndWhenAFullSpaceOpens() {
+        var fx = RuleFixture(frameRate: 10, duration: 2)
+        fx.add("main", .window) { e in e.primary = true }
+        let vs = fx.run { i, f in
+            f.eccentricity[0] = 30
+            f.immersion = i >= 10 ? .full : .shared
+        }.1.rule("fov-launch-placement")
+        #expect(vs.first?.spans == [[0, 0], [10, 10]])
+        #expect(vs.first?.measured == 30)
+    }
+}
+
+@Suite struct RuleSmallInRowTests {
+    @Test func smallButtonsInARow() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        let w = fx.window()
+        fx.button("a", in: w, frame: RectPt(x: 300, y: 230, width: 32, height: 32))
+        fx.button("b", in: w, frame: RectPt(x: 360, y: 230, width: 32, height: 32))
+        fx.button("c", in: w, frame: RectPt(x: 420, y: 230, width: 32, height: 32))
+        fx.button("lone", in: w, frame: RectPt(x: 300, y: 500, width: 32, height: 32))  // 238 pt below: not a neighbour
+        fx.button("big", in: w, frame: RectPt(x: 480, y: 230, width: 44, height: 44))
+        let vs = fx.run().1.rule("target-small-in-row")
+        #expect(vs.map(\.entities) == [["player/a", "player/b"], ["player/b", "player/c"]])
+        #expect(vs.first?.measured == 28)
+        #expect(vs.first?.message.contains("row") == true)
+    }
+}

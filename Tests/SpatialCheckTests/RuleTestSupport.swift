@@ -1,0 +1,73 @@
+import Testing
+@testable import Simulation
+@testable import Rules
+import SpatialModel
+
+/// Builds synthetic scenes and frames for the rule tests.
+struct RuleFixture {
+    var scene: Scene
+    init(path: String = "Scenes/test.scene.yaml", platform: Platform = .visionOS, immersion: ImmersionStyle = .shared,
+         frameRate: Double = 90, duration: Double = 1, viewer: Viewer = Viewer()) {
+        scene = Scene(path: path, platform: platform, immersion: immersion, frameRate: frameRate, duration: duration, viewer: viewer)
+    }
+
+    @discardableResult
+    mutating func add(_ id: String, _ kind: EntityKind, parent: Int? = nil, line: Int = 1,
+                      _ configure: (inout Entity) -> Void = { _ in }) -> Int {
+        let index = scene.entities.count
+        let path = parent.map { scene.entities[$0].path + "/" + id } ?? id
+        var e = Entity(id: id, path: path, kind: kind, node: index, location: SourceLocation(line: line, column: 5))
+        e.parent = parent
+        configure(&e)
+        scene.entities.append(e)
+        return index
+    }
+
+    @discardableResult
+    mutating func window(_ id: String = "player", size: SIMD2<Double> = SIMD2(1280, 720)) -> Int {
+        add(id, .window) { e in e.sizePt = size; e.scaleMode = .dynamic; e.metresPerPoint = 0.00234; e.placementDistance = 2 }
+    }
+
+    @discardableResult
+    mutating func button(_ id: String, in window: Int, frame: RectPt, role: ElementRole = .button, line: Int = 10) -> Int {
+        add(id, .element, parent: window, line: line) { e in
+            e.container = window; e.role = role; e.interactive = true; e.frame = frame
+            e.metresPerPoint = 0.00234; e.scaleMode = .dynamic
+        }
+    }
+
+    /// A frame with every entity visible, 2 m straight ahead, in the field of view and still.
+    func frame(_ i: Int, rate: Double? = nil) -> FrameQuantities {
+        let n = scene.entities.count
+        var f = FrameQuantities(entityCount: n)
+        f.frame = i
+        f.time = Double(i) / (rate ?? scene.frameRate)
+        f.headPosition = Vec3(0, 1.6, 0)
+        f.immersion = scene.immersion
+        for e in 0..<n {
+            f.center[e] = Vec3(0, 1.6, -2)
+            f.boundsMin[e] = Vec3(-0.05, 1.55, -2); f.boundsMax[e] = Vec3(0.05, 1.65, -2)
+            f.front[e] = Vec3(0, 0, 1); f.upAxis[e] = Vec3(0, 1, 0)
+            f.distance[e] = 2
+            f.angularWidth[e] = 4; f.angularHeight[e] = 4; f.angularSize[e] = 4
+            f.ptEq[e] = 60
+        }
+        return f
+    }
+
+    /// Runs `frames` frames through a fresh engine, letting `edit` change each frame first.
+    func run(frames: Int? = nil, configuration: RuleConfiguration = .default,
+             _ edit: (Int, inout FrameQuantities) -> Void = { _, _ in }) -> (RuleEngine, [Violation]) {
+        let engine = RuleEngine(scene: scene, configuration: configuration)
+        for i in 0..<(frames ?? scene.frameCount) {
+            var f = frame(i)
+            edit(i, &f)
+            engine.consume(f)
+        }
+        return (engine, engine.finish())
+    }
+}
+
+extension Array where Element == Violation {
+    func rule(_ id: String) -> [Violation] { filter { $0.rule == id } }
+}

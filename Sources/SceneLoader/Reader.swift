@@ -130,10 +130,9 @@ final class Reader {
         }
         var out: [Double] = []
         for item in items {
-            guard let d = number(item, what + " item") else { return nil }
-            out.append(d)
+            if let d = number(item, what + " item") { out.append(d) }
         }
-        return out
+        return out.count == count ? out : nil
     }
 
     func vec3(_ n: YNode, _ what: String, shape: String = "[x, y, z] in metres") -> Vec3? {

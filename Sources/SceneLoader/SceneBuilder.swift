@@ -740,7 +740,7 @@ final class SceneBuilder {
             guard let k = asset.nodes.firstIndex(where: { $0.name == name }) else {
                 let names = asset.nodes.map(\.name).filter { !$0.isEmpty }
                 r.error(selectLoc, "asset '\(display)' has no node named '\(name)'",
-                        hint: closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? ""
+                        hint: (closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? "")
                             + "nodes in the asset: " + Reader.quoteList(names, limit: 10))
                 return nil
             }

@@ -470,6 +470,16 @@ final class SceneBuilder {
         let d0 = length(nodeWorld.translation - eye0)
         e.placementDistance = d0
         entities.append(e)
+        if !nodeWorld.isFinite {
+            r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
+        }
+        let dynamic = (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
+            || (kind == .volume && Self.scalarText(m["scaleMode"]) == "dynamic")
+            || (kind == .text && m.has("fontSize"))
+        if dynamic && d0 < 1e-6 {
+            r.error(m.loc, "\(what) is dynamic-scale but sits at the viewer's eye (d0 = 0), so it has no size",
+                    hint: "move it away from the eye or use a fixed scale")
+        }
 
         var childIds: [String: SourceLocation] = [:]
         var attachment: Attachment?
@@ -590,6 +600,11 @@ final class SceneBuilder {
         if let an = m["animation"] {
             animation(an, entIdx: entIdx, nodeIdx: nodeIdx, rotPrefix: rotPrefix, attachment: attachment, what: what)
         }
+    }
+
+    private static func scalarText(_ n: YNode?) -> String? {
+        if let n, case let .scalar(s) = n.kind { return s.text }
+        return nil
     }
 
     private func parseAssetUnits(_ n: YNode, _ what: String) -> (Double, String)? {

@@ -291,3 +291,36 @@ import SpatialModel
         #expect(!scene.entities[0].visible)
     }
 }
+
+@Suite struct SceneLoaderAnchorTests {
+    @Test func handAnchorIsBelowAndInFrontOfTheEye() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            viewer: {eyeHeight: 1.5}
+            entities:
+              - {id: h, kind: group, anchor: hand, children: [{id: c, kind: group, position: [0.1, 0, 0]}]}
+            """)
+        #expect(scene.nodes[0].anchor == .hand && scene.nodes[1].anchor == .hand)
+        #expect(scene.entities[1].anchor == .hand)
+        // Hand frame: (0, 1.5 − 0.3, −0.25); the child is 0.1 m to its right.
+        #expect(near(scene.entities[1].placementDistance, length(Vec3(0.1, -0.3, -0.25))))
+    }
+
+    @Test func dynamicContentAtTheEyeIsAnError() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: w, kind: window, position: [0, 1.6, 0]}
+            """)
+        #expect(errs.count == 1 && errs.first?.location == SourceLocation(line: 3, column: 5))
+    }
+
+    @Test func invalidOverridesAreReported() {
+        do {
+            _ = try LoaderFixture.load("format: spatialscene/1\n", options: LoadOptions(pointAngle: 5, frameRate: 0))
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.diagnostics.count == 2 && error.diagnostics.allSatisfy { $0.location == nil })
+        }
+    }
+}

@@ -40,6 +40,21 @@ private let kindKeys: [FileKind: [String]] = [
     .environment: ["asset", "assetUnits", "node", "groundPlane", "range"],
     .group: [],
 ]
+private let allowedKeys: [FileKind: [String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map {
+    ($0, commonKeys + (kindKeys[$0] ?? []))
+})
+/// For each kind, keys that belong to other kinds, with an explanation.
+private let elsewhereKeys: [FileKind: [String: String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map { kind in
+    let allowed = commonKeys + (kindKeys[kind] ?? [])
+    var elsewhere: [String: String] = [:]
+    for k in FileKind.allCases where k != kind {
+        for key in kindKeys[k] ?? [] where !allowed.contains(key) {
+            let kinds = FileKind.allCases.filter { (kindKeys[$0] ?? []).contains(key) }.map(\.rawValue)
+            elsewhere[key] = "applies to \(kinds.joined(separator: ", ")) entities, not \(kind.rawValue)"
+        }
+    }
+    return (kind, elsewhere)
+})
 private let topKeys = ["format", "name", "platform", "immersion", "frameRate", "duration", "units", "viewer",
                        "entities", "events"]
 private let elementKeys = ["id", "role", "frame", "depth", "fontSize", "label", "interactive", "primary", "visible"]
@@ -385,15 +400,7 @@ final class SceneBuilder {
         let what = "\(kind?.rawValue ?? "entity") '\(id)'"
         // Keys.
         if let kind {
-            let allowed = commonKeys + (kindKeys[kind] ?? [])
-            var elsewhere: [String: String] = [:]
-            for k in FileKind.allCases where k != kind {
-                for key in kindKeys[k] ?? [] where !allowed.contains(key) {
-                    let kinds = FileKind.allCases.filter { (kindKeys[$0] ?? []).contains(key) }.map(\.rawValue)
-                    elsewhere[key] = "applies to \(kinds.joined(separator: ", ")) entities, not \(kind.rawValue)"
-                }
-            }
-            m.checkKeys(allowed, in: what, reader: r, elsewhere: elsewhere)
+            m.checkKeys(allowedKeys[kind] ?? commonKeys, in: what, reader: r, elsewhere: elsewhereKeys[kind] ?? [:])
         } else {
             let all = commonKeys + Set(kindKeys.values.flatMap { $0 }).sorted()
             m.checkKeys(all, in: what, reader: r)

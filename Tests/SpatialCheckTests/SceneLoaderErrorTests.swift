@@ -298,3 +298,15 @@ import SpatialModel
         }
     }
 }
+
+@Suite struct SceneLoaderLimitTests {
+    @Test func entityCountLimit() {
+        var text = "format: spatialscene/1\nentities:\n"
+        text.reserveCapacity(3_000_000)
+        for i in 0...100_000 { text += "  - {id: e\(i), kind: group}\n" }
+        let errs = LoaderFixture.errors(text)
+        #expect(errs.count == 1)
+        #expect(errs.first?.message == "the scene has more than 100000 entities and elements; the rest are ignored")
+        #expect(errs.first?.location == SourceLocation(line: 100_003, column: 5))
+    }
+}

@@ -150,14 +150,7 @@ final class SceneBuilder {
     func buildBareAsset() throws(LoadFailure) -> Scene {
         applyUnitOverrides(pointAngle: nil, fixed: nil, loc: nil)
         let file = (path as NSString).lastPathComponent
-        var base = file
-        while true {
-            let ext = (base as NSString).pathExtension
-            if ext.isEmpty || base == "." + ext { break }
-            base = (base as NSString).deletingPathExtension
-            break
-        }
-        let id = Self.sanitise(base)
+        let id = Self.sanitise((file as NSString).deletingPathExtension)
         let resolved = Self.resolve(path, base: baseDirectory)
         guard let asset = importAsset(display: path, resolved: resolved, loc: nil) else { throw failure() }
         let restTRS = Transform.identity

@@ -49,6 +49,12 @@ import AssetImport
 ///   keyframe gives a key in every component. `speed` is accepted for keyframes too.
 /// - **Duration.** Default: the latest of the last viewer key, the end of every non-looping animation
 ///   (`duration / speed`) and the last event (an addition to the spec), at least one frame.
+/// - **Stricter than the spec text** (all reported as errors): `anchor` on a child (children follow
+///   their parent's anchor); a volume without `size`; text without `string`; dynamic-scale content
+///   (default windows, dynamic volumes, `fontSize` text) placed exactly at the eye (d0 = 0, no size);
+///   viewer path and keyframe times below 0; `range` outside 0 ≤ min ≤ max ≤ 360.
+/// - **Events** are sorted by time (stable); `entity` is a path or an id that is unique in the scene.
+/// - **Diagnostics** without a location (command-line overrides, unreadable files) sort first.
 /// - **Warnings.** A model whose rest bounds exceed 50 m or stay under 1 mm in every dimension.
 public enum SceneLoader {
     /// True for `*.scene.yaml`, `*.scene.yml` and `*.scene.json` (case-insensitive).

@@ -158,7 +158,7 @@ final class SceneBuilder {
         var e = Entity(id: id, path: id, kind: .model, node: nodeIdx, location: SourceLocation(line: 1, column: 1))
         e.metresPerPoint = units.fixedPointSize
         entities.append(e)
-        paths[id] = nil
+        paths[id] = .some(nil)
         _ = attach(asset: asset, display: path, resolved: resolved, selectNode: nil, selectLoc: nil,
                    override: nil, entIdx: 0, nodeIdx: nodeIdx, anchor: .world, path: id, loc: nil)
         nodes[nodeIdx].subtreeEnd = nodes.count

@@ -144,3 +144,61 @@ import SpatialModel
         #expect(near(scene.entities[0].restWorldBounds.max, Vec3(0.1, 0.05, 0)))
     }
 }
+
+@Suite struct SceneLoaderMiscTests {
+    @Test func environmentKeys() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            immersion: progressive
+            entities:
+              - {id: env, kind: environment, groundPlane: true, range: [120, 360]}
+              - {id: sky, kind: environment, asset: robot.glb, assetUnits: feet}
+            """)
+        #expect(scene.immersion == .progressive)
+        #expect(scene.entities[0].groundPlane == true && scene.entities[0].immersionRange == [120, 360])
+        #expect(scene.entities[0].asset == nil && !scene.entities[0].interactive)
+        #expect(scene.entities[1].asset?.unitScale == 0.3048)
+        #expect(scene.entities.map(\.path) == ["env", "sky", "sky/btn_play"])
+    }
+
+    @Test func ambiguousEventIdNeedsAPath() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: a, kind: group, children: [{id: x, kind: group}]}
+              - {id: b, kind: group, children: [{id: x, kind: group}]}
+            events:
+              - {t: 1, action: hide, entity: x}
+              - {t: 2, action: hide, entity: b/x}
+            """)
+        #expect(errs.count == 1)
+        #expect(errs.first?.message == "entity 'x' is ambiguous: 2 entities have that id")
+        #expect(errs.first?.hint == "use a path: 'a/x', 'b/x'")
+        #expect(errs.first?.location == SourceLocation(line: 6, column: 34))
+    }
+
+    @Test func headAnchoredPlacementIsInTheHeadFrame() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - {id: hud, kind: window, anchor: head, placement: {distance: 1, azimuth: 90}}
+            """)
+        // 90° to the right of the eye at t = 0; in the head frame (origin at the eye) that is (1, 0, 0).
+        #expect(near(scene.nodes[0].rest.translation, Vec3(1, 0, 0)))
+        // Facing the eye: +Z turned to −X, i.e. yaw = atan2(−1, 0) = −90°.
+        #expect(near(scene.nodes[0].restTRS.rotation.act(Vec3(0, 0, 1)), Vec3(-1, 0, 0)))
+    }
+
+    @Test func explicitFacingWithRotationAppliesRotationAfterTheTurn() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - {id: w, kind: window, position: [2, 1.6, 0], facing: viewer, rotation: {pitch: 90}}
+            """)
+        // Face turn: yaw = atan2(−2, 0) = −90°; R = Ry(−90)·Rx(90). Rx(90) maps +Z to −Y, which Ry keeps.
+        let r = scene.nodes[0].restTRS.rotation
+        #expect(near(r.act(Vec3(0, 0, 1)), Vec3(0, -1, 0)))
+        // +Y goes to +Z under Rx(90), then to... Ry(−90) maps +Z to −X.
+        #expect(near(r.act(Vec3(0, 1, 0)), Vec3(-1, 0, 0)))
+    }
+}

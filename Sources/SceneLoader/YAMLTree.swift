@@ -48,6 +48,12 @@ struct TreeConverter {
 
     /// Parses `text` into a tree, or returns nil with `diagnostics` describing why.
     mutating func parse(_ text: String) -> YNode? {
+        if let loc = Self.complexKeyWithAnchors(text) {
+            diagnostics.append(Diagnostic(file: file, location: loc,
+                                          message: "a list, mapping or alias used as a mapping key is not supported in scene files",
+                                          hint: "keys are plain names such as 'position'; anchors and aliases may be used as values only"))
+            return nil
+        }
         let root: Yams.Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -66,6 +72,60 @@ struct TreeConverter {
         }
         let tree = convert(root, depth: 1)
         return fatal ? nil : tree
+    }
+
+    /// Yams hashes every mapping key while composing (to find duplicates); an alias bomb used as a
+    /// key makes that exponential before any limit of ours can apply. Scene keys are plain names,
+    /// so when the text defines anchors, a key that is an alias (`*a: `), a flow collection
+    /// (`[..]: `, `{..}: `) or an explicit `? ` key is rejected up front. Conservative: quotes are
+    /// not tracked, so such patterns inside strings of a file that uses anchors are rejected too.
+    static func complexKeyWithAnchors(_ text: String) -> SourceLocation? {
+        let scalars = Array(text.unicodeScalars)
+        func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
+        func isAnchorChar(_ c: Unicode.Scalar) -> Bool {
+            c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_")
+        }
+        func tokenStart(_ i: Int) -> Bool {
+            var j = i - 1
+            while j >= 0, isSpace(scalars[j]) { j -= 1 }
+            if j < 0 || scalars[j] == "\n" { return true }
+            return "[{,:-?".unicodeScalars.contains(scalars[j]) && (j == i - 1 || isSpace(scalars[j + 1]) || scalars[j] != "-")
+        }
+        /// True when a `:` indicator follows position `i` (after optional spaces).
+        func colonIndicator(after i: Int) -> Bool {
+            var j = i
+            while j < scalars.count, isSpace(scalars[j]) { j += 1 }
+            guard j < scalars.count, scalars[j] == ":" else { return false }
+            let k = j + 1
+            return k >= scalars.count || isSpace(scalars[k]) || "\n\r,]}".unicodeScalars.contains(scalars[k])
+        }
+        // Only documents that define anchors can carry a bomb.
+        var hasAnchor = false
+        for (i, c) in scalars.enumerated() where c == "&" && i + 1 < scalars.count && isAnchorChar(scalars[i + 1]) && tokenStart(i) {
+            hasAnchor = true
+            break
+        }
+        guard hasAnchor else { return nil }
+        var line = 1, col = 1
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "\n" { line += 1; col = 1; i += 1; continue }
+            var bad = false
+            if c == "*", tokenStart(i), i + 1 < scalars.count, isAnchorChar(scalars[i + 1]) {
+                var j = i + 1
+                while j < scalars.count, isAnchorChar(scalars[j]) { j += 1 }
+                bad = colonIndicator(after: j)
+            } else if c == "]" || c == "}" {
+                bad = colonIndicator(after: i + 1)
+            } else if c == "?", tokenStart(i) {
+                bad = i + 1 >= scalars.count || isSpace(scalars[i + 1]) || scalars[i + 1] == "\n"
+            }
+            if bad { return SourceLocation(line: line, column: col) }
+            col += 1
+            i += 1
+        }
+        return nil
     }
 
     static func location(_ mark: Mark?) -> SourceLocation {

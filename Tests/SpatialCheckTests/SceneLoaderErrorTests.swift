@@ -310,3 +310,29 @@ import SpatialModel
         #expect(errs.first?.location == SourceLocation(line: 100_003, column: 5))
     }
 }
+
+@Suite struct SceneLoaderAliasTests {
+    @Test func aliasBombAsAKeyIsRejectedBeforeComposing() {
+        var bomb = "format: spatialscene/1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1...8 { bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for (tail, column) in [("? *a8\n: 1\n", 1), ("*a8 : 1\n", 1), ("x: {*a8: 1}\n", 5), ("[*a8]: 1\n", 5)] {
+            let errs = LoaderFixture.errors(bomb + tail)
+            #expect(errs.count == 1)
+            #expect(errs.first?.location == SourceLocation(line: 11, column: column))
+            #expect(errs.first?.message == "a list, mapping or alias used as a mapping key is not supported in scene files")
+        }
+    }
+
+    @Test func anchorsAndAliasesAsValuesWork() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                size: &sz [800, 600]
+                placement: {distance: 2}
+              - {id: w2, kind: window, size: *sz, placement: {distance: 2, azimuth: 40}}
+            """)
+        #expect(scene.entities[1].sizePt == SIMD2(800, 600))
+    }
+}

@@ -130,7 +130,7 @@ final class Reader {
         }
         var out: [Double] = []
         for item in items {
-            if let d = number(item, what + " item") { out.append(d) }
+            if let d = number(item, "an item of \(what)") { out.append(d) }
         }
         return out.count == count ? out : nil
     }

@@ -92,8 +92,8 @@ import SpatialModel
         #expect(errs.map(\.location) == [SourceLocation(line: 2, column: 12), SourceLocation(line: 4, column: 37),
                                      SourceLocation(line: 4, column: 46)])
         #expect(errs.first?.message == "'frameRate' must be a finite number, found .nan")
-        #expect(errs[1].message == "'position' of group 'g' item must be a finite number, found .inf")
-        #expect(errs[2].message == "'position' of group 'g' item must be a finite number, found 1e999")
+        #expect(errs[1].message == "an item of 'position' of group 'g' must be a finite number, found .inf")
+        #expect(errs[2].message == "an item of 'position' of group 'g' must be a finite number, found 1e999")
     }
 
     @Test func duplicateIdNamesBothLocations() {
@@ -221,7 +221,7 @@ import SpatialModel
             }
             """, name: "x.scene.json")
         #expect(d?.location == SourceLocation(line: 3, column: 61))
-        #expect(d?.message == "'size' of a window item expects a number, found a string \"720\"")
+        #expect(d?.message == "an item of 'size' of a window expects a number, found a string \"720\"")
         let syntax = single("{\"format\": \"spatialscene/1\",,}", name: "x.scene.json")
         #expect(syntax?.location?.line == 1 && syntax?.message.hasPrefix("YAML syntax error:") == true)
     }

@@ -283,7 +283,7 @@ final class SceneBuilder {
             let q = Quat(x: v[0], y: v[1], z: v[2], w: v[3])
             let len2 = q.lengthSquared
             guard len2.isFinite, len2 > 1e-24 else {
-                r.error(qn.loc, "'quaternion' of \(what) has zero length; a rotation needs a non-zero quaternion",
+                r.error(qn.loc, "'quaternion' of \(what) has zero (or out-of-range) length; a rotation needs a non-zero quaternion",
                         hint: "the identity is [0, 0, 0, 1]")
                 return (nil, true)
             }
@@ -994,6 +994,10 @@ final class SceneBuilder {
                 let c = b.isEmpty ? world[entities[i].node].translation : b.center
                 entities[i].placementDistance = length(c - eye0)
             }
+            if !b.isEmpty, !(b.min.isFinite && b.max.isFinite) {
+                r.error(entities[i].location, "'\(entities[i].path)' has non-finite rest bounds (its sizes, scales or positions are too large)")
+                continue
+            }
             if entities[i].kind == .model, !b.isEmpty {
                 let size = b.size
                 let largest = max(size.x, size.y, size.z)
@@ -1011,7 +1015,7 @@ final class SceneBuilder {
     }
 
     private static func metres(_ d: Double) -> String {
-        d >= 1 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
+        d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
     }
 
     private func defaultDuration(frameRate: Double, events: [SceneEvent]) -> Double {

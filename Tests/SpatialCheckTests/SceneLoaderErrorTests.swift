@@ -336,3 +336,17 @@ import SpatialModel
         #expect(scene.entities[1].sizePt == SIMD2(800, 600))
     }
 }
+
+@Suite struct SceneLoaderHugeNumberTests {
+    @Test func hugeFiniteNumbersDoNotCrash() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: m, kind: model, asset: robot.glb, assetUnits: 1e300, scale: 1e300}
+              - {id: g, kind: group, position: [1e308, 1e308, 1e308], scale: 1e308, children: [{id: c, kind: group, position: [1e308, 0, 0]}]}
+              - {id: w, kind: window, size: [1e308, 1e308], position: [0, 0, -1e308]}
+            """)
+        #expect(!errs.isEmpty)
+        #expect(errs.allSatisfy { $0.location != nil })
+    }
+}

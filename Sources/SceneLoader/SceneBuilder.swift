@@ -738,8 +738,23 @@ final class SceneBuilder {
         if !asset.nodes.contains(where: { !$0.vertices.isEmpty || !$0.meshBounds.isEmpty }) {
             return fail("asset '\(display)' has no geometry")
         }
-        for clip in asset.animations where !clip.duration.isFinite || clip.duration < 0 {
-            return fail("asset '\(display)' has an animation '\(clip.name)' with an invalid duration")
+        for clip in asset.animations {
+            if !clip.duration.isFinite || clip.duration < 0 {
+                return fail("asset '\(display)' has an animation '\(clip.name)' with an invalid duration")
+            }
+            for c in clip.channels {
+                let finite = c.positions.allSatisfy { $0.time.isFinite && $0.value.isFinite }
+                    && c.rotations.allSatisfy { $0.time.isFinite && $0.value.isFinite }
+                    && c.scales.allSatisfy { $0.time.isFinite && $0.value.isFinite }
+                if !finite {
+                    return fail("asset '\(display)' contains non-finite numbers (NaN or infinity) in animation '\(clip.name)'")
+                }
+            }
+        }
+        for node in asset.nodes {
+            if let f = node.marking?.fontSize, !(f.isFinite && f > 0) {
+                return fail("asset '\(display)' marks node '\(node.name)' with an invalid fontSize \(f)")
+            }
         }
         if let u = asset.declaredUnitScale, !(u.isFinite && u > 0) {
             return fail("asset '\(display)' declares an invalid unit scale \(u)")

@@ -1,7 +1,124 @@
+import Foundation
 import SpatialModel
 import AssetImport
 
-// Stub with the agreed API; the real loader lands from the loader branch.
+/// Loads `spatialscene/1` scene files (YAML or JSON) and bare assets into a `Scene`.
+///
+/// `shared/spec/scene-format.md` is the contract. Where it leaves things open, this loader decides:
+///
+/// - **Parsing.** YAML and JSON go through the same path (`Yams.compose`; JSON is YAML flow syntax),
+///   so every error in either carries `line:column`. All errors of a file are collected in one run
+///   and returned sorted by location as a `LoadFailure`; warnings go to `Scene.warnings`.
+///   Limits: file size 16 MiB, nesting depth 64, 1,000,000 YAML values after alias expansion,
+///   64 KiB per string, 100,000 entities (elements included). Duplicate keys are a YAML error.
+///   Plain `yes`/`no`/`on`/`off` read as booleans (YAML 1.1, as Yams resolves them); where a string is
+///   expected any scalar is read as its text.
+/// - **Nodes and entities.** `Scene.nodes` is depth-first pre-order. Under an entity's node come, in
+///   order: its elements' nodes (windows, volumes), then for a model or environment with an asset an
+///   "asset root" node (uniform scale = unit scale) and the asset's nodes, then its scene `children`.
+///   `geometryNodes`: own node for windows, volumes, text and elements; node ..< end of the asset
+///   nodes for models/environments; the whole subtree for groups; the node's asset subtree for marked
+///   nodes. Entity paths are ids joined by `/`; ids must be unique among siblings (elements and
+///   children of one entity are siblings) and paths unique overall.
+/// - **Anchors.** Root nodes are relative to their anchor frame: world, the head frame at t = 0
+///   (viewer path's first key) or the hand frame (0.3 m below and 0.25 m in front of the eye, in the
+///   head frame). Rest world poses (and so d0, bounds) use the viewer's t = 0 pose.
+/// - **placement** (top-level only) is relative to the eye at t = 0: direction
+///   `(sin az·cos el, sin el, −cos az·cos el)` rotated by the viewer's initial yaw; the resulting world
+///   point is expressed in the entity's anchor frame.
+/// - **facing.** `viewer` (default for top-level windows and text without `rotation`/`quaternion`)
+///   turns about +Y so +Z points at the eye: `yaw = atan2(eye.x − p.x, eye.z − p.z)`; a `rotation`
+///   given together with explicit `facing: viewer` is applied after that turn (`R = Ry(face)·R_user`).
+///   The turn is a world yaw, converted into the parent's frame for children. Keyframe rotations of a
+///   facing entity are applied after the same turn.
+/// - **Scale.** `s = tan(pointAngle)·d0` for dynamic containers (d0 = eye at t = 0 to the container's
+///   rest world centre), `units.fixedPointSize` for fixed ones. Windows are zero-depth boxes
+///   `W·s × H·s` in the XY plane; volumes need `size` (no default); their `sizePt` is the front face
+///   `(w/s, h/s)`. Text with `fontSize` is dynamic (`em = fontSize·s`, `textHeight = em`); text with
+///   `height` is fixed (`textHeight = height`, `fontSize` nil). Text geometry is an estimate:
+///   `max(1, characters) × 0.55 em` wide, `em` high, 0 deep.
+/// - **Elements** default to role `custom`; they also accept `primary` and `visible`.
+/// - **Assets.** Unit scale = `assetUnits` ?? the asset's `declaredUnitScale` ?? 1. For COLLADA the
+///   importer already baked `<unit>` into the root, so `assetUnits` multiplies on top of that.
+///   `node:` keeps that node's subtree; the node keeps its own local transform, its ancestors' are
+///   dropped. Asset nodes whose transform cannot be decomposed keep their rest matrix and get an
+///   identity `restTRS`. Rest bounds are exact (vertices through the full rest world matrix).
+///   Assets are imported once per resolved path. Marked nodes whose names repeat get a `~2`, `~3`
+///   suffix in their path (with a warning).
+/// - **Animation.** A keyframe that omits a component holds the entity's static value; every
+///   keyframe gives a key in every component. `speed` is accepted for keyframes too.
+/// - **Duration.** Default: the latest of the last viewer key, the end of every non-looping animation
+///   (`duration / speed`) and the last event (an addition to the spec), at least one frame.
+/// - **Stricter than the spec text** (all reported as errors): `anchor` on a child (children follow
+///   their parent's anchor); a volume without `size`; text without `string`; dynamic-scale content
+///   (default windows, dynamic volumes, `fontSize` text) placed exactly at the eye (d0 = 0, no size);
+///   viewer path and keyframe times below 0; `range` outside 0 ≤ min ≤ max ≤ 360.
+/// - **Events** are sorted by time (stable); `entity` is a path or an id that is unique in the scene.
+/// - **Diagnostics** without a location (command-line overrides, unreadable files) sort first.
+/// - **Warnings.** A model whose rest bounds exceed 50 m or stay under 1 mm in every dimension.
+public enum SceneLoader {
+    /// True for `*.scene.yaml`, `*.scene.yml` and `*.scene.json` (case-insensitive).
+    public static func isSceneFile(_ path: String) -> Bool {
+        let p = path.lowercased()
+        return p.hasSuffix(".scene.yaml") || p.hasSuffix(".scene.yml") || p.hasSuffix(".scene.json")
+    }
+
+    /// Reads and loads the scene file at `path`; assets are resolved relative to its directory.
+    public static func load(path: String, options: LoadOptions = .init(),
+                            importer: AssetImporting = .assimp) throws(LoadFailure) -> Scene {
+        let text = try readText(path: path)
+        let base = (path as NSString).deletingLastPathComponent
+        return try load(text: text, path: path, baseDirectory: base.isEmpty ? "." : base,
+                        options: options, importer: importer)
+    }
+
+    /// Loads scene text; `path` is how messages name the file, `baseDirectory` resolves asset paths.
+    public static func load(text: String, path: String, baseDirectory: String, options: LoadOptions = .init(),
+                            importer: AssetImporting = .assimp) throws(LoadFailure) -> Scene {
+        if text.utf8.count > Limits.maxFileSize {
+            throw LoadFailure([Diagnostic(file: path, message: "the scene file is \(text.utf8.count) bytes; the limit is \(Limits.maxFileSize) bytes")])
+        }
+        var converter = TreeConverter(file: path)
+        guard let root = converter.parse(text) else { throw LoadFailure(converter.diagnostics) }
+        let builder = SceneBuilder(path: path, baseDirectory: baseDirectory, options: options, importer: importer)
+        return try builder.build(root: root)
+    }
+
+    /// A bare asset as a scene: default viewer, `immersion: shared`, one model entity named after the
+    /// file placed at the origin as authored (unit scale = the file's declared unit, else 1), plus
+    /// the asset's marked nodes.
+    public static func loadBareAsset(path: String, options: LoadOptions = .init(),
+                                     importer: AssetImporting = .assimp) throws(LoadFailure) -> Scene {
+        let builder = SceneBuilder(path: path, baseDirectory: FileManager.default.currentDirectoryPath,
+                                   options: options, importer: importer)
+        return try builder.buildBareAsset()
+    }
+
+    static func readText(path: String) throws(LoadFailure) -> String {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw LoadFailure([Diagnostic(file: path, message: "scene file not found")])
+        }
+        guard !isDir.boolValue else {
+            throw LoadFailure([Diagnostic(file: path, message: "expected a scene file, found a directory")])
+        }
+        if let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+           size.int64Value > Int64(Limits.maxFileSize) {
+            throw LoadFailure([Diagnostic(file: path, message: "the scene file is \(size.int64Value) bytes; the limit is \(Limits.maxFileSize) bytes",
+                                          hint: "scene files describe layout; keep geometry in assets")])
+        }
+        guard let data = fm.contents(atPath: path) else {
+            throw LoadFailure([Diagnostic(file: path, message: "cannot read the scene file")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LoadFailure([Diagnostic(file: path, message: "the scene file is not valid UTF-8 text")])
+        }
+        return text
+    }
+}
+
+/// Overrides from the command line or the config file; nil keeps the scene's value.
 public struct LoadOptions: Sendable {
     public var pointAngle: Double?
     public var frameRate: Double?
@@ -11,15 +128,14 @@ public struct LoadOptions: Sendable {
     }
 }
 
-public enum SceneLoader {
-    public static func isSceneFile(_ path: String) -> Bool {
-        let p = path.lowercased()
-        return p.hasSuffix(".scene.yaml") || p.hasSuffix(".scene.yml") || p.hasSuffix(".scene.json")
+/// How assets are imported; tests inject synthetic `ImportedAsset` values.
+public struct AssetImporting: Sendable {
+    public var load: @Sendable (_ resolvedPath: String, _ displayPath: String) throws(Diagnostic) -> ImportedAsset
+    public init(load: @escaping @Sendable (_ resolvedPath: String, _ displayPath: String) throws(Diagnostic) -> ImportedAsset) {
+        self.load = load
     }
-    public static func load(path: String, options: LoadOptions = .init()) throws(LoadFailure) -> Scene {
-        throw LoadFailure([Diagnostic(file: path, message: "scene loading is not implemented yet")])
-    }
-    public static func loadBareAsset(path: String, options: LoadOptions = .init()) throws(LoadFailure) -> Scene {
-        throw LoadFailure([Diagnostic(file: path, message: "asset loading is not implemented yet")])
+    /// The assimp-based importer of the AssetImport module.
+    public static let assimp = AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
+        try AssetImporter.load(resolvedPath: resolved, displayPath: display)
     }
 }

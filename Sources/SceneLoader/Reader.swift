@@ -1,0 +1,183 @@
+import Foundation
+import SpatialModel
+
+/// Typed access to a `YNode` tree that records a Diagnostic (with location, expectation and what was
+/// found) for every mismatch and returns nil, so the loader can keep going and report all errors.
+final class Reader {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+    var warnings: [Diagnostic] = []
+
+    init(file: String) { self.file = file }
+
+    var hasErrors: Bool { !diagnostics.isEmpty }
+
+    func error(_ loc: SourceLocation?, _ message: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(file: file, location: loc, message: message, hint: hint))
+    }
+
+    func warning(_ loc: SourceLocation?, _ message: String, hint: String? = nil) {
+        warnings.append(Diagnostic(.warning, file: file, location: loc, message: message, hint: hint))
+    }
+
+    /// "a string "big"", "the number 3", "a list of 2 items", "a mapping", "true", "an empty value".
+    static func describe(_ n: YNode) -> String {
+        switch n.kind {
+        case let .scalar(s):
+            switch s.type {
+            case .string:
+                let t = s.text.count > 40 ? String(s.text.prefix(40)) + "…" : s.text
+                return "a string \"\(t)\""
+            case .number:
+                if let d = s.number, !d.isFinite { return "the non-finite number \(s.text)" }
+                return "the number \(s.text)"
+            case .bool: return "the boolean \(s.text)"
+            case .null: return s.text.isEmpty ? "an empty value" : "null (\(s.text))"
+            }
+        case let .sequence(items):
+            return items.count == 1 ? "a list of 1 item" : "a list of \(items.count) items"
+        case .mapping:
+            return "a mapping"
+        }
+    }
+
+    static func quoteList(_ names: [String], limit: Int = 12) -> String {
+        let shown = names.prefix(limit).map { "'\($0)'" }.joined(separator: ", ")
+        return names.count > limit ? shown + ", … (\(names.count) in all)" : shown
+    }
+
+    /// "did you mean 'x'?" or the list of valid names.
+    static func suggestion(for word: String, in candidates: [String]) -> String {
+        if let m = closestMatch(to: word, in: candidates) { return "did you mean '\(m)'?" }
+        return "valid values: " + quoteList(candidates, limit: 20)
+    }
+
+    // MARK: - Shapes
+
+    func mapping(_ n: YNode, _ what: String) -> YMap? {
+        if case let .mapping(pairs) = n.kind { return YMap(node: n, pairs: pairs) }
+        error(n.loc, "\(what) expects a mapping, found \(Self.describe(n))")
+        return nil
+    }
+
+    func list(_ n: YNode, _ what: String) -> [YNode]? {
+        if case let .sequence(items) = n.kind { return items }
+        error(n.loc, "\(what) expects a list, found \(Self.describe(n))")
+        return nil
+    }
+
+    func number(_ n: YNode, _ what: String, expected: String = "a number") -> Double? {
+        guard case let .scalar(s) = n.kind, s.type == .number, let d = s.number else {
+            error(n.loc, "\(what) expects \(expected), found \(Self.describe(n))")
+            return nil
+        }
+        guard d.isFinite else {
+            error(n.loc, "\(what) must be a finite number, found \(s.text)",
+                  hint: "NaN and infinity are not valid in a scene")
+            return nil
+        }
+        return d
+    }
+
+    /// A number satisfying `check`, which is described by `rule` ("greater than 0").
+    func number(_ n: YNode, _ what: String, rule: String, _ check: (Double) -> Bool) -> Double? {
+        guard let d = number(n, what, expected: "a number \(rule)") else { return nil }
+        guard check(d) else {
+            error(n.loc, "\(what) must be \(rule), found \(Self.format(d))")
+            return nil
+        }
+        return d
+    }
+
+    func positive(_ n: YNode, _ what: String) -> Double? { number(n, what, rule: "greater than 0") { $0 > 0 } }
+    func nonNegative(_ n: YNode, _ what: String) -> Double? { number(n, what, rule: "0 or more") { $0 >= 0 } }
+
+    func bool(_ n: YNode, _ what: String) -> Bool? {
+        if case let .scalar(s) = n.kind, s.type == .bool, let b = s.bool { return b }
+        error(n.loc, "\(what) expects true or false, found \(Self.describe(n))")
+        return nil
+    }
+
+    /// Any non-empty scalar as text (so `label: 42` reads as "42").
+    func string(_ n: YNode, _ what: String) -> String? {
+        if case let .scalar(s) = n.kind, s.type != .null { return s.text }
+        error(n.loc, "\(what) expects a string, found \(Self.describe(n))")
+        return nil
+    }
+
+    func enumValue<E: RawRepresentable & CaseIterable>(_ n: YNode, _ what: String, _: E.Type) -> E?
+    where E.RawValue == String {
+        let names = E.allCases.map(\.rawValue)
+        guard case let .scalar(s) = n.kind, s.type != .null else {
+            error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found \(Self.describe(n))")
+            return nil
+        }
+        if let v = E(rawValue: s.text) { return v }
+        error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found '\(s.text)'",
+              hint: closestMatch(to: s.text, in: names).map { "did you mean '\($0)'?" })
+        return nil
+    }
+
+    /// A list of exactly `count` finite numbers, described by `shape` ("[x, y, z] in metres").
+    func numbers(_ n: YNode, count: Int, _ what: String, shape: String) -> [Double]? {
+        guard case let .sequence(items) = n.kind else {
+            error(n.loc, "\(what) expects \(shape), found \(Self.describe(n))")
+            return nil
+        }
+        guard items.count == count else {
+            error(n.loc, "\(what) expects \(shape) (\(count) numbers), found \(Self.describe(n))")
+            return nil
+        }
+        var out: [Double] = []
+        for item in items {
+            if let d = number(item, "an item of \(what)") { out.append(d) }
+        }
+        return out.count == count ? out : nil
+    }
+
+    func vec3(_ n: YNode, _ what: String, shape: String = "[x, y, z] in metres") -> Vec3? {
+        guard let v = numbers(n, count: 3, what, shape: shape) else { return nil }
+        return Vec3(v[0], v[1], v[2])
+    }
+
+    static func format(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+        return String(d)
+    }
+}
+
+/// A mapping with its keys checked against the keys the context allows.
+struct YMap {
+    let node: YNode
+    let pairs: [YPair]
+    var loc: SourceLocation { node.loc }
+
+    subscript(key: String) -> YNode? { pairs.first { $0.key == key }?.value }
+    func keyLoc(_ key: String) -> SourceLocation? { pairs.first { $0.key == key }?.keyLoc }
+    func has(_ key: String) -> Bool { pairs.contains { $0.key == key } }
+
+    /// Reports every key not in `allowed`. `elsewhere` maps keys that are valid in other contexts to
+    /// an explanation ("applies to window, volume").
+    func checkKeys(_ allowed: [String], in what: String, reader: Reader, elsewhere: [String: String] = [:]) {
+        for p in pairs where !allowed.contains(p.key) {
+            if let other = elsewhere[p.key] {
+                reader.error(p.keyLoc, "'\(p.key)' is not a key of \(what); it \(other)")
+                continue
+            }
+            let hint: String
+            if let m = closestMatch(to: p.key, in: allowed) {
+                hint = "did you mean '\(m)'?"
+            } else {
+                hint = "valid keys: " + Reader.quoteList(allowed, limit: 40)
+            }
+            reader.error(p.keyLoc, "unknown key '\(p.key)' in \(what)", hint: hint)
+        }
+    }
+
+    /// Reports a missing required key at the mapping's location.
+    func require(_ key: String, in what: String, reader: Reader, hint: String? = nil) -> YNode? {
+        if let v = self[key] { return v }
+        reader.error(loc, "\(what) is missing the required key '\(key)'", hint: hint)
+        return nil
+    }
+}

@@ -1,0 +1,1042 @@
+import Foundation
+import SpatialModel
+
+private enum FileKind: String, CaseIterable {
+    case window, volume, model, text, environment, group
+    var entityKind: EntityKind {
+        switch self {
+        case .window: .window
+        case .volume: .volume
+        case .model: .model
+        case .text: .text
+        case .environment: .environment
+        case .group: .group
+        }
+    }
+}
+
+private enum Facing: String, CaseIterable { case viewer, none }
+private enum EventAction: String, CaseIterable { case setImmersion, recenter, show, hide }
+private enum UnitName: String, CaseIterable {
+    case meters, centimeters, millimeters, inches, feet
+    var metres: Double {
+        switch self {
+        case .meters: 1
+        case .centimeters: 0.01
+        case .millimeters: 0.001
+        case .inches: 0.0254
+        case .feet: 0.3048
+        }
+    }
+}
+
+private let commonKeys = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
+                          "anchor", "interactive", "primary", "visible", "children", "animation"]
+private let kindKeys: [FileKind: [String]] = [
+    .window: ["size", "scaleMode", "elements"],
+    .volume: ["size", "scaleMode", "elements"],
+    .model: ["asset", "assetUnits", "node"],
+    .text: ["fontSize", "height", "string"],
+    .environment: ["asset", "assetUnits", "node", "groundPlane", "range"],
+    .group: [],
+]
+private let allowedKeys: [FileKind: [String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map {
+    ($0, commonKeys + (kindKeys[$0] ?? []))
+})
+/// For each kind, keys that belong to other kinds, with an explanation.
+private let elsewhereKeys: [FileKind: [String: String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map { kind in
+    let allowed = commonKeys + (kindKeys[kind] ?? [])
+    var elsewhere: [String: String] = [:]
+    for k in FileKind.allCases where k != kind {
+        for key in kindKeys[k] ?? [] where !allowed.contains(key) {
+            let kinds = FileKind.allCases.filter { (kindKeys[$0] ?? []).contains(key) }.map(\.rawValue)
+            elsewhere[key] = "applies to \(kinds.joined(separator: ", ")) entities, not \(kind.rawValue)"
+        }
+    }
+    return (kind, elsewhere)
+})
+private let topKeys = ["format", "name", "platform", "immersion", "frameRate", "duration", "units", "viewer",
+                       "entities", "events"]
+private let elementKeys = ["id", "role", "frame", "depth", "fontSize", "label", "interactive", "primary", "visible"]
+
+/// The frame an entity is built in: its parent's node, or (for a root) its anchor frame.
+private struct ParentInfo {
+    var node: Int
+    var entity: Int
+    var world: Mat4
+    var worldRot: Quat
+    var anchor: Anchor
+    var path: String
+}
+
+private struct Attachment {
+    var asset: ImportedAsset
+    /// Asset node index → scene node index.
+    var map: [Int: Int]
+}
+
+final class SceneBuilder {
+    let path: String
+    let baseDirectory: String
+    let options: LoadOptions
+    let importer: AssetImporting
+    let r: Reader
+
+    private var nodes: [Node] = []
+    private var world: [Mat4] = []
+    private var nodeVertices: [Int: [Float]] = [:]
+    private var entities: [Entity] = []
+    private var animations: [Animation] = []
+    private var paths: [String: SourceLocation?] = [:]
+    private var units = Units()
+    private var viewer = Viewer()
+    private var eye0 = Vec3(0, 1.6, 0)
+    private var q0 = Quat.identity
+    private var yaw0 = 0.0
+    private var entityCount = 0
+    private var limitReported = false
+    private var assetCache: [String: Result<ImportedAsset, Diagnostic>] = [:]
+
+    init(path: String, baseDirectory: String, options: LoadOptions, importer: AssetImporting) {
+        self.path = path; self.baseDirectory = baseDirectory; self.options = options; self.importer = importer
+        self.r = Reader(file: path)
+    }
+
+    // MARK: - Scene
+
+    func build(root: YNode) throws(LoadFailure) -> Scene {
+        guard let top = r.mapping(root, "the top level of a scene file") else { throw failure() }
+        top.checkKeys(topKeys, in: "the scene's top level", reader: r)
+
+        if let f = top["format"] {
+            let s = r.string(f, "'format'")
+            if let s, s != "spatialscene/1" {
+                r.error(f.loc, "unsupported scene format '\(s)'; supported formats: 'spatialscene/1'",
+                        hint: s.hasPrefix("spatialscene/") ? "this version of spatialcheck reads spatialscene/1 only" : nil)
+                throw failure()
+            }
+        } else {
+            r.error(top.loc, "the scene is missing 'format'; supported formats: 'spatialscene/1'",
+                    hint: "add 'format: spatialscene/1' at the top of the file")
+        }
+        let name = top["name"].flatMap { r.string($0, "'name'") }
+        let platform = top["platform"].flatMap { r.enumValue($0, "'platform'", Platform.self) } ?? .visionOS
+        let immersion = top["immersion"].flatMap { r.enumValue($0, "'immersion'", ImmersionStyle.self) } ?? .shared
+        var frameRate = top["frameRate"].flatMap { r.positive($0, "'frameRate'") } ?? platform.defaultFrameRate
+        var duration = top["duration"].flatMap { r.positive($0, "'duration'") }
+        if let o = options.frameRate {
+            if o.isFinite, o > 0 { frameRate = o } else { r.error(nil, "the frame rate override must be greater than 0, found \(o)") }
+        }
+        if let o = options.duration {
+            if o.isFinite, o > 0 { duration = o } else { r.error(nil, "the duration override must be greater than 0, found \(o)") }
+        }
+        parseUnits(top["units"])
+        parseViewer(top["viewer"])
+
+        var topIds: [String: SourceLocation] = [:]
+        if let list = top["entities"].flatMap({ r.list($0, "'entities'") }) {
+            for item in list { entity(item, parent: nil, siblings: &topIds) }
+        }
+        let events = top["events"].map(parseEvents) ?? []
+        finish()
+
+        let d = duration ?? defaultDuration(frameRate: frameRate, events: events)
+        if r.hasErrors { throw failure() }
+        return Scene(path: path, name: name, platform: platform, immersion: immersion, frameRate: frameRate,
+                     duration: d, units: units, viewer: viewer, nodes: nodes, entities: entities,
+                     animations: animations, events: events, warnings: r.warnings)
+    }
+
+    func buildBareAsset() throws(LoadFailure) -> Scene {
+        applyUnitOverrides(pointAngle: nil, fixed: nil, loc: nil)
+        let file = (path as NSString).lastPathComponent
+        let id = Self.sanitise((file as NSString).deletingPathExtension)
+        let resolved = Self.resolve(path, base: baseDirectory)
+        guard let asset = importAsset(display: path, resolved: resolved, loc: nil) else { throw failure() }
+        let restTRS = Transform.identity
+        let nodeIdx = appendNode(name: id, parent: nil, restTRS: restTRS, geometry: .empty, anchor: .world, entity: 0)
+        var e = Entity(id: id, path: id, kind: .model, node: nodeIdx, location: SourceLocation(line: 1, column: 1))
+        e.metresPerPoint = units.fixedPointSize
+        entities.append(e)
+        paths[id] = .some(nil)
+        _ = attach(asset: asset, display: path, resolved: resolved, selectNode: nil, selectLoc: nil,
+                   override: nil, entIdx: 0, nodeIdx: nodeIdx, anchor: .world, path: id, loc: nil)
+        nodes[nodeIdx].subtreeEnd = nodes.count
+        finish()
+        var frameRate = Platform.visionOS.defaultFrameRate
+        if let o = options.frameRate, o.isFinite, o > 0 { frameRate = o }
+        var duration = defaultDuration(frameRate: frameRate, events: [])
+        if let o = options.duration, o.isFinite, o > 0 { duration = o }
+        if r.hasErrors { throw failure() }
+        return Scene(path: path, name: nil, platform: .visionOS, immersion: .shared, frameRate: frameRate,
+                     duration: duration, units: units, viewer: viewer, nodes: nodes, entities: entities,
+                     animations: animations, events: [], warnings: r.warnings)
+    }
+
+    private func failure() -> LoadFailure {
+        let sorted = r.diagnostics.enumerated().sorted { a, b in
+            switch (a.element.location, b.element.location) {
+            case (nil, nil): return a.offset < b.offset
+            case (nil, _): return true
+            case (_, nil): return false
+            case let (x?, y?): return x != y ? x < y : a.offset < b.offset
+            }
+        }.map(\.element)
+        return LoadFailure(sorted)
+    }
+
+    // MARK: - Units and viewer
+
+    private func parseUnits(_ n: YNode?) {
+        var pa: Double?
+        var fixed: Double?
+        var paLoc: SourceLocation?
+        if let n, let m = r.mapping(n, "'units'") {
+            m.checkKeys(["pointAngle", "fixedPointSize"], in: "'units'", reader: r)
+            if let v = m["pointAngle"] {
+                paLoc = v.loc
+                pa = r.number(v, "'units.pointAngle' (degrees per point)", rule: "greater than 0 and less than 1") { $0 > 0 && $0 < 1 }
+            }
+            fixed = m["fixedPointSize"].flatMap { r.positive($0, "'units.fixedPointSize' (metres per point)") }
+        }
+        applyUnitOverrides(pointAngle: pa, fixed: fixed, loc: paLoc)
+    }
+
+    private func applyUnitOverrides(pointAngle: Double?, fixed: Double?, loc: SourceLocation?) {
+        var pa = pointAngle ?? Units.defaultPointAngle
+        if let o = options.pointAngle {
+            if o.isFinite, o > 0, o < 1 { pa = o } else {
+                r.error(nil, "the pointAngle override must be greater than 0 and less than 1 degree, found \(o)")
+            }
+        }
+        units = Units(pointAngle: pa, fixedPointSize: fixed)
+    }
+
+    private func parseViewer(_ n: YNode?) {
+        guard let n else { return }
+        guard let m = r.mapping(n, "'viewer'") else { return }
+        m.checkKeys(["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion"], in: "'viewer'", reader: r)
+        let posture = m["posture"].flatMap { r.enumValue($0, "'viewer.posture'", Posture.self) } ?? .standing
+        let eye = m["eyeHeight"].flatMap { r.positive($0, "'viewer.eyeHeight'") } ?? posture.eyeHeight
+        let ipd = m["ipd"].flatMap { r.positive($0, "'viewer.ipd'") } ?? 0.063
+        var fov = SIMD2<Double>(90, 70)
+        if let f = m["fieldOfView"],
+           let v = r.numbers(f, count: 2, "'viewer.fieldOfView'", shape: "[horizontal, vertical] in degrees") {
+            if v.allSatisfy({ $0 > 0 && $0 <= 180 }) { fov = SIMD2(v[0], v[1]) } else {
+                r.error(f.loc, "'viewer.fieldOfView' angles must be greater than 0 and at most 180 degrees, found [\(v.map(Reader.format).joined(separator: ", "))]")
+            }
+        }
+        let motion = m["motion"].flatMap { r.enumValue($0, "'viewer.motion'", MotionPreset.self) } ?? MotionPreset.none
+        var keys: [ViewerKey] = []
+        if let p = m["path"], let items = r.list(p, "'viewer.path'") {
+            var pos = Vec3(0, eye, 0)
+            var rot = Quat.identity
+            var lastT: Double?
+            for item in items {
+                guard let k = r.mapping(item, "a 'viewer.path' key") else { continue }
+                k.checkKeys(["t", "position", "rotation", "quaternion"], in: "a 'viewer.path' key", reader: r)
+                guard let tn = k.require("t", in: "a 'viewer.path' key", reader: r),
+                      let t = r.nonNegative(tn, "'t' of a viewer path key") else { continue }
+                if let lastT, t <= lastT {
+                    r.error(tn.loc, "viewer path times must be strictly increasing: t = \(Reader.format(t)) follows t = \(Reader.format(lastT))")
+                    continue
+                }
+                lastT = t
+                if let pn = k["position"], let v = r.vec3(pn, "'position' of a viewer path key") { pos = v }
+                if let q = orientation(k, "a viewer path key").quat { rot = q }
+                keys.append(ViewerKey(time: t, position: pos, rotation: rot))
+            }
+        }
+        viewer = Viewer(posture: posture, eyeHeight: eye, ipd: ipd, fieldOfView: fov,
+                        path: keys.isEmpty ? nil : keys, motion: motion, location: m.loc)
+        if let first = viewer.path.first {
+            eye0 = first.position
+            q0 = first.rotation
+            let f = q0.act(Vec3(0, 0, -1))
+            yaw0 = (f.x * f.x + f.z * f.z) > 1e-18 ? degrees(atan2(-f.x, -f.z)) : 0
+        }
+    }
+
+    // MARK: - Shared parsers
+
+    /// `rotation: {yaw, pitch, roll}` or `quaternion: [x, y, z, w]`; `given` when either key is present.
+    private func orientation(_ m: YMap, _ what: String) -> (quat: Quat?, given: Bool) {
+        let hasR = m.has("rotation"), hasQ = m.has("quaternion")
+        if hasR && hasQ {
+            r.error(m.keyLoc("quaternion"), "\(what) gives both 'rotation' and 'quaternion'; give one of them")
+            return (nil, true)
+        }
+        if let rn = m["rotation"] {
+            guard let rm = r.mapping(rn, "'rotation' of \(what) ({yaw, pitch, roll} in degrees)") else { return (nil, true) }
+            rm.checkKeys(["yaw", "pitch", "roll"], in: "'rotation'", reader: r)
+            var ok = true
+            func angle(_ k: String) -> Double {
+                guard let v = rm[k] else { return 0 }
+                guard let d = r.number(v, "'\(k)' of 'rotation'", expected: "an angle in degrees") else { ok = false; return 0 }
+                return d
+            }
+            let q = Quat(yaw: angle("yaw"), pitch: angle("pitch"), roll: angle("roll"))
+            return (ok ? q : nil, true)
+        }
+        if let qn = m["quaternion"] {
+            guard let v = r.numbers(qn, count: 4, "'quaternion' of \(what)", shape: "[x, y, z, w]") else { return (nil, true) }
+            let q = Quat(x: v[0], y: v[1], z: v[2], w: v[3])
+            let len2 = q.lengthSquared
+            guard len2.isFinite, len2 > 1e-24 else {
+                r.error(qn.loc, "'quaternion' of \(what) has zero (or out-of-range) length; a rotation needs a non-zero quaternion",
+                        hint: "the identity is [0, 0, 0, 1]")
+                return (nil, true)
+            }
+            return (q.normalized, true)
+        }
+        return (nil, false)
+    }
+
+    private func parseScale(_ n: YNode, _ what: String) -> Vec3? {
+        if case .scalar = n.kind {
+            guard let d = r.number(n, "'scale' of \(what)", rule: "greater than 0", { $0 > 0 }) else { return nil }
+            return Vec3(repeating: d)
+        }
+        guard let v = r.numbers(n, count: 3, "'scale' of \(what)", shape: "a number or [x, y, z]") else { return nil }
+        guard v.allSatisfy({ $0 > 0 }) else {
+            r.error(n.loc, "'scale' of \(what) must be greater than 0 on every axis, found [\(v.map(Reader.format).joined(separator: ", "))]")
+            return nil
+        }
+        return Vec3(v[0], v[1], v[2])
+    }
+
+    private static func isValidId(_ s: String) -> Bool {
+        !s.isEmpty && s.unicodeScalars.allSatisfy {
+            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".") && $0 != "/"
+        }
+    }
+
+    static func sanitise(_ s: String) -> String {
+        let out = String(String.UnicodeScalarView(s.unicodeScalars.map {
+            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_"
+        }))
+        return out.isEmpty ? "asset" : out
+    }
+
+    private func parseId(_ m: YMap, _ what: String) -> (String, SourceLocation)? {
+        guard let n = m.require("id", in: what, reader: r) else { return nil }
+        guard let s = r.string(n, "'id' of \(what)") else { return nil }
+        guard Self.isValidId(s) else {
+            r.error(n.loc, "'id' '\(s)' may contain only letters, digits, '-', '_' and '.'",
+                    hint: "ids are joined with '/' into paths like 'player/controls/play'")
+            return nil
+        }
+        return (s, n.loc)
+    }
+
+    private func claim(id: String, loc: SourceLocation, siblings: inout [String: SourceLocation], path: String) {
+        if let prev = siblings[id] {
+            r.error(loc, "duplicate id '\(id)': a sibling at \(prev) already uses it",
+                    hint: "ids must be unique among siblings; the path '\(path)' would name both (\(prev) and \(loc))")
+            return
+        }
+        siblings[id] = loc
+        if let prev = paths[path] {
+            r.error(loc, "duplicate path '\(path)'" + (prev.map { ": already used at \($0)" } ?? ""))
+            return
+        }
+        paths[path] = loc
+    }
+
+    // MARK: - Nodes
+
+    private func anchorFrame(_ a: Anchor) -> (Mat4, Quat) {
+        switch a {
+        case .world: return (.identity, .identity)
+        case .head: return (Transform(translation: eye0, rotation: q0).matrix, q0)
+        case .hand:
+            let head = Transform(translation: eye0, rotation: q0).matrix
+            return (head * Transform(translation: Vec3(0, -0.3, -0.25)).matrix, q0)
+        }
+    }
+
+    @discardableResult
+    private func appendNode(name: String, parent: Int?, restTRS: Transform, rest: Mat4? = nil, geometry: AABB,
+                            anchor: Anchor, entity: Int?) -> Int {
+        let m = rest ?? restTRS.matrix
+        let idx = nodes.count
+        nodes.append(Node(name: name, parent: parent, subtreeEnd: idx + 1, rest: m, restTRS: restTRS,
+                          geometry: geometry, anchor: anchor, entity: entity))
+        let parentWorld = parent.map { world[$0] } ?? anchorFrame(anchor).0
+        world.append(parentWorld * m)
+        return idx
+    }
+
+    private static func box(_ w: Double, _ h: Double, _ d: Double) -> AABB {
+        AABB(min: Vec3(-w / 2, -h / 2, -d / 2), max: Vec3(w / 2, h / 2, d / 2))
+    }
+
+    // MARK: - Entities
+
+    private func entity(_ n: YNode, parent: ParentInfo?, siblings: inout [String: SourceLocation]) {
+        entityCount += 1
+        if entityCount > Limits.maxEntities {
+            if !limitReported {
+                r.error(n.loc, "the scene has more than \(Limits.maxEntities) entities and elements; the rest are ignored")
+                limitReported = true
+            }
+            return
+        }
+        guard let m = r.mapping(n, parent == nil ? "an entry of 'entities'" : "an entry of 'children'") else { return }
+        var kind: FileKind?
+        if let kn = m.require("kind", in: "an entity", reader: r,
+                              hint: "kind is one of " + Reader.quoteList(FileKind.allCases.map(\.rawValue))) {
+            kind = r.enumValue(kn, "'kind' of an entity", FileKind.self)
+        }
+        let idInfo = parseId(m, "an entity")
+        let id = idInfo?.0 ?? "entity\(entities.count)"
+        let what = "\(kind?.rawValue ?? "entity") '\(id)'"
+        // Keys.
+        if let kind {
+            m.checkKeys(allowedKeys[kind] ?? commonKeys, in: what, reader: r, elsewhere: elsewhereKeys[kind] ?? [:])
+        } else {
+            let all = commonKeys + Set(kindKeys.values.flatMap { $0 }).sorted()
+            m.checkKeys(all, in: what, reader: r)
+        }
+        let path = parent.map { $0.path + "/" + id } ?? id
+        if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: path) }
+
+        // Anchor.
+        var anchor = parent?.anchor ?? .world
+        if let an = m["anchor"] {
+            if parent != nil {
+                r.error(m.keyLoc("anchor"), "'anchor' is only for top-level entities; children follow their parent's anchor")
+            } else if let a = r.enumValue(an, "'anchor' of \(what)", Anchor.self) {
+                anchor = a
+            }
+        }
+        // Position / placement.
+        var local = Vec3.zero
+        if let pn = m["position"], let v = r.vec3(pn, "'position' of \(what)") { local = v }
+        if let pl = m["placement"] {
+            if parent != nil {
+                r.error(m.keyLoc("placement"), "'placement' is only for top-level entities; \(what) is a child",
+                        hint: "use 'position' relative to the parent")
+            } else if m.has("position") {
+                r.error(m.keyLoc("placement"), "\(what) gives both 'position' and 'placement'; give one of them")
+            } else if let pm = r.mapping(pl, "'placement' of \(what) ({distance, azimuth, elevation})") {
+                pm.checkKeys(["distance", "azimuth", "elevation"], in: "'placement'", reader: r)
+                let d = pm.require("distance", in: "'placement' of \(what)", reader: r)
+                    .flatMap { r.positive($0, "'distance' of 'placement'") }
+                let az = pm["azimuth"].flatMap { r.number($0, "'azimuth' of 'placement'", expected: "an angle in degrees") } ?? 0
+                let el = pm["elevation"].flatMap { r.number($0, "'elevation' of 'placement'", expected: "an angle in degrees") } ?? 0
+                if let d {
+                    let a = radians(az), e = radians(el)
+                    let dir = Quat(yaw: yaw0, pitch: 0, roll: 0).act(Vec3(sin(a) * cos(e), sin(e), -cos(a) * cos(e)))
+                    let pw = eye0 + dir * d
+                    let (frame, rot) = anchorFrame(anchor)
+                    local = rot.conjugate.act(pw - frame.translation)
+                }
+            }
+        }
+        let orient = orientation(m, what)
+        let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) }
+        let scale = m["scale"].flatMap { parseScale($0, what) } ?? .one
+        let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
+        let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
+        let visible = m["visible"].flatMap { r.bool($0, "'visible' of \(what)") }
+
+        let (aFrame, aRot) = anchorFrame(anchor)
+        let parentWorld = parent?.world ?? aFrame
+        let parentRot = parent?.worldRot ?? aRot
+        let pWorld = parentWorld.transformPoint(local)
+        let defaultFacing: Facing = parent == nil && (kind == .window || kind == .text) && !orient.given ? .viewer : .none
+        var rotPrefix = Quat.identity
+        if (facingParsed ?? defaultFacing) == .viewer {
+            let dx = eye0.x - pWorld.x, dz = eye0.z - pWorld.z
+            let yaw = dx * dx + dz * dz > 1e-18 ? degrees(atan2(dx, dz)) : 0
+            rotPrefix = (parentRot.conjugate * Quat(yaw: yaw, pitch: 0, roll: 0)).normalized
+        }
+        let localRot = (rotPrefix * (orient.quat ?? .identity)).normalized
+        let restTRS = Transform(translation: local, rotation: localRot, scale: scale)
+        let entIdx = entities.count
+        let nodeIdx = appendNode(name: id, parent: parent?.node, restTRS: restTRS, geometry: .empty,
+                                 anchor: anchor, entity: entIdx)
+        let nodeWorld = world[nodeIdx]
+        let worldRot = (parentRot * localRot).normalized
+        var e = Entity(id: id, path: path, kind: kind?.entityKind ?? .group, node: nodeIdx, location: m.loc)
+        e.parent = parent?.entity
+        e.interactive = interactive ?? false
+        e.primary = primary ?? false
+        e.visible = visible ?? true
+        e.anchor = anchor
+        e.scaleMode = .fixed
+        e.metresPerPoint = units.fixedPointSize
+        let d0 = length(nodeWorld.translation - eye0)
+        e.placementDistance = d0
+        entities.append(e)
+        if !nodeWorld.isFinite {
+            r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
+        }
+        let dynamic = (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
+            || (kind == .volume && Self.scalarText(m["scaleMode"]) == "dynamic")
+            || (kind == .text && m.has("fontSize"))
+        if dynamic && d0 < 1e-6 {
+            r.error(m.loc, "\(what) is dynamic-scale but sits at the viewer's eye (d0 = 0), so it has no size",
+                    hint: "move it away from the eye or use a fixed scale")
+        }
+
+        var childIds: [String: SourceLocation] = [:]
+        var attachment: Attachment?
+        switch kind {
+        case .window:
+            var size = SIMD2<Double>(1280, 720)
+            if let sn = m["size"], let v = r.numbers(sn, count: 2, "'size' of a window", shape: "[width, height] in points") {
+                if v[0] > 0, v[1] > 0 { size = SIMD2(v[0], v[1]) } else {
+                    r.error(sn.loc, "'size' of a window must be greater than 0 in both dimensions, found [\(Reader.format(v[0])), \(Reader.format(v[1]))]")
+                }
+            }
+            let mode = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) } ?? .dynamic
+            let s = mode == .dynamic ? units.dynamicPointSize(atDistance: d0) : units.fixedPointSize
+            nodes[nodeIdx].geometry = Self.box(size.x * s, size.y * s, 0)
+            entities[entIdx].scaleMode = mode
+            entities[entIdx].metresPerPoint = s
+            entities[entIdx].sizePt = size
+            if let en = m["elements"] {
+                elements(en, container: entIdx, containerNode: nodeIdx, W: size.x, H: size.y, s: s, z: 0, mode: mode,
+                         anchor: anchor, path: path, siblings: &childIds)
+            }
+        case .volume:
+            var size: Vec3?
+            if let sn = m.require("size", in: what, reader: r, hint: "a volume needs 'size: [width, height, depth]' in metres"),
+               let v = r.vec3(sn, "'size' of a volume", shape: "[width, height, depth] in metres") {
+                if v.x > 0, v.y > 0, v.z > 0 { size = v } else {
+                    r.error(sn.loc, "'size' of a volume must be greater than 0 in every dimension")
+                }
+            }
+            let mode = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) } ?? .fixed
+            let s = mode == .dynamic ? units.dynamicPointSize(atDistance: d0) : units.fixedPointSize
+            entities[entIdx].scaleMode = mode
+            entities[entIdx].metresPerPoint = s
+            if let size {
+                nodes[nodeIdx].geometry = Self.box(size.x, size.y, size.z)
+                entities[entIdx].sizeMetres = size
+                let face = SIMD2(size.x / s, size.y / s)
+                entities[entIdx].sizePt = face
+                if let en = m["elements"] {
+                    elements(en, container: entIdx, containerNode: nodeIdx, W: face.x, H: face.y, s: s, z: size.z / 2,
+                             mode: mode, anchor: anchor, path: path, siblings: &childIds)
+                }
+            }
+        case .text:
+            let fs = m["fontSize"].flatMap { r.positive($0, "'fontSize' of \(what) (points)") }
+            let h = m["height"].flatMap { r.positive($0, "'height' of \(what) (metres)") }
+            let str = m.require("string", in: what, reader: r).flatMap { r.string($0, "'string' of \(what)") }
+            var em: Double?
+            if m.has("fontSize") && m.has("height") {
+                r.error(m.keyLoc("height"), "\(what) gives both 'fontSize' (points, dynamic) and 'height' (metres, fixed); give one of them")
+            } else if !m.has("fontSize") && !m.has("height") {
+                r.error(m.loc, "\(what) needs 'fontSize' in points (dynamic scale) or 'height' in metres (fixed scale)")
+            } else if let fs {
+                let s = units.dynamicPointSize(atDistance: d0)
+                em = fs * s
+                entities[entIdx].scaleMode = .dynamic
+                entities[entIdx].metresPerPoint = s
+                entities[entIdx].fontSize = fs
+            } else if let h {
+                em = h
+                entities[entIdx].scaleMode = .fixed
+                entities[entIdx].metresPerPoint = units.fixedPointSize
+            }
+            entities[entIdx].string = str
+            if let em {
+                entities[entIdx].textHeight = em
+                let chars = Double(max(1, str?.count ?? 1))
+                nodes[nodeIdx].geometry = Self.box(chars * 0.55 * em, em, 0)
+            }
+        case .model, .environment:
+            if kind == .environment {
+                entities[entIdx].groundPlane = m["groundPlane"].flatMap { r.bool($0, "'groundPlane' of \(what)") }
+                if let rn = m["range"], let v = r.numbers(rn, count: 2, "'range' of \(what)", shape: "[min, max] in degrees") {
+                    if v[0] >= 0, v[0] <= v[1], v[1] <= 360 { entities[entIdx].immersionRange = v } else {
+                        r.error(rn.loc, "'range' of \(what) must satisfy 0 ≤ min ≤ max ≤ 360 degrees, found [\(Reader.format(v[0])), \(Reader.format(v[1]))]")
+                    }
+                }
+            }
+            var assetNode: YNode?
+            if kind == .model {
+                assetNode = m.require("asset", in: what, reader: r, hint: "a model needs 'asset: path/to/file.glb' (relative to the scene file)")
+            } else {
+                assetNode = m["asset"]
+            }
+            if assetNode == nil {
+                if kind == .environment {
+                    for k in ["assetUnits", "node"] where m.has(k) {
+                        r.error(m.keyLoc(k), "'\(k)' needs an 'asset' on \(what)")
+                    }
+                }
+            }
+            var override: (Double, String)?
+            if let un = m["assetUnits"] { override = parseAssetUnits(un, what) }
+            var selectName: String?
+            var selectLoc: SourceLocation?
+            if let nn = m["node"] { selectName = r.string(nn, "'node' of \(what)"); selectLoc = nn.loc }
+            if let an = assetNode, let ap = r.string(an, "'asset' of \(what)") {
+                let resolved = Self.resolve(ap, base: baseDirectory)
+                if let asset = importAsset(display: ap, resolved: resolved, loc: an.loc) {
+                    if !(m.has("assetUnits") && override == nil) && !(m.has("node") && selectName == nil) {
+                        attachment = attach(asset: asset, display: ap, resolved: resolved, selectNode: selectName,
+                                            selectLoc: selectLoc, override: override, entIdx: entIdx, nodeIdx: nodeIdx,
+                                            anchor: anchor, path: path, loc: m.loc)
+                    }
+                }
+            }
+        case .group, nil:
+            break
+        }
+
+        if let cn = m["children"], let items = r.list(cn, "'children' of \(what)") {
+            let info = ParentInfo(node: nodeIdx, entity: entIdx, world: nodeWorld, worldRot: worldRot,
+                                  anchor: anchor, path: path)
+            for item in items { entity(item, parent: info, siblings: &childIds) }
+        }
+        nodes[nodeIdx].subtreeEnd = nodes.count
+        if kind == .group { entities[entIdx].geometryNodes = nodeIdx..<nodes.count }
+        if let an = m["animation"] {
+            animation(an, entIdx: entIdx, nodeIdx: nodeIdx, rotPrefix: rotPrefix, attachment: attachment, what: what)
+        }
+    }
+
+    private static func scalarText(_ n: YNode?) -> String? {
+        if let n, case let .scalar(s) = n.kind { return s.text }
+        return nil
+    }
+
+    private func parseAssetUnits(_ n: YNode, _ what: String) -> (Double, String)? {
+        if case let .scalar(s) = n.kind, s.type == .number {
+            guard let d = r.positive(n, "'assetUnits' of \(what) (metres per file unit)") else { return nil }
+            return (d, "assetUnits: \(Reader.format(d)) m per unit")
+        }
+        guard let u = r.enumValue(n, "'assetUnits' of \(what)", UnitName.self) else { return nil }
+        return (u.metres, "assetUnits: \(u.rawValue)")
+    }
+
+    // MARK: - Elements
+
+    private func elements(_ n: YNode, container: Int, containerNode: Int, W: Double, H: Double, s: Double, z: Double,
+                          mode: ScaleMode, anchor: Anchor, path: String, siblings: inout [String: SourceLocation]) {
+        let cwhat = entities[container].kind.rawValue + " '" + entities[container].id + "'"
+        guard let items = r.list(n, "'elements' of \(cwhat)") else { return }
+        for item in items {
+            entityCount += 1
+            if entityCount > Limits.maxEntities {
+                if !limitReported {
+                    r.error(item.loc, "the scene has more than \(Limits.maxEntities) entities and elements; the rest are ignored")
+                    limitReported = true
+                }
+                return
+            }
+            guard let m = r.mapping(item, "an element of \(cwhat)") else { continue }
+            let idInfo = parseId(m, "an element")
+            let id = idInfo?.0 ?? "element\(entities.count)"
+            let what = "element '\(id)'"
+            m.checkKeys(elementKeys, in: what, reader: r,
+                        elsewhere: ["position": "is not used for elements; place them with 'frame' in points",
+                                    "kind": "is not used for elements; use 'role'"])
+            let epath = path + "/" + id
+            if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
+            let role = m["role"].flatMap { r.enumValue($0, "'role' of \(what)", ElementRole.self) } ?? .custom
+            var frame: RectPt?
+            if let fn = m.require("frame", in: what, reader: r, hint: "frame: [x, y, width, height] in points from the container's top-left"),
+               let v = r.numbers(fn, count: 4, "'frame' of \(what)", shape: "[x, y, width, height] in points") {
+                if v[2] > 0, v[3] > 0 { frame = RectPt(x: v[0], y: v[1], width: v[2], height: v[3]) } else {
+                    r.error(fn.loc, "'frame' of \(what) needs a width and height greater than 0, found \(Reader.format(v[2])) × \(Reader.format(v[3]))")
+                }
+            }
+            let depth = m["depth"].flatMap { r.number($0, "'depth' of \(what) (points toward the viewer)") } ?? 0
+            let fontSize = m["fontSize"].flatMap { r.positive($0, "'fontSize' of \(what) (points)") }
+            let label = m["label"].flatMap { r.string($0, "'label' of \(what)") }
+            let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
+            let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
+            let visible = m["visible"].flatMap { r.bool($0, "'visible' of \(what)") }
+            let f = frame ?? RectPt(x: 0, y: 0, width: 0, height: 0)
+            let centre = Vec3((f.x + f.width / 2 - W / 2) * s, (H / 2 - (f.y + f.height / 2)) * s, z + depth * s)
+            let entIdx = entities.count
+            let nodeIdx = appendNode(name: id, parent: containerNode, restTRS: Transform(translation: centre),
+                                     geometry: Self.box(f.width * s, f.height * s, 0), anchor: anchor, entity: entIdx)
+            var e = Entity(id: id, path: epath, kind: .element, node: nodeIdx, location: m.loc)
+            e.role = role
+            e.parent = container
+            e.container = container
+            e.frame = frame
+            e.depthPt = depth
+            e.fontSize = fontSize
+            e.label = label
+            e.interactive = interactive ?? role.defaultInteractive
+            e.primary = primary ?? false
+            e.visible = visible ?? true
+            e.anchor = anchor
+            e.scaleMode = mode
+            e.metresPerPoint = s
+            e.placementDistance = length(world[nodeIdx].translation - eye0)
+            entities.append(e)
+        }
+    }
+
+    // MARK: - Assets
+
+    static func resolve(_ p: String, base: String) -> String {
+        let full = p.hasPrefix("/") ? p : (base as NSString).appendingPathComponent(p)
+        let abs = full.hasPrefix("/") ? full : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(full)
+        return (abs as NSString).standardizingPath
+    }
+
+    private func importAsset(display: String, resolved: String, loc: SourceLocation?) -> ImportedAsset? {
+        let result: Result<ImportedAsset, Diagnostic>
+        if let cached = assetCache[resolved] {
+            result = cached
+        } else {
+            result = importUncached(display: display, resolved: resolved)
+            assetCache[resolved] = result
+            if case let .success(a) = result {
+                for w in a.warnings { r.warning(loc, "asset '\(display)': \(w)") }
+            }
+        }
+        switch result {
+        case let .success(a): return a
+        case let .failure(d):
+            r.error(loc, d.message, hint: d.hint)
+            return nil
+        }
+    }
+
+    private func importUncached(display: String, resolved: String) -> Result<ImportedAsset, Diagnostic> {
+        func fail(_ m: String, _ hint: String? = nil) -> Result<ImportedAsset, Diagnostic> {
+            .failure(Diagnostic(file: path, message: m, hint: hint))
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDir) else {
+            return fail("asset '\(display)' not found (looked in \((resolved as NSString).deletingLastPathComponent))")
+        }
+        if isDir.boolValue { return fail("asset '\(display)' is a directory, not a file") }
+        let asset: ImportedAsset
+        do {
+            asset = try importer.load(resolved, display)
+        } catch {
+            return fail("cannot import asset '\(display)': \(error.message)", error.hint)
+        }
+        // Validate what the importer returned before indexing into it.
+        let n = asset.nodes.count
+        if n == 0 { return fail("asset '\(display)' has no nodes") }
+        for (i, node) in asset.nodes.enumerated() {
+            let structureOK = node.subtreeEnd > i && node.subtreeEnd <= n
+                && (node.parent.map { $0 >= 0 && $0 < i && asset.nodes[$0].subtreeEnd >= node.subtreeEnd } ?? true)
+                && node.local.m.count == 16
+            if !structureOK {
+                return fail("asset '\(display)' has an inconsistent node hierarchy at node '\(node.name)'",
+                            "this is a bug in the importer or a malformed file")
+            }
+            if !node.local.isFinite || !(node.localTRS?.isFinite ?? true) || !node.vertices.allSatisfy(\.isFinite) {
+                return fail("asset '\(display)' contains non-finite numbers (NaN or infinity) in node '\(node.name)'")
+            }
+        }
+        if !asset.nodes.contains(where: { !$0.vertices.isEmpty || !$0.meshBounds.isEmpty }) {
+            return fail("asset '\(display)' has no geometry")
+        }
+        for clip in asset.animations {
+            if !clip.duration.isFinite || clip.duration < 0 {
+                return fail("asset '\(display)' has an animation '\(clip.name)' with an invalid duration")
+            }
+            for c in clip.channels {
+                let finite = c.positions.allSatisfy { $0.time.isFinite && $0.value.isFinite }
+                    && c.rotations.allSatisfy { $0.time.isFinite && $0.value.isFinite }
+                    && c.scales.allSatisfy { $0.time.isFinite && $0.value.isFinite }
+                if !finite {
+                    return fail("asset '\(display)' contains non-finite numbers (NaN or infinity) in animation '\(clip.name)'")
+                }
+            }
+        }
+        for node in asset.nodes {
+            if let f = node.marking?.fontSize, !(f.isFinite && f > 0) {
+                return fail("asset '\(display)' marks node '\(node.name)' with an invalid fontSize \(f)")
+            }
+        }
+        if let u = asset.declaredUnitScale, !(u.isFinite && u > 0) {
+            return fail("asset '\(display)' declares an invalid unit scale \(u)")
+        }
+        return .success(asset)
+    }
+
+    private func attach(asset: ImportedAsset, display: String, resolved: String, selectNode: String?,
+                        selectLoc: SourceLocation?, override: (Double, String)?, entIdx: Int, nodeIdx: Int,
+                        anchor: Anchor, path: String, loc: SourceLocation?) -> Attachment? {
+        var sel = 0..<asset.nodes.count
+        if let name = selectNode {
+            guard let k = asset.nodes.firstIndex(where: { $0.name == name }) else {
+                let names = asset.nodes.map(\.name).filter { !$0.isEmpty }
+                r.error(selectLoc, "asset '\(display)' has no node named '\(name)'",
+                        hint: (closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? "")
+                            + "nodes in the asset: " + Reader.quoteList(names, limit: 10))
+                return nil
+            }
+            sel = k..<asset.nodes[k].subtreeEnd
+        }
+        let unitScale: Double
+        let reason: String
+        if let (u, why) = override {
+            unitScale = u
+            reason = why
+        } else if let u = asset.declaredUnitScale {
+            unitScale = u
+            reason = asset.unitNote.isEmpty ? "the file declares \(u) m per unit" : asset.unitNote
+        } else {
+            unitScale = 1
+            reason = asset.unitNote.isEmpty ? "no unit declared; metres assumed" : asset.unitNote
+        }
+        let rootIdx = appendNode(name: "\(display) (asset root)", parent: nodeIdx,
+                                 restTRS: Transform(scale: Vec3(repeating: unitScale)), geometry: .empty,
+                                 anchor: anchor, entity: entIdx)
+        let base = nodes.count
+        let lower = sel.lowerBound
+        var map: [Int: Int] = [:]
+        var triangles = 0
+        for i in sel {
+            let an = asset.nodes[i]
+            let p: Int
+            if i == lower { p = rootIdx } else if let ap = an.parent, ap >= lower { p = base + (ap - lower) } else { p = rootIdx }
+            let idx = appendNode(name: an.name, parent: p, restTRS: an.localTRS ?? .identity, rest: an.local,
+                                 geometry: an.meshBounds, anchor: anchor, entity: entIdx)
+            nodes[idx].subtreeEnd = min(base + (an.subtreeEnd - lower), base + sel.count)
+            if !an.vertices.isEmpty { nodeVertices[idx] = an.vertices }
+            map[i] = idx
+            triangles += an.triangles
+        }
+        nodes[rootIdx].subtreeEnd = nodes.count
+        entities[entIdx].geometryNodes = nodeIdx..<nodes.count
+        entities[entIdx].asset = AssetUse(path: display, resolvedPath: resolved, format: asset.format,
+                                          unitScale: unitScale, unitReason: reason, triangles: triangles,
+                                          clips: asset.animations.map { ($0.name, $0.duration) }, node: selectNode)
+        // Marked nodes become entities of their own.
+        var used: [String: Int] = [:]
+        for i in sel {
+            guard let mark = asset.nodes[i].marking, let sceneIdx = map[i] else { continue }
+            var id = Self.sanitise(asset.nodes[i].name)
+            if let count = used[id] {
+                used[id] = count + 1
+                r.warning(loc, "asset '\(display)' has several marked nodes named '\(id)'; the later ones are reported as '\(id)~\(count + 1)'")
+                id += "~\(count + 1)"
+            } else {
+                used[id] = 1
+            }
+            var epath = path + "/" + id
+            if let prev = paths[epath] {
+                r.warning(loc, "marked node '\(id)' of asset '\(display)' has the same path as the entity at \(prev.map { "\($0)" } ?? "?"); it is reported as '\(epath)~asset'")
+                epath += "~asset"
+            }
+            paths[epath] = loc
+            let ent = entities.count
+            var e = Entity(id: id, path: epath, kind: .node, node: sceneIdx, location: loc ?? SourceLocation(line: 1, column: 1))
+            e.geometryNodes = sceneIdx..<nodes[sceneIdx].subtreeEnd
+            e.role = mark.role
+            e.interactive = mark.interactive ?? mark.role.defaultInteractive
+            e.primary = mark.primary ?? false
+            e.fontSize = mark.fontSize
+            e.parent = entIdx
+            e.anchor = anchor
+            e.scaleMode = .fixed
+            e.metresPerPoint = units.fixedPointSize
+            entities.append(e)
+            nodes[sceneIdx].entity = ent
+        }
+        return Attachment(asset: asset, map: map)
+    }
+
+    // MARK: - Animation
+
+    private func animation(_ n: YNode, entIdx: Int, nodeIdx: Int, rotPrefix: Quat, attachment: Attachment?, what: String) {
+        guard let m = r.mapping(n, "'animation' of \(what)") else { return }
+        m.checkKeys(["keyframes", "clip", "loop", "speed"], in: "'animation' of \(what)", reader: r)
+        let loop = m["loop"].flatMap { r.bool($0, "'loop' of the animation") } ?? false
+        let speed = m["speed"].flatMap { r.positive($0, "'speed' of the animation") } ?? 1
+        if m.has("keyframes") && m.has("clip") {
+            r.error(m.keyLoc("clip"), "the animation of \(what) gives both 'keyframes' and 'clip'; give one of them")
+            return
+        }
+        if let kn = m["keyframes"] {
+            guard let items = r.list(kn, "'keyframes' of \(what)") else { return }
+            if items.isEmpty {
+                r.error(kn.loc, "'keyframes' of \(what) needs at least one keyframe")
+                return
+            }
+            let rest = nodes[nodeIdx].restTRS
+            var ch = NodeChannel(node: nodeIdx)
+            var lastT: Double?
+            var ok = true
+            for item in items {
+                guard let k = r.mapping(item, "a keyframe") else { ok = false; continue }
+                k.checkKeys(["t", "position", "rotation", "quaternion", "scale"], in: "a keyframe", reader: r)
+                guard let tn = k.require("t", in: "a keyframe", reader: r),
+                      let t = r.nonNegative(tn, "'t' of a keyframe") else { ok = false; continue }
+                if let lastT, t <= lastT {
+                    r.error(tn.loc, "keyframe times must be strictly increasing: t = \(Reader.format(t)) follows t = \(Reader.format(lastT))")
+                    ok = false
+                    continue
+                }
+                lastT = t
+                let pos = k["position"].flatMap { r.vec3($0, "'position' of a keyframe") } ?? rest.translation
+                let rot = orientation(k, "a keyframe").quat.map { (rotPrefix * $0).normalized } ?? rest.rotation
+                let sc = k["scale"].flatMap { parseScale($0, "a keyframe") } ?? rest.scale
+                ch.positions.append(Key(time: t, value: pos))
+                ch.rotations.append(Key(time: t, value: rot))
+                ch.scales.append(Key(time: t, value: sc))
+            }
+            guard ok, let lastT else { return }
+            entities[entIdx].animation = animations.count
+            animations.append(Animation(entity: entIdx, source: .keyframes, duration: lastT, loop: loop, speed: speed,
+                                        channels: [ch]))
+            return
+        }
+        if let cn = m["clip"] {
+            guard let name = r.string(cn, "'clip' of \(what)") else { return }
+            guard let att = attachment else {
+                if entities[entIdx].kind == .model || entities[entIdx].kind == .environment {
+                    return // the asset already failed to load and was reported
+                }
+                r.error(cn.loc, "'clip' animations need a model or environment with an 'asset'; \(what) has none",
+                        hint: "use 'keyframes' to animate this entity")
+                return
+            }
+            guard let clip = att.asset.animations.first(where: { $0.name == name }) else {
+                let names = att.asset.animations.map(\.name)
+                r.error(cn.loc, "asset '\(att.asset.path)' has no animation clip '\(name)'",
+                        hint: names.isEmpty ? "the asset has no animation clips" :
+                            (closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? "")
+                            + "clips in the asset: " + Reader.quoteList(names, limit: 20))
+                return
+            }
+            let channels = clip.channels.compactMap { c -> NodeChannel? in
+                guard let idx = att.map[c.node] else { return nil }
+                var c2 = c
+                c2.node = idx
+                return c2
+            }
+            entities[entIdx].animation = animations.count
+            animations.append(Animation(entity: entIdx, source: .clip(name), duration: clip.duration, loop: loop,
+                                        speed: speed, channels: channels))
+            return
+        }
+        r.error(m.loc, "the animation of \(what) needs 'keyframes' or 'clip'")
+    }
+
+    // MARK: - Events
+
+    private func parseEvents(_ n: YNode) -> [SceneEvent] {
+        guard let items = r.list(n, "'events'") else { return [] }
+        var out: [SceneEvent] = []
+        for item in items {
+            guard let m = r.mapping(item, "an event") else { continue }
+            let t = m.require("t", in: "an event", reader: r).flatMap { r.nonNegative($0, "'t' of an event") }
+            let an = m.require("action", in: "an event", reader: r,
+                               hint: "action is one of " + Reader.quoteList(EventAction.allCases.map(\.rawValue)))
+            let action = an.flatMap { r.enumValue($0, "'action' of an event", EventAction.self) }
+            var allowed = ["t", "action"]
+            switch action {
+            case .setImmersion: allowed += ["style", "trigger"]
+            case .show, .hide: allowed += ["entity"]
+            case .recenter: break
+            case nil: allowed += ["style", "trigger", "entity"]
+            }
+            m.checkKeys(allowed, in: action.map { "a '\($0.rawValue)' event" } ?? "an event", reader: r)
+            var act: SceneEvent.Action?
+            switch action {
+            case .setImmersion:
+                let style = m.require("style", in: "a 'setImmersion' event", reader: r)
+                    .flatMap { r.enumValue($0, "'style' of a setImmersion event", ImmersionStyle.self) }
+                let trigger = m["trigger"].flatMap { r.enumValue($0, "'trigger' of a setImmersion event", SceneEvent.Trigger.self) } ?? .user
+                if let style { act = .setImmersion(style, trigger: trigger) }
+            case .recenter:
+                act = .recenter
+            case .show, .hide:
+                if let en = m.require("entity", in: "a '\(action?.rawValue ?? "")' event", reader: r),
+                   let ref = r.string(en, "'entity' of an event"), let idx = resolveEntity(ref, loc: en.loc) {
+                    act = action == .show ? .show(entity: idx) : .hide(entity: idx)
+                }
+            case nil:
+                break
+            }
+            if let t, let act { out.append(SceneEvent(time: t, action: act, location: m.loc)) }
+        }
+        return out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    private func resolveEntity(_ ref: String, loc: SourceLocation) -> Int? {
+        if let i = entities.firstIndex(where: { $0.path == ref }) { return i }
+        let matches = entities.indices.filter { entities[$0].id == ref }
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            r.error(loc, "entity '\(ref)' is ambiguous: \(matches.count) entities have that id",
+                    hint: "use a path: " + Reader.quoteList(matches.map { entities[$0].path }))
+            return nil
+        }
+        let candidates = entities.map(\.path) + entities.map(\.id)
+        r.error(loc, "event refers to an unknown entity '\(ref)'",
+                hint: closestMatch(to: ref, in: candidates).map { "did you mean '\($0)'?" }
+                    ?? (entities.isEmpty ? "the scene has no entities" : "entities: " + Reader.quoteList(entities.map(\.path))))
+        return nil
+    }
+
+    // MARK: - Finish
+
+    private func finish() {
+        var nodeBounds = [AABB](repeating: .empty, count: nodes.count)
+        for i in nodes.indices {
+            if let v = nodeVertices[i] {
+                var b = AABB.empty
+                let w = world[i]
+                var k = 0
+                while k + 2 < v.count {
+                    b.formUnion(w.transformPoint(Vec3(Double(v[k]), Double(v[k + 1]), Double(v[k + 2]))))
+                    k += 3
+                }
+                nodeBounds[i] = b
+            } else {
+                nodeBounds[i] = nodes[i].geometry.transformed(by: world[i])
+            }
+        }
+        for i in entities.indices {
+            var b = AABB.empty
+            let g = entities[i].geometryNodes.clamped(to: 0..<nodes.count)
+            for k in g { b.formUnion(nodeBounds[k]) }
+            entities[i].restWorldBounds = b
+            switch entities[i].kind {
+            case .window, .volume, .text, .element: break
+            default:
+                let c = b.isEmpty ? world[entities[i].node].translation : b.center
+                entities[i].placementDistance = length(c - eye0)
+            }
+            if !b.isEmpty, !(b.min.isFinite && b.max.isFinite) {
+                r.error(entities[i].location, "'\(entities[i].path)' has non-finite rest bounds (its sizes, scales or positions are too large)")
+                continue
+            }
+            if entities[i].kind == .model, !b.isEmpty {
+                let size = b.size
+                let largest = max(size.x, size.y, size.z)
+                if largest > 50 {
+                    r.warning(entities[i].location,
+                              "asset of model '\(entities[i].path)' looks like it is not in metres (\(Self.metres(largest)) long); set assetUnits",
+                              hint: entities[i].asset.map { "units used: \($0.unitReason)" })
+                } else if largest < 0.001 {
+                    r.warning(entities[i].location,
+                              "asset of model '\(entities[i].path)' looks like it is not in metres (\(Self.metres(largest)) long); set assetUnits",
+                              hint: entities[i].asset.map { "units used: \($0.unitReason)" })
+                }
+            }
+        }
+    }
+
+    private static func metres(_ d: Double) -> String {
+        d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
+    }
+
+    private func defaultDuration(frameRate: Double, events: [SceneEvent]) -> Double {
+        var d = viewer.path.last?.time ?? 0
+        for a in animations where !a.loop { d = max(d, a.endTime) }
+        for e in events { d = max(d, e.time) }
+        return max(d, 1 / frameRate)
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import SpatialModel
+import Yams
+
+/// A scene document after parsing: Yams' node tree reduced to what the loader reads, with a
+/// line:column on every node and every mapping key. Built with hard limits (nesting depth, node
+/// count after alias expansion, string length) so hostile input cannot exhaust the stack or memory.
+struct YNode {
+    enum Kind {
+        case scalar(YScalar)
+        case sequence([YNode])
+        case mapping([YPair])
+    }
+    var kind: Kind
+    var loc: SourceLocation
+}
+
+struct YPair {
+    var key: String
+    var keyLoc: SourceLocation
+    var value: YNode
+}
+
+struct YScalar {
+    enum ScalarType { case string, number, bool, null }
+    var text: String
+    var type: ScalarType
+    /// The value of a number (possibly non-finite: `.nan`, `.inf`, `1e999`).
+    var number: Double?
+    var bool: Bool?
+}
+
+enum Limits {
+    static let maxDepth = 64
+    static let maxNodes = 1_000_000
+    static let maxStringLength = 64 * 1024
+    static let maxFileSize = 16 * 1024 * 1024
+    static let maxEntities = 100_000
+}
+
+struct TreeConverter {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+    private var nodeCount = 0
+    private var fatal = false
+
+    init(file: String) { self.file = file }
+
+    /// Parses `text` into a tree, or returns nil with `diagnostics` describing why.
+    mutating func parse(_ text: String) -> YNode? {
+        if let loc = Self.complexKeyWithAnchors(text) {
+            diagnostics.append(Diagnostic(file: file, location: loc,
+                                          message: "a list, mapping or alias used as a mapping key is not supported in scene files",
+                                          hint: "keys are plain names such as 'position'; anchors and aliases may be used as values only"))
+            return nil
+        }
+        let root: Yams.Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            diagnostics.append(Self.diagnostic(for: error, file: file))
+            return nil
+        } catch {
+            diagnostics.append(Diagnostic(file: file, message: "cannot parse the scene file: \(error)"))
+            return nil
+        }
+        guard let root else {
+            diagnostics.append(Diagnostic(file: file, location: SourceLocation(line: 1, column: 1),
+                                          message: "the scene file is empty",
+                                          hint: "a scene starts with 'format: spatialscene/1'"))
+            return nil
+        }
+        let tree = convert(root, depth: 1)
+        return fatal ? nil : tree
+    }
+
+    /// Yams hashes every mapping key while composing (to find duplicates); an alias bomb used as a
+    /// key makes that exponential before any limit of ours can apply. Scene keys are plain names,
+    /// so when the text defines anchors, a key that is an alias (`*a: `), a flow collection
+    /// (`[..]: `, `{..}: `) or an explicit `? ` key is rejected up front. Conservative: quotes are
+    /// not tracked, so such patterns inside strings of a file that uses anchors are rejected too.
+    static func complexKeyWithAnchors(_ text: String) -> SourceLocation? {
+        let scalars = Array(text.unicodeScalars)
+        func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
+        func isAnchorChar(_ c: Unicode.Scalar) -> Bool {
+            c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_")
+        }
+        func tokenStart(_ i: Int) -> Bool {
+            var j = i - 1
+            while j >= 0, isSpace(scalars[j]) { j -= 1 }
+            if j < 0 || scalars[j] == "\n" { return true }
+            return "[{,:-?".unicodeScalars.contains(scalars[j]) && (j == i - 1 || isSpace(scalars[j + 1]) || scalars[j] != "-")
+        }
+        /// True when a `:` indicator follows position `i` (after optional spaces).
+        func colonIndicator(after i: Int) -> Bool {
+            var j = i
+            while j < scalars.count, isSpace(scalars[j]) { j += 1 }
+            guard j < scalars.count, scalars[j] == ":" else { return false }
+            let k = j + 1
+            return k >= scalars.count || isSpace(scalars[k]) || "\n\r,]}".unicodeScalars.contains(scalars[k])
+        }
+        // Only documents that define anchors can carry a bomb.
+        var hasAnchor = false
+        for (i, c) in scalars.enumerated() where c == "&" && i + 1 < scalars.count && isAnchorChar(scalars[i + 1]) && tokenStart(i) {
+            hasAnchor = true
+            break
+        }
+        guard hasAnchor else { return nil }
+        var line = 1, col = 1
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "\n" { line += 1; col = 1; i += 1; continue }
+            var bad = false
+            if c == "*", tokenStart(i), i + 1 < scalars.count, isAnchorChar(scalars[i + 1]) {
+                var j = i + 1
+                while j < scalars.count, isAnchorChar(scalars[j]) { j += 1 }
+                bad = colonIndicator(after: j)
+            } else if c == "]" || c == "}" {
+                bad = colonIndicator(after: i + 1)
+            } else if c == "?", tokenStart(i) {
+                bad = i + 1 >= scalars.count || isSpace(scalars[i + 1]) || scalars[i + 1] == "\n"
+            }
+            if bad { return SourceLocation(line: line, column: col) }
+            col += 1
+            i += 1
+        }
+        return nil
+    }
+
+    static func location(_ mark: Mark?) -> SourceLocation {
+        guard let mark else { return SourceLocation(line: 1, column: 1) }
+        return SourceLocation(line: max(1, mark.line), column: max(1, mark.column))
+    }
+
+    static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+        func msg(_ problem: String, _ context: YamlError.Context?) -> String {
+            var m = "YAML syntax error: \(problem)"
+            if let context { m += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+            return m
+        }
+        switch error {
+        case let .scanner(context, problem, mark, _):
+            return Diagnostic(file: file, location: location(mark), message: msg(problem, context))
+        case let .parser(context, problem, mark, _):
+            return Diagnostic(file: file, location: location(mark), message: msg(problem, context),
+                              hint: problem.contains("nesting") ? "nesting is limited to \(Limits.maxDepth) levels" : nil)
+        case let .composer(context, problem, mark, _):
+            return Diagnostic(file: file, location: location(mark), message: msg(problem, context))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return Diagnostic(file: file, location: location(context.mark),
+                              message: "duplicate key \(keys) in one mapping",
+                              hint: "each key may appear once; remove or rename the repeated one")
+        case let .reader(problem, offset, _, _):
+            return Diagnostic(file: file, message: "cannot read the scene file: \(problem)"
+                              + (offset.map { " at byte \($0)" } ?? ""))
+        default:
+            return Diagnostic(file: file, message: "cannot parse the scene file: \(error)")
+        }
+    }
+
+    private mutating func fail(_ loc: SourceLocation, _ message: String, hint: String? = nil) {
+        if !fatal { diagnostics.append(Diagnostic(file: file, location: loc, message: message, hint: hint)) }
+        fatal = true
+    }
+
+    private mutating func convert(_ node: Yams.Node, depth: Int) -> YNode {
+        let loc = Self.location(node.mark)
+        let empty = YNode(kind: .scalar(YScalar(text: "", type: .null)), loc: loc)
+        if fatal { return empty }
+        nodeCount += 1
+        if nodeCount > Limits.maxNodes {
+            fail(loc, "the scene has more than \(Limits.maxNodes) YAML values (after expanding aliases)",
+                 hint: "this limit protects against alias bombs; split the scene")
+            return empty
+        }
+        if depth > Limits.maxDepth {
+            fail(loc, "the scene is nested more than \(Limits.maxDepth) levels deep")
+            return empty
+        }
+        switch node {
+        case let .scalar(s):
+            return YNode(kind: .scalar(scalar(s, loc: loc)), loc: loc)
+        case let .alias(a):
+            // Yams resolves aliases while composing; a bare alias node carries no value.
+            return YNode(kind: .scalar(YScalar(text: "*\(a.anchor.rawValue)", type: .null)), loc: loc)
+        case let .sequence(seq):
+            var items: [YNode] = []
+            items.reserveCapacity(seq.count)
+            for item in seq {
+                items.append(convert(item, depth: depth + 1))
+                if fatal { return empty }
+            }
+            return YNode(kind: .sequence(items), loc: loc)
+        case let .mapping(map):
+            var pairs: [YPair] = []
+            for (k, v) in map {
+                let kloc = Self.location(k.mark)
+                guard case let .scalar(ks) = k else {
+                    fail(kloc, "a mapping key must be a plain name, found a \(k.sequence != nil ? "list" : "mapping")")
+                    return empty
+                }
+                if ks.string.unicodeScalars.count > Limits.maxStringLength {
+                    fail(kloc, "a key is longer than \(Limits.maxStringLength) characters")
+                    return empty
+                }
+                let value = convert(v, depth: depth + 1)
+                if fatal { return empty }
+                pairs.append(YPair(key: ks.string, keyLoc: kloc, value: value))
+            }
+            return YNode(kind: .mapping(pairs), loc: loc)
+        }
+    }
+
+    private mutating func scalar(_ s: Yams.Node.Scalar, loc: SourceLocation) -> YScalar {
+        let text = s.string
+        if text.utf8.count > Limits.maxStringLength {
+            fail(loc, "a value is \(text.utf8.count) bytes long; the limit is \(Limits.maxStringLength)")
+            return YScalar(text: "", type: .null)
+        }
+        let node = Yams.Node.scalar(s)
+        switch Tag.Name(rawValue: node.tag.rawValue) {
+        case .str:
+            return YScalar(text: text, type: .string)
+        case .null:
+            return YScalar(text: text, type: .null)
+        case .bool:
+            if let b = node.bool { return YScalar(text: text, type: .bool, bool: b) }
+            return YScalar(text: text, type: .string)
+        case .int:
+            if let i = node.int { return YScalar(text: text, type: .number, number: Double(i)) }
+            if let d = Double(text.replacingOccurrences(of: "_", with: "")) {
+                return YScalar(text: text, type: .number, number: d)
+            }
+            return YScalar(text: text, type: .string)
+        case .float:
+            if let d = node.float { return YScalar(text: text, type: .number, number: d) }
+            return YScalar(text: text, type: .string)
+        default:
+            return YScalar(text: text, type: .string)
+        }
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import Testing
+@testable import SceneLoader
+import SpatialModel
+
+/// Each mistake must be reported at the right line and column with what was expected and found.
+@Suite struct SceneLoaderErrorTests {
+    private func single(_ text: String, name: String = "test.scene.yaml") -> Diagnostic? {
+        let errs = LoaderFixture.errors(text, name: name)
+        #expect(errs.count == 1, "expected one error, got: \(errs.map(\.description))")
+        return errs.first
+    }
+
+    @Test func misspeltKeySuggestsTheRightOne() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                positon: [0, 1, -2]
+            """)
+        #expect(d?.location == SourceLocation(line: 5, column: 5))
+        #expect(d?.message == "unknown key 'positon' in window 'w'")
+        #expect(d?.hint == "did you mean 'position'?")
+        #expect(d?.file == "test.scene.yaml")
+    }
+
+    @Test func unknownKeyWithoutCloseMatchListsValidKeys() {
+        let d = single("format: spatialscene/1\nviewer: {zzzzzzzz: 1}\n")
+        #expect(d?.location == SourceLocation(line: 2, column: 10))
+        #expect(d?.hint?.hasPrefix("valid keys: 'posture', 'eyeHeight'") == true)
+    }
+
+    @Test func keyOfAnotherKind() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - {id: m, kind: group, fontSize: 12}
+            """)
+        #expect(d?.location == SourceLocation(line: 3, column: 26))
+        #expect(d?.message == "'fontSize' is not a key of group 'm'; it applies to text entities, not group")
+    }
+
+    @Test func wrongType() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                size: big
+            """)
+        #expect(d?.location == SourceLocation(line: 5, column: 11))
+        #expect(d?.message == "'size' of a window expects [width, height] in points, found a string \"big\"")
+    }
+
+    @Test func wrongArrayLength() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - {id: g, kind: group, position: [1, 2]}
+            """)
+        #expect(d?.location == SourceLocation(line: 3, column: 36))
+        #expect(d?.message == "'position' of group 'g' expects [x, y, z] in metres (3 numbers), found a list of 2 items")
+    }
+
+    @Test func badEnumValue() {
+        let d = single("""
+            format: spatialscene/1
+            immersion: progresive
+            """)
+        #expect(d?.location == SourceLocation(line: 2, column: 12))
+        #expect(d?.message == "'immersion' expects one of 'shared', 'mixed', 'progressive', 'full', found 'progresive'")
+        #expect(d?.hint == "did you mean 'progressive'?")
+    }
+
+    @Test func missingFormat() {
+        let d = single("name: x\nentities: []\n")
+        #expect(d?.location == SourceLocation(line: 1, column: 1))
+        #expect(d?.message == "the scene is missing 'format'; supported formats: 'spatialscene/1'")
+        let other = single("format: spatialscene/2\n")
+        #expect(other?.location == SourceLocation(line: 1, column: 9))
+        #expect(other?.message == "unsupported scene format 'spatialscene/2'; supported formats: 'spatialscene/1'")
+    }
+
+    @Test func nonFiniteNumbers() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            frameRate: .nan
+            entities:
+              - {id: g, kind: group, position: [.inf, 0, 1e999]}
+            """)
+        #expect(errs.map(\.location) == [SourceLocation(line: 2, column: 12), SourceLocation(line: 4, column: 37),
+                                     SourceLocation(line: 4, column: 46)])
+        #expect(errs.first?.message == "'frameRate' must be a finite number, found .nan")
+        #expect(errs[1].message == "an item of 'position' of group 'g' must be a finite number, found .inf")
+        #expect(errs[2].message == "an item of 'position' of group 'g' must be a finite number, found 1e999")
+    }
+
+    @Test func duplicateIdNamesBothLocations() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - {id: a, kind: group}
+              - {id: a, kind: group}
+            """)
+        #expect(d?.location == SourceLocation(line: 4, column: 10))
+        #expect(d?.message == "duplicate id 'a': a sibling at 3:10 already uses it")
+        #expect(d?.hint?.contains("3:10") == true && d?.hint?.contains("4:10") == true)
+    }
+
+    @Test func elementAndChildShareTheSiblingNamespace() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                elements: [{id: x, frame: [0, 0, 10, 10]}]
+                children: [{id: x, kind: group}]
+            """)
+        #expect(d?.location == SourceLocation(line: 6, column: 21))
+    }
+
+    @Test func unknownEventEntity() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - {id: alert, kind: group}
+            events:
+              - {t: 1, action: show, entity: alret}
+            """)
+        #expect(d?.location == SourceLocation(line: 5, column: 34))
+        #expect(d?.message == "event refers to an unknown entity 'alret'")
+        #expect(d?.hint == "did you mean 'alert'?")
+    }
+
+    @Test func nonIncreasingKeyframeTimes() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - id: g
+                kind: group
+                animation:
+                  keyframes:
+                    - {t: 0}
+                    - {t: 2}
+                    - {t: 2}
+            """)
+        #expect(d?.location == SourceLocation(line: 9, column: 15))
+        #expect(d?.message == "keyframe times must be strictly increasing: t = 2 follows t = 2")
+    }
+
+    @Test func positionAndPlacement() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                position: [0, 1, -2]
+                placement: {distance: 2}
+            """)
+        #expect(d?.location == SourceLocation(line: 6, column: 5))
+        #expect(d?.message == "window 'w' gives both 'position' and 'placement'; give one of them")
+    }
+
+    @Test func placementOnAChild() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - id: g
+                kind: group
+                children:
+                  - id: c
+                    kind: text
+                    string: hi
+                    fontSize: 17
+                    placement: {distance: 2}
+            """)
+        #expect(d?.location == SourceLocation(line: 10, column: 9))
+        #expect(d?.message == "'placement' is only for top-level entities; text 'c' is a child")
+    }
+
+    @Test func rotationAndQuaternion() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - {id: g, kind: group, rotation: {yaw: 1}, quaternion: [0, 0, 0, 1]}
+            """)
+        #expect(d?.location == SourceLocation(line: 3, column: 46))
+        #expect(d?.message == "group 'g' gives both 'rotation' and 'quaternion'; give one of them")
+    }
+
+    @Test func zeroScaleAndZeroQuaternion() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: g, kind: group, scale: 0, quaternion: [0, 0, 0, 0]}
+            """)
+        #expect(errs.map(\.location) == [SourceLocation(line: 3, column: 33), SourceLocation(line: 3, column: 48)])
+        #expect(errs.first?.message == "'scale' of group 'g' must be greater than 0, found 0")
+    }
+
+    @Test func yamlSyntaxError() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: [window
+            """)
+        #expect(d?.location?.line == 5)
+        #expect(d?.message.hasPrefix("YAML syntax error:") == true)
+        let dup = single("format: spatialscene/1\nname: a\nname: b\n")
+        #expect(dup?.message == "duplicate key 'name' in one mapping")
+        #expect(dup?.location == SourceLocation(line: 2, column: 1))
+    }
+
+    @Test func jsonErrorsHaveLineAndColumn() {
+        let d = single("""
+            {
+              "format": "spatialscene/1",
+              "entities": [{"id": "w", "kind": "window", "size": [1280, "720"]}]
+            }
+            """, name: "x.scene.json")
+        #expect(d?.location == SourceLocation(line: 3, column: 61))
+        #expect(d?.message == "an item of 'size' of a window expects a number, found a string \"720\"")
+        let syntax = single("{\"format\": \"spatialscene/1\",,}", name: "x.scene.json")
+        #expect(syntax?.location?.line == 1 && syntax?.message.hasPrefix("YAML syntax error:") == true)
+    }
+
+    @Test func severalErrorsAllReportedSortedByLocation() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            platform: visonOS
+            viewer:
+              eyeHeight: -1
+            entities:
+              - id: w
+                kind: window
+                elements:
+                  - {id: b, role: buton, frame: [0, 0, 0, 10]}
+              - {id: bad/id, kind: model, asset: robot.glb}
+              - {kind: group}
+            events:
+              - {t: -1, action: recenter}
+            """)
+        #expect(errs.map(\.location) == [
+            SourceLocation(line: 2, column: 11), SourceLocation(line: 4, column: 14),
+            SourceLocation(line: 9, column: 23), SourceLocation(line: 9, column: 37),
+            SourceLocation(line: 10, column: 10), SourceLocation(line: 11, column: 5),
+            SourceLocation(line: 13, column: 9),
+        ])
+        #expect(errs[2].hint == "did you mean 'button'?")
+        #expect(errs[4].message == "'id' 'bad/id' may contain only letters, digits, '-', '_' and '.'")
+        #expect(errs[5].message == "an entity is missing the required key 'id'")
+        // The description is compiler-style.
+        #expect(errs[0].description.hasPrefix("test.scene.yaml:2:11: error: 'platform' expects one of"))
+    }
+
+    @Test func elementsOnlyInContainers() {
+        let d = single("""
+            format: spatialscene/1
+            entities:
+              - {id: g, kind: group, elements: []}
+            """)
+        #expect(d?.location == SourceLocation(line: 3, column: 26))
+        #expect(d?.message.hasPrefix("'elements' is not a key of group 'g'; it applies to window, volume entities") == true)
+    }
+
+    @Test func hostileInputIsContained() {
+        // Deep nesting beyond the limit.
+        let deep = "format: spatialscene/1\nname: " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "\n"
+        let d = single(deep)
+        #expect(d?.message.contains("nested more than 64 levels") == true)
+        // Deeper than libyaml's own limit: still a clean error, no crash.
+        let deeper = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        #expect(LoaderFixture.errors(deeper).count == 1)
+        // Alias bomb.
+        var bomb = "format: spatialscene/1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1...8 { bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let b = single(bomb)
+        #expect(b?.message.contains("more than 1000000 YAML values") == true)
+        // A huge string.
+        let long = "format: spatialscene/1\nname: " + String(repeating: "a", count: 70_000) + "\n"
+        #expect(single(long)?.message.contains("the limit is 65536") == true)
+        // Not a mapping at all / empty file.
+        #expect(single("- 1\n- 2\n")?.message == "the top level of a scene file expects a mapping, found a list of 2 items")
+        #expect(single("")?.message == "the scene file is empty")
+    }
+
+    @Test func loadFromDiskAndMissingFile() throws {
+        let p = LoaderFixture.write("disk.scene.yaml", "format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: robot.glb}\n")
+        let scene = try SceneLoader.load(path: p, importer: LoaderFixture.importer)
+        #expect(scene.path == p && scene.entities.count == 2)
+        do {
+            _ = try SceneLoader.load(path: p + ".nope", importer: LoaderFixture.importer)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.diagnostics.first?.message == "scene file not found")
+        }
+    }
+}
+
+@Suite struct SceneLoaderLimitTests {
+    @Test func entityCountLimit() {
+        var text = "format: spatialscene/1\nentities:\n"
+        text.reserveCapacity(3_000_000)
+        for i in 0...100_000 { text += "  - {id: e\(i), kind: group}\n" }
+        let errs = LoaderFixture.errors(text)
+        #expect(errs.count == 1)
+        #expect(errs.first?.message == "the scene has more than 100000 entities and elements; the rest are ignored")
+        #expect(errs.first?.location == SourceLocation(line: 100_003, column: 5))
+    }
+}
+
+@Suite struct SceneLoaderAliasTests {
+    @Test func aliasBombAsAKeyIsRejectedBeforeComposing() {
+        var bomb = "format: spatialscene/1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1...8 { bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for (tail, column) in [("? *a8\n: 1\n", 1), ("*a8 : 1\n", 1), ("x: {*a8: 1}\n", 5), ("[*a8]: 1\n", 5)] {
+            let errs = LoaderFixture.errors(bomb + tail)
+            #expect(errs.count == 1)
+            #expect(errs.first?.location == SourceLocation(line: 11, column: column))
+            #expect(errs.first?.message == "a list, mapping or alias used as a mapping key is not supported in scene files")
+        }
+    }
+
+    @Test func anchorsAndAliasesAsValuesWork() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                size: &sz [800, 600]
+                placement: {distance: 2}
+              - {id: w2, kind: window, size: *sz, placement: {distance: 2, azimuth: 40}}
+            """)
+        #expect(scene.entities[1].sizePt == SIMD2(800, 600))
+    }
+}
+
+@Suite struct SceneLoaderHugeNumberTests {
+    @Test func hugeFiniteNumbersDoNotCrash() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: m, kind: model, asset: robot.glb, assetUnits: 1e300, scale: 1e300}
+              - {id: g, kind: group, position: [1e308, 1e308, 1e308], scale: 1e308, children: [{id: c, kind: group, position: [1e308, 0, 0]}]}
+              - {id: w, kind: window, size: [1e308, 1e308], position: [0, 0, -1e308]}
+            """)
+        #expect(!errs.isEmpty)
+        #expect(errs.allSatisfy { $0.location != nil })
+    }
+}

@@ -1,4 +1,5 @@
 import SpatialModel
+import Rules
 
 /// What a renderer needs to know about a rule (taken from the rule catalog by the caller).
 public struct RuleDescriptor: Sendable {

@@ -1,4 +1,5 @@
 import SpatialModel
+import Rules
 
 /// Geometry the HTML report draws, captured from the simulation by the pipeline.
 public struct SceneSnapshot: Sendable {

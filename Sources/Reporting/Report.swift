@@ -1,4 +1,5 @@
 import SpatialModel
+import Rules
 
 /// A validation report (`spatialcheck-report/1`): what `validate` produces and `report` reads.
 /// Independent of the rule engine's types so that saved reports can be read back and merged.
@@ -8,6 +9,8 @@ public struct Report: Sendable {
     public var pointAngle: Double
     public var failOn: Severity?
     public var scenes: [SceneReport]
+    /// Violations of the baseline that no longer occur (set when validating against a baseline).
+    public var fixedInBaseline: [(scene: String, violation: ReportViolation)] = []
 
     public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
         self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
@@ -16,17 +19,15 @@ public struct Report: Sendable {
     public var hasLoadErrors: Bool { scenes.contains { $0.status == .error } }
     public func count(_ s: Severity) -> Int { scenes.reduce(0) { $0 + $1.count(s) } }
     /// True when some violation is at or above `failOn` (nil = never).
-    public var failsGate: Bool {
-        guard let failOn else { return false }
-        return scenes.contains { $0.violations.contains { $0.severity.rank <= failOn.rank } }
-    }
-}
+    public var failsGate: Bool { failsGate(gating: nil) }
 
-public enum Severity: String, Sendable, CaseIterable, Comparable {
-    case error, warning, info
-    /// 0 = most severe.
-    public var rank: Int { self == .error ? 0 : self == .warning ? 1 : 2 }
-    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
+    /// With a baseline, only the fingerprints in `gating` (new or worsened violations) count.
+    public func failsGate(gating: Set<String>?) -> Bool {
+        guard let failOn else { return false }
+        return scenes.contains {
+            $0.violations.contains { $0.severity.rank <= failOn.rank && (gating?.contains($0.fingerprint) ?? true) }
+        }
+    }
 }
 
 public struct SceneReport: Sendable {
@@ -75,6 +76,8 @@ public struct ReportViolation: Sendable {
     public var fingerprint: String
     public var location: SourceLocation?
     public var borderline: Bool
+    /// How it compares with the baseline, when there is one.
+    public var baseline: BaselineStatus?
 
     public init(rule: String, severity: Severity, entities: [String], spans: [ClosedRange<Int>], frameCount: Int,
                 firstTime: Double, lastTime: Double, measured: Double, threshold: Double, unit: String,
@@ -100,7 +103,23 @@ extension Report {
                 ("failOn", .string(failOn?.rawValue ?? "never")),
             ])),
             ("scenes", .array(scenes.map { $0.json() })),
-        ])
+        ] + baselineJSON())
+    }
+
+    private func baselineJSON() -> [(String, JSON)] {
+        let statuses = scenes.flatMap { $0.violations.compactMap(\.baseline) }
+        guard !statuses.isEmpty || !fixedInBaseline.isEmpty else { return [] }
+        var counts: [(String, JSON)] = BaselineStatus.allCases.filter { $0 != .fixed }.map { s in
+            (s.rawValue, .int(statuses.filter { $0 == s }.count))
+        }
+        counts.append(("fixed", .int(fixedInBaseline.count)))
+        return [("baseline", .object(counts + [
+            ("fixedViolations", .array(fixedInBaseline.map { f in
+                .object([("scene", .string(f.scene)), ("rule", .string(f.violation.rule)),
+                         ("entities", .array(f.violation.entities.map(JSON.string))),
+                         ("fingerprint", .string(f.violation.fingerprint))])
+            })),
+        ]))]
     }
 }
 
@@ -150,6 +169,7 @@ extension ReportViolation {
             ("unit", .string(unit)),
             ("worstFrame", .int(worstFrame)),
             ("borderline", .bool(borderline)),
+        ] + (baseline.map { [("baseline", JSON.string($0.rawValue))] } ?? []) + [
             ("message", .string(message)),
             ("help", .string(help)),
             ("fingerprint", .string(fingerprint)),
@@ -188,7 +208,8 @@ extension Report {
                     case .info: sev = paint.blue("info")
                     }
                     let loc = v.location.map { "\(scene.path):\($0.line):\($0.column)" } ?? scene.path
-                    out += "  \(sev) [\(v.rule)] \(v.entities.joined(separator: ", "))\n"
+                    let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) in the baseline)" } ?? ""
+                    out += "  \(sev) [\(v.rule)] \(v.entities.joined(separator: ", "))\(known)\n"
                     out += "    \(v.message)\n"
                     out += "    measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit)"
                     out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
@@ -205,6 +226,12 @@ extension Report {
         var summary = "\(scenes.count) scene\(scenes.count == 1 ? "" : "s") checked: "
         summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         if failed > 0 { summary += ", \(failed) could not be loaded" }
+        let statuses = scenes.flatMap { $0.violations.compactMap(\.baseline) }
+        if !statuses.isEmpty || !fixedInBaseline.isEmpty {
+            func c(_ s: BaselineStatus) -> Int { statuses.filter { $0 == s }.count }
+            summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
+            summary += "\(c(.improved)) improved, \(fixedInBaseline.count) fixed"
+        }
         out += paint.bold(summary) + "\n"
         return out
     }

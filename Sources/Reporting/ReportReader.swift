@@ -1,5 +1,6 @@
 import Foundation
 import SpatialModel
+import Rules
 
 extension Report {
     /// Reads a saved `spatialcheck-report/1` JSON report. Reports come from other machines and

@@ -3,7 +3,8 @@ import SpatialModel
 /// How serious a violation is. Ordered error < warning < info for sorting (most severe first).
 public enum Severity: String, Sendable, CaseIterable, Comparable {
     case error, warning, info
-    var rank: Int { self == .error ? 0 : self == .warning ? 1 : 2 }
+    /// 0 = most severe.
+    public var rank: Int { self == .error ? 0 : self == .warning ? 1 : 2 }
     public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
 }
 

@@ -4,18 +4,22 @@ import SpatialCheck
 import SpatialModel
 import SceneLoader
 import Simulation
+import Rules
+import Reporting
 
 struct SpatialCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spatialcheck",
         abstract: "Validate and simulate visionOS / ARKit scenes against Apple's Human Interface Guidelines.",
         discussion: """
-            Start with `spatialcheck inspect SCENE` to see how a scene was understood.
+            Start with `spatialcheck validate SCENE` for a report, and `spatialcheck inspect SCENE`
+            to see how the scene was understood. `spatialcheck rules` lists what is checked;
+            `spatialcheck explain RULE` tells why and how to fix it.
             Scene files end in .scene.yaml, .scene.yml or .scene.json; bare 3D assets (glTF, GLB, OBJ,
             FBX, DAE, PLY, STL, ...) are accepted too.
             """,
         version: SpatialCheck.version,
-        subcommands: [Inspect.self, Simulate.self]
+        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self]
     )
 }
 
@@ -115,4 +119,111 @@ do {
         exit(2)
     }
     SpatialCheckCommand.exit(withError: error)
+}
+
+extension ReportFormat: ExpressibleByArgument {}
+extension FailOn: ExpressibleByArgument {}
+
+/// True when standard output/error is a terminal (colour and progress only then).
+func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Simulate scenes frame by frame and report where they break the HIG's comfort guidance.",
+        discussion: """
+            PATH is a scene file (*.scene.yaml, *.scene.yml, *.scene.json), a bare 3D asset, or a directory
+            searched recursively for scene files. Exit codes: 0 clean, 1 violations at or above --fail-on
+            (after the baseline), 2 a scene or asset could not be loaded, or bad arguments.
+
+            Baselines: save a report with `--format json --output baseline.json`; later runs with
+            `--baseline baseline.json` fail only on new or worsened violations.
+            """)
+
+    @Argument(help: "Scene files, bare assets or directories.") var paths: [String]
+    @Option(help: "text, json, sarif, junit, markdown or html.") var format: ReportFormat = .text
+    @Option(help: "Write the report to this file instead of standard output.") var output: String?
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run: error, warning, info or never (default: the config's, else error).")
+    var failOn: FailOn?
+    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent).")
+    var config: String?
+    @Option(help: "A saved JSON report: only new or worsened violations count toward --fail-on.") var baseline: String?
+    @Option(help: "Scenes checked in parallel (the output is identical to a serial run).") var jobs: Int = 1
+    @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
+    @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal.") var noColor = false
+    @OptionGroup var scene: SceneOptions
+
+    func validate() throws {
+        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
+    }
+
+    func run() throws {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = format
+        options.failOn = failOn
+        options.configPath = config
+        options.baselinePath = baseline
+        options.load = scene.loadOptions
+        options.jobs = jobs
+        options.quiet = quiet
+        options.color = format == .text && output == nil && !noColor && isTerminal(1)
+            && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        if isTerminal(2) {
+            options.progress = { done, total in
+                guard total > 1 else { return }
+                FileHandle.standardError.write(Data("\rchecked \(done)/\(total) scenes\(done == total ? "\n" : "")".utf8))
+            }
+        }
+        try finish(SpatialCheck.validate(paths: paths, options: options), output: output)
+    }
+}
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Merge saved JSON reports, summarise them (by rule, scene and entity, worst first), compare with a baseline, render any format.")
+
+    @Argument(help: "Reports written by `validate --format json`.") var reports: [String]
+    @Option(help: "Compare with this saved report: new, worsened, unchanged, improved, fixed.") var baseline: String?
+    @Option(help: "text, json, sarif, junit, markdown or html.") var format: ReportFormat = .text
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: the reports').")
+    var failOn: FailOn?
+    @Flag(name: .customLong("no-color"), help: "No ANSI colour.") var noColor = false
+
+    func run() throws {
+        var options = SpatialCheck.ReportOptions()
+        options.format = format
+        options.baselinePath = baseline
+        options.failOn = failOn
+        options.color = format == .text && output == nil && !noColor && isTerminal(1)
+        try finish(SpatialCheck.report(paths: reports, options: options), output: output)
+    }
+}
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every rule: id, category, default severity, thresholds, HIG source; then what needs manual review.")
+    enum Format: String, ExpressibleByArgument { case text, json }
+    @Option(help: "text or json.") var format: Format = .text
+
+    func run() throws {
+        switch format {
+        case .text: print(RuleCatalog.renderList(), terminator: "")
+        case .json: print(SpatialCheck.ruleCatalogJSON().serialized(), terminator: "")
+        }
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "One rule in full: what it measures, why (HIG page and section), parameters, and example scenes that fail and pass.")
+    @Argument(help: "A rule id, e.g. target-center-spacing.") var rule: String
+
+    func run() throws {
+        do {
+            print(try RuleCatalog.renderExplanation(id: rule), terminator: "")
+        } catch {
+            FileHandle.standardError.write(Data("spatialcheck: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import Reporting
+import Rules
 import SpatialModel
 
 @Suite struct JSONWriterTests {

@@ -1,0 +1,88 @@
+import Foundation
+import SpatialModel
+import Rules
+import Reporting
+
+extension SpatialCheck {
+    public struct ReportOptions: Sendable {
+        public var format: ReportFormat = .text
+        public var baselinePath: String?
+        public var failOn: FailOn?
+        public var color = false
+        public init() {}
+    }
+
+    /// `spatialcheck report REPORT.json...`: merge saved reports, summarise by rule, scene and entity
+    /// (worst first), compare with a baseline, render any format.
+    public static func report(paths: [String], options: ReportOptions) -> Outcome {
+        var reports: [Report] = []
+        var diagnostics: [Diagnostic] = []
+        func read(_ path: String) -> Report? {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                return try Report.parse(data, path: path)
+            } catch let d as Diagnostic {
+                diagnostics.append(d)
+            } catch {
+                diagnostics.append(Diagnostic(file: path, message: "cannot read the report file"))
+            }
+            return nil
+        }
+        for p in paths { if let r = read(p) { reports.append(r) } }
+        var merged = Report.merge(reports)
+        if let failOn = options.failOn { merged.failOn = Severity(failOn) }
+        var gating: Set<String>?
+        if let b = options.baselinePath {
+            guard let baseline = read(b) else { return Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError) }
+            let c = BaselineComparison(current: merged, baseline: baseline)
+            gating = c.gating
+            let status = Dictionary(c.entries.compactMap { e in e.current.map { ($0.fingerprint, e.status) } },
+                                    uniquingKeysWith: { a, _ in a })
+            for s in merged.scenes.indices {
+                for v in merged.scenes[s].violations.indices {
+                    merged.scenes[s].violations[v].baseline = status[merged.scenes[s].violations[v].fingerprint]
+                }
+            }
+            merged.fixedInBaseline = c.entries.filter { $0.status == .fixed }.compactMap { e in e.baseline.map { (e.scene, $0) } }
+        }
+        guard diagnostics.isEmpty else { return Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError) }
+        let output: String
+        switch options.format {
+        case .text: output = merged.summary() + "\n" + merged.text(color: options.color)
+        case .json: output = merged.json().serialized()
+        case .sarif: output = merged.sarif(rules: ruleDescriptors).serialized()
+        case .junit: output = merged.junit()
+        case .markdown: output = merged.markdown()
+        case .html: output = merged.html(snapshots: [:])
+        }
+        let exit: ExitCode = merged.hasLoadErrors ? .loadError : merged.failsGate(gating: gating) ? .violations : .clean
+        return Outcome(output: output, exitCode: exit)
+    }
+}
+
+extension Report {
+    /// Counts by rule, by scene and by entity, worst first (severity, then count).
+    public func summary() -> String {
+        struct Tally { var error = 0, warning = 0, info = 0
+            var key: (Int, Int, Int) { (error, warning, info) }
+            mutating func add(_ s: Severity) { switch s { case .error: error += 1; case .warning: warning += 1; case .info: info += 1 } }
+        }
+        var byRule: [String: Tally] = [:], byScene: [String: Tally] = [:], byEntity: [String: Tally] = [:]
+        for s in scenes {
+            for v in s.violations {
+                byRule[v.rule, default: Tally()].add(v.severity)
+                byScene[s.path, default: Tally()].add(v.severity)
+                for e in v.entities { byEntity[s.path + " › " + e, default: Tally()].add(v.severity) }
+            }
+        }
+        func section(_ title: String, _ t: [String: Tally], limit: Int = 20) -> String {
+            guard !t.isEmpty else { return "" }
+            let sorted = t.sorted { a, b in a.value.key != b.value.key ? a.value.key > b.value.key : a.key < b.key }
+            let rows = sorted.prefix(limit).map { [$0.key, String($0.value.error), String($0.value.warning), String($0.value.info)] }
+            var out = "\(title)\n" + table(header: ["", "errors", "warnings", "info"], rows: rows)
+            if sorted.count > limit { out += "  … and \(sorted.count - limit) more\n" }
+            return out + "\n"
+        }
+        return section("by rule", byRule) + section("by scene", byScene) + section("by entity", byEntity)
+    }
+}

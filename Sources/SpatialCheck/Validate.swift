@@ -1,0 +1,217 @@
+import Foundation
+import SpatialModel
+import SceneLoader
+import Simulation
+import Rules
+import Reporting
+
+extension SpatialCheck {
+    public struct ValidateOptions: Sendable {
+        public var format: ReportFormat = .text
+        /// Overrides the configuration's `failOn`; nil keeps it.
+        public var failOn: FailOn?
+        /// `.spatialcheck.yaml` to use; nil searches the current directory and its parents.
+        public var configPath: String?
+        /// Directory where the configuration search starts (default: the current directory).
+        public var configSearchDirectory: String?
+        public var baselinePath: String?
+        public var load = LoadOptions()
+        /// Scenes validated in parallel; output is identical to a serial run.
+        public var jobs = 1
+        public var color = false
+        public var quiet = false
+        /// Called after each scene with (done, total), for progress on a terminal.
+        public var progress: (@Sendable (Int, Int) -> Void)?
+        public init() {}
+    }
+
+    /// Everything `validate` computed, before rendering.
+    public struct Validation: Sendable {
+        public var report: Report
+        public var snapshots: [String: SceneSnapshot]
+        public var configuration: RuleConfiguration
+        public var baseline: BaselineComparison?
+        public var exitCode: ExitCode
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// `spatialcheck validate PATH...`: load each scene (files, bare assets, or directories searched
+    /// for scene files), simulate it, run the rules and render the report.
+    public static func validate(paths: [String], options: ValidateOptions) -> Outcome {
+        let v = runValidation(paths: paths, options: options)
+        return Outcome(output: render(v, format: options.format, color: options.color, quiet: options.quiet),
+                       diagnostics: v.diagnostics, exitCode: v.exitCode)
+    }
+
+    public static func runValidation(paths: [String], options: ValidateOptions) -> Validation {
+        // Configuration.
+        var configuration = RuleConfiguration.default
+        let configPath = options.configPath
+            ?? RuleConfiguration.find(startingAt: options.configSearchDirectory ?? FileManager.default.currentDirectoryPath)
+        if let configPath {
+            do { configuration = try RuleConfiguration.load(path: configPath) } catch {
+                let diagnostics = (error as? LoadFailure)?.diagnostics
+                    ?? [Diagnostic(file: configPath, message: "\(error)")]
+                return failedRun(diagnostics, configuration: configuration)
+            }
+        }
+        if let failOn = options.failOn { configuration.failOn = failOn }
+        var load = options.load
+        if load.pointAngle == nil { load.pointAngle = configuration.pointAngle }
+
+        // Baseline.
+        var baselineReport: Report?
+        if let baselinePath = options.baselinePath {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: baselinePath))
+                baselineReport = try Report.parse(data, path: baselinePath)
+            } catch let d as Diagnostic {
+                return failedRun([d], configuration: configuration)
+            } catch {
+                return failedRun([Diagnostic(file: baselinePath, message: "cannot read the baseline report",
+                                             hint: "write one with `spatialcheck validate … --format json --output \(baselinePath)`")],
+                                 configuration: configuration)
+            }
+        }
+
+        // Scenes, in parallel when asked; results land in input order.
+        let (files, pathErrors) = expandPaths(paths)
+        let results = SceneResults(count: files.count)
+        let config = configuration
+        let sceneLoad = load
+        let jobs = max(1, min(options.jobs, files.count))
+        let work: @Sendable (Int) -> Void = { i in
+            results.set(i, checkScene(path: files[i], load: sceneLoad, configuration: config))
+            let done = results.completed()
+            options.progress?(done, files.count)
+        }
+        if jobs == 1 {
+            for i in files.indices { work(i) }
+        } else {
+            let next = Counter()
+            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+                while true {
+                    let i = next.take()
+                    guard i < files.count else { break }
+                    work(i)
+                }
+            }
+        }
+        var scenes: [SceneReport] = []
+        var snapshots: [String: SceneSnapshot] = [:]
+        for r in results.all() {
+            scenes.append(r.report)
+            if let s = r.snapshot { snapshots[r.report.path] = s }
+        }
+        var report = Report(toolVersion: version, pointAngle: load.pointAngle ?? Units.defaultPointAngle,
+                            failOn: Severity(configuration.failOn), scenes: scenes)
+        var comparison: BaselineComparison?
+        if let baselineReport {
+            let c = BaselineComparison(current: report, baseline: baselineReport)
+            comparison = c
+            let status = Dictionary(c.entries.compactMap { e in e.current.map { ($0.fingerprint, e.status) } },
+                                    uniquingKeysWith: { a, _ in a })
+            for s in report.scenes.indices {
+                for v in report.scenes[s].violations.indices {
+                    report.scenes[s].violations[v].baseline = status[report.scenes[s].violations[v].fingerprint]
+                }
+            }
+            report.fixedInBaseline = c.entries.filter { $0.status == .fixed }.compactMap { e in
+                e.baseline.map { (scene: e.scene, violation: $0) }
+            }
+        }
+        let exit: ExitCode
+        if !pathErrors.isEmpty || report.hasLoadErrors {
+            exit = .loadError
+        } else if report.failsGate(gating: comparison?.gating) {
+            exit = .violations
+        } else {
+            exit = .clean
+        }
+        return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
+                          exitCode: exit, diagnostics: pathErrors)
+    }
+
+    static func failedRun(_ diagnostics: [Diagnostic], configuration: RuleConfiguration) -> Validation {
+        Validation(report: Report(toolVersion: version, pointAngle: Units.defaultPointAngle, failOn: .error, scenes: []),
+                   snapshots: [:], configuration: configuration, baseline: nil, exitCode: .loadError,
+                   diagnostics: diagnostics)
+    }
+
+    /// Loads, simulates and checks one scene.
+    static func checkScene(path: String, load: LoadOptions, configuration: RuleConfiguration)
+        -> (report: SceneReport, snapshot: SceneSnapshot?) {
+        let scene: Scene
+        do { scene = try loadScene(path: path, options: load) } catch {
+            return (SceneReport(path: path, status: .error, errors: error.diagnostics), nil)
+        }
+        let simulator = Simulator(scene: scene)
+        let engine = RuleEngine(scene: scene, configuration: configuration)
+        simulator.run { frame in engine.consume(frame) }
+        let violations = engine.finish().map(ReportViolation.init)
+        let report = SceneReport(
+            path: path, name: scene.name, status: .checked, platform: scene.platform.rawValue,
+            frameRate: simulator.frameRate, frames: simulator.frameCount, duration: simulator.duration,
+            violations: violations, warnings: scene.warnings, rulesChecked: engine.rules.map(\.id))
+        let worst = Set(violations.map(\.worstFrame))
+        return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: worst))
+    }
+
+    /// Renders a validation in the requested format.
+    public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false) -> String {
+        switch format {
+        case .text: return v.report.text(color: color, quiet: quiet)
+        case .json: return v.report.json().serialized()
+        case .sarif: return v.report.sarif(rules: ruleDescriptors).serialized()
+        case .junit: return v.report.junit()
+        case .markdown: return v.report.markdown()
+        case .html: return v.report.html(snapshots: v.snapshots)
+        }
+    }
+
+    /// The rule catalog as the renderers see it.
+    public static var ruleDescriptors: [RuleDescriptor] {
+        RuleCatalog.rules.map {
+            RuleDescriptor(id: $0.id, name: $0.name, summary: $0.summary, fix: $0.fixHint,
+                           helpURL: $0.citations.first?.url ?? "https://developer.apple.com/design/human-interface-guidelines/",
+                           defaultSeverity: $0.defaultSeverity, category: $0.category.rawValue)
+        }
+    }
+}
+
+extension ReportViolation {
+    init(_ v: Violation) {
+        self.init(rule: v.rule, severity: v.severity, entities: v.entities,
+                  spans: v.spans.compactMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil },
+                  frameCount: v.frameCount, firstTime: v.firstTime, lastTime: v.lastTime, measured: v.measured,
+                  threshold: v.threshold, unit: v.unit, worstFrame: v.worstFrame, message: v.message, help: v.help,
+                  fingerprint: v.fingerprint, location: v.location, borderline: v.borderline)
+    }
+}
+
+extension Severity {
+    /// The severity at which `failOn` starts failing, nil for `never`.
+    init?(_ failOn: FailOn) { self.init(rawValue: failOn.rawValue) }
+}
+
+/// Results of parallel scene checks, stored by input index.
+final class SceneResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [(report: SceneReport, snapshot: SceneSnapshot?)?]
+    private var done = 0
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: (report: SceneReport, snapshot: SceneSnapshot?)) {
+        lock.lock(); slots[i] = r; done += 1; lock.unlock()
+    }
+    func completed() -> Int { lock.lock(); defer { lock.unlock() }; return done }
+    func all() -> [(report: SceneReport, snapshot: SceneSnapshot?)] {
+        lock.lock(); defer { lock.unlock() }
+        return slots.compactMap { $0 }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
+}

@@ -552,10 +552,10 @@ final class SceneBuilder {
         case .model, .environment:
             if kind == .environment {
                 entities[entIdx].groundPlane = m["groundPlane"].flatMap { r.bool($0, "'groundPlane' of \(what)") }
+                // Any two finite numbers load; whether the range is valid is the rule
+                // immersion-range-valid's verdict, reported with the rest of the scene's findings.
                 if let rn = m["range"], let v = r.numbers(rn, count: 2, "'range' of \(what)", shape: "[min, max] in degrees") {
-                    if v[0] >= 0, v[0] <= v[1], v[1] <= 360 { entities[entIdx].immersionRange = v } else {
-                        r.error(rn.loc, "'range' of \(what) must satisfy 0 ≤ min ≤ max ≤ 360 degrees, found [\(Reader.format(v[0])), \(Reader.format(v[1]))]")
-                    }
+                    entities[entIdx].immersionRange = v
                 }
             }
             var assetNode: YNode?

@@ -63,9 +63,13 @@ public struct FrameQuantities: Sendable {
     /// Size in point-equivalents: for text the em height's angle / pointAngle, otherwise the smaller
     /// of angularWidth and angularHeight / pointAngle (the dimension that limits targeting).
     public internal(set) var ptEq: [Double] = []
-    /// World-relative angular velocity of the direction eye → centre, head rotation removed.
+    /// Angular velocity of the content itself as seen from the eye (hig-rules §1.5): the change of
+    /// direction eye → centre measured from the previous frame's eye position, so turning the head
+    /// or walking past still content reads 0. Head- and hand-anchored content is measured in the
+    /// head frame.
     public internal(set) var angularVelocity: [Double] = []
-    /// Linear velocity of the centre in world space, and approach speed `−d(distance)/dt`.
+    /// Linear speed of the centre in world space, and the content's approach speed `−d(distance)/dt`
+    /// (distance from the previous eye position, so walking toward content is not looming).
     public internal(set) var linearSpeed: [Double] = []
     public internal(set) var approachSpeed: [Double] = []
     /// Bounds intersect / lie entirely inside the comfort field of view (`fieldOfView` h × v).

@@ -303,9 +303,12 @@ public struct Simulator: Sendable {
         var quatSampleT = [Double](repeating: 0, count: quatBegin.count)
         var quatOut = [Double](repeating: 0, count: quatBegin.count * 4)
         var clipT = [Double](repeating: 0, count: scene.animations.count)
-        var prevDir = [Vec3](repeating: .zero, count: entityCount)
         var prevCenter = [Vec3](repeating: .zero, count: entityCount)
         var prevDistance = [Double](repeating: 0, count: entityCount)
+        var prevLocalDir = [Vec3](repeating: .zero, count: entityCount)
+        var prevHead = Vec3.zero
+        // Content attached to the head or hand moves with the eye: its motion is judged in the head frame.
+        let headAttached = scene.entities.map { $0.anchor != .world }
 
         let dt = 1 / frameRate
         let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite
@@ -396,7 +399,6 @@ public struct Simulator: Sendable {
             for e in 0..<entityCount {
                 let eq = entQ[e]
                 let c = Vec3(eq.center.0, eq.center.1, eq.center.2)
-                let dir = Vec3(eq.direction.0, eq.direction.1, eq.direction.2)
                 q.visible[e] = visible[e]
                 q.center[e] = c
                 q.boundsMin[e] = Vec3(entBoxes[6 * e], entBoxes[6 * e + 1], entBoxes[6 * e + 2])
@@ -417,21 +419,32 @@ public struct Simulator: Sendable {
                 q.ptEq[e] = em > 0 && eq.distance > 0
                     ? degrees(2 * atan(em / (2 * eq.distance))) / pointAngle
                     : min(eq.angular_width, eq.angular_height) / pointAngle
+                // Motion of the content itself (hig-rules §1.5): directions are taken from the previous
+                // eye position, so neither turning the head nor walking makes still content "move".
+                let localDir = normalize(r.conjugate.act(c - p))
                 if i == 0 {
                     q.angularVelocity[e] = 0; q.linearSpeed[e] = 0; q.approachSpeed[e] = 0
                 } else {
-                    let a = prevDir[e]
-                    let s = length(cross(a, dir)), co = dot(a, dir)
+                    let a: Vec3, b: Vec3
+                    if headAttached[e] {
+                        a = prevLocalDir[e]; b = localDir
+                    } else {
+                        a = normalize(prevCenter[e] - prevHead); b = normalize(c - prevHead)
+                    }
+                    let s = length(cross(a, b)), co = dot(a, b)
                     q.angularVelocity[e] = (s == 0 && co == 0) ? 0 : degrees(atan2(s, co)) / dt
                     q.linearSpeed[e] = length(c - prevCenter[e]) / dt
-                    q.approachSpeed[e] = -(eq.distance - prevDistance[e]) / dt
+                    q.approachSpeed[e] = headAttached[e]
+                        ? -(eq.distance - prevDistance[e]) / dt
+                        : -(length(c - prevHead) - length(prevCenter[e] - prevHead)) / dt
                 }
+                prevLocalDir[e] = localDir
                 q.inFOV[e] = eq.in_fov != 0
                 q.fullyInFOV[e] = eq.fully_in_fov != 0
-                prevDir[e] = dir
                 prevCenter[e] = c
                 prevDistance[e] = eq.distance
             }
+            prevHead = p
             try body(q)
         }
     }

@@ -127,19 +127,41 @@ struct SimulationQuantityTests {
             #expect(close(q.elevation[1], -50.19442890773481, 1e-9))
             #expect(close(q.distance[1], (0.09 + 0.0625).squareRoot()))
         }
-        // Head-locked content moves with the head in the world: ω = 45°/s.
-        #expect(close(frames[90].angularVelocity[0], 45, 1e-6))
+        // Head-locked content moves with the head, so the eye sees it still: ω = 0 (it is judged by
+        // fov-head-locked, not by the motion rules).
+        #expect(frames[90].angularVelocity[0] < 1e-9)
         #expect(close(frames[90].headYaw, 45, 1e-9))
     }
 
-    @Test func approachSpeedWhileWalkingToward() {
+    @Test func walkingTowardStillContentIsNotContentMotion() {
         var b = TestSceneBuilder()
         b.add("target", position: Vec3(0, 1.6, -5))
+        b.add("side", position: Vec3(2, 1.6, -2))
         let frames = simulateAll(b.scene(duration: 3, path: [viewerKey(0), viewerKey(3, Vec3(0, 1.6, -3))]))
-        #expect(close(frames[90].approachSpeed[0], 1, 1e-9))
+        // The distance shrinks at 1 m/s, but the content does not move: no looming, no angular motion.
+        #expect(close(frames[90].distance[0], 4, 1e-9))
+        #expect(abs(frames[90].approachSpeed[0]) < 1e-9)
         #expect(frames[90].linearSpeed[0] == 0)
-        #expect(frames[90].angularVelocity[0] == 0)
+        #expect(frames[90].angularVelocity[1] < 1e-9)
         #expect(frames[0].approachSpeed[0] == 0)
+    }
+
+    @Test func movingContentSeenFromAStillViewer() {
+        var b = TestSceneBuilder()
+        b.add("drone", position: Vec3(0, 1.6, -5))
+        // Approaches at 1 m/s straight on, then nothing else moves.
+        b.animate(0, positions: [(0, Vec3(0, 1.6, -5)), (2, Vec3(0, 1.6, -3))])
+        let frames = simulateAll(b.scene(duration: 2))
+        #expect(close(frames[45].approachSpeed[0], 1, 1e-9))
+        #expect(frames[45].angularVelocity[0] < 1e-9)
+        // Lateral motion at 2 m: x goes 0 → 1 m over 1 s. Between frames 45 and 46 (t = 0.5, 0.5111)
+        // the direction turns by atan(0.5111/2) − atan(0.5/2).
+        var c = TestSceneBuilder()
+        c.add("drone", position: Vec3(0, 1.6, -2))
+        c.animate(0, positions: [(0, Vec3(0, 1.6, -2)), (1, Vec3(1, 1.6, -2))])
+        let lateral = simulateAll(c.scene(duration: 1))
+        let expected = (atan((46.0 / 90) / 2) - atan((45.0 / 90) / 2)) * 180 / .pi * 90
+        #expect(close(lateral[46].angularVelocity[0], expected, 1e-6))
     }
 }
 

@@ -1,3 +1,5 @@
+import SpatialModel
+
 /// A JSON value whose objects keep their key order, written deterministically: the same value
 /// always gives the same bytes (no dictionaries, no locale, shortest round-trip numbers).
 public indirect enum JSON: Sendable, Hashable {
@@ -101,26 +103,7 @@ public indirect enum JSON: Sendable, Hashable {
         return "\(d)"
     }
 
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        out += "\""
-    }
+    static func writeString(_ s: String, to out: inout String) { out += jsonQuoted(s) }
 }
 
 private func pow10(_ n: Int) -> Double {

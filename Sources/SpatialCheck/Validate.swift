@@ -56,8 +56,10 @@ extension SpatialCheck {
             }
         }
         if let failOn = options.failOn { configuration.failOn = failOn }
+        // One pointAngle for the scene, the simulator and the rules: the command line's, else the
+        // config file's, else the scene's own.
         var load = options.load
-        if load.pointAngle == nil { load.pointAngle = configuration.pointAngle }
+        if let pa = load.pointAngle { configuration.pointAngle = pa } else { load.pointAngle = configuration.pointAngle }
 
         // Baseline.
         var baselineReport: Report?

@@ -45,6 +45,9 @@ public struct SceneReport: Sendable {
     public var warnings: [Diagnostic]
     /// Ids of the rules that ran on this scene (JUnit lists passing rules as passing cases).
     public var rulesChecked: [String]
+    /// Degrees per point used for this scene (a scene's own `units.pointAngle` may differ from the
+    /// run's default in `settings`).
+    public var pointAngle: Double?
 
     public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
                 frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
@@ -134,6 +137,9 @@ extension SceneReport {
                 ("frameRate", .integralOrNumber(frameRate)),
                 ("frames", .int(frames)),
                 ("duration", .rounded(duration)),
+            ]
+            if let pointAngle { m.append(("pointAngle", .rounded(pointAngle))) }
+            m += [
                 ("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })),
                 ("violations", .array(violations.map { $0.json() })),
             ]

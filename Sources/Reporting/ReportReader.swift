@@ -49,6 +49,7 @@ extension Report {
             var scene = SceneReport(path: scenePath, name: s["name"] as? String, status: status,
                                     frameRate: number(s["frameRate"]) ?? 0, frames: Int(number(s["frames"]) ?? 0),
                                     duration: number(s["duration"]) ?? 0)
+            scene.pointAngle = number(s["pointAngle"])
             scene.rulesChecked = (s["rulesChecked"] as? [Any])?.compactMap { $0 as? String } ?? []
             scene.errors = ((s["errors"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }
             scene.warnings = ((s["warnings"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }

@@ -151,10 +151,11 @@ extension SpatialCheck {
         let engine = RuleEngine(scene: scene, configuration: configuration)
         simulator.run { frame in engine.consume(frame) }
         let violations = engine.finish().map(ReportViolation.init)
-        let report = SceneReport(
+        var report = SceneReport(
             path: path, name: scene.name, status: .checked, platform: scene.platform.rawValue,
             frameRate: simulator.frameRate, frames: simulator.frameCount, duration: simulator.duration,
             violations: violations, warnings: scene.warnings, rulesChecked: engine.rules.map(\.id))
+        report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         let worst = Set(violations.map(\.worstFrame))
         return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: worst))
     }

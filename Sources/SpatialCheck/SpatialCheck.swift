@@ -49,7 +49,7 @@ public enum SpatialCheck {
         do {
             let scene = try loadScene(path: path, options: options)
             switch format {
-            case .text: return Outcome(output: ModelDump.text(scene), diagnostics: scene.warnings)
+            case .text: return Outcome(output: ModelDump.text(scene))  // warnings are part of the text
             case .json: return Outcome(output: ModelDump.json(scene).serialized(), diagnostics: scene.warnings)
             }
         } catch {

@@ -1,0 +1,93 @@
+import Foundation
+import SpatialModel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The child side of isolated imports: `spatialcheck __import-asset --display NAME PATH` imports
+/// in-process and writes one `AssetCodec` record (the asset, or the import's Diagnostic) to stdout.
+///
+/// Exit status 0 means a record was written (either kind); anything else is a worker failure
+/// (bad arguments, stdout closed). Crashes inside assimp end the process with a signal, which the
+/// parent (`AssetImporter.load(resolvedPath:displayPath:isolation:)`) turns into a Diagnostic.
+public enum AssetImportWorker {
+    /// The hidden subcommand's name.
+    public static let commandName = "__import-asset"
+
+    /// TEST-ONLY fault injection: when this environment variable is `segv`, `abort`, `hang` or
+    /// `alloc`, the worker crashes with SIGSEGV, aborts, sleeps forever, or allocates until its
+    /// memory limit stops it, instead of importing. Never set it outside tests.
+    public static let faultEnvironmentVariable = "SPATIALCHECK_WORKER_FAULT"
+
+    /// Imports `path` in this process and returns the encoded record and the exit status to use.
+    public static func run(path: String, display: String) -> (bytes: [UInt8], exitCode: Int32) {
+        injectFaultIfRequested()
+        do {
+            let asset = try AssetImporter.load(resolvedPath: path, displayPath: display)
+            return (asset.encoded(), 0)
+        } catch {
+            return (AssetCodec.encode(error), 0)
+        }
+    }
+
+    /// Writes all of `bytes` to standard output; false when the write fails (e.g. a closed pipe).
+    public static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
+            var done = 0
+            while done < raw.count {
+                let n = write(STDOUT_FILENO, base + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                done += n
+            }
+            return true
+        }
+    }
+
+    /// Runs the worker as a process's whole job: import, write to stdout, return the exit status.
+    public static func main(path: String, display: String) -> Int32 {
+        let (bytes, code) = run(path: path, display: display)
+        guard writeToStandardOutput(bytes) else {
+            FileHandle.standardError.write(Data("spatialcheck \(commandName): cannot write the result to standard output\n".utf8))
+            return 3
+        }
+        return code
+    }
+
+    static func injectFaultIfRequested() {
+        guard let fault = ProcessInfo.processInfo.environment[faultEnvironmentVariable], !fault.isEmpty else { return }
+        switch fault {
+        case "segv":
+            raise(SIGSEGV)
+        case "abort":
+            abort()
+        case "hang":
+            while true { sleep(60) }
+        case "alloc":
+            // Reserve (without touching) 256 MiB blocks until an allocation fails, which the Swift
+            // runtime reports as "Could not allocate memory" before trapping; give up after 1 TiB
+            // so that a platform without an address-space limit is not harmed.
+            var blocks: [UnsafeMutableRawPointer] = []
+            for _ in 0..<4096 {
+                guard let p = malloc(256 * 1024 * 1024) else {
+                    FileHandle.standardError.write(Data("fatal error: Could not allocate memory.\n".utf8))
+                    abort()
+                }
+                blocks.append(p)
+            }
+            withExtendedLifetime(blocks) {
+                FileHandle.standardError.write(Data("alloc fault: 1 TiB reserved without hitting a limit\n".utf8))
+            }
+            exit(4)
+        default:
+            FileHandle.standardError.write(Data("unknown \(faultEnvironmentVariable) '\(fault)' (expected segv, abort, hang or alloc)\n".utf8))
+            exit(5)
+        }
+    }
+}

@@ -32,7 +32,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     # Remove previously generated files, keep the README.
     for name in os.listdir(out):
-        if name == "README.md":
+        if name in ("README.md", "LICENSES"):
             continue
         p = os.path.join(out, name)
         shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
@@ -65,6 +65,11 @@ def main():
     fbx = src("fbx-global-settings-units/global_settings.fbx")         # BSD-3, assimp
     cameras = json.loads(src("gltf-cameras/Cameras.gltf"))             # CC0, Khronos/javagl
     square_bin = src("gltf-cameras/simpleSquare.bin")
+
+    # License texts the derivatives must carry (BSD-3-Clause, MIT); CC-BY/CC0 are linked from the README.
+    os.makedirs(os.path.join(out, "LICENSES"), exist_ok=True)
+    for lic in ["assimp-LICENSE.txt", "trimesh-LICENSE.md"]:
+        shutil.copyfile(os.path.join(args.assets, "LICENSES", lic), os.path.join(out, "LICENSES", lic))
 
     # --- zero-byte files -------------------------------------------------------------------
     for ext in ["gltf", "glb", "obj", "ply", "stl", "fbx", "dae"]:
@@ -241,7 +246,7 @@ def main():
     count = 0
     for dirpath, _, files in os.walk(out):
         for f in files:
-            if f == "README.md" and dirpath == out:
+            if dirpath == out and f == "README.md" or os.path.basename(dirpath) == "LICENSES":
                 continue
             total += os.path.getsize(os.path.join(dirpath, f))
     count = len(written)

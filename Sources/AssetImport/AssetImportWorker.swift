@@ -24,6 +24,7 @@ public enum AssetImportWorker {
 
     /// Imports `path` in this process and returns the encoded record and the exit status to use.
     public static func run(path: String, display: String) -> (bytes: [UInt8], exitCode: Int32) {
+        restoreDefaultSignals()
         injectFaultIfRequested()
         do {
             let asset = try AssetImporter.load(resolvedPath: path, displayPath: display)
@@ -58,6 +59,15 @@ public enum AssetImportWorker {
             return 3
         }
         return code
+    }
+
+    /// A child inherits its spawning thread's signal mask, and Dispatch / Swift concurrency
+    /// threads block most signals: unblock them so that the parent's SIGTERM on timeout works.
+    static func restoreDefaultSignals() {
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+        for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { signal(sig, SIG_DFL) }
     }
 
     static func injectFaultIfRequested() {

@@ -20,10 +20,14 @@ public enum AssetImportBenchmark {
             body()
             return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
         }
-        var lines = [String(format: "%-34@ %9@ %10@ %10@ %9@ %9@ %9@", "asset" as NSString, "bytes" as NSString,
-                            "in-proc" as NSString, "isolated" as NSString, "overhead" as NSString,
-                            "encode" as NSString, "decode" as NSString)]
-        var overheads: [Double] = []
+        func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
+            let fill = String(repeating: " ", count: max(0, width - s.count))
+            return left ? s + fill : fill + s
+        }
+        func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+        var lines = [pad("asset", 30, left: true) + pad("bytes", 9) + pad("in-proc ms", 12) + pad("isolated ms", 12)
+                     + pad("overhead ms", 12) + pad("min ovh ms", 11) + pad("encode ms", 10) + pad("decode ms", 10)]
+        var overheads: [Double] = [], minOverheads: [Double] = []
         for path in paths {
             let name = (path as NSString).lastPathComponent
             guard let asset = try? AssetImporter.load(resolvedPath: path, displayPath: name) else {
@@ -43,13 +47,18 @@ public enum AssetImportBenchmark {
             }
             if let failed { lines.append("\(name): isolated import failed: \(failed)"); continue }
             let overhead = median(isolated) - median(inProcess)
+            let minOverhead = (isolated.min() ?? .nan) - (inProcess.min() ?? .nan)
             overheads.append(overhead)
-            lines.append(String(format: "%-34@ %9d %8.2fms %8.2fms %7.2fms %7.3fms %7.3fms", name as NSString, bytes.count,
-                                median(inProcess), median(isolated), overhead, median(encode), median(decode)))
+            minOverheads.append(minOverhead)
+            lines.append(pad(name, 30, left: true) + pad(String(bytes.count), 9) + pad(f(median(inProcess)), 12)
+                         + pad(f(median(isolated)), 12) + pad(f(overhead), 12) + pad(f(minOverhead), 11)
+                         + pad(f(median(encode), 3), 10) + pad(f(median(decode), 3), 10))
         }
         if !overheads.isEmpty {
-            lines.append(String(format: "overhead per asset (median of %d runs each): mean %.2f ms, max %.2f ms over %d assets",
-                                n, overheads.reduce(0, +) / Double(overheads.count), overheads.max() ?? 0, overheads.count))
+            let mean = overheads.reduce(0, +) / Double(overheads.count)
+            let minMean = minOverheads.reduce(0, +) / Double(minOverheads.count)
+            lines.append("overhead per asset over \(overheads.count) assets, \(n) runs each: median-based mean \(f(mean)) ms, "
+                         + "max \(f(overheads.max() ?? 0)) ms; best-run mean \(f(minMean)) ms, max \(f(minOverheads.max() ?? 0)) ms")
         }
         return lines.joined(separator: "\n")
     }

@@ -81,9 +81,11 @@ extension AssetImporter {
             }
         }
         for candidate in candidates {
-            let resolved = URL(fileURLWithPath: candidate).standardizedFileURL.resolvingSymlinksInPath().path
-            if (resolved as NSString).lastPathComponent == "spatialcheck",
-               FileManager.default.isExecutableFile(atPath: resolved) {
+            // Accept a symlink named spatialcheck (e.g. to a versioned install) or its target.
+            let url = URL(fileURLWithPath: candidate).standardizedFileURL
+            let resolved = url.resolvingSymlinksInPath().path
+            let named = url.lastPathComponent == "spatialcheck" || (resolved as NSString).lastPathComponent == "spatialcheck"
+            if named, FileManager.default.isExecutableFile(atPath: resolved) {
                 return resolved
             }
         }
@@ -202,7 +204,7 @@ struct WorkerRun {
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
             process.terminate()
-            if exited.wait(timeout: .now() + 2) == .timedOut {
+            if exited.wait(timeout: .now() + 2) == .timedOut, process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 _ = exited.wait(timeout: .now() + 10)
             }

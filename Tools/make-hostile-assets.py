@@ -32,7 +32,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     # Remove previously generated files, keep the README.
     for name in os.listdir(out):
-        if name in ("README.md", "LICENSES"):
+        if name in ("README.md", "LICENSES", ".gitattributes"):
             continue
         p = os.path.join(out, name)
         shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)

@@ -19,7 +19,8 @@ public enum AssetImportWorker {
 
     /// TEST-ONLY fault injection: when this environment variable is `segv`, `abort`, `hang` or
     /// `alloc`, the worker crashes with SIGSEGV, aborts, sleeps forever, or allocates until its
-    /// memory limit stops it, instead of importing. Never set it outside tests.
+    /// memory limit stops it, instead of importing; `noise` prints to stdout and then imports.
+    /// Never set it outside tests.
     public static let faultEnvironmentVariable = "SPATIALCHECK_WORKER_FAULT"
 
     /// Imports `path` in this process and returns the encoded record and the exit status to use.
@@ -34,13 +35,14 @@ public enum AssetImportWorker {
         }
     }
 
-    /// Writes all of `bytes` to standard output; false when the write fails (e.g. a closed pipe).
-    public static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {
+    /// Writes all of `bytes` to `fd` (standard output by default); false when the write fails
+    /// (e.g. a closed pipe).
+    public static func writeToStandardOutput(_ bytes: [UInt8], fileDescriptor fd: Int32 = STDOUT_FILENO) -> Bool {
         bytes.withUnsafeBytes { raw -> Bool in
             guard let base = raw.baseAddress else { return true }
             var done = 0
             while done < raw.count {
-                let n = write(STDOUT_FILENO, base + done, raw.count - done)
+                let n = write(fd, base + done, raw.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -52,9 +54,16 @@ public enum AssetImportWorker {
     }
 
     /// Runs the worker as a process's whole job: import, write to stdout, return the exit status.
+    /// While importing, standard output is pointed at standard error, so that anything assimp (or
+    /// anything else) prints cannot corrupt the record; the record goes to the original stdout.
     public static func main(path: String, display: String) -> Int32 {
+        let resultFD = dup(STDOUT_FILENO)
+        if resultFD >= 0 { _ = dup2(STDERR_FILENO, STDOUT_FILENO) }
         let (bytes, code) = run(path: path, display: display)
-        guard writeToStandardOutput(bytes) else {
+        fflush(nil)
+        let written = writeToStandardOutput(bytes, fileDescriptor: resultFD >= 0 ? resultFD : STDOUT_FILENO)
+        if resultFD >= 0 { close(resultFD) }
+        guard written else {
             FileHandle.standardError.write(Data("spatialcheck \(commandName): cannot write the result to standard output\n".utf8))
             return 3
         }
@@ -77,6 +86,11 @@ public enum AssetImportWorker {
             raise(SIGSEGV)
         case "abort":
             abort()
+        case "noise":
+            // Something in the process printing to stdout must not corrupt the result record.
+            print("noise on standard output from the importer")
+            fflush(nil)
+            _ = "noise via write(2)\n".withCString { write(STDOUT_FILENO, $0, strlen($0)) }
         case "hang":
             while true { sleep(60) }
         case "alloc":
@@ -96,7 +110,7 @@ public enum AssetImportWorker {
             }
             exit(4)
         default:
-            FileHandle.standardError.write(Data("unknown \(faultEnvironmentVariable) '\(fault)' (expected segv, abort, hang or alloc)\n".utf8))
+            FileHandle.standardError.write(Data("unknown \(faultEnvironmentVariable) '\(fault)' (expected segv, abort, hang, alloc or noise)\n".utf8))
             exit(5)
         }
     }

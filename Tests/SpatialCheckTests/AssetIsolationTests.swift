@@ -111,6 +111,14 @@ struct AssetIsolationTests {
         #expect(aborted?.message == "asset 'y.obj' could not be imported: the importer crashed (signal 6)")
     }
 
+    @Test("output printed by the importer does not corrupt the result")
+    func stdoutNoise() throws {
+        let name = "shared-child-diamond.gltf"
+        let asset = try AssetImporter.load(resolvedPath: HostileAssets.path(name), displayPath: name,
+                                           isolation: WorkerExecutable.isolation(fault: "noise"))
+        expectSameAsset(asset, try AssetImporter.load(resolvedPath: HostileAssets.path(name), displayPath: name))
+    }
+
     @Test("a hanging worker is stopped by the timeout")
     func hang() {
         let d = isolatedError(HostileAssets.path("shared-child-diamond.gltf"), display: "slow.fbx",

@@ -151,6 +151,19 @@ def main():
     put("huge-bin-chunk-length-BoxTextured.glb",
         box_glb[:bin_off] + struct.pack("<I", 0x7FFFFFF0) + box_glb[bin_off + 4:])
 
+    # --- real assimp 5.2 crashers (found by fuzzing mutated Wuson-style PLYs) ------------------
+    # A binary PLY whose vertex element lacks z (or has a property of an unknown type) makes
+    # assimp 5.2's PLY loader dereference a missing property: SIGSEGV.
+    comment = wuson.split(b"\n")[2] + b"\n"  # "Created by Blender3D 247 - ..."
+    verts = b"".join(struct.pack("<3f", i * 0.1, i * 0.2, i * 0.3) for i in range(8))
+    faces = b"".join(struct.pack("<B3i", 3, i, i + 1, i + 2) for i in range(4))
+
+    def crash_ply(props):
+        return (b"ply\nformat binary_little_endian 1.0\n" + comment + b"element vertex 8\n" + props
+                + b"element face 4\nproperty list uchar int vertex_indices\nend_header\n" + verts + faces)
+    put("segv-missing-z-binary.ply", crash_ply(b"property float x\nproperty float y\n"))
+    put("segv-unknown-type-binary.ply", crash_ply(b"property float x\nproperty floab z\nproperty float y\n"))
+
     # --- NaN / infinite vertices -----------------------------------------------------------
     nan_ply = wuson[:header_end].replace(b"element vertex 11184", b"element vertex 3").replace(
         b"element face 3732", b"element face 1")

@@ -180,6 +180,8 @@ struct AssetIsolationTests {
           .enabled(if: AssetImporter.assimpVersion.hasPrefix("5.2.")),
           arguments: [
             ("truncated-100-lines-Wuson.ply", "the importer crashed (signal 6)"),
+            ("segv-missing-z-binary.ply", "the importer crashed (signal 11)"),
+            ("segv-unknown-type-binary.ply", "the importer crashed (signal 11)"),
             ("truncated-mid-header-Wuson.ply", "the importer did not finish within 3 s"),
             ("huge-vertex-count-binary.ply", "the importer ran out of its 2 GiB memory limit"),
           ])

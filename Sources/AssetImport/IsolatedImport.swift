@@ -51,6 +51,10 @@ extension AssetImporter {
     /// Imports like `load(resolvedPath:displayPath:)`, but in a worker process when `isolation` is
     /// given: the worker's crash (signal), timeout or exhausted memory limit is a Diagnostic naming
     /// `displayPath`. With `isolation == nil` this is the in-process import.
+    ///
+    /// Blocks the calling thread until the worker ends (at most about `timeout` + 2 s); the
+    /// worker's output is drained on dedicated threads. Isolated imports run in parallel (each
+    /// worker has its own assimp), unlike in-process ones, which are serialised.
     public static func load(resolvedPath: String, displayPath: String,
                             isolation: AssetImportIsolation?) throws(Diagnostic) -> ImportedAsset {
         guard let isolation else { return try load(resolvedPath: resolvedPath, displayPath: displayPath) }

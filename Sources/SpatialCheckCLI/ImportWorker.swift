@@ -33,3 +33,35 @@ struct ImportWorkerCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 }
+
+/// Options for isolated asset imports, ready for the integrator to add to the scene-loading
+/// commands (`@OptionGroup var importOptions: ImportIsolationOptions`) and pass `isolation` on
+/// to the loader. The isolation hints name `--import-timeout` and `--import-memory`.
+struct ImportIsolationOptions: ParsableArguments {
+    @Option(name: .customLong("import-timeout"),
+            help: "Seconds one asset import may take before it is stopped (default: 30).")
+    var importTimeout: Double = AssetImportIsolation.defaultTimeout
+    @Option(name: .customLong("import-memory"),
+            help: "Memory limit for one asset import, in GiB (default: 4; 0 for none; enforced on Linux).")
+    var importMemory: Double = Double(AssetImportIsolation.defaultMemoryLimitBytes) / 1_073_741_824
+    @Flag(name: .customLong("no-import-isolation"),
+          help: "Import assets inside this process (faster; a crash in the importer ends the run).")
+    var noImportIsolation = false
+
+    func validate() throws {
+        if !(importTimeout.isFinite && importTimeout > 0) {
+            throw ValidationError("--import-timeout must be a positive number of seconds")
+        }
+        if !(importMemory.isFinite && importMemory >= 0 && importMemory <= 1024) {
+            throw ValidationError("--import-memory must be a number of GiB between 0 (no limit) and 1024")
+        }
+    }
+
+    /// The isolation to import with, or nil for in-process imports (also when this executable
+    /// cannot be located as `spatialcheck`).
+    var isolation: AssetImportIsolation? {
+        if noImportIsolation { return nil }
+        return AssetImportIsolation.current(timeout: importTimeout,
+                                            memoryLimitBytes: Int(importMemory * 1_073_741_824))
+    }
+}

@@ -718,7 +718,9 @@ final class SceneBuilder {
         do {
             asset = try importer.load(resolved, display)
         } catch {
-            return fail("cannot import asset '\(display)': \(error.message)", error.hint)
+            // Importer messages that already name the asset are passed on as they are.
+            let message = error.message.hasPrefix("asset '") ? error.message : "cannot import asset '\(display)': \(error.message)"
+            return fail(message, error.hint)
         }
         // Validate what the importer returned before indexing into it.
         let n = asset.nodes.count

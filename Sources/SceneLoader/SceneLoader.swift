@@ -138,4 +138,12 @@ public struct AssetImporting: Sendable {
     public static let assimp = AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
         try AssetImporter.load(resolvedPath: resolved, displayPath: display)
     }
+    /// assimp in a worker process (crash, hang and memory contained), or in this process when
+    /// `isolation` is nil.
+    public static func assimp(isolation: AssetImportIsolation?) -> AssetImporting {
+        guard let isolation else { return .assimp }
+        return AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
+            try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation)
+        }
+    }
 }

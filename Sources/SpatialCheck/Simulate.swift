@@ -2,14 +2,15 @@ import Foundation
 import SpatialModel
 import SceneLoader
 import Simulation
+import AssetImport
 
 extension SpatialCheck {
     /// `spatialcheck simulate SCENE`: streams the per-frame trace to `handle` (memory does not grow
     /// with the scene's duration).
     public static func simulate(path: String, format: TraceFormat, options: LoadOptions = .init(),
-                                to handle: FileHandle) -> Outcome {
+                                isolation: AssetImportIsolation? = nil, to handle: FileHandle) -> Outcome {
         let scene: Scene
-        do { scene = try loadScene(path: path, options: options) } catch {
+        do { scene = try loadScene(path: path, options: options, isolation: isolation) } catch {
             return Outcome(output: "", diagnostics: error.diagnostics, exitCode: .loadError)
         }
         do {

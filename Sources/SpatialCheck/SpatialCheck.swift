@@ -2,6 +2,7 @@ import Foundation
 import SpatialModel
 import SceneLoader
 import Reporting
+import AssetImport
 
 /// The library's front door: the operations the `spatialcheck` commands perform, usable from other
 /// Swift code without the command-line layer. Each returns what to print and the exit code of the
@@ -27,8 +28,11 @@ public enum SpatialCheck {
         }
     }
 
-    /// Loads a scene file (`*.scene.yaml/yml/json`) or a bare 3D asset.
-    public static func loadScene(path: String, options: LoadOptions = .init()) throws(LoadFailure) -> Scene {
+    /// Loads a scene file (`*.scene.yaml/yml/json`) or a bare 3D asset. With `isolation`, assets are
+    /// imported in a worker process so that an importer crash, hang or runaway allocation becomes an
+    /// error for that asset; without it they are imported in this process.
+    public static func loadScene(path: String, options: LoadOptions = .init(),
+                                 isolation: AssetImportIsolation? = nil) throws(LoadFailure) -> Scene {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LoadFailure([Diagnostic(file: path, message: "no such file",
@@ -38,16 +42,18 @@ public enum SpatialCheck {
             throw LoadFailure([Diagnostic(file: path, message: "is a directory, expected a scene file or a 3D asset",
                                           hint: "`spatialcheck validate DIR` searches a directory for scene files")])
         }
-        if SceneLoader.isSceneFile(path) { return try SceneLoader.load(path: path, options: options) }
-        return try SceneLoader.loadBareAsset(path: path, options: options)
+        let importer = AssetImporting.assimp(isolation: isolation)
+        if SceneLoader.isSceneFile(path) { return try SceneLoader.load(path: path, options: options, importer: importer) }
+        return try SceneLoader.loadBareAsset(path: path, options: options, importer: importer)
     }
 
     public enum InspectFormat: String, Sendable, CaseIterable { case text, json }
 
     /// `spatialcheck inspect PATH`: the loaded spatial model.
-    public static func inspect(path: String, format: InspectFormat, options: LoadOptions = .init()) -> Outcome {
+    public static func inspect(path: String, format: InspectFormat, options: LoadOptions = .init(),
+                               isolation: AssetImportIsolation? = nil) -> Outcome {
         do {
-            let scene = try loadScene(path: path, options: options)
+            let scene = try loadScene(path: path, options: options, isolation: isolation)
             switch format {
             case .text: return Outcome(output: ModelDump.text(scene))  // warnings are part of the text
             case .json: return Outcome(output: ModelDump.json(scene).serialized(), diagnostics: scene.warnings)

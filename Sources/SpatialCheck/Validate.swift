@@ -4,6 +4,7 @@ import SceneLoader
 import Simulation
 import Rules
 import Reporting
+import AssetImport
 
 extension SpatialCheck {
     public struct ValidateOptions: Sendable {
@@ -16,6 +17,8 @@ extension SpatialCheck {
         public var configSearchDirectory: String?
         public var baselinePath: String?
         public var load = LoadOptions()
+        /// Import assets in worker processes (see `AssetImportIsolation`); nil imports in-process.
+        public var isolation: AssetImportIsolation?
         /// Scenes validated in parallel; output is identical to a serial run.
         public var jobs = 1
         public var color = false
@@ -81,9 +84,10 @@ extension SpatialCheck {
         let results = SceneResults(count: files.count)
         let config = configuration
         let sceneLoad = load
+        let isolation = options.isolation
         let jobs = max(1, min(options.jobs, files.count))
         let work: @Sendable (Int) -> Void = { i in
-            results.set(i, checkScene(path: files[i], load: sceneLoad, configuration: config))
+            results.set(i, checkScene(path: files[i], load: sceneLoad, isolation: isolation, configuration: config))
             let done = results.completed()
             options.progress?(done, files.count)
         }
@@ -141,10 +145,10 @@ extension SpatialCheck {
     }
 
     /// Loads, simulates and checks one scene.
-    static func checkScene(path: String, load: LoadOptions, configuration: RuleConfiguration)
-        -> (report: SceneReport, snapshot: SceneSnapshot?) {
+    static func checkScene(path: String, load: LoadOptions, isolation: AssetImportIsolation? = nil,
+                           configuration: RuleConfiguration) -> (report: SceneReport, snapshot: SceneSnapshot?) {
         let scene: Scene
-        do { scene = try loadScene(path: path, options: load) } catch {
+        do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
             return (SceneReport(path: path, status: .error, errors: error.diagnostics), nil)
         }
         let simulator = Simulator(scene: scene)

@@ -6,6 +6,7 @@ import SceneLoader
 import Simulation
 import Rules
 import Reporting
+import AssetImport
 
 struct SpatialCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +20,7 @@ struct SpatialCheckCommand: ParsableCommand {
             FBX, DAE, PLY, STL, ...) are accepted too.
             """,
         version: SpatialCheck.version,
-        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self]
+        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, ImportWorkerCommand.self]
     )
 }
 
@@ -49,9 +50,11 @@ struct Inspect: ParsableCommand {
     @Option(help: "Output format: text or json (spatialcheck-model/1).") var format: SpatialCheck.InspectFormat = .text
     @Option(help: "Write to this file instead of standard output.") var output: String?
     @OptionGroup var scene: SceneOptions
+    @OptionGroup var imports: ImportIsolationOptions
 
     func run() throws {
-        try finish(SpatialCheck.inspect(path: path, format: format, options: scene.loadOptions), output: output)
+        try finish(SpatialCheck.inspect(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation),
+                   output: output)
     }
 }
 
@@ -91,6 +94,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "csv or jsonl.") var format: TraceFormat = .csv
     @Option(help: "Write to this file instead of standard output.") var output: String?
     @OptionGroup var scene: SceneOptions
+    @OptionGroup var imports: ImportIsolationOptions
 
     func run() throws {
         let handle: FileHandle
@@ -103,7 +107,8 @@ struct Simulate: ParsableCommand {
         } else {
             handle = FileHandle.standardOutput
         }
-        try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions, to: handle), output: nil)
+        try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions,
+                                         isolation: imports.isolation, to: handle), output: nil)
     }
 }
 
@@ -151,6 +156,7 @@ struct Validate: ParsableCommand {
     @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal.") var noColor = false
     @OptionGroup var scene: SceneOptions
+    @OptionGroup var imports: ImportIsolationOptions
 
     func validate() throws {
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
@@ -163,6 +169,7 @@ struct Validate: ParsableCommand {
         options.configPath = config
         options.baselinePath = baseline
         options.load = scene.loadOptions
+        options.isolation = imports.isolation
         options.jobs = jobs
         options.quiet = quiet
         options.color = format == .text && output == nil && !noColor && isTerminal(1)

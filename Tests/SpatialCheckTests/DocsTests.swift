@@ -53,4 +53,53 @@ import Rules
             }
         }
     }
+
+    /// The example outputs in docs/reports.md are what the tool prints now.
+    @Test func reportExamplesAreCurrent() throws {
+        guard let bin = docsBinary, havePython() else { return }
+        let r = runTool(["python3", TestPaths.repo("Tools/gen-report-docs"), "--check", "--bin", bin])
+        #expect(r.status == 0, "\(r.output)\nrun `Tools/gen-report-docs` and commit docs/reports.md")
+    }
+
+    /// The CI examples of docs/ci.md, run locally: workflow steps, GitLab job, pre-commit hook.
+    @Test func ciExamplesBehaveAsDocumented() throws {
+        guard let bin = docsBinary, havePython() else { return }
+        let r = runTool(["python3", TestPaths.repo("Tools/try-ci-docs"), "--no-install", "--bin", bin])
+        #expect(r.status == 0, "Tools/try-ci-docs failed:\n\(r.output)")
+        #expect(r.output.contains("all CI examples behaved as documented"))
+    }
+}
+
+/// The built `spatialcheck`: SPATIALCHECK_BIN, else next to the test bundle, else .build/debug.
+private let docsBinary: String? = {
+    if let env = ProcessInfo.processInfo.environment["SPATIALCHECK_BIN"], !env.isEmpty { return env }
+    var dirs: [URL] = []
+    if let exe = Bundle.main.executableURL { dirs.append(exe.deletingLastPathComponent()) }
+    dirs.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    dirs.append(TestPaths.repoRoot.appendingPathComponent(".build/debug"))
+    let found = dirs.map { $0.appendingPathComponent("spatialcheck").path }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    if found == nil { Issue.record("the spatialcheck executable was not found next to the tests; set SPATIALCHECK_BIN") }
+    return found
+}()
+
+private func havePython() -> Bool {
+    let ok = ExternalTool.python("import sys")?.status == 0
+    if !ok && ProcessInfo.processInfo.environment["SPATIALCHECK_REQUIRE_TOOLS"] == "1" {
+        Issue.record("SPATIALCHECK_REQUIRE_TOOLS=1 but python3 is missing")
+    }
+    return ok
+}
+
+private func runTool(_ args: [String]) -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = args
+    p.currentDirectoryURL = TestPaths.repoRoot
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    do { try p.run() } catch { return (-1, "cannot run \(args): \(error)") }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -86,14 +86,28 @@ extension Report {
             for v in s.violations {
                 body += "<article class=\"violation sev-border-\(v.severity.rawValue)\">\n"
                 body += "<h3><span class=\"sev-\(v.severity.rawValue)\">\(v.severity.rawValue)</span> <a href=\"\(xml(v.help))\">\(xml(v.rule))</a></h3>\n"
-                body += "<p><b>\(xml(v.entities.joined(separator: ", ")))</b>: \(xml(v.message))</p>\n"
+                let who = v.entities.isEmpty ? "whole scene" : v.entities.joined(separator: ", ")
+                body += "<p><b>\(xml(who))</b>: \(xml(v.message))</p>\n"
                 body += "<p>measured \(fmtValue(v.measured)) \(xml(v.unit)), threshold \(fmtValue(v.threshold)) \(xml(v.unit)); "
                 body += "\(xml(timeRange(v, frameRate: s.frameRate))); worst at frame \(v.worstFrame)"
                 if let l = v.location { body += "; <code>\(xml(s.path)):\(l.line):\(l.column)</code>" }
                 body += "</p>\n"
                 if let snap, let view = snap.views[v.worstFrame] {
+                    body += "<div class=\"figures\">\n"
                     body += "<figure><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s); dashed: comfortable field of view</figcaption>\n"
                     body += viewSVG(view: view, highlight: Set(v.entities), fov: snap.fieldOfView, severity: v.severity) + "</figure>\n"
+                    // Small marked entities (buttons 2 m away span a degree or two): add a zoomed detail.
+                    let hot = view.boxes.filter { v.entities.contains($0.path) }
+                    if let minAz = hot.map(\.minAz).min(), let maxAz = hot.map(\.maxAz).max(),
+                       let minEl = hot.map(\.minEl).min(), let maxEl = hot.map(\.maxEl).max(),
+                       max(maxAz - minAz, (maxEl - minEl) / 0.625) < 20 {
+                        let half = max(4, max(maxAz - minAz, (maxEl - minEl) / 0.625) * 1.5)
+                        let c = SIMD2((minAz + maxAz) / 2, (minEl + maxEl) / 2)
+                        body += "<figure><figcaption>Detail: ±\(fmt(half, 1))° around the marked entities</figcaption>\n"
+                        body += viewSVG(view: view, highlight: Set(v.entities), fov: snap.fieldOfView, severity: v.severity,
+                                        center: c, halfAz: half) + "</figure>\n"
+                    }
+                    body += "</div>\n"
                 }
                 body += "</article>\n"
             }
@@ -138,11 +152,17 @@ private func n(_ x: Double) -> String { fmt(x, 1) }
 
 /// Top-down plan: +X right, −Z (forward) up.
 func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
+    // An entity's colour is the worst severity of its own violations and its children's
+    // (a window is red when one of its buttons is).
     var worst: [String: Severity] = [:]
     for v in scene.violations {
         for path in v.entities {
-            if let old = worst[path], old <= v.severity { continue }
-            worst[path] = v.severity
+            let parts = path.split(separator: "/").map(String.init)
+            for k in 1...max(parts.count, 1) {
+                let prefix = parts.prefix(k).joined(separator: "/")
+                if let old = worst[prefix], old <= v.severity { continue }
+                worst[prefix] = v.severity
+            }
         }
     }
     // Extent: path, boundary circles and footprints, with a margin.
@@ -190,32 +210,59 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         out += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#1d1d1f\" stroke-width=\"2\"/>\n"
         out += "<circle cx=\"\(n(px(first.x)))\" cy=\"\(n(pz(first.y)))\" r=\"5\" fill=\"#1d1d1f\"><title>viewer at t = 0</title></circle>\n"
     }
+    // The viewer at each violation's worst frame. The path holds every `step`-th frame (and the
+    // last), as captured by SpatialCheck.captureSnapshot, so frame f is sample f / step.
+    if !snapshot.viewerPath.isEmpty, scene.frames > 0 {
+        let step = max(1, scene.frames / 400)
+        var marked = Set<Int>()
+        for v in scene.violations.sorted(by: { $0.severity < $1.severity }) {  // errors first
+            let i = min(snapshot.viewerPath.count - 1, v.worstFrame / step)
+            guard marked.insert(i).inserted else { continue }
+            let p = snapshot.viewerPath[i], x = px(p.x), z = pz(p.y), c = color(v.severity)
+            out += "<path d=\"M\(n(x - 6)) \(n(z - 6))L\(n(x + 6)) \(n(z + 6))M\(n(x - 6)) \(n(z + 6))L\(n(x + 6)) \(n(z - 6))\" stroke=\"\(c)\" stroke-width=\"3\"><title>viewer at frame \(v.worstFrame), worst frame of \(xml(v.rule))</title></path>\n"
+        }
+    }
     out += "</svg>\n"
     return out
 }
 
 /// The view from the eye: azimuth right, elevation up, with the comfort field of view dashed.
-func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double>, severity: Severity) -> String {
+/// `center` and `halfAz` pick the window: by default ±100° by ±62.5° around straight ahead (16:10);
+/// the detail view zooms onto small marked entities.
+func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double>, severity: Severity,
+             center: SIMD2<Double> = .zero, halfAz: Double = 100) -> String {
     let w = 480.0, h = 300.0
-    let azRange = 100.0, elRange = 62.5 // ±100° by ±62.5° keeps a 16:10 picture
-    func px(_ az: Double) -> Double { (az + azRange) / (2 * azRange) * w }
-    func py(_ el: Double) -> Double { (elRange - el) / (2 * elRange) * h }
-    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h))\" viewBox=\"0 0 \(n(w)) \(n(h))\" role=\"img\" aria-label=\"view at frame \(view.frame)\">\n"
+    let azRange = halfAz, elRange = halfAz * 0.625
+    func px(_ az: Double) -> Double { (az - center.x + azRange) / (2 * azRange) * w }
+    func py(_ el: Double) -> Double { (elRange - (el - center.y)) / (2 * elRange) * h }
+    let detail = halfAz < 100
+    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h))\" viewBox=\"0 0 \(n(w)) \(n(h))\" role=\"img\" aria-label=\"\(detail ? "detail of the view" : "view") at frame \(view.frame)\">\n"
     out += "<rect x=\"0\" y=\"0\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#f4f6f8\"/>\n"
     out += "<line x1=\"\(n(px(0)))\" y1=\"0\" x2=\"\(n(px(0)))\" y2=\"\(n(h))\" stroke=\"#dde\"/>\n"
     out += "<line x1=\"0\" y1=\"\(n(py(0)))\" x2=\"\(n(w))\" y2=\"\(n(py(0)))\" stroke=\"#dde\"/>\n"
     out += "<rect x=\"\(n(px(-fov.x / 2)))\" y=\"\(n(py(fov.y / 2)))\" width=\"\(n(px(fov.x / 2) - px(-fov.x / 2)))\" height=\"\(n(py(-fov.y / 2) - py(fov.y / 2)))\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n"
-    // Far first, so nearer content draws on top.
-    for b in view.boxes.sorted(by: { $0.distance > $1.distance }) {
+    // Far first, so nearer content draws on top. Labels of marked entities go in a list at the
+    // top left (they would overlap on neighbouring small targets), each box numbered.
+    var labels: [String] = []
+    // Marked entities last, so their container never covers them.
+    let ordered = view.boxes.sorted {
+        let h0 = highlight.contains($0.path), h1 = highlight.contains($1.path)
+        return h0 != h1 ? h1 : $0.distance > $1.distance
+    }
+    for b in ordered {
         let hot = highlight.contains(b.path)
-        let x0 = px(max(-azRange, b.minAz)), x1 = px(min(azRange, b.maxAz))
-        let y0 = py(min(elRange, b.maxEl)), y1 = py(max(-elRange, b.minEl))
+        let x0 = max(0, px(b.minAz)), x1 = min(w, px(b.maxAz))
+        let y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
         guard x1 >= x0, y1 >= y0 else { continue }
         let c = hot ? color(severity) : "#8e8e93"
         out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? c : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(c)\" stroke-width=\"\(hot ? "2.5" : "1")\"><title>\(xml(b.path)) at \(fmt(b.distance, 2)) m</title></rect>\n"
         if hot {
-            out += "<text x=\"\(n(x0))\" y=\"\(n(max(10, y0 - 3)))\" font-size=\"10\" fill=\"\(c)\">\(xml(b.path))</text>\n"
+            labels.append(b.path)
+            out += "<text x=\"\(n(x0))\" y=\"\(n(max(10, y0 - 3 - Double(labels.count - 1) * 11)))\" font-size=\"10\" fill=\"\(c)\">\(labels.count)</text>\n"
         }
+    }
+    for (i, label) in labels.enumerated() {
+        out += "<text x=\"6\" y=\"\(n(14 + Double(i) * 12))\" font-size=\"11\" fill=\"\(color(severity))\">\(i + 1) \(xml(label))</text>\n"
     }
     out += "</svg>\n"
     return out

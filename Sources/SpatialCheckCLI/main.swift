@@ -209,13 +209,14 @@ struct Report: ParsableCommand {
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List every rule: id, category, default severity, thresholds, HIG source; then what needs manual review.")
-    enum Format: String, ExpressibleByArgument { case text, json }
-    @Option(help: "text or json.") var format: Format = .text
+    enum Format: String, ExpressibleByArgument { case text, json, markdown }
+    @Option(help: "text, json, or markdown (the rule reference, docs/rules.md).") var format: Format = .text
 
     func run() throws {
         switch format {
         case .text: print(RuleCatalog.renderList(), terminator: "")
         case .json: print(SpatialCheck.ruleCatalogJSON().serialized(), terminator: "")
+        case .markdown: print(RuleCatalog.renderMarkdown(), terminator: "")
         }
     }
 }

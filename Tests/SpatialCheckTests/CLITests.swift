@@ -1,0 +1,207 @@
+import Testing
+import Foundation
+
+/// The command-line contract (spec/cli-and-report.md): exit codes, options, baselines, `report`,
+/// `explain`, run against the built `spatialcheck` executable.
+@Suite struct CLITests {
+    @Test func cleanSceneExitsZero() throws {
+        let r = try cli(["validate", TestPaths.repo("Scenes/rules/target-center-spacing/pass.scene.yaml")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("no violations"))
+    }
+
+    @Test func violationsExitOneAndFailOnNeverExitsZero() throws {
+        let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
+        let r = try cli(["validate", scene])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("[target-center-spacing]"))
+        #expect(try cli(["validate", scene, "--fail-on", "never"]).status == 0)
+        // Errors are counted at --fail-on warning and info too.
+        #expect(try cli(["validate", scene, "--fail-on", "warning"]).status == 1)
+    }
+
+    @Test func loadErrorExitsTwoAndIsInTheReport() throws {
+        let dir = try tempDir()
+        try "format: spatialscene/1\nentities:\n  - id: a\n    kind: window\n    postion: 1\n"
+            .write(toFile: dir + "/broken.scene.yaml", atomically: true, encoding: .utf8)
+        let r = try cli(["validate", "broken.scene.yaml", "--format", "json"], cwd: dir)
+        #expect(r.status == 2)
+        #expect(r.stdout.contains("\"status\": \"error\""))
+        #expect(try cli(["validate", "missing.scene.yaml"], cwd: dir).status == 2)
+    }
+
+    @Test func badArgumentsExitTwo() throws {
+        let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
+        let jobs = try cli(["validate", scene, "--jobs", "0"])
+        #expect(jobs.status == 2)
+        #expect(jobs.stderr.contains("--jobs"))
+        #expect(try cli(["validate", scene, "--no-such-flag"]).status == 2)
+        #expect(try cli(["validate", scene, "--format", "pdf"]).status == 2)
+        #expect(try cli(["validate", scene, "--fail-on", "sometimes"]).status == 2)
+    }
+
+    @Test func parallelJobsGiveByteIdenticalJSON() throws {
+        let dir = TestPaths.repo("Scenes/rules")
+        let serial = try cli(["validate", dir, "--format", "json", "--fail-on", "never"])
+        let parallel = try cli(["validate", dir, "--format", "json", "--fail-on", "never", "--jobs", "4"])
+        #expect(serial.status == 0 && parallel.status == 0, "\(serial.stderr)\(parallel.stderr)")
+        #expect(serial.stdout.contains("\"format\": \"spatialcheck-report/1\""))
+        #expect(serial.stdout.components(separatedBy: "\"status\": \"checked\"").count > 50)
+        #expect(serial.stdout == parallel.stdout)
+    }
+
+    @Test func outputFileHoldsTheReport() throws {
+        let dir = try tempDir()
+        let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
+        let r = try cli(["validate", scene, "--format", "sarif", "--output", dir + "/out.sarif"])
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        let written = try String(contentsOfFile: dir + "/out.sarif", encoding: .utf8)
+        #expect(written.contains("\"version\": \"2.1.0\""))
+        #expect(try cli(["validate", scene, "--output", "/nonexistent-dir/x.txt"]).status == 2)
+    }
+
+    /// Write a baseline, then: unchanged passes, a worsened value fails, an added violation fails,
+    /// a fixed violation is reported as fixed. Fingerprints use the scene path, so the copy keeps its name.
+    @Test func baselineFlow() throws {
+        let dir = try tempDir()
+        let scene = dir + "/player.scene.yaml"
+        let original = try String(contentsOfFile: TestPaths.repo("Scenes/media-player.scene.yaml"), encoding: .utf8)
+        func edit(_ from: String, _ to: String) throws {
+            let text = original.replacingOccurrences(of: from, with: to)
+            #expect(text != original, "edit did not apply: \(from)")
+            try text.write(toFile: scene, atomically: true, encoding: .utf8)
+        }
+        try original.write(toFile: scene, atomically: true, encoding: .utf8)
+        let write = try cli(["validate", "player.scene.yaml", "--format", "json", "--output", "baseline.json"], cwd: dir)
+        #expect(write.status == 1)
+        let gate = ["validate", "player.scene.yaml", "--baseline", "baseline.json", "--format", "json"]
+
+        let unchanged = try cli(gate, cwd: dir)
+        #expect(unchanged.status == 0, "\(unchanged.stdout)")
+        #expect(unchanged.stdout.contains("\"unchanged\": 2"))
+
+        // Back button narrower and closer: its centre is 39 pt from play's instead of 44.
+        try edit("{id: back, role: button, frame: [150, 22, 44, 44]", "{id: back, role: button, frame: [160, 22, 34, 44]")
+        let worsened = try cli(gate, cwd: dir)
+        #expect(worsened.status == 1)
+        #expect(worsened.stdout.contains("\"baseline\": \"worsened\""))
+        #expect(worsened.stdout.contains("\"worsened\": 1"))
+
+        // Captions toggle moved next to the forward button: a new violation.
+        try edit("{id: captions, role: toggle, frame: [380, 22, 60, 44]", "{id: captions, role: toggle, frame: [282, 22, 60, 44]")
+        let added = try cli(gate, cwd: dir)
+        #expect(added.status == 1)
+        #expect(added.stdout.contains("\"baseline\": \"new\""))
+
+        // Forward button moved 60 pt from play: that violation is fixed, nothing else changed.
+        try edit("{id: forward, role: button, frame: [238, 22, 44, 44]", "{id: forward, role: button, frame: [254, 22, 44, 44]")
+        let fixed = try cli(gate, cwd: dir)
+        #expect(fixed.status == 0, "\(fixed.stdout)")
+        #expect(fixed.stdout.contains("\"fixed\": 1"))
+        #expect(fixed.stdout.contains("\"fixedViolations\": [\n"))
+        let text = try cli(["validate", "player.scene.yaml", "--baseline", "baseline.json"], cwd: dir)
+        #expect(text.stdout.contains("0 new, 0 worsened, 1 unchanged, 0 improved, 1 fixed"))
+
+        // A baseline that cannot be read is a load error.
+        #expect(try cli(["validate", "player.scene.yaml", "--baseline", "nope.json"], cwd: dir).status == 2)
+    }
+
+    @Test func reportMergesAndComparesWithABaseline() throws {
+        let dir = try tempDir()
+        let a = TestPaths.repo("Scenes/media-player.scene.yaml")
+        let b = TestPaths.repo("Scenes/rules/boundary-head-exit/fail.scene.yaml")
+        #expect(try cli(["validate", a, "--format", "json", "--output", dir + "/a.json"]).status == 1)
+        #expect(try cli(["validate", b, "--format", "json", "--output", dir + "/b.json"]).status == 1)
+        let merged = try cli(["report", dir + "/a.json", dir + "/b.json", "--format", "json"])
+        #expect(merged.status == 1)
+        #expect(merged.stdout.contains("media-player.scene.yaml") && merged.stdout.contains("boundary-head-exit/fail.scene.yaml"))
+        let summary = try cli(["report", dir + "/a.json", dir + "/b.json"])
+        #expect(summary.stdout.hasPrefix("by rule"))
+        #expect(summary.stdout.contains("by scene") && summary.stdout.contains("by entity"))
+        // Against a baseline holding both, nothing is new.
+        let same = try cli(["report", dir + "/a.json", dir + "/b.json", "--baseline", dir + "/a.json", "--format", "json"])
+        #expect(same.status == 1, "b's violations are new against a")
+        #expect(same.stdout.contains("\"baseline\": \"new\"") && same.stdout.contains("\"baseline\": \"unchanged\""))
+        #expect(try cli(["report", dir + "/a.json", "--baseline", dir + "/a.json"]).status == 0)
+        #expect(try cli(["report", dir + "/a.json", "--fail-on", "never"]).status == 0)
+        #expect(try cli(["report", dir + "/missing.json"]).status == 2)
+    }
+
+    @Test func explainUnknownRuleSuggests() throws {
+        let r = try cli(["explain", "target-centre-spacing"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("did you mean 'target-center-spacing'?"))
+        let ok = try cli(["explain", "target-center-spacing"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("Scenes/rules/target-center-spacing/fail.scene.yaml"))
+    }
+
+    @Test func rulesMarkdownIsTheReference() throws {
+        let r = try cli(["rules", "--format", "markdown"])
+        #expect(r.status == 0)
+        #expect(r.stdout == (try String(contentsOfFile: TestPaths.repo("docs/rules.md"), encoding: .utf8)),
+                "docs/rules.md is stale: run Tools/gen-rule-docs")
+    }
+}
+
+// MARK: - Running the executable
+
+private struct CLIResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// The built `spatialcheck`: SPATIALCHECK_BIN, else next to the test bundle (.build/<config>/), else .build/debug.
+private let spatialcheckBinary: String? = {
+    let fm = FileManager.default
+    if let env = ProcessInfo.processInfo.environment["SPATIALCHECK_BIN"], !env.isEmpty { return env }
+    var dirs: [URL] = []
+    if let exe = Bundle.main.executableURL { dirs.append(exe.deletingLastPathComponent()) }
+    dirs.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    dirs.append(Bundle.main.bundleURL)
+    dirs.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    dirs.append(TestPaths.repoRoot.appendingPathComponent(".build/debug"))
+    for d in dirs {
+        let p = d.appendingPathComponent("spatialcheck").path
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: p, isDirectory: &isDir), !isDir.boolValue, fm.isExecutableFile(atPath: p) { return p }
+    }
+    return nil
+}()
+
+private struct NoBinary: Error, CustomStringConvertible {
+    var description: String { "the spatialcheck executable was not found next to the tests; build it or set SPATIALCHECK_BIN" }
+}
+
+private func cli(_ args: [String], cwd: String? = nil) throws -> CLIResult {
+    guard let bin = spatialcheckBinary else { throw NoBinary() }
+    let dir = try tempDir()
+    let out = dir + "/stdout", err = dir + "/stderr"
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: bin)
+    p.arguments = args
+    p.currentDirectoryURL = URL(fileURLWithPath: cwd ?? dir)
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    p.environment = env
+    p.standardInput = FileHandle.nullDevice
+    p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+    p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+    try p.run()
+    p.waitUntilExit()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    return CLIResult(status: p.terminationStatus,
+                     stdout: try String(contentsOfFile: out, encoding: .utf8),
+                     stderr: try String(contentsOfFile: err, encoding: .utf8))
+}
+
+/// A fresh directory under the system temporary directory.
+private func tempDir() throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}

@@ -1,0 +1,75 @@
+import Testing
+import Foundation
+import SpatialCheck
+
+/// The HTML report in a real browser (issue 5): `Tools/check-html` opens it in headless Chromium,
+/// screenshots it, and checks that it renders without console messages and that every picture is
+/// drawn. Skipped when Chromium is missing, unless SPATIALCHECK_REQUIRE_TOOLS=1.
+@Suite struct HTMLBrowserTests {
+    @Test(arguments: ["Scenes/media-player.scene.yaml", "Scenes/rules/boundary-head-exit/fail.scene.yaml"])
+    func reportRendersWithPictures(scene: String) throws {
+        guard haveChromium() else { return }
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .html
+        let run = SpatialCheck.runValidation(paths: [TestPaths.repo(scene)], options: options)
+        let violations = run.report.scenes.reduce(0) { $0 + $1.violations.count }
+        #expect(violations > 0, "the example should have violations to draw")
+        let html = SpatialCheck.render(run, format: .html)
+        let dir = try browserTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try html.write(toFile: dir + "/report.html", atomically: true, encoding: .utf8)
+        // The plan, the timeline, and the view at each violation's worst frame.
+        let r = checkHTML(dir + "/report.html", dir + "/report.png", minPictures: 2 + violations)
+        #expect(r.status == 0, "Tools/check-html failed for \(scene):\n\(r.output)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/report.png"))
+    }
+
+    /// The checker itself catches a page with a script error, an external image and no pictures.
+    @Test func checkerRejectsABrokenPage() throws {
+        guard haveChromium() else { return }
+        let dir = try browserTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            <!DOCTYPE html><html><body><p>x</p><script>console.error("boom"); missing();</script>
+            <svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="5" height="5" fill="#fff"/></svg>
+            </body></html>
+            """.write(toFile: dir + "/bad.html", atomically: true, encoding: .utf8)
+        let r = checkHTML(dir + "/bad.html", dir + "/bad.png", minPictures: 1)
+        #expect(r.status == 1)
+        #expect(r.output.contains("console: \"boom\""))
+        #expect(r.output.contains("Uncaught ReferenceError"))
+        #expect(r.output.contains("contains <script>"))
+        #expect(r.output.contains("is blank"))
+    }
+}
+
+private func haveChromium() -> Bool {
+    let env = ProcessInfo.processInfo.environment
+    let path = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+    let names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "headless_shell"]
+    let found = env["CHROMIUM"].map { FileManager.default.isExecutableFile(atPath: $0) }
+        ?? names.contains { n in path.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + n) } }
+    if !found && env["SPATIALCHECK_REQUIRE_TOOLS"] == "1" {
+        Issue.record("SPATIALCHECK_REQUIRE_TOOLS=1 but Chromium is missing (apt-get install chromium, or set CHROMIUM)")
+    }
+    return found && ExternalTool.python("import zlib, struct, html.parser")?.status == 0
+}
+
+private func checkHTML(_ report: String, _ png: String, minPictures: Int) -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", TestPaths.repo("Tools/check-html"), report, png, "--min-pictures", String(minPictures)]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    do { try p.run() } catch { return (-1, "cannot run Tools/check-html: \(error)") }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+private func browserTempDir() throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-html-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}

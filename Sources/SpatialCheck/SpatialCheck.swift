@@ -63,6 +63,26 @@ public enum SpatialCheck {
         }
     }
 
+    /// One spelling per file, so that reports and fingerprints (rule + scene path + entities) match
+    /// across runs however the path was typed: `./Scenes/a.scene.yaml`, `Scenes//a.scene.yaml` and
+    /// `/repo/Scenes/a.scene.yaml` (run from /repo) all become `Scenes/a.scene.yaml`. Paths
+    /// outside the current directory stay absolute.
+    public static func normalizedPath(_ path: String, relativeTo cwd: String = FileManager.default.currentDirectoryPath) -> String {
+        func clean(_ p: String) -> String {
+            var parts: [Substring] = []
+            for part in p.split(separator: "/", omittingEmptySubsequences: true) {
+                if part == "." { continue }
+                if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+                parts.append(part)
+            }
+            return "/" + parts.joined(separator: "/")
+        }
+        let standard = clean(path.hasPrefix("/") ? path : cwd + "/" + path)
+        let base = clean(cwd)
+        let prefix = base == "/" ? "/" : base + "/"
+        return standard.hasPrefix(prefix) ? String(standard.dropFirst(prefix.count)) : standard
+    }
+
     /// Expands the command line's paths: files as given, directories searched recursively for scene
     /// files (sorted, hidden folders and `.build` skipped).
     public static func expandPaths(_ paths: [String]) -> (files: [String], errors: [Diagnostic]) {
@@ -75,7 +95,7 @@ public enum SpatialCheck {
                 errors.append(Diagnostic(file: path, message: "no such file or directory"))
                 continue
             }
-            guard isDirectory.boolValue else { files.append(path); continue }
+            guard isDirectory.boolValue else { files.append(normalizedPath(path)); continue }
             var found: [String] = []
             if let walker = fm.enumerator(atPath: path) {
                 while let rel = walker.nextObject() as? String {
@@ -85,7 +105,7 @@ public enum SpatialCheck {
                         continue
                     }
                     if SceneLoader.isSceneFile(rel) {
-                        found.append(path.hasSuffix("/") ? path + rel : path + "/" + rel)
+                        found.append(normalizedPath(path.hasSuffix("/") ? path + rel : path + "/" + rel))
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import SpatialCheck
 
 /// The command-line contract (spec/cli-and-report.md): exit codes, options, baselines, `report`,
 /// `explain`, run against the built `spatialcheck` executable.
@@ -204,4 +205,15 @@ private func tempDir() throws -> String {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url.path
+}
+
+@Suite struct PathNormalisationTests {
+    @Test func oneSpellingPerFile() {
+        let cwd = "/repo"
+        #expect(SpatialCheck.normalizedPath("./Scenes/a.scene.yaml", relativeTo: cwd) == "Scenes/a.scene.yaml")
+        #expect(SpatialCheck.normalizedPath("Scenes//b/../a.scene.yaml", relativeTo: cwd) == "Scenes/a.scene.yaml")
+        #expect(SpatialCheck.normalizedPath("/repo/Scenes/a.scene.yaml", relativeTo: cwd) == "Scenes/a.scene.yaml")
+        #expect(SpatialCheck.normalizedPath("/elsewhere/x.scene.yaml", relativeTo: cwd) == "/elsewhere/x.scene.yaml")
+        #expect(SpatialCheck.normalizedPath("../x.scene.yaml", relativeTo: cwd) == "/x.scene.yaml")
+    }
 }

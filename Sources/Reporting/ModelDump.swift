@@ -47,7 +47,7 @@ public enum ModelDump {
         let title = scene.name.map { "\(scene.path) (\($0))" } ?? scene.path
         out += title + "\n"
         out += "  \(scene.platform.rawValue), immersion \(scene.immersion.rawValue), "
-        out += "\(fmt(scene.frameRate, 0)) Hz, \(fmt(scene.duration, 3)) s (\(scene.frameCount) frames), "
+        out += "\(fmt(scene.frameRate, 0)) Hz, \(fmt(scene.duration, 3)) s (\(scene.frameCount) frame\(scene.frameCount == 1 ? "" : "s")), "
         out += "pointAngle \(fmt(scene.units.pointAngle, 4))°/pt\n"
         let v = scene.viewer
         out += "  viewer: \(v.posture.rawValue), eye height \(fmt(v.eyeHeight, 2)) m, "

@@ -296,3 +296,42 @@ extension Array where Element == String {
         }
     }
 }
+
+// MARK: - Scene timeline shared by rules
+
+/// The scene's events in the order the simulator applies them (by time, then file order), walked
+/// frame by frame: `advance(to:)` returns the events that take effect at a frame (time ≤ t).
+struct EventCursor {
+    private let events: [SceneEvent]
+    private var next = 0
+    init(_ scene: Scene) {
+        events = scene.events.enumerated()
+            .filter { $0.element.time.isFinite }
+            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+            .map(\.element)
+    }
+    mutating func advance(to time: Double) -> ArraySlice<SceneEvent> {
+        let start = next
+        while next < events.count, events[next].time <= time + 1e-9 { next += 1 }
+        return events[start..<next]
+    }
+}
+
+/// Runs `before` on each frame ahead of the wrapped processor and `after` once it has reported, so
+/// a rule can track scene state (a resting pose, the event that started a segment) frame by frame.
+final class HookedProcessor: RuleProcessor {
+    let inner: RuleProcessor
+    let before: (FrameQuantities) -> Void
+    let after: (FrameQuantities, inout Findings) -> Void
+    init(_ inner: RuleProcessor, before: @escaping (FrameQuantities) -> Void = { _ in },
+         after: @escaping (FrameQuantities, inout Findings) -> Void = { _, _ in }) {
+        self.inner = inner; self.before = before; self.after = after
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        before(f)
+        inner.consume(f, &out)
+        after(f, &out)
+    }
+    func finish(_ out: inout Findings, _ end: EndState) { inner.finish(&out, end) }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { inner.message(rule: rule, agg, names) }
+}

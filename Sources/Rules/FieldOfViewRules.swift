@@ -41,7 +41,7 @@ public enum FovNoHeadTurn: RuleDescribing {
         rationale: "People should reach what they must use without turning their head or moving; the HIG asks to keep interactive content within the field of view of the head at rest.",
         fixHint: "Bring the element within half the field of view (±45° horizontally, ±35° vertically by default) of the viewer's starting direction.",
         unit: "deg", worse: .higher,
-        notes: ["The resting pose is the viewer's pose at t = 0 (scene data has no 'required at' times, so every visible interactive element counts as required).",
+        notes: ["The resting pose is H0 (hig-rules §0.3): the head pose at t = 0, replaced by the head pose at each recenter event and when progressive or full immersion begins (the frame at which the event takes effect). Scene data has no 'required at' times, so every visible interactive element counts as required.",
                 "Measured: the azimuth or elevation (whichever exceeds its half-FOV by more) relative to the resting pose; the field of view comes from viewer.fieldOfView."])
 }
 
@@ -121,12 +121,11 @@ func fovFactories() -> [RuleFactory] {
             _ = (ents, fovH, fovV)
             let m = FovNoHeadTurn.metadata
             guard let r = s.index(m.id) else { return nil }
-            let rest = s.scene.viewer.path.first ?? ViewerKey(time: 0, position: Vec3(0, s.scene.viewer.eyeHeight, 0), rotation: .identity)
-            let inv = rest.rotation.conjugate
+            let rest = RestingPose(s.scene)
             let cands = ents.indices.filter { ents[$0].interactive }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let rule = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
-                let v = inv.act(f.center[e] - rest.position)
+                let v = rest.inverseRotation.act(f.center[e] - rest.position)
                 let horiz = (v.x * v.x + v.z * v.z).squareRoot()
                 guard horiz > 0 || v.y != 0 else { return nil }
                 let az = degrees(atan2(v.x, -v.z)), el = degrees(atan2(v.y, horiz))
@@ -135,8 +134,9 @@ func fovFactories() -> [RuleFactory] {
                 return exH >= exV ? .init(measured: abs(az), threshold: fovH / 2, aux: 0) : .init(measured: abs(el), threshold: fovV / 2, aux: 1)
             }, message: { agg, names in
                 let axis = agg.aux == 1 ? "vertically" : "horizontally"
-                return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) from the resting line of sight, beyond the \(fmt(agg.threshold))° half field of view; move it in front of the viewer's starting position"
+                return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) from the resting line of sight, beyond the \(fmt(agg.threshold))° half field of view; move it in front of the viewer's resting pose (where the viewer starts, enters immersion or last recentered)"
             })
+            return HookedProcessor(rule, before: { rest.advance($0) })
         },
         RuleFactory(ids: [FovHeadLocked.metadata.id]) { s in HeadLockRule(s) },
         RuleFactory(ids: [FovLaunchPlacement.metadata.id]) { s in
@@ -265,5 +265,32 @@ final class HeadLockRule: RuleProcessor {
         agg.measured == 0
             ? "\(names.joinedNames) is anchored to the head; anchor it in the world instead"
             : "\(names.joinedNames) follows the head rigidly (it kept its place in view while the head turned \(fmt(agg.measured))°); anchor it in the world instead"
+    }
+}
+
+/// H0 of hig-rules §0.3 for the field-of-view rules: the head pose at t = 0, replaced by the head
+/// pose of the frame at which a recenter event, or a step into progressive or full immersion (the
+/// immersive space opening, where the boundary origin is set), takes effect.
+final class RestingPose {
+    private var cursor: EventCursor
+    private var style: ImmersionStyle
+    private var started = false
+    private(set) var position = Vec3.zero
+    private(set) var inverseRotation = Quat.identity
+    init(_ scene: Scene) { cursor = EventCursor(scene); style = scene.immersion }
+    /// Call once per frame, in frame order, before the rules read the pose.
+    func advance(_ f: FrameQuantities) {
+        var reset = !started
+        started = true
+        for ev in cursor.advance(to: f.time) {
+            switch ev.action {
+            case .recenter: reset = true
+            case .setImmersion(let newStyle, _):
+                if newStyle.hasBoundary && !style.hasBoundary { reset = true }
+                style = newStyle
+            case .show, .hide: break
+            }
+        }
+        if reset { position = f.headPosition; inverseRotation = f.headRotation.conjugate }
     }
 }

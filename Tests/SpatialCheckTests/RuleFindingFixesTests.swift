@@ -51,4 +51,42 @@ import SpatialModel
         #expect(vs.first?.unit == "pt_eq")
         #expect(abs((vs.first?.measured ?? 0) - 2 / 0.0671) < 1e-6)
     }
+
+    // MARK: Fix 2: the resting pose is H0 (t = 0, last recenter, immersion start)
+
+    /// The viewer yaws from 0 to −90° (turns right) over t = 0…2 s and stays there. A panel at
+    /// [2, 1.5, 0] (to the right of the starting pose) is shown at t = 3 s. With `event` at t = 3 s
+    /// the resting pose is the turned one, and the panel is straight ahead of it (azimuth 0°,
+    /// elevation −2.9°); without it, the panel is 90° to the right of the resting line of sight.
+    private func turnRightThenShowPanel(event: SceneEvent.Action?) -> [Violation] {
+        var fx = RuleFixture(frameRate: 10, duration: 5)
+        let panel = fx.add("panel", .model) { e in e.interactive = true }
+        if let event { fx.scene.events = [SceneEvent(time: 3, action: event, location: SourceLocation(line: 40, column: 5))] }
+        return fx.run { i, f in
+            let yaw = -90 * min(1, Double(i) / 20)
+            let q = Quat(yaw: yaw, pitch: 0, roll: 0)
+            f.headRotation = q
+            f.headForward = q.act(Vec3(0, 0, -1))
+            f.visible[panel] = i >= 30
+            f.center[panel] = Vec3(2, 1.5, 0)
+            if event.map({ if case .setImmersion = $0 { return true } else { return false } }) == true {
+                f.immersion = i >= 30 ? .progressive : .shared
+            }
+        }.1.rule("fov-no-head-turn")
+    }
+
+    @Test func recenterResetsTheRestingPose() {
+        #expect(turnRightThenShowPanel(event: .recenter).isEmpty)
+    }
+
+    @Test func enteringProgressiveImmersionResetsTheRestingPose() {
+        #expect(turnRightThenShowPanel(event: .setImmersion(.progressive, trigger: .user)).isEmpty)
+    }
+
+    @Test func withoutRecenterTheStartingPoseStaysTheRestingPose() {
+        let vs = turnRightThenShowPanel(event: nil)
+        #expect(vs.count == 1)
+        #expect(abs((vs.first?.measured ?? 0) - 90) < 1e-9)
+        #expect(vs.first?.spans == [[30, 49]])
+    }
 }

@@ -32,7 +32,7 @@ public enum BoundaryFadeZone: RuleDescribing {
         rationale: "As the head nears the boundary the system fades the experience and lets passthrough in.",
         fixHint: "Keep the viewer within about 1.2 m of the starting position.",
         unit: "m", worse: .higher,
-        notes: ["Reported from 1.2 m (radius − margin) on; frameCount / frameRate is the total fade time."])
+        notes: ["Reported while the head is in the fade zone, radius − margin < r ≤ radius (1.2 m < r ≤ 1.5 m); beyond the radius the experience is replaced, which is boundary-head-exit's finding. frameCount / frameRate is the total fade time; measured is the largest r in the zone."])
 }
 
 public enum BoundaryStyleVsLocomotion: RuleDescribing {
@@ -106,7 +106,11 @@ func immersionFactories() -> [RuleFactory] {
             let start = radius - margin
             let dt = s.frameDuration
             return ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: dt, check: { f, _ in
-                f.immersion.hasBoundary && f.boundaryOrigin != nil && f.headDisplacement > start ? .init(measured: f.headDisplacement, threshold: start) : nil
+                // The fade zone is start < r ≤ radius; beyond the radius the experience is replaced by
+                // the app icon (boundary-head-exit), not fading.
+                guard f.immersion.hasBoundary, f.boundaryOrigin != nil else { return nil }
+                let d = f.headDisplacement
+                return d > start && d <= radius ? .init(measured: d, threshold: start) : nil
             }, message: { agg, _ in
                 let frames = agg.mergedSpans().reduce(0) { $0 + $1[1] - $1[0] + 1 }
                 return "the head comes \(fmt(agg.measured)) m from where immersion began, inside the fade zone that starts at \(fmt(start)) m; the experience fades for \(fmt(Double(frames) * dt)) s. Keep the viewer within \(fmt(start)) m"

@@ -89,4 +89,28 @@ import SpatialModel
         #expect(abs((vs.first?.measured ?? 0) - 90) < 1e-9)
         #expect(vs.first?.spans == [[30, 49]])
     }
+
+    // MARK: Fix 3: the fade zone ends at the boundary
+
+    /// Progressive immersion at 10 fps; the head is 1.0 m from H0 for frames 0–9, 1.3 m for 10–14
+    /// (fading), 1.8 m for 15–24 (beyond the boundary: replaced, not fading) and 1.5 m for 25–27
+    /// (on the boundary: still the fade zone), then 1.0 m. Fade: frames 10–14 and 25–27, 8 frames = 0.8 s.
+    @Test func fadeZoneStopsAtTheBoundary() {
+        var fx = RuleFixture(immersion: .progressive, frameRate: 10, duration: 3)
+        fx.add("stage", .model)
+        let d: (Int) -> Double = { i in
+            switch i { case 10..<15: 1.3; case 15..<25: 1.8; case 25..<28: 1.5; default: 1.0 }
+        }
+        let vs = fx.run { i, f in
+            f.boundaryOrigin = Vec3(0, 1.6, 0)
+            f.headDisplacement = d(i)
+            f.headPosition = Vec3(d(i), 1.6, 0)
+        }.1
+        let fade = vs.rule("boundary-fade-zone")
+        #expect(fade.count == 1)
+        #expect(fade.first?.spans == [[10, 14], [25, 27]])
+        #expect(fade.first?.measured == 1.5)
+        #expect(fade.first?.message.contains("fades for 0.8 s") == true)
+        #expect(vs.rule("boundary-head-exit").first?.spans == [[15, 24]])
+    }
 }

@@ -113,4 +113,42 @@ import SpatialModel
         #expect(fade.first?.message.contains("fades for 0.8 s") == true)
         #expect(vs.rule("boundary-head-exit").first?.spans == [[15, 24]])
     }
+
+    // MARK: Fix 4: boundary findings point at the segment's start
+
+    /// 10 fps, 3 s. Immersive from frame `from` on; the head stays at H0, is 1.3 m away at frames
+    /// 18–19 (fade zone) and 1.8 m away at frames 20–29 (beyond the boundary and the locomotion
+    /// radius), so all three boundary rules fire.
+    private func walkOut(immersion: ImmersionStyle, events: [SceneEvent], from: Int) -> [Violation] {
+        var fx = RuleFixture(immersion: immersion, frameRate: 10, duration: 3,
+                             viewer: Viewer(location: SourceLocation(line: 7, column: 1)))
+        fx.add("stage", .model)
+        fx.scene.events = events
+        return fx.run { i, f in
+            let d: Double = i >= 20 ? 1.8 : i >= 18 ? 1.3 : 0
+            f.immersion = i >= from ? .progressive : .shared
+            f.boundaryOrigin = i >= from ? Vec3(0, 1.6, 0) : nil
+            f.headDisplacement = i >= from ? d : 0
+            f.headPosition = Vec3(d, 1.6, 0)
+        }.1
+    }
+
+    private static let boundaryRules = ["boundary-head-exit", "boundary-fade-zone", "boundary-style-vs-locomotion"]
+
+    @Test func boundaryFindingsPointAtTheSetImmersionEvent() {
+        let ev = SceneEvent(time: 1, action: .setImmersion(.progressive, trigger: .user), location: SourceLocation(line: 30, column: 5))
+        let vs = walkOut(immersion: .shared, events: [ev], from: 10)
+        for id in Self.boundaryRules {
+            #expect(vs.rule(id).count == 1, "\(id)")
+            #expect(vs.rule(id).first?.location == SourceLocation(line: 30, column: 5), "\(id)")
+        }
+    }
+
+    @Test func boundaryFindingsOfAnImmersiveStartPointAtTheViewer() {
+        let vs = walkOut(immersion: .progressive, events: [], from: 0)
+        for id in Self.boundaryRules {
+            #expect(vs.rule(id).count == 1, "\(id)")
+            #expect(vs.rule(id).first?.location == SourceLocation(line: 7, column: 1), "\(id)")
+        }
+    }
 }

@@ -60,7 +60,7 @@ public enum FovHeadLocked: RuleDescribing {
         rationale: "Content that moves with the head makes people feel stuck and confined, hides their surroundings and gets in the way of Pointer Control; the HIG asks to anchor content in the person's space.",
         fixHint: "Anchor the content in the world (anchor: world) and let people move it; if it must follow, let it lag and settle rather than lock to the head.",
         unit: "deg", worse: .higher,
-        notes: ["anchor: head is reported on every visible frame (measured: 0° of relative change).",
+        notes: ["anchor: head is reported on every visible frame. Measured: how long (s) the content stayed fixed in view, the longest continuous visible run (threshold 0 s: any time is too long); the message also gives the head rotation during that run.",
                 "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, frame t is reported; measured is the head turn."])
 }
 
@@ -212,6 +212,12 @@ final class HeadLockRule: RuleProcessor {
     private var relDist: [Double]
     private var filled = 0
     private var pos = 0
+    private let dt: Double
+    /// Per declared entity: start time and head forward of the current visible run (nil when hidden),
+    /// and the largest head rotation since the run began.
+    private var runStart: [Double?]
+    private var runForward: [Vec3]
+    private var runTurn: [Double]
 
     init?(_ s: RuleSetup) {
         let m = FovHeadLocked.metadata
@@ -219,6 +225,10 @@ final class HeadLockRule: RuleProcessor {
         rule = r
         let ents = s.scene.entities
         declared = ents.indices.filter { ents[$0].anchor == .head && ents[$0].parent == nil }
+        dt = s.frameDuration
+        runStart = Array(repeating: nil, count: declared.count)
+        runForward = Array(repeating: Vec3(0, 0, -1), count: declared.count)
+        runTurn = Array(repeating: 0, count: declared.count)
         let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
         inferred = ents.indices.filter { ents[$0].anchor == .world && ents[$0].parent == nil && kinds.contains(ents[$0].kind) }
         headTurn = s.param(m, "headTurn"); maxDir = s.param(m, "maxDirectionChange"); maxDist = s.param(m, "maxDistanceChange")
@@ -233,8 +243,15 @@ final class HeadLockRule: RuleProcessor {
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        for e in declared where f.visible[e] {
-            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: 0, threshold: 0)
+        for (k, e) in declared.enumerated() {
+            guard f.visible[e] else { runStart[k] = nil; continue }
+            if runStart[k] == nil { runStart[k] = f.time; runForward[k] = f.headForward; runTurn[k] = 0 }
+            let turn = degrees(acos(max(-1, min(1, dot(normalize(runForward[k]), normalize(f.headForward))))))
+            runTurn[k] = max(runTurn[k], turn)
+            // A frame stands for its interval: after this frame the content has been locked in view
+            // for t − t_start + dt seconds.
+            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.time - (runStart[k] ?? f.time) + dt,
+                       threshold: 0, aux: runTurn[k], unit: "s")
         }
         guard !inferred.isEmpty else { return }
         let slots = window + 1
@@ -262,8 +279,10 @@ final class HeadLockRule: RuleProcessor {
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        agg.measured == 0
-            ? "\(names.joinedNames) is anchored to the head; anchor it in the world instead"
+        agg.unit == "s"
+            ? "\(names.joinedNames) is declared head-anchored (anchor: head), so it stays fixed in view for \(fmt(agg.measured)) s"
+                + (agg.aux > 0 ? " while the head turns up to \(fmt(agg.aux))°" : "")
+                + " and goes wherever the head goes; anchor it in the world (anchor: world) and let people move it, or, if it must stay near, make it lazily follow the head (lag and settle) instead of locking to it"
             : "\(names.joinedNames) follows the head rigidly (it kept its place in view while the head turned \(fmt(agg.measured))°); anchor it in the world instead"
     }
 }

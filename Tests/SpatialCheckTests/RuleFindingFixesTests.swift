@@ -151,4 +151,27 @@ import SpatialModel
             #expect(vs.rule(id).first?.location == SourceLocation(line: 7, column: 1), "\(id)")
         }
     }
+
+    // MARK: Fix 5: declared head anchors get a meaningful measure
+
+    /// A head-anchored HUD visible for 20 frames at 10 fps (2 s) while the head yaws 2° per frame:
+    /// locked in view for 2 s, during which the head turned 38° (frame 0 → frame 19).
+    @Test func declaredHeadAnchorReportsTimeLockedInView() {
+        var fx = RuleFixture(frameRate: 10, duration: 3)
+        let hud = fx.add("hud", .window) { e in e.anchor = .head }
+        let vs = fx.run { i, f in
+            let q = Quat(yaw: Double(min(i, 19)) * 2, pitch: 0, roll: 0)
+            f.headRotation = q
+            f.headForward = q.act(Vec3(0, 0, -1))
+            f.visible[hud] = i < 20
+        }.1.rule("fov-head-locked")
+        #expect(vs.count == 1)
+        let v = vs.first
+        #expect(v?.unit == "s")
+        #expect(abs((v?.measured ?? 0) - 2) < 1e-9)
+        #expect(v?.threshold == 0)
+        #expect(v?.spans == [[0, 19]])
+        #expect(v?.message.contains("declared head-anchored (anchor: head), so it stays fixed in view for 2 s while the head turns up to 38°") == true)
+        #expect(v?.message.contains("lazily follow") == true)
+    }
 }

@@ -50,10 +50,12 @@ public enum TargetLargeHoverPadding: RuleDescribing {
             RuleParameter("largeSize", 60, "pt", .hig, "smaller dimension from which a button counts as large"),
         ],
         citations: [buttonsVision],
-        summary: "Two buttons of 60 pt or more whose edges are less than 8 pt apart.",
+        summary: "Two buttons or controls of 60 pt or more whose edges are less than 8 pt apart.",
         rationale: "The HIG asks for 4 pt of padding around buttons of 60 pt and larger so their hover effects do not overlap. This tool reads it as 4 pt per button, an 8 pt gap (set gap: 4 for the looser reading).",
         fixHint: "Leave at least 8 pt between the edges of large buttons.",
-        unit: "pt", worse: .lower)
+        unit: "pt", worse: .lower,
+        notes: ["Only pairs of 2D controls: elements, or asset nodes marked as UI, whose role is a control (every role but text and image). The guideline is about buttons, so 3D models and other interactive entities are not checked here; their spacing to everything stays with target-center-spacing.",
+                "Within one container compared in pt; otherwise in angle, reported as pt_eq."])
 }
 
 /// The three pairwise target rules share one candidate search.
@@ -68,6 +70,9 @@ final class TargetPairAnalyzer: RuleProcessor {
     private let dynamicEntities: [Int]
     private let group: [Int]
     private let staticInContainer: [Bool]
+    /// 2D controls (elements or marked nodes with a control role): the only entities
+    /// target-large-hover-padding compares.
+    private let isControl: [Bool]
     private let runAngular: Bool
     private var grid = PairGrid()
     private var staticChecks = 0
@@ -101,6 +106,9 @@ final class TargetPairAnalyzer: RuleProcessor {
             dyn.append(i)
         }
         staticInContainer = inContainer
+        isControl = ents.map { e in
+            (e.kind == .element || e.kind == .node) && (e.role.map { $0 != .text && $0 != .image } ?? false)
+        }
         dynamicEntities = dyn
         group = grp
         runAngular = Set(grp).count > 1
@@ -121,7 +129,8 @@ final class TargetPairAnalyzer: RuleProcessor {
                 let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
                 let sizeA = min(rects[i].width, rects[i].height), sizeB = min(rects[j].width, rects[j].height)
                 evaluate(members[i], members[j], sep: sep, gap: g.gap, overlap: g.overlap,
-                         bothLarge: sizeA >= largeSize && sizeB >= largeSize, sameDepth: true, angular: false) {
+                         bothLarge: sizeA >= largeSize && sizeB >= largeSize && isControl[members[i]] && isControl[members[j]],
+                         sameDepth: true, angular: false) {
                     staticFindings.append(StaticFinding(rule: $0, a: members[i], b: members[j], measured: $1, aux: $2, threshold: $3))
                 }
             }
@@ -170,7 +179,7 @@ final class TargetPairAnalyzer: RuleProcessor {
             let cosv = max(-1, min(1, dot(da, db)))
             let sep = degrees(acos(cosv)) / pa
             let g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
-            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize
+            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && isControl[a] && isControl[b]
             let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
             evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,
                      sameDepth: sameDepth, angular: true) { rule, m, aux, thr in

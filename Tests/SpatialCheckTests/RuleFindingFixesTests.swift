@@ -174,4 +174,30 @@ import SpatialModel
         #expect(v?.message.contains("declared head-anchored (anchor: head), so it stays fixed in view for 2 s while the head turns up to 38°") == true)
         #expect(v?.message.contains("lazily follow") == true)
     }
+
+    // MARK: Fix 6: hover padding is about buttons
+
+    /// Two 64 pt buttons 6 pt apart in a window, a 60 pt_eq interactive model at the same direction
+    /// as everything (0 pt_eq centre distance, overlapping edges), and two marked asset nodes with
+    /// role button, also 60 pt_eq, overlapping everything in angle. The four controls make 6
+    /// padding pairs: (a, b) in the window's pt, the other five in pt_eq; never a pair with the
+    /// model, which keeps its target-center-spacing errors.
+    @Test func hoverPaddingOnlyComparesControls() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("a", in: w, frame: RectPt(x: 0, y: 0, width: 64, height: 64))
+        fx.button("b", in: w, frame: RectPt(x: 70, y: 0, width: 64, height: 64))
+        fx.add("fox", .model) { e in e.interactive = true }
+        let board = fx.add("board", .model)
+        fx.add("play", .node, parent: board) { e in e.role = .button; e.interactive = true }
+        fx.add("stop", .node, parent: board) { e in e.role = .button; e.interactive = true }
+        let vs = fx.run().1
+        let padding = vs.rule("target-large-hover-padding").map(\.entities)
+        #expect(padding.count == 6)
+        #expect(padding.contains(["player/a", "player/b"]))
+        #expect(padding.contains(["board/play", "board/stop"]))
+        #expect(padding.contains(["board/play", "player/a"]))
+        #expect(!padding.contains { $0.contains("fox") })
+        #expect(vs.rule("target-center-spacing").contains { $0.entities == ["fox", "player/a"] })
+    }
 }

@@ -133,7 +133,7 @@ public final class RuleEngine {
                 rule: meta.id, severity: agg.severity, entities: paths, spans: spans, frameCount: count,
                 firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
                 lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
-                measured: agg.measured, threshold: agg.threshold, unit: meta.unit, worstFrame: agg.worstFrame,
+                measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? meta.unit, worstFrame: agg.worstFrame,
                 message: message, help: meta.help,
                 fingerprint: violationFingerprint(rule: meta.id, scenePath: scene.path, entities: paths),
                 location: loc, borderline: borderline))
@@ -168,7 +168,11 @@ struct RuleFactory {
 /// A per-frame condition over a set of entities (or the scene, entity -1), with an optional
 /// "continuously for more than N seconds" dwell.
 final class ConditionRule: RuleProcessor {
-    struct Hit { var measured: Double; var threshold: Double; var severity: Severity? = nil; var angular = false; var aux = Double.nan }
+    struct Hit {
+        var measured: Double; var threshold: Double; var severity: Severity? = nil; var angular = false; var aux = Double.nan
+        /// The finding's own unit when it is not the rule's declared one (see `Aggregate.unit`).
+        var unit: String? = nil
+    }
     let rule: Int
     let candidates: [Int]
     let dwell: Double?
@@ -179,6 +183,7 @@ final class ConditionRule: RuleProcessor {
     private var runWorst: [Double]
     private var runWorstFrame: [Int]
     private var runThreshold: [Double]
+    private var runUnit: [String?]
     private var reportedInRun: [Bool]
     private let higher: Bool
     private let dt: Double
@@ -190,7 +195,7 @@ final class ConditionRule: RuleProcessor {
         let n = candidates.count
         runStart = Array(repeating: -1, count: n); runStartTime = Array(repeating: 0, count: n)
         runWorst = Array(repeating: .nan, count: n); runWorstFrame = Array(repeating: 0, count: n)
-        runThreshold = Array(repeating: .nan, count: n); reportedInRun = Array(repeating: false, count: n)
+        runThreshold = Array(repeating: .nan, count: n); runUnit = Array(repeating: nil, count: n); reportedInRun = Array(repeating: false, count: n)
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
@@ -199,7 +204,8 @@ final class ConditionRule: RuleProcessor {
             guard let hit = check(f, e) else { runStart[k] = -1; continue }
             guard let dwell else {
                 out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular)
+                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                           unit: hit.unit)
                 continue
             }
             if runStart[k] < 0 {
@@ -209,12 +215,14 @@ final class ConditionRule: RuleProcessor {
                 runWorst[k] = hit.measured; runWorstFrame[k] = f.frame
             }
             runThreshold[k] = hit.threshold
+            runUnit[k] = hit.unit
             // A frame stands for its whole interval, so after frame i the condition has held
             // (t_i - t_start + dt) seconds.
             if f.time - runStartTime[k] + dt > dwell + 1e-9 {
                 reportedInRun[k] = true
                 out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular)
+                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                           unit: hit.unit)
             }
         }
     }
@@ -225,7 +233,7 @@ final class ConditionRule: RuleProcessor {
             // Still holding when the scene comes to rest: sustained for ever, so the whole run counts.
             out.reportRun(rule: rule, candidates[k], from: runStart[k], fromTime: runStartTime[k],
                           to: end.lastFrame, toTime: end.lastTime, measured: runWorst[k],
-                          worstFrame: runWorstFrame[k], threshold: runThreshold[k])
+                          worstFrame: runWorstFrame[k], threshold: runThreshold[k], unit: runUnit[k])
         }
     }
 
@@ -287,4 +295,43 @@ extension Array where Element == String {
         default: dropLast().joined(separator: ", ") + " and " + (last ?? "")
         }
     }
+}
+
+// MARK: - Scene timeline shared by rules
+
+/// The scene's events in the order the simulator applies them (by time, then file order), walked
+/// frame by frame: `advance(to:)` returns the events that take effect at a frame (time ≤ t).
+struct EventCursor {
+    private let events: [SceneEvent]
+    private var next = 0
+    init(_ scene: Scene) {
+        events = scene.events.enumerated()
+            .filter { $0.element.time.isFinite }
+            .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+            .map(\.element)
+    }
+    mutating func advance(to time: Double) -> ArraySlice<SceneEvent> {
+        let start = next
+        while next < events.count, events[next].time <= time + 1e-9 { next += 1 }
+        return events[start..<next]
+    }
+}
+
+/// Runs `before` on each frame ahead of the wrapped processor and `after` once it has reported, so
+/// a rule can track scene state (a resting pose, the event that started a segment) frame by frame.
+final class HookedProcessor: RuleProcessor {
+    let inner: RuleProcessor
+    let before: (FrameQuantities) -> Void
+    let after: (FrameQuantities, inout Findings) -> Void
+    init(_ inner: RuleProcessor, before: @escaping (FrameQuantities) -> Void = { _ in },
+         after: @escaping (FrameQuantities, inout Findings) -> Void = { _, _ in }) {
+        self.inner = inner; self.before = before; self.after = after
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        before(f)
+        inner.consume(f, &out)
+        after(f, &out)
+    }
+    func finish(_ out: inout Findings, _ end: EndState) { inner.finish(&out, end) }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { inner.message(rule: rule, agg, names) }
 }

@@ -41,7 +41,7 @@ public enum FovNoHeadTurn: RuleDescribing {
         rationale: "People should reach what they must use without turning their head or moving; the HIG asks to keep interactive content within the field of view of the head at rest.",
         fixHint: "Bring the element within half the field of view (±45° horizontally, ±35° vertically by default) of the viewer's starting direction.",
         unit: "deg", worse: .higher,
-        notes: ["The resting pose is the viewer's pose at t = 0 (scene data has no 'required at' times, so every visible interactive element counts as required).",
+        notes: ["The resting pose is H0 (hig-rules §0.3): the head pose at t = 0, replaced by the head pose at each recenter event and when progressive or full immersion begins (the frame at which the event takes effect). Scene data has no 'required at' times, so every visible interactive element counts as required.",
                 "Measured: the azimuth or elevation (whichever exceeds its half-FOV by more) relative to the resting pose; the field of view comes from viewer.fieldOfView."])
 }
 
@@ -60,7 +60,7 @@ public enum FovHeadLocked: RuleDescribing {
         rationale: "Content that moves with the head makes people feel stuck and confined, hides their surroundings and gets in the way of Pointer Control; the HIG asks to anchor content in the person's space.",
         fixHint: "Anchor the content in the world (anchor: world) and let people move it; if it must follow, let it lag and settle rather than lock to the head.",
         unit: "deg", worse: .higher,
-        notes: ["anchor: head is reported on every visible frame (measured: 0° of relative change).",
+        notes: ["anchor: head is reported on every visible frame. Measured: how long (s) the content stayed fixed in view, the longest continuous visible run (threshold 0 s: any time is too long); the message also gives the head rotation during that run.",
                 "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, frame t is reported; measured is the head turn."])
 }
 
@@ -121,12 +121,11 @@ func fovFactories() -> [RuleFactory] {
             _ = (ents, fovH, fovV)
             let m = FovNoHeadTurn.metadata
             guard let r = s.index(m.id) else { return nil }
-            let rest = s.scene.viewer.path.first ?? ViewerKey(time: 0, position: Vec3(0, s.scene.viewer.eyeHeight, 0), rotation: .identity)
-            let inv = rest.rotation.conjugate
+            let rest = RestingPose(s.scene)
             let cands = ents.indices.filter { ents[$0].interactive }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let rule = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
-                let v = inv.act(f.center[e] - rest.position)
+                let v = rest.inverseRotation.act(f.center[e] - rest.position)
                 let horiz = (v.x * v.x + v.z * v.z).squareRoot()
                 guard horiz > 0 || v.y != 0 else { return nil }
                 let az = degrees(atan2(v.x, -v.z)), el = degrees(atan2(v.y, horiz))
@@ -135,8 +134,9 @@ func fovFactories() -> [RuleFactory] {
                 return exH >= exV ? .init(measured: abs(az), threshold: fovH / 2, aux: 0) : .init(measured: abs(el), threshold: fovV / 2, aux: 1)
             }, message: { agg, names in
                 let axis = agg.aux == 1 ? "vertically" : "horizontally"
-                return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) from the resting line of sight, beyond the \(fmt(agg.threshold))° half field of view; move it in front of the viewer's starting position"
+                return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) from the resting line of sight, beyond the \(fmt(agg.threshold))° half field of view; move it in front of the viewer's resting pose (where the viewer starts, enters immersion or last recentered)"
             })
+            return HookedProcessor(rule, before: { rest.advance($0) })
         },
         RuleFactory(ids: [FovHeadLocked.metadata.id]) { s in HeadLockRule(s) },
         RuleFactory(ids: [FovLaunchPlacement.metadata.id]) { s in
@@ -212,6 +212,12 @@ final class HeadLockRule: RuleProcessor {
     private var relDist: [Double]
     private var filled = 0
     private var pos = 0
+    private let dt: Double
+    /// Per declared entity: start time and head forward of the current visible run (nil when hidden),
+    /// and the largest head rotation since the run began.
+    private var runStart: [Double?]
+    private var runForward: [Vec3]
+    private var runTurn: [Double]
 
     init?(_ s: RuleSetup) {
         let m = FovHeadLocked.metadata
@@ -219,6 +225,10 @@ final class HeadLockRule: RuleProcessor {
         rule = r
         let ents = s.scene.entities
         declared = ents.indices.filter { ents[$0].anchor == .head && ents[$0].parent == nil }
+        dt = s.frameDuration
+        runStart = Array(repeating: nil, count: declared.count)
+        runForward = Array(repeating: Vec3(0, 0, -1), count: declared.count)
+        runTurn = Array(repeating: 0, count: declared.count)
         let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
         inferred = ents.indices.filter { ents[$0].anchor == .world && ents[$0].parent == nil && kinds.contains(ents[$0].kind) }
         headTurn = s.param(m, "headTurn"); maxDir = s.param(m, "maxDirectionChange"); maxDist = s.param(m, "maxDistanceChange")
@@ -233,8 +243,15 @@ final class HeadLockRule: RuleProcessor {
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        for e in declared where f.visible[e] {
-            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: 0, threshold: 0)
+        for (k, e) in declared.enumerated() {
+            guard f.visible[e] else { runStart[k] = nil; continue }
+            if runStart[k] == nil { runStart[k] = f.time; runForward[k] = f.headForward; runTurn[k] = 0 }
+            let turn = degrees(acos(max(-1, min(1, dot(normalize(runForward[k]), normalize(f.headForward))))))
+            runTurn[k] = max(runTurn[k], turn)
+            // A frame stands for its interval: after this frame the content has been locked in view
+            // for t − t_start + dt seconds.
+            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.time - (runStart[k] ?? f.time) + dt,
+                       threshold: 0, aux: runTurn[k], unit: "s")
         }
         guard !inferred.isEmpty else { return }
         let slots = window + 1
@@ -262,8 +279,37 @@ final class HeadLockRule: RuleProcessor {
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        agg.measured == 0
-            ? "\(names.joinedNames) is anchored to the head; anchor it in the world instead"
+        agg.unit == "s"
+            ? "\(names.joinedNames) is declared head-anchored (anchor: head), so it stays fixed in view for \(fmt(agg.measured)) s"
+                + (agg.aux > 0 ? " while the head turns up to \(fmt(agg.aux))°" : "")
+                + " and goes wherever the head goes; anchor it in the world (anchor: world) and let people move it, or, if it must stay near, make it lazily follow the head (lag and settle) instead of locking to it"
             : "\(names.joinedNames) follows the head rigidly (it kept its place in view while the head turned \(fmt(agg.measured))°); anchor it in the world instead"
+    }
+}
+
+/// H0 of hig-rules §0.3 for the field-of-view rules: the head pose at t = 0, replaced by the head
+/// pose of the frame at which a recenter event, or a step into progressive or full immersion (the
+/// immersive space opening, where the boundary origin is set), takes effect.
+final class RestingPose {
+    private var cursor: EventCursor
+    private var style: ImmersionStyle
+    private var started = false
+    private(set) var position = Vec3.zero
+    private(set) var inverseRotation = Quat.identity
+    init(_ scene: Scene) { cursor = EventCursor(scene); style = scene.immersion }
+    /// Call once per frame, in frame order, before the rules read the pose.
+    func advance(_ f: FrameQuantities) {
+        var reset = !started
+        started = true
+        for ev in cursor.advance(to: f.time) {
+            switch ev.action {
+            case .recenter: reset = true
+            case .setImmersion(let newStyle, _):
+                if newStyle.hasBoundary && !style.hasBoundary { reset = true }
+                style = newStyle
+            case .show, .hide: break
+            }
+        }
+        if reset { position = f.headPosition; inverseRotation = f.headRotation.conjugate }
     }
 }

@@ -24,6 +24,10 @@ struct Aggregate {
     var worstFrame = 0
     var severity: Severity = .info
     var angular = false
+    /// Unit of `measured` / `threshold` when it differs from the rule's declared unit (e.g. pt_eq
+    /// for a pair compared in angle by a rule declared in pt). Set by the first finding that names
+    /// one; the same entity set is always measured in the same space, so it does not change.
+    var unit: String?
     var order = 0
 
     mutating func add(frame: Int, time: Double) {
@@ -75,18 +79,18 @@ struct Findings {
     /// Record that `rule` held for entities `e0`, `e1` at `frame`.
     mutating func report(rule: Int, _ e0: Int = -1, _ e1: Int = -1, frame: Int, time: Double,
                          measured: Double, threshold: Double, aux: Double = .nan,
-                         severity: Severity? = nil, angular: Bool = false) {
+                         severity: Severity? = nil, angular: Bool = false, unit: String? = nil) {
         record(rule: rule, e0, e1, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
-               severity: severity, angular: angular) { $0.add(frame: frame, time: time) }
+               severity: severity, angular: angular, unit: unit) { $0.add(frame: frame, time: time) }
     }
 
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).
     mutating func reportRun(rule: Int, _ e0: Int = -1, _ e1: Int = -1, from: Int, fromTime: Double,
                             to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,
-                            severity: Severity? = nil) {
+                            severity: Severity? = nil, unit: String? = nil) {
         guard to >= from else { return }
         record(rule: rule, e0, e1, measured: measured, worstFrame: worstFrame, threshold: threshold,
-               aux: .nan, severity: severity, angular: false) { agg in
+               aux: .nan, severity: severity, angular: false, unit: unit) { agg in
             agg.spans.append(from); agg.spans.append(to)
             if from < agg.firstFrame { agg.firstFrame = from; agg.firstTime = fromTime }
             if to > agg.lastFrame { agg.lastFrame = to; agg.lastTime = toTime }
@@ -95,7 +99,7 @@ struct Findings {
 
     private mutating func record(rule: Int, _ e0: Int, _ e1: Int, measured: Double, worstFrame: Int,
                                  threshold: Double, aux: Double, severity: Severity?, angular: Bool,
-                                 spans: (inout Aggregate) -> Void) {
+                                 unit: String?, spans: (inout Aggregate) -> Void) {
         let key = FindingKey(rule: rule, e0, e1)
         let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
         let higher = worse[rule] == .higher
@@ -113,6 +117,7 @@ struct Findings {
                 agg.threshold = threshold; agg.worstFrame = worstFrame
             }
             agg.angular = agg.angular || angular
+            if agg.unit == nil { agg.unit = unit }
         }
     }
 

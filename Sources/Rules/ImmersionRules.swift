@@ -16,7 +16,8 @@ public enum BoundaryHeadExit: RuleDescribing {
         summary: "In progressive or full immersion the head moves more than 1.5 m from where immersion began.",
         rationale: "Beyond about 1.5 m the system replaces a progressive or full experience with the app icon, interrupting it.",
         fixHint: "Keep required movement within 1.5 m of the starting position, or use the mixed style, which has no boundary.",
-        unit: "m", worse: .higher)
+        unit: "m", worse: .higher,
+        notes: ["Location: the setImmersion event that started the progressive/full segment, or the viewer (viewer:) when the scene starts in progressive or full immersion."])
 }
 
 public enum BoundaryFadeZone: RuleDescribing {
@@ -32,7 +33,8 @@ public enum BoundaryFadeZone: RuleDescribing {
         rationale: "As the head nears the boundary the system fades the experience and lets passthrough in.",
         fixHint: "Keep the viewer within about 1.2 m of the starting position.",
         unit: "m", worse: .higher,
-        notes: ["Reported from 1.2 m (radius − margin) on; frameCount / frameRate is the total fade time."])
+        notes: ["Reported while the head is in the fade zone, radius − margin < r ≤ radius (1.2 m < r ≤ 1.5 m); beyond the radius the experience is replaced, which is boundary-head-exit's finding. frameCount / frameRate is the total fade time; measured is the largest r in the zone.",
+                "Location: the setImmersion event that started the progressive/full segment, or the viewer (viewer:) when the scene starts in progressive or full immersion."])
 }
 
 public enum BoundaryStyleVsLocomotion: RuleDescribing {
@@ -45,7 +47,8 @@ public enum BoundaryStyleVsLocomotion: RuleDescribing {
         rationale: "Small movements are fine, but experiences that make people walk get interrupted in progressive and full immersion; mixed has no boundary.",
         fixHint: "Use the mixed immersion style for experiences that need walking.",
         unit: "m", worse: .higher,
-        notes: ["Unlike boundary-head-exit, recenter events do not reset the origin: this measures how far the experience makes people travel from where the immersive segment began."])
+        notes: ["Unlike boundary-head-exit, recenter events do not reset the origin: this measures how far the experience makes people travel from where the immersive segment began.",
+                "Location: the setImmersion event that started the progressive/full segment, or the viewer (viewer:) when the scene starts in progressive or full immersion."])
 }
 
 public enum ImmersionRangeValid: RuleDescribing {
@@ -92,12 +95,12 @@ func immersionFactories() -> [RuleFactory] {
             let m = BoundaryHeadExit.metadata
             guard let r = s.index(m.id) else { return nil }
             let radius = s.param(m, "radius"), horizontal = s.param(m, "horizontal") >= 0.5
-            return ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
+            return locatedAtSegmentStart(r, s.scene, ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
                 let d = horizontal ? f.headDisplacementHorizontal : f.headDisplacement
                 return f.immersion.hasBoundary && f.boundaryOrigin != nil && d > radius ? .init(measured: d, threshold: radius) : nil
             }, message: { agg, _ in
                 "the head moves \(fmt(agg.measured)) m from where immersion began, beyond the \(fmt(radius)) m boundary, so the system interrupts the experience; keep movement within \(fmt(radius)) m or use the mixed style"
-            })
+            }))
         },
         RuleFactory(ids: [BoundaryFadeZone.metadata.id]) { s in
             let m = BoundaryFadeZone.metadata
@@ -105,14 +108,20 @@ func immersionFactories() -> [RuleFactory] {
             let radius = s.param(m, "radius"), margin = s.param(m, "margin")
             let start = radius - margin
             let dt = s.frameDuration
-            return ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: dt, check: { f, _ in
-                f.immersion.hasBoundary && f.boundaryOrigin != nil && f.headDisplacement > start ? .init(measured: f.headDisplacement, threshold: start) : nil
+            return locatedAtSegmentStart(r, s.scene, ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: dt, check: { f, _ in
+                // The fade zone is start < r ≤ radius; beyond the radius the experience is replaced by
+                // the app icon (boundary-head-exit), not fading.
+                guard f.immersion.hasBoundary, f.boundaryOrigin != nil else { return nil }
+                let d = f.headDisplacement
+                return d > start && d <= radius ? .init(measured: d, threshold: start) : nil
             }, message: { agg, _ in
                 let frames = agg.mergedSpans().reduce(0) { $0 + $1[1] - $1[0] + 1 }
                 return "the head comes \(fmt(agg.measured)) m from where immersion began, inside the fade zone that starts at \(fmt(start)) m; the experience fades for \(fmt(Double(frames) * dt)) s. Keep the viewer within \(fmt(start)) m"
-            })
+            }))
         },
-        RuleFactory(ids: [BoundaryStyleVsLocomotion.metadata.id]) { s in LocomotionRule(s) },
+        RuleFactory(ids: [BoundaryStyleVsLocomotion.metadata.id]) { s in
+            LocomotionRule(s).map { locatedAtSegmentStart($0.rule, s.scene, $0) }
+        },
         RuleFactory(ids: [ImmersionRangeValid.metadata.id]) { s in
             let m = ImmersionRangeValid.metadata
             guard let r = s.index(m.id) else { return nil }
@@ -204,4 +213,33 @@ final class LocomotionRule: RuleProcessor {
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         "the viewer travels \(fmt(agg.measured)) m from where the immersive segment began (more than \(fmt(radius)) m); use the mixed immersion style for experiences that need walking"
     }
+}
+
+/// Gives a scene-level boundary finding a source location, so SARIF and editors can annotate it:
+/// the `setImmersion` event that started the current progressive/full segment, or the viewer
+/// (`viewer:`) when the scene starts in such a style (or the event has no location). The first
+/// segment in which the rule fires names the location.
+func locatedAtSegmentStart(_ rule: Int, _ scene: Scene, _ inner: RuleProcessor) -> RuleProcessor {
+    final class Segment {
+        var cursor: EventCursor
+        var style: ImmersionStyle
+        var location: SourceLocation?
+        let viewer: SourceLocation?
+        init(_ scene: Scene) {
+            cursor = EventCursor(scene); style = scene.immersion; viewer = scene.viewer.location
+            location = scene.immersion.hasBoundary ? viewer : nil
+        }
+        func advance(_ f: FrameQuantities) {
+            for ev in cursor.advance(to: f.time) {
+                guard case .setImmersion(let newStyle, _) = ev.action else { continue }
+                if newStyle.hasBoundary && !style.hasBoundary { location = ev.location ?? viewer }
+                style = newStyle
+            }
+        }
+    }
+    let segment = Segment(scene)
+    let key = FindingKey(rule: rule)
+    return HookedProcessor(inner, before: { segment.advance($0) }, after: { f, out in
+        if out.table[key]?.lastFrame == f.frame { out.setLocation(rule: rule, -1, -1, segment.location) }
+    })
 }

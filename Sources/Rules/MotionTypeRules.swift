@@ -157,11 +157,11 @@ func motionTypeFactories() -> [RuleFactory] {
             }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
-                if let pt = fixedPt[e] { return pt < minimum ? .init(measured: pt, threshold: minimum) : nil }
+                if let pt = fixedPt[e] { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
                 let v = f.ptEq[e]
-                return v.isFinite && v < minimum ? .init(measured: v, threshold: minimum, angular: true) : nil
+                return v.isFinite && v < minimum ? .init(measured: v, threshold: minimum, angular: true, unit: "pt_eq") : nil
             }, message: { agg, names in
-                "text \(names.joinedNames) is \(fmt(agg.measured)) \(agg.angular ? "pt_eq" : "pt"); make it at least \(fmt(minimum)) pt (17 pt for body text)"
+                "text \(names.joinedNames) is \(fmt(agg.measured)) \(agg.unit ?? "pt"); make it at least \(fmt(minimum)) pt (17 pt for body text)"
             })
         },
         RuleFactory(ids: [TypeLegibleAcrossScale.metadata.id]) { s in ScaleLegibilityRule(s) },

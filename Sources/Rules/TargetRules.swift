@@ -20,7 +20,8 @@ public enum TargetCenterSpacing: RuleDescribing {
         fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges.",
         unit: "pt", worse: .lower,
         notes: ["Elements in one 2D container are compared in the container's pt; anything else in angle, as pt_eq (angle / pointAngle), from the eye at each frame.",
-                "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline."])
+                "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
+                "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding."])
 }
 
 public enum TargetNoOverlap: RuleDescribing {
@@ -49,10 +50,12 @@ public enum TargetLargeHoverPadding: RuleDescribing {
             RuleParameter("largeSize", 60, "pt", .hig, "smaller dimension from which a button counts as large"),
         ],
         citations: [buttonsVision],
-        summary: "Two buttons of 60 pt or more whose edges are less than 8 pt apart.",
+        summary: "Two buttons or controls of 60 pt or more whose edges are less than 8 pt apart.",
         rationale: "The HIG asks for 4 pt of padding around buttons of 60 pt and larger so their hover effects do not overlap. This tool reads it as 4 pt per button, an 8 pt gap (set gap: 4 for the looser reading).",
         fixHint: "Leave at least 8 pt between the edges of large buttons.",
-        unit: "pt", worse: .lower)
+        unit: "pt", worse: .lower,
+        notes: ["Only pairs of 2D controls: elements, or asset nodes marked as UI, whose role is a control (every role but text and image). The guideline is about buttons, so 3D models and other interactive entities are not checked here; their spacing to everything stays with target-center-spacing.",
+                "Within one container compared in pt; otherwise in angle, reported as pt_eq."])
 }
 
 /// The three pairwise target rules share one candidate search.
@@ -67,6 +70,9 @@ final class TargetPairAnalyzer: RuleProcessor {
     private let dynamicEntities: [Int]
     private let group: [Int]
     private let staticInContainer: [Bool]
+    /// 2D controls (elements or marked nodes with a control role): the only entities
+    /// target-large-hover-padding compares.
+    private let isControl: [Bool]
     private let runAngular: Bool
     private var grid = PairGrid()
     private var staticChecks = 0
@@ -100,6 +106,9 @@ final class TargetPairAnalyzer: RuleProcessor {
             dyn.append(i)
         }
         staticInContainer = inContainer
+        isControl = ents.map { e in
+            (e.kind == .element || e.kind == .node) && (e.role.map { $0 != .text && $0 != .image } ?? false)
+        }
         dynamicEntities = dyn
         group = grp
         runAngular = Set(grp).count > 1
@@ -120,7 +129,8 @@ final class TargetPairAnalyzer: RuleProcessor {
                 let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
                 let sizeA = min(rects[i].width, rects[i].height), sizeB = min(rects[j].width, rects[j].height)
                 evaluate(members[i], members[j], sep: sep, gap: g.gap, overlap: g.overlap,
-                         bothLarge: sizeA >= largeSize && sizeB >= largeSize, sameDepth: true, angular: false) {
+                         bothLarge: sizeA >= largeSize && sizeB >= largeSize && isControl[members[i]] && isControl[members[j]],
+                         sameDepth: true, angular: false) {
                     staticFindings.append(StaticFinding(rule: $0, a: members[i], b: members[j], measured: $1, aux: $2, threshold: $3))
                 }
             }
@@ -146,7 +156,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         for s in staticFindings where f.visible[s.a] && f.visible[s.b] {
             out.report(rule: s.rule, s.a, s.b, frame: f.frame, time: f.time, measured: s.measured,
                        threshold: s.threshold, aux: s.aux,
-                       severity: s.rule == overlapRule ? .error : nil)
+                       severity: s.rule == overlapRule ? .error : nil, unit: "pt")
         }
         guard runAngular else { return }
         // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation).
@@ -169,18 +179,19 @@ final class TargetPairAnalyzer: RuleProcessor {
             let cosv = max(-1, min(1, dot(da, db)))
             let sep = degrees(acos(cosv)) / pa
             let g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
-            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize
+            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && isControl[a] && isControl[b]
             let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
             evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,
                      sameDepth: sameDepth, angular: true) { rule, m, aux, thr in
                 out.report(rule: rule, a, b, frame: f.frame, time: f.time, measured: m, threshold: thr,
-                           aux: aux, severity: rule == overlapRule ? .warning : nil, angular: true)
+                           aux: aux, severity: rule == overlapRule ? .warning : nil, angular: true, unit: "pt_eq")
             }
         }
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        let u = agg.angular ? "pt_eq" : "pt"
+        // A pair is always compared in the same space: pt inside one 2D container, pt_eq otherwise.
+        let u = agg.unit ?? "pt"
         let pair = names.sorted()
         let a = pair.first ?? "?", b = pair.count > 1 ? pair[1] : "?"
         if rule == spacingRule {
@@ -207,7 +218,7 @@ public enum TargetHitRegionVisionOS: RuleDescribing {
         rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls at standard sizes get a system hit region, so below 60 pt only custom controls are flagged.",
         fixHint: "Make the control at least 60×60 pt (or give it a larger hit region); never smaller than 28×28 pt.",
         unit: "pt", worse: .lower,
-        notes: ["Elements: the smaller side of the frame in pt. 3D interactive entities (models, asset nodes): pt_eq each frame. Custom = role custom, or any 3D entity."])
+        notes: ["Elements: the smaller side of the frame in pt. 3D interactive entities (models, asset nodes): pt_eq each frame, reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, or any 3D entity."])
 }
 
 public enum TargetHitRegionIOS: RuleDescribing {
@@ -237,16 +248,19 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
-        let size: Double
-        if let fr = ent.frame, ent.kind == .element { size = min(fr.width, fr.height) } else { size = f.ptEq[e] }
+        // A 2D element is measured in its container's pt; anything else (3D models, marked nodes)
+        // in angle, as pt_eq. An entity is always measured the same way, so its unit never changes.
+        let size: Double, unit: String
+        if let fr = ent.frame, ent.kind == .element { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
         guard size.isFinite else { return nil }
-        if size < minimum { return .init(measured: size, threshold: minimum, severity: .error) }
+        if size < minimum { return .init(measured: size, threshold: minimum, severity: .error, angular: unit == "pt_eq", unit: unit) }
         let custom = ios || ent.role == .custom || ent.kind != .element
-        if custom, size < upper { return .init(measured: size, threshold: upper, severity: .warning) }
+        if custom, size < upper { return .init(measured: size, threshold: upper, severity: .warning, angular: unit == "pt_eq", unit: unit) }
         return nil
     }, message: { agg, names in
-        "\(names.joinedNames) is \(fmt(agg.measured)) pt at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) pt"
-            + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) pt recommended)" : "")
+        let u = agg.unit ?? "pt"
+        return "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u)"
+            + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
     })
 }
 

@@ -183,3 +183,19 @@ public struct BaselineComparison: Sendable {
         Set(entries.filter { $0.status == .new || $0.status == .worsened }.compactMap { $0.current?.fingerprint })
     }
 }
+
+extension Report {
+    /// Marks each violation with its baseline status and records the baseline's fixed violations.
+    public mutating func apply(_ comparison: BaselineComparison) {
+        let status = Dictionary(comparison.entries.compactMap { e in e.current.map { ($0.fingerprint, e.status) } },
+                                uniquingKeysWith: { a, _ in a })
+        for s in scenes.indices {
+            for v in scenes[s].violations.indices {
+                scenes[s].violations[v].baseline = status[scenes[s].violations[v].fingerprint]
+            }
+        }
+        fixedInBaseline = comparison.entries.filter { $0.status == .fixed }.compactMap { e in
+            e.baseline.map { (scene: e.scene, violation: $0) }
+        }
+    }
+}

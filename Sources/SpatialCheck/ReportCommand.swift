@@ -36,25 +36,12 @@ extension SpatialCheck {
             guard let baseline = read(b) else { return Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError) }
             let c = BaselineComparison(current: merged, baseline: baseline)
             gating = c.gating
-            let status = Dictionary(c.entries.compactMap { e in e.current.map { ($0.fingerprint, e.status) } },
-                                    uniquingKeysWith: { a, _ in a })
-            for s in merged.scenes.indices {
-                for v in merged.scenes[s].violations.indices {
-                    merged.scenes[s].violations[v].baseline = status[merged.scenes[s].violations[v].fingerprint]
-                }
-            }
-            merged.fixedInBaseline = c.entries.filter { $0.status == .fixed }.compactMap { e in e.baseline.map { (e.scene, $0) } }
+            merged.apply(c)
         }
         guard diagnostics.isEmpty else { return Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError) }
-        let output: String
-        switch options.format {
-        case .text: output = merged.summary() + "\n" + merged.text(color: options.color)
-        case .json: output = merged.json().serialized()
-        case .sarif: output = merged.sarif(rules: ruleDescriptors).serialized()
-        case .junit: output = merged.junit()
-        case .markdown: output = merged.markdown()
-        case .html: output = merged.html(snapshots: [:])
-        }
+        // Saved reports carry no geometry, so the HTML has no pictures here.
+        var output = render(merged, snapshots: [:], format: options.format, color: options.color)
+        if options.format == .text { output = merged.summary() + "\n" + output }
         let exit: ExitCode = merged.hasLoadErrors ? .loadError : merged.failsGate(gating: gating) ? .violations : .clean
         return Outcome(output: output, exitCode: exit)
     }

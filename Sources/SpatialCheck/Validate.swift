@@ -115,16 +115,7 @@ extension SpatialCheck {
         if let baselineReport {
             let c = BaselineComparison(current: report, baseline: baselineReport)
             comparison = c
-            let status = Dictionary(c.entries.compactMap { e in e.current.map { ($0.fingerprint, e.status) } },
-                                    uniquingKeysWith: { a, _ in a })
-            for s in report.scenes.indices {
-                for v in report.scenes[s].violations.indices {
-                    report.scenes[s].violations[v].baseline = status[report.scenes[s].violations[v].fingerprint]
-                }
-            }
-            report.fixedInBaseline = c.entries.filter { $0.status == .fixed }.compactMap { e in
-                e.baseline.map { (scene: e.scene, violation: $0) }
-            }
+            report.apply(c)
         }
         let exit: ExitCode
         if !pathErrors.isEmpty || report.hasLoadErrors {
@@ -166,13 +157,19 @@ extension SpatialCheck {
 
     /// Renders a validation in the requested format.
     public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false) -> String {
+        render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet)
+    }
+
+    /// Renders a report; `snapshots` (scene path → geometry) give the HTML report its pictures.
+    public static func render(_ report: Report, snapshots: [String: SceneSnapshot], format: ReportFormat,
+                              color: Bool = false, quiet: Bool = false) -> String {
         switch format {
-        case .text: return v.report.text(color: color, quiet: quiet)
-        case .json: return v.report.json().serialized()
-        case .sarif: return v.report.sarif(rules: ruleDescriptors).serialized()
-        case .junit: return v.report.junit()
-        case .markdown: return v.report.markdown()
-        case .html: return v.report.html(snapshots: v.snapshots)
+        case .text: return report.text(color: color, quiet: quiet)
+        case .json: return report.json().serialized()
+        case .sarif: return report.sarif(rules: ruleDescriptors).serialized()
+        case .junit: return report.junit()
+        case .markdown: return report.markdown()
+        case .html: return report.html(snapshots: snapshots)
         }
     }
 

@@ -35,6 +35,10 @@ let package = Package(
         ),
         .executableTarget(name: "kernel-compare", dependencies: ["BenchSupport"]),
         .executableTarget(
+            name: "spatialcheck-bench",
+            dependencies: [.product(name: "SpatialCheck", package: "spatialcheck")]
+        ),
+        .executableTarget(
             name: "SpatialCheckBenchmarks",
             dependencies: [
                 "BenchSupport",

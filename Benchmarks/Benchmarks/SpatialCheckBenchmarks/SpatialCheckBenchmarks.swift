@@ -44,32 +44,32 @@ let benchmarks: @Sendable () -> Void = {
             timeUnits: .nanoseconds, warmupIterations: 1, scalingFactor: .one,
             maxDuration: .seconds(10), maxIterations: 20)
 
-        Benchmark("simulate \(n) entities × \(frames) frames", configuration: perEntityFrame) { benchmark, scene in
+        Benchmark("simulate \(n) entities × \(frames) frames", configuration: perEntityFrame) { (benchmark: Benchmark, scene: Scene) -> Void in
             let s = BenchScenes.withFrames(scene, frames)
             for _ in benchmark.scaledIterations {
                 var sink = 0.0
                 Simulator(scene: s).run { q in sink += q.distance.first ?? 0 }
                 blackHole(sink)
             }
-        } setup: {
+        } setup: { () async throws -> Scene in
             BenchScenes.load(entities: n)
         }
 
-        Benchmark("validate \(n) entities × \(frames) frames", configuration: perEntityFrame) { benchmark, scene in
+        Benchmark("validate \(n) entities × \(frames) frames", configuration: perEntityFrame) { (benchmark: Benchmark, scene: Scene) -> Void in
             let s = BenchScenes.withFrames(scene, frames)
             for _ in benchmark.scaledIterations {
                 let engine = RuleEngine(scene: s)
                 Simulator(scene: s).run { q in engine.consume(q) }
                 blackHole(engine.finish().count)
             }
-        } setup: {
+        } setup: { () async throws -> Scene in
             BenchScenes.load(entities: n)
         }
 
         if n <= 10_000 {
-            Benchmark("reference kernel \(n) entities × \(frames) frames", configuration: perEntityFrame) { benchmark, runner in
+            Benchmark("reference kernel \(n) entities × \(frames) frames", configuration: perEntityFrame) { (benchmark: Benchmark, runner: ReferenceRunner) -> Void in
                 for _ in benchmark.scaledIterations { blackHole(runner.run(frames: frames)) }
-            } setup: {
+            } setup: { () async throws -> ReferenceRunner in
                 ReferenceRunner(scene: BenchScenes.load(entities: n))
             }
         }
@@ -92,13 +92,13 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Report rendering of a validation with many violations (the dense 1,000-entity scene).
-    Benchmark("render report (dense 1000 entities, all formats)") { benchmark, validation in
+    Benchmark("render report (dense 1000 entities, all formats)") { (benchmark: Benchmark, validation: SpatialCheck.Validation) -> Void in
         for _ in benchmark.scaledIterations {
             for format in [ReportFormat.text, .json, .sarif, .junit, .markdown, .html] {
                 blackHole(SpatialCheck.render(validation, format: format).utf8.count)
             }
         }
-    } setup: {
+    } setup: { () async throws -> SpatialCheck.Validation in
         var options = SpatialCheck.ValidateOptions()
         options.load.duration = 2
         options.configSearchDirectory = "/"

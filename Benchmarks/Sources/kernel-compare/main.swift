@@ -1,6 +1,8 @@
 // kernel-compare: the ratios of issue 7 that need two measurements in the same run.
 //
-//   kernel-compare [--entities 1000,10000,100000] [--frames 200] [--repeats 5] [--import-iterations 20]
+//   kernel-compare [--entities 1000,10000,100000] [--entity-frames 2000000] [--repeats 5] [--import-iterations 20]
+//
+// Each size runs max(5, entity-frames / entities) frames per repeat (--frames N fixes the count).
 //
 // Prints JSON: per scene size, the simulator's transform-and-quantities stage against the C++/GLM
 // reference kernel (alternating runs, medians of per-repeat ratios), and the import of the shared
@@ -10,18 +12,20 @@ import Foundation
 import SpatialModel
 
 var sizes = [1_000, 10_000, 100_000]
-var frames = 200
+var fixedFrames: Int?
+var entityFrames = 2_000_000
 var repeats = 5
 var importIterations = 20
 var args = CommandLine.arguments.dropFirst().makeIterator()
 while let a = args.next() {
     switch a {
     case "--entities": sizes = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
-    case "--frames": frames = Int(args.next() ?? "") ?? frames
+    case "--frames": fixedFrames = Int(args.next() ?? "")
+    case "--entity-frames": entityFrames = Int(args.next() ?? "") ?? entityFrames
     case "--repeats": repeats = Int(args.next() ?? "") ?? repeats
     case "--import-iterations": importIterations = Int(args.next() ?? "") ?? importIterations
     default:
-        FileHandle.standardError.write(Data("usage: kernel-compare [--entities N,N] [--frames N] [--repeats N] [--import-iterations N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: kernel-compare [--entities N,N] [--entity-frames N | --frames N] [--repeats N] [--import-iterations N]\n".utf8))
         exit(2)
     }
 }
@@ -31,6 +35,7 @@ func r(_ x: Double) -> String { x.isFinite ? String(format: "%.4g", x) : "null" 
 var kernelRows: [String] = []
 for n in sizes {
     let scene = BenchScenes.load(entities: n)
+    let frames = fixedFrames ?? max(5, entityFrames / max(1, scene.entities.count))
     let ef = Double(frames) * Double(scene.entities.count)
     let reference = ReferenceRunner(scene: scene)
     _ = reference.run(frames: min(frames, 10)) // warm up

@@ -26,6 +26,13 @@ private func framesPerIteration(_ entities: Int) -> Int {
     }
 }
 
+/// Runs every frame of `scene`; returns a value that depends on the quantities.
+private func simulateAll(_ scene: Scene) -> Double {
+    var sink = 0.0
+    Simulator(scene: scene).run { q in sink += q.distance.first ?? 0 }
+    return sink
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .throughput, .peakMemoryResident, .mallocCountTotal],
@@ -44,23 +51,19 @@ let benchmarks: @Sendable () -> Void = {
             timeUnits: .nanoseconds, warmupIterations: 1, scalingFactor: .one,
             maxDuration: .seconds(10), maxIterations: 20)
 
-        Benchmark("simulate \(n) entities × \(frames) frames", configuration: perEntityFrame) { (benchmark: Benchmark, scene: Scene) -> Void in
+        let simulate: (Benchmark, Scene) -> Void = { benchmark, scene in
             let s = BenchScenes.withFrames(scene, frames)
-            for _ in benchmark.scaledIterations {
-                var sink = 0.0
-                Simulator(scene: s).run { q in sink += q.distance.first ?? 0 }
-                blackHole(sink)
-            }
-        } setup: { () async throws -> Scene in
-            BenchScenes.load(entities: n)
+            for _ in benchmark.scaledIterations { BenchSupport.blackHole(simulateAll(s)) }
         }
+        Benchmark("simulate \(n) entities × \(frames) frames", configuration: perEntityFrame,
+                  closure: simulate, setup: { () async throws -> Scene in BenchScenes.load(entities: n) })
 
         Benchmark("validate \(n) entities × \(frames) frames", configuration: perEntityFrame) { (benchmark: Benchmark, scene: Scene) -> Void in
             let s = BenchScenes.withFrames(scene, frames)
             for _ in benchmark.scaledIterations {
                 let engine = RuleEngine(scene: s)
                 Simulator(scene: s).run { q in engine.consume(q) }
-                blackHole(engine.finish().count)
+                BenchSupport.blackHole(engine.finish().count)
             }
         } setup: { () async throws -> Scene in
             BenchScenes.load(entities: n)
@@ -68,7 +71,7 @@ let benchmarks: @Sendable () -> Void = {
 
         if n <= 10_000 {
             Benchmark("reference kernel \(n) entities × \(frames) frames", configuration: perEntityFrame) { (benchmark: Benchmark, runner: ReferenceRunner) -> Void in
-                for _ in benchmark.scaledIterations { blackHole(runner.run(frames: frames)) }
+                for _ in benchmark.scaledIterations { BenchSupport.blackHole(runner.run(frames: frames)) }
             } setup: { () async throws -> ReferenceRunner in
                 ReferenceRunner(scene: BenchScenes.load(entities: n))
             }
@@ -77,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("load 10000-entity scene (YAML, model building)") { benchmark in
         let path = BenchScenes.path(entities: 10_000)
-        for _ in benchmark.scaledIterations { blackHole(try? SpatialCheck.loadScene(path: path)) }
+        for _ in benchmark.scaledIterations { BenchSupport.blackHole(try? SpatialCheck.loadScene(path: path)) }
     }
 
     // Asset import: assimp alone against the full importer, over the same files.
@@ -95,7 +98,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("render report (dense 1000 entities, all formats)") { (benchmark: Benchmark, validation: SpatialCheck.Validation) -> Void in
         for _ in benchmark.scaledIterations {
             for format in [ReportFormat.text, .json, .sarif, .junit, .markdown, .html] {
-                blackHole(SpatialCheck.render(validation, format: format).utf8.count)
+                BenchSupport.blackHole(SpatialCheck.render(validation, format: format).utf8.count)
             }
         }
     } setup: { () async throws -> SpatialCheck.Validation in

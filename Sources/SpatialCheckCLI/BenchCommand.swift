@@ -13,12 +13,11 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the pipeline on a scene: frames per second, ns per entity-frame by phase, peak memory.",
         discussion: """
-            Loads SCENE, then simulates --frames frames and runs every enabled rule on each (what
-            `validate` does, without rendering a report). Phases: animation (head pose, events, key
-            sampling), transforms (hierarchy, boxes, bounds), quantities (angles, sizes, velocities),
-            rules (per-frame checks), aggregation (closing runs, sorting violations). Use a release
-            build: debug builds are hundreds of times slower. Generate large scenes with
-            Tools/gen-scenes.
+            Loads SCENE, then simulates --frames frames and runs every enabled rule on each (what \
+            `validate` does, without rendering a report). Phases: animation (head pose, events, key \
+            sampling), transforms (hierarchy, boxes, bounds), quantities (angles, sizes, velocities), \
+            rules (per-frame checks), aggregation (closing runs, sorting violations). Use a release \
+            build: debug builds are hundreds of times slower. Generate large scenes with Tools/gen-scenes.
             """)
 
     @Argument(help: "A scene file or a bare 3D asset.") var path: String

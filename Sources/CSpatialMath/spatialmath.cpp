@@ -102,6 +102,60 @@ inline dvec3 safe_normalize(const dvec3 &v) {
     return l > 0 && std::isfinite(l) ? v / l : dvec3(0);
 }
 
+// --- Exact extremes of atan/atan2 with few libm calls -------------------------------------------
+// The quantities need the minimum and maximum of atan2 over 8 corners and a few threshold tests.
+// libm's atan2 costs ~20-40 ns; a polynomial approximation costs a few ns and is within
+// kApproxTol degrees of it. The approximation only *selects*: every value that reaches an output is
+// computed with the same libm call and expression as before, on the corners that can be the
+// extreme (approximation within 2·tol of the approximate extreme), and a threshold test calls libm
+// whenever the approximation lies within tol of the threshold. So the outputs are bit-identical to
+// evaluating libm on every corner.
+constexpr double kPi = 3.14159265358979323846;
+// The polynomial's error is below 1e-5° on [0, 1]; the tolerance leaves a wide margin.
+constexpr double kApproxTol = 1e-3;
+
+// atan(x) on [0, 1] (odd minimax polynomial, |error| < 2e-7 rad).
+inline double atan_poly01(double x) {
+    const double x2 = x * x;
+    return x * (0.99997726 + x2 * (-0.33262347 + x2 * (0.19354346 + x2 * (-0.11643287 +
+           x2 * (0.05265332 + x2 * -0.01172120)))));
+}
+
+// Approximate atan2(y, x) in degrees for finite y, x (same branch cut and signed zeros as atan2).
+inline double approx_atan2_deg(double y, double x) {
+    const double ax = std::fabs(x), ay = std::fabs(y);
+    const double mx = std::max(ax, ay), mn = std::min(ax, ay);
+    if (mx == 0) return std::atan2(y, x) * kRadToDeg;
+    double a = atan_poly01(mn / mx);
+    if (ay > ax) a = kPi / 2 - a;
+    if (std::signbit(x)) a = kPi - a;
+    return std::copysign(a, y) * kRadToDeg;
+}
+
+// `std::atan(r) * kRadToDeg >= thr`, calling libm only near the threshold.
+inline bool atan_deg_ge(double r, double thr) {
+    if (std::isfinite(r)) {
+        const double a = approx_atan2_deg(r, 1.0);
+        if (a >= thr + kApproxTol) return true;
+        if (a < thr - kApproxTol) return false;
+    }
+    return std::atan(r) * kRadToDeg >= thr;
+}
+inline bool atan_deg_le(double r, double thr) {
+    if (std::isfinite(r)) {
+        const double a = approx_atan2_deg(r, 1.0);
+        if (a <= thr - kApproxTol) return true;
+        if (a > thr + kApproxTol) return false;
+    }
+    return std::atan(r) * kRadToDeg <= thr;
+}
+
+inline bool finite3(const dvec3 &v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+inline bool all_finite(const dvec3 *wv, const dvec3 *hp, const dvec3 &a, const dvec3 &b, const dvec3 &c) {
+    for (int k = 0; k < 8; ++k) if (!finite3(wv[k]) || !finite3(hp[k])) return false;
+    return finite3(a) && finite3(b) && finite3(c);
+}
+
 } // namespace
 
 extern "C" {
@@ -303,9 +357,79 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             }
             width = (std::atan(rh1) - std::atan(rh0)) * kRadToDeg;
             height = (std::atan(rv1) - std::atan(rv0)) * kRadToDeg;
-            const double a0 = std::atan(ra0) * kRadToDeg, a1 = std::atan(ra1) * kRadToDeg;
-            const double e0 = std::atan(re0) * kRadToDeg, e1 = std::atan(re1) * kRadToDeg;
-            in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && e1 >= -half_v - eps && e0 <= half_v + eps;
+            // a1 >= -half_h - eps && a0 <= half_h + eps && e1 >= -half_v - eps && e0 <= half_v + eps
+            // with a0 = atan(ra0)° etc., libm called only near a threshold.
+            in_fov = atan_deg_ge(ra1, -half_h - eps) && atan_deg_le(ra0, half_h + eps) &&
+                     atan_deg_ge(re1, -half_v - eps) && atan_deg_le(re0, half_v + eps);
+        } else if (all_finite(wv, hp, right, sup, sight)) {
+            // Same quantities as the general loop below (bit-identical), with libm atan2 called only
+            // on the corners that can hold an extreme and near the field-of-view thresholds.
+            double hy[8], vy[8], al[8], pcz[8], pce[8];
+            double ah[8], av[8], arel[8], acel[8];
+            bool special_az[8], special_el[8];
+            for (int k = 0; k < 8; ++k) {
+                al[k] = glm::dot(wv[k], sight);
+                hy[k] = glm::dot(wv[k], right);
+                vy[k] = glm::dot(wv[k], sup);
+                const dvec3 &p = hp[k];
+                pcz[k] = std::sqrt(p.x * p.x + p.z * p.z);
+                special_az[k] = p.x == 0 && p.z == 0;
+                special_el[k] = p.y == 0 && pcz[k] == 0;
+                ah[k] = approx_atan2_deg(hy[k], al[k]);
+                av[k] = approx_atan2_deg(vy[k], al[k]);
+                const double caz = special_az[k] ? az : approx_atan2_deg(p.x, -p.z);
+                pce[k] = caz;
+                arel[k] = wrap180(caz - az);
+                acel[k] = special_el[k] ? el : approx_atan2_deg(p.y, pcz[k]);
+            }
+            const double t2 = 2 * kApproxTol;
+            double ahmin = ah[0], ahmax = ah[0], avmin = av[0], avmax = av[0];
+            double aemin = acel[0], aemax = acel[0];
+            // Relative azimuths near the ±180° wrap may land on the other side once exact: they are
+            // always evaluated exactly and left out of the approximate extremes.
+            double armin = INFINITY, armax = -INFINITY;
+            for (int k = 0; k < 8; ++k) {
+                ahmin = std::min(ahmin, ah[k]); ahmax = std::max(ahmax, ah[k]);
+                avmin = std::min(avmin, av[k]); avmax = std::max(avmax, av[k]);
+                if (std::fabs(arel[k]) < 180 - t2) { armin = std::min(armin, arel[k]); armax = std::max(armax, arel[k]); }
+                aemin = std::min(aemin, acel[k]); aemax = std::max(aemax, acel[k]);
+            }
+            double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
+            double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
+            for (int k = 0; k < 8; ++k) {
+                if (ah[k] <= ahmin + t2 || ah[k] >= ahmax - t2) {
+                    const double ha = std::atan2(hy[k], al[k]) * kRadToDeg;
+                    h_min = std::min(h_min, ha); h_max = std::max(h_max, ha);
+                }
+                if (av[k] <= avmin + t2 || av[k] >= avmax - t2) {
+                    const double va = std::atan2(vy[k], al[k]) * kRadToDeg;
+                    v_min = std::min(v_min, va); v_max = std::max(v_max, va);
+                }
+                const dvec3 &p = hp[k];
+                // caz is needed exactly when the corner can hold an azimuth extreme, when its
+                // relative azimuth is near the ±180° wrap, or near the field-of-view test.
+                const bool near_wrap = std::fabs(arel[k]) >= 180 - t2;
+                const bool az_extreme = near_wrap || arel[k] <= armin + t2 || arel[k] >= armax - t2;
+                const double aabs = std::fabs(pce[k]);
+                const bool az_fov_unsure = p.z < 0 && std::fabs(aabs - (half_h + eps)) <= kApproxTol;
+                double caz = pce[k];
+                if (!special_az[k] && (az_extreme || az_fov_unsure)) caz = std::atan2(p.x, -p.z) * kRadToDeg;
+                if (az_extreme) {
+                    const double rel = wrap180(caz - az);
+                    az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
+                }
+                const bool el_extreme = acel[k] <= aemin + t2 || acel[k] >= aemax - t2;
+                const bool el_fov_unsure = p.z < 0 && std::fabs(std::fabs(acel[k]) - (half_v + eps)) <= kApproxTol;
+                double cel = acel[k];
+                if (!special_el[k] && (el_extreme || el_fov_unsure)) cel = std::atan2(p.y, pcz[k]) * kRadToDeg;
+                if (el_extreme) { el_min = std::min(el_min, cel); el_max = std::max(el_max, cel); }
+                // Where caz / cel stayed approximate, they are more than tol from the threshold,
+                // so the comparison agrees with the exact value.
+                if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
+            }
+            width = h_max - h_min; height = v_max - v_min;
+            const double a0 = az + az_min, a1 = az + az_max;
+            in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
         } else {
             double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
             double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;

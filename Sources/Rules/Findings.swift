@@ -30,6 +30,9 @@ struct Aggregate {
     var unit: String?
     var order = 0
 
+    /// A fresh aggregate before its first finding (order not yet assigned).
+    static var unrecorded: Aggregate { var a = Aggregate(); a.order = -1; return a }
+
     mutating func add(frame: Int, time: Double) {
         if let last = spans.last, frame == last + 1 {
             spans[spans.count - 1] = frame
@@ -104,9 +107,10 @@ struct Findings {
         let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
         let higher = worse[rule] == .higher
         let n = counter
-        let isNew = table[key] == nil
-        if isNew { counter += 1 }
+        // One hash lookup per finding: a new aggregate is recognised by its unset order.
+        var isNew = false
         update(key: key) { agg in
+            if agg.order < 0 { isNew = true }
             if isNew { agg.order = n; agg.severity = sev } else if sev < agg.severity { agg.severity = sev }
             spans(&agg)
             let better = agg.measured.isNaN
@@ -119,6 +123,7 @@ struct Findings {
             agg.angular = agg.angular || angular
             if agg.unit == nil { agg.unit = unit }
         }
+        if isNew { counter += 1 }
     }
 
     mutating func setLocation(rule: Int, _ e0: Int = -1, _ e1: Int = -1, _ loc: SourceLocation?) {
@@ -127,6 +132,6 @@ struct Findings {
     }
 
     private mutating func update(key: FindingKey, _ body: (inout Aggregate) -> Void) {
-        body(&table[key, default: Aggregate()])
+        body(&table[key, default: Aggregate.unrecorded])
     }
 }

@@ -285,6 +285,20 @@ public struct Simulator: Sendable {
     /// Simulates every frame in order and hands each frame's quantities to `body`. The value is
     /// overwritten in place for the next frame: read it, do not keep it.
     public func run(_ body: (borrowing FrameQuantities) throws -> Void) rethrows {
+        var unused = SimulationPhaseTimes()
+        try run(profiling: false, phases: &unused, body)
+    }
+
+    /// Like `run(_:)`, and adds the time spent in each phase of the simulator (monotonic clock,
+    /// read a few times per frame, never per entity) to `phases`. The time spent in `body` is not
+    /// counted. The quantities are identical to `run(_:)`'s.
+    public func run(phases: inout SimulationPhaseTimes, _ body: (borrowing FrameQuantities) throws -> Void) rethrows {
+        try run(profiling: true, phases: &phases, body)
+    }
+
+    @inline(__always)
+    private func run(profiling: Bool, phases: inout SimulationPhaseTimes,
+                     _ body: (borrowing FrameQuantities) throws -> Void) rethrows {
         let entityCount = scene.entities.count
         let nNodes = nodeCount
         var q = FrameQuantities(entityCount: entityCount)
@@ -316,6 +330,15 @@ public struct Simulator: Sendable {
         var style = scene.immersion
         var origin: Vec3?
         var nextEvent = 0
+
+        var clock: UInt64 = profiling ? SimulationPhaseTimes.now() : 0
+        /// Adds the time since the last mark to `slot` (profiling only).
+        @inline(__always) func mark(_ slot: inout UInt64) {
+            guard profiling else { return }
+            let c = SimulationPhaseTimes.now()
+            slot &+= c &- clock
+            clock = c
+        }
 
         for i in 0..<frameCount {
             let t = Double(i) / frameRate
@@ -387,11 +410,14 @@ public struct Simulator: Sendable {
                 sm_compose_trs_indexed(slots, slotNode, &local, slots.count)
             }
 
+            mark(&phases.animation)
+
             // Hierarchy, boxes, entity bounds and quantities: four batched calls.
             sm_world_transforms(parent, local, rootFrames, rootFrameIndex, &world, nNodes)
             sm_transform_aabbs(world, localBoxes, &worldBoxes, nNodes)
             sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
                              &entBoxes, &corners, entityCount)
+            mark(&phases.transforms)
             var head = sm_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w),
                                fov_h: fieldOfView.x, fov_v: fieldOfView.y)
             sm_entity_quantities(&head, entBoxes, corners, world, nNodes, entityNode, &entQ, entityCount)
@@ -445,7 +471,31 @@ public struct Simulator: Sendable {
                 prevDistance[e] = eq.distance
             }
             prevHead = p
+            mark(&phases.quantities)
+            phases.frames += 1
             try body(q)
+            if profiling { clock = SimulationPhaseTimes.now() }
         }
+    }
+}
+
+/// Nanoseconds the simulator spent in each phase, summed over the frames of `Simulator.run(phases:_:)`.
+/// - `animation`: head pose, events, anchor frames, key sampling and T·R·S of animated nodes;
+/// - `transforms`: world transforms of the hierarchy, world boxes, entity bounds and corners;
+/// - `quantities`: the viewing quantities and their copy into `FrameQuantities` (with velocities).
+public struct SimulationPhaseTimes: Sendable, Hashable {
+    public var animation: UInt64 = 0
+    public var transforms: UInt64 = 0
+    public var quantities: UInt64 = 0
+    public var frames: Int = 0
+    public init() {}
+    public var total: UInt64 { animation &+ transforms &+ quantities }
+
+    /// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).
+    @inline(__always)
+    public static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 }

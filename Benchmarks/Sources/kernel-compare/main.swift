@@ -1,0 +1,93 @@
+// kernel-compare: the ratios of issue 7 that need two measurements in the same run.
+//
+//   kernel-compare [--entities 1000,10000,100000] [--entity-frames 2000000] [--repeats 5] [--import-iterations 20]
+//
+// Each size runs max(5, entity-frames / entities) frames per repeat (--frames N fixes the count).
+//
+// Prints JSON: per scene size, the simulator's transform-and-quantities stage against the C++/GLM
+// reference kernel (alternating runs, medians of per-repeat ratios), and the import of the shared
+// assets through AssetImporter against assimp alone.
+import BenchSupport
+import Foundation
+import SpatialModel
+
+var sizes = [1_000, 10_000, 100_000]
+var fixedFrames: Int?
+var entityFrames = 2_000_000
+var repeats = 5
+var importIterations = 20
+var args = CommandLine.arguments.dropFirst().makeIterator()
+while let a = args.next() {
+    switch a {
+    case "--entities": sizes = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
+    case "--frames": fixedFrames = Int(args.next() ?? "")
+    case "--entity-frames": entityFrames = Int(args.next() ?? "") ?? entityFrames
+    case "--repeats": repeats = Int(args.next() ?? "") ?? repeats
+    case "--import-iterations": importIterations = Int(args.next() ?? "") ?? importIterations
+    default:
+        FileHandle.standardError.write(Data("usage: kernel-compare [--entities N,N] [--entity-frames N | --frames N] [--repeats N] [--import-iterations N]\n".utf8))
+        exit(2)
+    }
+}
+
+func r(_ x: Double) -> String { x.isFinite ? String(format: "%.4g", x) : "null" }
+
+var kernelRows: [String] = []
+for n in sizes {
+    let scene = BenchScenes.load(entities: n)
+    let frames = fixedFrames ?? max(5, entityFrames / max(1, scene.entities.count))
+    let ef = Double(frames) * Double(scene.entities.count)
+    let reference = ReferenceRunner(scene: scene)
+    _ = reference.run(frames: min(frames, 10)) // warm up
+    _ = simulatorStage(scene: scene, frames: min(frames, 10))
+    var sim: [Double] = [], ref: [Double] = [], ratio: [Double] = [], anim: [Double] = []
+    var trans: [Double] = [], quant: [Double] = []
+    for _ in 0..<repeats {
+        let p = simulatorStage(scene: scene, frames: frames)
+        let refNs = Double(reference.run(frames: frames)) / ef
+        let simNs = Double(p.transforms + p.quantities) / ef
+        sim.append(simNs); ref.append(refNs); ratio.append(simNs / refNs)
+        anim.append(Double(p.animation) / ef); trans.append(Double(p.transforms) / ef); quant.append(Double(p.quantities) / ef)
+    }
+    kernelRows.append("""
+        {"entities": \(scene.entities.count), "frames": \(frames), "repeats": \(repeats), \
+        "simulatorTransformsAndQuantitiesNsPerEntityFrame": \(r(median(sim))), \
+        "simulatorAnimationNsPerEntityFrame": \(r(median(anim))), \
+        "simulatorTransformsNsPerEntityFrame": \(r(median(trans))), \
+        "simulatorQuantitiesNsPerEntityFrame": \(r(median(quant))), \
+        "referenceNsPerEntityFrame": \(r(median(ref))), "ratio": \(r(median(ratio))), \
+        "ratioMin": \(r(ratio.min() ?? .nan)), "ratioMax": \(r(ratio.max() ?? .nan))}
+        """)
+}
+
+// Import: the same files, alternating assimp alone and the full importer.
+let files = sharedAssetFiles()
+var importJSON = "null"
+if !files.isEmpty && importIterations > 0 {
+    for f in files { AssimpAlone.importOnce(f); importWithModel(f) } // warm caches
+    var alone: [Double] = [], ours: [Double] = [], overhead: [Double] = []
+    for _ in 0..<repeats {
+        var t0 = nowNanoseconds()
+        for _ in 0..<importIterations { for f in files { AssimpAlone.importOnce(f) } }
+        let a = Double(nowNanoseconds() - t0) / Double(importIterations)
+        t0 = nowNanoseconds()
+        for _ in 0..<importIterations { for f in files { importWithModel(f) } }
+        let o = Double(nowNanoseconds() - t0) / Double(importIterations)
+        alone.append(a); ours.append(o); overhead.append(o / a - 1)
+    }
+    importJSON = """
+        {"files": \(files.count), "iterations": \(importIterations), "repeats": \(repeats), \
+        "assimpAloneMsPerPass": \(r(median(alone) / 1e6)), "importerMsPerPass": \(r(median(ours) / 1e6)), \
+        "overhead": \(r(median(overhead))), "overheadMin": \(r(overhead.min() ?? .nan)), "overheadMax": \(r(overhead.max() ?? .nan))}
+        """
+}
+
+print("""
+{
+  "format": "spatialcheck-kernel-compare/1",
+  "kernel": [
+    \(kernelRows.joined(separator: ",\n    "))
+  ],
+  "import": \(importJSON)
+}
+""")

@@ -1,0 +1,179 @@
+import Foundation
+import SpatialModel
+import SceneLoader
+import Simulation
+import Rules
+import Reporting
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SpatialCheck {
+    public enum BenchFormat: String, Sendable, CaseIterable { case text, json }
+
+    public struct BenchOptions: Sendable {
+        /// Frames to simulate (the scene's duration is replaced by `frames / frameRate`).
+        public var frames: Int = 10_000
+        /// Run the rule engine on every frame (full validation). False measures the simulator alone.
+        public var rules: Bool = true
+        /// Rule configuration; `.default` enables every rule of the catalog.
+        public var configuration: RuleConfiguration = .default
+        public var load = LoadOptions()
+        public init() {}
+    }
+
+    /// What `bench` measured. Times are nanoseconds of a monotonic clock; `…PerEntityFrame` divide
+    /// a phase by frames × entities.
+    public struct BenchResult: Sendable {
+        public var path: String
+        public var entities: Int
+        public var nodes: Int
+        public var animations: Int
+        public var frames: Int
+        public var frameRate: Double
+        public var loadNanoseconds: UInt64
+        /// Simulator phases (see `SimulationPhaseTimes`).
+        public var animation: UInt64
+        public var transforms: UInt64
+        public var quantities: UInt64
+        /// `RuleEngine.consume` over every frame.
+        public var rules: UInt64
+        /// `RuleEngine.finish`: closing runs and turning aggregates into sorted violations.
+        public var aggregation: UInt64
+        /// Wall time of the whole run (simulation, rules and aggregation), which also contains the
+        /// loop's own overhead: the phases sum to at most this.
+        public var total: UInt64
+        public var violations: Int
+        /// Peak resident set size (getrusage `ru_maxrss`) after loading the scene and after the run, bytes.
+        public var peakRSSAfterLoad: Int
+        public var peakRSS: Int
+
+        public var entityFrames: Double { Double(frames) * Double(entities) }
+        public var framesPerSecond: Double { total > 0 ? Double(frames) / (Double(total) / 1e9) : 0 }
+        public var entityFramesPerSecond: Double { framesPerSecond * Double(entities) }
+        public func perEntityFrame(_ ns: UInt64) -> Double { entityFrames > 0 ? Double(ns) / entityFrames : 0 }
+        /// (name, nanoseconds) of every phase, in pipeline order.
+        public var phases: [(String, UInt64)] {
+            [("animation", animation), ("transforms", transforms), ("quantities", quantities),
+             ("rules", rules), ("aggregation", aggregation)]
+        }
+    }
+
+    /// Peak resident set size of this process so far, in bytes.
+    public static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Glibc)
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        #else
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        #endif
+        #if canImport(Darwin)
+        return Int(usage.ru_maxrss)          // bytes on Darwin
+        #else
+        return Int(usage.ru_maxrss) * 1024   // kilobytes on Linux
+        #endif
+    }
+
+    /// `spatialcheck bench SCENE`: loads the scene, then simulates `options.frames` frames and runs
+    /// the rules on each (the pipeline of `validate`, without rendering a report), timing each phase.
+    public static func bench(path: String, options: BenchOptions) throws(LoadFailure) -> BenchResult {
+        let start = SimulationPhaseTimes.now()
+        let scene = try loadScene(path: path, options: options.load)
+        let loadTime = SimulationPhaseTimes.now() &- start
+        var result = bench(scene: scene, options: options)
+        result.loadNanoseconds = loadTime
+        return result
+    }
+
+    /// Benchmarks an already loaded scene (see `bench(path:options:)`).
+    public static func bench(scene original: Scene, options: BenchOptions) -> BenchResult {
+        var scene = original
+        let frames = max(1, options.frames)
+        // Exactly `frames` frames: frame i is at t = i / rate, and the simulator runs
+        // ceil(duration · rate) frames.
+        scene.duration = (Double(frames) - 0.5) / scene.frameRate
+        let rssAfterLoad = peakResidentBytes()
+        let simulator = Simulator(scene: scene)
+        var phases = SimulationPhaseTimes()
+        var rulesTime: UInt64 = 0
+        var aggregationTime: UInt64 = 0
+        var violations = 0
+        let begin = SimulationPhaseTimes.now()
+        if options.rules {
+            let engine = RuleEngine(scene: scene, configuration: options.configuration)
+            simulator.run(phases: &phases) { frame in
+                let t0 = SimulationPhaseTimes.now()
+                engine.consume(frame)
+                rulesTime &+= SimulationPhaseTimes.now() &- t0
+            }
+            let t0 = SimulationPhaseTimes.now()
+            violations = engine.finish().count
+            aggregationTime = SimulationPhaseTimes.now() &- t0
+        } else {
+            simulator.run(phases: &phases) { _ in }
+        }
+        let total = SimulationPhaseTimes.now() &- begin
+        return BenchResult(
+            path: scene.path, entities: scene.entities.count, nodes: scene.nodes.count,
+            animations: scene.animations.count, frames: phases.frames, frameRate: simulator.frameRate,
+            loadNanoseconds: 0, animation: phases.animation, transforms: phases.transforms,
+            quantities: phases.quantities, rules: rulesTime, aggregation: aggregationTime, total: total,
+            violations: violations, peakRSSAfterLoad: rssAfterLoad, peakRSS: peakResidentBytes())
+    }
+
+    /// Renders a bench result: a table for people, or JSON whose structure (keys and their order)
+    /// never depends on the values.
+    public static func renderBench(_ r: BenchResult, format: BenchFormat) -> String {
+        switch format {
+        case .json:
+            let phases: [(String, JSON)] = r.phases.map { name, ns in
+                (name, .object([("nanoseconds", .int(Int(ns))),
+                                ("perEntityFrame", JSON.rounded(r.perEntityFrame(ns), digits: 6))]))
+            }
+            return JSON.object([
+                ("format", .string("spatialcheck-bench/1")),
+                ("version", .string(version)),
+                ("scene", .string(r.path)),
+                ("entities", .int(r.entities)),
+                ("nodes", .int(r.nodes)),
+                ("animations", .int(r.animations)),
+                ("frames", .int(r.frames)),
+                ("frameRate", JSON.rounded(r.frameRate)),
+                ("loadSeconds", JSON.rounded(Double(r.loadNanoseconds) / 1e9, digits: 6)),
+                ("totalSeconds", JSON.rounded(Double(r.total) / 1e9, digits: 6)),
+                ("framesPerSecond", JSON.rounded(r.framesPerSecond, digits: 6)),
+                ("entityFramesPerSecond", JSON.rounded(r.entityFramesPerSecond, digits: 6)),
+                ("nanosecondsPerEntityFrame", JSON.rounded(r.perEntityFrame(r.total), digits: 6)),
+                ("phases", .object(phases)),
+                ("violations", .int(r.violations)),
+                ("peakRSSBytesAfterLoad", .int(r.peakRSSAfterLoad)),
+                ("peakRSSBytes", .int(r.peakRSS)),
+            ]).serialized()
+        case .text:
+            func num(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
+            var out = "scene        \(r.path)\n"
+            out += "size         \(r.entities) entities, \(r.nodes) nodes, \(r.animations) animations\n"
+            out += "frames       \(r.frames) at \(num(r.frameRate, 0)) Hz (load \(num(Double(r.loadNanoseconds) / 1e6)) ms)\n"
+            out += "throughput   \(num(r.framesPerSecond)) frames/s, \(num(r.entityFramesPerSecond / 1e6, 2)) M entity-frames/s, "
+                + "\(num(r.perEntityFrame(r.total), 2)) ns per entity-frame\n"
+            out += "phases       ns/entity-frame   share\n"
+            for (name, ns) in r.phases {
+                let share = r.total > 0 ? 100 * Double(ns) / Double(r.total) : 0
+                out += "  " + name.padding(toLength: 13, withPad: " ", startingAt: 0)
+                    + num(r.perEntityFrame(ns), 2).leftPadded(14) + "   " + num(share).leftPadded(5) + " %\n"
+            }
+            out += "violations   \(r.violations)\n"
+            out += "peak memory  \(r.peakRSS / 1_048_576) MiB (after load \(r.peakRSSAfterLoad / 1_048_576) MiB)\n"
+            return out
+        }
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

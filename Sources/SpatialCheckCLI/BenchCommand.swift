@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SpatialCheck
+import Rules
+import SceneLoader
+import SpatialModel
+
+extension SpatialCheck.BenchFormat: ExpressibleByArgument {}
+
+/// `spatialcheck bench SCENE`: frame rate, time per entity-frame by phase, and peak memory of the
+/// validation pipeline on one scene (register with `Bench.self` in the root command's subcommands).
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the pipeline on a scene: frames per second, ns per entity-frame by phase, peak memory.",
+        discussion: """
+            Loads SCENE, then simulates --frames frames and runs every enabled rule on each (what \
+            `validate` does, without rendering a report). Phases: animation (head pose, events, key \
+            sampling), transforms (hierarchy, boxes, bounds), quantities (angles, sizes, velocities), \
+            rules (per-frame checks), aggregation (closing runs, sorting violations). Use a release \
+            build: debug builds are hundreds of times slower. Generate large scenes with Tools/gen-scenes.
+            """)
+
+    @Argument(help: "A scene file or a bare 3D asset.") var path: String
+    @Option(help: "Frames to simulate (the scene's duration is replaced).") var frames: Int = 10_000
+    @Option(help: "text or json.") var format: SpatialCheck.BenchFormat = .text
+    @Option(help: "Configuration file (default: every rule with its default parameters).") var config: String?
+    @Flag(name: .customLong("simulate-only"), help: "Measure the simulator alone, without the rules.") var simulateOnly = false
+    @Option(name: .customLong("point-angle"), help: "Degrees per point (default: the scene's units.pointAngle, else 0.0671).")
+    var pointAngle: Double?
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+
+    func validate() throws {
+        if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000") }
+        if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
+            throw ValidationError("--point-angle must be between 0 and 1 degree per point")
+        }
+    }
+
+    func run() throws {
+        var options = SpatialCheck.BenchOptions()
+        options.frames = frames
+        options.rules = !simulateOnly
+        options.load = LoadOptions(pointAngle: pointAngle)
+        if let config {
+            do { options.configuration = try RuleConfiguration.load(path: config) } catch {
+                let diagnostics = (error as? LoadFailure)?.diagnostics ?? [Diagnostic(file: config, message: "\(error)")]
+                try finish(SpatialCheck.Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError), output: nil)
+            }
+            if options.load.pointAngle == nil { options.load.pointAngle = options.configuration.pointAngle }
+        }
+        let outcome: SpatialCheck.Outcome
+        do {
+            let result = try SpatialCheck.bench(path: path, options: options)
+            outcome = SpatialCheck.Outcome(output: SpatialCheck.renderBench(result, format: format))
+        } catch {
+            outcome = SpatialCheck.Outcome(output: "", diagnostics: error.diagnostics, exitCode: .loadError)
+        }
+        try finish(outcome, output: output)
+    }
+}

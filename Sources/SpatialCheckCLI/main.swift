@@ -20,7 +20,7 @@ struct SpatialCheckCommand: ParsableCommand {
             FBX, DAE, PLY, STL, ...) are accepted too.
             """,
         version: SpatialCheck.version,
-        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, ImportWorkerCommand.self]
+        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, Bench.self, ImportWorkerCommand.self]
     )
 }
 

@@ -713,10 +713,19 @@ final class SceneBuilder {
 
     // MARK: - Assets
 
+    /// The absolute path of `p` relative to `base`, with `.`, `..` and repeated `/` removed lexically.
+    /// (Not `standardizingPath`: on Linux, Foundation resolves a relative symlink target against the
+    /// process's working directory there, so `scenes/link -> .` would turn into the wrong file.)
     static func resolve(_ p: String, base: String) -> String {
         let full = p.hasPrefix("/") ? p : (base as NSString).appendingPathComponent(p)
         let abs = full.hasPrefix("/") ? full : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(full)
-        return (abs as NSString).standardizingPath
+        var parts: [Substring] = []
+        for c in abs.split(separator: "/", omittingEmptySubsequences: true) {
+            if c == "." { continue }
+            if c == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(c)
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// Path policy: unless `allowExternalAssets`, an asset must resolve (lexically and after

@@ -3,6 +3,9 @@
 // run them with Tools/fuzz/run TARGET SECONDS, which passes -sanitize=fuzzer,address.
 import PackageDescription
 
+// libFuzzer supplies `main`; the harness only defines LLVMFuzzerTestOneInput.
+let harness: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
 let package = Package(
     name: "spatialcheck-fuzz",
     dependencies: [.package(name: "spatialcheck", path: "../..")],
@@ -10,15 +13,15 @@ let package = Package(
         .executableTarget(name: "fuzz-scene", dependencies: [
             .product(name: "SceneLoader", package: "spatialcheck"),
             .product(name: "SpatialModel", package: "spatialcheck"),
-        ]),
+        ], swiftSettings: harness),
         .executableTarget(name: "fuzz-report", dependencies: [
             .product(name: "Reporting", package: "spatialcheck"),
             .product(name: "SpatialModel", package: "spatialcheck"),
-        ]),
+        ], swiftSettings: harness),
         .executableTarget(name: "fuzz-gltf", dependencies: [
             .product(name: "AssetImport", package: "spatialcheck"),
             .product(name: "SpatialModel", package: "spatialcheck"),
-        ]),
+        ], swiftSettings: harness),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,3 +19,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = AssetImporter.containerProblem(path: path, ext: glb ? "glb" : "gltf")
     return 0
 }
+
+// SwiftPM links executables with `main` = `fuzz_gltf_main`; hand control to libFuzzer's driver.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                                 _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                                 _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+@_cdecl("fuzz_gltf_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) }
+}

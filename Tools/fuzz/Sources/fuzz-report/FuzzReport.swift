@@ -16,3 +16,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = Report.merge([report, report])
     return 0
 }
+
+// SwiftPM links executables with `main` = `fuzz_report_main`; hand control to libFuzzer's driver.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                                 _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                                 _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+@_cdecl("fuzz_report_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) }
+}

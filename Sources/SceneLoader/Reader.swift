@@ -12,6 +12,18 @@ final class Reader {
 
     var hasErrors: Bool { !diagnostics.isEmpty }
 
+    /// "Did you mean" suggestions left for this file. Each one is an edit-distance search, so a
+    /// hostile file with 100,000 misspelt references to 100,000 entities would otherwise take hours.
+    private var suggestionBudget = 200
+
+    /// `closestMatch` with bounds: words over 64 characters, more than 2,000 candidates, or after
+    /// 200 suggestions in one file, there is no suggestion (the message stays, without the hint).
+    func suggest(_ word: String, in candidates: [String]) -> String? {
+        guard suggestionBudget > 0, word.unicodeScalars.count <= 64, candidates.count <= 2_000 else { return nil }
+        suggestionBudget -= 1
+        return closestMatch(to: word, in: candidates.lazy.filter { $0.unicodeScalars.count <= 128 })
+    }
+
     /// Messages quote the file's own text through `quoted` (short, escaped); `sanitizedMessage` is
     /// the safety net for text that reaches here otherwise (importer messages, asset node names).
     func error(_ loc: SourceLocation?, _ message: String, hint: String? = nil) {
@@ -50,9 +62,9 @@ final class Reader {
     }
 
     /// "did you mean 'x'?" or the list of valid names.
-    static func suggestion(for word: String, in candidates: [String]) -> String {
-        if let m = closestMatch(to: word, in: candidates) { return "did you mean '\(m)'?" }
-        return "valid values: " + quoteList(candidates, limit: 20)
+    func suggestion(for word: String, in candidates: [String]) -> String {
+        if let m = suggest(word, in: candidates) { return "did you mean '\(m)'?" }
+        return "valid values: " + Self.quoteList(candidates, limit: 20)
     }
 
     // MARK: - Shapes
@@ -122,7 +134,7 @@ final class Reader {
         }
         if let v = E(rawValue: s.text) { return v }
         error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found '\(quoted(s.text))'",
-              hint: closestMatch(to: s.text, in: names).map { "did you mean '\($0)'?" })
+              hint: suggest(s.text, in: names).map { "did you mean '\($0)'?" })
         return nil
     }
 
@@ -173,7 +185,7 @@ struct YMap {
                 continue
             }
             let hint: String
-            if let m = closestMatch(to: p.key, in: allowed) {
+            if let m = reader.suggest(p.key, in: allowed) {
                 hint = "did you mean '\(m)'?"
             } else {
                 hint = "valid keys: " + Reader.quoteList(allowed, limit: 40)

@@ -96,6 +96,9 @@ final class SceneBuilder {
     private var entityCount = 0
     private var limitReported = false
     private var totalTriangles = 0
+    private var totalVertices = 0
+    private var vertexLimitReported = false
+    private var nodeNameIndex: [String: [String: Int]] = [:]
     private var triangleLimitReported = false
     private var assetCache: [String: Result<ImportedAsset, Diagnostic>] = [:]
 
@@ -844,10 +847,15 @@ final class SceneBuilder {
                         anchor: Anchor, path: String, loc: SourceLocation?) -> Attachment? {
         var sel = 0..<asset.nodes.count
         if let name = selectNode {
-            guard let k = asset.nodes.firstIndex(where: { $0.name == name }) else {
-                let names = asset.nodes.map(\.name).filter { !$0.isEmpty }
+            if nodeNameIndex[resolved] == nil {
+                var index: [String: Int] = [:]
+                for (i, n) in asset.nodes.enumerated() where index[n.name] == nil { index[n.name] = i }
+                nodeNameIndex[resolved] = index
+            }
+            guard let k = nodeNameIndex[resolved]?[name] else {
+                let names = asset.nodes.count <= 2_000 ? asset.nodes.map(\.name).filter { !$0.isEmpty } : []
                 r.error(selectLoc, "asset '\(display)' has no node named '\(name)'",
-                        hint: (closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? "")
+                        hint: (r.suggest(name, in: names).map { "did you mean '\($0)'? " } ?? "")
                             + "nodes in the asset: " + Reader.quoteList(names, limit: 10))
                 return nil
             }
@@ -870,6 +878,17 @@ final class SceneBuilder {
                                  anchor: anchor, entity: entIdx)
         let base = nodes.count
         let lower = sel.lowerBound
+        var vertexCount = 0
+        for i in sel { vertexCount += asset.nodes[i].vertices.count / 3 }
+        totalVertices += vertexCount
+        if totalVertices > Limits.maxVertices {
+            if !vertexLimitReported {
+                vertexLimitReported = true
+                r.error(loc, "the scene's assets have more than \(Limits.maxVertices) vertices in all (asset '\(quoted(display, limit: 200))' adds \(vertexCount))",
+                        hint: "use decimated versions of the assets for validation")
+            }
+            return nil
+        }
         if base + sel.count > Limits.maxSceneNodes {
             r.error(loc, "the scene would have more than \(Limits.maxSceneNodes) nodes with asset '\(quoted(display, limit: 200))' (\(sel.count) nodes)",
                     hint: "use fewer or simpler assets")
@@ -998,7 +1017,7 @@ final class SceneBuilder {
                 let names = att.asset.animations.map(\.name)
                 r.error(cn.loc, "asset '\(att.asset.path)' has no animation clip '\(name)'",
                         hint: names.isEmpty ? "the asset has no animation clips" :
-                            (closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? "")
+                            (r.suggest(name, in: names).map { "did you mean '\($0)'? " } ?? "")
                             + "clips in the asset: " + Reader.quoteList(names, limit: 20))
                 return
             }
@@ -1093,19 +1112,32 @@ final class SceneBuilder {
         }
     }
 
+    /// Entity lookup by path and by id, built once (events are resolved after all entities exist);
+    /// a linear search per event would be quadratic in a scene with 100,000 events and entities.
+    private lazy var entityIndex: (byPath: [String: Int], byId: [String: [Int]]) = {
+        var byPath: [String: Int] = [:]
+        var byId: [String: [Int]] = [:]
+        for (i, e) in entities.enumerated() {
+            if byPath[e.path] == nil { byPath[e.path] = i }
+            byId[e.id, default: []].append(i)
+        }
+        return (byPath, byId)
+    }()
+
     private func resolveEntity(_ ref: String, loc: SourceLocation) -> Int? {
-        if let i = entities.firstIndex(where: { $0.path == ref }) { return i }
-        let matches = entities.indices.filter { entities[$0].id == ref }
+        if let i = entityIndex.byPath[ref] { return i }
+        let matches = entityIndex.byId[ref] ?? []
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {
-            r.error(loc, "entity '\(ref)' is ambiguous: \(matches.count) entities have that id",
+            r.error(loc, "entity '\(quoted(ref))' is ambiguous: \(matches.count) entities have that id",
                     hint: "use a path: " + Reader.quoteList(matches.map { entities[$0].path }))
             return nil
         }
-        let candidates = entities.map(\.path) + entities.map(\.id)
-        r.error(loc, "event refers to an unknown entity '\(ref)'",
-                hint: closestMatch(to: ref, in: candidates).map { "did you mean '\($0)'?" }
-                    ?? (entities.isEmpty ? "the scene has no entities" : "entities: " + Reader.quoteList(entities.map(\.path))))
+        let candidates = entities.count <= 1_000 ? entities.map(\.path) + entities.map(\.id) : []
+        r.error(loc, "event refers to an unknown entity '\(quoted(ref))'",
+                hint: r.suggest(ref, in: candidates).map { "did you mean '\($0)'?" }
+                    ?? (entities.isEmpty ? "the scene has no entities" : "entities: " + Reader.quoteList(entities.prefix(12).map(\.path))
+                        + (entities.count > 12 ? ", … (\(entities.count) in all)" : "")))
         return nil
     }
 

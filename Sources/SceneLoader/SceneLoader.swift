@@ -167,6 +167,8 @@ public enum SceneLimits {
     public static let maxSceneNodes = Limits.maxSceneNodes
     /// Triangles over all assets of one scene (each use of an asset counts).
     public static let maxTriangles = Limits.maxTriangles
+    /// Vertices over all assets of one scene (each use counts).
+    public static let maxVertices = Limits.maxVertices
     /// Keys in one keyframe list (viewer path, one entity's keyframes) and events in a scene.
     public static let maxKeyframes = Limits.maxKeyframes
     /// Simulated frames: ceil(duration × frame rate).

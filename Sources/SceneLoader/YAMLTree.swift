@@ -38,6 +38,8 @@ enum Limits {
     static let maxEntities = 100_000
     static let maxSceneNodes = 1_000_000
     static let maxTriangles = 50_000_000
+    /// Vertices transformed for rest bounds, over all asset uses (point clouds have no triangles).
+    static let maxVertices = 150_000_000
     static let maxKeyframes = 100_000
     static let maxFrames = 1_000_000
     /// YAML values reached through aliases (an anchor used again), counted per use.

@@ -92,6 +92,20 @@ import SpatialCheck
         #expect(scene?.entities.count == 4)
     }
 
+    @Test func manyUnknownReferencesStayLinear() {
+        // Regression: each event searched every entity and computed an edit distance to every path
+        // and id, quadratic in a scene with many entities and misspelt events.
+        var text = "format: spatialscene/1\nentities:\n"
+        for i in 0..<5_000 { text += "  - {id: entity\(i), kind: group}\n" }
+        text += "events:\n"
+        for i in 0..<5_000 { text += "  - {t: 1, action: show, entity: entitx\(i)}\n" }
+        let start = Date()
+        let errs = SecurityFixture.errors(text)
+        #expect(errs.count == 5_000)
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(errs.first?.hint?.contains("in all") == true)
+    }
+
     @Test func specialFilesAreNotRead() {
         // A FIFO (or /dev/zero behind a symlink) would block or never end.
         let dir = SecurityFixture.directory

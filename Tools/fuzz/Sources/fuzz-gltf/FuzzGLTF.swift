@@ -10,7 +10,10 @@ private let created: Bool = (try? FileManager.default.createDirectory(atPath: di
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard created else { return 0 }
+    // Empty files are skipped: swift-foundation's FileManager.contents(atPath:) leaks its 4 KiB read
+    // buffer for a zero-length file (found by this harness; a Foundation bug, reported in
+    // docs/security.md). Everything else keeps LeakSanitizer on.
+    guard created, size > 0 else { return 0 }
     let d = Data(bytes: data, count: size)
     let glb = size >= 4 && d.prefix(4) == Data("glTF".utf8)
     let path = dir + (glb ? "/in.glb" : "/in.gltf")

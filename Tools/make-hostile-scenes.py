@@ -221,6 +221,8 @@ add("alias-bomb-unknown-keys.scene.yaml", "\n".join(bomb2) + "\n")
 add("alias-bomb-keys.scene.yaml", "format: spatialscene/1\na: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
     "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\n? *c\n: 1\n")
 add("alias-as-flow-key.scene.yaml", "format: spatialscene/1\nx: &x {a: 1}\ny: {*x : 2}\n")
+for i, tail in enumerate(["x: [*a8,?*a8]", "x: {*a8}", "x: {[*a8]}", "x: {a: 1,\n  {b: *a8}}"]):
+    add(f"alias-bomb-flow-key-{i}.scene.yaml", "\n".join(bomb[:10]) + "\n" + tail + "\n")
 add("alias-undefined.scene.yaml", "format: spatialscene/1\nentities: *nothing\n")
 add("alias-self.scene.yaml", "format: spatialscene/1\nentities: &e [*e]\n")
 add("alias-entities-duplicate-ids.scene.yaml", "format: spatialscene/1\nx: &w {id: w, kind: group}\nentities: [*w, *w, *w]\n")

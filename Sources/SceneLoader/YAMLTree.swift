@@ -159,20 +159,36 @@ struct TreeConverter {
             break
         }
         guard hasAnchor else { return nil }
+        /// The previous character that is not a space, tab or line break (for flow entries that span lines).
+        func previousSignificant(_ i: Int) -> Unicode.Scalar? {
+            var j = i - 1
+            while j >= 0, isSpace(scalars[j]) || scalars[j] == "\n" || scalars[j] == "\r" { j -= 1 }
+            return j >= 0 ? scalars[j] : nil
+        }
         var line = 1, col = 1
         var i = 0
+        // Open flow collections ('[' or '{'), to know when an entry of a flow mapping is a key.
+        var flow: [Unicode.Scalar] = []
         while i < scalars.count {
             let c = scalars[i]
             if c == "\n" { line += 1; col = 1; i += 1; continue }
             var bad = false
-            if c == "*", tokenStart(i), i + 1 < scalars.count, isAnchorChar(scalars[i + 1]) {
+            // In a flow mapping, an entry that starts with an alias, a collection or '?' is a key
+            // even without ':' (`{*a}`, `{[*a]}`).
+            let flowMapEntry = flow.last == "{" && (previousSignificant(i).map { $0 == "{" || $0 == "," } ?? false)
+            if c == "*", tokenStart(i) || flowMapEntry, i + 1 < scalars.count, isAnchorChar(scalars[i + 1]) {
                 var j = i + 1
                 while j < scalars.count, isAnchorChar(scalars[j]) { j += 1 }
-                bad = colonIndicator(after: j)
+                bad = flowMapEntry || colonIndicator(after: j)
             } else if c == "]" || c == "}" {
                 bad = colonIndicator(after: i + 1)
-            } else if c == "?", tokenStart(i) {
-                bad = i + 1 >= scalars.count || isSpace(scalars[i + 1]) || scalars[i + 1] == "\n"
+                if !flow.isEmpty { flow.removeLast() }
+            } else if c == "[" || c == "{" {
+                bad = flowMapEntry
+                flow.append(c)
+            } else if c == "?", tokenStart(i) || flowMapEntry {
+                // libyaml reads '?' as an explicit key anywhere in flow context ('[?*a]').
+                bad = !flow.isEmpty || i + 1 >= scalars.count || isSpace(scalars[i + 1]) || scalars[i + 1] == "\n"
             }
             if bad { return SourceLocation(line: line, column: col) }
             col += 1

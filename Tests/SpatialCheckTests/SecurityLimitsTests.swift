@@ -109,6 +109,25 @@ private let timeFactor = Double(ProcessInfo.processInfo.environment["SPATIALCHEC
         #expect(errs.first?.hint?.contains("in all") == true)
     }
 
+    @Test func aliasBombsAsFlowKeysAreRejectedBeforeComposing() {
+        // Regression (fuzzer, scene target): in flow context libyaml reads '?' as an explicit key even
+        // without a following space, and a flow mapping's entries are keys without ':'. Yams hashed
+        // the alias bomb used as such a key for minutes before any limit applied.
+        var bomb = "format: spatialscene/1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1...8 { bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for tail in ["x: [*a8,?*a8]\n", "x: [?*a8]\n", "x: {*a8}\n", "x: {a: 1, *a8}\n", "x: {[*a8]}\n", "x: {a: 1,\n  {b: *a8}}\n", "x: {?*a8}\n"] {
+            let start = Date()
+            let errs = SecurityFixture.errors(bomb + tail)
+            #expect(Date().timeIntervalSince(start) < 2 * timeFactor, "\(tail)")
+            #expect(errs.count == 1, "\(tail)")
+            #expect(errs.first?.message == "a list, mapping or alias used as a mapping key is not supported in scene files", "\(tail)")
+            #expect((errs.first?.location?.line ?? 0) >= 11, "\(tail)")
+        }
+        // Aliases as flow values are fine.
+        let ok = SecurityFixture.errors("format: spatialscene/1\nx: &p [0, 1.5, -2]\nentities: [{id: a, kind: group, position: *p}]\n")
+        #expect(ok.map(\.message) == ["unknown key 'x' in the scene's top level"])
+    }
+
     @Test func specialFilesAreNotRead() {
         // A FIFO (or /dev/zero behind a symlink) would block or never end.
         let dir = SecurityFixture.directory

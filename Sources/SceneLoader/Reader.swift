@@ -12,12 +12,28 @@ final class Reader {
 
     var hasErrors: Bool { !diagnostics.isEmpty }
 
+    /// "Did you mean" suggestions left for this file. Each one is an edit-distance search, so a
+    /// hostile file with 100,000 misspelt references to 100,000 entities would otherwise take hours.
+    private var suggestionBudget = 200
+
+    /// `closestMatch` with bounds: words over 64 characters, more than 2,000 candidates, or after
+    /// 200 suggestions in one file, there is no suggestion (the message stays, without the hint).
+    func suggest(_ word: String, in candidates: [String]) -> String? {
+        guard suggestionBudget > 0, word.unicodeScalars.count <= 64, candidates.count <= 2_000 else { return nil }
+        suggestionBudget -= 1
+        return closestMatch(to: word, in: candidates.lazy.filter { $0.unicodeScalars.count <= 128 })
+    }
+
+    /// Messages quote the file's own text through `quoted` (short, escaped); `sanitizedMessage` is
+    /// the safety net for text that reaches here otherwise (importer messages, asset node names).
     func error(_ loc: SourceLocation?, _ message: String, hint: String? = nil) {
-        diagnostics.append(Diagnostic(file: file, location: loc, message: message, hint: hint))
+        diagnostics.append(Diagnostic(file: file, location: loc, message: sanitizedMessage(message),
+                                      hint: hint.map(sanitizedMessage)))
     }
 
     func warning(_ loc: SourceLocation?, _ message: String, hint: String? = nil) {
-        warnings.append(Diagnostic(.warning, file: file, location: loc, message: message, hint: hint))
+        warnings.append(Diagnostic(.warning, file: file, location: loc, message: sanitizedMessage(message),
+                                   hint: hint.map(sanitizedMessage)))
     }
 
     /// "a string "big"", "the number 3", "a list of 2 items", "a mapping", "true", "an empty value".
@@ -26,13 +42,12 @@ final class Reader {
         case let .scalar(s):
             switch s.type {
             case .string:
-                let t = s.text.count > 40 ? String(s.text.prefix(40)) + "…" : s.text
-                return "a string \"\(t)\""
+                return "a string \"\(quoted(s.text, limit: 40))\""
             case .number:
-                if let d = s.number, !d.isFinite { return "the non-finite number \(s.text)" }
-                return "the number \(s.text)"
-            case .bool: return "the boolean \(s.text)"
-            case .null: return s.text.isEmpty ? "an empty value" : "null (\(s.text))"
+                if let d = s.number, !d.isFinite { return "the non-finite number \(quoted(s.text))" }
+                return "the number \(quoted(s.text))"
+            case .bool: return "the boolean \(quoted(s.text))"
+            case .null: return s.text.isEmpty ? "an empty value" : "null (\(quoted(s.text)))"
             }
         case let .sequence(items):
             return items.count == 1 ? "a list of 1 item" : "a list of \(items.count) items"
@@ -42,14 +57,14 @@ final class Reader {
     }
 
     static func quoteList(_ names: [String], limit: Int = 12) -> String {
-        let shown = names.prefix(limit).map { "'\($0)'" }.joined(separator: ", ")
+        let shown = names.prefix(limit).map { "'\(quoted($0))'" }.joined(separator: ", ")
         return names.count > limit ? shown + ", … (\(names.count) in all)" : shown
     }
 
     /// "did you mean 'x'?" or the list of valid names.
-    static func suggestion(for word: String, in candidates: [String]) -> String {
-        if let m = closestMatch(to: word, in: candidates) { return "did you mean '\(m)'?" }
-        return "valid values: " + quoteList(candidates, limit: 20)
+    func suggestion(for word: String, in candidates: [String]) -> String {
+        if let m = suggest(word, in: candidates) { return "did you mean '\(m)'?" }
+        return "valid values: " + Self.quoteList(candidates, limit: 20)
     }
 
     // MARK: - Shapes
@@ -72,8 +87,13 @@ final class Reader {
             return nil
         }
         guard d.isFinite else {
-            error(n.loc, "\(what) must be a finite number, found \(s.text)",
+            error(n.loc, "\(what) must be a finite number, found \(quoted(s.text))",
                   hint: "NaN and infinity are not valid in a scene")
+            return nil
+        }
+        guard abs(d) <= Limits.maxMagnitude else {
+            error(n.loc, "\(what) is out of range: \(quoted(s.text)) is larger in magnitude than \(Self.format(Limits.maxMagnitude))",
+                  hint: "scene numbers are metres, points, seconds, degrees or Hz; none needs more than \(Self.format(Limits.maxMagnitude))")
             return nil
         }
         return d
@@ -113,8 +133,8 @@ final class Reader {
             return nil
         }
         if let v = E(rawValue: s.text) { return v }
-        error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found '\(s.text)'",
-              hint: closestMatch(to: s.text, in: names).map { "did you mean '\($0)'?" })
+        error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found '\(quoted(s.text))'",
+              hint: suggest(s.text, in: names).map { "did you mean '\($0)'?" })
         return nil
     }
 
@@ -161,16 +181,16 @@ struct YMap {
     func checkKeys(_ allowed: [String], in what: String, reader: Reader, elsewhere: [String: String] = [:]) {
         for p in pairs where !allowed.contains(p.key) {
             if let other = elsewhere[p.key] {
-                reader.error(p.keyLoc, "'\(p.key)' is not a key of \(what); it \(other)")
+                reader.error(p.keyLoc, "'\(quoted(p.key))' is not a key of \(what); it \(other)")
                 continue
             }
             let hint: String
-            if let m = closestMatch(to: p.key, in: allowed) {
+            if let m = reader.suggest(p.key, in: allowed) {
                 hint = "did you mean '\(m)'?"
             } else {
                 hint = "valid keys: " + Reader.quoteList(allowed, limit: 40)
             }
-            reader.error(p.keyLoc, "unknown key '\(p.key)' in \(what)", hint: hint)
+            reader.error(p.keyLoc, "unknown key '\(quoted(p.key))' in \(what)", hint: hint)
         }
     }
 

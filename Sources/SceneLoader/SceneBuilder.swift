@@ -95,6 +95,11 @@ final class SceneBuilder {
     private var yaw0 = 0.0
     private var entityCount = 0
     private var limitReported = false
+    private var totalTriangles = 0
+    private var totalVertices = 0
+    private var vertexLimitReported = false
+    private var nodeNameIndex: [String: [String: Int]] = [:]
+    private var triangleLimitReported = false
     private var assetCache: [String: Result<ImportedAsset, Diagnostic>] = [:]
 
     init(path: String, baseDirectory: String, options: LoadOptions, importer: AssetImporting) {
@@ -111,7 +116,7 @@ final class SceneBuilder {
         if let f = top["format"] {
             let s = r.string(f, "'format'")
             if let s, s != "spatialscene/1" {
-                r.error(f.loc, "unsupported scene format '\(s)'; supported formats: 'spatialscene/1'",
+                r.error(f.loc, "unsupported scene format '\(quoted(s))'; supported formats: 'spatialscene/1'",
                         hint: s.hasPrefix("spatialscene/") ? "this version of spatialcheck reads spatialscene/1 only" : nil)
                 throw failure()
             }
@@ -122,10 +127,14 @@ final class SceneBuilder {
         let name = top["name"].flatMap { r.string($0, "'name'") }
         let platform = top["platform"].flatMap { r.enumValue($0, "'platform'", Platform.self) } ?? .visionOS
         let immersion = top["immersion"].flatMap { r.enumValue($0, "'immersion'", ImmersionStyle.self) } ?? .shared
-        var frameRate = top["frameRate"].flatMap { r.positive($0, "'frameRate'") } ?? platform.defaultFrameRate
+        var frameRate = top["frameRate"].flatMap {
+            r.number($0, "'frameRate'", rule: "greater than 0 and at most \(Reader.format(Limits.maxFrameRate)) Hz") { $0 > 0 && $0 <= Limits.maxFrameRate }
+        } ?? platform.defaultFrameRate
         var duration = top["duration"].flatMap { r.positive($0, "'duration'") }
         if let o = options.frameRate {
-            if o.isFinite, o > 0 { frameRate = o } else { r.error(nil, "the frame rate override must be greater than 0, found \(o)") }
+            if o.isFinite, o > 0, o <= Limits.maxFrameRate { frameRate = o } else {
+                r.error(nil, "the frame rate override must be greater than 0 and at most \(Reader.format(Limits.maxFrameRate)) Hz, found \(o)")
+            }
         }
         if let o = options.duration {
             if o.isFinite, o > 0 { duration = o } else { r.error(nil, "the duration override must be greater than 0, found \(o)") }
@@ -141,6 +150,11 @@ final class SceneBuilder {
         finish()
 
         let d = duration ?? defaultDuration(frameRate: frameRate, events: events)
+        checkFrames(duration: d, frameRate: frameRate, durationLoc: top["duration"]?.loc, durationGiven: duration != nil)
+        if entities.isEmpty, top["entities"].map({ if case .sequence = $0.kind { true } else { false } }) ?? true {
+            r.warning(top["entities"]?.loc ?? top.loc, "the scene has no entities; only the viewer is simulated and no content rule can fail",
+                      hint: "add entities under 'entities:'; an empty scene is reported as checked, not as clean content")
+        }
         if r.hasErrors { throw failure() }
         return Scene(path: path, name: name, platform: platform, immersion: immersion, frameRate: frameRate,
                      duration: d, units: units, viewer: viewer, nodes: nodes, entities: entities,
@@ -164,13 +178,26 @@ final class SceneBuilder {
         nodes[nodeIdx].subtreeEnd = nodes.count
         finish()
         var frameRate = Platform.visionOS.defaultFrameRate
-        if let o = options.frameRate, o.isFinite, o > 0 { frameRate = o }
+        if let o = options.frameRate, o.isFinite, o > 0, o <= Limits.maxFrameRate { frameRate = o }
         var duration = defaultDuration(frameRate: frameRate, events: [])
         if let o = options.duration, o.isFinite, o > 0 { duration = o }
+        checkFrames(duration: duration, frameRate: frameRate, durationLoc: nil, durationGiven: options.duration != nil)
         if r.hasErrors { throw failure() }
         return Scene(path: path, name: nil, platform: .visionOS, immersion: .shared, frameRate: frameRate,
                      duration: duration, units: units, viewer: viewer, nodes: nodes, entities: entities,
                      animations: animations, events: [], warnings: r.warnings)
+    }
+
+    /// The simulation steps every frame; ceil(duration × rate) above `Limits.maxFrames` is an error
+    /// (at the key that caused it) rather than hours of work or an overflow.
+    private func checkFrames(duration: Double, frameRate: Double, durationLoc: SourceLocation?, durationGiven: Bool) {
+        let frames = (duration * frameRate - 1e-9).rounded(.up)
+        guard !(frames.isFinite && frames <= Double(Limits.maxFrames)) else { return }
+        let count = frames.isFinite && frames < 1e15 ? String(Int(frames)) : "too many"
+        let source = durationGiven ? "duration" : "the default duration (the end of the viewer path, animations and events)"
+        r.error(options.duration == nil && durationGiven ? durationLoc : nil,
+                "the scene needs \(count) frames (\(source) \(Reader.format(duration)) s × \(Reader.format(frameRate)) Hz); the limit is \(Limits.maxFrames) frames",
+                hint: "simulate less: pass --duration SECONDS and/or a lower --frame-rate HZ, or set 'duration'/'frameRate' in the scene")
     }
 
     private func failure() -> LoadFailure {
@@ -229,6 +256,11 @@ final class SceneBuilder {
         let motion = m["motion"].flatMap { r.enumValue($0, "'viewer.motion'", MotionPreset.self) } ?? MotionPreset.none
         var keys: [ViewerKey] = []
         if let p = m["path"], let items = r.list(p, "'viewer.path'") {
+            if items.count > Limits.maxKeyframes {
+                r.error(p.loc, "'viewer.path' has \(items.count) keys; the limit is \(Limits.maxKeyframes)",
+                        hint: "resample the path; keys are interpolated linearly")
+                return
+            }
             var pos = Vec3(0, eye, 0)
             var rot = Quat.identity
             var lastT: Double?
@@ -246,6 +278,10 @@ final class SceneBuilder {
                 if let q = orientation(k, "a viewer path key").quat { rot = q }
                 keys.append(ViewerKey(time: t, position: pos, rotation: rot))
             }
+        }
+        if keys.count == 1, let p = m["path"] {
+            r.warning(p.loc, "'viewer.path' has one key: the viewer holds that pose for the whole scene",
+                      hint: "add a second key to move the viewer; the default duration is then one frame unless 'duration' is set")
         }
         viewer = Viewer(posture: posture, eyeHeight: eye, ipd: ipd, fieldOfView: fov,
                         path: keys.isEmpty ? nil : keys, motion: motion, location: m.loc)
@@ -322,7 +358,7 @@ final class SceneBuilder {
         guard let n = m.require("id", in: what, reader: r) else { return nil }
         guard let s = r.string(n, "'id' of \(what)") else { return nil }
         guard Self.isValidId(s) else {
-            r.error(n.loc, "'id' '\(s)' may contain only letters, digits, '-', '_' and '.'",
+            r.error(n.loc, "'id' '\(quoted(s))' may contain only letters, digits, '-', '_' and '.'",
                     hint: "ids are joined with '/' into paths like 'player/controls/play'")
             return nil
         }
@@ -576,7 +612,7 @@ final class SceneBuilder {
             var selectName: String?
             var selectLoc: SourceLocation?
             if let nn = m["node"] { selectName = r.string(nn, "'node' of \(what)"); selectLoc = nn.loc }
-            if let an = assetNode, let ap = r.string(an, "'asset' of \(what)") {
+            if let an = assetNode, let ap = r.string(an, "'asset' of \(what)"), checkAssetPath(ap, loc: an.loc) {
                 let resolved = Self.resolve(ap, base: baseDirectory)
                 if let asset = importAsset(display: ap, resolved: resolved, loc: an.loc) {
                     if !(m.has("assetUnits") && override == nil) && !(m.has("node") && selectName == nil) {
@@ -680,10 +716,54 @@ final class SceneBuilder {
 
     // MARK: - Assets
 
+    /// The absolute path of `p` relative to `base`, with `.`, `..` and repeated `/` removed lexically.
+    /// (Not `standardizingPath`: on Linux, Foundation resolves a relative symlink target against the
+    /// process's working directory there, so `scenes/link -> .` would turn into the wrong file.)
     static func resolve(_ p: String, base: String) -> String {
         let full = p.hasPrefix("/") ? p : (base as NSString).appendingPathComponent(p)
         let abs = full.hasPrefix("/") ? full : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(full)
-        return (abs as NSString).standardizingPath
+        var parts: [Substring] = []
+        for c in abs.split(separator: "/", omittingEmptySubsequences: true) {
+            if c == "." { continue }
+            if c == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(c)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Path policy: unless `allowExternalAssets`, an asset must resolve (lexically and after
+    /// following symlinks) inside the scene file's directory tree. Checked before the file is
+    /// looked at, so the error does not reveal whether something exists outside.
+    private func checkAssetPath(_ p: String, loc: SourceLocation) -> Bool {
+        if p.isEmpty || p.unicodeScalars.contains("\u{0}") {
+            r.error(loc, "'asset' must be a file path, found \(p.isEmpty ? "an empty string" : "a path containing a NUL character")")
+            return false
+        }
+        if options.allowExternalAssets { return true }
+        let root = Self.canonical(Self.resolve(".", base: baseDirectory))
+        let lexical = Self.resolve(p, base: baseDirectory)
+        if Self.isInside(Self.canonical(lexical), root: root) { return true }
+        let how = p.hasPrefix("/") ? "is an absolute path outside" : "resolves (after '..' and symbolic links) outside"
+        r.error(loc, "asset '\(quoted(p, limit: 200))' \(how) the scene file's folder; assets must be inside it",
+                hint: "move the asset next to the scene, or pass --allow-external-assets if the scene is trusted")
+        return false
+    }
+
+    static func isInside(_ path: String, root: String) -> Bool {
+        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+    }
+
+    /// `realpath` of the longest existing prefix of an absolute, standardized path, with the rest
+    /// appended (so a missing file inside a symlinked folder still resolves through the link).
+    static func canonical(_ path: String) -> String {
+        if let c = realpath(path, nil) {
+            defer { free(c) }
+            return String(cString: c)
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if parent == path || parent.isEmpty { return path }
+        let base = canonical(parent)
+        return (base as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
     private func importAsset(display: String, resolved: String, loc: SourceLocation?) -> ImportedAsset? {
@@ -769,10 +849,15 @@ final class SceneBuilder {
                         anchor: Anchor, path: String, loc: SourceLocation?) -> Attachment? {
         var sel = 0..<asset.nodes.count
         if let name = selectNode {
-            guard let k = asset.nodes.firstIndex(where: { $0.name == name }) else {
-                let names = asset.nodes.map(\.name).filter { !$0.isEmpty }
+            if nodeNameIndex[resolved] == nil {
+                var index: [String: Int] = [:]
+                for (i, n) in asset.nodes.enumerated() where index[n.name] == nil { index[n.name] = i }
+                nodeNameIndex[resolved] = index
+            }
+            guard let k = nodeNameIndex[resolved]?[name] else {
+                let names = asset.nodes.count <= 2_000 ? asset.nodes.map(\.name).filter { !$0.isEmpty } : []
                 r.error(selectLoc, "asset '\(display)' has no node named '\(name)'",
-                        hint: (closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? "")
+                        hint: (r.suggest(name, in: names).map { "did you mean '\($0)'? " } ?? "")
                             + "nodes in the asset: " + Reader.quoteList(names, limit: 10))
                 return nil
             }
@@ -795,6 +880,22 @@ final class SceneBuilder {
                                  anchor: anchor, entity: entIdx)
         let base = nodes.count
         let lower = sel.lowerBound
+        var vertexCount = 0
+        for i in sel { vertexCount += asset.nodes[i].vertices.count / 3 }
+        totalVertices += vertexCount
+        if totalVertices > Limits.maxVertices {
+            if !vertexLimitReported {
+                vertexLimitReported = true
+                r.error(loc, "the scene's assets have more than \(Limits.maxVertices) vertices in all (asset '\(quoted(display, limit: 200))' adds \(vertexCount))",
+                        hint: "use decimated versions of the assets for validation")
+            }
+            return nil
+        }
+        if base + sel.count > Limits.maxSceneNodes {
+            r.error(loc, "the scene would have more than \(Limits.maxSceneNodes) nodes with asset '\(quoted(display, limit: 200))' (\(sel.count) nodes)",
+                    hint: "use fewer or simpler assets")
+            return nil
+        }
         var map: [Int: Int] = [:]
         var triangles = 0
         for i in sel {
@@ -810,6 +911,12 @@ final class SceneBuilder {
         }
         nodes[rootIdx].subtreeEnd = nodes.count
         entities[entIdx].geometryNodes = nodeIdx..<nodes.count
+        totalTriangles += triangles
+        if totalTriangles > Limits.maxTriangles, !triangleLimitReported {
+            triangleLimitReported = true
+            r.error(loc, "the scene's assets have more than \(Limits.maxTriangles) triangles in all (\(totalTriangles) so far, asset '\(quoted(display, limit: 200))' adds \(triangles))",
+                    hint: "use decimated versions of the assets for validation")
+        }
         entities[entIdx].asset = AssetUse(path: display, resolvedPath: resolved, format: asset.format,
                                           unitScale: unitScale, unitReason: reason, triangles: triangles,
                                           clips: asset.animations.map { ($0.name, $0.duration) }, node: selectNode)
@@ -865,6 +972,11 @@ final class SceneBuilder {
                 r.error(kn.loc, "'keyframes' of \(what) needs at least one keyframe")
                 return
             }
+            if items.count > Limits.maxKeyframes {
+                r.error(kn.loc, "'keyframes' of \(what) has \(items.count) keys; the limit is \(Limits.maxKeyframes)",
+                        hint: "resample the animation; keys are interpolated")
+                return
+            }
             let rest = nodes[nodeIdx].restTRS
             var ch = NodeChannel(node: nodeIdx)
             var lastT: Double?
@@ -907,7 +1019,7 @@ final class SceneBuilder {
                 let names = att.asset.animations.map(\.name)
                 r.error(cn.loc, "asset '\(att.asset.path)' has no animation clip '\(name)'",
                         hint: names.isEmpty ? "the asset has no animation clips" :
-                            (closestMatch(to: name, in: names).map { "did you mean '\($0)'? " } ?? "")
+                            (r.suggest(name, in: names).map { "did you mean '\($0)'? " } ?? "")
                             + "clips in the asset: " + Reader.quoteList(names, limit: 20))
                 return
             }
@@ -929,6 +1041,10 @@ final class SceneBuilder {
 
     private func parseEvents(_ n: YNode) -> [SceneEvent] {
         guard let items = r.list(n, "'events'") else { return [] }
+        if items.count > Limits.maxKeyframes {
+            r.error(n.loc, "'events' has \(items.count) entries; the limit is \(Limits.maxKeyframes)")
+            return []
+        }
         var out: [SceneEvent] = []
         for item in items {
             guard let m = r.mapping(item, "an event") else { continue }
@@ -963,22 +1079,67 @@ final class SceneBuilder {
             }
             if let t, let act { out.append(SceneEvent(time: t, action: act, location: m.loc)) }
         }
-        return out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let sorted = out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        warnConflictingEvents(sorted)
+        return sorted
     }
 
+    /// Events at the same time apply in file order. When two of them act on the same thing (two
+    /// `setImmersion`, `show` and `hide` of one entity) only the later one is visible from the
+    /// next frame on, which is rarely what was meant: a warning says so.
+    private func warnConflictingEvents(_ events: [SceneEvent]) {
+        var i = 0
+        while i < events.count {
+            var j = i
+            while j + 1 < events.count, events[j + 1].time == events[i].time { j += 1 }
+            if j > i {
+                var seen: [String: SourceLocation] = [:]
+                for e in events[i...j] {
+                    let key: String?
+                    switch e.action {
+                    case .setImmersion: key = "setImmersion"
+                    case let .show(entity), let .hide(entity): key = "visibility of '\(entities[entity].path)'"
+                    default: key = nil
+                    }
+                    guard let key else { continue }
+                    if let prev = seen[key] {
+                        r.warning(e.location, "two events at t = \(Reader.format(e.time)) change the \(key) (the other at \(prev)); they apply in file order, so only this one takes effect",
+                                  hint: "give the events different times, or remove one")
+                    } else {
+                        seen[key] = e.location
+                    }
+                }
+            }
+            i = j + 1
+        }
+    }
+
+    /// Entity lookup by path and by id, built once (events are resolved after all entities exist);
+    /// a linear search per event would be quadratic in a scene with 100,000 events and entities.
+    private lazy var entityIndex: (byPath: [String: Int], byId: [String: [Int]]) = {
+        var byPath: [String: Int] = [:]
+        var byId: [String: [Int]] = [:]
+        for (i, e) in entities.enumerated() {
+            if byPath[e.path] == nil { byPath[e.path] = i }
+            byId[e.id, default: []].append(i)
+        }
+        return (byPath, byId)
+    }()
+
     private func resolveEntity(_ ref: String, loc: SourceLocation) -> Int? {
-        if let i = entities.firstIndex(where: { $0.path == ref }) { return i }
-        let matches = entities.indices.filter { entities[$0].id == ref }
+        if let i = entityIndex.byPath[ref] { return i }
+        let matches = entityIndex.byId[ref] ?? []
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {
-            r.error(loc, "entity '\(ref)' is ambiguous: \(matches.count) entities have that id",
+            r.error(loc, "entity '\(quoted(ref))' is ambiguous: \(matches.count) entities have that id",
                     hint: "use a path: " + Reader.quoteList(matches.map { entities[$0].path }))
             return nil
         }
-        let candidates = entities.map(\.path) + entities.map(\.id)
-        r.error(loc, "event refers to an unknown entity '\(ref)'",
-                hint: closestMatch(to: ref, in: candidates).map { "did you mean '\($0)'?" }
-                    ?? (entities.isEmpty ? "the scene has no entities" : "entities: " + Reader.quoteList(entities.map(\.path))))
+        let candidates = entities.count <= 1_000 ? entities.map(\.path) + entities.map(\.id) : []
+        r.error(loc, "event refers to an unknown entity '\(quoted(ref))'",
+                hint: r.suggest(ref, in: candidates).map { "did you mean '\($0)'?" }
+                    ?? (entities.isEmpty ? "the scene has no entities" : "entities: " + Reader.quoteList(entities.prefix(12).map(\.path))
+                        + (entities.count > 12 ? ", … (\(entities.count) in all)" : "")))
         return nil
     }
 

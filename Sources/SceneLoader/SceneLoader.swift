@@ -9,8 +9,13 @@ import AssetImport
 /// - **Parsing.** YAML and JSON go through the same path (`Yams.compose`; JSON is YAML flow syntax),
 ///   so every error in either carries `line:column`. All errors of a file are collected in one run
 ///   and returned sorted by location as a `LoadFailure`; warnings go to `Scene.warnings`.
-///   Limits: file size 16 MiB, nesting depth 64, 1,000,000 YAML values after alias expansion,
-///   64 KiB per string, 100,000 entities (elements included). Duplicate keys are a YAML error.
+///   Limits (`SceneLimits`, docs/security.md): file size 16 MiB, nesting depth 64, 1,000,000 YAML
+///   values after alias expansion, 64 KiB per string, 100,000 entities (elements included),
+///   1,000,000 scene nodes, 50,000,000 triangles, 100,000 keys per keyframe list (and events),
+///   1,000,000 simulated frames. Duplicate keys are a YAML error.
+/// - **Untrusted input.** Assets must resolve inside the scene file's directory tree unless
+///   `LoadOptions.allowExternalAssets`. Diagnostics quote at most a short, control-character-escaped
+///   excerpt of the offending token, never whole lines of the file (Yams' error snippets are dropped).
 ///   Plain `yes`/`no`/`on`/`off` read as booleans (YAML 1.1, as Yams resolves them); where a string is
 ///   expected any scalar is read as its text.
 /// - **Nodes and entities.** `Scene.nodes` is depth-first pre-order. Under an entity's node come, in
@@ -108,8 +113,19 @@ public enum SceneLoader {
             throw LoadFailure([Diagnostic(file: path, message: "the scene file is \(size.int64Value) bytes; the limit is \(Limits.maxFileSize) bytes",
                                           hint: "scene files describe layout; keep geometry in assets")])
         }
-        guard let data = fm.contents(atPath: path) else {
+        // Only regular files (after symlinks): a FIFO, /dev/zero or a socket would block or never end.
+        if let type = (try? fm.attributesOfItem(atPath: path))?[.type] as? FileAttributeType, type != .typeRegular {
+            throw LoadFailure([Diagnostic(file: path, message: "the scene file is not a regular file",
+                                          hint: "pass a scene file, not a device, FIFO or socket")])
+        }
+        // Read at most one byte past the limit, in case the file grew after the size check.
+        guard let handle = FileHandle(forReadingAtPath: path),
+              let data = try? handle.read(upToCount: Limits.maxFileSize + 1) ?? Data() else {
             throw LoadFailure([Diagnostic(file: path, message: "cannot read the scene file")])
+        }
+        try? handle.close()
+        if data.count > Limits.maxFileSize {
+            throw LoadFailure([Diagnostic(file: path, message: "the scene file is larger than the limit of \(Limits.maxFileSize) bytes")])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw LoadFailure([Diagnostic(file: path, message: "the scene file is not valid UTF-8 text")])
@@ -123,9 +139,40 @@ public struct LoadOptions: Sendable {
     public var pointAngle: Double?
     public var frameRate: Double?
     public var duration: Double?
-    public init(pointAngle: Double? = nil, frameRate: Double? = nil, duration: Double? = nil) {
+    /// Assets referenced by a scene must resolve (after `..`, absolute paths and symlinks) inside the
+    /// scene file's directory tree unless this is true (`--allow-external-assets`). A bare asset
+    /// named on the command line is always allowed.
+    public var allowExternalAssets: Bool
+    public init(pointAngle: Double? = nil, frameRate: Double? = nil, duration: Double? = nil,
+                allowExternalAssets: Bool = false) {
         self.pointAngle = pointAngle; self.frameRate = frameRate; self.duration = duration
+        self.allowExternalAssets = allowExternalAssets
     }
+}
+
+/// The loader's hard limits (docs/security.md lists them with their reasons). Exceeding one is an
+/// error Diagnostic naming the file (and the location, where there is one); never a crash or a hang.
+public enum SceneLimits {
+    /// Bytes of a scene file.
+    public static let maxFileSize = Limits.maxFileSize
+    /// Nesting depth of YAML/JSON collections.
+    public static let maxDepth = Limits.maxDepth
+    /// YAML values (scalars, lists, mappings) after alias expansion.
+    public static let maxValues = Limits.maxNodes
+    /// Bytes of one string value or key.
+    public static let maxStringLength = Limits.maxStringLength
+    /// Entities and elements in one scene (asset-marked nodes not counted).
+    public static let maxEntities = Limits.maxEntities
+    /// Scene graph nodes (entities, elements and every imported asset node).
+    public static let maxSceneNodes = Limits.maxSceneNodes
+    /// Triangles over all assets of one scene (each use of an asset counts).
+    public static let maxTriangles = Limits.maxTriangles
+    /// Vertices over all assets of one scene (each use counts).
+    public static let maxVertices = Limits.maxVertices
+    /// Keys in one keyframe list (viewer path, one entity's keyframes) and events in a scene.
+    public static let maxKeyframes = Limits.maxKeyframes
+    /// Simulated frames: ceil(duration × frame rate).
+    public static let maxFrames = Limits.maxFrames
 }
 
 /// How assets are imported; tests inject synthetic `ImportedAsset` values.

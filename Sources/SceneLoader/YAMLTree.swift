@@ -36,12 +36,65 @@ enum Limits {
     static let maxStringLength = 64 * 1024
     static let maxFileSize = 16 * 1024 * 1024
     static let maxEntities = 100_000
+    static let maxSceneNodes = 1_000_000
+    static let maxTriangles = 50_000_000
+    /// Vertices transformed for rest bounds, over all asset uses (point clouds have no triangles).
+    static let maxVertices = 150_000_000
+    static let maxKeyframes = 100_000
+    static let maxFrames = 1_000_000
+    /// YAML values reached through aliases (an anchor used again), counted per use.
+    static let maxAliasValues = 100_000
+    /// Largest magnitude of any number in a scene (metres, points, seconds, degrees, Hz).
+    static let maxMagnitude = 1e9
+    /// Highest frame rate in Hz (the same bound as `--frame-rate`).
+    static let maxFrameRate = 10_000.0
+    /// Characters of a file's own text (a key, a value) quoted in a message.
+    static let maxQuoted = 60
+    /// Characters of one diagnostic message or hint.
+    static let maxMessage = 2_000
+}
+
+/// Text from an untrusted file made safe to print: control characters (newlines, ESC, NUL, …) are
+/// escaped so a value cannot forge extra output lines, terminal sequences or CI workflow commands,
+/// and long text is cut to `limit` characters.
+func quoted(_ s: String, limit: Int = Limits.maxQuoted) -> String {
+    var out = ""
+    var n = 0
+    for c in s.unicodeScalars {
+        if n >= limit { out += "…"; break }
+        out += escaped(c)
+        n += 1
+    }
+    return out
+}
+
+/// Escapes control characters in a whole message and caps its length (a safety net behind `quoted`).
+func sanitizedMessage(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: needsEscape) || s.unicodeScalars.count > Limits.maxMessage else { return s }
+    return quoted(s, limit: Limits.maxMessage)
+}
+
+private func needsEscape(_ c: Unicode.Scalar) -> Bool {
+    c.properties.generalCategory == .control || c.properties.generalCategory == .format && c != "\u{200D}"
+        || c == "\u{2028}" || c == "\u{2029}"
+}
+
+private func escaped(_ c: Unicode.Scalar) -> String {
+    guard needsEscape(c) else { return String(c) }
+    switch c {
+    case "\n": return "\\n"
+    case "\r": return "\\r"
+    case "\t": return "\\t"
+    default: return "\\u{" + String(c.value, radix: 16) + "}"
+    }
 }
 
 struct TreeConverter {
     let file: String
     var diagnostics: [Diagnostic] = []
     private var nodeCount = 0
+    private var aliasCount = 0
+    private var collectionMarks = Set<Int>()
     private var fatal = false
 
     init(file: String) { self.file = file }
@@ -58,10 +111,10 @@ struct TreeConverter {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            diagnostics.append(Self.diagnostic(for: error, file: file))
+            diagnostics.append(Self.diagnostic(for: error, file: file, text: text))
             return nil
         } catch {
-            diagnostics.append(Diagnostic(file: file, message: "cannot parse the scene file: \(error)"))
+            diagnostics.append(Diagnostic(file: file, message: "cannot parse the scene file"))
             return nil
         }
         guard let root else {
@@ -106,20 +159,36 @@ struct TreeConverter {
             break
         }
         guard hasAnchor else { return nil }
+        /// The previous character that is not a space, tab or line break (for flow entries that span lines).
+        func previousSignificant(_ i: Int) -> Unicode.Scalar? {
+            var j = i - 1
+            while j >= 0, isSpace(scalars[j]) || scalars[j] == "\n" || scalars[j] == "\r" { j -= 1 }
+            return j >= 0 ? scalars[j] : nil
+        }
         var line = 1, col = 1
         var i = 0
+        // Open flow collections ('[' or '{'), to know when an entry of a flow mapping is a key.
+        var flow: [Unicode.Scalar] = []
         while i < scalars.count {
             let c = scalars[i]
             if c == "\n" { line += 1; col = 1; i += 1; continue }
             var bad = false
-            if c == "*", tokenStart(i), i + 1 < scalars.count, isAnchorChar(scalars[i + 1]) {
+            // In a flow mapping, an entry that starts with an alias, a collection or '?' is a key
+            // even without ':' (`{*a}`, `{[*a]}`).
+            let flowMapEntry = flow.last == "{" && (previousSignificant(i).map { $0 == "{" || $0 == "," } ?? false)
+            if c == "*", tokenStart(i) || flowMapEntry, i + 1 < scalars.count, isAnchorChar(scalars[i + 1]) {
                 var j = i + 1
                 while j < scalars.count, isAnchorChar(scalars[j]) { j += 1 }
-                bad = colonIndicator(after: j)
+                bad = flowMapEntry || colonIndicator(after: j)
             } else if c == "]" || c == "}" {
                 bad = colonIndicator(after: i + 1)
-            } else if c == "?", tokenStart(i) {
-                bad = i + 1 >= scalars.count || isSpace(scalars[i + 1]) || scalars[i + 1] == "\n"
+                if !flow.isEmpty { flow.removeLast() }
+            } else if c == "[" || c == "{" {
+                bad = flowMapEntry
+                flow.append(c)
+            } else if c == "?", tokenStart(i) || flowMapEntry {
+                // libyaml reads '?' as an explicit key anywhere in flow context ('[?*a]').
+                bad = !flow.isEmpty || i + 1 >= scalars.count || isSpace(scalars[i + 1]) || scalars[i + 1] == "\n"
             }
             if bad { return SourceLocation(line: line, column: col) }
             col += 1
@@ -133,7 +202,32 @@ struct TreeConverter {
         return SourceLocation(line: max(1, mark.line), column: max(1, mark.column))
     }
 
-    static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+    /// Yams' errors carry the whole YAML text (`yaml:`) and their descriptions print a snippet of
+    /// it; only the problem, the context and the marks are used here, so no line of the file is
+    /// echoed. (The problem text itself is libyaml's fixed wording, possibly naming one character.)
+    static func diagnostic(for error: YamlError, file: String, text: String? = nil) -> Diagnostic {
+        let d = rawDiagnostic(for: error, file: file)
+        var location = d.location
+        if location == nil, case let .reader(_, offset?, _, _) = error, let text {
+            location = Self.location(ofByte: offset, in: text)
+        }
+        return Diagnostic(file: file, location: location, message: sanitizedMessage(d.message),
+                          hint: d.hint.map(sanitizedMessage))
+    }
+
+    /// Line and column (in characters) of a UTF-8 byte offset.
+    static func location(ofByte offset: Int, in text: String) -> SourceLocation? {
+        guard offset >= 0, offset <= text.utf8.count else { return nil }
+        var line = 1, column = 1, bytes = 0
+        for c in text.unicodeScalars {
+            if bytes >= offset { break }
+            bytes += String(c).utf8.count
+            if c == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return SourceLocation(line: line, column: column)
+    }
+
+    private static func rawDiagnostic(for error: YamlError, file: String) -> Diagnostic {
         func msg(_ problem: String, _ context: YamlError.Context?) -> String {
             var m = "YAML syntax error: \(problem)"
             if let context { m += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
@@ -148,27 +242,43 @@ struct TreeConverter {
         case let .composer(context, problem, mark, _):
             return Diagnostic(file: file, location: location(mark), message: msg(problem, context))
         case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            let keys = duplicates.prefix(5).map { "'\(quoted($0))'" }.joined(separator: ", ")
             return Diagnostic(file: file, location: location(context.mark),
                               message: "duplicate key \(keys) in one mapping",
                               hint: "each key may appear once; remove or rename the repeated one")
         case let .reader(problem, offset, _, _):
             return Diagnostic(file: file, message: "cannot read the scene file: \(problem)"
                               + (offset.map { " at byte \($0)" } ?? ""))
+        case .memory:
+            return Diagnostic(file: file, message: "cannot parse the scene file: out of memory")
         default:
-            return Diagnostic(file: file, message: "cannot parse the scene file: \(error)")
+            return Diagnostic(file: file, message: "cannot parse the scene file")
         }
     }
 
     private mutating func fail(_ loc: SourceLocation, _ message: String, hint: String? = nil) {
-        if !fatal { diagnostics.append(Diagnostic(file: file, location: loc, message: message, hint: hint)) }
+        if !fatal { diagnostics.append(Diagnostic(file: file, location: loc, message: sanitizedMessage(message), hint: hint)) }
         fatal = true
     }
 
-    private mutating func convert(_ node: Yams.Node, depth: Int) -> YNode {
+    private mutating func convert(_ node: Yams.Node, depth: Int, viaAlias: Bool = false) -> YNode {
         let loc = Self.location(node.mark)
         let empty = YNode(kind: .scalar(YScalar(text: "", type: .null)), loc: loc)
         if fatal { return empty }
+        // Yams resolves an alias to the anchored node itself, mark included: a collection whose
+        // mark was converted before is an alias use, and everything under it is alias expansion.
+        var viaAlias = viaAlias
+        if !viaAlias, node.isCollection, let mark = node.mark {
+            viaAlias = !collectionMarks.insert(mark.line &* 1_000_003 &+ mark.column).inserted
+        }
+        if viaAlias {
+            aliasCount += 1
+            if aliasCount > Limits.maxAliasValues {
+                fail(loc, "the scene expands to more than \(Limits.maxAliasValues) YAML values through aliases",
+                     hint: "this limit protects against alias bombs ('billion laughs'); repeat the content instead of an alias")
+                return empty
+            }
+        }
         nodeCount += 1
         if nodeCount > Limits.maxNodes {
             fail(loc, "the scene has more than \(Limits.maxNodes) YAML values (after expanding aliases)",
@@ -189,7 +299,7 @@ struct TreeConverter {
             var items: [YNode] = []
             items.reserveCapacity(seq.count)
             for item in seq {
-                items.append(convert(item, depth: depth + 1))
+                items.append(convert(item, depth: depth + 1, viaAlias: viaAlias))
                 if fatal { return empty }
             }
             return YNode(kind: .sequence(items), loc: loc)
@@ -205,7 +315,7 @@ struct TreeConverter {
                     fail(kloc, "a key is longer than \(Limits.maxStringLength) characters")
                     return empty
                 }
-                let value = convert(v, depth: depth + 1)
+                let value = convert(v, depth: depth + 1, viaAlias: viaAlias)
                 if fatal { return empty }
                 pairs.append(YPair(key: ks.string, keyLoc: kloc, value: value))
             }
@@ -215,6 +325,11 @@ struct TreeConverter {
 
     private mutating func scalar(_ s: Yams.Node.Scalar, loc: SourceLocation) -> YScalar {
         let text = s.string
+        // YAML 1.1 sexagesimal numbers (`1:30:00`) overflow and trap inside Yams' Int constructor
+        // with enough components; scenes have no use for them, so they stay strings.
+        if text.contains(":") {
+            return YScalar(text: text, type: .string)
+        }
         if text.utf8.count > Limits.maxStringLength {
             fail(loc, "a value is \(text.utf8.count) bytes long; the limit is \(Limits.maxStringLength)")
             return YScalar(text: "", type: .null)
@@ -239,6 +354,15 @@ struct TreeConverter {
             return YScalar(text: text, type: .string)
         default:
             return YScalar(text: text, type: .string)
+        }
+    }
+}
+
+private extension Yams.Node {
+    var isCollection: Bool {
+        switch self {
+        case .sequence, .mapping: true
+        default: false
         }
     }
 }

@@ -84,8 +84,11 @@ public enum SpatialCheck {
     }
 
     /// Expands the command line's paths: files as given, directories searched recursively for scene
-    /// files (sorted, hidden folders and `.build` skipped).
-    public static func expandPaths(_ paths: [String]) -> (files: [String], errors: [Diagnostic]) {
+    /// files (sorted, hidden folders and `.build` skipped). Found in a directory, a scene file whose
+    /// name has control characters, or a symbolic link that leads outside the directory searched, is
+    /// an error instead (unless `allowExternal`): a pull request must not make the tool read
+    /// `/etc/...` through a link, nor forge output lines through a file name.
+    public static func expandPaths(_ paths: [String], allowExternal: Bool = false) -> (files: [String], errors: [Diagnostic]) {
         var files: [String] = []
         var errors: [Diagnostic] = []
         let fm = FileManager.default
@@ -105,7 +108,22 @@ public enum SpatialCheck {
                         continue
                     }
                     if SceneLoader.isSceneFile(rel) {
-                        found.append(normalizedPath(path.hasSuffix("/") ? path + rel : path + "/" + rel))
+                        let full = path.hasSuffix("/") ? path + rel : path + "/" + rel
+                        if rel.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                            let shown = String(String.UnicodeScalarView(full.unicodeScalars.map {
+                                $0.properties.generalCategory == .control ? "?" : $0
+                            }))
+                            errors.append(Diagnostic(file: shown, message: "the file name contains control characters; it was not loaded",
+                                                     hint: "rename the file"))
+                            continue
+                        }
+                        if !allowExternal, let root = realPath(path), let target = realPath(full),
+                           !(target == root || target.hasPrefix(root == "/" ? "/" : root + "/")) {
+                            errors.append(Diagnostic(file: full, message: "is a symbolic link to a file outside \(path); it was not loaded",
+                                                     hint: "pass --allow-external-assets to follow links out of the directory, or name the file directly"))
+                            continue
+                        }
+                        found.append(normalizedPath(full))
                     }
                 }
             }
@@ -115,5 +133,11 @@ public enum SpatialCheck {
             files += found.sorted()
         }
         return (files, errors)
+    }
+
+    private static func realPath(_ p: String) -> String? {
+        guard let c = realpath(p, nil) else { return nil }
+        defer { free(c) }
+        return String(cString: c)
     }
 }

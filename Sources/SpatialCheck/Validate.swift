@@ -80,7 +80,7 @@ extension SpatialCheck {
         }
 
         // Scenes, in parallel when asked; results land in input order.
-        let (files, pathErrors) = expandPaths(paths)
+        let (files, pathErrors) = expandPaths(paths, allowExternal: options.load.allowExternalAssets)
         let results = SceneResults(count: files.count)
         let config = configuration
         let sceneLoad = load

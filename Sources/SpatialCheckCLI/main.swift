@@ -69,6 +69,9 @@ struct SceneOptions: ParsableArguments {
     var duration: Double?
     @Option(name: .customLong("point-angle"), help: "Degrees per point (default: the scene's units.pointAngle, else 0.0671).")
     var pointAngle: Double?
+    @Flag(name: .customLong("allow-external-assets"),
+          help: "Let scenes reference assets outside the scene file's folder (after '..', absolute paths and symlinks). Only for trusted scenes.")
+    var allowExternalAssets = false
 
     func validate() throws {
         if let frameRate, !(frameRate.isFinite && frameRate > 0 && frameRate <= 10_000) {
@@ -82,7 +85,9 @@ struct SceneOptions: ParsableArguments {
         }
     }
 
-    var loadOptions: LoadOptions { LoadOptions(pointAngle: pointAngle, frameRate: frameRate, duration: duration) }
+    var loadOptions: LoadOptions {
+        LoadOptions(pointAngle: pointAngle, frameRate: frameRate, duration: duration, allowExternalAssets: allowExternalAssets)
+    }
 }
 
 struct Simulate: ParsableCommand {

@@ -185,8 +185,11 @@ struct SceneConverter {
                     guard mi < meshCount, let meshes = sc.mMeshes, let meshPtr = meshes[mi] else {
                         throw fail("asset node '\(name)' references mesh \(mi) but the scene has \(meshCount) meshes")
                     }
-                    if meshCache[mi] == nil { meshCache[mi] = try convertMesh(meshPtr, index: mi) }
-                    let data = meshCache[mi]!
+                    let data: MeshData
+                    if let cached = meshCache[mi] { data = cached } else {
+                        data = try convertMesh(meshPtr, index: mi)
+                        meshCache[mi] = data
+                    }
                     vertices += data.vertices
                     triangles += data.triangles
                 }
@@ -194,6 +197,18 @@ struct SceneConverter {
             var meshBounds = AABB.empty
             if !vertices.isEmpty { meshBounds = ImportedAsset.bounds(of: vertices, by: .identity) }
 
+            // A singular transform (a zero scale) flattens or hides what is below it: legal, and used
+            // to hide parts, but worth saying since bounds and sizes then collapse.
+            let m = local.m
+            let det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2])
+                + m[8] * (m[1] * m[6] - m[5] * m[2])
+            if abs(m[3]) > 1e-9 || abs(m[7]) > 1e-9 || abs(m[11]) > 1e-9 || abs(m[15] - 1) > 1e-9 {
+                throw fail("asset node '\(name)' has a projective (non-affine) transform: its bottom row is [\(m[3]), \(m[7]), \(m[11]), \(m[15])], expected [0, 0, 0, 1]",
+                           hint: "node transforms must be made of translation, rotation and scale; re-export the file")
+            }
+            if abs(det) < 1e-12 {
+                warnings.append("node '\(name)' has a singular transform (a zero scale): its geometry and children collapse to a plane, line or point")
+            }
             let marking = markNode(name: name, metadata: n.mMetaData.map { UnsafePointer($0) })
             nodes.append(AssetNode(name: name, parent: parent, subtreeEnd: index + 1, local: local,
                                    localTRS: local.decomposedTRS(), meshBounds: meshBounds,
@@ -214,6 +229,18 @@ struct SceneConverter {
         if !nodes.contains(where: { !$0.vertices.isEmpty }) {
             throw fail("asset has no geometry (no node references a mesh with vertices)",
                        hint: "export the meshes, not only cameras, lights or an armature")
+        }
+        let vertexCount = nodes.reduce(0) { $0 + $1.vertices.count / 3 }
+        if nodes.allSatisfy({ $0.triangles == 0 }) {
+            throw fail("asset has no surface geometry: \(vertexCount) vertices but no triangles (points or lines only, or faces lost to truncation)",
+                       hint: "export the meshes with their faces")
+        }
+        if ext == "gltf" || ext == "glb" {
+            let (problem, oddity) = GLTFIndexCheck.hierarchyProblems(path: resolvedPath)
+            if let problem {
+                throw fail(problem, hint: "glTF nodes must form trees (one parent per node, no cycles); validate the file with the Khronos glTF-Validator")
+            }
+            if let oddity { warnings.append(oddity) }
         }
 
         let animations = convertAnimations(nodes: nodes)

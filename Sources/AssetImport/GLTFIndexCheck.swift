@@ -54,6 +54,51 @@ enum GLTFIndexCheck {
         return "\(declared - imported) of \(declared) triangle(s) declared in the file were dropped by the importer (index out of range or degenerate primitive); validate the file with the Khronos glTF-Validator"
     }
 
+    /// glTF requires the nodes to form disjoint trees; assimp 5.2 does not check. A true cycle
+    /// (a chain of parents that comes back to its start) is an error: the import would loop or
+    /// be cut at an arbitrary point. A node with two parents, or a scene root that is also a child,
+    /// is imported once per parent, as other tools do (it shows up in real exports, such as
+    /// Kenney's ships), so it is a warning.
+    static func hierarchyProblems(path: String) -> (error: String?, warning: String?) {
+        guard let json = readJSON(path: path), let nodes = json["nodes"] as? [[String: Any]] else { return (nil, nil) }
+        var parent = [Int?](repeating: nil, count: nodes.count)
+        var warning: String?
+        for (i, node) in nodes.enumerated() {
+            for c in ((node["children"] as? [NSNumber]) ?? []).map(\.intValue) {
+                guard nodes.indices.contains(c) else { return ("node \(i) lists child \(c), which does not exist", nil) }
+                if c == i { return ("node \(i) lists itself as its child", nil) }
+                if let p = parent[c] {
+                    warning = warning ?? "node \(c) is the child of both node \(p) and node \(i) (glTF requires one parent); it is imported once under each"
+                    continue
+                }
+                parent[c] = i
+            }
+        }
+        let sceneIndex = (json["scene"] as? NSNumber)?.intValue ?? 0
+        if let scenes = json["scenes"] as? [[String: Any]], scenes.indices.contains(sceneIndex) {
+            let roots = ((scenes[sceneIndex]["nodes"] as? [NSNumber]) ?? []).map(\.intValue).filter { nodes.indices.contains($0) }
+            // Nodes below the roots (a parent outside the scene, as in some exporters' wrappers, is harmless).
+            var below = Set<Int>(), stack = roots.flatMap { ((nodes[$0]["children"] as? [NSNumber]) ?? []).map(\.intValue) }
+            while let n = stack.popLast() {
+                guard nodes.indices.contains(n), below.insert(n).inserted else { continue }
+                stack += ((nodes[n]["children"] as? [NSNumber]) ?? []).map(\.intValue)
+            }
+            for r in roots where below.contains(r) {
+                if let p = parent[r] {
+                    warning = warning ?? "node \(r) is a root of the scene and also the child of node \(p) (glTF requires roots to have no parent); it is imported at both places"
+                }
+            }
+        }
+        for start in nodes.indices {
+            var n = parent[start], steps = 0
+            while let p = n, steps <= nodes.count {
+                if p == start { return ("the node hierarchy has a cycle through node \(start)", warning) }
+                n = parent[p]; steps += 1
+            }
+        }
+        return (nil, warning)
+    }
+
     private static func readJSON(path: String) -> [String: Any]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }

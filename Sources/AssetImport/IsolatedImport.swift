@@ -167,7 +167,10 @@ struct WorkerRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         var script = "ulimit -c 0 2>/dev/null; "
-        if isolation.memoryLimitBytes > 0 {
+        // AddressSanitizer reserves terabytes of address space for its shadow memory, so an
+        // instrumented worker cannot start under an address-space limit: sanitizer builds (tests
+        // only) run without it.
+        if isolation.memoryLimitBytes > 0, !AssetImporter.runningUnderAddressSanitizer {
             let kib = max(1, isolation.memoryLimitBytes / 1024)
             script += "ulimit -v \(kib) 2>/dev/null || echo 'spatialcheck: could not set the import memory limit' >&2; "
         }
@@ -317,4 +320,15 @@ struct WorkerRun {
         if s == s.rounded(), abs(s) < 1e9 { return String(Int(s)) }
         return String(format: "%g", s)
     }
+}
+
+extension AssetImporter {
+    /// True in a build instrumented with AddressSanitizer (`swift test --sanitize=address`).
+    public static let runningUnderAddressSanitizer: Bool = {
+        #if os(Linux)
+        return dlsym(nil, "__asan_init") != nil  // RTLD_DEFAULT is a null handle on glibc
+        #else
+        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") != nil  // RTLD_DEFAULT on Darwin
+        #endif
+    }()
 }

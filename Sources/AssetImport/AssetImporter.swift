@@ -351,14 +351,7 @@ struct SceneConverter {
                         continue
                     }
                     var channel = NodeChannel(node: node)
-                    if let keys = ch.mPositionKeys {
-                        for k in 0..<Int(ch.mNumPositionKeys) {
-                            let key = keys[k]
-                            let v = Vec3(Double(key.mValue.x), Double(key.mValue.y), Double(key.mValue.z))
-                            let t = key.mTime / tps
-                            if v.isFinite && t.isFinite { channel.positions.append(Key(time: t, value: v)) } else { dropped += 1 }
-                        }
-                    }
+                    channel.positions = vectorKeys(ch.mPositionKeys, Int(ch.mNumPositionKeys), tps, &dropped)
                     if let keys = ch.mRotationKeys {
                         for k in 0..<Int(ch.mNumRotationKeys) {
                             let key = keys[k]
@@ -371,14 +364,7 @@ struct SceneConverter {
                             } else { dropped += 1 }
                         }
                     }
-                    if let keys = ch.mScalingKeys {
-                        for k in 0..<Int(ch.mNumScalingKeys) {
-                            let key = keys[k]
-                            let v = Vec3(Double(key.mValue.x), Double(key.mValue.y), Double(key.mValue.z))
-                            let t = key.mTime / tps
-                            if v.isFinite && t.isFinite { channel.scales.append(Key(time: t, value: v)) } else { dropped += 1 }
-                        }
-                    }
+                    channel.scales = vectorKeys(ch.mScalingKeys, Int(ch.mNumScalingKeys), tps, &dropped)
                     channels.append(channel)
                 }
             }
@@ -455,4 +441,19 @@ struct SceneConverter {
         }
         return ext.isEmpty ? "unknown format" : ext.uppercased()
     }
+}
+
+/// Position or scale keys in seconds; keys with a non-finite time or value are counted in `dropped`.
+private func vectorKeys(_ keys: UnsafeMutablePointer<aiVectorKey>?, _ count: Int, _ ticksPerSecond: Double,
+                        _ dropped: inout Int) -> [Key<Vec3>] {
+    guard let keys else { return [] }
+    var out: [Key<Vec3>] = []
+    out.reserveCapacity(count)
+    for k in 0..<count {
+        let key = keys[k]
+        let v = Vec3(Double(key.mValue.x), Double(key.mValue.y), Double(key.mValue.z))
+        let t = key.mTime / ticksPerSecond
+        if v.isFinite && t.isFinite { out.append(Key(time: t, value: v)) } else { dropped += 1 }
+    }
+    return out
 }

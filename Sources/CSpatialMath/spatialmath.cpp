@@ -91,76 +91,36 @@ inline void transform_box(const dmat4 &m, const double *in, double *out) {
     out[3] = hi.x; out[4] = hi.y; out[5] = hi.z;
 }
 
-inline double wrap180(double a) {
-    a = std::fmod(a + 180.0, 360.0);
-    if (a < 0) a += 360.0;
-    return a - 180.0;
-}
-
 inline dvec3 safe_normalize(const dvec3 &v) {
     const double l = glm::length(v);
     return l > 0 && std::isfinite(l) ? v / l : dvec3(0);
 }
 
-// --- Exact extremes of atan/atan2 with few libm calls -------------------------------------------
-// The quantities need the minimum and maximum of atan2 over 8 corners and a few threshold tests.
-// libm's atan2 costs ~20-40 ns; a polynomial approximation costs a few ns and is within
-// kApproxTol degrees of it. The approximation only *selects*: every value that reaches an output is
-// computed with the same libm call and expression as before, on the corners that can be the
-// extreme (approximation within 2·tol of the approximate extreme), and a threshold test calls libm
-// whenever the approximation lies within tol of the threshold. So the outputs are bit-identical to
-// evaluating libm on every corner.
-constexpr double kPi = 3.14159265358979323846;
-// The polynomial's error is below 1e-5° on [0, 1]; the tolerance leaves a wide margin.
-constexpr double kApproxTol = 1e-3;
+// Degrees of atan2 / atan through sm_atan2 (see sm_atan2.h for why not libm).
+inline double atan2_deg(double y, double x) { return sm_atan2(y, x) * kRadToDeg; }
 
-// atan(x) on [0, 1] (odd minimax polynomial, |error| < 2e-7 rad).
-inline double atan_poly01(double x) {
-    const double x2 = x * x;
-    return x * (0.99997726 + x2 * (-0.33262347 + x2 * (0.19354346 + x2 * (-0.11643287 +
-           x2 * (0.05265332 + x2 * -0.01172120)))));
+// Wraps a difference of two angles in [-180, 180] (so in [-360, 360]) to [-180, 180).
+inline double wrap_diff180(double a) {
+    if (a >= 180) return a - 360;
+    if (a < -180) return a + 360;
+    return a;
 }
 
-// Approximate atan2(y, x) in degrees for finite y, x (same branch cut and signed zeros as atan2).
-inline double approx_atan2_deg(double y, double x) {
-    const double ax = std::fabs(x), ay = std::fabs(y);
-    const double mx = std::max(ax, ay), mn = std::min(ax, ay);
-    if (mx == 0) return std::atan2(y, x) * kRadToDeg;
-    double a = atan_poly01(mn / mx);
-    if (ay > ax) a = kPi / 2 - a;
-    if (std::signbit(x)) a = kPi - a;
-    return std::copysign(a, y) * kRadToDeg;
+inline dvec3 normalize_or_self(const dvec3 &v) {
+    const double l = glm::length(v);
+    return l > 0 ? v / l : v;
 }
 
-// `std::atan(r) * kRadToDeg >= thr`, calling libm only near the threshold.
-inline bool atan_deg_ge(double r, double thr) {
-    if (std::isfinite(r)) {
-        const double a = approx_atan2_deg(r, 1.0);
-        if (a >= thr + kApproxTol) return true;
-        if (a < thr - kApproxTol) return false;
-    }
-    return std::atan(r) * kRadToDeg >= thr;
-}
-inline bool atan_deg_le(double r, double thr) {
-    if (std::isfinite(r)) {
-        const double a = approx_atan2_deg(r, 1.0);
-        if (a <= thr - kApproxTol) return true;
-        if (a > thr + kApproxTol) return false;
-    }
-    return std::atan(r) * kRadToDeg <= thr;
-}
-
-inline bool finite3(const dvec3 &v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-inline bool all_finite(const dvec3 *wv, const dvec3 *hp, const dvec3 &a, const dvec3 &b, const dvec3 &c) {
-    for (int k = 0; k < 8; ++k) if (!finite3(wv[k]) || !finite3(hp[k])) return false;
-    return finite3(a) && finite3(b) && finite3(c);
+inline void store4(double *out, size_t e, const dvec3 &v) {
+    double *o = out + 4 * e;
+    o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = 0;
 }
 
 } // namespace
 
 extern "C" {
 
-int sm_interface_version(void) { return 2; }
+int sm_interface_version(void) { return 3; }
 
 void sm_compose_trs(const sm_trs *in, double *out_mats, size_t n) {
     for (size_t i = 0; i < n; ++i) store_mat(compose(in[i]), out_mats + 16 * i);
@@ -173,23 +133,47 @@ void sm_compose_trs_indexed(const sm_trs *in, const int32_t *out_index, double *
     }
 }
 
+} // extern "C"
+
+namespace {
+inline void world_transform(const int32_t *parent, const double *local, const double *root_frames,
+                            const int32_t *root_frame_index, double *world, size_t i) {
+    const dmat4 l = load_mat(local + 16 * i);
+    const int32_t p = parent[i];
+    if (p >= 0 && static_cast<size_t>(p) < i) {
+        store_mat(load_mat(world + 16 * static_cast<size_t>(p)) * l, world + 16 * i);
+    } else if (root_frames != nullptr && root_frame_index != nullptr && root_frame_index[i] >= 0) {
+        store_mat(load_mat(root_frames + 16 * static_cast<size_t>(root_frame_index[i])) * l, world + 16 * i);
+    } else {
+        std::memcpy(world + 16 * i, local + 16 * i, 16 * sizeof(double));
+    }
+}
+} // namespace
+
+extern "C" {
+
 void sm_world_transforms(const int32_t *parent, const double *local, const double *root_frames,
                          const int32_t *root_frame_index, double *world, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        const dmat4 l = load_mat(local + 16 * i);
-        const int32_t p = parent[i];
-        if (p >= 0 && static_cast<size_t>(p) < i) {
-            store_mat(load_mat(world + 16 * static_cast<size_t>(p)) * l, world + 16 * i);
-        } else if (root_frames != nullptr && root_frame_index != nullptr && root_frame_index[i] >= 0) {
-            store_mat(load_mat(root_frames + 16 * static_cast<size_t>(root_frame_index[i])) * l, world + 16 * i);
-        } else {
-            std::memcpy(world + 16 * i, local + 16 * i, 16 * sizeof(double));
-        }
-    }
+    for (size_t i = 0; i < n; ++i) world_transform(parent, local, root_frames, root_frame_index, world, i);
+}
+
+void sm_world_transforms_subset(const int32_t *parent, const double *local, const double *root_frames,
+                                const int32_t *root_frame_index, double *world, const int32_t *subset,
+                                size_t count) {
+    for (size_t k = 0; k < count; ++k)
+        world_transform(parent, local, root_frames, root_frame_index, world, static_cast<size_t>(subset[k]));
 }
 
 void sm_transform_aabbs(const double *mats, const double *local_boxes, double *out_boxes, size_t n) {
     for (size_t i = 0; i < n; ++i) transform_box(load_mat(mats + 16 * i), local_boxes + 6 * i, out_boxes + 6 * i);
+}
+
+void sm_transform_aabbs_subset(const double *mats, const double *local_boxes, double *out_boxes,
+                               const int32_t *subset, size_t count) {
+    for (size_t k = 0; k < count; ++k) {
+        const size_t i = static_cast<size_t>(subset[k]);
+        transform_box(load_mat(mats + 16 * i), local_boxes + 6 * i, out_boxes + 6 * i);
+    }
 }
 
 void sm_slerp(const double *a, const double *b, const double *t, double *out, size_t n) {
@@ -233,10 +217,11 @@ void sm_sample_quat_keys(const double *times, const double *values, const int32_
 void sm_entity_bounds(const double *node_world, const double *node_local_boxes,
                       const double *node_world_boxes, size_t n_nodes, const int32_t *entity_node,
                       const int32_t *geom_begin, const int32_t *geom_end, double *out_boxes,
-                      double *out_corners, size_t n_entities) {
-    for (size_t e = 0; e < n_entities; ++e) {
+                      double *out_frames, const int32_t *subset, size_t count) {
+    for (size_t k = 0; k < count; ++k) {
+        const size_t e = subset != nullptr ? static_cast<size_t>(subset[k]) : k;
         double *box = out_boxes + 6 * e;
-        double *corners = out_corners + 24 * e;
+        double *frame = out_frames + 12 * e;
         dvec3 lo(INFINITY), hi(-INFINITY);
         size_t lo_i = geom_begin[e] < 0 ? 0 : static_cast<size_t>(geom_begin[e]);
         size_t hi_i = geom_end[e] < 0 ? 0 : std::min(static_cast<size_t>(geom_end[e]), n_nodes);
@@ -261,213 +246,297 @@ void sm_entity_bounds(const double *node_world, const double *node_local_boxes,
         }
         box[0] = lo.x; box[1] = lo.y; box[2] = lo.z;
         box[3] = hi.x; box[4] = hi.y; box[5] = hi.z;
+        // The box's frame: centre and half-axes. The node's oriented box when it is the only one
+        // with geometry (so a rotated flat window stays flat), otherwise the world AABB.
+        dvec3 centre, ax[3];
         if (geometry_nodes == 1) {
             const dmat4 m = load_mat(node_world + 16 * single);
             const double *lb = node_local_boxes + 6 * single;
-            for (int c = 0; c < 8; ++c) {
-                const dvec4 p((c & 1) ? lb[3] : lb[0], (c & 2) ? lb[4] : lb[1], (c & 4) ? lb[5] : lb[2], 1);
-                const dvec4 w = m * p;
-                corners[3 * c] = w.x; corners[3 * c + 1] = w.y; corners[3 * c + 2] = w.z;
-            }
+            centre = dvec3(m * dvec4((lb[0] + lb[3]) * 0.5, (lb[1] + lb[4]) * 0.5, (lb[2] + lb[5]) * 0.5, 1));
+            for (int j = 0; j < 3; ++j) ax[j] = dvec3(m[j]) * ((lb[j + 3] - lb[j]) * 0.5);
         } else {
-            for (int c = 0; c < 8; ++c) {
-                corners[3 * c] = (c & 1) ? hi.x : lo.x;
-                corners[3 * c + 1] = (c & 2) ? hi.y : lo.y;
-                corners[3 * c + 2] = (c & 4) ? hi.z : lo.z;
-            }
+            centre = (lo + hi) * 0.5;
+            const dvec3 he = (hi - lo) * 0.5;
+            ax[0] = dvec3(he.x, 0, 0); ax[1] = dvec3(0, he.y, 0); ax[2] = dvec3(0, 0, he.z);
         }
+        frame[0] = centre.x; frame[1] = centre.y; frame[2] = centre.z;
+        for (int j = 0; j < 3; ++j) { frame[3 + 3 * j] = ax[j].x; frame[4 + 3 * j] = ax[j].y; frame[5 + 3 * j] = ax[j].z; }
     }
 }
 
-void sm_entity_quantities(const sm_head *head, const double *boxes, const double *corners,
+} // extern "C"
+
+namespace {
+
+// The arctangents of a block of entities are gathered as (y, x) arguments, one slot each, and
+// evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
+// latency-bound chain of calls. Slots whose value is not needed get (0, 1), i.e. 0.
+enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kPt, kAngV, kSlots };
+constexpr size_t kBlock = 128;
+
+template <int Variant>
+__attribute__((always_inline)) inline void atan2_loop(const double *__restrict y, const double *__restrict x,
+                                                      double *__restrict out, size_t n) {
+    for (size_t i = 0; i < n; ++i) out[i] = sm_atan2_core(y[i], x[i]);
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+// Same operations on 4 lanes (no FMA: the bits are those of the scalar code on every machine).
+__attribute__((target("avx2"))) void atan2_batch_avx2(const double *y, const double *x, double *out, size_t n) {
+    atan2_loop<1>(y, x, out, n);
+}
+#endif
+
+void atan2_batch(const double *y, const double *x, double *out, size_t n) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) atan2_batch_avx2(y, x, out, n);
+    else atan2_loop<0>(y, x, out, n);
+#else
+    atan2_loop<0>(y, x, out, n);
+#endif
+    // libm's special cases (non-finite arguments, (0, 0)), rare: the core assumes them away.
+    for (size_t i = 0; i < n; ++i)
+        if (!sm_atan2_core_applies(y[i], x[i])) out[i] = std::atan2(y[i], x[i]);
+}
+
+struct Args {
+    double y[kSlots][kBlock], x[kSlots][kBlock], r[kSlots][kBlock];
+    void set(Slot s, size_t j, double yy, double xx) { y[s][j] = yy; x[s][j] = xx; }
+};
+
+// What the finishing pass needs per entity besides the arctangents.
+struct Pending {
+    double width, height; // used when `spans_known`
+    bool spans_known;     // eye inside, or corners behind the line-of-sight plane (computed directly)
+    bool pt_from_em;
+};
+
+} // namespace
+
+extern "C" {
+
+void sm_entity_quantities(const sm_head *head, const double *boxes, const double *frames,
                           const double *node_world, size_t n_nodes, const int32_t *entity_node,
-                          sm_entity_q *out, size_t n) {
+                          const double *em_metres, const bool *head_attached, double point_angle,
+                          sm_motion_state *state, const sm_entity_out *out, size_t n) {
     const dvec3 eye(head->p[0], head->p[1], head->p[2]);
     const dquat hq = load_quat(head->q);
-    const dquat inv = glm::conjugate(hq);
-    const dvec3 forward = hq * dvec3(0, 0, -1);
+    const glm::dmat3 to_head = glm::mat3_cast(glm::conjugate(hq)); // world -> head frame
+    const dvec3 forward = hq * dvec3(0, 0, -1); // the line of sight of an entity at the eye
+    const dvec3 head_up = hq * dvec3(0, 1, 0);
+    const dvec3 head_right = hq * dvec3(1, 0, 0);
     const double half_h = head->fov_h * 0.5, half_v = head->fov_v * 0.5;
     const double eps = 1e-9;
-    // Tangents of the half field of view (a half angle of 90° or more takes every corner ahead).
-    const double tan_h = half_h >= 90 ? INFINITY : std::tan(half_h / kRadToDeg);
-    const double tan_v = half_v >= 90 ? INFINITY : std::tan(half_v / kRadToDeg);
-    for (size_t e = 0; e < n; ++e) {
-        sm_entity_q &q = out[e];
-        const double *b = boxes + 6 * e;
-        const dvec3 lo(b[0], b[1], b[2]), hi(b[3], b[4], b[5]);
-        const dvec3 c = (lo + hi) * 0.5;
-        const dvec3 d = c - eye;
-        const double dist = glm::length(d);
-        const dvec3 dir = dist > 0 ? d / dist : dvec3(0);
-        const dvec3 local = inv * d;
-        const double horiz = std::sqrt(local.x * local.x + local.z * local.z);
-        const double az = (local.x == 0 && local.z == 0) ? 0 : std::atan2(local.x, -local.z) * kRadToDeg;
-        const double el = (local.y == 0 && horiz == 0) ? 0 : std::atan2(local.y, horiz) * kRadToDeg;
-        const double whoriz = std::sqrt(d.x * d.x + d.z * d.z);
-        const double elw = (d.y == 0 && whoriz == 0) ? 0 : std::atan2(d.y, whoriz) * kRadToDeg;
-        const double ecc = dist > 0 ? std::acos(std::clamp(glm::dot(forward, dir), -1.0, 1.0)) * kRadToDeg : 0;
+    // Tangents of the half field of view, for corners in front of the eye (tan is monotone on
+    // (-90°, 90°), so comparing tangent ratios is comparing angles; 90° or more takes every corner
+    // ahead). "Fully inside" uses the half angle itself, "overlaps" the half angle + eps.
+    // (The 1e-12 slack keeps a box exactly on the edge inside despite rounding.)
+    const double tan_h = half_h >= 90 ? INFINITY : std::tan(half_h / kRadToDeg) * (1 + 1e-12);
+    const double tan_v = half_v >= 90 ? INFINITY : std::tan(half_v / kRadToDeg) * (1 + 1e-12);
+    const double tan_oh = half_h + eps >= 90 ? INFINITY : std::tan((half_h + eps) / kRadToDeg);
+    const double tan_ov = half_v + eps >= 90 ? INFINITY : std::tan((half_v + eps) / kRadToDeg);
+    // A box entirely behind the eye's frontal plane is outside a field of view narrower than 180°.
+    const bool behind_is_outside = half_h + eps < 90;
+    const double dt = state->dt;
+    const bool has_prev = state->has_prev != 0;
+    const dvec3 prev_eye(state->prev_head[0], state->prev_head[1], state->prev_head[2]);
 
-        dvec3 front(0, 0, 1), up(0, 1, 0);
-        const int32_t nd = entity_node[e];
-        if (nd >= 0 && static_cast<size_t>(nd) < n_nodes) {
-            const dmat4 m = load_mat(node_world + 16 * static_cast<size_t>(nd));
-            front = safe_normalize(dvec3(m[2]));
-            up = safe_normalize(dvec3(m[1]));
+    Args args;
+    Pending pending[kBlock];
+    for (size_t base = 0; base < n; base += kBlock) {
+        const size_t m = std::min(kBlock, n - base);
+        for (size_t j = 0; j < m; ++j) {
+            const size_t e = base + j;
+            const double *b = boxes + 6 * e;
+            const dvec3 lo(b[0], b[1], b[2]), hi(b[3], b[4], b[5]);
+            const dvec3 c = (lo + hi) * 0.5;
+            const dvec3 d = c - eye;
+            const double dist = glm::length(d);
+            const dvec3 dir = dist > 0 ? d / dist : dvec3(0);
+            const dvec3 local = to_head * d;
+            const double horiz = std::sqrt(local.x * local.x + local.z * local.z);
+            const double whoriz = std::sqrt(d.x * d.x + d.z * d.z);
+            // Azimuth and elevation in the head frame, elevation against the world horizontal, and
+            // the eccentricity: the angle between forward (0, 0, -1 in the head frame) and the
+            // direction, atan2(|f × d|, f · d) (exact near 0°, unlike acos).
+            if (local.x == 0 && local.z == 0) args.set(kAz, j, 0, 1); else args.set(kAz, j, local.x, -local.z);
+            if (local.y == 0 && horiz == 0) args.set(kEl, j, 0, 1); else args.set(kEl, j, local.y, horiz);
+            if (d.y == 0 && whoriz == 0) args.set(kElw, j, 0, 1); else args.set(kElw, j, d.y, whoriz);
+            if (dist > 0) args.set(kEcc, j, std::sqrt(local.x * local.x + local.y * local.y), -local.z);
+            else args.set(kEcc, j, 0, 1);
+
+            dvec3 front(0, 0, 1), up(0, 1, 0);
+            const int32_t nd = entity_node[e];
+            if (nd >= 0 && static_cast<size_t>(nd) < n_nodes) {
+                const double *mw = node_world + 16 * static_cast<size_t>(nd);
+                front = safe_normalize(dvec3(mw[8], mw[9], mw[10]));
+                up = safe_normalize(dvec3(mw[4], mw[5], mw[6]));
+            }
+
+            // Angular extent: corners projected on a frame around the line of sight to the centre
+            // (right = sight × head up, up = right × sight), so that a flat rectangle facing the eye
+            // anywhere in view spans exactly 2·atan(w / 2d) by 2·atan(h / 2d).
+            const dvec3 sight = dist > 0 ? dir : forward;
+            dvec3 right = glm::cross(sight, head_up);
+            right = glm::length(right) > 1e-12 ? glm::normalize(right) : head_right;
+            const dvec3 sup = glm::cross(right, sight);
+            const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
+                                    eye.z >= lo.z && eye.z <= hi.z && glm::length(hi - lo) > 0;
+            // Corners = centre ± the three half-axes: the projections are linear, so project the
+            // centre and the axes once and add (4 projections instead of 8).
+            const double *fr = frames + 12 * e;
+            const dvec3 fc = dvec3(fr[0], fr[1], fr[2]) - eye;
+            const dvec3 fa[3] = {dvec3(fr[3], fr[4], fr[5]), dvec3(fr[6], fr[7], fr[8]), dvec3(fr[9], fr[10], fr[11])};
+            const dvec3 hc = to_head * fc, ha[3] = {to_head * fa[0], to_head * fa[1], to_head * fa[2]};
+            const dvec3 sc(glm::dot(fc, right), glm::dot(fc, sup), glm::dot(fc, sight));
+            dvec3 sa[3];
+            for (int k = 0; k < 3; ++k) sa[k] = dvec3(glm::dot(fa[k], right), glm::dot(fa[k], sup), glm::dot(fa[k], sight));
+            dvec3 hp[8], sp[8]; // corners in the head frame, and as (right, up, along) around the sight
+            bool sight_ahead = true; // every corner in front of the plane across the line of sight
+            int in_front = 0, behind = 0; // corners in front of / behind the eye's frontal plane
+            for (int k = 0; k < 8; ++k) {
+                const double s0 = (k & 1) ? 1 : -1, s1 = (k & 2) ? 1 : -1, s2 = (k & 4) ? 1 : -1;
+                hp[k] = hc + s0 * ha[0] + s1 * ha[1] + s2 * ha[2];
+                sp[k] = sc + s0 * sa[0] + s1 * sa[1] + s2 * sa[2];
+                sight_ahead = sight_ahead && sp[k].z > 0;
+                in_front += hp[k].z < 0;
+                behind += hp[k].z > 0;
+            }
+            Pending &pe = pending[j];
+            pe.spans_known = false;
+            bool in_fov, all_inside = true;
+            args.set(kW1, j, 0, 1); args.set(kW0, j, 0, 1); args.set(kH1, j, 0, 1); args.set(kH0, j, 0, 1);
+            if (eye_inside) {
+                pe.width = 360; pe.height = 180; pe.spans_known = true;
+                in_fov = true; all_inside = false;
+            } else {
+                // Spans around the line of sight. With every corner ahead, atan2(h, along) is
+                // monotone in h / along, so the extremes are found by comparing ratios
+                // (cross-multiplied: no division) and only they take an arctangent.
+                if (sight_ahead) {
+                    int h0 = 0, h1 = 0, v0 = 0, v1 = 0;
+                    for (int k = 1; k < 8; ++k) {
+                        if (sp[k].x * sp[h0].z < sp[h0].x * sp[k].z) h0 = k;
+                        if (sp[k].x * sp[h1].z > sp[h1].x * sp[k].z) h1 = k;
+                        if (sp[k].y * sp[v0].z < sp[v0].y * sp[k].z) v0 = k;
+                        if (sp[k].y * sp[v1].z > sp[v1].y * sp[k].z) v1 = k;
+                    }
+                    args.set(kW1, j, sp[h1].x, sp[h1].z); args.set(kW0, j, sp[h0].x, sp[h0].z);
+                    args.set(kH1, j, sp[v1].y, sp[v1].z); args.set(kH0, j, sp[v0].y, sp[v0].z);
+                } else {
+                    double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
+                    for (int k = 0; k < 8; ++k) {
+                        const double hang = atan2_deg(sp[k].x, sp[k].z), vang = atan2_deg(sp[k].y, sp[k].z);
+                        h_min = std::min(h_min, hang); h_max = std::max(h_max, hang);
+                        v_min = std::min(v_min, vang); v_max = std::max(v_max, vang);
+                    }
+                    pe.width = h_max - h_min; pe.height = v_max - v_min; pe.spans_known = true;
+                }
+                // Field of view: the corners' azimuth and elevation in the head frame.
+                if (in_front == 8) {
+                    // In front of the eye, azimuth tan = x / -z and elevation tan = y / |(x, z)|
+                    // with positive denominators: the threshold tests multiply instead of dividing.
+                    // The spans overlap the field of view when some corner is right of its left
+                    // edge, some corner left of its right edge, and the same vertically.
+                    bool right_of_left = false, left_of_right = false, above_bottom = false, below_top = false;
+                    for (int k = 0; k < 8; ++k) {
+                        const dvec3 &p = hp[k];
+                        const double depth = -p.z, h = std::sqrt(p.x * p.x + p.z * p.z);
+                        right_of_left = right_of_left || p.x >= -tan_oh * depth;
+                        left_of_right = left_of_right || p.x <= tan_oh * depth;
+                        above_bottom = above_bottom || p.y >= -tan_ov * h;
+                        below_top = below_top || p.y <= tan_ov * h;
+                        all_inside = all_inside && std::fabs(p.x) <= tan_h * depth && std::fabs(p.y) <= tan_v * h;
+                    }
+                    in_fov = right_of_left && left_of_right && above_bottom && below_top;
+                } else if (behind == 8 && behind_is_outside) {
+                    // Every corner behind the eye: the box's azimuths all lie beyond ±90°.
+                    in_fov = false; all_inside = false;
+                } else {
+                    // Straddling the frontal plane (or not finite): each corner's angles, azimuths
+                    // relative to the centre's so that a box across ±180° does not wrap.
+                    const double az = atan2_deg(args.y[kAz][j], args.x[kAz][j]);
+                    const double el = atan2_deg(args.y[kEl][j], args.x[kEl][j]);
+                    double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
+                    for (int k = 0; k < 8; ++k) {
+                        const dvec3 &p = hp[k];
+                        const double h = std::sqrt(p.x * p.x + p.z * p.z);
+                        const double caz = (p.x == 0 && p.z == 0) ? az : atan2_deg(p.x, -p.z);
+                        const double cel = (p.y == 0 && h == 0) ? el : atan2_deg(p.y, h);
+                        const double rel = wrap_diff180(caz - az);
+                        az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
+                        el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
+                        if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
+                    }
+                    const double a0 = az + az_min, a1 = az + az_max;
+                    in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
+                }
+            }
+
+            // Point-equivalents of readable content with a font size (or text height): the em
+            // height's angle.
+            const double em = em_metres[e];
+            pe.pt_from_em = em > 0 && dist > 0;
+            if (pe.pt_from_em) args.set(kPt, j, em, 2 * dist); else args.set(kPt, j, 0, 1);
+
+            // Motion of the content itself (hig-rules §1.5): directions are taken from the previous
+            // eye position, so neither turning the head nor walking makes still content "move".
+            const dvec3 local_dir = normalize_or_self(local);
+            double *pcs = state->prev_center + 3 * e, *pld = state->prev_local_dir + 3 * e;
+            double lin_v = 0, app_v = 0;
+            args.set(kAngV, j, 0, 1);
+            if (has_prev) {
+                const dvec3 pc(pcs[0], pcs[1], pcs[2]);
+                const bool attached = head_attached[e];
+                const dvec3 a = attached ? dvec3(pld[0], pld[1], pld[2]) : normalize_or_self(pc - prev_eye);
+                const dvec3 bdir = attached ? local_dir : normalize_or_self(c - prev_eye);
+                const double sn = glm::length(glm::cross(a, bdir)), co = glm::dot(a, bdir);
+                if (!(sn == 0 && co >= 0)) args.set(kAngV, j, sn, co); // still content: sn == 0
+                lin_v = glm::length(c - pc) / dt;
+                app_v = attached ? -(dist - state->prev_distance[e]) / dt
+                                 : -(glm::length(c - prev_eye) - glm::length(pc - prev_eye)) / dt;
+            }
+            pcs[0] = c.x; pcs[1] = c.y; pcs[2] = c.z;
+            pld[0] = local_dir.x; pld[1] = local_dir.y; pld[2] = local_dir.z;
+            state->prev_distance[e] = dist;
+
+            store4(out->center, e, c);
+            store4(out->bounds_min, e, lo);
+            store4(out->bounds_max, e, hi);
+            store4(out->front, e, front);
+            store4(out->up, e, up);
+            out->distance[e] = dist;
+            out->linear_speed[e] = lin_v;
+            out->approach_speed[e] = app_v;
+            out->in_fov[e] = in_fov;
+            out->fully_in_fov[e] = all_inside;
         }
 
-        // Angular extent: corners projected on a frame around the line of sight to the centre
-        // (right = sight × head up, up = right × sight), so that a flat rectangle facing the eye
-        // anywhere in view spans exactly 2·atan(w / 2d) by 2·atan(h / 2d).
-        const dvec3 sight = dist > 0 ? dir : forward;
-        dvec3 right = glm::cross(sight, hq * dvec3(0, 1, 0));
-        right = glm::length(right) > 1e-12 ? glm::normalize(right) : hq * dvec3(1, 0, 0);
-        const dvec3 sup = glm::cross(right, sight);
-        const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
-                                eye.z >= lo.z && eye.z <= hi.z && glm::length(hi - lo) > 0;
-        const double *cs = corners + 24 * e;
-        dvec3 wv[8], hp[8];
-        bool ahead = true; // every corner in front of the sight plane and of the head
-        for (int k = 0; k < 8; ++k) {
-            wv[k] = dvec3(cs[3 * k], cs[3 * k + 1], cs[3 * k + 2]) - eye;
-            hp[k] = inv * wv[k];
-            if (!(glm::dot(wv[k], sight) > 0 && hp[k].z < 0)) ahead = false;
-        }
-        double width, height;
-        bool in_fov, all_inside = true;
-        if (eye_inside) {
-            width = 360; height = 180; in_fov = true; all_inside = false;
-        } else if (ahead) {
-            // Fast path (the common case): atan is monotone, so the spans come from the extreme
-            // tangent ratios and the field-of-view test compares ratios: 8 atan per entity
-            // instead of 32 atan2.
-            double rh0 = INFINITY, rh1 = -INFINITY, rv0 = INFINITY, rv1 = -INFINITY;
-            double ra0 = INFINITY, ra1 = -INFINITY, re0 = INFINITY, re1 = -INFINITY;
-            for (int k = 0; k < 8; ++k) {
-                const double along = glm::dot(wv[k], sight);
-                const double rh = glm::dot(wv[k], right) / along, rv = glm::dot(wv[k], sup) / along;
-                rh0 = std::min(rh0, rh); rh1 = std::max(rh1, rh);
-                rv0 = std::min(rv0, rv); rv1 = std::max(rv1, rv);
-                const dvec3 &p = hp[k];
-                const double h = std::sqrt(p.x * p.x + p.z * p.z);
-                const double ra = p.x / -p.z, re = p.y / h;
-                ra0 = std::min(ra0, ra); ra1 = std::max(ra1, ra);
-                re0 = std::min(re0, re); re1 = std::max(re1, re);
-                if (!(std::fabs(ra) <= tan_h * (1 + 1e-12)) || !(std::fabs(re) <= tan_v * (1 + 1e-12)))
-                    all_inside = false;
-            }
-            width = (std::atan(rh1) - std::atan(rh0)) * kRadToDeg;
-            height = (std::atan(rv1) - std::atan(rv0)) * kRadToDeg;
-            // a1 >= -half_h - eps && a0 <= half_h + eps && e1 >= -half_v - eps && e0 <= half_v + eps
-            // with a0 = atan(ra0)° etc., libm called only near a threshold.
-            in_fov = atan_deg_ge(ra1, -half_h - eps) && atan_deg_le(ra0, half_h + eps) &&
-                     atan_deg_ge(re1, -half_v - eps) && atan_deg_le(re0, half_v + eps);
-        } else if (all_finite(wv, hp, right, sup, sight)) {
-            // Same quantities as the general loop below (bit-identical), with libm atan2 called only
-            // on the corners that can hold an extreme and near the field-of-view thresholds.
-            double hy[8], vy[8], al[8], pcz[8], pce[8];
-            double ah[8], av[8], arel[8], acel[8];
-            bool special_az[8], special_el[8];
-            for (int k = 0; k < 8; ++k) {
-                al[k] = glm::dot(wv[k], sight);
-                hy[k] = glm::dot(wv[k], right);
-                vy[k] = glm::dot(wv[k], sup);
-                const dvec3 &p = hp[k];
-                pcz[k] = std::sqrt(p.x * p.x + p.z * p.z);
-                special_az[k] = p.x == 0 && p.z == 0;
-                special_el[k] = p.y == 0 && pcz[k] == 0;
-                ah[k] = approx_atan2_deg(hy[k], al[k]);
-                av[k] = approx_atan2_deg(vy[k], al[k]);
-                const double caz = special_az[k] ? az : approx_atan2_deg(p.x, -p.z);
-                pce[k] = caz;
-                arel[k] = wrap180(caz - az);
-                acel[k] = special_el[k] ? el : approx_atan2_deg(p.y, pcz[k]);
-            }
-            const double t2 = 2 * kApproxTol;
-            double ahmin = ah[0], ahmax = ah[0], avmin = av[0], avmax = av[0];
-            double aemin = acel[0], aemax = acel[0];
-            // Relative azimuths near the ±180° wrap may land on the other side once exact: they are
-            // always evaluated exactly and left out of the approximate extremes.
-            double armin = INFINITY, armax = -INFINITY;
-            for (int k = 0; k < 8; ++k) {
-                ahmin = std::min(ahmin, ah[k]); ahmax = std::max(ahmax, ah[k]);
-                avmin = std::min(avmin, av[k]); avmax = std::max(avmax, av[k]);
-                if (std::fabs(arel[k]) < 180 - t2) { armin = std::min(armin, arel[k]); armax = std::max(armax, arel[k]); }
-                aemin = std::min(aemin, acel[k]); aemax = std::max(aemax, acel[k]);
-            }
-            double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
-            double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
-            for (int k = 0; k < 8; ++k) {
-                if (ah[k] <= ahmin + t2 || ah[k] >= ahmax - t2) {
-                    const double ha = std::atan2(hy[k], al[k]) * kRadToDeg;
-                    h_min = std::min(h_min, ha); h_max = std::max(h_max, ha);
-                }
-                if (av[k] <= avmin + t2 || av[k] >= avmax - t2) {
-                    const double va = std::atan2(vy[k], al[k]) * kRadToDeg;
-                    v_min = std::min(v_min, va); v_max = std::max(v_max, va);
-                }
-                const dvec3 &p = hp[k];
-                // caz is needed exactly when the corner can hold an azimuth extreme, when its
-                // relative azimuth is near the ±180° wrap, or near the field-of-view test.
-                const bool near_wrap = std::fabs(arel[k]) >= 180 - t2;
-                const bool az_extreme = near_wrap || arel[k] <= armin + t2 || arel[k] >= armax - t2;
-                const double aabs = std::fabs(pce[k]);
-                const bool az_fov_unsure = p.z < 0 && std::fabs(aabs - (half_h + eps)) <= kApproxTol;
-                double caz = pce[k];
-                if (!special_az[k] && (az_extreme || az_fov_unsure)) caz = std::atan2(p.x, -p.z) * kRadToDeg;
-                if (az_extreme) {
-                    const double rel = wrap180(caz - az);
-                    az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
-                }
-                const bool el_extreme = acel[k] <= aemin + t2 || acel[k] >= aemax - t2;
-                const bool el_fov_unsure = p.z < 0 && std::fabs(std::fabs(acel[k]) - (half_v + eps)) <= kApproxTol;
-                double cel = acel[k];
-                if (!special_el[k] && (el_extreme || el_fov_unsure)) cel = std::atan2(p.y, pcz[k]) * kRadToDeg;
-                if (el_extreme) { el_min = std::min(el_min, cel); el_max = std::max(el_max, cel); }
-                // Where caz / cel stayed approximate, they are more than tol from the threshold,
-                // so the comparison agrees with the exact value.
-                if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
-            }
-            width = h_max - h_min; height = v_max - v_min;
-            const double a0 = az + az_min, a1 = az + az_max;
-            in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
-        } else {
-            double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
-            double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
-            for (int k = 0; k < 8; ++k) {
-                const double along = glm::dot(wv[k], sight);
-                const double ha = std::atan2(glm::dot(wv[k], right), along) * kRadToDeg;
-                const double va = std::atan2(glm::dot(wv[k], sup), along) * kRadToDeg;
-                h_min = std::min(h_min, ha); h_max = std::max(h_max, ha);
-                v_min = std::min(v_min, va); v_max = std::max(v_max, va);
-                // Field of view: the corner's azimuth and elevation in the head frame.
-                const dvec3 &p = hp[k];
-                const double h = std::sqrt(p.x * p.x + p.z * p.z);
-                const double caz = (p.x == 0 && p.z == 0) ? az : std::atan2(p.x, -p.z) * kRadToDeg;
-                const double cel = (p.y == 0 && h == 0) ? el : std::atan2(p.y, h) * kRadToDeg;
-                const double rel = wrap180(caz - az); // relative to the centre: no wrap at ±180°
-                az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
-                el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
-                if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
-            }
-            width = h_max - h_min; height = v_max - v_min;
-            const double a0 = az + az_min, a1 = az + az_max;
-            in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
-        }
+        for (int s = 0; s < kSlots; ++s) atan2_batch(args.y[s], args.x[s], args.r[s], m);
 
-        q.center[0] = c.x; q.center[1] = c.y; q.center[2] = c.z;
-        q.front[0] = front.x; q.front[1] = front.y; q.front[2] = front.z;
-        q.up[0] = up.x; q.up[1] = up.y; q.up[2] = up.z;
-        q.direction[0] = dir.x; q.direction[1] = dir.y; q.direction[2] = dir.z;
-        q.distance = dist;
-        q.azimuth = az;
-        q.elevation = el;
-        q.elevation_world = elw;
-        q.eccentricity = ecc;
-        q.angular_width = std::isfinite(width) ? width : 0;
-        q.angular_height = std::isfinite(height) ? height : 0;
-        q.in_fov = in_fov ? 1 : 0;
-        q.fully_in_fov = all_inside ? 1 : 0;
+        for (size_t j = 0; j < m; ++j) {
+            const size_t e = base + j;
+            const Pending &pe = pending[j];
+            double width = pe.spans_known ? pe.width : args.r[kW1][j] * kRadToDeg - args.r[kW0][j] * kRadToDeg;
+            double height = pe.spans_known ? pe.height : args.r[kH1][j] * kRadToDeg - args.r[kH0][j] * kRadToDeg;
+            width = std::isfinite(width) ? width : 0;
+            height = std::isfinite(height) ? height : 0;
+            out->azimuth[e] = args.r[kAz][j] * kRadToDeg;
+            out->elevation[e] = args.r[kEl][j] * kRadToDeg;
+            out->elevation_world[e] = args.r[kElw][j] * kRadToDeg;
+            out->eccentricity[e] = args.r[kEcc][j] * kRadToDeg;
+            out->angular_width[e] = width;
+            out->angular_height[e] = height;
+            out->angular_size[e] = std::max(width, height);
+            // Otherwise the smaller angular extent (the one that limits targeting).
+            out->pt_eq[e] = pe.pt_from_em ? 2 * (args.r[kPt][j] * kRadToDeg) / point_angle
+                                          : std::min(width, height) / point_angle;
+            out->angular_velocity[e] = args.r[kAngV][j] * kRadToDeg / dt;
+        }
     }
+    state->prev_head[0] = eye.x; state->prev_head[1] = eye.y; state->prev_head[2] = eye.z;
+    state->has_prev = 1;
 }
 
 } // extern "C"

@@ -85,7 +85,8 @@ public final class RuleEngine {
         rules = enabled
         var indexOf: [String: Int] = [:]
         for (i, r) in enabled.enumerated() { indexOf[r.id] = i }
-        findings = Findings(rules: enabled, severityOverride: enabled.map { configuration.rules[$0.id]?.severity })
+        findings = Findings(rules: enabled, severityOverride: enabled.map { configuration.rules[$0.id]?.severity },
+                            entityCount: scene.entities.count)
         processorOfRule = Array(repeating: -1, count: enabled.count)
         let setup = RuleSetup(scene: scene, configuration: configuration, indexOf: indexOf)
         for factory in RuleFactories.all {
@@ -113,7 +114,7 @@ public final class RuleEngine {
         if lastFrame >= 0 { for p in processors { p.finish(&findings, end) } }
         var out: [Violation] = []
         let ignores = configuration.ignore
-        for (key, agg) in findings.table {
+        for (key, agg) in zip(findings.keys, findings.aggregates) {
             let meta = rules[key.rule]
             var idx: [Int] = []
             if key.a >= 0 { idx.append(key.a) }
@@ -178,13 +179,12 @@ final class ConditionRule: RuleProcessor {
     let dwell: Double?
     let check: (FrameQuantities, Int) -> Hit?
     let describe: (Aggregate, [String]) -> String
-    private var runStart: [Int]
-    private var runStartTime: [Double]
-    private var runWorst: [Double]
-    private var runWorstFrame: [Int]
-    private var runThreshold: [Double]
-    private var runUnit: [String?]
-    private var reportedInRun: [Bool]
+    /// The current run of each candidate (dwell rules only).
+    private struct Run {
+        var start = -1; var startTime = 0.0; var worst = Double.nan; var worstFrame = 0
+        var threshold = Double.nan; var unit: String?
+    }
+    private var runs: [Run]
     private let higher: Bool
     private let dt: Double
 
@@ -192,48 +192,49 @@ final class ConditionRule: RuleProcessor {
          check: @escaping (FrameQuantities, Int) -> Hit?, message: @escaping (Aggregate, [String]) -> String) {
         self.rule = rule; self.candidates = candidates; self.dwell = dwell; self.check = check
         self.describe = message; self.higher = meta.worse == .higher; self.dt = frameDuration
-        let n = candidates.count
-        runStart = Array(repeating: -1, count: n); runStartTime = Array(repeating: 0, count: n)
-        runWorst = Array(repeating: .nan, count: n); runWorstFrame = Array(repeating: 0, count: n)
-        runThreshold = Array(repeating: .nan, count: n); runUnit = Array(repeating: nil, count: n); reportedInRun = Array(repeating: false, count: n)
+        runs = Array(repeating: Run(), count: dwell == nil ? 0 : candidates.count)
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        for k in candidates.indices {
-            let e = candidates[k]
-            guard let hit = check(f, e) else { runStart[k] = -1; continue }
-            guard let dwell else {
+        guard let dwell else {
+            for e in candidates {
+                guard let hit = check(f, e) else { continue }
                 out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
                            threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
                            unit: hit.unit)
-                continue
             }
-            if runStart[k] < 0 {
-                runStart[k] = f.frame; runStartTime[k] = f.time; runWorst[k] = .nan; reportedInRun[k] = false
-            }
-            if runWorst[k].isNaN || (higher ? hit.measured > runWorst[k] : hit.measured < runWorst[k]) {
-                runWorst[k] = hit.measured; runWorstFrame[k] = f.frame
-            }
-            runThreshold[k] = hit.threshold
-            runUnit[k] = hit.unit
-            // A frame stands for its whole interval, so after frame i the condition has held
-            // (t_i - t_start + dt) seconds.
-            if f.time - runStartTime[k] + dt > dwell + 1e-9 {
-                reportedInRun[k] = true
-                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                           unit: hit.unit)
+            return
+        }
+        // One exclusive access to the run state per frame, not one per candidate.
+        runs.withUnsafeMutableBufferPointer { runs in
+            for (k, e) in candidates.enumerated() {
+                guard let hit = check(f, e) else { runs[k].start = -1; continue }
+                if runs[k].start < 0 {
+                    runs[k].start = f.frame; runs[k].startTime = f.time; runs[k].worst = .nan
+                }
+                if runs[k].worst.isNaN || (higher ? hit.measured > runs[k].worst : hit.measured < runs[k].worst) {
+                    runs[k].worst = hit.measured; runs[k].worstFrame = f.frame
+                }
+                runs[k].threshold = hit.threshold
+                runs[k].unit = hit.unit
+                // A frame stands for its whole interval, so after frame i the condition has held
+                // (t_i - t_start + dt) seconds.
+                if f.time - runs[k].startTime + dt > dwell + 1e-9 {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
+                               threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                               unit: hit.unit)
+                }
             }
         }
     }
 
     func finish(_ out: inout Findings, _ end: EndState) {
         guard dwell != nil, end.staticEnd else { return }
-        for k in candidates.indices where runStart[k] >= 0 {
+        for (k, run) in runs.enumerated() where run.start >= 0 {
             // Still holding when the scene comes to rest: sustained for ever, so the whole run counts.
-            out.reportRun(rule: rule, candidates[k], from: runStart[k], fromTime: runStartTime[k],
-                          to: end.lastFrame, toTime: end.lastTime, measured: runWorst[k],
-                          worstFrame: runWorstFrame[k], threshold: runThreshold[k], unit: runUnit[k])
+            out.reportRun(rule: rule, candidates[k], from: run.start, fromTime: run.startTime,
+                          to: end.lastFrame, toTime: end.lastTime, measured: run.worst,
+                          worstFrame: run.worstFrame, threshold: run.threshold, unit: run.unit)
         }
     }
 

@@ -28,10 +28,10 @@ struct Aggregate {
     /// for a pair compared in angle by a rule declared in pt). Set by the first finding that names
     /// one; the same entity set is always measured in the same space, so it does not change.
     var unit: String?
+    /// Index in the order of first findings.
     var order = 0
-
-    /// A fresh aggregate before its first finding (order not yet assigned).
-    static var unrecorded: Aggregate { var a = Aggregate(); a.order = -1; return a }
+    /// Set by the first finding (its severity is the starting point of the most severe).
+    var recorded = false
 
     mutating func add(frame: Int, time: Double) {
         if let last = spans.last, frame == last + 1 {
@@ -64,27 +64,52 @@ struct Aggregate {
 }
 
 /// Collects per-frame findings of every rule and aggregates them as they arrive.
+///
+/// Aggregates are stored in the order they were first seen. A finding about one entity (the
+/// common case: thousands per frame in a large scene) finds its aggregate through a per-rule table
+/// indexed by entity, so the per-frame cost is an array read, not a hash lookup; pairs and
+/// scene-level findings go through a dictionary.
 struct Findings {
-    var table: [FindingKey: Aggregate] = [:]
+    /// `keys[i]` is the key of `aggregates[i]`.
+    private(set) var keys: [FindingKey] = []
+    private(set) var aggregates: [Aggregate] = []
     /// Source locations of scene-level findings (e.g. the event that caused them).
     var locations: [FindingKey: SourceLocation] = [:]
     let worse: [WorseDirection]
     let severityOverride: [Severity?]
     let defaultSeverity: [Severity]
-    private var counter = 0
+    private let entityCount: Int
+    /// Per rule: slot of (rule, e) for each entity e, -1 before its first finding; empty until the
+    /// rule's first single-entity finding.
+    private var singleSlot: [[Int32]]
+    private var slotOfKey: [FindingKey: Int] = [:]
 
-    init(rules: [RuleMetadata], severityOverride: [Severity?]) {
+    init(rules: [RuleMetadata], severityOverride: [Severity?], entityCount: Int) {
         worse = rules.map(\.worse)
         defaultSeverity = rules.map(\.defaultSeverity)
         self.severityOverride = severityOverride
+        self.entityCount = entityCount
+        singleSlot = Array(repeating: [], count: rules.count)
+    }
+
+    /// The aggregate of `key`, if it has had a finding.
+    func aggregate(for key: FindingKey) -> Aggregate? {
+        if key.b < 0, key.a >= 0, key.a < entityCount {
+            let slots = singleSlot[key.rule]
+            guard !slots.isEmpty, slots[key.a] >= 0 else { return nil }
+            return aggregates[Int(slots[key.a])]
+        }
+        return slotOfKey[key].map { aggregates[$0] }
     }
 
     /// Record that `rule` held for entities `e0`, `e1` at `frame`.
     mutating func report(rule: Int, _ e0: Int = -1, _ e1: Int = -1, frame: Int, time: Double,
                          measured: Double, threshold: Double, aux: Double = .nan,
                          severity: Severity? = nil, angular: Bool = false, unit: String? = nil) {
-        record(rule: rule, e0, e1, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
-               severity: severity, angular: angular, unit: unit) { $0.add(frame: frame, time: time) }
+        let i = slot(rule: rule, e0, e1)
+        aggregates[i].add(frame: frame, time: time)
+        update(i, rule: rule, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
+               severity: severity, angular: angular, unit: unit)
     }
 
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).
@@ -92,46 +117,65 @@ struct Findings {
                             to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,
                             severity: Severity? = nil, unit: String? = nil) {
         guard to >= from else { return }
-        record(rule: rule, e0, e1, measured: measured, worstFrame: worstFrame, threshold: threshold,
-               aux: .nan, severity: severity, angular: false, unit: unit) { agg in
-            agg.spans.append(from); agg.spans.append(to)
-            if from < agg.firstFrame { agg.firstFrame = from; agg.firstTime = fromTime }
-            if to > agg.lastFrame { agg.lastFrame = to; agg.lastTime = toTime }
-        }
+        let i = slot(rule: rule, e0, e1)
+        aggregates[i].spans.append(from); aggregates[i].spans.append(to)
+        if from < aggregates[i].firstFrame { aggregates[i].firstFrame = from; aggregates[i].firstTime = fromTime }
+        if to > aggregates[i].lastFrame { aggregates[i].lastFrame = to; aggregates[i].lastTime = toTime }
+        update(i, rule: rule, measured: measured, worstFrame: worstFrame, threshold: threshold, aux: .nan,
+               severity: severity, angular: false, unit: unit)
     }
 
-    private mutating func record(rule: Int, _ e0: Int, _ e1: Int, measured: Double, worstFrame: Int,
-                                 threshold: Double, aux: Double, severity: Severity?, angular: Bool,
-                                 unit: String?, spans: (inout Aggregate) -> Void) {
+    /// Index of the aggregate of (rule, e0, e1), created (order = its index) when new.
+    private mutating func slot(rule: Int, _ e0: Int, _ e1: Int) -> Int {
+        if e1 < 0, e0 >= 0, e0 < entityCount {
+            if singleSlot[rule].isEmpty { singleSlot[rule] = Array(repeating: -1, count: entityCount) }
+            let s = singleSlot[rule][e0]
+            if s >= 0 { return Int(s) }
+            let n = append(FindingKey(rule: rule, e0))
+            singleSlot[rule][e0] = Int32(truncatingIfNeeded: n)
+            return n
+        }
         let key = FindingKey(rule: rule, e0, e1)
+        if let s = slotOfKey[key] { return s }
+        let n = append(key)
+        slotOfKey[key] = n
+        return n
+    }
+
+    private mutating func append(_ key: FindingKey) -> Int {
+        var agg = Aggregate()
+        agg.order = aggregates.count
+        keys.append(key)
+        aggregates.append(agg)
+        return agg.order
+    }
+
+    private mutating func update(_ i: Int, rule: Int, measured: Double, worstFrame: Int, threshold: Double,
+                                 aux: Double, severity: Severity?, angular: Bool, unit: String?) {
         let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
         let higher = worse[rule] == .higher
-        let n = counter
-        // One hash lookup per finding: a new aggregate is recognised by its unset order.
-        var isNew = false
-        update(key: key) { agg in
-            if agg.order < 0 { isNew = true }
-            if isNew { agg.order = n; agg.severity = sev } else if sev < agg.severity { agg.severity = sev }
-            spans(&agg)
-            let better = agg.measured.isNaN
-                || (higher ? measured > agg.measured : measured < agg.measured)
-            if better, !measured.isNaN {
-                agg.measured = measured; agg.aux = aux; agg.threshold = threshold; agg.worstFrame = worstFrame
-            } else if agg.threshold.isNaN {
-                agg.threshold = threshold; agg.worstFrame = worstFrame
-            }
-            agg.angular = agg.angular || angular
-            if agg.unit == nil { agg.unit = unit }
-        }
-        if isNew { counter += 1 }
+        aggregates[i].record(measured: measured, worstFrame: worstFrame, threshold: threshold, aux: aux,
+                             severity: sev, higher: higher, angular: angular, unit: unit)
     }
 
     mutating func setLocation(rule: Int, _ e0: Int = -1, _ e1: Int = -1, _ loc: SourceLocation?) {
         let key = FindingKey(rule: rule, e0, e1)
         if let loc, locations[key] == nil { locations[key] = loc }
     }
+}
 
-    private mutating func update(key: FindingKey, _ body: (inout Aggregate) -> Void) {
-        body(&table[key, default: Aggregate.unrecorded])
+extension Aggregate {
+    /// Folds one finding's value into the aggregate (the spans are updated by the caller).
+    mutating func record(measured: Double, worstFrame: Int, threshold: Double, aux: Double,
+                         severity sev: Severity, higher: Bool, angular: Bool, unit: String?) {
+        if recorded { if sev < severity { severity = sev } } else { severity = sev; recorded = true }
+        let better = self.measured.isNaN || (higher ? measured > self.measured : measured < self.measured)
+        if better, !measured.isNaN {
+            self.measured = measured; self.aux = aux; self.threshold = threshold; self.worstFrame = worstFrame
+        } else if self.threshold.isNaN {
+            self.threshold = threshold; self.worstFrame = worstFrame
+        }
+        self.angular = self.angular || angular
+        if self.unit == nil { self.unit = unit }
     }
 }

@@ -240,6 +240,6 @@ func locatedAtSegmentStart(_ rule: Int, _ scene: Scene, _ inner: RuleProcessor) 
     let segment = Segment(scene)
     let key = FindingKey(rule: rule)
     return HookedProcessor(inner, before: { segment.advance($0) }, after: { f, out in
-        if out.table[key]?.lastFrame == f.frame { out.setLocation(rule: rule, -1, -1, segment.location) }
+        if out.aggregate(for: key)?.lastFrame == f.frame { out.setLocation(rule: rule, -1, -1, segment.location) }
     })
 }

@@ -1,3 +1,4 @@
+import CSpatialMath
 import SpatialModel
 
 /// The per-frame spatial quantities of hig-rules §0.3, for the head and for every entity of the
@@ -88,4 +89,48 @@ public struct FrameQuantities: Sendable {
     }
 
     public var entityCount: Int { center.count }
+}
+
+extension FrameQuantities {
+    /// Hands `sm_entity_quantities` the per-entity buffers to write in place (no per-element copy
+    /// through Swift). Vec3 is SIMD3<Double>: 4 doubles per element, the layout the C side expects.
+    mutating func withOutputs(_ body: (inout sm_entity_out) -> Void) {
+        var o = sm_entity_out()
+        bind(&center) { o.center = $0
+        bind(&boundsMin) { o.bounds_min = $0
+        bind(&boundsMax) { o.bounds_max = $0
+        bind(&front) { o.front = $0
+        bind(&upAxis) { o.up = $0
+        bind(&distance) { o.distance = $0
+        bind(&azimuth) { o.azimuth = $0
+        bind(&elevation) { o.elevation = $0
+        bind(&elevationWorld) { o.elevation_world = $0
+        bind(&eccentricity) { o.eccentricity = $0
+        bind(&angularWidth) { o.angular_width = $0
+        bind(&angularHeight) { o.angular_height = $0
+        bind(&angularSize) { o.angular_size = $0
+        bind(&ptEq) { o.pt_eq = $0
+        bind(&angularVelocity) { o.angular_velocity = $0
+        bind(&linearSpeed) { o.linear_speed = $0
+        bind(&approachSpeed) { o.approach_speed = $0
+        bind(&inFOV) { o.in_fov = $0
+        bind(&fullyInFOV) { o.fully_in_fov = $0
+            body(&o)
+        } } } } } } } } } } } } } } } } } } }
+    }
+}
+
+@inline(__always)
+private func bind(_ a: inout [Double], _ body: (UnsafeMutablePointer<Double>?) -> Void) {
+    a.withUnsafeMutableBufferPointer { body($0.baseAddress) }
+}
+
+@inline(__always)
+private func bind(_ a: inout [Vec3], _ body: (UnsafeMutablePointer<Double>?) -> Void) {
+    a.withUnsafeMutableBufferPointer { v in v.withMemoryRebound(to: Double.self) { body($0.baseAddress) } }
+}
+
+@inline(__always)
+private func bind(_ a: inout [Bool], _ body: (UnsafeMutablePointer<Bool>?) -> Void) {
+    a.withUnsafeMutableBufferPointer { body($0.baseAddress) }
 }

@@ -58,6 +58,11 @@ public struct Simulator: Sendable {
     // Entities.
     private let entityNode: [Int32]
     private let geomBegin: [Int32], geomEnd: [Int32]
+    /// Nodes whose world transform can change after the first frame (animated, head- or hand-anchored,
+    /// or below such a node), in pre-order, and the entities whose bounds depend on one. Only these
+    /// are recomputed after the first frame; the rest of the hierarchy keeps its values.
+    private let movingNodes: [Int32]
+    private let movingEntities: [Int32]
     private let initialVisible: [Bool]
     /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0.
     private let emMetres: [Double]
@@ -178,6 +183,14 @@ public struct Simulator: Sendable {
             gB[e] = Int32(lo); gE[e] = Int32(hi)
         }
         entityNode = eNode; geomBegin = gB; geomEnd = gE
+        var moves = [Bool](repeating: false, count: nodes.count)
+        for i in 0..<nodes.count {
+            moves[i] = slotOfNode[i] >= 0 || rootFrame[i] >= 0 || (parent[i] >= 0 && moves[Int(parent[i])])
+        }
+        movingNodes = moves.indices.filter { moves[$0] }.map { Int32($0) }
+        movingEntities = entities.indices.filter { e in
+            (eNode[e] >= 0 && moves[Int(eNode[e])]) || (Int(gB[e])..<Int(gE[e])).contains { moves[$0] }
+        }.map { Int32($0) }
         // An entity starts hidden when it, or an entity whose node contains its node, is hidden.
         var visible = entities.map(\.visible)
         for (e, ent) in entities.enumerated() where !ent.visible {
@@ -307,8 +320,7 @@ public struct Simulator: Sendable {
         var world = [Double](repeating: 0, count: nNodes * 16)
         var worldBoxes = [Double](repeating: 0, count: nNodes * 6)
         var entBoxes = [Double](repeating: 0, count: entityCount * 6)
-        var corners = [Double](repeating: 0, count: entityCount * 24)
-        var entQ = [sm_entity_q](repeating: sm_entity_q(), count: entityCount)
+        var boxFrames = [Double](repeating: 0, count: entityCount * 12)
         var rootFrames = [Double](repeating: 0, count: 32)
         var rootTRS = [sm_trs](repeating: sm_trs(), count: 2)
         var slots = slotRest
@@ -317,9 +329,9 @@ public struct Simulator: Sendable {
         var quatSampleT = [Double](repeating: 0, count: quatBegin.count)
         var quatOut = [Double](repeating: 0, count: quatBegin.count * 4)
         var clipT = [Double](repeating: 0, count: scene.animations.count)
-        var prevCenter = [Vec3](repeating: .zero, count: entityCount)
+        var prevCenter = [Double](repeating: 0, count: entityCount * 3)
         var prevDistance = [Double](repeating: 0, count: entityCount)
-        var prevLocalDir = [Vec3](repeating: .zero, count: entityCount)
+        var prevLocalDir = [Double](repeating: 0, count: entityCount * 3)
         var prevHead = Vec3.zero
         // Content attached to the head or hand moves with the eye: its motion is judged in the head frame.
         let headAttached = scene.entities.map { $0.anchor != .world }
@@ -413,64 +425,40 @@ public struct Simulator: Sendable {
             mark(&phases.animation)
 
             // Hierarchy, boxes, entity bounds and quantities: four batched calls.
-            sm_world_transforms(parent, local, rootFrames, rootFrameIndex, &world, nNodes)
-            sm_transform_aabbs(world, localBoxes, &worldBoxes, nNodes)
-            sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
-                             &entBoxes, &corners, entityCount)
+            if i == 0 {
+                sm_world_transforms(parent, local, rootFrames, rootFrameIndex, &world, nNodes)
+                sm_transform_aabbs(world, localBoxes, &worldBoxes, nNodes)
+                sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
+                                 &entBoxes, &boxFrames, nil, entityCount)
+            } else {
+                sm_world_transforms_subset(parent, local, rootFrames, rootFrameIndex, &world, movingNodes, movingNodes.count)
+                sm_transform_aabbs_subset(world, localBoxes, &worldBoxes, movingNodes, movingNodes.count)
+                sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
+                                 &entBoxes, &boxFrames, movingEntities, movingEntities.count)
+            }
             mark(&phases.transforms)
             var head = sm_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w),
                                fov_h: fieldOfView.x, fov_v: fieldOfView.y)
-            sm_entity_quantities(&head, entBoxes, corners, world, nNodes, entityNode, &entQ, entityCount)
-
-            for e in 0..<entityCount {
-                let eq = entQ[e]
-                let c = Vec3(eq.center.0, eq.center.1, eq.center.2)
-                q.visible[e] = visible[e]
-                q.center[e] = c
-                q.boundsMin[e] = Vec3(entBoxes[6 * e], entBoxes[6 * e + 1], entBoxes[6 * e + 2])
-                q.boundsMax[e] = Vec3(entBoxes[6 * e + 3], entBoxes[6 * e + 4], entBoxes[6 * e + 5])
-                q.front[e] = Vec3(eq.front.0, eq.front.1, eq.front.2)
-                q.upAxis[e] = Vec3(eq.up.0, eq.up.1, eq.up.2)
-                q.distance[e] = eq.distance
-                q.azimuth[e] = eq.azimuth
-                q.elevation[e] = eq.elevation
-                q.elevationWorld[e] = eq.elevation_world
-                q.eccentricity[e] = eq.eccentricity
-                q.angularWidth[e] = eq.angular_width
-                q.angularHeight[e] = eq.angular_height
-                q.angularSize[e] = max(eq.angular_width, eq.angular_height)
-                // Point-equivalents: the em height's angle for readable content with a font size
-                // (or text height), otherwise the smaller angular extent (the one limiting targeting).
-                let em = emMetres[e]
-                q.ptEq[e] = em > 0 && eq.distance > 0
-                    ? degrees(2 * atan(em / (2 * eq.distance))) / pointAngle
-                    : min(eq.angular_width, eq.angular_height) / pointAngle
-                // Motion of the content itself (hig-rules §1.5): directions are taken from the previous
-                // eye position, so neither turning the head nor walking makes still content "move".
-                let localDir = normalize(r.conjugate.act(c - p))
-                if i == 0 {
-                    q.angularVelocity[e] = 0; q.linearSpeed[e] = 0; q.approachSpeed[e] = 0
-                } else {
-                    let a: Vec3, b: Vec3
-                    if headAttached[e] {
-                        a = prevLocalDir[e]; b = localDir
-                    } else {
-                        a = normalize(prevCenter[e] - prevHead); b = normalize(c - prevHead)
+            var motion = sm_motion_state(prev_center: nil, prev_local_dir: nil, prev_distance: nil,
+                                         prev_head: (prevHead.x, prevHead.y, prevHead.z),
+                                         has_prev: i == 0 ? 0 : 1, dt: dt)
+            prevCenter.withUnsafeMutableBufferPointer { pc in
+                prevLocalDir.withUnsafeMutableBufferPointer { pl in
+                    prevDistance.withUnsafeMutableBufferPointer { pd in
+                        motion.prev_center = pc.baseAddress
+                        motion.prev_local_dir = pl.baseAddress
+                        motion.prev_distance = pd.baseAddress
+                        q.withOutputs { out in
+                            sm_entity_quantities(&head, entBoxes, boxFrames, world, nNodes, entityNode, emMetres,
+                                                 headAttached, pointAngle, &motion, &out, entityCount)
+                        }
                     }
-                    let s = length(cross(a, b)), co = dot(a, b)
-                    q.angularVelocity[e] = (s == 0 && co == 0) ? 0 : degrees(atan2(s, co)) / dt
-                    q.linearSpeed[e] = length(c - prevCenter[e]) / dt
-                    q.approachSpeed[e] = headAttached[e]
-                        ? -(eq.distance - prevDistance[e]) / dt
-                        : -(length(c - prevHead) - length(prevCenter[e] - prevHead)) / dt
                 }
-                prevLocalDir[e] = localDir
-                q.inFOV[e] = eq.in_fov != 0
-                q.fullyInFOV[e] = eq.fully_in_fov != 0
-                prevCenter[e] = c
-                prevDistance[e] = eq.distance
             }
             prevHead = p
+            q.visible.withUnsafeMutableBufferPointer { dst in
+                visible.withUnsafeBufferPointer { src in _ = dst.update(fromContentsOf: src) }
+            }
             mark(&phases.quantities)
             phases.frames += 1
             try body(q)
@@ -481,7 +469,8 @@ public struct Simulator: Sendable {
 
 /// Nanoseconds the simulator spent in each phase, summed over the frames of `Simulator.run(phases:_:)`.
 /// - `animation`: head pose, events, anchor frames, key sampling and T·R·S of animated nodes;
-/// - `transforms`: world transforms of the hierarchy, world boxes, entity bounds and corners;
+/// - `transforms`: world transforms of the hierarchy, world boxes, entity bounds and box frames (after
+///   the first frame only for the nodes and entities that can move);
 /// - `quantities`: the viewing quantities and their copy into `FrameQuantities` (with velocities).
 public struct SimulationPhaseTimes: Sendable, Hashable {
     public var animation: UInt64 = 0

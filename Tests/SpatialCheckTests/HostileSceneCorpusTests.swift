@@ -5,9 +5,6 @@ import SceneLoader
 import Reporting
 import SpatialCheck
 
-/// Time bounds are for a debug build; Tools/sanitize sets SPATIALCHECK_TIME_FACTOR (ASan is ~3× slower).
-private let timeFactor = Double(ProcessInfo.processInfo.environment["SPATIALCHECK_TIME_FACTOR"] ?? "") ?? 1
-
 /// Every file of the malformed-scene corpus (Tests/Corpus/hostile-scenes, written by
 /// Tools/make-hostile-scenes.py) goes through the whole validate pipeline with default options:
 /// exit code 2, an error naming the file, no crash, no hang, and nothing of a file outside the
@@ -18,7 +15,8 @@ private let timeFactor = Double(ProcessInfo.processInfo.environment["SPATIALCHEC
     }
 
     /// Serialized so that each file's time is its own (parallel cases on two cores time each other).
-    @Test(.serialized, arguments: HostileLayout.corpusFiles)
+    /// No speed assertion (speed lives in Benchmarks/); the time limit only catches a hang.
+    @Test(.serialized, .timeLimit(.minutes(1)), arguments: HostileLayout.corpusFiles)
     func everyFileIsALoadErrorNamingTheFile(name: String) throws {
         let path = (HostileLayout.scenes as NSString).appendingPathComponent(name)
         var options = SpatialCheck.ValidateOptions()
@@ -32,8 +30,7 @@ private let timeFactor = Double(ProcessInfo.processInfo.environment["SPATIALCHEC
         #expect(!scene.errors.isEmpty, "\(name)")
         #expect(scene.errors.allSatisfy { $0.file == path }, "\(name): \(scene.errors.map(\.file))")
         // Debug build: the slowest files (50,000-item lists, alias bombs) take about 0.3 s on a quiet
-        // machine; the bound leaves room for a loaded CI runner.
-        #expect(seconds < 2 * timeFactor, "\(name) took \(seconds) s")
+        // machine; the slowest is printed for information.
         HostileLayout.record(name, seconds)
         let text = SpatialCheck.render(v, format: .text) + SpatialCheck.render(v, format: .json)
         #expect(!text.contains(HostileLayout.canary), "\(name) printed the canary")

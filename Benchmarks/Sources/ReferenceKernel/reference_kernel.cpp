@@ -1,5 +1,9 @@
 // The reference kernel: straightforward GLM, fused loops. See include/reference_kernel.h.
 #include "reference_kernel.h"
+// The simulator's arctangent (branch-free Cephes reduction, within 1 ulp of libm): the reference
+// computes the same quantities with the same elementary function, so the ratio measures the
+// simulator's structure, not a faster atan2. The header is plain C, shared by path.
+#include "../../../Sources/CSpatialMath/include/sm_atan2.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,9 +72,9 @@ extern "C" void ref_frame(const int32_t *parent, const double *local, const doub
         const dvec3 dir = dist > 0 ? d / dist : dvec3(0);
         const dvec3 hl = inv * d;
         const double horiz = std::sqrt(hl.x * hl.x + hl.z * hl.z);
-        const double az = std::atan2(hl.x, -hl.z) * kDeg, el = std::atan2(hl.y, horiz) * kDeg;
-        const double elw = std::atan2(d.y, std::sqrt(d.x * d.x + d.z * d.z)) * kDeg;
-        const double ecc = dist > 0 ? std::acos(std::clamp(glm::dot(forward, dir), -1.0, 1.0)) * kDeg : 0;
+        const double az = sm_atan2(hl.x, -hl.z) * kDeg, el = sm_atan2(hl.y, horiz) * kDeg;
+        const double elw = sm_atan2(d.y, std::sqrt(d.x * d.x + d.z * d.z)) * kDeg;
+        const double ecc = dist > 0 ? sm_atan2(glm::length(glm::cross(forward, dir)), glm::dot(forward, dir)) * kDeg : 0;
         const dvec3 sight = dist > 0 ? dir : forward;
         dvec3 right = glm::cross(sight, head_up);
         right = glm::length(right) > 1e-12 ? glm::normalize(right) : hq * dvec3(1, 0, 0);
@@ -97,22 +101,22 @@ extern "C" void ref_frame(const int32_t *parent, const double *local, const doub
                 re0 = std::min(re0, re); re1 = std::max(re1, re);
                 if (!(std::fabs(ra) <= tan_h) || !(std::fabs(re) <= tan_v)) inside = false;
             }
-            width = (std::atan(rh1) - std::atan(rh0)) * kDeg;
-            height = (std::atan(rv1) - std::atan(rv0)) * kDeg;
-            in_fov = std::atan(ra1) * kDeg >= -half_h && std::atan(ra0) * kDeg <= half_h &&
-                     std::atan(re1) * kDeg >= -half_v && std::atan(re0) * kDeg <= half_v;
+            width = (sm_atan2(rh1, 1.0) - sm_atan2(rh0, 1.0)) * kDeg;
+            height = (sm_atan2(rv1, 1.0) - sm_atan2(rv0, 1.0)) * kDeg;
+            in_fov = sm_atan2(ra1, 1.0) * kDeg >= -half_h && sm_atan2(ra0, 1.0) * kDeg <= half_h &&
+                     sm_atan2(re1, 1.0) * kDeg >= -half_v && sm_atan2(re0, 1.0) * kDeg <= half_v;
         } else {
             double h0 = INFINITY, h1 = -INFINITY, v0 = INFINITY, v1 = -INFINITY;
             double a0 = INFINITY, a1 = -INFINITY, e0 = INFINITY, e1 = -INFINITY;
             for (int k = 0; k < 8; ++k) {
                 const double along = glm::dot(wv[k], sight);
-                const double ha = std::atan2(glm::dot(wv[k], right), along) * kDeg;
-                const double va = std::atan2(glm::dot(wv[k], sup), along) * kDeg;
+                const double ha = sm_atan2(glm::dot(wv[k], right), along) * kDeg;
+                const double va = sm_atan2(glm::dot(wv[k], sup), along) * kDeg;
                 h0 = std::min(h0, ha); h1 = std::max(h1, ha);
                 v0 = std::min(v0, va); v1 = std::max(v1, va);
                 const dvec3 &p = hp[k];
-                const double caz = std::atan2(p.x, -p.z) * kDeg;
-                const double cel = std::atan2(p.y, std::sqrt(p.x * p.x + p.z * p.z)) * kDeg;
+                const double caz = sm_atan2(p.x, -p.z) * kDeg;
+                const double cel = sm_atan2(p.y, std::sqrt(p.x * p.x + p.z * p.z)) * kDeg;
                 const double rel = wrap180(caz - az);
                 a0 = std::min(a0, rel); a1 = std::max(a1, rel);
                 e0 = std::min(e0, cel); e1 = std::max(e1, cel);
@@ -122,7 +126,7 @@ extern "C" void ref_frame(const int32_t *parent, const double *local, const doub
             in_fov = az + a1 >= -half_h && az + a0 <= half_h && e1 >= -half_v && e0 <= half_v;
         }
         const double em = em_metres[e];
-        const double pt = em > 0 && dist > 0 ? 2 * std::atan(em / (2 * dist)) * kDeg / point_angle
+        const double pt = em > 0 && dist > 0 ? 2 * sm_atan2(em / (2 * dist), 1.0) * kDeg / point_angle
                                               : std::min(width, height) / point_angle;
         double *pc = o->prev_center + 3 * e;
         const dvec3 prev(pc[0], pc[1], pc[2]);
@@ -130,7 +134,7 @@ extern "C" void ref_frame(const int32_t *parent, const double *local, const doub
             o->angular_velocity[e] = 0; o->linear_speed[e] = 0;
         } else {
             const dvec3 a = glm::normalize(prev - prev_eye), b = glm::normalize(c - prev_eye);
-            o->angular_velocity[e] = std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b)) * kDeg / dt;
+            o->angular_velocity[e] = sm_atan2(glm::length(glm::cross(a, b)), glm::dot(a, b)) * kDeg / dt;
             o->linear_speed[e] = glm::length(c - prev) / dt;
         }
         pc[0] = c.x; pc[1] = c.y; pc[2] = c.z;

@@ -18,8 +18,11 @@
 #ifndef SPATIALCHECK_SPATIALMATH_H
 #define SPATIALCHECK_SPATIALMATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sm_atan2.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +57,15 @@ void sm_world_transforms(const int32_t *parent, const double *local, const doubl
 /// `mats[16 * i]` (|M|·extent around the transformed centre). Empty boxes stay empty.
 void sm_transform_aabbs(const double *mats, const double *local_boxes, double *out_boxes, size_t n);
 
+/// `sm_world_transforms` and `sm_transform_aabbs` for the nodes `subset[0..<count]` only (in
+/// pre-order: a parent in the subset precedes its children); the other nodes keep their values.
+/// The simulator recomputes only the nodes that move (animated, head- or hand-anchored, or below one).
+void sm_world_transforms_subset(const int32_t *parent, const double *local, const double *root_frames,
+                                const int32_t *root_frame_index, double *world, const int32_t *subset,
+                                size_t count);
+void sm_transform_aabbs_subset(const double *mats, const double *local_boxes, double *out_boxes,
+                               const int32_t *subset, size_t count);
+
 /// Spherical linear interpolation along the shorter arc of `n` quaternion pairs, normalised.
 void sm_slerp(const double *a, const double *b, const double *t, double *out, size_t n);
 
@@ -67,16 +79,17 @@ void sm_sample_vec3_keys(const double *times, const double *values, const int32_
 void sm_sample_quat_keys(const double *times, const double *values, const int32_t *begin,
                          const int32_t *count, const double *sample_t, double *out, size_t n_tracks);
 
-/// World bounds of `n_entities` entities: the union of the world boxes of nodes
-/// `[geom_begin[e], geom_end[e])` given by `node_world_boxes` (6 per node, `n_nodes` nodes), or,
-/// when that union is empty, a zero-size box at the world origin of node `entity_node[e]`.
-/// Also writes 8 corners per entity (`out_corners[24 * e]`): the entity's oriented box when
-/// exactly one node of the range has geometry (so a rotated flat window stays flat), otherwise
-/// the corners of the world AABB. Out-of-range indices are clamped/ignored, never read.
+/// World bounds of the entities `subset[0..<count]` (all of `0..<count` when `subset` is NULL): the
+/// union of the world boxes of nodes `[geom_begin[e], geom_end[e])` given by `node_world_boxes`
+/// (6 per node, `n_nodes` nodes), or, when that union is empty, a zero-size box at the world origin
+/// of node `entity_node[e]`. Also writes the box's frame (`out_frames[12 * e]`: centre, then three
+/// half-axis vectors; its corners are centre ± axis0 ± axis1 ± axis2): the entity's oriented box
+/// when exactly one node of the range has geometry (so a rotated flat window stays flat), otherwise
+/// the world AABB. Out-of-range indices are clamped/ignored, never read.
 void sm_entity_bounds(const double *node_world, const double *node_local_boxes,
                       const double *node_world_boxes, size_t n_nodes, const int32_t *entity_node,
                       const int32_t *geom_begin, const int32_t *geom_end, double *out_boxes,
-                      double *out_corners, size_t n_entities);
+                      double *out_frames, const int32_t *subset, size_t count);
 
 /// The viewer: eye position, orientation (x, y, z, w) and comfortable field of view (degrees).
 typedef struct sm_head {
@@ -86,28 +99,52 @@ typedef struct sm_head {
     double fov_v;
 } sm_head;
 
-/// Per-entity viewing quantities (angles in degrees, distances in metres).
-typedef struct sm_entity_q {
-    double center[3];
-    double front[3];        // node +Z in world, normalised
-    double up[3];           // node +Y in world, normalised
-    double direction[3];    // unit world direction eye -> centre (0 when the centre is at the eye)
-    double distance;
-    double azimuth;         // head frame, positive right
-    double elevation;       // head frame, positive up
-    double elevation_world; // against the world horizontal
-    double eccentricity;    // angle between head forward and eye -> centre
-    double angular_width;   // horizontal span of the corners around the line of sight
-    double angular_height;  // vertical span of the corners around the line of sight
-    int32_t in_fov;         // corners' head-frame azimuth/elevation spans overlap the FOV (or eye inside)
-    int32_t fully_in_fov;   // every corner in front of the eye and inside the FOV rectangle
-} sm_entity_q;
+/// Per-entity outputs of `sm_entity_quantities`, one array per quantity (structure of arrays; the
+/// caller's buffers, written in place). Vectors take 4 doubles per entity (x, y, z, 0: the layout
+/// of Swift's SIMD3<Double>). Angles in degrees, distances in metres, velocities per second.
+typedef struct sm_entity_out {
+    double *center;           // centre of the world bounds
+    double *bounds_min;       // world bounds
+    double *bounds_max;
+    double *front;            // node +Z in world, normalised
+    double *up;               // node +Y in world, normalised
+    double *distance;         // eye -> centre
+    double *azimuth;          // head frame, positive right
+    double *elevation;        // head frame, positive up
+    double *elevation_world;  // against the world horizontal
+    double *eccentricity;     // angle between head forward and eye -> centre
+    double *angular_width;    // horizontal span of the corners around the line of sight
+    double *angular_height;   // vertical span of the corners around the line of sight
+    double *angular_size;     // max(width, height)
+    double *pt_eq;            // em angle (or smaller extent) / point angle
+    double *angular_velocity; // content's own angular speed seen from the eye
+    double *linear_speed;     // world speed of the centre
+    double *approach_speed;   // -d(distance)/dt, distance from the previous eye position
+    bool *in_fov;             // corners' head-frame azimuth/elevation spans overlap the FOV (or eye inside)
+    bool *fully_in_fov;       // every corner in front of the eye and inside the FOV rectangle
+} sm_entity_out;
 
-/// Quantities of `n` entities from their boxes (`boxes[6 * e]`), corners (`corners[24 * e]`) and
-/// node world matrices (`node_world[16 * entity_node[e]]`, `n_nodes` nodes).
-void sm_entity_quantities(const sm_head *head, const double *boxes, const double *corners,
+/// What the motion quantities need from the previous frame; `sm_entity_quantities` reads and then
+/// updates it. Arrays: 3 doubles per entity for vectors. `has_prev` = 0 on the first frame (all
+/// velocities 0); the call sets it to 1 and stores the eye position in `prev_head`.
+typedef struct sm_motion_state {
+    double *prev_center;
+    double *prev_local_dir; // unit direction eye -> centre in the head frame
+    double *prev_distance;
+    double prev_head[3];
+    int32_t has_prev;
+    double dt;              // seconds between frames, > 0
+} sm_motion_state;
+
+/// Quantities of `n` entities from their boxes (`boxes[6 * e]`), box frames (`frames[12 * e]`, as
+/// written by `sm_entity_bounds`) and
+/// node world matrices (`node_world[16 * entity_node[e]]`, `n_nodes` nodes). `em_metres[e]` > 0 is
+/// the em height of readable content (0 otherwise), `head_attached[e]` marks content anchored to
+/// the head or a hand (its motion is measured in the head frame), `point_angle` is degrees per pt.
+void sm_entity_quantities(const sm_head *head, const double *boxes, const double *frames,
                           const double *node_world, size_t n_nodes, const int32_t *entity_node,
-                          sm_entity_q *out, size_t n);
+                          const double *em_metres, const bool *head_attached, double point_angle,
+                          sm_motion_state *state, const sm_entity_out *out, size_t n);
 
 #ifdef __cplusplus
 }

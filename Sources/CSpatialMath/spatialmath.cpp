@@ -271,7 +271,7 @@ namespace {
 // The arctangents of a block of entities are gathered as (y, x) arguments, one slot each, and
 // evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
 // latency-bound chain of calls. Slots whose value is not needed get (0, 1), i.e. 0.
-enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kPt, kAngV, kSlots };
+enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kPt, kAngV, kRel0, kRel1, kSlots };
 constexpr size_t kBlock = 128;
 
 template <int Variant>
@@ -310,6 +310,8 @@ struct Pending {
     double width, height; // used when `spans_known`
     bool spans_known;     // eye inside, or corners behind the line-of-sight plane (computed directly)
     bool pt_from_em;
+    bool fov_deferred;    // in_fov = el_overlap && the azimuth span from kRel0 / kRel1 overlaps
+    bool el_overlap;
 };
 
 } // namespace
@@ -319,7 +321,7 @@ extern "C" {
 void sm_entity_quantities(const sm_head *head, const double *boxes, const double *frames,
                           const double *node_world, size_t n_nodes, const int32_t *entity_node,
                           const double *em_metres, const bool *head_attached, double point_angle,
-                          sm_motion_state *state, const sm_entity_out *out, size_t n) {
+                          const bool *refresh, sm_motion_state *state, const sm_entity_out *out, size_t n) {
     const dvec3 eye(head->p[0], head->p[1], head->p[2]);
     const dquat hq = load_quat(head->q);
     const glm::dmat3 to_head = glm::mat3_cast(glm::conjugate(hq)); // world -> head frame
@@ -366,12 +368,21 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             if (dist > 0) args.set(kEcc, j, std::sqrt(local.x * local.x + local.y * local.y), -local.z);
             else args.set(kEcc, j, 0, 1);
 
-            dvec3 front(0, 0, 1), up(0, 1, 0);
-            const int32_t nd = entity_node[e];
-            if (nd >= 0 && static_cast<size_t>(nd) < n_nodes) {
-                const double *mw = node_world + 16 * static_cast<size_t>(nd);
-                front = safe_normalize(dvec3(mw[8], mw[9], mw[10]));
-                up = safe_normalize(dvec3(mw[4], mw[5], mw[6]));
+            // Centre, bounds and axes change only when the entity can move.
+            const bool fresh = refresh == nullptr || refresh[e];
+            if (fresh) {
+                dvec3 front(0, 0, 1), up(0, 1, 0);
+                const int32_t nd = entity_node[e];
+                if (nd >= 0 && static_cast<size_t>(nd) < n_nodes) {
+                    const double *mw = node_world + 16 * static_cast<size_t>(nd);
+                    front = safe_normalize(dvec3(mw[8], mw[9], mw[10]));
+                    up = safe_normalize(dvec3(mw[4], mw[5], mw[6]));
+                }
+                store4(out->center, e, c);
+                store4(out->bounds_min, e, lo);
+                store4(out->bounds_max, e, hi);
+                store4(out->front, e, front);
+                store4(out->up, e, up);
             }
 
             // Angular extent: corners projected on a frame around the line of sight to the centre
@@ -404,7 +415,8 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 behind += hp[k].z > 0;
             }
             Pending &pe = pending[j];
-            pe.spans_known = false;
+            pe.spans_known = false; pe.fov_deferred = false;
+            args.set(kRel0, j, 0, 1); args.set(kRel1, j, 0, 1);
             bool in_fov, all_inside = true;
             args.set(kW1, j, 0, 1); args.set(kW0, j, 0, 1); args.set(kH1, j, 0, 1); args.set(kH0, j, 0, 1);
             if (eye_inside) {
@@ -454,23 +466,54 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     // Every corner behind the eye: the box's azimuths all lie beyond ±90°.
                     in_fov = false; all_inside = false;
                 } else {
-                    // Straddling the frontal plane (or not finite): each corner's angles, azimuths
-                    // relative to the centre's so that a box across ±180° does not wrap.
-                    const double az = atan2_deg(args.y[kAz][j], args.x[kAz][j]);
-                    const double el = atan2_deg(args.y[kEl][j], args.x[kEl][j]);
-                    double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
-                    for (int k = 0; k < 8; ++k) {
+                    // Straddling the frontal plane: some corner is not in front, so not fully
+                    // inside. Elevation by tangent ratios as above; azimuth relative to the
+                    // centre's, rel = atan2(U × V, U · V) for the horizontal directions U of the
+                    // centre and V of a corner (= the wrapped difference of their azimuths), whose
+                    // extremes are found by ratio when every corner is within 90° of U; their
+                    // arctangents join the batch (kRel0, kRel1) and pass 3 finishes the test.
+                    all_inside = false;
+                    const double ux = -local.z, uy = local.x;
+                    bool ratio_ok = !(ux == 0 && uy == 0);
+                    bool above_bottom = false, below_top = false;
+                    double cr[8], dt8[8];
+                    for (int k = 0; k < 8 && ratio_ok; ++k) {
                         const dvec3 &p = hp[k];
                         const double h = std::sqrt(p.x * p.x + p.z * p.z);
-                        const double caz = (p.x == 0 && p.z == 0) ? az : atan2_deg(p.x, -p.z);
-                        const double cel = (p.y == 0 && h == 0) ? el : atan2_deg(p.y, h);
-                        const double rel = wrap_diff180(caz - az);
-                        az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
-                        el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
-                        if (!(p.z < 0 && std::fabs(caz) <= half_h + eps && std::fabs(cel) <= half_v + eps)) all_inside = false;
+                        cr[k] = ux * p.x - uy * -p.z;
+                        dt8[k] = ux * -p.z + uy * p.x;
+                        ratio_ok = h > 0 && dt8[k] > 0;
+                        above_bottom = above_bottom || p.y >= -tan_ov * h;
+                        below_top = below_top || p.y <= tan_ov * h;
                     }
-                    const double a0 = az + az_min, a1 = az + az_max;
-                    in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
+                    if (ratio_ok) {
+                        int r0 = 0, r1 = 0;
+                        for (int k = 1; k < 8; ++k) {
+                            if (cr[k] * dt8[r0] < cr[r0] * dt8[k]) r0 = k;
+                            if (cr[k] * dt8[r1] > cr[r1] * dt8[k]) r1 = k;
+                        }
+                        args.set(kRel0, j, cr[r0], dt8[r0]); args.set(kRel1, j, cr[r1], dt8[r1]);
+                        pe.fov_deferred = true;
+                        pe.el_overlap = above_bottom && below_top;
+                        in_fov = false; // set in pass 3
+                    } else {
+                        // Degenerate or not finite: each corner's angles, azimuths relative to
+                        // the centre's so that a box across ±180° does not wrap.
+                        const double az = atan2_deg(args.y[kAz][j], args.x[kAz][j]);
+                        const double el = atan2_deg(args.y[kEl][j], args.x[kEl][j]);
+                        double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
+                        for (int k = 0; k < 8; ++k) {
+                            const dvec3 &p = hp[k];
+                            const double h = std::sqrt(p.x * p.x + p.z * p.z);
+                            const double caz = (p.x == 0 && p.z == 0) ? az : atan2_deg(p.x, -p.z);
+                            const double cel = (p.y == 0 && h == 0) ? el : atan2_deg(p.y, h);
+                            const double rel = wrap_diff180(caz - az);
+                            az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
+                            el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
+                        }
+                        const double a0 = az + az_min, a1 = az + az_max;
+                        in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
+                    }
                 }
             }
 
@@ -501,11 +544,6 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             pld[0] = local_dir.x; pld[1] = local_dir.y; pld[2] = local_dir.z;
             state->prev_distance[e] = dist;
 
-            store4(out->center, e, c);
-            store4(out->bounds_min, e, lo);
-            store4(out->bounds_max, e, hi);
-            store4(out->front, e, front);
-            store4(out->up, e, up);
             out->distance[e] = dist;
             out->linear_speed[e] = lin_v;
             out->approach_speed[e] = app_v;
@@ -533,6 +571,11 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             out->pt_eq[e] = pe.pt_from_em ? 2 * (args.r[kPt][j] * kRadToDeg) / point_angle
                                           : std::min(width, height) / point_angle;
             out->angular_velocity[e] = args.r[kAngV][j] * kRadToDeg / dt;
+            if (pe.fov_deferred) {
+                const double az = args.r[kAz][j] * kRadToDeg;
+                const double a0 = az + args.r[kRel0][j] * kRadToDeg, a1 = az + args.r[kRel1][j] * kRadToDeg;
+                out->in_fov[e] = pe.el_overlap && a1 >= -half_h - eps && a0 <= half_h + eps;
+            }
         }
     }
     state->prev_head[0] = eye.x; state->prev_head[1] = eye.y; state->prev_head[2] = eye.z;

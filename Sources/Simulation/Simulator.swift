@@ -63,6 +63,7 @@ public struct Simulator: Sendable {
     /// are recomputed after the first frame; the rest of the hierarchy keeps its values.
     private let movingNodes: [Int32]
     private let movingEntities: [Int32]
+    private let entityMoves: [Bool]
     private let initialVisible: [Bool]
     /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0.
     private let emMetres: [Double]
@@ -188,9 +189,11 @@ public struct Simulator: Sendable {
             moves[i] = slotOfNode[i] >= 0 || rootFrame[i] >= 0 || (parent[i] >= 0 && moves[Int(parent[i])])
         }
         movingNodes = moves.indices.filter { moves[$0] }.map { Int32($0) }
-        movingEntities = entities.indices.filter { e in
+        let entMoves = entities.indices.map { e in
             (eNode[e] >= 0 && moves[Int(eNode[e])]) || (Int(gB[e])..<Int(gE[e])).contains { moves[$0] }
-        }.map { Int32($0) }
+        }
+        entityMoves = entMoves
+        movingEntities = entMoves.indices.filter { entMoves[$0] }.map { Int32($0) }
         // An entity starts hidden when it, or an entity whose node contains its node, is hidden.
         var visible = entities.map(\.visible)
         for (e, ent) in entities.enumerated() where !ent.visible {
@@ -450,7 +453,8 @@ public struct Simulator: Sendable {
                         motion.prev_distance = pd.baseAddress
                         q.withOutputs { out in
                             sm_entity_quantities(&head, entBoxes, boxFrames, world, nNodes, entityNode, emMetres,
-                                                 headAttached, pointAngle, &motion, &out, entityCount)
+                                                 headAttached, pointAngle, i == 0 ? nil : entityMoves,
+                                                 &motion, &out, entityCount)
                         }
                     }
                 }

@@ -141,10 +141,12 @@ typedef struct sm_motion_state {
 /// node world matrices (`node_world[16 * entity_node[e]]`, `n_nodes` nodes). `em_metres[e]` > 0 is
 /// the em height of readable content (0 otherwise), `head_attached[e]` marks content anchored to
 /// the head or a hand (its motion is measured in the head frame), `point_angle` is degrees per pt.
+/// `refresh` (NULL: every entity) marks the entities whose centre, bounds, front and up are written;
+/// the others keep the values of an earlier call (the simulator passes the entities that can move).
 void sm_entity_quantities(const sm_head *head, const double *boxes, const double *frames,
                           const double *node_world, size_t n_nodes, const int32_t *entity_node,
                           const double *em_metres, const bool *head_attached, double point_angle,
-                          sm_motion_state *state, const sm_entity_out *out, size_t n);
+                          const bool *refresh, sm_motion_state *state, const sm_entity_out *out, size_t n);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
 // GLM implementation of the C interface in include/spatialmath.h. See the header for why.
 #include "spatialmath.h"
 
+// No fused multiply-add: the same bits with and without FMA hardware (and in the AVX2 batch).
+#pragma STDC FP_CONTRACT OFF
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -300,6 +303,18 @@ void atan2_batch(const double *y, const double *x, double *out, size_t n) {
         if (!sm_atan2_core_applies(y[i], x[i])) out[i] = std::atan2(y[i], x[i]);
 }
 
+// The 8 corners centre ± a[0] ± a[1] ± a[2] (corner k takes + for bit j of k set), as coordinate
+// arrays. An add tree: each corner is ((c ± a0) ± a1) ± a2, rounded as written.
+inline void corners8(const dvec3 &c, const dvec3 a[3], double *x, double *y, double *z) {
+    const dvec3 m0 = c - a[0], p0 = c + a[0];
+    const dvec3 l[4] = {m0 - a[1], p0 - a[1], m0 + a[1], p0 + a[1]};
+    for (int k = 0; k < 4; ++k) {
+        const dvec3 lo = l[k] - a[2], hi = l[k] + a[2];
+        x[k] = lo.x; y[k] = lo.y; z[k] = lo.z;
+        x[k + 4] = hi.x; y[k + 4] = hi.y; z[k + 4] = hi.z;
+    }
+}
+
 struct Args {
     double y[kSlots][kBlock], x[kSlots][kBlock], r[kSlots][kBlock];
     void set(Slot s, size_t j, double yy, double xx) { y[s][j] = yy; x[s][j] = xx; }
@@ -338,6 +353,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     const double tan_v = half_v >= 90 ? INFINITY : std::tan(half_v / kRadToDeg) * (1 + 1e-12);
     const double tan_oh = half_h + eps >= 90 ? INFINITY : std::tan((half_h + eps) / kRadToDeg);
     const double tan_ov = half_v + eps >= 90 ? INFINITY : std::tan((half_v + eps) / kRadToDeg);
+    const double tan_v2 = tan_v * tan_v, tan_ov2 = tan_ov * tan_ov;
     // A box entirely behind the eye's frontal plane is outside a field of view narrower than 180°.
     const bool behind_is_outside = half_h + eps < 90;
     const double dt = state->dt;
@@ -355,7 +371,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             const dvec3 c = (lo + hi) * 0.5;
             const dvec3 d = c - eye;
             const double dist = glm::length(d);
-            const dvec3 dir = dist > 0 ? d / dist : dvec3(0);
+            const dvec3 dir = dist > 0 ? d * (1.0 / dist) : dvec3(0);
             const dvec3 local = to_head * d;
             const double horiz = std::sqrt(local.x * local.x + local.z * local.z);
             const double whoriz = std::sqrt(d.x * d.x + d.z * d.z);
@@ -390,10 +406,12 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // anywhere in view spans exactly 2·atan(w / 2d) by 2·atan(h / 2d).
             const dvec3 sight = dist > 0 ? dir : forward;
             dvec3 right = glm::cross(sight, head_up);
-            right = glm::length(right) > 1e-12 ? glm::normalize(right) : head_right;
+            const double right2 = glm::dot(right, right);
+            right = right2 > 1e-24 ? right * (1.0 / std::sqrt(right2)) : head_right; // |right| > 1e-12
             const dvec3 sup = glm::cross(right, sight);
             const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
-                                    eye.z >= lo.z && eye.z <= hi.z && glm::length(hi - lo) > 0;
+                                    eye.z >= lo.z && eye.z <= hi.z &&
+                                    (hi.x > lo.x || hi.y > lo.y || hi.z > lo.z); // not a point
             // Corners = centre ± the three half-axes: the projections are linear, so project the
             // centre and the axes once and add (4 projections instead of 8).
             const double *fr = frames + 12 * e;
@@ -403,16 +421,16 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             const dvec3 sc(glm::dot(fc, right), glm::dot(fc, sup), glm::dot(fc, sight));
             dvec3 sa[3];
             for (int k = 0; k < 3; ++k) sa[k] = dvec3(glm::dot(fa[k], right), glm::dot(fa[k], sup), glm::dot(fa[k], sight));
-            dvec3 hp[8], sp[8]; // corners in the head frame, and as (right, up, along) around the sight
+            // Corners in the head frame (h*) and as (right, up, along) around the sight (s*).
+            double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
+            corners8(hc, ha, hx, hy, hz);
+            corners8(sc, sa, sx, sy, sz);
             bool sight_ahead = true; // every corner in front of the plane across the line of sight
             int in_front = 0, behind = 0; // corners in front of / behind the eye's frontal plane
             for (int k = 0; k < 8; ++k) {
-                const double s0 = (k & 1) ? 1 : -1, s1 = (k & 2) ? 1 : -1, s2 = (k & 4) ? 1 : -1;
-                hp[k] = hc + s0 * ha[0] + s1 * ha[1] + s2 * ha[2];
-                sp[k] = sc + s0 * sa[0] + s1 * sa[1] + s2 * sa[2];
-                sight_ahead = sight_ahead && sp[k].z > 0;
-                in_front += hp[k].z < 0;
-                behind += hp[k].z > 0;
+                sight_ahead &= sz[k] > 0;
+                in_front += hz[k] < 0;
+                behind += hz[k] > 0;
             }
             Pending &pe = pending[j];
             pe.spans_known = false; pe.fov_deferred = false;
@@ -429,37 +447,38 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 if (sight_ahead) {
                     int h0 = 0, h1 = 0, v0 = 0, v1 = 0;
                     for (int k = 1; k < 8; ++k) {
-                        if (sp[k].x * sp[h0].z < sp[h0].x * sp[k].z) h0 = k;
-                        if (sp[k].x * sp[h1].z > sp[h1].x * sp[k].z) h1 = k;
-                        if (sp[k].y * sp[v0].z < sp[v0].y * sp[k].z) v0 = k;
-                        if (sp[k].y * sp[v1].z > sp[v1].y * sp[k].z) v1 = k;
+                        if (sx[k] * sz[h0] < sx[h0] * sz[k]) h0 = k;
+                        if (sx[k] * sz[h1] > sx[h1] * sz[k]) h1 = k;
+                        if (sy[k] * sz[v0] < sy[v0] * sz[k]) v0 = k;
+                        if (sy[k] * sz[v1] > sy[v1] * sz[k]) v1 = k;
                     }
-                    args.set(kW1, j, sp[h1].x, sp[h1].z); args.set(kW0, j, sp[h0].x, sp[h0].z);
-                    args.set(kH1, j, sp[v1].y, sp[v1].z); args.set(kH0, j, sp[v0].y, sp[v0].z);
+                    args.set(kW1, j, sx[h1], sz[h1]); args.set(kW0, j, sx[h0], sz[h0]);
+                    args.set(kH1, j, sy[v1], sz[v1]); args.set(kH0, j, sy[v0], sz[v0]);
                 } else {
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
                     for (int k = 0; k < 8; ++k) {
-                        const double hang = atan2_deg(sp[k].x, sp[k].z), vang = atan2_deg(sp[k].y, sp[k].z);
+                        const double hang = atan2_deg(sx[k], sz[k]), vang = atan2_deg(sy[k], sz[k]);
                         h_min = std::min(h_min, hang); h_max = std::max(h_max, hang);
                         v_min = std::min(v_min, vang); v_max = std::max(v_max, vang);
                     }
                     pe.width = h_max - h_min; pe.height = v_max - v_min; pe.spans_known = true;
                 }
-                // Field of view: the corners' azimuth and elevation in the head frame.
+                // Field of view: the corners' azimuth and elevation in the head frame. Elevation
+                // tan = y / |(x, z)| is compared squared (no square root): y >= -t·h holds when
+                // y >= 0 or y² <= t²·h², and so on.
                 if (in_front == 8) {
-                    // In front of the eye, azimuth tan = x / -z and elevation tan = y / |(x, z)|
-                    // with positive denominators: the threshold tests multiply instead of dividing.
-                    // The spans overlap the field of view when some corner is right of its left
-                    // edge, some corner left of its right edge, and the same vertically.
+                    // In front of the eye, azimuth tan = x / -z with a positive denominator: the
+                    // threshold tests multiply instead of dividing. The spans overlap the field of
+                    // view when some corner is right of its left edge, some corner left of its
+                    // right edge, and the same vertically.
                     bool right_of_left = false, left_of_right = false, above_bottom = false, below_top = false;
                     for (int k = 0; k < 8; ++k) {
-                        const dvec3 &p = hp[k];
-                        const double depth = -p.z, h = std::sqrt(p.x * p.x + p.z * p.z);
-                        right_of_left = right_of_left || p.x >= -tan_oh * depth;
-                        left_of_right = left_of_right || p.x <= tan_oh * depth;
-                        above_bottom = above_bottom || p.y >= -tan_ov * h;
-                        below_top = below_top || p.y <= tan_ov * h;
-                        all_inside = all_inside && std::fabs(p.x) <= tan_h * depth && std::fabs(p.y) <= tan_v * h;
+                        const double depth = -hz[k], h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
+                        right_of_left |= hx[k] >= -tan_oh * depth;
+                        left_of_right |= hx[k] <= tan_oh * depth;
+                        above_bottom |= hy[k] >= 0 || y2 <= tan_ov2 * h2;
+                        below_top |= hy[k] <= 0 || y2 <= tan_ov2 * h2;
+                        all_inside &= std::fabs(hx[k]) <= tan_h * depth && y2 <= tan_v2 * h2;
                     }
                     in_fov = right_of_left && left_of_right && above_bottom && below_top;
                 } else if (behind == 8 && behind_is_outside) {
@@ -476,23 +495,22 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     const double ux = -local.z, uy = local.x;
                     bool ratio_ok = !(ux == 0 && uy == 0);
                     bool above_bottom = false, below_top = false;
-                    double cr[8], dt8[8];
-                    for (int k = 0; k < 8 && ratio_ok; ++k) {
-                        const dvec3 &p = hp[k];
-                        const double h = std::sqrt(p.x * p.x + p.z * p.z);
-                        cr[k] = ux * p.x - uy * -p.z;
-                        dt8[k] = ux * -p.z + uy * p.x;
-                        ratio_ok = h > 0 && dt8[k] > 0;
-                        above_bottom = above_bottom || p.y >= -tan_ov * h;
-                        below_top = below_top || p.y <= tan_ov * h;
+                    double cr[8], dp[8];
+                    for (int k = 0; k < 8; ++k) {
+                        const double h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
+                        cr[k] = ux * hx[k] - uy * -hz[k];
+                        dp[k] = ux * -hz[k] + uy * hx[k];
+                        ratio_ok &= h2 > 0 && dp[k] > 0;
+                        above_bottom |= hy[k] >= 0 || y2 <= tan_ov2 * h2;
+                        below_top |= hy[k] <= 0 || y2 <= tan_ov2 * h2;
                     }
                     if (ratio_ok) {
                         int r0 = 0, r1 = 0;
                         for (int k = 1; k < 8; ++k) {
-                            if (cr[k] * dt8[r0] < cr[r0] * dt8[k]) r0 = k;
-                            if (cr[k] * dt8[r1] > cr[r1] * dt8[k]) r1 = k;
+                            if (cr[k] * dp[r0] < cr[r0] * dp[k]) r0 = k;
+                            if (cr[k] * dp[r1] > cr[r1] * dp[k]) r1 = k;
                         }
-                        args.set(kRel0, j, cr[r0], dt8[r0]); args.set(kRel1, j, cr[r1], dt8[r1]);
+                        args.set(kRel0, j, cr[r0], dp[r0]); args.set(kRel1, j, cr[r1], dp[r1]);
                         pe.fov_deferred = true;
                         pe.el_overlap = above_bottom && below_top;
                         in_fov = false; // set in pass 3
@@ -503,10 +521,9 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                         const double el = atan2_deg(args.y[kEl][j], args.x[kEl][j]);
                         double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
                         for (int k = 0; k < 8; ++k) {
-                            const dvec3 &p = hp[k];
-                            const double h = std::sqrt(p.x * p.x + p.z * p.z);
-                            const double caz = (p.x == 0 && p.z == 0) ? az : atan2_deg(p.x, -p.z);
-                            const double cel = (p.y == 0 && h == 0) ? el : atan2_deg(p.y, h);
+                            const double h = std::sqrt(hx[k] * hx[k] + hz[k] * hz[k]);
+                            const double caz = (hx[k] == 0 && hz[k] == 0) ? az : atan2_deg(hx[k], -hz[k]);
+                            const double cel = (hy[k] == 0 && h == 0) ? el : atan2_deg(hy[k], h);
                             const double rel = wrap_diff180(caz - az);
                             az_min = std::min(az_min, rel); az_max = std::max(az_max, rel);
                             el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
@@ -525,23 +542,30 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
 
             // Motion of the content itself (hig-rules §1.5): directions are taken from the previous
             // eye position, so neither turning the head nor walking makes still content "move".
-            const dvec3 local_dir = normalize_or_self(local);
+            // The direction in the head frame is only needed for content attached to the head or hand.
             double *pcs = state->prev_center + 3 * e, *pld = state->prev_local_dir + 3 * e;
+            const bool attached = head_attached[e];
+            const dvec3 local_dir = attached ? normalize_or_self(local) : dvec3(0);
             double lin_v = 0, app_v = 0;
             args.set(kAngV, j, 0, 1);
             if (has_prev) {
                 const dvec3 pc(pcs[0], pcs[1], pcs[2]);
-                const bool attached = head_attached[e];
-                const dvec3 a = attached ? dvec3(pld[0], pld[1], pld[2]) : normalize_or_self(pc - prev_eye);
-                const dvec3 bdir = attached ? local_dir : normalize_or_self(c - prev_eye);
-                const double sn = glm::length(glm::cross(a, bdir)), co = glm::dot(a, bdir);
-                if (!(sn == 0 && co >= 0)) args.set(kAngV, j, sn, co); // still content: sn == 0
-                lin_v = glm::length(c - pc) / dt;
-                app_v = attached ? -(dist - state->prev_distance[e]) / dt
-                                 : -(glm::length(c - prev_eye) - glm::length(pc - prev_eye)) / dt;
+                if (!attached && c == pc) {
+                    // Still world content (most of a scene): the formulas below give exactly 0
+                    // (-0 for the approach speed, -(x - x) / dt).
+                    app_v = -0.0;
+                } else {
+                    const dvec3 a = attached ? dvec3(pld[0], pld[1], pld[2]) : normalize_or_self(pc - prev_eye);
+                    const dvec3 bdir = attached ? local_dir : normalize_or_self(c - prev_eye);
+                    const double sn = glm::length(glm::cross(a, bdir)), co = glm::dot(a, bdir);
+                    if (!(sn == 0 && co >= 0)) args.set(kAngV, j, sn, co); // still content: sn == 0
+                    lin_v = glm::length(c - pc) / dt;
+                    app_v = attached ? -(dist - state->prev_distance[e]) / dt
+                                     : -(glm::length(c - prev_eye) - glm::length(pc - prev_eye)) / dt;
+                }
             }
             pcs[0] = c.x; pcs[1] = c.y; pcs[2] = c.z;
-            pld[0] = local_dir.x; pld[1] = local_dir.y; pld[2] = local_dir.z;
+            if (attached) { pld[0] = local_dir.x; pld[1] = local_dir.y; pld[2] = local_dir.z; }
             state->prev_distance[e] = dist;
 
             out->distance[e] = dist;

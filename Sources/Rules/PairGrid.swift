@@ -7,6 +7,7 @@ struct PairGrid {
     private var keys: [Int64] = []
     private var items: [Int32] = []
     private var order: [Int] = []
+    private var bucket: [Int32] = []
     private var cx0: [Int32] = [], cy0: [Int32] = []
     private var large: [Int] = []
     /// Rectangles covering more cells than this are compared with everything instead.
@@ -29,11 +30,13 @@ struct PairGrid {
         if cx0.count < n { cx0 = Array(repeating: 0, count: n); cy0 = cx0 }
         let cell = cell > 0 && cell.isFinite ? cell : 1
         let half = max(0, margin / 2)
+        var loX = Int32.max, hiX = Int32.min, loY = Int32.max, hiY = Int32.min
         for i in 0..<n {
             guard minX[i].isFinite, minY[i].isFinite, maxX[i].isFinite, maxY[i].isFinite else { continue }
             let x0 = Self.cellIndex(minX[i] - half, cell), x1 = Self.cellIndex(maxX[i] + half, cell)
             let y0 = Self.cellIndex(minY[i] - half, cell), y1 = Self.cellIndex(maxY[i] + half, cell)
             cx0[i] = x0; cy0[i] = y0
+            loX = min(loX, x0); hiX = max(hiX, x1); loY = min(loY, y0); hiY = max(hiY, y1)
             let cells = (Int(x1) - Int(x0) + 1) * (Int(y1) - Int(y0) + 1)
             if cells > maxCellsPerItem { large.append(i); continue }
             for cx in x0...x1 {
@@ -43,9 +46,7 @@ struct PairGrid {
                 }
             }
         }
-        order.removeAll(keepingCapacity: true)
-        order.append(contentsOf: keys.indices)
-        order.sort { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : items[$0] < items[$1] }
+        sortEntries(loX: loX, hiX: hiX, loY: loY, hiY: hiY)
         var s = 0
         while s < order.count {
             var e = s + 1
@@ -75,6 +76,39 @@ struct PairGrid {
                     visit(min(l, j), max(l, j))
                 }
             }
+        }
+    }
+}
+
+extension PairGrid {
+    /// Fills `order` with the entry indices sorted by (cell, item). Entries were added in item
+    /// order, so when the occupied cells span a small dense range (the usual case: rectangles in a
+    /// bounded angular or point space), a stable counting sort over that range gives the order in
+    /// linear time without allocating; otherwise a comparison sort.
+    fileprivate mutating func sortEntries(loX: Int32, hiX: Int32, loY: Int32, hiY: Int32) {
+        order.removeAll(keepingCapacity: true)
+        let n = keys.count
+        guard n > 0 else { return }
+        let width = Int(hiX) - Int(loX) + 1, height = Int(hiY) - Int(loY) + 1
+        guard width > 0, height > 0, width <= (1 << 20) / height, width * height <= max(4 * n, 4096) else {
+            order.append(contentsOf: keys.indices)
+            order.sort { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : items[$0] < items[$1] }
+            return
+        }
+        let cells = width * height
+        bucket.removeAll(keepingCapacity: true)
+        bucket.append(contentsOf: repeatElement(0, count: cells + 1))
+        @inline(__always) func dense(_ key: Int64) -> Int {
+            let cx = Int(Int32(truncatingIfNeeded: key >> 32)), cy = Int(Int32(truncatingIfNeeded: key))
+            return (cx - Int(loX)) * height + (cy - Int(loY))
+        }
+        for k in 0..<n { bucket[dense(keys[k]) + 1] += 1 }
+        for c in 0..<cells { bucket[c + 1] += bucket[c] }
+        order.append(contentsOf: repeatElement(0, count: n))
+        for k in 0..<n {
+            let c = dense(keys[k])
+            order[Int(bucket[c])] = k
+            bucket[c] += 1
         }
     }
 }

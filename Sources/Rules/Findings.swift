@@ -1,12 +1,17 @@
 import SpatialModel
 
-/// Aggregation key: rule index and up to two entity indices (lower first; -1 = none).
+/// Aggregation key: rule index, up to two entity indices (lower first; -1 = none) and the
+/// sub-check (0 = the rule's main measurement; k ≥ 1 = `RuleMetadata.subchecks[k − 1]`), so a
+/// second quantity of a rule (looming speed next to angular speed, say) is never aggregated with
+/// the first: its worst value, threshold, unit and severity stay its own.
 struct FindingKey: Hashable {
     var rule: Int
     var a: Int
     var b: Int
-    init(rule: Int, _ e0: Int = -1, _ e1: Int = -1) {
+    var variant: Int
+    init(rule: Int, _ e0: Int = -1, _ e1: Int = -1, variant: Int = 0) {
         self.rule = rule
+        self.variant = variant
         if e1 >= 0, e0 > e1 { a = e1; b = e0 } else { a = e0; b = e1 }
     }
 }
@@ -28,6 +33,8 @@ struct Aggregate {
     /// for a pair compared in angle by a rule declared in pt). Set by the first finding that names
     /// one; the same entity set is always measured in the same space, so it does not change.
     var unit: String?
+    /// The sub-check (`FindingKey.variant`) it aggregates, so a message can tell which it describes.
+    var variant = 0
     var order = 0
 
     /// A fresh aggregate before its first finding (order not yet assigned).
@@ -82,18 +89,18 @@ struct Findings {
     /// Record that `rule` held for entities `e0`, `e1` at `frame`.
     mutating func report(rule: Int, _ e0: Int = -1, _ e1: Int = -1, frame: Int, time: Double,
                          measured: Double, threshold: Double, aux: Double = .nan,
-                         severity: Severity? = nil, angular: Bool = false, unit: String? = nil) {
+                         severity: Severity? = nil, angular: Bool = false, unit: String? = nil, variant: Int = 0) {
         record(rule: rule, e0, e1, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
-               severity: severity, angular: angular, unit: unit) { $0.add(frame: frame, time: time) }
+               severity: severity, angular: angular, unit: unit, variant: variant) { $0.add(frame: frame, time: time) }
     }
 
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).
     mutating func reportRun(rule: Int, _ e0: Int = -1, _ e1: Int = -1, from: Int, fromTime: Double,
                             to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,
-                            severity: Severity? = nil, unit: String? = nil) {
+                            severity: Severity? = nil, unit: String? = nil, variant: Int = 0) {
         guard to >= from else { return }
         record(rule: rule, e0, e1, measured: measured, worstFrame: worstFrame, threshold: threshold,
-               aux: .nan, severity: severity, angular: false, unit: unit) { agg in
+               aux: .nan, severity: severity, angular: false, unit: unit, variant: variant) { agg in
             agg.spans.append(from); agg.spans.append(to)
             if from < agg.firstFrame { agg.firstFrame = from; agg.firstTime = fromTime }
             if to > agg.lastFrame { agg.lastFrame = to; agg.lastTime = toTime }
@@ -102,8 +109,8 @@ struct Findings {
 
     private mutating func record(rule: Int, _ e0: Int, _ e1: Int, measured: Double, worstFrame: Int,
                                  threshold: Double, aux: Double, severity: Severity?, angular: Bool,
-                                 unit: String?, spans: (inout Aggregate) -> Void) {
-        let key = FindingKey(rule: rule, e0, e1)
+                                 unit: String?, variant: Int, spans: (inout Aggregate) -> Void) {
+        let key = FindingKey(rule: rule, e0, e1, variant: variant)
         let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
         let higher = worse[rule] == .higher
         let n = counter
@@ -111,7 +118,7 @@ struct Findings {
         var isNew = false
         update(key: key) { agg in
             if agg.order < 0 { isNew = true }
-            if isNew { agg.order = n; agg.severity = sev } else if sev < agg.severity { agg.severity = sev }
+            if isNew { agg.order = n; agg.severity = sev; agg.variant = variant } else if sev < agg.severity { agg.severity = sev }
             spans(&agg)
             let better = agg.measured.isNaN
                 || (higher ? measured > agg.measured : measured < agg.measured)

@@ -71,26 +71,34 @@ public enum FovVerticalComfort: RuleDescribing {
         parameters: [
             RuleParameter("below", 40, "deg", .external("ergonomic viewing zones sit below eye level"), "largest comfortable angle below the world horizontal"),
             RuleParameter("above", 20, "deg", .external("neck extension tires sooner than flexion"), "largest comfortable angle above the world horizontal"),
+            RuleParameter("verticalSpan", 30, "deg", .configurable("a layout taller than this needs head tilts to scan"), "info when a container's interactive elements span more than this vertically, and more than horizontally"),
         ],
         citations: [Citation("accessibility", "visionOS")],
-        summary: "Interactive or readable content more than 40° below or 20° above eye level.",
+        summary: "Interactive or readable content more than 40° below or 20° above eye level; a container whose interactive elements are laid out taller than 30° and taller than wide (info).",
         rationale: "The HIG prefers horizontal layouts to tall ones that strain the neck; content far above or below eye level has to be reached by tilting the head.",
         fixHint: "Move the content closer to eye level, preferably slightly below it.",
         unit: "deg", worse: .higher,
-        notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side. The per-container span check (info) is not implemented."])
+        notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side.",
+                "Vertical layout (sub-check `span`, info, reported on the window or volume): each frame, over the container's visible interactive elements (at least two), the vertical span is max(elevation + angularHeight/2) − min(elevation − angularHeight/2) and the horizontal span max(azimuth + angularWidth/2) − min(azimuth − angularWidth/2), from each element's direction and angular extent seen from the eye in the head frame (azimuths taken relative to the first element, so a layout behind the viewer does not wrap). Reported when the vertical span exceeds 30° and the horizontal span; measured is the vertical span, and the message gives the horizontal one."],
+        subchecks: [RuleSubcheck("span", unit: "deg")])
 }
 
 public enum FovWindowClutter: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "fov-window-clutter", name: "Not too many windows at once", category: .fieldOfView,
         defaultSeverity: .info, thresholdKey: "maxWindows",
-        parameters: [RuleParameter("maxWindows", 3, "count", .configurable("one primary window plus two auxiliary ones"), "most windows and volumes visible at once")],
+        parameters: [
+            RuleParameter("maxWindows", 3, "count", .configurable("one primary window plus two auxiliary ones"), "most windows and volumes visible at once"),
+            RuleParameter("maxCoverage", 60, "%", .configurable("leaves a visible share of passthrough"), "warning when the windows and volumes cover more of the field of view than this in the Shared Space"),
+        ],
         citations: [Citation("spatial-layout", "Best practices"), Citation("windows", "visionOS windows")],
-        summary: "More than three windows and volumes are visible at the same time.",
+        summary: "More than three windows and volumes are visible at the same time (info), or in the Shared Space they cover more than 60 % of the field of view (warning).",
         rationale: "Many windows hide the surroundings and can make people feel overwhelmed or boxed in.",
         fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand.",
         unit: "count", worse: .higher,
-        notes: ["Only the window count is checked; the 60 % field-of-view coverage part of the guideline is not implemented yet."])
+        notes: ["Count: windows and volumes visible at the same frame, in view or not.",
+                "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows' and volumes' angular rectangles inside the field of view ÷ the field of view's solid angle, in %. A rectangle is the centre's azimuth and elevation (head frame) ± angularWidth/2 and ± angularHeight/2, clipped to the field of view (viewer.fieldOfView, ±h/2 in azimuth, ±v/2 in elevation). The union is rasterised once per frame on a fixed 64 × 64 grid over the field of view (uniform in azimuth and elevation; a cell counts when its centre is covered; each row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom)). Error bound: a cell cut by a rectangle edge is misjudged by at most half its area, so each window adds at most one column plus one row of cells to the error: 1/64 of the field of view in azimuth plus at most 1.06/64 in elevation for the default 70°, about 3.2 % of the field of view per window, far less in practice."],
+        subchecks: [RuleSubcheck("coverage", unit: "%")])
 }
 
 func fovFactories() -> [RuleFactory] {
@@ -169,17 +177,26 @@ func fovFactories() -> [RuleFactory] {
             _ = (ents, fovH, fovV)
             let m = FovVerticalComfort.metadata
             guard let r = s.index(m.id) else { return nil }
-            let below = s.param(m, "below"), above = s.param(m, "above")
+            let below = s.param(m, "below"), above = s.param(m, "above"), maxSpan = s.param(m, "verticalSpan")
             let cands = ents.indices.filter { (ents[$0].interactive || ents[$0].isReadable) && ents[$0].anchor == .world }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let band = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let el = f.elevationWorld[e]
                 if el < -below { return .init(measured: -el, threshold: below, aux: -1) }
                 if el > above { return .init(measured: el, threshold: above, aux: 1) }
                 return nil
-            }, message: { agg, names in
-                "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above); move it closer to eye level"
-            })
+            }, message: { _, _ in "" })
+            // Vertical layout (sub-check 1): per container, the spans of its interactive elements.
+            let groups = ContainerGroups(ents) { ents[$0].interactive }
+            let span = ConditionRule(rule: r, meta: m, candidates: groups.containers, frameDuration: s.frameDuration, check: { f, c in
+                guard f.visible[c], let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
+                return .init(measured: v, threshold: maxSpan, severity: .info, aux: h, variant: 1)
+            }, message: { _, _ in "" })
+            return MultiProcessor([band, span]) { _, agg, names in
+                agg.variant == 1
+                    ? "the interactive elements of \(names.joinedNames) span \(fmt(agg.measured))° vertically but only \(fmt(agg.aux))° horizontally; lay them out horizontally (at most \(fmt(maxSpan))° tall) so people need not tilt their head to scan them"
+                    : "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above); move it closer to eye level"
+            }
         },
         RuleFactory(ids: [FovWindowClutter.metadata.id]) { s in
             let ents = s.scene.entities
@@ -187,17 +204,132 @@ func fovFactories() -> [RuleFactory] {
             _ = (ents, fovH, fovV)
             let m = FovWindowClutter.metadata
             guard let r = s.index(m.id) else { return nil }
-            let maxN = s.param(m, "maxWindows")
+            let maxN = s.param(m, "maxWindows"), maxCoverage = s.param(m, "maxCoverage")
             let wins = ents.indices.filter { ents[$0].kind == .window || ents[$0].kind == .volume }
-            return ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
+            let count = ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
                 var n = 0
                 for w in wins where f.visible[w] { n += 1 }
                 return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
-            }, message: { agg, _ in
-                "\(fmt(agg.measured)) windows and volumes are visible at once (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
-            })
+            }, message: { _, _ in "" })
+            // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
+            let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
+            let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration, check: { f, _ in
+                guard f.immersion == .shared else { return nil }
+                let pct = grid.percent(of: wins, f)
+                return pct > maxCoverage ? .init(measured: pct, threshold: maxCoverage, severity: .warning, unit: "%", variant: 1) : nil
+            }, message: { _, _ in "" })
+            return MultiProcessor([count, coverage]) { _, agg, _ in
+                agg.variant == 1
+                    ? "windows and volumes cover \(fmt(agg.measured)) % of the field of view in the Shared Space (at most \(fmt(maxCoverage)) % recommended); make them smaller, move them farther away or show fewer at once so people keep seeing their surroundings"
+                    : "\(fmt(agg.measured)) windows and volumes are visible at once (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
+            }
         },
     ]
+}
+
+/// `fov-window-clutter` coverage: the union of angular rectangles (azimuth × elevation in the head
+/// frame) rasterised on a fixed grid over the field of view, one `UInt64` of 64 columns per row.
+/// Cells count when their centre is covered; rows weigh their exact solid angle. No allocation per
+/// frame: the row masks are reused.
+final class FieldOfViewCoverage {
+    static let rows = 64, columns = 64
+    let halfH: Double, halfV: Double
+    let cellH: Double, cellV: Double
+    /// Solid-angle weight of each row as a share of the field of view (sums to 1).
+    let rowWeight: [Double]
+    private var mask: [UInt64]
+
+    init(fieldOfView: SIMD2<Double>) {
+        halfH = fieldOfView.x / 2; halfV = fieldOfView.y / 2
+        cellH = fieldOfView.x / Double(Self.columns); cellV = fieldOfView.y / Double(Self.rows)
+        var w = (0..<Self.rows).map { r -> Double in
+            let lo = -fieldOfView.y / 2 + Double(r) * fieldOfView.y / Double(Self.rows)
+            return sin(radians(lo + fieldOfView.y / Double(Self.rows))) - sin(radians(lo))
+        }
+        let total = w.reduce(0, +)
+        w = w.map { total > 0 && total.isFinite ? $0 / total : 0 }
+        rowWeight = w
+        mask = Array(repeating: 0, count: Self.rows)
+    }
+
+    /// Index range of the cells whose centres lie in [lo, hi] on an axis of `count` cells of size
+    /// `cell` starting at `start`; nil when none.
+    private static func cells(_ lo: Double, _ hi: Double, start: Double, cell: Double, count: Int) -> ClosedRange<Int>? {
+        guard lo.isFinite, hi.isFinite, cell > 0, hi >= lo else { return nil }
+        let first = ((lo - start) / cell - 0.5).rounded(.up), last = ((hi - start) / cell - 0.5).rounded(.down)
+        let a = max(0, min(Double(count), first)), b = max(-1, min(Double(count - 1), last))
+        guard a <= b else { return nil }
+        return Int(a)...Int(b)
+    }
+
+    /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
+    func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
+        for r in 0..<Self.rows { mask[r] = 0 }
+        var any = false
+        for e in entities where f.visible[e] && f.inFOV[e] {
+            let az = f.azimuth[e], el = f.elevation[e]
+            let w = f.angularWidth[e] / 2, h = f.angularHeight[e] / 2
+            guard let cols = Self.cells(az - w, az + w, start: -halfH, cell: cellH, count: Self.columns),
+                  let rows = Self.cells(el - h, el + h, start: -halfV, cell: cellV, count: Self.rows) else { continue }
+            let n = cols.upperBound - cols.lowerBound + 1
+            let bits: UInt64 = (n >= 64 ? UInt64.max : (UInt64(1) << UInt64(n)) - 1) << UInt64(cols.lowerBound)
+            for r in rows { mask[r] |= bits }
+            any = true
+        }
+        guard any else { return 0 }
+        var covered = 0.0
+        for r in 0..<Self.rows where mask[r] != 0 {
+            covered += rowWeight[r] * Double(mask[r].nonzeroBitCount) / Double(Self.columns)
+        }
+        return 100 * covered
+    }
+}
+
+/// The interactive elements of each window and volume, for per-container layout checks: a flat
+/// list grouped by container, with each container's range (set up once, read per frame).
+final class ContainerGroups {
+    let containers: [Int]
+    private let members: [Int]
+    private let range: [Int: Range<Int>]
+
+    init(_ ents: [Entity], _ include: (Int) -> Bool) {
+        var by: [Int: [Int]] = [:]
+        for (i, e) in ents.enumerated() where e.kind == .element || e.kind == .node {
+            guard let c = e.container, c >= 0, c < ents.count, ents[c].kind == .window || ents[c].kind == .volume, include(i) else { continue }
+            by[c, default: []].append(i)
+        }
+        var m: [Int] = [], r: [Int: Range<Int>] = [:]
+        let cs = by.keys.sorted().filter { (by[$0]?.count ?? 0) >= 2 }
+        for c in cs {
+            let list = by[c] ?? []
+            r[c] = m.count..<(m.count + list.count)
+            m += list
+        }
+        containers = cs; members = m; range = r
+    }
+
+    /// Vertical and horizontal angular span (degrees) of the visible members of container `c`,
+    /// from their directions and angular extents in the head frame; nil with fewer than two.
+    func spans(of c: Int, _ f: FrameQuantities) -> (vertical: Double, horizontal: Double)? {
+        guard let rg = range[c] else { return nil }
+        var n = 0
+        var ref = 0.0
+        var top = -Double.infinity, bottom = Double.infinity, right = -Double.infinity, left = Double.infinity
+        for k in rg {
+            let e = members[k]
+            guard f.visible[e] else { continue }
+            let el = f.elevation[e], h = f.angularHeight[e] / 2, w = f.angularWidth[e] / 2
+            var az = f.azimuth[e]
+            guard el.isFinite, h.isFinite, w.isFinite, az.isFinite else { continue }
+            if n == 0 { ref = az }
+            az = ref + (az - ref - 360 * ((az - ref) / 360).rounded())
+            top = max(top, el + h); bottom = min(bottom, el - h)
+            right = max(right, az + w); left = min(left, az - w)
+            n += 1
+        }
+        guard n >= 2 else { return nil }
+        return (top - bottom, right - left)
+    }
 }
 
 /// `fov-head-locked`: declared head anchors, plus rigid head-following inferred over a time window.

@@ -97,7 +97,7 @@ public enum FovWindowClutter: RuleDescribing {
         fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand.",
         unit: "count", worse: .higher,
         notes: ["Count: windows and volumes visible at the same frame, in view or not.",
-                "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows' and volumes' angular rectangles inside the field of view ÷ the field of view's solid angle, in %. A rectangle is the centre's azimuth and elevation (head frame) ± angularWidth/2 and ± angularHeight/2, clipped to the field of view (viewer.fieldOfView, ±h/2 in azimuth, ±v/2 in elevation). The union is rasterised once per frame on a fixed 64 × 64 grid over the field of view (uniform in azimuth and elevation; a cell counts when its centre is covered; each row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom)). Error bound: a cell cut by a rectangle edge is misjudged by at most half its area, so each window adds at most one column plus one row of cells to the error: 1/64 of the field of view in azimuth plus at most 1.06/64 in elevation for the default 70°, about 3.2 % of the field of view per window, far less in practice."],
+                "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows' and volumes' angular rectangles inside the field of view ÷ the field of view's solid angle, in %. A rectangle is the centre's azimuth and elevation (head frame) ± angularWidth/2 and ± angularHeight/2, clipped to the field of view (viewer.fieldOfView: ±h/2 in azimuth, ±v/2 in elevation); solid angle is measured in azimuth × elevation, Δazimuth · (sin e_top − sin e_bottom), so the field of view is h · 2 sin(v/2). Computed once per frame, exactly for up to 64 rectangles in view (a sweep over their elevation edges, merging the azimuth intervals of each band). Beyond 64 (no real layout) the union is rasterised on a fixed 64 × 64 grid over the field of view instead (a cell counts when its centre is covered; rows weigh their exact solid angle), which keeps the work linear: a cell cut by an edge is misjudged by at most half its area, so each rectangle adds at most one column and one row of cells to the error, about 1/64 + 1.06/64 ≈ 3.2 % of the default 90° × 70° field of view."],
         subchecks: [RuleSubcheck("coverage", unit: "%")])
 }
 
@@ -212,7 +212,7 @@ func fovFactories() -> [RuleFactory] {
                 return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
             }, message: { _, _ in "" })
             // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
-            let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
+            let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView, capacity: wins.count)
             let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration, check: { f, _ in
                 guard f.immersion == .shared else { return nil }
                 let pct = grid.percent(of: wins, f)
@@ -228,28 +228,108 @@ func fovFactories() -> [RuleFactory] {
 }
 
 /// `fov-window-clutter` coverage: the union of angular rectangles (azimuth × elevation in the head
-/// frame) rasterised on a fixed grid over the field of view, one `UInt64` of 64 columns per row.
-/// Cells count when their centre is covered; rows weigh their exact solid angle. No allocation per
-/// frame: the row masks are reused.
+/// frame, clipped to the field of view) as a share of the field of view's solid angle.
+///
+/// Exact for up to `exactLimit` rectangles: a sweep over their elevation edges, where each band
+/// between consecutive edges contributes its merged azimuth length × (sin e_top − sin e_bottom).
+/// That is quadratic in the rectangles, so beyond the limit (never in a real layout) the union is
+/// rasterised on a fixed 64 × 64 grid instead, one `UInt64` of 64 columns per row, in linear time.
+/// No allocation per frame: the buffers are sized at setup and reused.
 final class FieldOfViewCoverage {
-    static let rows = 64, columns = 64
+    static let rows = 64, columns = 64, exactLimit = 64
     let halfH: Double, halfV: Double
     let cellH: Double, cellV: Double
-    /// Solid-angle weight of each row as a share of the field of view (sums to 1).
+    /// Solid-angle weight of each grid row as a share of the field of view (sums to 1).
     let rowWeight: [Double]
+    /// Solid angle of the field of view in steradians: h · 2 sin(v/2).
+    let total: Double
     private var mask: [UInt64]
+    private var a0: [Double] = [], a1: [Double] = [], e0: [Double] = [], e1: [Double] = []
+    private var edges: [Double] = []
+    private var order: [Int] = []
 
-    init(fieldOfView: SIMD2<Double>) {
+    init(fieldOfView: SIMD2<Double>, capacity: Int) {
         halfH = fieldOfView.x / 2; halfV = fieldOfView.y / 2
         cellH = fieldOfView.x / Double(Self.columns); cellV = fieldOfView.y / Double(Self.rows)
+        total = radians(fieldOfView.x) * 2 * sin(radians(fieldOfView.y / 2))
         var w = (0..<Self.rows).map { r -> Double in
             let lo = -fieldOfView.y / 2 + Double(r) * fieldOfView.y / Double(Self.rows)
             return sin(radians(lo + fieldOfView.y / Double(Self.rows))) - sin(radians(lo))
         }
-        let total = w.reduce(0, +)
-        w = w.map { total > 0 && total.isFinite ? $0 / total : 0 }
+        let sum = w.reduce(0, +)
+        w = w.map { sum > 0 && sum.isFinite ? $0 / sum : 0 }
         rowWeight = w
         mask = Array(repeating: 0, count: Self.rows)
+        for buffer in [\FieldOfViewCoverage.a0, \.a1, \.e0, \.e1] { self[keyPath: buffer].reserveCapacity(capacity) }
+        edges.reserveCapacity(2 * min(capacity, Self.exactLimit))
+        order.reserveCapacity(min(capacity, Self.exactLimit))
+    }
+
+    /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
+    func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
+        guard total > 0, total.isFinite else { return 0 }
+        a0.removeAll(keepingCapacity: true); a1.removeAll(keepingCapacity: true)
+        e0.removeAll(keepingCapacity: true); e1.removeAll(keepingCapacity: true)
+        for e in entities where f.visible[e] && f.inFOV[e] {
+            let az = f.azimuth[e], el = f.elevation[e]
+            let w = f.angularWidth[e] / 2, h = f.angularHeight[e] / 2
+            let l = max(-halfH, az - w), r = min(halfH, az + w), b = max(-halfV, el - h), t = min(halfV, el + h)
+            guard l.isFinite, r.isFinite, b.isFinite, t.isFinite, r > l, t > b else { continue }
+            a0.append(l); a1.append(r); e0.append(b); e1.append(t)
+        }
+        if a0.isEmpty { return 0 }
+        return 100 * (a0.count <= Self.exactLimit ? exact() : rasterised())
+    }
+
+    /// Sweep over the elevation edges (insertion sorts: at most `exactLimit` rectangles).
+    private func exact() -> Double {
+        let n = a0.count
+        edges.removeAll(keepingCapacity: true); order.removeAll(keepingCapacity: true)
+        for k in 0..<n { edges.append(e0[k]); edges.append(e1[k]); order.append(k) }
+        for i in 1..<edges.count {
+            let x = edges[i]; var j = i - 1
+            while j >= 0 && edges[j] > x { edges[j + 1] = edges[j]; j -= 1 }
+            edges[j + 1] = x
+        }
+        for i in 1..<n {
+            let x = order[i]; var j = i - 1
+            while j >= 0 && a0[order[j]] > a0[x] { order[j + 1] = order[j]; j -= 1 }
+            order[j + 1] = x
+        }
+        var covered = 0.0
+        for i in 1..<edges.count where edges[i] > edges[i - 1] {
+            let lo = edges[i - 1], hi = edges[i], mid = (lo + hi) / 2
+            // Azimuth union of the rectangles spanning this band (walked in order of left edge).
+            var length = 0.0, start = 0.0, end = -Double.infinity
+            for k in order where e0[k] < mid && mid < e1[k] {
+                if a0[k] > end {
+                    if end > start { length += end - start }
+                    start = a0[k]; end = a1[k]
+                } else if a1[k] > end {
+                    end = a1[k]
+                }
+            }
+            if end > start { length += end - start }
+            covered += radians(length) * (sin(radians(hi)) - sin(radians(lo)))
+        }
+        return min(1, covered / total)
+    }
+
+    /// Rasterisation on the 64 × 64 grid: a cell counts when its centre is covered.
+    private func rasterised() -> Double {
+        for r in 0..<Self.rows { mask[r] = 0 }
+        for k in a0.indices {
+            guard let cols = Self.cells(a0[k], a1[k], start: -halfH, cell: cellH, count: Self.columns),
+                  let rows = Self.cells(e0[k], e1[k], start: -halfV, cell: cellV, count: Self.rows) else { continue }
+            let n = cols.upperBound - cols.lowerBound + 1
+            let bits: UInt64 = (n >= 64 ? UInt64.max : (UInt64(1) << UInt64(n)) - 1) << UInt64(cols.lowerBound)
+            for r in rows { mask[r] |= bits }
+        }
+        var covered = 0.0
+        for r in 0..<Self.rows where mask[r] != 0 {
+            covered += rowWeight[r] * Double(mask[r].nonzeroBitCount) / Double(Self.columns)
+        }
+        return covered
     }
 
     /// Index range of the cells whose centres lie in [lo, hi] on an axis of `count` cells of size
@@ -260,28 +340,6 @@ final class FieldOfViewCoverage {
         let a = max(0, min(Double(count), first)), b = max(-1, min(Double(count - 1), last))
         guard a <= b else { return nil }
         return Int(a)...Int(b)
-    }
-
-    /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
-    func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
-        for r in 0..<Self.rows { mask[r] = 0 }
-        var any = false
-        for e in entities where f.visible[e] && f.inFOV[e] {
-            let az = f.azimuth[e], el = f.elevation[e]
-            let w = f.angularWidth[e] / 2, h = f.angularHeight[e] / 2
-            guard let cols = Self.cells(az - w, az + w, start: -halfH, cell: cellH, count: Self.columns),
-                  let rows = Self.cells(el - h, el + h, start: -halfV, cell: cellV, count: Self.rows) else { continue }
-            let n = cols.upperBound - cols.lowerBound + 1
-            let bits: UInt64 = (n >= 64 ? UInt64.max : (UInt64(1) << UInt64(n)) - 1) << UInt64(cols.lowerBound)
-            for r in rows { mask[r] |= bits }
-            any = true
-        }
-        guard any else { return 0 }
-        var covered = 0.0
-        for r in 0..<Self.rows where mask[r] != 0 {
-            covered += rowWeight[r] * Double(mask[r].nonzeroBitCount) / Double(Self.columns)
-        }
-        return 100 * covered
     }
 }
 

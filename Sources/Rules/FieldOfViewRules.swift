@@ -97,7 +97,7 @@ public enum FovWindowClutter: RuleDescribing {
         fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand.",
         unit: "count", worse: .higher,
         notes: ["Count: windows and volumes visible at the same frame, in view or not.",
-                "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows' and volumes' angular rectangles inside the field of view ÷ the field of view's solid angle, in %. A rectangle is the centre's azimuth and elevation (head frame) ± angularWidth/2 and ± angularHeight/2, clipped to the field of view (viewer.fieldOfView: ±h/2 in azimuth, ±v/2 in elevation); solid angle is measured in azimuth × elevation, Δazimuth · (sin e_top − sin e_bottom), so the field of view is h · 2 sin(v/2). Computed once per frame, exactly for up to 64 rectangles in view (a sweep over their elevation edges, merging the azimuth intervals of each band). Beyond 64 (no real layout) the union is rasterised on a fixed 64 × 64 grid over the field of view instead (a cell counts when its centre is covered; rows weigh their exact solid angle), which keeps the work linear: a cell cut by an edge is misjudged by at most half its area, so each rectangle adds at most one column and one row of cells to the error, about 1/64 + 1.06/64 ≈ 3.2 % of the default 90° × 70° field of view."],
+                "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows and volumes inside the field of view ÷ the field of view's solid angle, in %. The field of view is |azimuth| ≤ h/2, |elevation| ≤ v/2 in the head frame (viewer.fieldOfView), π/2 · 2 sin 35° = 1.80 sr by default. Each entity counts as its apparent rectangle: the rectangle across the line of sight to its centre that spans its angular width and height (as the simulator measures them), which for a flat window facing the eye is the window itself (a 1280 × 720 pt window, 73.7° × 45.7°, is 0.94 sr, 52 % of the view). Computed once per frame on a fixed 128 × 128 grid over the field of view, uniform in azimuth and elevation: a cell counts when the direction of its centre passes through a rectangle, and each row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom). Error: only cells an outline crosses can be misjudged, each by at most its weight (1/16384 of the view in azimuth, up to 1.06/16384 by elevation), so at worst about 2.4 % for a 1280 × 720 pt window's 380 outline cells; in practice the misjudged cells fall on both sides and the tests find the result within 0.5 percentage points of the exact value."],
         subchecks: [RuleSubcheck("coverage", unit: "%")])
 }
 
@@ -212,7 +212,7 @@ func fovFactories() -> [RuleFactory] {
                 return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
             }, message: { _, _ in "" })
             // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
-            let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView, capacity: wins.count)
+            let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
             let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration, check: { f, _ in
                 guard f.immersion == .shared else { return nil }
                 let pct = grid.percent(of: wins, f)
@@ -227,119 +227,115 @@ func fovFactories() -> [RuleFactory] {
     ]
 }
 
-/// `fov-window-clutter` coverage: the union of angular rectangles (azimuth × elevation in the head
-/// frame, clipped to the field of view) as a share of the field of view's solid angle.
+/// `fov-window-clutter` coverage: the solid angle of the union of the windows' and volumes'
+/// apparent rectangles inside the field of view, as a share of the field of view's solid angle.
 ///
-/// Exact for up to `exactLimit` rectangles: a sweep over their elevation edges, where each band
-/// between consecutive edges contributes its merged azimuth length × (sin e_top − sin e_bottom).
-/// That is quadratic in the rectangles, so beyond the limit (never in a real layout) the union is
-/// rasterised on a fixed 64 × 64 grid instead, one `UInt64` of 64 columns per row, in linear time.
-/// No allocation per frame: the buffers are sized at setup and reused.
+/// The field of view is |azimuth| ≤ h/2, |elevation| ≤ v/2 in the head frame. It is sampled on a
+/// fixed 128 × 128 grid, uniform in azimuth and elevation, two `UInt64`s of 64 columns per row; each
+/// row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom). A cell is covered when
+/// the direction of its centre passes through an entity's apparent rectangle: the rectangle across
+/// the line of sight s to its centre, s ± tan(angularWidth/2) · right ± tan(angularHeight/2) · up
+/// (right = s × head up, up = right × s, as the simulator measures the extents), which for a flat
+/// window facing the eye is the window itself. Only the cells inside the rectangle's azimuth ×
+/// elevation bounds (plus a cell) are tested, so the work is linear in the covered cells. The head-
+/// frame directions of the cell centres are computed once; nothing is allocated per frame.
 final class FieldOfViewCoverage {
-    static let rows = 64, columns = 64, exactLimit = 64
+    static let rows = 128, columns = 128, words = 2
     let halfH: Double, halfV: Double
     let cellH: Double, cellV: Double
-    /// Solid-angle weight of each grid row as a share of the field of view (sums to 1).
+    /// Solid-angle weight of each row as a share of the field of view (sums to 1).
     let rowWeight: [Double]
-    /// Solid angle of the field of view in steradians: h · 2 sin(v/2).
-    let total: Double
+    /// Head-frame unit direction of each cell centre (row-major, row 0 at the bottom).
+    private let direction: [Vec3]
     private var mask: [UInt64]
-    private var a0: [Double] = [], a1: [Double] = [], e0: [Double] = [], e1: [Double] = []
-    private var edges: [Double] = []
-    private var order: [Int] = []
 
-    init(fieldOfView: SIMD2<Double>, capacity: Int) {
-        halfH = fieldOfView.x / 2; halfV = fieldOfView.y / 2
-        cellH = fieldOfView.x / Double(Self.columns); cellV = fieldOfView.y / Double(Self.rows)
-        total = radians(fieldOfView.x) * 2 * sin(radians(fieldOfView.y / 2))
-        var w = (0..<Self.rows).map { r -> Double in
-            let lo = -fieldOfView.y / 2 + Double(r) * fieldOfView.y / Double(Self.rows)
-            return sin(radians(lo + fieldOfView.y / Double(Self.rows))) - sin(radians(lo))
+    init(fieldOfView: SIMD2<Double>) {
+        let h = fieldOfView.x.isFinite ? min(max(fieldOfView.x, 0), 360) : 0
+        let v = fieldOfView.y.isFinite ? min(max(fieldOfView.y, 0), 180) : 0
+        halfH = h / 2; halfV = v / 2
+        cellH = h / Double(Self.columns); cellV = v / Double(Self.rows)
+        var w: [Double] = []
+        var dirs: [Vec3] = []
+        dirs.reserveCapacity(Self.rows * Self.columns)
+        for r in 0..<Self.rows {
+            let lo = -halfV + Double(r) * cellV
+            w.append(sin(radians(lo + cellV)) - sin(radians(lo)))
+            let el = radians(lo + cellV / 2)
+            for c in 0..<Self.columns {
+                let az = radians(-halfH + (Double(c) + 0.5) * cellH)
+                dirs.append(Vec3(cos(el) * sin(az), sin(el), -cos(el) * cos(az)))
+            }
         }
         let sum = w.reduce(0, +)
-        w = w.map { sum > 0 && sum.isFinite ? $0 / sum : 0 }
-        rowWeight = w
-        mask = Array(repeating: 0, count: Self.rows)
-        for buffer in [\FieldOfViewCoverage.a0, \.a1, \.e0, \.e1] { self[keyPath: buffer].reserveCapacity(capacity) }
-        edges.reserveCapacity(2 * min(capacity, Self.exactLimit))
-        order.reserveCapacity(min(capacity, Self.exactLimit))
+        rowWeight = w.map { sum > 0 && sum.isFinite ? $0 / sum : 0 }
+        direction = dirs
+        mask = Array(repeating: 0, count: Self.rows * Self.words)
+    }
+
+    /// The cell index on an axis for an angle, clamped to the grid.
+    private static func cell(_ angle: Double, start: Double, size: Double, count: Int) -> Int {
+        guard angle.isFinite, size > 0 else { return angle > 0 ? count - 1 : 0 }
+        return Int(max(0, min(Double(count - 1), ((angle - start) / size).rounded(.down))))
     }
 
     /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
     func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
-        guard total > 0, total.isFinite else { return 0 }
-        a0.removeAll(keepingCapacity: true); a1.removeAll(keepingCapacity: true)
-        e0.removeAll(keepingCapacity: true); e1.removeAll(keepingCapacity: true)
+        for k in mask.indices { mask[k] = 0 }
+        let toHead = f.headRotation.conjugate
+        let up = Vec3(0, 1, 0)
+        var any = false
         for e in entities where f.visible[e] && f.inFOV[e] {
-            let az = f.azimuth[e], el = f.elevation[e]
-            let w = f.angularWidth[e] / 2, h = f.angularHeight[e] / 2
-            let l = max(-halfH, az - w), r = min(halfH, az + w), b = max(-halfV, el - h), t = min(halfV, el + h)
-            guard l.isFinite, r.isFinite, b.isFinite, t.isFinite, r > l, t > b else { continue }
-            a0.append(l); a1.append(r); e0.append(b); e1.append(t)
-        }
-        if a0.isEmpty { return 0 }
-        return 100 * (a0.count <= Self.exactLimit ? exact() : rasterised())
-    }
-
-    /// Sweep over the elevation edges (insertion sorts: at most `exactLimit` rectangles).
-    private func exact() -> Double {
-        let n = a0.count
-        edges.removeAll(keepingCapacity: true); order.removeAll(keepingCapacity: true)
-        for k in 0..<n { edges.append(e0[k]); edges.append(e1[k]); order.append(k) }
-        for i in 1..<edges.count {
-            let x = edges[i]; var j = i - 1
-            while j >= 0 && edges[j] > x { edges[j + 1] = edges[j]; j -= 1 }
-            edges[j + 1] = x
-        }
-        for i in 1..<n {
-            let x = order[i]; var j = i - 1
-            while j >= 0 && a0[order[j]] > a0[x] { order[j + 1] = order[j]; j -= 1 }
-            order[j + 1] = x
-        }
-        var covered = 0.0
-        for i in 1..<edges.count where edges[i] > edges[i - 1] {
-            let lo = edges[i - 1], hi = edges[i], mid = (lo + hi) / 2
-            // Azimuth union of the rectangles spanning this band (walked in order of left edge).
-            var length = 0.0, start = 0.0, end = -Double.infinity
-            for k in order where e0[k] < mid && mid < e1[k] {
-                if a0[k] > end {
-                    if end > start { length += end - start }
-                    start = a0[k]; end = a1[k]
-                } else if a1[k] > end {
-                    end = a1[k]
+            let local = toHead.act(f.center[e] - f.headPosition)
+            let aw = f.angularWidth[e], ah = f.angularHeight[e]
+            guard aw.isFinite, ah.isFinite, aw > 0, ah > 0 else { continue }
+            if aw >= 180 || ah >= 180 || length(local) == 0 {
+                // The eye is inside (or nearly inside) the bounds: the whole view.
+                for k in mask.indices { mask[k] = UInt64.max }
+                any = true
+                continue
+            }
+            let s = normalize(local)
+            var right = cross(s, up)
+            right = length(right) < 1e-9 ? Vec3(1, 0, 0) : normalize(right)
+            let u = cross(right, s)
+            let tw = tan(radians(aw / 2)), th = tan(radians(ah / 2))
+            // Azimuth × elevation bounds from the corners and edge midpoints, widened by a cell.
+            var azLo = Double.infinity, azHi = -Double.infinity, elLo = Double.infinity, elHi = -Double.infinity
+            var wraps = false
+            for k in 0..<8 {
+                let i: Double = k < 3 ? -1 : (k < 5 ? 0 : 1)
+                let j: Double = k < 3 ? Double(k - 1) : (k < 5 ? (k == 3 ? -1 : 1) : Double(k - 6))
+                let p = s + (i * tw) * right + (j * th) * u
+                if p.z >= 0 { wraps = true }
+                let az = degrees(atan2(p.x, -p.z)), el = degrees(atan2(p.y, (p.x * p.x + p.z * p.z).squareRoot()))
+                azLo = min(azLo, az); azHi = max(azHi, az); elLo = min(elLo, el); elHi = max(elHi, el)
+            }
+            let c0 = wraps ? 0 : Self.cell(azLo - cellH, start: -halfH, size: cellH, count: Self.columns)
+            let c1 = wraps ? Self.columns - 1 : Self.cell(azHi + cellH, start: -halfH, size: cellH, count: Self.columns)
+            let r0 = Self.cell(elLo - cellV, start: -halfV, size: cellV, count: Self.rows)
+            let r1 = Self.cell(elHi + cellV, start: -halfV, size: cellV, count: Self.rows)
+            guard c0 <= c1, r0 <= r1 else { continue }
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    let word = r * Self.words + c >> 6, bit = UInt64(1) << UInt64(c & 63)
+                    guard mask[word] & bit == 0 else { continue }
+                    let d = direction[r * Self.columns + c]
+                    let ds = dot(d, s)
+                    guard ds > 0 else { continue }
+                    let p = d / ds - s
+                    if abs(dot(p, right)) <= tw && abs(dot(p, u)) <= th { mask[word] |= bit }
                 }
             }
-            if end > start { length += end - start }
-            covered += radians(length) * (sin(radians(hi)) - sin(radians(lo)))
+            any = true
         }
-        return min(1, covered / total)
-    }
-
-    /// Rasterisation on the 64 × 64 grid: a cell counts when its centre is covered.
-    private func rasterised() -> Double {
-        for r in 0..<Self.rows { mask[r] = 0 }
-        for k in a0.indices {
-            guard let cols = Self.cells(a0[k], a1[k], start: -halfH, cell: cellH, count: Self.columns),
-                  let rows = Self.cells(e0[k], e1[k], start: -halfV, cell: cellV, count: Self.rows) else { continue }
-            let n = cols.upperBound - cols.lowerBound + 1
-            let bits: UInt64 = (n >= 64 ? UInt64.max : (UInt64(1) << UInt64(n)) - 1) << UInt64(cols.lowerBound)
-            for r in rows { mask[r] |= bits }
-        }
+        guard any else { return 0 }
         var covered = 0.0
-        for r in 0..<Self.rows where mask[r] != 0 {
-            covered += rowWeight[r] * Double(mask[r].nonzeroBitCount) / Double(Self.columns)
+        for r in 0..<Self.rows {
+            var n = 0
+            for k in 0..<Self.words { n += mask[r * Self.words + k].nonzeroBitCount }
+            if n > 0 { covered += rowWeight[r] * Double(n) / Double(Self.columns) }
         }
-        return covered
-    }
-
-    /// Index range of the cells whose centres lie in [lo, hi] on an axis of `count` cells of size
-    /// `cell` starting at `start`; nil when none.
-    private static func cells(_ lo: Double, _ hi: Double, start: Double, cell: Double, count: Int) -> ClosedRange<Int>? {
-        guard lo.isFinite, hi.isFinite, cell > 0, hi >= lo else { return nil }
-        let first = ((lo - start) / cell - 0.5).rounded(.up), last = ((hi - start) / cell - 0.5).rounded(.down)
-        let a = max(0, min(Double(count), first)), b = max(-1, min(Double(count - 1), last))
-        guard a <= b else { return nil }
-        return Int(a)...Int(b)
+        return 100 * covered
     }
 }
 

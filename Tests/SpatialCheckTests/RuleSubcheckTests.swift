@@ -104,45 +104,64 @@ import SpatialModel
 
     // MARK: fov-window-clutter: coverage
 
+    /// Solid angle (sr) of a flat w° × h° rectangle centred on, and facing, the line of sight.
+    private static func flatRectangle(_ w: Double, _ h: Double) -> Double {
+        4 * asin(sin(radians(w / 2)) * sin(radians(h / 2)))
+    }
+    /// The default 90° × 70° field of view, |azimuth| ≤ 45°, |elevation| ≤ 35°: π/2 · 2 sin 35°.
+    private static let fieldOfView = radians(90) * 2 * sin(radians(35))
+    /// How far the 128 × 128 grid may be from the exact solid angle here, in percentage points.
+    private static let gridTolerance = 0.5
+
     @Test func coverageIsTheUnionOfWindowsInTheSharedSpace() {
         var fx = RuleFixture(frameRate: 10, duration: 0.4)
         for id in ["a", "b", "c", "d"] { fx.add(id, .window) }
         let vs = fx.run { i, f in
-            // a: azimuth −35…15°, b: −15…35° (−20…40° from frame 1), both elevation −25…25°.
-            f.azimuth[0] = -10; f.angularWidth[0] = 50; f.angularHeight[0] = 50
-            f.azimuth[1] = 10; f.angularWidth[1] = i == 0 ? 50 : 60; f.angularHeight[1] = 50
-            // c, d: open but behind the viewer (count 4 > 3 on every frame, no coverage).
-            for e in 2...3 { f.azimuth[e] = 120; f.inFOV[e] = false }
+            // a and b straight ahead 2 m away (the fixture's default centre), flat and facing the eye:
+            // a 60° × 50°, b the same on frame 0, then 80° × 60° (it contains a).
+            f.angularWidth[0] = 60; f.angularHeight[0] = 50
+            f.angularWidth[1] = i == 0 ? 60 : 80; f.angularHeight[1] = i == 0 ? 50 : 60
+            // c, d: open but out of view (count 4 > 3 on frames 0–2, no coverage).
+            for e in 2...3 { f.inFOV[e] = false }
             if i == 2 { f.immersion = .full }   // only the Shared Space counts
             if i == 3 { f.visible[1] = false }  // a alone
         }.1.rule("fov-window-clutter")
         #expect(vs.map(\.severity) == [.warning, .info])
         guard vs.count == 2 else { return }
         let coverage = vs[0], count = vs[1]
-        // Frame 0: union −35…35° = 70° → 70/90 · sin 25°/sin 35° = 57.3 % (the sum would be 81.9 %).
-        // Frame 1: union −35…40° = 75° → 75/90 · sin 25°/sin 35° = 61.4 %.
-        let expected = 100 * (75.0 / 90) * sin(radians(25)) / sin(radians(35))
-        #expect(abs(coverage.measured - expected) < 1e-9)
-        #expect(abs(coverage.measured - 61.40) < 0.01)
+        // Frame 0: the union is one 60° × 50° window, 4·asin(sin 30° · sin 25°) = 0.8517 sr = 47.3 % of
+        // the field of view (two counted apart would be 94.5 %). Frame 1: b alone, 4·asin(sin 40° ·
+        // sin 30°) = 1.3088 sr = 72.63 % (an azimuth × elevation rectangle would say 77.5 %).
+        let expected = 100 * Self.flatRectangle(80, 60) / Self.fieldOfView
+        #expect(abs(expected - 72.63) < 0.01)
+        #expect(abs(coverage.measured - expected) < Self.gridTolerance)
         #expect(coverage.spans == [[1, 1]] && coverage.unit == "%" && coverage.threshold == 60 && coverage.entities.isEmpty)
         #expect(count.measured == 4 && count.unit == "count" && count.spans == [[0, 2]])  // frame 3: three open
         #expect(coverage.fingerprint != count.fingerprint)
     }
 
-    @Test func coverageClipsToTheFieldOfViewAndRasterisesBeyondTheExactLimit() {
-        var f = FrameQuantities(entityCount: 70)
-        let grid = FieldOfViewCoverage(fieldOfView: SIMD2(90, 70), capacity: 70)
-        // The eye inside a window (360° × 180°): the whole field of view.
-        f.angularWidth[0] = 360; f.angularHeight[0] = 180
+    @Test func coverageOfOneWindowClipsAndTheEyeInside() {
+        var f = FrameQuantities(entityCount: 1)
+        f.headPosition = Vec3(0, 1.6, 0)
+        let grid = FieldOfViewCoverage(fieldOfView: SIMD2(90, 70))
+        // The eye inside a window (360° × 180°): the whole field of view, exactly.
+        f.center[0] = Vec3(0, 1.6, -0.01); f.angularWidth[0] = 360; f.angularHeight[0] = 180
         #expect(abs(grid.percent(of: [0], f) - 100) < 1e-9)
-        // Half off the field of view to the right: azimuth 30…60° clipped to 30…45°, full height.
-        f.azimuth[0] = 45; f.angularWidth[0] = 30; f.angularHeight[0] = 70
-        #expect(abs(grid.percent(of: [0], f) - 100 * 15.0 / 90) < 1e-9)
-        // 70 identical windows (beyond 64: the 64 × 64 grid). Azimuth 30…45° holds the centres of
-        // columns 53…63 (11 of 64, cell 1.40625°), all rows: 11/64 = 17.19 % against 16.67 % exact.
-        for e in 1..<70 { f.azimuth[e] = 45; f.angularWidth[e] = 30; f.angularHeight[e] = 70 }
-        let raster = grid.percent(of: Array(0..<70), f)
-        #expect(abs(raster - 100 * 11.0 / 64) < 1e-9)
+        // A default 1280 × 720 pt window 2 m straight ahead: 73.7° × 45.7°, 0.9407 sr = 52.20 %.
+        let w = degrees(2 * atan(640 * tan(radians(0.0671)))), h = degrees(2 * atan(360 * tan(radians(0.0671))))
+        f.center[0] = Vec3(0, 1.6, -2); f.angularWidth[0] = w; f.angularHeight[0] = h
+        let single = 100 * Self.flatRectangle(w, h) / Self.fieldOfView
+        #expect(abs(single - 52.20) < 0.01)
+        #expect(abs(grid.percent(of: [0], f) - single) < Self.gridTolerance)
+        // Centred on azimuth 45° (the edge of the view), 30° × 20°, facing the eye: its vertical
+        // centre line lies on the 45° meridian, so exactly half is in view: 2·asin(sin 15° · sin 10°).
+        f.center[0] = Vec3(2 * sin(radians(45)), 1.6, -2 * cos(radians(45))); f.angularWidth[0] = 30; f.angularHeight[0] = 20
+        let half = 100 * Self.flatRectangle(30, 20) / 2 / Self.fieldOfView
+        #expect(abs(half - 4.99) < 0.01)
+        #expect(abs(grid.percent(of: [0], f) - half) < Self.gridTolerance)
+        // Turning the head 45° to the right brings it to the centre of the view: all of it.
+        f.headRotation = Quat(yaw: -45, pitch: 0, roll: 0)
+        #expect(abs(grid.percent(of: [0], f) - 2 * half) < Self.gridTolerance)
     }
 
     // MARK: fov-vertical-comfort: vertical span of a container's interactive elements
@@ -230,15 +249,17 @@ import SpatialModel
     }
 
     @Test func tallWindowsCoverTheView() {
-        // Four 400 × 900 pt windows at azimuths ±15°, ±45°: each W = 2·atan(200·t) = 26.37° wide and
-        // H = 2·atan(450·t) = 55.58° tall. In the ±45° field of view: W/2 + W + W + W/2 = 3W of
-        // azimuth (no overlaps), so coverage = 3W/90 · sin(H/2)/sin 35° = 71.44 %.
+        // Four flat 400 × 900 pt windows facing the eye at azimuths ±15°, ±45°, each 2·atan(200·t) =
+        // 26.37° wide and 2·atan(450·t) = 55.58° tall; solid angle 4·asin(sin 13.18° · sin 27.79°) =
+        // 0.4261 sr. No two overlap, and the two at ±45° are half in view (their centre lines lie on
+        // the ±45° meridians): 3 × 0.4261 sr of π/2 · 2 sin 35° = 70.94 %.
         let w = degrees(2 * atan(200 * Self.t)), h = degrees(2 * atan(450 * Self.t))
-        let expected = 100 * (3 * w / 90) * sin(radians(h / 2)) / sin(radians(35))
+        let one = 4 * asin(sin(radians(w / 2)) * sin(radians(h / 2)))
+        let expected = 100 * 3 * one / (radians(90) * 2 * sin(radians(35)))
         let v = Self.violations("fov-window-clutter").filter { $0.unit == "%" }
         #expect(v.count == 1)
-        #expect(abs((v.first?.measured ?? 0) - expected) < 0.05)
-        #expect(abs(expected - 71.44) < 0.01)
+        #expect(abs(expected - 70.94) < 0.01)
+        #expect(abs((v.first?.measured ?? 0) - expected) < 0.5)
         #expect(v.first?.severity == .warning && v.first?.spans == [0...89])
     }
 

@@ -245,8 +245,8 @@ final class FieldOfViewCoverage {
     let cellH: Double, cellV: Double
     /// Solid-angle weight of each row as a share of the field of view (sums to 1).
     let rowWeight: [Double]
-    /// Head-frame unit direction of each cell centre (row-major, row 0 at the bottom).
-    private let direction: [Vec3]
+    /// Head-frame unit direction of each cell centre (row-major, row 0 at the bottom), by component.
+    private let dirX: [Double], dirY: [Double], dirZ: [Double]
     private var mask: [UInt64]
 
     init(fieldOfView: SIMD2<Double>) {
@@ -268,8 +268,16 @@ final class FieldOfViewCoverage {
         }
         let sum = w.reduce(0, +)
         rowWeight = w.map { sum > 0 && sum.isFinite ? $0 / sum : 0 }
-        direction = dirs
+        dirX = dirs.map(\.x); dirY = dirs.map(\.y); dirZ = dirs.map(\.z)
         mask = Array(repeating: 0, count: Self.rows * Self.words)
+    }
+
+    /// The bits of columns lo...hi that fall in 64-column word `word`.
+    private static func bits(_ lo: Int, _ hi: Int, word: Int) -> UInt64 {
+        let a = max(lo, 64 * word), b = min(hi, 64 * word + 63)
+        guard a <= b else { return 0 }
+        let n = b - a + 1
+        return (n >= 64 ? UInt64.max : (UInt64(1) << UInt64(n)) - 1) << UInt64(a - 64 * word)
     }
 
     /// The cell index on an axis for an angle, clamped to the grid.
@@ -284,6 +292,7 @@ final class FieldOfViewCoverage {
         let toHead = f.headRotation.conjugate
         let up = Vec3(0, 1, 0)
         var any = false
+        var fullRows = 0
         for e in entities where f.visible[e] && f.inFOV[e] {
             let local = toHead.act(f.center[e] - f.headPosition)
             let aw = f.angularWidth[e], ah = f.angularHeight[e]
@@ -292,13 +301,14 @@ final class FieldOfViewCoverage {
                 // The eye is inside (or nearly inside) the bounds: the whole view.
                 for k in mask.indices { mask[k] = UInt64.max }
                 any = true
-                continue
+                break
             }
             let s = normalize(local)
             var right = cross(s, up)
             right = length(right) < 1e-9 ? Vec3(1, 0, 0) : normalize(right)
             let u = cross(right, s)
             let tw = tan(radians(aw / 2)), th = tan(radians(ah / 2))
+            let sx = s.x, sy = s.y, sz = s.z, rx = right.x, ry = right.y, rz = right.z, ux = u.x, uy = u.y, uz = u.z
             // Azimuth × elevation bounds from the corners and edge midpoints, widened by a cell.
             var azLo = Double.infinity, azHi = -Double.infinity, elLo = Double.infinity, elHi = -Double.infinity
             var wraps = false
@@ -315,18 +325,27 @@ final class FieldOfViewCoverage {
             let r0 = Self.cell(elLo - cellV, start: -halfV, size: cellV, count: Self.rows)
             let r1 = Self.cell(elHi + cellV, start: -halfV, size: cellV, count: Self.rows)
             guard c0 <= c1, r0 <= r1 else { continue }
+            // The bits of columns c0...c1 in each word of a row.
+            let lowWord = Self.bits(c0, c1, word: 0), highWord = Self.bits(c0, c1, word: 1)
             for r in r0...r1 {
+                // Skip rows already covered over this window's columns (a full view costs nothing).
+                if mask[r * Self.words] & lowWord == lowWord && mask[r * Self.words + 1] & highWord == highWord { continue }
                 for c in c0...c1 {
                     let word = r * Self.words + c >> 6, bit = UInt64(1) << UInt64(c & 63)
                     guard mask[word] & bit == 0 else { continue }
-                    let d = direction[r * Self.columns + c]
-                    let ds = dot(d, s)
+                    // d hits the rectangle's plane at d / (d·s); s ⟂ right, up, so the in-plane
+                    // coordinates are (d·right, d·up) / (d·s). Scalar arithmetic, no division.
+                    let k = r * Self.columns + c
+                    let x = dirX[k], y = dirY[k], z = dirZ[k]
+                    let ds = x * sx + y * sy + z * sz
                     guard ds > 0 else { continue }
-                    let p = d / ds - s
-                    if abs(dot(p, right)) <= tw && abs(dot(p, u)) <= th { mask[word] |= bit }
+                    if abs(x * rx + y * ry + z * rz) <= tw * ds && abs(x * ux + y * uy + z * uz) <= th * ds { mask[word] |= bit }
                 }
+                if mask[r * Self.words] == UInt64.max && mask[r * Self.words + 1] == UInt64.max { fullRows += 1 }
             }
             any = true
+            // Every row covered: the rest cannot add anything.
+            if fullRows >= Self.rows { break }
         }
         guard any else { return 0 }
         var covered = 0.0
@@ -344,7 +363,8 @@ final class FieldOfViewCoverage {
 final class ContainerGroups {
     let containers: [Int]
     private let members: [Int]
-    private let range: [Int: Range<Int>]
+    /// Each entity's range in `members` (empty for entities that are not such containers).
+    private let range: [Range<Int>]
 
     init(_ ents: [Entity], _ include: (Int) -> Bool) {
         var by: [Int: [Int]] = [:]
@@ -352,7 +372,7 @@ final class ContainerGroups {
             guard let c = e.container, c >= 0, c < ents.count, ents[c].kind == .window || ents[c].kind == .volume, include(i) else { continue }
             by[c, default: []].append(i)
         }
-        var m: [Int] = [], r: [Int: Range<Int>] = [:]
+        var m: [Int] = [], r = Array(repeating: 0..<0, count: ents.count)
         let cs = by.keys.sorted().filter { (by[$0]?.count ?? 0) >= 2 }
         for c in cs {
             let list = by[c] ?? []
@@ -365,7 +385,8 @@ final class ContainerGroups {
     /// Vertical and horizontal angular span (degrees) of the visible members of container `c`,
     /// from their directions and angular extents in the head frame; nil with fewer than two.
     func spans(of c: Int, _ f: FrameQuantities) -> (vertical: Double, horizontal: Double)? {
-        guard let rg = range[c] else { return nil }
+        guard c >= 0, c < range.count else { return nil }
+        let rg = range[c]
         var n = 0
         var ref = 0.0
         var top = -Double.infinity, bottom = Double.infinity, right = -Double.infinity, left = Double.infinity

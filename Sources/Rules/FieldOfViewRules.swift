@@ -320,6 +320,11 @@ final class FieldOfViewCoverage {
                 let az = degrees(atan2(p.x, -p.z)), el = degrees(atan2(p.y, (p.x * p.x + p.z * p.z).squareRoot()))
                 azLo = min(azLo, az); azHi = max(azHi, az); elLo = min(elLo, el); elHi = max(elHi, el)
             }
+            // A rectangle around the straight-up (or -down) direction spans every azimuth up to 90°.
+            let zenith = sy > 0 && abs(ry) <= tw * sy && abs(uy) <= th * sy
+            let nadir = sy < 0 && abs(ry) <= -tw * sy && abs(uy) <= -th * sy
+            if zenith { elHi = 90; wraps = true }
+            if nadir { elLo = -90; wraps = true }
             let c0 = wraps ? 0 : Self.cell(azLo - cellH, start: -halfH, size: cellH, count: Self.columns)
             let c1 = wraps ? Self.columns - 1 : Self.cell(azHi + cellH, start: -halfH, size: cellH, count: Self.columns)
             let r0 = Self.cell(elLo - cellV, start: -halfV, size: cellV, count: Self.rows)
@@ -331,7 +336,7 @@ final class FieldOfViewCoverage {
                 // Skip rows already covered over this window's columns (a full view costs nothing).
                 if mask[r * Self.words] & lowWord == lowWord && mask[r * Self.words + 1] & highWord == highWord { continue }
                 for c in c0...c1 {
-                    let word = r * Self.words + c >> 6, bit = UInt64(1) << UInt64(c & 63)
+                    let word = r * Self.words + (c >> 6), bit = UInt64(1) << UInt64(c & 63)
                     guard mask[word] & bit == 0 else { continue }
                     // d hits the rectangle's plane at d / (d·s); s ⟂ right, up, so the in-plane
                     // coordinates are (d·right, d·up) / (d·s). Scalar arithmetic, no division.

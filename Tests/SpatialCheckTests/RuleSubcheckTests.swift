@@ -164,6 +164,19 @@ import SpatialModel
         #expect(abs(grid.percent(of: [0], f) - 2 * half) < Self.gridTolerance)
     }
 
+    @Test func coverageAroundTheZenith() {
+        // A 40° × 40° window straight overhead, seen in a 90° × 180° field of view (π sr): it spans
+        // every azimuth, and by its 90° symmetry exactly a quarter of it, 4·asin(sin² 20°)/4, lies
+        // in the ±45° wedge: 3.73 %.
+        var f = FrameQuantities(entityCount: 1)
+        f.headPosition = Vec3(0, 1.6, 0)
+        f.center[0] = Vec3(0, 3.6, 0); f.angularWidth[0] = 40; f.angularHeight[0] = 40
+        let grid = FieldOfViewCoverage(fieldOfView: SIMD2(90, 180))
+        let expected = 100 * Self.flatRectangle(40, 40) / 4 / .pi
+        #expect(abs(expected - 3.73) < 0.01)
+        #expect(abs(grid.percent(of: [0], f) - expected) < Self.gridTolerance)
+    }
+
     // MARK: fov-vertical-comfort: vertical span of a container's interactive elements
 
     @Test func verticalSpanPerContainer() {

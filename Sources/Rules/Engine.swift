@@ -112,7 +112,7 @@ public final class RuleEngine {
         let end = EndState(lastFrame: max(lastFrame, 0), lastTime: lastTime,
                            staticEnd: Self.endsStatic(scene, lastTime: lastTime, dt: dt), frameDuration: dt)
         if lastFrame >= 0 { for p in processors { p.finish(&findings, end) } }
-        var out: [Violation] = []
+        var out: [(variant: Int, violation: Violation)] = []
         let ignores = configuration.ignore
         for (key, agg) in zip(findings.keys, findings.aggregates) {
             let meta = rules[key.rule]
@@ -130,21 +130,25 @@ public final class RuleEngine {
             let borderline = (meta.angleDerived || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
                 && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
             let loc = sortedPairs.first.map { scene.entities[$0.1].location } ?? findings.locations[key]
-            out.append(Violation(
+            let subcheck = key.variant > 0 && key.variant <= meta.subchecks.count ? meta.subchecks[key.variant - 1].name : nil
+            out.append((key.variant, Violation(
                 rule: meta.id, severity: agg.severity, entities: paths, spans: spans, frameCount: count,
                 firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
                 lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
                 measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? meta.unit, worstFrame: agg.worstFrame,
                 message: message, help: meta.help,
-                fingerprint: violationFingerprint(rule: meta.id, scenePath: scene.path, entities: paths),
-                location: loc, borderline: borderline))
+                fingerprint: violationFingerprint(rule: meta.id, scenePath: scene.path, entities: paths, subcheck: subcheck),
+                location: loc, borderline: borderline)))
         }
-        out.sort { a, b in
+        // Sub-checks of the same rule and entities (same severity) follow the main measurement.
+        out.sort { x, y in
+            let a = x.violation, b = y.violation
             if a.severity != b.severity { return a.severity < b.severity }
             if a.rule != b.rule { return a.rule < b.rule }
-            return a.entities.lexicographicallyPrecedes(b.entities)
+            if a.entities != b.entities { return a.entities.lexicographicallyPrecedes(b.entities) }
+            return x.variant < y.variant
         }
-        return out
+        return out.map(\.violation)
     }
 
     static func endsStatic(_ scene: Scene, lastTime: Double, dt: Double) -> Bool {
@@ -173,6 +177,8 @@ final class ConditionRule: RuleProcessor {
         var measured: Double; var threshold: Double; var severity: Severity? = nil; var angular = false; var aux = Double.nan
         /// The finding's own unit when it is not the rule's declared one (see `Aggregate.unit`).
         var unit: String? = nil
+        /// The sub-check it belongs to (`FindingKey.variant`; 0 = the rule's main measurement).
+        var variant = 0
     }
     let rule: Int
     let candidates: [Int]
@@ -201,7 +207,7 @@ final class ConditionRule: RuleProcessor {
                 guard let hit = check(f, e) else { continue }
                 out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
                            threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                           unit: hit.unit)
+                           unit: hit.unit, variant: hit.variant)
             }
             return
         }

@@ -71,26 +71,34 @@ public enum FovVerticalComfort: RuleDescribing {
         parameters: [
             RuleParameter("below", 40, "deg", .external("ergonomic viewing zones sit below eye level"), "largest comfortable angle below the world horizontal"),
             RuleParameter("above", 20, "deg", .external("neck extension tires sooner than flexion"), "largest comfortable angle above the world horizontal"),
+            RuleParameter("verticalSpan", 30, "deg", .configurable("a layout taller than this needs head tilts to scan"), "info when a container's interactive elements span more than this vertically, and more than horizontally"),
         ],
         citations: [Citation("accessibility", "visionOS")],
-        summary: "Interactive or readable content more than 40° below or 20° above eye level.",
+        summary: "Interactive or readable content more than 40° below or 20° above eye level; a container whose interactive elements are laid out taller than 30° and taller than wide (info).",
         rationale: "The HIG prefers horizontal layouts to tall ones that strain the neck; content far above or below eye level has to be reached by tilting the head.",
         fixHint: "Move the content closer to eye level, preferably slightly below it.",
         unit: "deg", worse: .higher,
-        notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side. The per-container span check (info) is not implemented."])
+        notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side.",
+                "Vertical layout (sub-check `span`, info, reported on the window or volume): each frame, over the container's visible interactive elements (at least two), the vertical span is max(elevation + angularHeight/2) − min(elevation − angularHeight/2) and the horizontal span max(azimuth + angularWidth/2) − min(azimuth − angularWidth/2), from each element's direction and angular extent seen from the eye in the head frame (azimuths taken relative to the first element, so a layout behind the viewer does not wrap). Reported when the vertical span exceeds 30° and the horizontal span; measured is the vertical span, and the message gives the horizontal one."],
+        subchecks: [RuleSubcheck("span", unit: "deg")])
 }
 
 public enum FovWindowClutter: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "fov-window-clutter", name: "Not too many windows at once", category: .fieldOfView,
         defaultSeverity: .info, thresholdKey: "maxWindows",
-        parameters: [RuleParameter("maxWindows", 3, "count", .configurable("one primary window plus two auxiliary ones"), "most windows and volumes visible at once")],
+        parameters: [
+            RuleParameter("maxWindows", 3, "count", .configurable("one primary window plus two auxiliary ones"), "most windows and volumes visible at once"),
+            RuleParameter("maxCoverage", 60, "%", .configurable("leaves a visible share of passthrough"), "warning when the windows and volumes cover more of the field of view than this in the Shared Space"),
+        ],
         citations: [Citation("spatial-layout", "Best practices"), Citation("windows", "visionOS windows")],
-        summary: "More than three windows and volumes are visible at the same time.",
+        summary: "More than three windows and volumes are visible at the same time (info), or in the Shared Space they cover more than 60 % of the field of view (warning).",
         rationale: "Many windows hide the surroundings and can make people feel overwhelmed or boxed in.",
         fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand.",
         unit: "count", worse: .higher,
-        notes: ["Only the window count is checked; the 60 % field-of-view coverage part of the guideline is not implemented yet."])
+        notes: ["Count: windows and volumes visible at the same frame, in view or not.",
+                "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows and volumes inside the field of view ÷ the field of view's solid angle, in %. The field of view is |azimuth| ≤ h/2, |elevation| ≤ v/2 in the head frame (viewer.fieldOfView), π/2 · 2 sin 35° = 1.80 sr by default. Each entity counts as its apparent rectangle: the rectangle across the line of sight to its centre that spans its angular width and height (as the simulator measures them), which for a flat window facing the eye is the window itself (a 1280 × 720 pt window, 73.7° × 45.7°, is 0.94 sr, 52 % of the view). Computed once per frame on a fixed 128 × 128 grid over the field of view, uniform in azimuth and elevation: a cell counts when the direction of its centre passes through a rectangle, and each row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom). Error: only cells an outline crosses can be misjudged, each by at most its weight (1/16384 of the view in azimuth, up to 1.06/16384 by elevation), so at worst about 2.4 % for a 1280 × 720 pt window's 380 outline cells; in practice the misjudged cells fall on both sides and the tests find the result within 0.5 percentage points of the exact value."],
+        subchecks: [RuleSubcheck("coverage", unit: "%")])
 }
 
 func fovFactories() -> [RuleFactory] {
@@ -169,17 +177,26 @@ func fovFactories() -> [RuleFactory] {
             _ = (ents, fovH, fovV)
             let m = FovVerticalComfort.metadata
             guard let r = s.index(m.id) else { return nil }
-            let below = s.param(m, "below"), above = s.param(m, "above")
+            let below = s.param(m, "below"), above = s.param(m, "above"), maxSpan = s.param(m, "verticalSpan")
             let cands = ents.indices.filter { (ents[$0].interactive || ents[$0].isReadable) && ents[$0].anchor == .world }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let band = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let el = f.elevationWorld[e]
                 if el < -below { return .init(measured: -el, threshold: below, aux: -1) }
                 if el > above { return .init(measured: el, threshold: above, aux: 1) }
                 return nil
-            }, message: { agg, names in
-                "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above); move it closer to eye level"
-            })
+            }, message: { _, _ in "" })
+            // Vertical layout (sub-check 1): per container, the spans of its interactive elements.
+            let groups = ContainerGroups(ents) { ents[$0].interactive }
+            let span = ConditionRule(rule: r, meta: m, candidates: groups.containers, frameDuration: s.frameDuration, check: { f, c in
+                guard f.visible[c], let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
+                return .init(measured: v, threshold: maxSpan, severity: .info, aux: h, variant: 1)
+            }, message: { _, _ in "" })
+            return MultiProcessor([band, span]) { _, agg, names in
+                agg.variant == 1
+                    ? "the interactive elements of \(names.joinedNames) span \(fmt(agg.measured))° vertically but only \(fmt(agg.aux))° horizontally; lay them out horizontally (at most \(fmt(maxSpan))° tall) so people need not tilt their head to scan them"
+                    : "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above); move it closer to eye level"
+            }
         },
         RuleFactory(ids: [FovWindowClutter.metadata.id]) { s in
             let ents = s.scene.entities
@@ -187,17 +204,212 @@ func fovFactories() -> [RuleFactory] {
             _ = (ents, fovH, fovV)
             let m = FovWindowClutter.metadata
             guard let r = s.index(m.id) else { return nil }
-            let maxN = s.param(m, "maxWindows")
+            let maxN = s.param(m, "maxWindows"), maxCoverage = s.param(m, "maxCoverage")
             let wins = ents.indices.filter { ents[$0].kind == .window || ents[$0].kind == .volume }
-            return ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
+            let count = ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
                 var n = 0
                 for w in wins where f.visible[w] { n += 1 }
                 return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
-            }, message: { agg, _ in
-                "\(fmt(agg.measured)) windows and volumes are visible at once (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
-            })
+            }, message: { _, _ in "" })
+            // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
+            let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
+            let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration, check: { f, _ in
+                guard f.immersion == .shared else { return nil }
+                let pct = grid.percent(of: wins, f)
+                return pct > maxCoverage ? .init(measured: pct, threshold: maxCoverage, severity: .warning, unit: "%", variant: 1) : nil
+            }, message: { _, _ in "" })
+            return MultiProcessor([count, coverage]) { _, agg, _ in
+                agg.variant == 1
+                    ? "windows and volumes cover \(fmt(agg.measured)) % of the field of view in the Shared Space (at most \(fmt(maxCoverage)) % recommended); make them smaller, move them farther away or show fewer at once so people keep seeing their surroundings"
+                    : "\(fmt(agg.measured)) windows and volumes are visible at once (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
+            }
         },
     ]
+}
+
+/// `fov-window-clutter` coverage: the solid angle of the union of the windows' and volumes'
+/// apparent rectangles inside the field of view, as a share of the field of view's solid angle.
+///
+/// The field of view is |azimuth| ≤ h/2, |elevation| ≤ v/2 in the head frame. It is sampled on a
+/// fixed 128 × 128 grid, uniform in azimuth and elevation, two `UInt64`s of 64 columns per row; each
+/// row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom). A cell is covered when
+/// the direction of its centre passes through an entity's apparent rectangle: the rectangle across
+/// the line of sight s to its centre, s ± tan(angularWidth/2) · right ± tan(angularHeight/2) · up
+/// (right = s × head up, up = right × s, as the simulator measures the extents), which for a flat
+/// window facing the eye is the window itself. Only the cells inside the rectangle's azimuth ×
+/// elevation bounds (plus a cell) are tested, so the work is linear in the covered cells. The head-
+/// frame directions of the cell centres are computed once; nothing is allocated per frame.
+final class FieldOfViewCoverage {
+    static let rows = 128, columns = 128, words = 2
+    let halfH: Double, halfV: Double
+    let cellH: Double, cellV: Double
+    /// Solid-angle weight of each row as a share of the field of view (sums to 1).
+    let rowWeight: [Double]
+    /// Head-frame unit direction of each cell centre (row-major, row 0 at the bottom), by component.
+    private let dirX: [Double], dirY: [Double], dirZ: [Double]
+    private var mask: [UInt64]
+
+    init(fieldOfView: SIMD2<Double>) {
+        let h = fieldOfView.x.isFinite ? min(max(fieldOfView.x, 0), 360) : 0
+        let v = fieldOfView.y.isFinite ? min(max(fieldOfView.y, 0), 180) : 0
+        halfH = h / 2; halfV = v / 2
+        cellH = h / Double(Self.columns); cellV = v / Double(Self.rows)
+        var w: [Double] = []
+        var dirs: [Vec3] = []
+        dirs.reserveCapacity(Self.rows * Self.columns)
+        for r in 0..<Self.rows {
+            let lo = -halfV + Double(r) * cellV
+            w.append(sin(radians(lo + cellV)) - sin(radians(lo)))
+            let el = radians(lo + cellV / 2)
+            for c in 0..<Self.columns {
+                let az = radians(-halfH + (Double(c) + 0.5) * cellH)
+                dirs.append(Vec3(cos(el) * sin(az), sin(el), -cos(el) * cos(az)))
+            }
+        }
+        let sum = w.reduce(0, +)
+        rowWeight = w.map { sum > 0 && sum.isFinite ? $0 / sum : 0 }
+        dirX = dirs.map(\.x); dirY = dirs.map(\.y); dirZ = dirs.map(\.z)
+        mask = Array(repeating: 0, count: Self.rows * Self.words)
+    }
+
+    /// The bits of columns lo...hi that fall in 64-column word `word`.
+    private static func bits(_ lo: Int, _ hi: Int, word: Int) -> UInt64 {
+        let a = max(lo, 64 * word), b = min(hi, 64 * word + 63)
+        guard a <= b else { return 0 }
+        let n = b - a + 1
+        return (n >= 64 ? UInt64.max : (UInt64(1) << UInt64(n)) - 1) << UInt64(a - 64 * word)
+    }
+
+    /// The cell index on an axis for an angle, clamped to the grid.
+    private static func cell(_ angle: Double, start: Double, size: Double, count: Int) -> Int {
+        guard angle.isFinite, size > 0 else { return angle > 0 ? count - 1 : 0 }
+        return Int(max(0, min(Double(count - 1), ((angle - start) / size).rounded(.down))))
+    }
+
+    /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
+    func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
+        for k in mask.indices { mask[k] = 0 }
+        let toHead = f.headRotation.conjugate
+        let up = Vec3(0, 1, 0)
+        var any = false
+        var fullRows = 0
+        for e in entities where f.visible[e] && f.inFOV[e] {
+            let local = toHead.act(f.center[e] - f.headPosition)
+            let aw = f.angularWidth[e], ah = f.angularHeight[e]
+            guard aw.isFinite, ah.isFinite, aw > 0, ah > 0 else { continue }
+            if aw >= 180 || ah >= 180 || length(local) == 0 {
+                // The eye is inside (or nearly inside) the bounds: the whole view.
+                for k in mask.indices { mask[k] = UInt64.max }
+                any = true
+                break
+            }
+            let s = normalize(local)
+            var right = cross(s, up)
+            right = length(right) < 1e-9 ? Vec3(1, 0, 0) : normalize(right)
+            let u = cross(right, s)
+            let tw = tan(radians(aw / 2)), th = tan(radians(ah / 2))
+            let sx = s.x, sy = s.y, sz = s.z, rx = right.x, ry = right.y, rz = right.z, ux = u.x, uy = u.y, uz = u.z
+            // Azimuth × elevation bounds from the corners and edge midpoints, widened by a cell.
+            var azLo = Double.infinity, azHi = -Double.infinity, elLo = Double.infinity, elHi = -Double.infinity
+            var wraps = false
+            for k in 0..<8 {
+                let i: Double = k < 3 ? -1 : (k < 5 ? 0 : 1)
+                let j: Double = k < 3 ? Double(k - 1) : (k < 5 ? (k == 3 ? -1 : 1) : Double(k - 6))
+                let p = s + (i * tw) * right + (j * th) * u
+                if p.z >= 0 { wraps = true }
+                let az = degrees(atan2(p.x, -p.z)), el = degrees(atan2(p.y, (p.x * p.x + p.z * p.z).squareRoot()))
+                azLo = min(azLo, az); azHi = max(azHi, az); elLo = min(elLo, el); elHi = max(elHi, el)
+            }
+            // A rectangle around the straight-up (or -down) direction spans every azimuth up to 90°.
+            let zenith = sy > 0 && abs(ry) <= tw * sy && abs(uy) <= th * sy
+            let nadir = sy < 0 && abs(ry) <= -tw * sy && abs(uy) <= -th * sy
+            if zenith { elHi = 90; wraps = true }
+            if nadir { elLo = -90; wraps = true }
+            let c0 = wraps ? 0 : Self.cell(azLo - cellH, start: -halfH, size: cellH, count: Self.columns)
+            let c1 = wraps ? Self.columns - 1 : Self.cell(azHi + cellH, start: -halfH, size: cellH, count: Self.columns)
+            let r0 = Self.cell(elLo - cellV, start: -halfV, size: cellV, count: Self.rows)
+            let r1 = Self.cell(elHi + cellV, start: -halfV, size: cellV, count: Self.rows)
+            guard c0 <= c1, r0 <= r1 else { continue }
+            // The bits of columns c0...c1 in each word of a row.
+            let lowWord = Self.bits(c0, c1, word: 0), highWord = Self.bits(c0, c1, word: 1)
+            for r in r0...r1 {
+                // Skip rows already covered over this window's columns (a full view costs nothing).
+                if mask[r * Self.words] & lowWord == lowWord && mask[r * Self.words + 1] & highWord == highWord { continue }
+                for c in c0...c1 {
+                    let word = r * Self.words + (c >> 6), bit = UInt64(1) << UInt64(c & 63)
+                    guard mask[word] & bit == 0 else { continue }
+                    // d hits the rectangle's plane at d / (d·s); s ⟂ right, up, so the in-plane
+                    // coordinates are (d·right, d·up) / (d·s). Scalar arithmetic, no division.
+                    let k = r * Self.columns + c
+                    let x = dirX[k], y = dirY[k], z = dirZ[k]
+                    let ds = x * sx + y * sy + z * sz
+                    guard ds > 0 else { continue }
+                    if abs(x * rx + y * ry + z * rz) <= tw * ds && abs(x * ux + y * uy + z * uz) <= th * ds { mask[word] |= bit }
+                }
+                if mask[r * Self.words] == UInt64.max && mask[r * Self.words + 1] == UInt64.max { fullRows += 1 }
+            }
+            any = true
+            // Every row covered: the rest cannot add anything.
+            if fullRows >= Self.rows { break }
+        }
+        guard any else { return 0 }
+        var covered = 0.0
+        for r in 0..<Self.rows {
+            var n = 0
+            for k in 0..<Self.words { n += mask[r * Self.words + k].nonzeroBitCount }
+            if n > 0 { covered += rowWeight[r] * Double(n) / Double(Self.columns) }
+        }
+        return 100 * covered
+    }
+}
+
+/// The interactive elements of each window and volume, for per-container layout checks: a flat
+/// list grouped by container, with each container's range (set up once, read per frame).
+final class ContainerGroups {
+    let containers: [Int]
+    private let members: [Int]
+    /// Each entity's range in `members` (empty for entities that are not such containers).
+    private let range: [Range<Int>]
+
+    init(_ ents: [Entity], _ include: (Int) -> Bool) {
+        var by: [Int: [Int]] = [:]
+        for (i, e) in ents.enumerated() where e.kind == .element || e.kind == .node {
+            guard let c = e.container, c >= 0, c < ents.count, ents[c].kind == .window || ents[c].kind == .volume, include(i) else { continue }
+            by[c, default: []].append(i)
+        }
+        var m: [Int] = [], r = Array(repeating: 0..<0, count: ents.count)
+        let cs = by.keys.sorted().filter { (by[$0]?.count ?? 0) >= 2 }
+        for c in cs {
+            let list = by[c] ?? []
+            r[c] = m.count..<(m.count + list.count)
+            m += list
+        }
+        containers = cs; members = m; range = r
+    }
+
+    /// Vertical and horizontal angular span (degrees) of the visible members of container `c`,
+    /// from their directions and angular extents in the head frame; nil with fewer than two.
+    func spans(of c: Int, _ f: FrameQuantities) -> (vertical: Double, horizontal: Double)? {
+        guard c >= 0, c < range.count else { return nil }
+        let rg = range[c]
+        var n = 0
+        var ref = 0.0
+        var top = -Double.infinity, bottom = Double.infinity, right = -Double.infinity, left = Double.infinity
+        for k in rg {
+            let e = members[k]
+            guard f.visible[e] else { continue }
+            let el = f.elevation[e], h = f.angularHeight[e] / 2, w = f.angularWidth[e] / 2
+            var az = f.azimuth[e]
+            guard el.isFinite, h.isFinite, w.isFinite, az.isFinite else { continue }
+            if n == 0 { ref = az }
+            az = ref + (az - ref - 360 * ((az - ref) / 360).rounded())
+            top = max(top, el + h); bottom = min(bottom, el - h)
+            right = max(right, az + w); left = min(left, az - w)
+            n += 1
+        }
+        guard n >= 2 else { return nil }
+        return (top - bottom, right - left)
+    }
 }
 
 /// `fov-head-locked`: declared head anchors, plus rigid head-following inferred over a time window.

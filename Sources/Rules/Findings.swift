@@ -1,12 +1,17 @@
 import SpatialModel
 
-/// Aggregation key: rule index and up to two entity indices (lower first; -1 = none).
+/// Aggregation key: rule index, up to two entity indices (lower first; -1 = none) and the
+/// sub-check (0 = the rule's main measurement; k ≥ 1 = `RuleMetadata.subchecks[k − 1]`), so a
+/// second quantity of a rule (looming speed next to angular speed, say) is never aggregated with
+/// the first: its worst value, threshold, unit and severity stay its own.
 struct FindingKey: Hashable {
     var rule: Int
     var a: Int
     var b: Int
-    init(rule: Int, _ e0: Int = -1, _ e1: Int = -1) {
+    var variant: Int
+    init(rule: Int, _ e0: Int = -1, _ e1: Int = -1, variant: Int = 0) {
         self.rule = rule
+        self.variant = variant
         if e1 >= 0, e0 > e1 { a = e1; b = e0 } else { a = e0; b = e1 }
     }
 }
@@ -28,6 +33,8 @@ struct Aggregate {
     /// for a pair compared in angle by a rule declared in pt). Set by the first finding that names
     /// one; the same entity set is always measured in the same space, so it does not change.
     var unit: String?
+    /// The sub-check (`FindingKey.variant`) it aggregates, so a message can tell which it describes.
+    var variant = 0
     /// Index in the order of first findings.
     var order = 0
     /// Set by the first finding (its severity is the starting point of the most severe).
@@ -94,7 +101,7 @@ struct Findings {
 
     /// The aggregate of `key`, if it has had a finding.
     func aggregate(for key: FindingKey) -> Aggregate? {
-        if key.b < 0, key.a >= 0, key.a < entityCount {
+        if key.b < 0, key.a >= 0, key.a < entityCount, key.variant == 0 {
             let slots = singleSlot[key.rule]
             guard !slots.isEmpty, slots[key.a] >= 0 else { return nil }
             return aggregates[Int(slots[key.a])]
@@ -105,8 +112,8 @@ struct Findings {
     /// Record that `rule` held for entities `e0`, `e1` at `frame`.
     mutating func report(rule: Int, _ e0: Int = -1, _ e1: Int = -1, frame: Int, time: Double,
                          measured: Double, threshold: Double, aux: Double = .nan,
-                         severity: Severity? = nil, angular: Bool = false, unit: String? = nil) {
-        let i = slot(rule: rule, e0, e1)
+                         severity: Severity? = nil, angular: Bool = false, unit: String? = nil, variant: Int = 0) {
+        let i = slot(rule: rule, e0, e1, variant: variant)
         aggregates[i].add(frame: frame, time: time)
         update(i, rule: rule, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
                severity: severity, angular: angular, unit: unit)
@@ -115,9 +122,9 @@ struct Findings {
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).
     mutating func reportRun(rule: Int, _ e0: Int = -1, _ e1: Int = -1, from: Int, fromTime: Double,
                             to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,
-                            severity: Severity? = nil, unit: String? = nil) {
+                            severity: Severity? = nil, unit: String? = nil, variant: Int = 0) {
         guard to >= from else { return }
-        let i = slot(rule: rule, e0, e1)
+        let i = slot(rule: rule, e0, e1, variant: variant)
         aggregates[i].spans.append(from); aggregates[i].spans.append(to)
         if from < aggregates[i].firstFrame { aggregates[i].firstFrame = from; aggregates[i].firstTime = fromTime }
         if to > aggregates[i].lastFrame { aggregates[i].lastFrame = to; aggregates[i].lastTime = toTime }
@@ -125,9 +132,9 @@ struct Findings {
                severity: severity, angular: false, unit: unit)
     }
 
-    /// Index of the aggregate of (rule, e0, e1), created (order = its index) when new.
-    private mutating func slot(rule: Int, _ e0: Int, _ e1: Int) -> Int {
-        if e1 < 0, e0 >= 0, e0 < entityCount {
+    /// Index of the aggregate of (rule, e0, e1, variant), created (order = its index) when new.
+    private mutating func slot(rule: Int, _ e0: Int, _ e1: Int, variant: Int) -> Int {
+        if e1 < 0, e0 >= 0, e0 < entityCount, variant == 0 {
             if singleSlot[rule].isEmpty { singleSlot[rule] = Array(repeating: -1, count: entityCount) }
             let s = singleSlot[rule][e0]
             if s >= 0 { return Int(s) }
@@ -135,7 +142,7 @@ struct Findings {
             singleSlot[rule][e0] = Int32(truncatingIfNeeded: n)
             return n
         }
-        let key = FindingKey(rule: rule, e0, e1)
+        let key = FindingKey(rule: rule, e0, e1, variant: variant)
         if let s = slotOfKey[key] { return s }
         let n = append(key)
         slotOfKey[key] = n
@@ -145,6 +152,7 @@ struct Findings {
     private mutating func append(_ key: FindingKey) -> Int {
         var agg = Aggregate()
         agg.order = aggregates.count
+        agg.variant = key.variant
         keys.append(key)
         aggregates.append(agg)
         return agg.order

@@ -93,15 +93,23 @@ public struct RuleMetadata: Sendable {
     public var angleDerived: Bool
     /// How the rule reads an open point of the guideline, and how sustained conditions count.
     public var notes: [String]
+    /// Names of the rule's further measurements (sub-checks) that are reported as violations of
+    /// their own, beside the main one: a different quantity (looming speed beside angular speed,
+    /// window coverage beside window count) is never merged with the main measurement of the same
+    /// entities. The name goes into the fingerprint of those violations only, so the main
+    /// measurement keeps its fingerprint.
+    public var subchecks: [RuleSubcheck]
 
     public init(id: String, name: String, category: RuleCategory, defaultSeverity: Severity,
                 thresholdKey: String?, parameters: [RuleParameter], citations: [Citation],
                 summary: String, rationale: String, fixHint: String, platforms: [Platform] = [.visionOS],
-                unit: String, worse: WorseDirection, angleDerived: Bool = false, notes: [String] = []) {
+                unit: String, worse: WorseDirection, angleDerived: Bool = false, notes: [String] = [],
+                subchecks: [RuleSubcheck] = []) {
         self.id = id; self.name = name; self.category = category; self.defaultSeverity = defaultSeverity
         self.thresholdKey = thresholdKey; self.parameters = parameters; self.citations = citations
         self.summary = summary; self.rationale = rationale; self.fixHint = fixHint; self.platforms = platforms
         self.unit = unit; self.worse = worse; self.angleDerived = angleDerived; self.notes = notes
+        self.subchecks = subchecks
     }
 
     /// Example scenes, relative to the package root: one that must trigger the rule, one that must not.
@@ -111,6 +119,15 @@ public struct RuleMetadata: Sendable {
 
     public func parameter(_ key: String) -> RuleParameter? { parameters.first { $0.key == key } }
     public func applies(to platform: Platform) -> Bool { platforms.contains(platform) }
+}
+
+/// A further measurement of a rule, reported as violations of its own (`RuleMetadata.subchecks`).
+public struct RuleSubcheck: Sendable {
+    /// Short name, part of the violation's fingerprint (e.g. `looming`).
+    public var name: String
+    /// Unit of `measured` / `threshold` in its violations.
+    public var unit: String
+    public init(_ name: String, unit: String) { self.name = name; self.unit = unit }
 }
 
 /// A rule is one self-describing type (SwiftLint style).

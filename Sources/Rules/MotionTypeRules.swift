@@ -25,13 +25,19 @@ public enum MotionTooFast: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "motion-too-fast", name: "No jarring motion", category: .motion,
         defaultSeverity: .warning, thresholdKey: "speed",
-        parameters: [RuleParameter("speed", 60, "deg/s", .external("heuristic; the HIG gives no speed"), "fastest comfortable angular speed anywhere")],
+        parameters: [
+            RuleParameter("speed", 60, "deg/s", .external("heuristic; the HIG gives no speed"), "fastest comfortable angular speed anywhere"),
+            RuleParameter("loomingSpeed", 2, "m/s", .external("heuristic; the HIG gives no speed"), "fastest comfortable approach toward the eye (looming)"),
+            RuleParameter("loomingDistance", 3, "m", .external("heuristic; approach matters within room scale"), "looming is checked while content is closer than this"),
+        ],
         citations: [Citation("designing-for-visionos", "Best practices")],
-        summary: "Visible content moves faster than 60°/s across the view.",
-        rationale: "The HIG asks to avoid overwhelming, jarring or too-fast motion.",
-        fixHint: "Slow the motion down or shorten its path.",
+        summary: "Visible content moves faster than 60°/s across the view, or comes at the viewer faster than 2 m/s within 3 m (looming).",
+        rationale: "The HIG asks to avoid overwhelming, jarring or too-fast motion; content rushing at the eye is the most jarring kind.",
+        fixHint: "Slow the motion down or shorten its path; let approaching content decelerate or stop farther away.",
         unit: "deg/s", worse: .higher,
-        notes: ["The looming part (approach faster than 2 m/s within 3 m) is not implemented yet."])
+        notes: ["Angular speed is world-relative (head rotation removed), as computed by the simulator.",
+                "Looming: v_app = −d(distance)/dt, the rate at which the distance from the eye to the centre shrinks, measured from the previous frame's eye position (so walking toward still content is not looming; head- and hand-anchored content is measured in the head frame). Reported while the content is visible, v_app > 2 m/s and its current eye distance d < 3 m, as a violation of its own in m/s (sub-check `looming`, beside the angular one in deg/s)."],
+        subchecks: [RuleSubcheck("looming", unit: "m/s")])
 }
 
 public enum TypeMinSize: RuleDescribing {
@@ -74,13 +80,16 @@ public enum TypeBillboard: RuleDescribing {
         parameters: [
             RuleParameter("maxAngle", 45, "deg", .configurable("cos 45° ≈ 0.71: 29 % foreshortening"), "warning above this viewing angle"),
             RuleParameter("infoAngle", 30, "deg", .configurable("13 % foreshortening"), "info above this viewing angle"),
+            RuleParameter("maxRoll", 20, "deg", .configurable("text tilted more than this is read with a tilted head"), "info above this roll between the text's up and the head's up"),
         ],
         citations: [Citation("typography", "visionOS"), Citation("augmented-reality", "Communicating with people", "S0, S1")],
-        summary: "3D text is seen at more than 30° (info) or 45° (warning) from its front.",
+        summary: "3D text is seen at more than 30° (info) or 45° (warning) from its front, or is rolled more than 20° against the head (info).",
         rationale: "Text tied to a point in space should turn to face people so it is never read from the side or at a steep angle.",
         fixHint: "Turn the text toward the viewer (facing: viewer) or make it billboard.",
         unit: "deg", worse: .higher,
-        notes: ["Angle between the text's front (+Z) and the direction to the eye. The roll check is not implemented."])
+        notes: ["Angle between the text's front (+Z) and the direction to the eye.",
+                "Roll (sub-check `roll`, info): the angle, 0–180°, between the text's up (+Y) and the head's up after both are projected on the plane perpendicular to the line of sight s (eye → text centre), u − (u·s)·s; this is the tilt of the text's vertical in the image of an eye looking at the text. Text rolled about its own front by r reads r; pitch of the text or of the head toward or away from the eye is foreshortening, not roll, and reads 0 when the text is straight ahead. Off the line of sight a pitched head sees world-upright text rolled by perspective, atan(tan pitch · sin azimuth) in the head frame (11° at 30° pitch and 20° azimuth), so 20° is reached only far off-axis (39° at 30° pitch). Not judged when either projection is shorter than 1e-6 (up along the line of sight: text or head looking straight down on the other). Reported as a violation of its own, beside the facing angle."],
+        subchecks: [RuleSubcheck("roll", unit: "deg")])
 }
 
 public enum EnvGroundPlane: RuleDescribing {
@@ -131,12 +140,21 @@ func motionTypeFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let speed = s.param(m, "speed")
+            let loomSpeed = s.param(m, "loomingSpeed"), loomDistance = s.param(m, "loomingDistance")
             let cands = ents.indices.filter { movingCandidate(ents[$0]) }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let angular = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 f.visible[e] && f.angularVelocity[e] > speed ? .init(measured: f.angularVelocity[e], threshold: speed) : nil
-            }, message: { agg, names in
-                "\(names.joinedNames) moves at \(fmt(agg.measured))°/s across the view; keep motion below \(fmt(speed))°/s"
-            })
+            }, message: { _, _ in "" })
+            // Looming (sub-check 1): approach speed toward the eye while close; aux = eye distance.
+            let looming = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+                f.visible[e] && f.approachSpeed[e] > loomSpeed && f.distance[e] < loomDistance
+                    ? .init(measured: f.approachSpeed[e], threshold: loomSpeed, aux: f.distance[e], unit: "m/s", variant: 1) : nil
+            }, message: { _, _ in "" })
+            return MultiProcessor([angular, looming]) { _, agg, names in
+                agg.variant == 1
+                    ? "\(names.joinedNames) comes at the viewer at \(fmt(agg.measured)) m/s only \(fmt(agg.aux)) m away; keep approaching content below \(fmt(loomSpeed)) m/s within \(fmt(loomDistance)) m (slow it down or stop it farther away)"
+                    : "\(names.joinedNames) moves at \(fmt(agg.measured))°/s across the view; keep motion below \(fmt(speed))°/s"
+            }
         },
         RuleFactory(ids: [TypeMinSize.metadata.id]) { s in
             let m = TypeMinSize.metadata
@@ -169,9 +187,9 @@ func motionTypeFactories() -> [RuleFactory] {
             let m = TypeBillboard.metadata
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
-            let warn = s.param(m, "maxAngle"), info = s.param(m, "infoAngle")
+            let warn = s.param(m, "maxAngle"), info = s.param(m, "infoAngle"), maxRoll = s.param(m, "maxRoll")
             let cands = ents.indices.filter { ents[$0].kind == .text }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let facing = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let toEye = f.headPosition - f.center[e]
                 guard length(toEye) > 0, length(f.front[e]) > 0 else { return nil }
@@ -179,9 +197,20 @@ func motionTypeFactories() -> [RuleFactory] {
                 if a > warn { return .init(measured: a, threshold: warn, severity: .warning) }
                 if a > info { return .init(measured: a, threshold: info, severity: .info) }
                 return nil
-            }, message: { agg, names in
-                "text \(names.joinedNames) is read \(fmt(agg.measured))° off its front; turn it toward the viewer (within \(fmt(info))°)"
-            })
+            }, message: { _, _ in "" })
+            // Roll (sub-check 1): text up against head up, both projected across the line of sight.
+            let roll = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+                guard f.visible[e] else { return nil }
+                let toEye = f.headPosition - f.center[e]
+                guard length(toEye) > 0, length(f.front[e]) > 0, let a = textRoll(up: f.upAxis[e], headUp: f.headUp, sight: -toEye),
+                      a > maxRoll else { return nil }
+                return .init(measured: a, threshold: maxRoll, severity: .info, variant: 1)
+            }, message: { _, _ in "" })
+            return MultiProcessor([facing, roll]) { _, agg, names in
+                agg.variant == 1
+                    ? "text \(names.joinedNames) is rolled \(fmt(agg.measured))° against the viewer's head; keep its baseline level with the viewer's eyes (within \(fmt(maxRoll))°), for example by billboarding about the vertical axis only"
+                    : "text \(names.joinedNames) is read \(fmt(agg.measured))° off its front; turn it toward the viewer (within \(fmt(info))°)"
+            }
         },
         RuleFactory(ids: [EnvGroundPlane.metadata.id]) { s in
             let m = EnvGroundPlane.metadata
@@ -247,6 +276,18 @@ final class ScaleLegibilityRule: RuleProcessor {
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         "fixed-scale text \(names.joinedNames) would be \(fmt(agg.measured)) pt_eq seen from \(fmt(farthest)) m; make it larger or use dynamic scale so it stays at least \(fmt(minimum)) pt"
     }
+}
+
+/// `type-billboard` roll in degrees (0–180): the angle between `up` and `headUp` after both are
+/// projected on the plane perpendicular to `sight` (eye → text); nil when a projection is degenerate.
+func textRoll(up: Vec3, headUp: Vec3, sight: Vec3) -> Double? {
+    let ls = length(sight)
+    guard ls > 0 else { return nil }
+    let s = sight / ls
+    let a = up - dot(up, s) * s, b = headUp - dot(headUp, s) * s
+    let la = length(a), lb = length(b)
+    guard la > 1e-6, lb > 1e-6 else { return nil }
+    return degrees(acos(max(-1, min(1, dot(a, b) / (la * lb)))))
 }
 
 /// Entities whose motion the motion rules judge: not groups or environments, and elements only when

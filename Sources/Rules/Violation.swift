@@ -41,11 +41,14 @@ public struct FNV1a64: Sendable {
     }
 }
 
-/// The fingerprint of a violation: rule id + scene path + sorted entity paths.
-public func violationFingerprint(rule: String, scenePath: String, entities: [String]) -> String {
+/// The fingerprint of a violation: rule id + scene path + sorted entity paths, and for a sub-check
+/// of the rule (`RuleMetadata.subchecks`) its name, so that it differs from the main measurement
+/// of the same entities.
+public func violationFingerprint(rule: String, scenePath: String, entities: [String], subcheck: String? = nil) -> String {
     var h = FNV1a64()
     h.combine(rule)
     h.combine(scenePath)
     for e in entities.sorted() { h.combine(e) }
+    if let subcheck { h.combine("#" + subcheck) }
     return h.hex
 }

@@ -12,7 +12,12 @@ import SpatialModel
             #expect(!m.citations.isEmpty, "\(m.id) has no citation")
             #expect(m.citations.allSatisfy { $0.url.hasPrefix("https://developer.apple.com/design/human-interface-guidelines/") })
             #expect(!m.platforms.isEmpty)
-            #expect(["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps"].contains(m.unit), "\(m.id) unit \(m.unit)")
+            // The contract's units (cli-and-report.md), plus m/s (looming) and % (window coverage):
+            // docs/reports.md lists the extension.
+            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%"]
+            #expect(units.contains(m.unit), "\(m.id) unit \(m.unit)")
+            for sub in m.subchecks { #expect(units.contains(sub.unit), "\(m.id) \(sub.name) unit \(sub.unit)") }
+            #expect(Set(m.subchecks.map(\.name)).count == m.subchecks.count, "\(m.id) sub-check names repeat")
             if let k = m.thresholdKey { #expect(m.parameter(k) != nil, "\(m.id) threshold key \(k)") }
             for p in m.parameters {
                 if case .hig = p.origin { continue }

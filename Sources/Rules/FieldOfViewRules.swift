@@ -288,6 +288,21 @@ final class FieldOfViewCoverage {
 
     /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
     func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
+        // One exclusive access to the mask and plain pointers for the per-cell loop.
+        mask.withUnsafeMutableBufferPointer { mask in
+            dirX.withUnsafeBufferPointer { dirX in
+                dirY.withUnsafeBufferPointer { dirY in
+                    dirZ.withUnsafeBufferPointer { dirZ in
+                        percent(of: entities, f, mask: mask, dirX: dirX, dirY: dirY, dirZ: dirZ)
+                    }
+                }
+            }
+        }
+    }
+
+    private func percent(of entities: [Int], _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>,
+                         dirX: UnsafeBufferPointer<Double>, dirY: UnsafeBufferPointer<Double>,
+                         dirZ: UnsafeBufferPointer<Double>) -> Double {
         for k in mask.indices { mask[k] = 0 }
         let toHead = f.headRotation.conjugate
         let up = Vec3(0, 1, 0)
@@ -478,10 +493,11 @@ final class HeadLockRule: RuleProcessor {
             let old = (pos + 1) % slots
             let turn = degrees(acos(max(-1, min(1, dot(normalize(headFwd[old]), normalize(f.headForward))))))
             if turn >= headTurn {
+                // The direction changed by less than maxDir ⇔ its cosine is above cos(maxDir).
+                let cosMaxDir = cos(radians(min(180, max(0, maxDir))))
                 for (k, e) in inferred.enumerated() where f.visible[e] {
                     let a = relDir[old * inferred.count + k], b = relDir[pos * inferred.count + k]
-                    let change = degrees(acos(max(-1, min(1, dot(a, b)))))
-                    if change < maxDir, abs(relDist[old * inferred.count + k] - relDist[pos * inferred.count + k]) < maxDist {
+                    if dot(a, b) > cosMaxDir, abs(relDist[old * inferred.count + k] - relDist[pos * inferred.count + k]) < maxDist {
                         out.report(rule: rule, e, frame: f.frame, time: f.time, measured: turn, threshold: headTurn)
                     }
                 }

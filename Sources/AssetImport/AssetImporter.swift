@@ -235,8 +235,10 @@ struct SceneConverter {
             throw fail("asset has no surface geometry: \(vertexCount) vertices but no triangles (points or lines only, or faces lost to truncation)",
                        hint: "export the meshes with their faces")
         }
+        // The glTF JSON is read once (only the facts the two checks need) and shared by both.
+        let gltfFacts = ext == "gltf" || ext == "glb" ? GLTFFacts.read(path: resolvedPath) : nil
         if ext == "gltf" || ext == "glb" {
-            let (problem, oddity) = GLTFIndexCheck.hierarchyProblems(path: resolvedPath)
+            let (problem, oddity) = GLTFIndexCheck.hierarchyProblems(facts: gltfFacts)
             if let problem {
                 throw fail(problem, hint: "glTF nodes must form trees (one parent per node, no cycles); validate the file with the Khronos glTF-Validator")
             }
@@ -248,7 +250,7 @@ struct SceneConverter {
 
         if ext == "gltf" || ext == "glb" {
             if let warning = GLTFIndexCheck.droppedTriangleWarning(
-                path: resolvedPath, importedTriangles: importedTrianglesPerMesh()) {
+                facts: gltfFacts, importedTriangles: importedTrianglesPerMesh()) {
                 warnings.append(warning)
             }
         }

@@ -73,7 +73,7 @@ public enum AssetImporter {
         func fail(_ message: String, hint: String? = AssetImporter.hint) -> Diagnostic {
             Diagnostic(file: displayPath, message: message, hint: hint)
         }
-        let ext = (resolvedPath as NSString).pathExtension.lowercased()
+        let ext = pathExtension(resolvedPath).lowercased()
 
         // Checks before assimp sees the file.
         var isDirectory: ObjCBool = false
@@ -114,6 +114,28 @@ public enum AssetImporter {
 }
 
 extension AssetImporter {
+    /// `(path as NSString).pathExtension`, without bridging for the usual last component (ASCII
+    /// letters, digits, `_`, `-`, `.`, not starting or ending with a dot, no trailing slash);
+    /// anything else goes through NSString.
+    static func pathExtension(_ path: String) -> String {
+        let fast = path.utf8.withContiguousStorageIfAvailable { b -> String? in
+            guard let last = b.last, last != UInt8(ascii: "/") else { return nil }
+            var start = b.count
+            while start > 0, b[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            var dot: Int?
+            for k in start..<b.count {
+                let c = b[k]
+                let plain = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                    || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+                if c == UInt8(ascii: ".") { dot = k } else if !plain { return nil }
+            }
+            guard let dot else { return "" }
+            guard dot > start, dot < b.count - 1, b[start] != UInt8(ascii: ".") else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[(dot + 1)...]), as: UTF8.self)
+        }
+        return (fast ?? nil) ?? (path as NSString).pathExtension
+    }
+
     /// The size `FileManager.attributesOfItem(atPath:)[.size]` reports (it does not follow a final
     /// symbolic link: lstat), 0 when that fails; one system call instead of a dictionary of
     /// attributes with user and group name look-ups.
@@ -322,17 +344,20 @@ struct SceneConverter {
                 for i in 0..<nv { vertices.append(v[i].x); vertices.append(v[i].y); vertices.append(v[i].z) }
             }
             // One pass: the first non-finite coordinate (its vertex is the first bad one) and the bounds.
-            var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
+            var lx = Float.infinity, ly = Float.infinity, lz = Float.infinity
+            var hx = -Float.infinity, hy = -Float.infinity, hz = -Float.infinity
             var bad: Int?
             vertices.withUnsafeBufferPointer { f in
-                var i = 0
-                while i + 2 < f.count {
-                    let p = SIMD3<Float>(f[i], f[i + 1], f[i + 2])
-                    guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { bad = i / 3; return }
-                    lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p)
-                    i += 3
+                guard let p = f.baseAddress else { return }
+                for k in 0..<(f.count / 3) {
+                    let x = p[3 * k], y = p[3 * k + 1], z = p[3 * k + 2]
+                    guard x.isFinite, y.isFinite, z.isFinite else { bad = k; return }
+                    // pointwiseMin / pointwiseMax: replace only where strictly smaller / larger.
+                    lx = x < lx ? x : lx; ly = y < ly ? y : ly; lz = z < lz ? z : lz
+                    hx = x > hx ? x : hx; hy = y > hy ? y : hy; hz = z > hz ? z : hz
                 }
             }
+            let lo = SIMD3<Float>(lx, ly, lz), hi = SIMD3<Float>(hx, hy, hz)
             if let bad {
                 throw fail("asset \(displayPath) has non-finite vertex coordinates in mesh \(label) (vertex \(bad))",
                            hint: "re-export the model; NaN or infinite positions usually come from a broken modifier or exporter")
@@ -468,7 +493,9 @@ struct SceneConverter {
     static func colladaUnitAndUpASCII(_ data: Data) -> (unit: String, up: String)? {
         data.withUnsafeBytes { raw -> (unit: String, up: String)? in
             let t = raw.bindMemory(to: UInt8.self)
-            for c in t where c >= 0x80 || c == 0x0B { return nil }
+            var unusual: UInt8 = 0 // a branch-free scan (vectorised)
+            for c in t { unusual |= (c & 0x80) | (c == 0x0B ? 1 : 0) }
+            guard unusual == 0 else { return nil }
             func isWord(_ c: UInt8) -> Bool {
                 (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F
             }

@@ -401,6 +401,21 @@ private struct JSONFactReader {
     /// characters and escapes; with `out`, appends its decoded UTF-8.
     mutating func skipString(decodeInto out: UnsafeMutablePointer<[UInt8]>?, sawEscape: inout Bool) -> Bool {
         guard next() == UInt8(ascii: "\"") else { return false }
+        // Fast path: the closing quote, and nothing but plain ASCII before it (the usual case,
+        // including long base64 data URIs), checked with a branch-free scan.
+        if let base = b.baseAddress, i < b.count, let q = memchr(base + i, Int32(UInt8(ascii: "\"")), b.count - i) {
+            let end = UnsafeRawPointer(q).assumingMemoryBound(to: UInt8.self) - base
+            var unusual: UInt8 = 0
+            for k in i..<end {
+                let c = base[k]
+                unusual |= (c & 0x80) | (c < 0x20 ? 1 : 0) | (c == 0x5C ? 1 : 0)
+            }
+            if unusual == 0 {
+                if let out { out.pointee.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i)) }
+                i = end + 1
+                return true
+            }
+        }
         while i < b.count {
             let c = b[i]
             if c == UInt8(ascii: "\"") { i += 1; return true }

@@ -218,6 +218,7 @@ struct SceneConverter {
             var triangles = 0
             // The union of the meshes' own bounds is the bounds of their concatenated vertices.
             var meshBounds = AABB.empty
+            var vertexTotal = 0
             let numNodeMeshes = Int(n.mNumMeshes)
             if numNodeMeshes > 0, let meshIndices = n.mMeshes {
                 for k in 0..<numNodeMeshes {
@@ -230,13 +231,21 @@ struct SceneConverter {
                         data = try convertMesh(meshPtr, index: mi)
                         meshCache[mi] = data
                     }
-                    if vertices.isEmpty {
+                    if numNodeMeshes == 1 {
                         vertices = data.vertices // shares the cached array's storage (no copy)
                     } else {
-                        vertices.append(contentsOf: data.vertices)
+                        vertexTotal += data.vertices.count
                     }
                     triangles += data.triangles
                     meshBounds.formUnion(data.bounds)
+                }
+                if numNodeMeshes > 1 {
+                    // Every mesh is converted and cached above: one allocation for their concatenation.
+                    vertices.reserveCapacity(vertexTotal)
+                    for k in 0..<numNodeMeshes {
+                        let mi = Int(meshIndices[k])
+                        if mi < meshCount, let data = meshCache[mi] { vertices.append(contentsOf: data.vertices) }
+                    }
                 }
             }
 
@@ -334,9 +343,8 @@ struct SceneConverter {
             // aiVector3D is three packed floats (ai_real = float): copy them in one go.
             if MemoryLayout<aiVector3D>.stride == 3 * MemoryLayout<Float>.stride {
                 vertices = Array(unsafeUninitializedCapacity: nv * 3) { buffer, initialized in
-                    if let base = buffer.baseAddress {
-                        UnsafeMutableRawPointer(base).copyMemory(from: UnsafeRawPointer(v), byteCount: nv * 3 * MemoryLayout<Float>.stride)
-                    }
+                    guard let base = buffer.baseAddress else { initialized = 0; return }
+                    UnsafeMutableRawPointer(base).copyMemory(from: UnsafeRawPointer(v), byteCount: nv * 3 * MemoryLayout<Float>.stride)
                     initialized = nv * 3
                 }
             } else {

@@ -4,19 +4,23 @@ import Foundation
 /// without building a document tree: the default scene, each scene's root nodes, each node's
 /// children and mesh, each mesh's primitives (mode, indices, POSITION) and each accessor's count.
 ///
-/// The reader validates the whole text as JSON the way `JSONSerialization` does (strict RFC 8259
-/// grammar, valid UTF-8 in strings, escapes including surrogate pairs, nothing but whitespace
-/// after the top-level value, at most 512 nested containers) and returns nil where it would
-/// have failed, so the checks see exactly what they saw when they parsed with Foundation. Values
-/// are typed as the checks cast them before: a number or a boolean (`as? NSNumber`, true = 1)
-/// gives an integer as `NSNumber.intValue` does; an array counts only when every element has
-/// the expected type (`as? [NSNumber]`, `as? [[String: Any]]`); a repeated key's last value wins.
-struct GLTFFacts {
-    struct Node {
+/// The reader validates the whole text as JSON the way `JSONSerialization` does (RFC 8259
+/// grammar plus a trailing comma before a closing bracket, numbers within Double's range, valid
+/// UTF-8 in strings, escapes including surrogate pairs, an optional UTF-8 byte order mark,
+/// nothing but whitespace after the top-level value, at most 512 nested containers) and returns
+/// nil where it would have failed, so the checks see what they saw when they parsed with
+/// Foundation. Values are typed as the checks cast them before: a number or a boolean
+/// (`as? NSNumber`, true = 1) gives an integer as `NSNumber.intValue` does (truncated; integers
+/// from 2^63 to 2^64 wrap, a double out of Int's range gives Int.min; the one difference: an
+/// integer literal below -2^63 or from 2^64 on, an NSDecimalNumber in Foundation, gives Int.min);
+/// an array counts only when every element has the expected type (`as? [NSNumber]`,
+/// `as? [[String: Any]]`); a repeated key's last value wins.
+struct GLTFFacts: Equatable {
+    struct Node: Equatable {
         var children: [Int]? = nil // nil: absent or not an array of numbers
         var mesh: Int? = nil
     }
-    struct Primitive {
+    struct Primitive: Equatable {
         var mode: Int? = nil
         var indices: Int? = nil
         var position: Int? = nil // attributes.POSITION
@@ -194,7 +198,12 @@ private struct JSONFactReader {
             }
             skipWhitespace()
             guard let c = next() else { ok = false; return nil }
-            if c == UInt8(ascii: ",") { continue }
+            if c == UInt8(ascii: ",") {
+                // JSONSerialization accepts a trailing comma before the closing bracket.
+                skipWhitespace()
+                if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return out }
+                continue
+            }
             guard c == UInt8(ascii: "]") else { ok = false; return nil }
             depth -= 1
             return out
@@ -223,7 +232,12 @@ private struct JSONFactReader {
             }
             skipWhitespace()
             guard let c = next() else { ok = false; return nil }
-            if c == UInt8(ascii: ",") { continue }
+            if c == UInt8(ascii: ",") {
+                // JSONSerialization accepts a trailing comma before the closing bracket.
+                skipWhitespace()
+                if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return out }
+                continue
+            }
             guard c == UInt8(ascii: "]") else { ok = false; return nil }
             depth -= 1
             return out
@@ -315,7 +329,12 @@ private struct JSONFactReader {
             guard member(&self, key) else { return false }
             skipWhitespace()
             guard let c = next() else { return false }
-            if c == UInt8(ascii: ",") { continue }
+            if c == UInt8(ascii: ",") {
+                // JSONSerialization accepts a trailing comma before the closing bracket.
+                skipWhitespace()
+                if peek() == UInt8(ascii: "}") { i += 1; depth -= 1; return true }
+                continue
+            }
             guard c == UInt8(ascii: "}") else { return false }
             depth -= 1
             return true
@@ -343,7 +362,11 @@ private struct JSONFactReader {
                 guard skipValue() else { return false }
                 skipWhitespace()
                 guard let d = next() else { return false }
-                if d == UInt8(ascii: ",") { continue }
+                if d == UInt8(ascii: ",") {
+                    skipWhitespace()
+                    if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return true }
+                    continue
+                }
                 guard d == UInt8(ascii: "]") else { return false }
                 depth -= 1
                 return true
@@ -496,6 +519,7 @@ private struct JSONFactReader {
     /// Scans an RFC 8259 number; true when it has no fraction or exponent, nil when malformed.
     mutating func scanNumber() -> Bool? {
         var integral = true
+        let start = i
         if peek() == UInt8(ascii: "-") { i += 1 }
         guard let first = peek(), isDigit(first) else { return nil }
         i += 1
@@ -506,12 +530,20 @@ private struct JSONFactReader {
             guard let c = peek(), isDigit(c) else { return nil }
             while let c = peek(), isDigit(c) { i += 1 }
         }
+        var exponent = false
         if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
             integral = false
             i += 1
             if let s = peek(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { i += 1 }
             guard let c = peek(), isDigit(c) else { return nil }
             while let c = peek(), isDigit(c) { i += 1 }
+            exponent = true
+        }
+        // JSONSerialization rejects a number beyond the range of Double (it only can be with an
+        // exponent or more than 308 digits).
+        if exponent || i - start > 300 {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+            guard let d = Double(text), d.isFinite else { return nil }
         }
         return integral
     }

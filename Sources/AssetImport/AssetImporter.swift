@@ -1,5 +1,10 @@
 import CAssimp
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SpatialModel
 import Synchronization
 
@@ -68,7 +73,7 @@ public enum AssetImporter {
         func fail(_ message: String, hint: String? = AssetImporter.hint) -> Diagnostic {
             Diagnostic(file: displayPath, message: message, hint: hint)
         }
-        let ext = (resolvedPath as NSString).pathExtension.lowercased()
+        let ext = pathExtension(resolvedPath).lowercased()
 
         // Checks before assimp sees the file.
         var isDirectory: ObjCBool = false
@@ -81,7 +86,7 @@ public enum AssetImporter {
         guard FileManager.default.isReadableFile(atPath: resolvedPath) else {
             throw fail("asset file is not readable (permission denied)", hint: "check the file's permissions")
         }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: resolvedPath))?[.size] as? NSNumber)?.intValue ?? 0
+        let size = linkSize(resolvedPath)
         if size > maxFileSize {
             throw fail("asset file is \(size) bytes, more than the limit of \(maxFileSize) bytes",
                        hint: "reduce the asset (decimate meshes, strip unused data) or raise the size limit")
@@ -109,6 +114,37 @@ public enum AssetImporter {
 }
 
 extension AssetImporter {
+    /// `(path as NSString).pathExtension`, without bridging for the usual last component (ASCII
+    /// letters, digits, `_`, `-`, `.`, not starting or ending with a dot, no trailing slash);
+    /// anything else goes through NSString.
+    static func pathExtension(_ path: String) -> String {
+        let fast = path.utf8.withContiguousStorageIfAvailable { b -> String? in
+            guard let last = b.last, last != UInt8(ascii: "/") else { return nil }
+            var start = b.count
+            while start > 0, b[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            var dot: Int?
+            for k in start..<b.count {
+                let c = b[k]
+                let plain = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                    || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+                if c == UInt8(ascii: ".") { dot = k } else if !plain { return nil }
+            }
+            guard let dot else { return "" }
+            guard dot > start, dot < b.count - 1, b[start] != UInt8(ascii: ".") else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[(dot + 1)...]), as: UTF8.self)
+        }
+        return (fast ?? nil) ?? (path as NSString).pathExtension
+    }
+
+    /// The size `FileManager.attributesOfItem(atPath:)[.size]` reports (it does not follow a final
+    /// symbolic link: lstat), 0 when that fails; one system call instead of a dictionary of
+    /// attributes with user and group name look-ups.
+    static func linkSize(_ path: String) -> Int {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return 0 }
+        return Int(st.st_size)
+    }
+
     /// assimp says only "No suitable reader found" for broken JSON or a bad GLB header; this names
     /// the actual problem for glTF files (called on the failure path only).
     static func containerProblem(path: String, ext: String) -> String? {
@@ -147,6 +183,8 @@ struct SceneConverter {
     struct MeshData {
         var vertices: [Float]
         var triangles: Int
+        /// Bounds of `vertices` as `ImportedAsset.bounds(of:by: .identity)` computes them.
+        var bounds: AABB
     }
 
     mutating func convert() throws(Diagnostic) -> ImportedAsset {
@@ -178,6 +216,9 @@ struct SceneConverter {
 
             var vertices: [Float] = []
             var triangles = 0
+            // The union of the meshes' own bounds is the bounds of their concatenated vertices.
+            var meshBounds = AABB.empty
+            var vertexTotal = 0
             let numNodeMeshes = Int(n.mNumMeshes)
             if numNodeMeshes > 0, let meshIndices = n.mMeshes {
                 for k in 0..<numNodeMeshes {
@@ -190,12 +231,23 @@ struct SceneConverter {
                         data = try convertMesh(meshPtr, index: mi)
                         meshCache[mi] = data
                     }
-                    vertices += data.vertices
+                    if numNodeMeshes == 1 {
+                        vertices = data.vertices // shares the cached array's storage (no copy)
+                    } else {
+                        vertexTotal += data.vertices.count
+                    }
                     triangles += data.triangles
+                    meshBounds.formUnion(data.bounds)
+                }
+                if numNodeMeshes > 1 {
+                    // Every mesh is converted and cached above: one allocation for their concatenation.
+                    vertices.reserveCapacity(vertexTotal)
+                    for k in 0..<numNodeMeshes {
+                        let mi = Int(meshIndices[k])
+                        if mi < meshCount, let data = meshCache[mi] { vertices.append(contentsOf: data.vertices) }
+                    }
                 }
             }
-            var meshBounds = AABB.empty
-            if !vertices.isEmpty { meshBounds = ImportedAsset.bounds(of: vertices, by: .identity) }
 
             // A singular transform (a zero scale) flattens or hides what is below it: legal, and used
             // to hide parts, but worth saying since bounds and sizes then collapse.
@@ -235,8 +287,10 @@ struct SceneConverter {
             throw fail("asset has no surface geometry: \(vertexCount) vertices but no triangles (points or lines only, or faces lost to truncation)",
                        hint: "export the meshes with their faces")
         }
+        // The glTF JSON is read once (only the facts the two checks need) and shared by both.
+        let gltfFacts = ext == "gltf" || ext == "glb" ? GLTFFacts.read(path: resolvedPath) : nil
         if ext == "gltf" || ext == "glb" {
-            let (problem, oddity) = GLTFIndexCheck.hierarchyProblems(path: resolvedPath)
+            let (problem, oddity) = GLTFIndexCheck.hierarchyProblems(facts: gltfFacts)
             if let problem {
                 throw fail(problem, hint: "glTF nodes must form trees (one parent per node, no cycles); validate the file with the Khronos glTF-Validator")
             }
@@ -248,7 +302,7 @@ struct SceneConverter {
 
         if ext == "gltf" || ext == "glb" {
             if let warning = GLTFIndexCheck.droppedTriangleWarning(
-                path: resolvedPath, importedTriangles: importedTrianglesPerMesh()) {
+                facts: gltfFacts, importedTriangles: importedTrianglesPerMesh(known: meshCache)) {
                 warnings.append(warning)
             }
         }
@@ -258,16 +312,24 @@ struct SceneConverter {
                              warnings: warnings)
     }
 
-    /// Triangle count of every aiMesh (not instances), in scene order.
-    func importedTrianglesPerMesh() -> [Int] {
+    /// Triangle count of every aiMesh (not instances), in scene order; meshes already converted
+    /// (`known`, indexed like the scene's meshes) are not counted again.
+    func importedTrianglesPerMesh(known: [MeshData?] = []) -> [Int] {
         let sc = scene.pointee
         guard let meshes = sc.mMeshes else { return [] }
         return (0..<Int(sc.mNumMeshes)).map { i in
-            guard let m = meshes[i]?.pointee, let faces = m.mFaces else { return 0 }
-            var t = 0
-            for f in 0..<Int(m.mNumFaces) where faces[f].mNumIndices == 3 { t += 1 }
-            return t
+            if i < known.count, let data = known[i] { return data.triangles }
+            guard let m = meshes[i]?.pointee else { return 0 }
+            return Self.triangleCount(m)
         }
+    }
+
+    /// Faces with exactly three indices.
+    static func triangleCount(_ mesh: aiMesh) -> Int {
+        guard let faces = mesh.mFaces else { return 0 }
+        var t = 0
+        for f in 0..<Int(mesh.mNumFaces) where faces[f].mNumIndices == 3 { t += 1 }
+        return t
     }
 
     func convertMesh(_ meshPtr: UnsafeMutablePointer<aiMesh>, index: Int) throws(Diagnostic) -> MeshData {
@@ -276,22 +338,43 @@ struct SceneConverter {
         let label = meshName.isEmpty ? "#\(index)" : "'\(meshName)'"
         let nv = Int(mesh.mNumVertices)
         var vertices: [Float] = []
+        var bounds = AABB.empty
         if nv > 0, let v = mesh.mVertices {
-            vertices.reserveCapacity(nv * 3)
-            for i in 0..<nv {
-                let p = v[i]
-                guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
-                    throw fail("asset \(displayPath) has non-finite vertex coordinates in mesh \(label) (vertex \(i))",
-                               hint: "re-export the model; NaN or infinite positions usually come from a broken modifier or exporter")
+            // aiVector3D is three packed floats (ai_real = float): copy them in one go.
+            if MemoryLayout<aiVector3D>.stride == 3 * MemoryLayout<Float>.stride {
+                vertices = Array(unsafeUninitializedCapacity: nv * 3) { buffer, initialized in
+                    guard let base = buffer.baseAddress else { initialized = 0; return }
+                    UnsafeMutableRawPointer(base).copyMemory(from: UnsafeRawPointer(v), byteCount: nv * 3 * MemoryLayout<Float>.stride)
+                    initialized = nv * 3
                 }
-                vertices.append(p.x); vertices.append(p.y); vertices.append(p.z)
+            } else {
+                vertices.reserveCapacity(nv * 3)
+                for i in 0..<nv { vertices.append(v[i].x); vertices.append(v[i].y); vertices.append(v[i].z) }
             }
+            // One pass: the first non-finite coordinate (its vertex is the first bad one) and the bounds.
+            var lx = Float.infinity, ly = Float.infinity, lz = Float.infinity
+            var hx = -Float.infinity, hy = -Float.infinity, hz = -Float.infinity
+            var bad: Int?
+            vertices.withUnsafeBufferPointer { f in
+                guard let p = f.baseAddress else { return }
+                for k in 0..<(f.count / 3) {
+                    let x = p[3 * k], y = p[3 * k + 1], z = p[3 * k + 2]
+                    guard x.isFinite, y.isFinite, z.isFinite else { bad = k; return }
+                    // pointwiseMin / pointwiseMax: replace only where strictly smaller / larger.
+                    lx = x < lx ? x : lx; ly = y < ly ? y : ly; lz = z < lz ? z : lz
+                    hx = x > hx ? x : hx; hy = y > hy ? y : hy; hz = z > hz ? z : hz
+                }
+            }
+            let lo = SIMD3<Float>(lx, ly, lz), hi = SIMD3<Float>(hx, hy, hz)
+            if let bad {
+                throw fail("asset \(displayPath) has non-finite vertex coordinates in mesh \(label) (vertex \(bad))",
+                           hint: "re-export the model; NaN or infinite positions usually come from a broken modifier or exporter")
+            }
+            // As ImportedAsset.bounds(of:by: .identity): exact in Double, and `+ 0` turns -0 into +0
+            // as the identity transform's translation does.
+            bounds = AABB(min: SIMD3<Double>(lo) + 0, max: SIMD3<Double>(hi) + 0)
         }
-        var triangles = 0
-        if let faces = mesh.mFaces {
-            for f in 0..<Int(mesh.mNumFaces) where faces[f].mNumIndices == 3 { triangles += 1 }
-        }
-        return MeshData(vertices: vertices, triangles: triangles)
+        return MeshData(vertices: vertices, triangles: Self.triangleCount(mesh), bounds: bounds)
     }
 
     /// Scene format §7: `extras.spatial` first, then the name prefixes.
@@ -401,12 +484,109 @@ struct SceneConverter {
 
     /// Reads `<unit …/>` and `<up_axis>` from the first 64 KiB of a COLLADA file.
     func colladaUnitNote() -> String {
-        var text = ""
+        var data = Data()
         if let handle = FileHandle(forReadingAtPath: resolvedPath) {
-            let data = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+            data = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
             try? handle.close()
-            text = String(decoding: data, as: UTF8.self)
         }
+        if let (unit, up) = Self.colladaUnitAndUpASCII(data) {
+            return "COLLADA \(unit) and \(up) applied by the importer (baked into the root node)"
+        }
+        return Self.colladaUnitNoteRegex(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `colladaUnitNoteRegex`'s two searches done on bytes, for text that is ASCII without
+    /// vertical tabs (where the regular expressions' `\b` and `\s` are plain ASCII classes:
+    /// word = [A-Za-z0-9_], space = [ \t\n\f\r]); nil for any other text.
+    static func colladaUnitAndUpASCII(_ data: Data) -> (unit: String, up: String)? {
+        data.withUnsafeBytes { raw -> (unit: String, up: String)? in
+            let t = raw.bindMemory(to: UInt8.self)
+            var unusual: UInt8 = 0 // a branch-free scan (vectorised)
+            for c in t { unusual |= (c & 0x80) | (c == 0x0B ? 1 : 0) }
+            guard unusual == 0 else { return nil }
+            func isWord(_ c: UInt8) -> Bool {
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F
+            }
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D }
+            func starts(_ s: StaticString, at i: Int, in buf: UnsafeBufferPointer<UInt8>) -> Bool {
+                let n = s.utf8CodeUnitCount
+                guard i >= 0, i + n <= buf.count else { return false }
+                for k in 0..<n where buf[i + k] != s.utf8Start[k] { return false }
+                return true
+            }
+            func text(_ buf: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: buf[r]), as: UTF8.self)
+            }
+
+            // <unit\b[^>]*>
+            var unit = "no <unit> (metres)"
+            var tagRange: Range<Int>?
+            var p = 0
+            while p + 5 <= t.count {
+                if t[p] == UInt8(ascii: "<"), starts("<unit", at: p, in: t), p + 5 == t.count || !isWord(t[p + 5]) {
+                    var e = p + 5
+                    while e < t.count, t[e] != UInt8(ascii: ">") { e += 1 }
+                    if e < t.count { tagRange = p..<(e + 1) }
+                    break // no '>' after this one: none after a later one either
+                }
+                p += 1
+            }
+            if let tagRange {
+                let tag = UnsafeBufferPointer(rebasing: t[tagRange])
+                // \bNAME\s*=\s*"[^"]*"
+                func attr(_ name: StaticString) -> String? {
+                    let n = name.utf8CodeUnitCount
+                    var q = 0
+                    while q + n <= tag.count {
+                        if starts(name, at: q, in: tag), q == 0 || !isWord(tag[q - 1]) {
+                            var k = q + n
+                            while k < tag.count, isSpace(tag[k]) { k += 1 }
+                            if k < tag.count, tag[k] == UInt8(ascii: "=") {
+                                k += 1
+                                while k < tag.count, isSpace(tag[k]) { k += 1 }
+                                if k < tag.count, tag[k] == UInt8(ascii: "\"") {
+                                    var e = k + 1
+                                    while e < tag.count, tag[e] != UInt8(ascii: "\"") { e += 1 }
+                                    if e < tag.count { return text(tag, (k + 1)..<e) }
+                                }
+                            }
+                        }
+                        q += 1
+                    }
+                    return nil
+                }
+                var parts: [String] = []
+                if let m = attr("meter") { parts.append("meter=\"\(m)\"") }
+                if let n = attr("name") { parts.append("name=\"\(n)\"") }
+                unit = "<unit" + (parts.isEmpty ? "" : " " + parts.joined(separator: " ")) + ">"
+            }
+
+            // <up_axis>\s*[XYZ]_UP\s*</up_axis>
+            var up = "Y_UP"
+            p = 0
+            while p + 9 <= t.count {
+                if t[p] == UInt8(ascii: "<"), starts("<up_axis>", at: p, in: t) {
+                    var k = p + 9
+                    while k < t.count, isSpace(t[k]) { k += 1 }
+                    if k < t.count, t[k] == UInt8(ascii: "X") || t[k] == UInt8(ascii: "Y") || t[k] == UInt8(ascii: "Z"),
+                       starts("_UP", at: k + 1, in: t) {
+                        let axis = t[k]
+                        var e = k + 4
+                        while e < t.count, isSpace(t[e]) { e += 1 }
+                        if starts("</up_axis>", at: e, in: t) {
+                            up = String(UnicodeScalar(axis)) + "_UP"
+                            break
+                        }
+                    }
+                }
+                p += 1
+            }
+            return (unit, up)
+        }
+    }
+
+    /// The general case of `colladaUnitNote` (any text), with regular expressions.
+    static func colladaUnitNoteRegex(_ text: String) -> String {
         var unit = "no <unit> (metres)"
         if let r = text.range(of: "<unit\\b[^>]*>", options: .regularExpression) {
             let tag = String(text[r])

@@ -2,44 +2,41 @@ import Foundation
 
 /// assimp 5.2 silently drops glTF triangles whose indices point past the vertex array. This
 /// compares the triangles a glTF/GLB declares (from the JSON alone) with the triangles assimp
-/// produced, and words a warning when some went missing.
+/// produced, and words a warning when some went missing. Both checks work on one `GLTFFacts`,
+/// read once per import.
 enum GLTFIndexCheck {
-    /// A warning, or nil when counts agree or the JSON cannot be read cheaply.
+    /// A warning, or nil when counts agree or the JSON could not be read (`facts` nil).
     ///
     /// assimp loads glTF meshes lazily (in the order nodes reference them, unreferenced ones not
     /// at all) and makes one aiMesh per primitive, so the comparison is of totals: triangles
     /// declared by the distinct meshes reachable from the default scene versus triangles in all
     /// imported meshes (each counted once, not per instance).
-    static func droppedTriangleWarning(path: String, importedTriangles: [Int]) -> String? {
-        guard let json = readJSON(path: path),
-              let meshes = json["meshes"] as? [[String: Any]],
-              let accessors = json["accessors"] as? [[String: Any]],
-              let nodes = json["nodes"] as? [[String: Any]],
-              let scenes = json["scenes"] as? [[String: Any]] else { return nil }
-        let sceneIndex = (json["scene"] as? NSNumber)?.intValue ?? 0
+    static func droppedTriangleWarning(facts: GLTFFacts?, importedTriangles: [Int]) -> String? {
+        guard let facts, let meshes = facts.meshes, let accessors = facts.accessorCounts,
+              let nodes = facts.nodes, let scenes = facts.scenes else { return nil }
+        let sceneIndex = facts.scene ?? 0
         guard scenes.indices.contains(sceneIndex) else { return nil }
 
         // Distinct meshes reachable from the default scene (cycle-safe).
         var usedMeshes = Set<Int>()
         var visited = Set<Int>()
-        var stack = ((scenes[sceneIndex]["nodes"] as? [NSNumber]) ?? []).map(\.intValue)
+        var stack = scenes[sceneIndex] ?? []
         while let n = stack.popLast() {
             guard nodes.indices.contains(n), visited.insert(n).inserted else { continue }
-            if let m = (nodes[n]["mesh"] as? NSNumber)?.intValue { usedMeshes.insert(m) }
-            stack += ((nodes[n]["children"] as? [NSNumber]) ?? []).map(\.intValue)
+            if let m = nodes[n].mesh { usedMeshes.insert(m) }
+            stack += nodes[n].children ?? []
         }
 
         var declared = 0
         for m in usedMeshes {
             guard meshes.indices.contains(m) else { return nil }
-            for prim in (meshes[m]["primitives"] as? [[String: Any]]) ?? [] {
-                let mode = (prim["mode"] as? NSNumber)?.intValue ?? 4
+            for prim in meshes[m] ?? [] {
+                let mode = prim.mode ?? 4
                 var count: Int?
-                if let idx = (prim["indices"] as? NSNumber)?.intValue, accessors.indices.contains(idx) {
-                    count = (accessors[idx]["count"] as? NSNumber)?.intValue
-                } else if let attrs = prim["attributes"] as? [String: Any],
-                          let pos = (attrs["POSITION"] as? NSNumber)?.intValue, accessors.indices.contains(pos) {
-                    count = (accessors[pos]["count"] as? NSNumber)?.intValue
+                if let idx = prim.indices, accessors.indices.contains(idx) {
+                    count = accessors[idx]
+                } else if let pos = prim.position, accessors.indices.contains(pos) {
+                    count = accessors[pos]
                 }
                 guard let count, count >= 0 else { return nil }
                 switch mode {
@@ -59,12 +56,12 @@ enum GLTFIndexCheck {
     /// be cut at an arbitrary point. A node with two parents, or a scene root that is also a child,
     /// is imported once per parent, as other tools do (it shows up in real exports, such as
     /// Kenney's ships), so it is a warning.
-    static func hierarchyProblems(path: String) -> (error: String?, warning: String?) {
-        guard let json = readJSON(path: path), let nodes = json["nodes"] as? [[String: Any]] else { return (nil, nil) }
+    static func hierarchyProblems(facts: GLTFFacts?) -> (error: String?, warning: String?) {
+        guard let facts, let nodes = facts.nodes else { return (nil, nil) }
         var parent = [Int?](repeating: nil, count: nodes.count)
         var warning: String?
         for (i, node) in nodes.enumerated() {
-            for c in ((node["children"] as? [NSNumber]) ?? []).map(\.intValue) {
+            for c in node.children ?? [] {
                 guard nodes.indices.contains(c) else { return ("node \(i) lists child \(c), which does not exist", nil) }
                 if c == i { return ("node \(i) lists itself as its child", nil) }
                 if let p = parent[c] {
@@ -74,14 +71,14 @@ enum GLTFIndexCheck {
                 parent[c] = i
             }
         }
-        let sceneIndex = (json["scene"] as? NSNumber)?.intValue ?? 0
-        if let scenes = json["scenes"] as? [[String: Any]], scenes.indices.contains(sceneIndex) {
-            let roots = ((scenes[sceneIndex]["nodes"] as? [NSNumber]) ?? []).map(\.intValue).filter { nodes.indices.contains($0) }
+        let sceneIndex = facts.scene ?? 0
+        if let scenes = facts.scenes, scenes.indices.contains(sceneIndex) {
+            let roots = (scenes[sceneIndex] ?? []).filter { nodes.indices.contains($0) }
             // Nodes below the roots (a parent outside the scene, as in some exporters' wrappers, is harmless).
-            var below = Set<Int>(), stack = roots.flatMap { ((nodes[$0]["children"] as? [NSNumber]) ?? []).map(\.intValue) }
+            var below = Set<Int>(), stack = roots.flatMap { nodes[$0].children ?? [] }
             while let n = stack.popLast() {
                 guard nodes.indices.contains(n), below.insert(n).inserted else { continue }
-                stack += ((nodes[n]["children"] as? [NSNumber]) ?? []).map(\.intValue)
+                stack += nodes[n].children ?? []
             }
             for r in roots where below.contains(r) {
                 if let p = parent[r] {
@@ -97,23 +94,5 @@ enum GLTFIndexCheck {
             }
         }
         return (nil, warning)
-    }
-
-    private static func readJSON(path: String) -> [String: Any]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 20) else { return nil }
-        let jsonData: Data
-        if head.count == 20, head.prefix(4) == Data("glTF".utf8) {
-            // GLB: 12-byte header, then chunk 0 (length, type "JSON", payload); read only that chunk.
-            let length = Int(head.subdata(in: 12..<16).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-            guard head.subdata(in: 16..<20) == Data("JSON".utf8), length < 256 * 1024 * 1024,
-                  let chunk = try? handle.read(upToCount: length), chunk.count == length else { return nil }
-            jsonData = chunk
-        } else {
-            let rest = (try? handle.readToEnd()) ?? Data()
-            jsonData = head + rest
-        }
-        return (try? JSONSerialization.jsonObject(with: jsonData)) as? [String: Any]
     }
 }

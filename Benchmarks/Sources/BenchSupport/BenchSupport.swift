@@ -200,8 +200,8 @@ public enum AssimpAlone {
     typealias ImportFn = @convention(c) (UnsafePointer<CChar>, UInt32) -> OpaquePointer?
     typealias ReleaseFn = @convention(c) (OpaquePointer?) -> Void
     nonisolated(unsafe) static let handle = dlopen(nil, RTLD_NOW)
-    nonisolated(unsafe) static let importFile: ImportFn? = dlsym(handle, "aiImportFile").map { unsafeBitCast($0, to: ImportFn.self) }
-    nonisolated(unsafe) static let release: ReleaseFn? = dlsym(handle, "aiReleaseImport").map { unsafeBitCast($0, to: ReleaseFn.self) }
+    static let importFile: ImportFn? = dlsym(handle, "aiImportFile").map { unsafeBitCast($0, to: ImportFn.self) }
+    static let release: ReleaseFn? = dlsym(handle, "aiReleaseImport").map { unsafeBitCast($0, to: ReleaseFn.self) }
     /// aiProcess_Triangulate | aiProcess_GenBoundingBoxes, as AssetImporter uses.
     static let flags: UInt32 = 0x8 | 0x8000_0000
 

@@ -1,6 +1,10 @@
 // kernel-compare: the ratios of issue 7 that need two measurements in the same run.
 //
 //   kernel-compare [--entities 1000,10000,100000] [--entity-frames 2000000] [--repeats 5] [--import-iterations 20]
+//                  [--per-asset]
+//
+// `--entities ""` skips the kernel comparison. `--per-asset` adds, per shared asset, the same
+// alternating comparison (assimp alone vs the importer, medians over the repeats).
 //
 // Each size runs max(5, entity-frames / entities) frames per repeat (--frames N fixes the count).
 //
@@ -16,6 +20,7 @@ var fixedFrames: Int?
 var entityFrames = 2_000_000
 var repeats = 5
 var importIterations = 20
+var perAsset = false
 var args = CommandLine.arguments.dropFirst().makeIterator()
 while let a = args.next() {
     switch a {
@@ -24,8 +29,9 @@ while let a = args.next() {
     case "--entity-frames": entityFrames = Int(args.next() ?? "") ?? entityFrames
     case "--repeats": repeats = Int(args.next() ?? "") ?? repeats
     case "--import-iterations": importIterations = Int(args.next() ?? "") ?? importIterations
+    case "--per-asset": perAsset = true
     default:
-        FileHandle.standardError.write(Data("usage: kernel-compare [--entities N,N] [--entity-frames N | --frames N] [--repeats N] [--import-iterations N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: kernel-compare [--entities N,N] [--entity-frames N | --frames N] [--repeats N] [--import-iterations N] [--per-asset]\n".utf8))
         exit(2)
     }
 }
@@ -75,10 +81,31 @@ if !files.isEmpty && importIterations > 0 {
         let o = Double(nowNanoseconds() - t0) / Double(importIterations)
         alone.append(a); ours.append(o); overhead.append(o / a - 1)
     }
+    var assetRows: [String] = []
+    if perAsset {
+        for f in files {
+            var a: [Double] = [], o: [Double] = [], ov: [Double] = []
+            for _ in 0..<repeats {
+                var t0 = nowNanoseconds()
+                for _ in 0..<importIterations { AssimpAlone.importOnce(f) }
+                let ta = Double(nowNanoseconds() - t0) / Double(importIterations)
+                t0 = nowNanoseconds()
+                for _ in 0..<importIterations { importWithModel(f) }
+                let to = Double(nowNanoseconds() - t0) / Double(importIterations)
+                a.append(ta); o.append(to); ov.append(to / ta - 1)
+            }
+            let name = (f as NSString).lastPathComponent
+            assetRows.append("""
+                {"file": "\(name)", "assimpAloneMs": \(r(median(a) / 1e6)), "importerMs": \(r(median(o) / 1e6)), \
+                "extraMs": \(r((median(o) - median(a)) / 1e6)), "overhead": \(r(median(ov)))}
+                """)
+        }
+    }
     importJSON = """
         {"files": \(files.count), "iterations": \(importIterations), "repeats": \(repeats), \
         "assimpAloneMsPerPass": \(r(median(alone) / 1e6)), "importerMsPerPass": \(r(median(ours) / 1e6)), \
-        "overhead": \(r(median(overhead))), "overheadMin": \(r(overhead.min() ?? .nan)), "overheadMax": \(r(overhead.max() ?? .nan))}
+        "overhead": \(r(median(overhead))), "overheadMin": \(r(overhead.min() ?? .nan)), "overheadMax": \(r(overhead.max() ?? .nan))\
+        \(perAsset ? ",\n    \"assets\": [\n      " + assetRows.joined(separator: ",\n      ") + "\n    ]" : "")}
         """
 }
 

@@ -86,7 +86,7 @@ public enum AssetImporter {
         guard FileManager.default.isReadableFile(atPath: resolvedPath) else {
             throw fail("asset file is not readable (permission denied)", hint: "check the file's permissions")
         }
-        let size = linkSize(resolvedPath)
+        let size = fileSize(resolvedPath)
         if size > maxFileSize {
             throw fail("asset file is \(size) bytes, more than the limit of \(maxFileSize) bytes",
                        hint: "reduce the asset (decimate meshes, strip unused data) or raise the size limit")
@@ -136,12 +136,12 @@ extension AssetImporter {
         return (fast ?? nil) ?? (path as NSString).pathExtension
     }
 
-    /// The size `FileManager.attributesOfItem(atPath:)[.size]` reports (it does not follow a final
-    /// symbolic link: lstat), 0 when that fails; one system call instead of a dictionary of
-    /// attributes with user and group name look-ups.
-    static func linkSize(_ path: String) -> Int {
+    /// The size of the file the path leads to (following symbolic links, so a link to a huge file
+    /// is measured as the huge file), 0 when that fails; one system call instead of a dictionary
+    /// of attributes with user and group name look-ups.
+    static func fileSize(_ path: String) -> Int {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return 0 }
+        guard stat(path, &st) == 0 else { return 0 }
         return Int(st.st_size)
     }
 

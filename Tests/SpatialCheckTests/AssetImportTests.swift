@@ -169,6 +169,19 @@ struct AssetImportTests {
         } catch {
             #expect(error.message.contains("limit"))
         }
+        // A symbolic link is measured as the file it leads to, not as the (short) link.
+        let link = tiny + ".link.gltf"
+        try? FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tiny)
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        let size = (try FileManager.default.attributesOfItem(atPath: tiny)[.size] as? Int) ?? 0
+        #expect(size > tiny.utf8.count) // the link's own size is the length of the path it holds
+        do {
+            _ = try AssetImporter.load(resolvedPath: link, displayPath: "link.gltf", maxFileSize: size - 1)
+            Issue.record("size limit bypassed through a symbolic link")
+        } catch {
+            #expect(error.message.contains("\(size) bytes"))
+        }
     }
 
     @Test("a scene without meshes is an error")

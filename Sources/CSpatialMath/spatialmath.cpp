@@ -303,11 +303,16 @@ void atan2_batch(const double *y, const double *x, double *out, size_t n) {
         if (!sm_atan2_core_applies(y[i], x[i])) out[i] = std::atan2(y[i], x[i]);
 }
 
-// The 8 corners centre ± a[0] ± a[1] ± a[2] (corner k takes + for bit j of k set), as coordinate
-// arrays. An add tree: each corner is ((c ± a0) ± a1) ± a2, rounded as written.
-inline void corners8(const dvec3 &c, const dvec3 a[3], double *x, double *y, double *z) {
+// The corners centre ± a[0] ± a[1] ± a[2] (corner k takes + for bit j of k set), as coordinate
+// arrays: 8, or 4 (c ± a[0] ± a[1]) when `count` is 4 because a[2] is zero (a flat box: a window,
+// a panel, text). An add tree: each corner is ((c ± a0) ± a1) ± a2, rounded as written.
+inline void corners(const dvec3 &c, const dvec3 a[3], int count, double *x, double *y, double *z) {
     const dvec3 m0 = c - a[0], p0 = c + a[0];
     const dvec3 l[4] = {m0 - a[1], p0 - a[1], m0 + a[1], p0 + a[1]};
+    if (count == 4) {
+        for (int k = 0; k < 4; ++k) { x[k] = l[k].x; y[k] = l[k].y; z[k] = l[k].z; }
+        return;
+    }
     for (int k = 0; k < 4; ++k) {
         const dvec3 lo = l[k] - a[2], hi = l[k] + a[2];
         x[k] = lo.x; y[k] = lo.y; z[k] = lo.z;
@@ -416,18 +421,23 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // centre and the axes once and add (4 projections instead of 8).
             const double *fr = frames + 12 * e;
             const dvec3 fc = dvec3(fr[0], fr[1], fr[2]) - eye;
-            const dvec3 fa[3] = {dvec3(fr[3], fr[4], fr[5]), dvec3(fr[6], fr[7], fr[8]), dvec3(fr[9], fr[10], fr[11])};
+            dvec3 fa[3] = {dvec3(fr[3], fr[4], fr[5]), dvec3(fr[6], fr[7], fr[8]), dvec3(fr[9], fr[10], fr[11])};
+            // A flat box (one half-axis zero) has 4 distinct corners, not 8.
+            int nc = 8;
+            for (int j = 0; j < 3; ++j) {
+                if (fa[j].x == 0 && fa[j].y == 0 && fa[j].z == 0) { std::swap(fa[j], fa[2]); nc = 4; break; }
+            }
             const dvec3 hc = to_head * fc, ha[3] = {to_head * fa[0], to_head * fa[1], to_head * fa[2]};
             const dvec3 sc(glm::dot(fc, right), glm::dot(fc, sup), glm::dot(fc, sight));
             dvec3 sa[3];
             for (int k = 0; k < 3; ++k) sa[k] = dvec3(glm::dot(fa[k], right), glm::dot(fa[k], sup), glm::dot(fa[k], sight));
             // Corners in the head frame (h*) and as (right, up, along) around the sight (s*).
             double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
-            corners8(hc, ha, hx, hy, hz);
-            corners8(sc, sa, sx, sy, sz);
+            corners(hc, ha, nc, hx, hy, hz);
+            corners(sc, sa, nc, sx, sy, sz);
             bool sight_ahead = true; // every corner in front of the plane across the line of sight
             int in_front = 0, behind = 0; // corners in front of / behind the eye's frontal plane
-            for (int k = 0; k < 8; ++k) {
+            for (int k = 0; k < nc; ++k) {
                 sight_ahead &= sz[k] > 0;
                 in_front += hz[k] < 0;
                 behind += hz[k] > 0;
@@ -446,7 +456,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 // (cross-multiplied: no division) and only they take an arctangent.
                 if (sight_ahead) {
                     int h0 = 0, h1 = 0, v0 = 0, v1 = 0;
-                    for (int k = 1; k < 8; ++k) {
+                    for (int k = 1; k < nc; ++k) {
                         if (sx[k] * sz[h0] < sx[h0] * sz[k]) h0 = k;
                         if (sx[k] * sz[h1] > sx[h1] * sz[k]) h1 = k;
                         if (sy[k] * sz[v0] < sy[v0] * sz[k]) v0 = k;
@@ -456,7 +466,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     args.set(kH1, j, sy[v1], sz[v1]); args.set(kH0, j, sy[v0], sz[v0]);
                 } else {
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
-                    for (int k = 0; k < 8; ++k) {
+                    for (int k = 0; k < nc; ++k) {
                         const double hang = atan2_deg(sx[k], sz[k]), vang = atan2_deg(sy[k], sz[k]);
                         h_min = std::min(h_min, hang); h_max = std::max(h_max, hang);
                         v_min = std::min(v_min, vang); v_max = std::max(v_max, vang);
@@ -466,13 +476,13 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 // Field of view: the corners' azimuth and elevation in the head frame. Elevation
                 // tan = y / |(x, z)| is compared squared (no square root): y >= -t·h holds when
                 // y >= 0 or y² <= t²·h², and so on.
-                if (in_front == 8) {
+                if (in_front == nc) {
                     // In front of the eye, azimuth tan = x / -z with a positive denominator: the
                     // threshold tests multiply instead of dividing. The spans overlap the field of
                     // view when some corner is right of its left edge, some corner left of its
                     // right edge, and the same vertically.
                     bool right_of_left = false, left_of_right = false, above_bottom = false, below_top = false;
-                    for (int k = 0; k < 8; ++k) {
+                    for (int k = 0; k < nc; ++k) {
                         const double depth = -hz[k], h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
                         right_of_left |= hx[k] >= -tan_oh * depth;
                         left_of_right |= hx[k] <= tan_oh * depth;
@@ -481,7 +491,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                         all_inside &= std::fabs(hx[k]) <= tan_h * depth && y2 <= tan_v2 * h2;
                     }
                     in_fov = right_of_left && left_of_right && above_bottom && below_top;
-                } else if (behind == 8 && behind_is_outside) {
+                } else if (behind == nc && behind_is_outside) {
                     // Every corner behind the eye: the box's azimuths all lie beyond ±90°.
                     in_fov = false; all_inside = false;
                 } else {
@@ -496,7 +506,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     bool ratio_ok = !(ux == 0 && uy == 0);
                     bool above_bottom = false, below_top = false;
                     double cr[8], dp[8];
-                    for (int k = 0; k < 8; ++k) {
+                    for (int k = 0; k < nc; ++k) {
                         const double h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
                         cr[k] = ux * hx[k] - uy * -hz[k];
                         dp[k] = ux * -hz[k] + uy * hx[k];
@@ -506,7 +516,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     }
                     if (ratio_ok) {
                         int r0 = 0, r1 = 0;
-                        for (int k = 1; k < 8; ++k) {
+                        for (int k = 1; k < nc; ++k) {
                             if (cr[k] * dp[r0] < cr[r0] * dp[k]) r0 = k;
                             if (cr[k] * dp[r1] > cr[r1] * dp[k]) r1 = k;
                         }
@@ -520,7 +530,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                         const double az = atan2_deg(args.y[kAz][j], args.x[kAz][j]);
                         const double el = atan2_deg(args.y[kEl][j], args.x[kEl][j]);
                         double az_min = INFINITY, az_max = -INFINITY, el_min = INFINITY, el_max = -INFINITY;
-                        for (int k = 0; k < 8; ++k) {
+                        for (int k = 0; k < nc; ++k) {
                             const double h = std::sqrt(hx[k] * hx[k] + hz[k] * hz[k]);
                             const double caz = (hx[k] == 0 && hz[k] == 0) ? az : atan2_deg(hx[k], -hz[k]);
                             const double cel = (hy[k] == 0 && h == 0) ? el : atan2_deg(hy[k], h);

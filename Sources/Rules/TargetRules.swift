@@ -175,10 +175,13 @@ final class TargetPairAnalyzer: RuleProcessor {
             let ka = slot[i], kb = slot[j]
             let a = dynamicEntities[ka], b = dynamicEntities[kb]
             if group[ka] == group[kb], staticInContainer[a], staticInContainer[b] { return }
+            let g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
+            // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
+            // skip the centre separation (normalisations and an acos) for it.
+            guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
             let da = normalize(f.center[a] - head), db = normalize(f.center[b] - head)
             let cosv = max(-1, min(1, dot(da, db)))
             let sep = degrees(acos(cosv)) / pa
-            let g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
             let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && isControl[a] && isControl[b]
             let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
             evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,

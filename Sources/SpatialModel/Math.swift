@@ -30,7 +30,7 @@ extension SIMD3 where Scalar == Double {
 /// A unit quaternion `x·i + y·j + z·k + w` (the scene format's `[x, y, z, w]` order).
 public struct Quat: Hashable, Sendable {
     public var x, y, z, w: Double
-    public init(x: Double, y: Double, z: Double, w: Double) {
+    @inlinable public init(x: Double, y: Double, z: Double, w: Double) {
         self.x = x; self.y = y; self.z = z; self.w = w
     }
     public static let identity = Quat(x: 0, y: 0, z: 0, w: 1)
@@ -57,10 +57,10 @@ public struct Quat: Hashable, Sendable {
         guard l > 0 else { return .identity }
         return Quat(x: x / l, y: y / l, z: z / l, w: w / l)
     }
-    public var conjugate: Quat { Quat(x: -x, y: -y, z: -z, w: w) }
+    @inlinable public var conjugate: Quat { Quat(x: -x, y: -y, z: -z, w: w) }
     public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite && w.isFinite }
 
-    public static func * (a: Quat, b: Quat) -> Quat {
+    @inlinable public static func * (a: Quat, b: Quat) -> Quat {
         Quat(
             x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
             y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
@@ -69,7 +69,7 @@ public struct Quat: Hashable, Sendable {
     }
 
     /// Rotates a vector.
-    public func act(_ v: Vec3) -> Vec3 {
+    @inlinable public func act(_ v: Vec3) -> Vec3 {
         let q = Vec3(x, y, z)
         let t = 2 * cross(q, v)
         return v + w * t + cross(q, t)

@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "AssetImport", dependencies: ["SpatialModel", "CAssimp"]),
         .target(name: "SceneLoader", dependencies: ["SpatialModel", "AssetImport", "Yams"]),
         .target(name: "Simulation", dependencies: ["SpatialModel", "CSpatialMath"]),
-        .target(name: "Rules", dependencies: ["SpatialModel", "Simulation", "Yams"]),
+        .target(name: "Rules", dependencies: ["SpatialModel", "Simulation", "CSpatialMath", "Yams"]),
         .target(name: "Reporting", dependencies: ["SpatialModel", "Simulation", "Rules"]),
         .target(
             name: "SpatialCheck",

@@ -616,4 +616,45 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     state->has_prev = 1;
 }
 
+int32_t sm_cover_rect(const double *row_sin, const double *row_cos, const double *col_sin,
+                      const double *col_cos, int32_t columns, int32_t words, int32_t r0, int32_t r1,
+                      int32_t c0, int32_t c1, sm_vec3 s, sm_vec3 right, sm_vec3 up, double tw, double th,
+                      uint64_t *mask) {
+    if (columns <= 0 || columns > 1024 || words <= 0 || words * 64 < columns || c0 < 0 || c1 >= columns ||
+        c0 > c1 || r0 < 0 || r0 > r1) return 0;
+    // The bits of columns c0...c1 in each word of a row.
+    uint64_t span[16];
+    for (int32_t w = 0; w < words && w < 16; ++w) {
+        const int32_t a = std::max(c0, 64 * w), b = std::min(c1, 64 * w + 63);
+        span[w] = a > b ? 0 : ((b - a + 1 >= 64 ? ~uint64_t(0) : (uint64_t(1) << (b - a + 1)) - 1) << (a - 64 * w));
+    }
+    // The direction is separable: d·v = cos e · (sin a · v.x − cos a · v.z) + sin e · v.y, so the
+    // column terms are computed once per rectangle and a cell costs three multiply-adds per test.
+    double ps[1024], pr[1024], pu[1024];
+    for (int32_t c = c0; c <= c1; ++c) {
+        ps[c] = col_sin[c] * s.x - col_cos[c] * s.z;
+        pr[c] = col_sin[c] * right.x - col_cos[c] * right.z;
+        pu[c] = col_sin[c] * up.x - col_cos[c] * up.z;
+    }
+    int32_t full = 0;
+    for (int32_t r = r0; r <= r1; ++r) {
+        uint64_t *m = mask + static_cast<size_t>(r) * words;
+        bool covered = true;
+        for (int32_t w = 0; w < words; ++w) covered = covered && (m[w] & span[w]) == span[w];
+        if (covered) continue;
+        const double ce = row_cos[r], es = row_sin[r] * s.y, er = row_sin[r] * right.y, eu = row_sin[r] * up.y;
+        for (int32_t c = c0; c <= c1; ++c) {
+            // d meets the rectangle's plane at d / (d·s); s is orthogonal to right and up, so the
+            // in-plane coordinates are (d·right, d·up) / (d·s): compared without dividing.
+            const double ds = ce * ps[c] + es, dr = ce * pr[c] + er, du = ce * pu[c] + eu;
+            const bool hit = ds > 0 && std::fabs(dr) <= tw * ds && std::fabs(du) <= th * ds;
+            m[c >> 6] |= static_cast<uint64_t>(hit) << (c & 63);
+        }
+        bool now_full = true;
+        for (int32_t w = 0; w < words; ++w) now_full = now_full && m[w] == ~uint64_t(0);
+        full += now_full;
+    }
+    return full;
+}
+
 } // extern "C"

@@ -1,4 +1,5 @@
 import Foundation
+import CSpatialMath
 import SpatialModel
 import Simulation
 
@@ -245,8 +246,9 @@ final class FieldOfViewCoverage {
     let cellH: Double, cellV: Double
     /// Solid-angle weight of each row as a share of the field of view (sums to 1).
     let rowWeight: [Double]
-    /// Head-frame unit direction of each cell centre (row-major, row 0 at the bottom), by component.
-    private let dirX: [Double], dirY: [Double], dirZ: [Double]
+    /// Sine and cosine of each row's centre elevation (row 0 at the bottom) and of each column's
+    /// centre azimuth: a cell centre's head-frame direction is (cos e · sin a, sin e, −cos e · cos a).
+    private let rowSin: [Double], rowCos: [Double], colSin: [Double], colCos: [Double]
     private var mask: [UInt64]
 
     init(fieldOfView: SIMD2<Double>) {
@@ -255,29 +257,17 @@ final class FieldOfViewCoverage {
         halfH = h / 2; halfV = v / 2
         cellH = h / Double(Self.columns); cellV = v / Double(Self.rows)
         var w: [Double] = []
-        var dirs: [Vec3] = []
-        dirs.reserveCapacity(Self.rows * Self.columns)
         for r in 0..<Self.rows {
             let lo = -halfV + Double(r) * cellV
             w.append(sin(radians(lo + cellV)) - sin(radians(lo)))
-            let el = radians(lo + cellV / 2)
-            for c in 0..<Self.columns {
-                let az = radians(-halfH + (Double(c) + 0.5) * cellH)
-                dirs.append(Vec3(cos(el) * sin(az), sin(el), -cos(el) * cos(az)))
-            }
         }
         let sum = w.reduce(0, +)
         rowWeight = w.map { sum > 0 && sum.isFinite ? $0 / sum : 0 }
-        dirX = dirs.map(\.x); dirY = dirs.map(\.y); dirZ = dirs.map(\.z)
+        let (hv, hh, cv, ch) = (v / 2, h / 2, v / Double(Self.rows), h / Double(Self.columns))
+        let el = (0..<Self.rows).map { radians(-hv + (Double($0) + 0.5) * cv) }
+        let az = (0..<Self.columns).map { radians(-hh + (Double($0) + 0.5) * ch) }
+        rowSin = el.map(sin); rowCos = el.map(cos); colSin = az.map(sin); colCos = az.map(cos)
         mask = Array(repeating: 0, count: Self.rows * Self.words)
-    }
-
-    /// The bits of columns lo...hi that fall in 64-column word `word`.
-    private static func bits(_ lo: Int, _ hi: Int, word: Int) -> UInt64 {
-        let a = max(lo, 64 * word), b = min(hi, 64 * word + 63)
-        guard a <= b else { return 0 }
-        let n = b - a + 1
-        return (n >= 64 ? UInt64.max : (UInt64(1) << UInt64(n)) - 1) << UInt64(a - 64 * word)
     }
 
     /// The cell index on an axis for an angle, clamped to the grid.
@@ -288,21 +278,11 @@ final class FieldOfViewCoverage {
 
     /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
     func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
-        // One exclusive access to the mask and plain pointers for the per-cell loop.
-        mask.withUnsafeMutableBufferPointer { mask in
-            dirX.withUnsafeBufferPointer { dirX in
-                dirY.withUnsafeBufferPointer { dirY in
-                    dirZ.withUnsafeBufferPointer { dirZ in
-                        percent(of: entities, f, mask: mask, dirX: dirX, dirY: dirY, dirZ: dirZ)
-                    }
-                }
-            }
-        }
+        // One exclusive access to the mask for the whole frame.
+        mask.withUnsafeMutableBufferPointer { percent(of: entities, f, mask: $0) }
     }
 
-    private func percent(of entities: [Int], _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>,
-                         dirX: UnsafeBufferPointer<Double>, dirY: UnsafeBufferPointer<Double>,
-                         dirZ: UnsafeBufferPointer<Double>) -> Double {
+    private func percent(of entities: [Int], _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>) -> Double {
         for k in mask.indices { mask[k] = 0 }
         let toHead = f.headRotation.conjugate
         let up = Vec3(0, 1, 0)
@@ -332,7 +312,7 @@ final class FieldOfViewCoverage {
                 let j: Double = k < 3 ? Double(k - 1) : (k < 5 ? (k == 3 ? -1 : 1) : Double(k - 6))
                 let p = s + (i * tw) * right + (j * th) * u
                 if p.z >= 0 { wraps = true }
-                let az = degrees(atan2(p.x, -p.z)), el = degrees(atan2(p.y, (p.x * p.x + p.z * p.z).squareRoot()))
+                let az = degrees(sm_atan2(p.x, -p.z)), el = degrees(sm_atan2(p.y, (p.x * p.x + p.z * p.z).squareRoot()))
                 azLo = min(azLo, az); azHi = max(azHi, az); elLo = min(elLo, el); elHi = max(elHi, el)
             }
             // A rectangle around the straight-up (or -down) direction spans every azimuth up to 90°.
@@ -346,23 +326,9 @@ final class FieldOfViewCoverage {
             let r1 = Self.cell(elHi + cellV, start: -halfV, size: cellV, count: Self.rows)
             guard c0 <= c1, r0 <= r1 else { continue }
             // The bits of columns c0...c1 in each word of a row.
-            let lowWord = Self.bits(c0, c1, word: 0), highWord = Self.bits(c0, c1, word: 1)
-            for r in r0...r1 {
-                // Skip rows already covered over this window's columns (a full view costs nothing).
-                if mask[r * Self.words] & lowWord == lowWord && mask[r * Self.words + 1] & highWord == highWord { continue }
-                for c in c0...c1 {
-                    let word = r * Self.words + (c >> 6), bit = UInt64(1) << UInt64(c & 63)
-                    guard mask[word] & bit == 0 else { continue }
-                    // d hits the rectangle's plane at d / (d·s); s ⟂ right, up, so the in-plane
-                    // coordinates are (d·right, d·up) / (d·s). Scalar arithmetic, no division.
-                    let k = r * Self.columns + c
-                    let x = dirX[k], y = dirY[k], z = dirZ[k]
-                    let ds = x * sx + y * sy + z * sz
-                    guard ds > 0 else { continue }
-                    if abs(x * rx + y * ry + z * rz) <= tw * ds && abs(x * ux + y * uy + z * uz) <= th * ds { mask[word] |= bit }
-                }
-                if mask[r * Self.words] == UInt64.max && mask[r * Self.words + 1] == UInt64.max { fullRows += 1 }
-            }
+            fullRows += Int(sm_cover_rect(rowSin, rowCos, colSin, colCos, Int32(Self.columns), Int32(Self.words), Int32(r0), Int32(r1), Int32(c0), Int32(c1),
+                                          sm_vec3(x: sx, y: sy, z: sz), sm_vec3(x: rx, y: ry, z: rz),
+                                          sm_vec3(x: ux, y: uy, z: uz), tw, th, mask.baseAddress))
             any = true
             // Every row covered: the rest cannot add anything.
             if fullRows >= Self.rows { break }
@@ -417,7 +383,10 @@ final class ContainerGroups {
             var az = f.azimuth[e]
             guard el.isFinite, h.isFinite, w.isFinite, az.isFinite else { continue }
             if n == 0 { ref = az }
-            az = ref + (az - ref - 360 * ((az - ref) / 360).rounded())
+            // Relative to the first member, wrapped to ±180° (azimuths differ by less than 360°).
+            var d = az - ref
+            if d >= 180 { d -= 360 } else if d <= -180 { d += 360 }
+            az = ref + d
             top = max(top, el + h); bottom = min(bottom, el - h)
             right = max(right, az + w); left = min(left, az - w)
             n += 1
@@ -484,9 +453,16 @@ final class HeadLockRule: RuleProcessor {
         let slots = window + 1
         let inv = f.headRotation.conjugate
         headFwd[pos] = f.headForward
-        for (k, e) in inferred.enumerated() {
-            relDir[pos * inferred.count + k] = normalize(inv.act(f.center[e] - f.headPosition))
-            relDist[pos * inferred.count + k] = f.distance[e]
+        // Directions in the head frame, kept unnormalised (normalised only when compared, on the
+        // frames where the head has turned enough). One exclusive access per frame.
+        let base = pos * inferred.count
+        relDir.withUnsafeMutableBufferPointer { dir in
+            relDist.withUnsafeMutableBufferPointer { dist in
+                for (k, e) in inferred.enumerated() {
+                    dir[base + k] = inv.act(f.center[e] - f.headPosition)
+                    dist[base + k] = f.distance[e]
+                }
+            }
         }
         filled = min(filled + 1, slots)
         if filled == slots {
@@ -496,7 +472,7 @@ final class HeadLockRule: RuleProcessor {
                 // The direction changed by less than maxDir ⇔ its cosine is above cos(maxDir).
                 let cosMaxDir = cos(radians(min(180, max(0, maxDir))))
                 for (k, e) in inferred.enumerated() where f.visible[e] {
-                    let a = relDir[old * inferred.count + k], b = relDir[pos * inferred.count + k]
+                    let a = normalize(relDir[old * inferred.count + k]), b = normalize(relDir[pos * inferred.count + k])
                     if dot(a, b) > cosMaxDir, abs(relDist[old * inferred.count + k] - relDist[pos * inferred.count + k]) < maxDist {
                         out.report(rule: rule, e, frame: f.frame, time: f.time, measured: turn, threshold: headTurn)
                     }

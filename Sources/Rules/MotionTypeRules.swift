@@ -161,8 +161,9 @@ func motionTypeFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let minimum = s.scene.platform == .iOS ? s.param(m, "minimumIOS") : s.param(m, "minimum")
-            // Font size in pt where it is scale-independent; nil → use pt_eq per frame.
-            var fixedPt: [Int: Double] = [:]
+            // Font size in pt where it is scale-independent; NaN → use pt_eq per frame (an array, not
+            // a dictionary: it is read for every candidate on every frame).
+            var fixedPt = [Double](repeating: .nan, count: ents.count)
             var cands: [Int] = []
             for (i, e) in ents.enumerated() where e.isReadable {
                 let containerDynamic = e.container.map { $0 < ents.count && ents[$0].scaleMode == .dynamic } ?? false
@@ -175,7 +176,8 @@ func motionTypeFactories() -> [RuleFactory] {
             }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
-                if let pt = fixedPt[e] { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
+                let pt = fixedPt[e]
+                if !pt.isNaN { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
                 let v = f.ptEq[e]
                 return v.isFinite && v < minimum ? .init(measured: v, threshold: minimum, angular: true, unit: "pt_eq") : nil
             }, message: { agg, names in
@@ -189,11 +191,14 @@ func motionTypeFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let warn = s.param(m, "maxAngle"), info = s.param(m, "infoAngle"), maxRoll = s.param(m, "maxRoll")
             let cands = ents.indices.filter { ents[$0].kind == .text }
+            let facingWithin = cosinePrefilter(min(warn, info)), rollWithin = cosinePrefilter(maxRoll)
             let facing = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let toEye = f.headPosition - f.center[e]
                 guard length(toEye) > 0, length(f.front[e]) > 0 else { return nil }
-                let a = degrees(acos(max(-1, min(1, dot(normalize(f.front[e]), normalize(toEye))))))
+                let c = max(-1, min(1, dot(normalize(f.front[e]), normalize(toEye))))
+                guard c <= facingWithin else { return nil }
+                let a = degrees(acos(c))
                 if a > warn { return .init(measured: a, threshold: warn, severity: .warning) }
                 if a > info { return .init(measured: a, threshold: info, severity: .info) }
                 return nil
@@ -202,8 +207,10 @@ func motionTypeFactories() -> [RuleFactory] {
             let roll = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let toEye = f.headPosition - f.center[e]
-                guard length(toEye) > 0, length(f.front[e]) > 0, let a = textRoll(up: f.upAxis[e], headUp: f.headUp, sight: -toEye),
-                      a > maxRoll else { return nil }
+                guard length(toEye) > 0, length(f.front[e]) > 0,
+                      let c = textRollCosine(up: f.upAxis[e], headUp: f.headUp, sight: -toEye), c <= rollWithin else { return nil }
+                let a = degrees(acos(c))
+                guard a > maxRoll else { return nil }
                 return .init(measured: a, threshold: maxRoll, severity: .info, variant: 1)
             }, message: { _, _ in "" })
             return MultiProcessor([facing, roll]) { _, agg, names in
@@ -281,13 +288,26 @@ final class ScaleLegibilityRule: RuleProcessor {
 /// `type-billboard` roll in degrees (0–180): the angle between `up` and `headUp` after both are
 /// projected on the plane perpendicular to `sight` (eye → text); nil when a projection is degenerate.
 func textRoll(up: Vec3, headUp: Vec3, sight: Vec3) -> Double? {
+    textRollCosine(up: up, headUp: headUp, sight: sight).map { degrees(acos($0)) }
+}
+
+/// The cosine of `textRoll` (clamped to [-1, 1]): comparing it with the threshold's cosine first
+/// spares the acos for text that is clearly upright.
+func textRollCosine(up: Vec3, headUp: Vec3, sight: Vec3) -> Double? {
     let ls = length(sight)
     guard ls > 0 else { return nil }
     let s = sight / ls
     let a = up - dot(up, s) * s, b = headUp - dot(headUp, s) * s
     let la = length(a), lb = length(b)
     guard la > 1e-6, lb > 1e-6 else { return nil }
-    return degrees(acos(max(-1, min(1, dot(a, b) / (la * lb)))))
+    return max(-1, min(1, dot(a, b) / (la * lb)))
+}
+
+/// The cosine below which an angle (acos of it, in degrees) may exceed `degreesLimit`, with a margin
+/// for rounding: a cosine above it is certainly within the limit (2 when no cosine is: a limit
+/// outside [0°, 180°]).
+func cosinePrefilter(_ degreesLimit: Double) -> Double {
+    degreesLimit >= 0 && degreesLimit <= 180 ? cos(radians(degreesLimit)) + 1e-12 : 2
 }
 
 /// Entities whose motion the motion rules judge: not groups or environments, and elements only when

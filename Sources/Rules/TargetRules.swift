@@ -161,13 +161,20 @@ final class TargetPairAnalyzer: RuleProcessor {
         guard runAngular else { return }
         // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation).
         var n = 0
-        for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 {
-            let hw = f.angularWidth[e] / 2, hh = f.angularHeight[e] / 2
-            ax0[n] = f.azimuth[e] - hw; ax1[n] = f.azimuth[e] + hw
-            ay0[n] = f.elevation[e] - hh; ay1[n] = f.elevation[e] + hh
-            slot[n] = k
-            n += 1
-        }
+        // One exclusive access per buffer and frame, not one per element.
+        ax0.withUnsafeMutableBufferPointer { x0 in
+        ax1.withUnsafeMutableBufferPointer { x1 in
+        ay0.withUnsafeMutableBufferPointer { y0 in
+        ay1.withUnsafeMutableBufferPointer { y1 in
+        slot.withUnsafeMutableBufferPointer { sl in
+            for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 {
+                let hw = f.angularWidth[e] / 2, hh = f.angularHeight[e] / 2
+                x0[n] = f.azimuth[e] - hw; x1[n] = f.azimuth[e] + hw
+                y0[n] = f.elevation[e] - hh; y1[n] = f.elevation[e] + hh
+                sl[n] = k
+                n += 1
+            }
+        }}}}}
         let pa = pointAngle
         let head = f.headPosition
         grid.search(count: n, minX: ax0, minY: ay0, maxX: ax1, maxY: ay1, cell: spacing * pa,

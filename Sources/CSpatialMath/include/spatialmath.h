@@ -148,6 +148,19 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                           const double *em_metres, const bool *head_attached, double point_angle,
                           const bool *refresh, sm_motion_state *state, const sm_entity_out *out, size_t n);
 
+/// Coverage grid of `fov-window-clutter`: marks the cells of rows r0...r1, columns c0...c1 whose
+/// centre direction passes through the rectangle s ± tw·right ± th·up: d·s > 0, |d·right| <= tw·(d·s)
+/// and |d·up| <= th·(d·s). The grid is uniform in elevation (row) and azimuth (column): the direction
+/// of cell (r, c) is (cos e_r · sin a_c, sin e_r, −cos e_r · cos a_c), given as `row_sin/row_cos`
+/// (sin e_r, cos e_r) and `col_sin/col_cos` (sin a_c, cos a_c); `columns` <= 1024. `mask` has
+/// `words` 64-bit words of bits per row. Rows already covered over c0...c1 are skipped. Returns how
+/// many rows became completely covered.
+typedef struct sm_vec3 { double x, y, z; } sm_vec3;
+int32_t sm_cover_rect(const double *row_sin, const double *row_cos, const double *col_sin,
+                      const double *col_cos, int32_t columns, int32_t words, int32_t r0, int32_t r1,
+                      int32_t c0, int32_t c1, sm_vec3 s, sm_vec3 right, sm_vec3 up, double tw, double th,
+                      uint64_t *mask);
+
 #ifdef __cplusplus
 }
 #endif

@@ -643,12 +643,18 @@ int32_t sm_cover_rect(const double *row_sin, const double *row_cos, const double
         for (int32_t w = 0; w < words; ++w) covered = covered && (m[w] & span[w]) == span[w];
         if (covered) continue;
         const double ce = row_cos[r], es = row_sin[r] * s.y, er = row_sin[r] * right.y, eu = row_sin[r] * up.y;
-        for (int32_t c = c0; c <= c1; ++c) {
-            // d meets the rectangle's plane at d / (d·s); s is orthogonal to right and up, so the
-            // in-plane coordinates are (d·right, d·up) / (d·s): compared without dividing.
-            const double ds = ce * ps[c] + es, dr = ce * pr[c] + er, du = ce * pu[c] + eu;
-            const bool hit = ds > 0 && std::fabs(dr) <= tw * ds && std::fabs(du) <= th * ds;
-            m[c >> 6] |= static_cast<uint64_t>(hit) << (c & 63);
+        for (int32_t w = c0 >> 6; w <= (c1 >> 6); ++w) {
+            const int32_t lo = std::max(c0, 64 * w), hi = std::min(c1, 64 * w + 63);
+            uint64_t bits = 0;
+            for (int32_t c = lo; c <= hi; ++c) {
+                // d meets the rectangle's plane at d / (d·s); s is orthogonal to right and up, so
+                // the in-plane coordinates are (d·right, d·up) / (d·s): compared without dividing.
+                // Branch-free: the cells along a rectangle's edge would mispredict.
+                const double ds = ce * ps[c] + es, dr = ce * pr[c] + er, du = ce * pu[c] + eu;
+                const uint64_t hit = static_cast<uint64_t>((ds > 0) & (std::fabs(dr) <= tw * ds) & (std::fabs(du) <= th * ds));
+                bits |= hit << (c - 64 * w);
+            }
+            m[w] |= bits;
         }
         bool now_full = true;
         for (int32_t w = 0; w < words; ++w) now_full = now_full && m[w] == ~uint64_t(0);

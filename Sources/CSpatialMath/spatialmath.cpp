@@ -320,9 +320,27 @@ inline void corners(const dvec3 &c, const dvec3 a[3], int count, double *x, doub
     }
 }
 
+// The first kDense slots are needed by (almost) every entity and indexed by entity; the others
+// (point-equivalents of text, motion, straddling boxes) by few, so their arguments are packed and
+// the results scattered back: the batch evaluates only what is used.
+constexpr int kDense = kPt;
 struct Args {
     double y[kSlots][kBlock], x[kSlots][kBlock], r[kSlots][kBlock];
+    uint16_t entity[kSlots][kBlock];
+    int count[kSlots];
     void set(Slot s, size_t j, double yy, double xx) { y[s][j] = yy; x[s][j] = xx; }
+    void push(Slot s, size_t j, double yy, double xx) {
+        const int k = count[s]++;
+        y[s][k] = yy; x[s][k] = xx; entity[s][k] = static_cast<uint16_t>(j);
+    }
+    void evaluate(size_t m) {
+        for (int s = 0; s < kDense; ++s) atan2_batch(y[s], x[s], r[s], m);
+        double packed[kBlock];
+        for (int s = kDense; s < kSlots; ++s) {
+            atan2_batch(y[s], x[s], packed, static_cast<size_t>(count[s]));
+            for (int k = 0; k < count[s]; ++k) r[s][entity[s][k]] = packed[k];
+        }
+    }
 };
 
 // What the finishing pass needs per entity besides the arctangents.
@@ -331,6 +349,7 @@ struct Pending {
     bool spans_known;     // eye inside, or corners behind the line-of-sight plane (computed directly)
     bool pt_from_em;
     bool fov_deferred;    // in_fov = el_overlap && the azimuth span from kRel0 / kRel1 overlaps
+    bool moving;          // kAngV holds the angular velocity (else 0)
     bool el_overlap;
 };
 
@@ -369,6 +388,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     Pending pending[kBlock];
     for (size_t base = 0; base < n; base += kBlock) {
         const size_t m = std::min(kBlock, n - base);
+        for (int s = kDense; s < kSlots; ++s) args.count[s] = 0;
         for (size_t j = 0; j < m; ++j) {
             const size_t e = base + j;
             const double *b = boxes + 6 * e;
@@ -443,8 +463,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 behind += hz[k] > 0;
             }
             Pending &pe = pending[j];
-            pe.spans_known = false; pe.fov_deferred = false;
-            args.set(kRel0, j, 0, 1); args.set(kRel1, j, 0, 1);
+            pe.spans_known = false; pe.fov_deferred = false; pe.moving = false;
             bool in_fov, all_inside = true;
             args.set(kW1, j, 0, 1); args.set(kW0, j, 0, 1); args.set(kH1, j, 0, 1); args.set(kH0, j, 0, 1);
             if (eye_inside) {
@@ -520,7 +539,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                             if (cr[k] * dp[r0] < cr[r0] * dp[k]) r0 = k;
                             if (cr[k] * dp[r1] > cr[r1] * dp[k]) r1 = k;
                         }
-                        args.set(kRel0, j, cr[r0], dp[r0]); args.set(kRel1, j, cr[r1], dp[r1]);
+                        args.push(kRel0, j, cr[r0], dp[r0]); args.push(kRel1, j, cr[r1], dp[r1]);
                         pe.fov_deferred = true;
                         pe.el_overlap = above_bottom && below_top;
                         in_fov = false; // set in pass 3
@@ -548,7 +567,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // height's angle.
             const double em = em_metres[e];
             pe.pt_from_em = em > 0 && dist > 0;
-            if (pe.pt_from_em) args.set(kPt, j, em, 2 * dist); else args.set(kPt, j, 0, 1);
+            if (pe.pt_from_em) args.push(kPt, j, em, 2 * dist);
 
             // Motion of the content itself (hig-rules §1.5): directions are taken from the previous
             // eye position, so neither turning the head nor walking makes still content "move".
@@ -557,7 +576,6 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             const bool attached = head_attached[e];
             const dvec3 local_dir = attached ? normalize_or_self(local) : dvec3(0);
             double lin_v = 0, app_v = 0;
-            args.set(kAngV, j, 0, 1);
             if (has_prev) {
                 const dvec3 pc(pcs[0], pcs[1], pcs[2]);
                 if (!attached && c == pc) {
@@ -568,7 +586,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     const dvec3 a = attached ? dvec3(pld[0], pld[1], pld[2]) : normalize_or_self(pc - prev_eye);
                     const dvec3 bdir = attached ? local_dir : normalize_or_self(c - prev_eye);
                     const double sn = glm::length(glm::cross(a, bdir)), co = glm::dot(a, bdir);
-                    if (!(sn == 0 && co >= 0)) args.set(kAngV, j, sn, co); // still content: sn == 0
+                    if (!(sn == 0 && co >= 0)) { args.push(kAngV, j, sn, co); pe.moving = true; } // still: sn == 0
                     lin_v = glm::length(c - pc) / dt;
                     app_v = attached ? -(dist - state->prev_distance[e]) / dt
                                      : -(glm::length(c - prev_eye) - glm::length(pc - prev_eye)) / dt;
@@ -585,7 +603,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             out->fully_in_fov[e] = all_inside;
         }
 
-        for (int s = 0; s < kSlots; ++s) atan2_batch(args.y[s], args.x[s], args.r[s], m);
+        args.evaluate(m);
 
         for (size_t j = 0; j < m; ++j) {
             const size_t e = base + j;
@@ -604,7 +622,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // Otherwise the smaller angular extent (the one that limits targeting).
             out->pt_eq[e] = pe.pt_from_em ? 2 * (args.r[kPt][j] * kRadToDeg) / point_angle
                                           : std::min(width, height) / point_angle;
-            out->angular_velocity[e] = args.r[kAngV][j] * kRadToDeg / dt;
+            out->angular_velocity[e] = pe.moving ? args.r[kAngV][j] * kRadToDeg / dt : 0.0;
             if (pe.fov_deferred) {
                 const double az = args.r[kAz][j] * kRadToDeg;
                 const double a0 = az + args.r[kRel0][j] * kRadToDeg, a1 = az + args.r[kRel1][j] * kRadToDeg;

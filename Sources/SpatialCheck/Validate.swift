@@ -25,6 +25,9 @@ extension SpatialCheck {
         public var quiet = false
         /// Called after each scene with (done, total), for progress on a terminal.
         public var progress: (@Sendable (Int, Int) -> Void)?
+        /// Capture the geometry the HTML report draws (a second simulation pass per scene). nil:
+        /// only when `format` is HTML.
+        public var captureSnapshots: Bool?
         public init() {}
     }
 
@@ -86,8 +89,10 @@ extension SpatialCheck {
         let sceneLoad = load
         let isolation = options.isolation
         let jobs = max(1, min(options.jobs, files.count))
+        let wantSnapshots = options.captureSnapshots ?? (options.format == .html)
         let work: @Sendable (Int) -> Void = { i in
-            results.set(i, checkScene(path: files[i], load: sceneLoad, isolation: isolation, configuration: config))
+            results.set(i, checkScene(path: files[i], load: sceneLoad, isolation: isolation, configuration: config,
+                                      snapshot: wantSnapshots))
             let done = results.completed()
             options.progress?(done, files.count)
         }
@@ -137,7 +142,7 @@ extension SpatialCheck {
 
     /// Loads, simulates and checks one scene.
     static func checkScene(path: String, load: LoadOptions, isolation: AssetImportIsolation? = nil,
-                           configuration: RuleConfiguration) -> (report: SceneReport, snapshot: SceneSnapshot?) {
+                           configuration: RuleConfiguration, snapshot: Bool = true) -> (report: SceneReport, snapshot: SceneSnapshot?) {
         let scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
             return (SceneReport(path: path, status: .error, errors: error.diagnostics), nil)
@@ -151,6 +156,7 @@ extension SpatialCheck {
             frameRate: simulator.frameRate, frames: simulator.frameCount, duration: simulator.duration,
             violations: violations, warnings: scene.warnings, rulesChecked: engine.rules.map(\.id))
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
+        guard snapshot else { return (report, nil) }
         let worst = Set(violations.map(\.worstFrame))
         return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: worst))
     }

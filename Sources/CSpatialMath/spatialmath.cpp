@@ -277,7 +277,6 @@ namespace {
 enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kPt, kAngV, kRel0, kRel1, kSlots };
 constexpr size_t kBlock = 128;
 
-template <int Variant>
 __attribute__((always_inline)) inline void atan2_loop(const double *__restrict y, const double *__restrict x,
                                                       double *__restrict out, size_t n) {
     for (size_t i = 0; i < n; ++i) out[i] = sm_atan2_core(y[i], x[i]);
@@ -286,7 +285,7 @@ __attribute__((always_inline)) inline void atan2_loop(const double *__restrict y
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 // Same operations on 4 lanes (no FMA: the bits are those of the scalar code on every machine).
 __attribute__((target("avx2"))) void atan2_batch_avx2(const double *y, const double *x, double *out, size_t n) {
-    atan2_loop<1>(y, x, out, n);
+    atan2_loop(y, x, out, n);
 }
 #endif
 
@@ -294,9 +293,9 @@ void atan2_batch(const double *y, const double *x, double *out, size_t n) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     static const bool avx2 = __builtin_cpu_supports("avx2");
     if (avx2) atan2_batch_avx2(y, x, out, n);
-    else atan2_loop<0>(y, x, out, n);
+    else atan2_loop(y, x, out, n);
 #else
-    atan2_loop<0>(y, x, out, n);
+    atan2_loop(y, x, out, n);
 #endif
     // libm's special cases (non-finite arguments, (0, 0)), rare: the core assumes them away.
     for (size_t i = 0; i < n; ++i)

@@ -35,8 +35,6 @@ struct Aggregate {
     var unit: String?
     /// The sub-check (`FindingKey.variant`) it aggregates, so a message can tell which it describes.
     var variant = 0
-    /// Index in the order of first findings.
-    var order = 0
     /// Set by the first finding (its severity is the starting point of the most severe).
     var recorded = false
 
@@ -132,7 +130,7 @@ struct Findings {
                severity: severity, angular: false, unit: unit)
     }
 
-    /// Index of the aggregate of (rule, e0, e1, variant), created (order = its index) when new.
+    /// Index of the aggregate of (rule, e0, e1, variant), created when new.
     private mutating func slot(rule: Int, _ e0: Int, _ e1: Int, variant: Int) -> Int {
         if e1 < 0, e0 >= 0, e0 < entityCount, variant == 0 {
             if singleSlot[rule].isEmpty { singleSlot[rule] = Array(repeating: -1, count: entityCount) }
@@ -151,11 +149,10 @@ struct Findings {
 
     private mutating func append(_ key: FindingKey) -> Int {
         var agg = Aggregate()
-        agg.order = aggregates.count
         agg.variant = key.variant
         keys.append(key)
         aggregates.append(agg)
-        return agg.order
+        return aggregates.count - 1
     }
 
     private mutating func update(_ i: Int, rule: Int, measured: Double, worstFrame: Int, threshold: Double,

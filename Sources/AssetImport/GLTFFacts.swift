@@ -177,6 +177,24 @@ private struct JSONFactReader {
     /// An array whose elements are all objects read by `element`, or nil (the value skipped)
     /// when the value is not such an array. Invalid JSON clears `ok`.
     mutating func objects<T>(_ element: (inout JSONFactReader) -> T?) -> [T]? {
+        array { r in
+            guard r.peek() == UInt8(ascii: "{") else { return .other }
+            return element(&r).map { .value($0) } ?? .malformed
+        }
+    }
+
+    /// An array of numbers or booleans as integers, or nil (the value skipped) otherwise.
+    mutating func integers() -> [Int]? {
+        array { r in r.scalarInteger().map { .value($0) } ?? .other }
+    }
+
+    /// What an array element reader found: a value of the wanted type, another value (left for
+    /// the array reader to skip; the array is then not of the wanted type), or invalid JSON.
+    enum ArrayItem<T> { case value(T), other, malformed }
+
+    /// An array read element by element with `item`, or nil (the value skipped) when the value is
+    /// not an array or an element is not of the wanted type. Invalid JSON clears `ok`.
+    private mutating func array<T>(_ item: (inout JSONFactReader) -> ArrayItem<T>) -> [T]? {
         skipWhitespace()
         guard peek() == UInt8(ascii: "[") else {
             if !skipValue() { ok = false }
@@ -189,44 +207,15 @@ private struct JSONFactReader {
         if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return out }
         while true {
             skipWhitespace()
-            if peek() == UInt8(ascii: "{"), out != nil {
-                guard let v = element(&self) else { ok = false; return nil }
-                out?.append(v)
-            } else {
-                out = nil
-                guard skipValue() else { ok = false; return nil }
+            var typed = false
+            if out != nil {
+                switch item(&self) {
+                case .value(let v): out?.append(v); typed = true
+                case .other: break
+                case .malformed: ok = false; return nil
+                }
             }
-            skipWhitespace()
-            guard let c = next() else { ok = false; return nil }
-            if c == UInt8(ascii: ",") {
-                // JSONSerialization accepts a trailing comma before the closing bracket.
-                skipWhitespace()
-                if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return out }
-                continue
-            }
-            guard c == UInt8(ascii: "]") else { ok = false; return nil }
-            depth -= 1
-            return out
-        }
-    }
-
-    /// An array of numbers or booleans as integers, or nil (the value skipped) otherwise.
-    mutating func integers() -> [Int]? {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "[") else {
-            if !skipValue() { ok = false }
-            return nil
-        }
-        guard enter() else { ok = false; return nil }
-        i += 1
-        var out: [Int]? = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return out }
-        while true {
-            skipWhitespace()
-            if out != nil, let v = scalarInteger() {
-                out?.append(v)
-            } else {
+            if !typed {
                 out = nil
                 guard skipValue() else { ok = false; return nil }
             }

@@ -1,9 +1,9 @@
 import Foundation
 @testable import AssetImport
 
-/// The import boundary's own code on untrusted bytes: the glTF/GLB index pre-check
-/// (`GLTFIndexCheck`, JSON and the GLB chunk header read before assimp's result is trusted) and
-/// the container diagnosis run on failed imports. assimp itself is not fuzzed in-process: it can
+/// The import boundary's own code on untrusted bytes: the glTF/GLB facts scanner (`GLTFFacts`: the
+/// JSON and the GLB chunk header, read before assimp's result is trusted), the two index checks
+/// on its result (`GLTFIndexCheck`), and the container diagnosis run on failed imports. assimp itself is not fuzzed in-process: it can
 /// crash inside its readers, which is what the import worker process contains.
 private let dir = NSTemporaryDirectory() + "spatialcheck-fuzz-gltf-\(getpid())"
 private let created: Bool = (try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)) != nil
@@ -18,7 +18,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let glb = size >= 4 && d.prefix(4) == Data("glTF".utf8)
     let path = dir + (glb ? "/in.glb" : "/in.gltf")
     guard FileManager.default.createFile(atPath: path, contents: d) else { return 0 }
-    _ = GLTFIndexCheck.droppedTriangleWarning(path: path, importedTriangles: [1, 2])
+    let facts = GLTFFacts.read(path: path)
+    _ = GLTFIndexCheck.droppedTriangleWarning(facts: facts, importedTriangles: [1, 2])
+    _ = GLTFIndexCheck.hierarchyProblems(facts: facts)
     _ = AssetImporter.containerProblem(path: path, ext: glb ? "glb" : "gltf")
     return 0
 }

@@ -47,7 +47,7 @@ extension Report {
                   let statusText = s["status"] as? String, let status = SceneReport.Status(rawValue: statusText)
             else { throw fail("scenes[\(i)] needs 'path' and 'status' (checked or error)") }
             var scene = SceneReport(path: scenePath, name: s["name"] as? String, status: status,
-                                    frameRate: number(s["frameRate"]) ?? 0, frames: Int(number(s["frames"]) ?? 0),
+                                    frameRate: number(s["frameRate"]) ?? 0, frames: Int(clamping: number(s["frames"]) ?? 0),
                                     duration: number(s["duration"]) ?? 0)
             scene.pointAngle = number(s["pointAngle"])
             scene.rulesChecked = (s["rulesChecked"] as? [Any])?.compactMap { $0 as? String } ?? []

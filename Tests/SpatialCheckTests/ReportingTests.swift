@@ -139,6 +139,16 @@ import SpatialModel
         }
     }
 
+    /// Regression (fuzzer, report target): a frame count beyond Int's range trapped while converting.
+    /// Counts are clamped to ±10¹² like the other integers of a report.
+    @Test func hugeCountsAreClampedNotFatal() throws {
+        for (frames, expected) in [("2" + String(repeating: "2", count: 70), 1_000_000_000_000), ("-1e300", -1_000_000_000_000), ("42", 42)] {
+            let text = #"{"format": "spatialcheck-report/1", "scenes": [{"path": "a.scene.yaml", "status": "checked", "frames": \#(frames)}]}"#
+            let parsed = try Report.parse(Data(text.utf8), path: "r.json")
+            #expect(parsed.scenes.first?.frames == expected, "frames \(frames)")
+        }
+    }
+
     static func violation(_ fingerprint: String, measured: Double, threshold: Double = 60) -> ReportViolation {
         ReportViolation(rule: "target-center-spacing", severity: .error, entities: ["a", "b"], spans: [0...9],
                         frameCount: 10, firstTime: 0, lastTime: 0.1, measured: measured, threshold: threshold,

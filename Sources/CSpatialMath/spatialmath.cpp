@@ -271,9 +271,9 @@ void sm_entity_bounds(const double *node_world, const double *node_local_boxes,
 
 namespace {
 
-// The arctangents of a block of entities are gathered as (y, x) arguments, one slot each, and
+// The arctangents of a block of entities are gathered as (y, x) arguments, one slot per angle, and
 // evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
-// latency-bound chain of calls. Slots whose value is not needed get (0, 1), i.e. 0.
+// latency-bound chain of calls. A dense slot whose value is not needed gets (0, 1), i.e. 0.
 enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kPt, kAngV, kRel0, kRel1, kSlots };
 constexpr size_t kBlock = 128;
 
@@ -383,6 +383,8 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     const bool has_prev = state->has_prev != 0;
     const dvec3 prev_eye(state->prev_head[0], state->prev_head[1], state->prev_head[2]);
 
+    // Per block of entities: pass 1 computes everything but the arctangents and gathers their
+    // arguments, pass 2 evaluates them in batches (`Args::evaluate`), pass 3 finishes the angles.
     Args args;
     Pending pending[kBlock];
     for (size_t base = 0; base < n; base += kBlock) {

@@ -46,7 +46,7 @@ public enum DepthTextFlat: RuleDescribing {
         rationale: "Text lifted off its background is harder to read and can be uncomfortable; the HIG keeps depth for larger elements.",
         fixHint: "Set the text's depth to 0 so it lies on its background.",
         unit: "m", worse: .higher,
-        notes: ["Offset = |depth| (pt) × the container's metres per point. Extruded 3D text is not described by the scene format and is not checked."])
+        notes: ["Elements: offset = |depth| (pt) × the container's metres per point. Text entities placed as children of a window: the distance of the text's centre from the window's plane, each frame. Extruded 3D text is not described by the scene format and is not checked."])
 }
 
 public enum DepthWindowContentExtent: RuleDescribing {
@@ -59,7 +59,7 @@ public enum DepthWindowContentExtent: RuleDescribing {
         rationale: "The system clips window content that extends too far from the window; deep 3D content belongs in a volume.",
         fixHint: "Flatten the content or move it into a volume.",
         unit: "m", worse: .higher,
-        notes: ["Elements: |depth| × metres per point. Child entities of a window: farthest bounds corner from the window plane, each frame."])
+        notes: ["Elements: |depth| × metres per point. Child entities of a window: how far their box reaches from the window's plane along its normal, each frame; the box is the child's oriented box when it has one geometry node (text, a panel, a one-mesh model), so a window turned toward the viewer is judged like a straight one, and its world-aligned box otherwise."])
 }
 
 public enum DepthLayerCount: RuleDescribing {
@@ -120,13 +120,31 @@ func depthFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let maxOff = s.param(m, "maxOffset")
             var items: [StaticRule.Item] = []
-            for (i, e) in ents.enumerated() where e.isReadable && e.kind == .element {
-                let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
-                if off > maxOff { items.append(.init(entity: i, measured: off, threshold: maxOff)) }
+            var textChildren: [Int] = [], window = [Int](repeating: -1, count: ents.count)
+            for (i, e) in ents.enumerated() where e.isReadable {
+                if e.kind == .element {
+                    let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
+                    if off > maxOff { items.append(.init(entity: i, measured: off, threshold: maxOff)) }
+                } else if let p = e.parent, p >= 0, p < ents.count, ents[p].kind == .window {
+                    textChildren.append(i); window[i] = p
+                }
             }
-            return StaticRule(rule: r, items: items) { agg, names in
+            let message = { (agg: Aggregate, names: [String]) in
                 "text \(names.joinedNames) floats \(fmt(agg.measured * 1000)) mm in front of its background; set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
             }
+            let elements = StaticRule(rule: r, items: items, message: message)
+            guard !textChildren.isEmpty else { return elements }
+            // A text entity placed as a child of a window: the offset of its centre from the
+            // window's plane, each frame (either may be animated).
+            let children = ConditionRule(rule: r, meta: m, candidates: textChildren, frameDuration: s.frameDuration, check: { f, e in
+                let w = window[e]
+                guard f.visible[e], f.visible[w] else { return nil }
+                let lf = length(f.front[w])
+                guard lf > 0 else { return nil }
+                let off = abs(dot(f.center[e] - f.center[w], f.front[w] / lf))
+                return off.isFinite && off > maxOff ? .init(measured: off, threshold: maxOff) : nil
+            }, message: message)
+            return MultiProcessor([elements, children]) { _, agg, names in message(agg, names) }
         },
         RuleFactory(ids: [DepthWindowContentExtent.metadata.id]) { s in WindowExtentRule(s) },
         RuleFactory(ids: [DepthLayerCount.metadata.id]) { s in
@@ -152,6 +170,18 @@ func depthFactories() -> [RuleFactory] {
             }
         },
     ]
+}
+
+/// Whether element `i` is judged in its container's pt (hig-rules §2.3): a 2D element in a
+/// dynamic-scale container, whose size in pt holds at every distance, or any element of an iOS
+/// scene (screen space). Elements of fixed-scale windows and volumes have a size in metres and are
+/// judged per frame in pt_eq, like other fixed-scale content.
+func measuredInPoints(_ i: Int, _ scene: Scene) -> Bool {
+    let ents = scene.entities
+    guard i >= 0, i < ents.count, ents[i].kind == .element, ents[i].frame != nil else { return false }
+    if scene.platform == .iOS { return true }
+    guard let c = ents[i].container, c >= 0, c < ents.count else { return false }
+    return ents[c].scaleMode == .dynamic
 }
 
 /// Metres per point of an element (its own value, else its container's, else the fixed-scale default).
@@ -191,13 +221,11 @@ final class WindowExtentRule: RuleProcessor {
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         elementItems.consume(f, &out)
         for (w, c) in children where f.visible[c] {
-            let n = normalize(f.front[w])
-            let lo = f.boundsMin[c], hi = f.boundsMax[c]
-            var ext = 0.0
-            for k in 0..<8 {
-                let p = Vec3(k & 1 == 0 ? lo.x : hi.x, k & 2 == 0 ? lo.y : hi.y, k & 4 == 0 ? lo.z : hi.z)
-                ext = max(ext, abs(dot(p - f.center[w], n)))
-            }
+            // The child's box (oriented when it has one geometry node) projected on the window's
+            // normal, from the window's plane: a turned window's content is as shallow as a straight one's.
+            let lf = length(f.front[w])
+            guard lf > 0 else { continue }
+            let ext = f.boxReach(c, along: f.front[w] / lf, from: f.center[w])
             if ext.isFinite, ext > maxExtent {
                 out.report(rule: rule, c, frame: f.frame, time: f.time, measured: ext, threshold: maxExtent)
             }

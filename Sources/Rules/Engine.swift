@@ -189,6 +189,9 @@ final class ConditionRule: RuleProcessor {
     private struct Run {
         var start = -1; var startTime = 0.0; var worst = Double.nan; var worstFrame = 0
         var threshold = Double.nan; var unit: String?
+        /// The run has outlasted the dwell and its frames so far are reported.
+        var reported = false
+        var severity: Severity?; var variant = 0
     }
     private var runs: [Run]
     private let higher: Bool
@@ -216,20 +219,29 @@ final class ConditionRule: RuleProcessor {
             for (k, e) in candidates.enumerated() {
                 guard let hit = check(f, e) else { runs[k].start = -1; continue }
                 if runs[k].start < 0 {
-                    runs[k].start = f.frame; runs[k].startTime = f.time; runs[k].worst = .nan
+                    runs[k] = Run(start: f.frame, startTime: f.time)
                 }
                 if runs[k].worst.isNaN || (higher ? hit.measured > runs[k].worst : hit.measured < runs[k].worst) {
                     runs[k].worst = hit.measured; runs[k].worstFrame = f.frame
                 }
                 runs[k].threshold = hit.threshold
                 runs[k].unit = hit.unit
+                runs[k].severity = hit.severity; runs[k].variant = hit.variant
                 // A frame stands for its whole interval, so after frame i the condition has held
-                // (t_i - t_start + dt) seconds.
-                if f.time - runs[k].startTime + dt > dwell + 1e-9 {
-                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                               threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                               unit: hit.unit)
+                // (t_i - t_start + dt) seconds. Once that exceeds the dwell, the whole run is the
+                // violation: its frames before the crossing are reported at once (with the run's
+                // worst value so far), then each frame as it comes.
+                guard f.time - runs[k].startTime + dt > dwell + 1e-9 else { continue }
+                if !runs[k].reported, runs[k].start < f.frame {
+                    out.reportRun(rule: rule, e, from: runs[k].start, fromTime: runs[k].startTime,
+                                  to: f.frame - 1, toTime: f.time - dt, measured: runs[k].worst,
+                                  worstFrame: runs[k].worstFrame, threshold: hit.threshold, severity: hit.severity,
+                                  unit: hit.unit, variant: hit.variant)
                 }
+                runs[k].reported = true
+                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
+                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                           unit: hit.unit, variant: hit.variant)
             }
         }
     }
@@ -240,7 +252,8 @@ final class ConditionRule: RuleProcessor {
             // Still holding when the scene comes to rest: sustained for ever, so the whole run counts.
             out.reportRun(rule: rule, candidates[k], from: run.start, fromTime: run.startTime,
                           to: end.lastFrame, toTime: end.lastTime, measured: run.worst,
-                          worstFrame: run.worstFrame, threshold: run.threshold, unit: run.unit)
+                          worstFrame: run.worstFrame, threshold: run.threshold, severity: run.severity,
+                          unit: run.unit, variant: run.variant)
         }
     }
 
@@ -282,15 +295,18 @@ final class StaticRule: RuleProcessor {
 
 // MARK: - Formatting
 
-/// Numbers in messages: at most two decimals, no trailing zeros.
+/// Numbers in messages: at most two decimals, no trailing zeros; below 0.1, two significant digits
+/// (a 5 mm threshold reads 0.005, not 0.01).
 func fmt(_ x: Double) -> String {
     guard x.isFinite else { return x.isNaN ? "n/a" : (x > 0 ? "inf" : "-inf") }
-    let r = (x * 100).rounded() / 100
+    let a = abs(x)
+    let decimals = a > 0 && a < 0.1 ? min(8, 1 - Int(log10(a).rounded(.down))) : 2
+    let scale = pow(10, Double(decimals))
+    let r = (x * scale).rounded() / scale
     if r == r.rounded() && abs(r) < 1e15 { return String(Int(r)) }
-    var s = String(r)
-    if let dot = s.firstIndex(of: "."), s.distance(from: dot, to: s.endIndex) > 3 {
-        s = String(s[..<s.index(dot, offsetBy: 3)])
-    }
+    var s = String(format: "%.\(decimals)f", r)
+    while s.hasSuffix("0") { s.removeLast() }
+    if s.hasSuffix(".") { s.removeLast() }
     return s
 }
 
@@ -341,4 +357,22 @@ final class HookedProcessor: RuleProcessor {
     }
     func finish(_ out: inout Findings, _ end: EndState) { inner.finish(&out, end) }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { inner.message(rule: rule, agg, names) }
+}
+
+/// How long a per-entity condition has held so far: the time since its run began plus one frame
+/// (a frame stands for its whole interval). A reference type so that a rule's check closure can
+/// keep it across frames.
+final class RunClock {
+    private var start: [Double]
+    private let dt: Double
+    init(count: Int, frameDuration: Double) {
+        start = Array(repeating: .nan, count: count); dt = frameDuration
+    }
+    /// Seconds the condition has held at `time` (starting a run when none is open).
+    func lasted(_ e: Int, _ time: Double) -> Double {
+        guard e >= 0, e < start.count else { return dt }
+        if start[e].isNaN { start[e] = time }
+        return time - start[e] + dt
+    }
+    func stop(_ e: Int) { if e >= 0, e < start.count { start[e] = .nan } }
 }

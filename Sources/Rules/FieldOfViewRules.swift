@@ -16,7 +16,10 @@ public enum FovImportantCentered: RuleDescribing {
         rationale: "The HIG asks to keep what matters in the middle of the field of view, also during immersive experiences, so people do not have to hunt for it or hold their head turned.",
         fixHint: "Place primary content straight ahead of the viewer (within 15° of the line of sight) and keep it there as the viewer moves.",
         unit: "deg", worse: .higher,
-        notes: ["Every entity with primary: true counts as the active task while visible. The field of view is the scene's viewer.fieldOfView (default 90°×70°)."])
+        notes: ["Every entity with primary: true counts as the active task while visible. The field of view is the scene's viewer.fieldOfView (default 90°×70°).",
+                "Off centre (info): measured is the angle between the line of sight and the direction to the content's centre; reported on every frame it exceeds 15°.",
+                "Out of view (sub-check `outOfView`, warning): the content is not entirely inside the field of view for longer than the grace time. Measured: how long it stayed out, in seconds (the longest run); the spans cover each whole run, grace time included."],
+        subchecks: [RuleSubcheck("outOfView", unit: "s")])
 }
 
 public enum FovLaunchPlacement: RuleDescribing {
@@ -29,7 +32,7 @@ public enum FovLaunchPlacement: RuleDescribing {
         rationale: "The system opens the first window in front of people; content an app places itself should appear in front too, so nobody has to look for it.",
         fixHint: "Place primary content straight ahead of the head pose at launch (or at the moment the immersive space opens).",
         unit: "deg", worse: .higher,
-        notes: ["Checked at frame 0 and at the first frame of each progressive/full segment, for entities marked primary; the head pose of that frame is H0."])
+        notes: ["Checked at frame 0 and at the first frame of each Full Space, for entities marked primary: when the style leaves shared (for mixed, progressive or full) and when it rises to progressive or full from a style without a boundary; the head pose of that frame is H0."])
 }
 
 public enum FovNoHeadTurn: RuleDescribing {
@@ -62,7 +65,7 @@ public enum FovHeadLocked: RuleDescribing {
         fixHint: "Anchor the content in the world (anchor: world) and let people move it; if it must follow, let it lag and settle rather than lock to the head.",
         unit: "deg", worse: .higher,
         notes: ["anchor: head is reported on every visible frame. Measured: how long (s) the content stayed fixed in view, the longest continuous visible run (threshold 0 s: any time is too long); the message also gives the head rotation during that run.",
-                "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, frame t is reported; measured is the head turn."])
+                "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, and the entity itself moved more than 2 cm in the world over those 2 s (so still content that the viewer walks around while looking at it is not head-locked), frame t is reported; measured is the head turn."])
 }
 
 public enum FovVerticalComfort: RuleDescribing {
@@ -79,7 +82,7 @@ public enum FovVerticalComfort: RuleDescribing {
         rationale: "The HIG prefers horizontal layouts to tall ones that strain the neck; content far above or below eye level has to be reached by tilting the head.",
         fixHint: "Move the content closer to eye level, preferably slightly below it.",
         unit: "deg", worse: .higher,
-        notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side.",
+        notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side. World-anchored content only: head- and hand-anchored content moves with the head or hand, so looking at it does not mean tilting the neck toward a fixed place (hand-anchored content always sits about 50° below the eye).",
                 "Vertical layout (sub-check `span`, info, reported on the window or volume): each frame, over the container's visible interactive elements (at least two), the vertical span is max(elevation + angularHeight/2) − min(elevation − angularHeight/2) and the horizontal span max(azimuth + angularWidth/2) − min(azimuth − angularWidth/2), from each element's direction and angular extent seen from the eye in the head frame (azimuths taken relative to the first element, so a layout behind the viewer does not wrap). Reported when the vertical span exceeds 30° and the horizontal span; measured is the vertical span, and the message gives the horizontal one."],
         subchecks: [RuleSubcheck("span", unit: "deg")])
 }
@@ -89,15 +92,15 @@ public enum FovWindowClutter: RuleDescribing {
         id: "fov-window-clutter", name: "Not too many windows at once", category: .fieldOfView,
         defaultSeverity: .info, thresholdKey: "maxWindows",
         parameters: [
-            RuleParameter("maxWindows", 3, "count", .configurable("one primary window plus two auxiliary ones"), "most windows and volumes visible at once"),
+            RuleParameter("maxWindows", 3, "count", .configurable("one primary window plus two auxiliary ones"), "most windows and volumes open at once"),
             RuleParameter("maxCoverage", 60, "%", .configurable("leaves a visible share of passthrough"), "warning when the windows and volumes cover more of the field of view than this in the Shared Space"),
         ],
         citations: [Citation("spatial-layout", "Best practices"), Citation("windows", "visionOS windows")],
-        summary: "More than three windows and volumes are visible at the same time (info), or in the Shared Space they cover more than 60 % of the field of view (warning).",
+        summary: "More than three windows and volumes are open at the same time (info), or in the Shared Space they cover more than 60 % of the field of view (warning).",
         rationale: "Many windows hide the surroundings and can make people feel overwhelmed or boxed in.",
         fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand.",
         unit: "count", worse: .higher,
-        notes: ["Count: windows and volumes visible at the same frame, in view or not.",
+        notes: ["Count: windows and volumes open (shown) at the same frame, in view or not. A window or volume nested inside another window or volume (an ornament, an attachment) is part of it and not counted; it still counts toward coverage.",
                 "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows and volumes inside the field of view ÷ the field of view's solid angle, in %. The field of view is |azimuth| ≤ h/2, |elevation| ≤ v/2 in the head frame (viewer.fieldOfView), π/2 · 2 sin 35° = 1.80 sr by default. Each entity counts as its apparent rectangle: the rectangle across the line of sight to its centre that spans its angular width and height (as the simulator measures them), which for a flat window facing the eye is the window itself (a 1280 × 720 pt window, 73.7° × 45.7°, is 0.94 sr, 52 % of the view). Computed once per frame on a fixed 128 × 128 grid over the field of view, uniform in azimuth and elevation: a cell counts when the direction of its centre passes through a rectangle, and each row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom). Error: only cells an outline crosses can be misjudged, each by at most its weight (1/16384 of the view in azimuth, up to 1.06/16384 by elevation), so at worst about 2.4 % for a 1280 × 720 pt window's 380 outline cells; in practice the misjudged cells fall on both sides and the tests find the result within 0.5 percentage points of the exact value."],
         subchecks: [RuleSubcheck("coverage", unit: "%")])
 }
@@ -106,8 +109,6 @@ func fovFactories() -> [RuleFactory] {
     [
         RuleFactory(ids: [FovImportantCentered.metadata.id]) { s in
             let ents = s.scene.entities
-            let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
-            _ = (ents, fovH, fovV)
             let m = FovImportantCentered.metadata
             guard let r = s.index(m.id) else { return nil }
             let cone = s.param(m, "centralCone"), grace = s.param(m, "grace")
@@ -115,19 +116,24 @@ func fovFactories() -> [RuleFactory] {
             let off = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 f.visible[e] && f.eccentricity[e] > cone ? .init(measured: f.eccentricity[e], threshold: cone, severity: .info, angular: true) : nil
             }, message: { _, _ in "" })
+            // Out of view (sub-check 1): measured is how long the current run has lasted; a frame
+            // stands for its whole interval, so a run of n frames has lasted n · dt.
+            let since = RunClock(count: ents.count, frameDuration: s.frameDuration)
             let out = ConditionRule(rule: r, meta: m, candidates: cands, dwell: grace, frameDuration: s.frameDuration, check: { f, e in
-                f.visible[e] && !f.fullyInFOV[e] ? .init(measured: f.eccentricity[e], threshold: cone, severity: .warning) : nil
+                guard f.visible[e], !f.fullyInFOV[e] else { since.stop(e); return nil }
+                return .init(measured: since.lasted(e, f.time), threshold: grace, severity: .warning, unit: "s", variant: 1)
             }, message: { _, _ in "" })
             return MultiProcessor([off, out]) { _, agg, names in
-                agg.severity == .warning
-                    ? "primary content \(names.joinedNames) leaves the comfortable field of view for more than \(fmt(grace)) s (up to \(fmt(agg.measured))° off the line of sight); keep it within \(fmt(cone))° of where the viewer looks"
-                    : "primary content \(names.joinedNames) is up to \(fmt(agg.measured))° off the line of sight; keep it within \(fmt(cone))°"
+                agg.variant == 1
+                    ? "primary content \(names.joinedNames) stays out of the comfortable field of view for "
+                        + (agg.measured > grace ? "up to \(fmt(agg.measured)) s at a time (more than \(fmt(grace)) s)" : "the last \(fmt(agg.measured)) s, and the scene comes to rest that way")
+                        + "; place it where the viewer spends most time looking, or bring it back into view when they turn away for long"
+                    : "primary content \(names.joinedNames) is up to \(fmt(agg.measured))° off the line of sight; keep it within \(fmt(cone))° of where the viewer usually looks"
             }
         },
         RuleFactory(ids: [FovNoHeadTurn.metadata.id]) { s in
             let ents = s.scene.entities
             let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
-            _ = (ents, fovH, fovV)
             let m = FovNoHeadTurn.metadata
             guard let r = s.index(m.id) else { return nil }
             let rest = RestingPose(s.scene)
@@ -159,7 +165,14 @@ func fovFactories() -> [RuleFactory] {
                 var previous: ImmersionStyle?
                 init(_ r: Int, _ c: Double, _ e: [Int]) { rule = r; cone = c; cands = e }
                 func consume(_ f: FrameQuantities, _ out: inout Findings) {
-                    let opening = previous == nil || (f.immersion.hasBoundary && !(previous?.hasBoundary ?? false))
+                    // A Full Space opens when the style leaves the Shared Space (to mixed, progressive
+                    // or full), and the boundary's H0 is set again when progressive or full begins.
+                    let opening: Bool
+                    if let p = previous {
+                        opening = f.immersion != p && ((p == .shared && f.immersion != .shared) || (f.immersion.hasBoundary && !p.hasBoundary))
+                    } else {
+                        opening = true
+                    }
                     previous = f.immersion
                     guard opening else { return }
                     for e in cands where f.visible[e] && (f.eccentricity[e] > cone || !f.fullyInFOV[e]) {
@@ -174,8 +187,6 @@ func fovFactories() -> [RuleFactory] {
         },
         RuleFactory(ids: [FovVerticalComfort.metadata.id]) { s in
             let ents = s.scene.entities
-            let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
-            _ = (ents, fovH, fovV)
             let m = FovVerticalComfort.metadata
             guard let r = s.index(m.id) else { return nil }
             let below = s.param(m, "below"), above = s.param(m, "above"), maxSpan = s.param(m, "verticalSpan")
@@ -201,15 +212,21 @@ func fovFactories() -> [RuleFactory] {
         },
         RuleFactory(ids: [FovWindowClutter.metadata.id]) { s in
             let ents = s.scene.entities
-            let fovH = s.scene.viewer.fieldOfView.x, fovV = s.scene.viewer.fieldOfView.y
-            _ = (ents, fovH, fovV)
             let m = FovWindowClutter.metadata
             guard let r = s.index(m.id) else { return nil }
             let maxN = s.param(m, "maxWindows"), maxCoverage = s.param(m, "maxCoverage")
             let wins = ents.indices.filter { ents[$0].kind == .window || ents[$0].kind == .volume }
+            // Counted: windows and volumes not inside another one (a window nested in a window or
+            // volume is an ornament or attachment of it, part of the same window).
+            let isContainer = { (i: Int) in ents[i].kind == .window || ents[i].kind == .volume }
+            let topLevel = wins.filter { w in
+                var p = ents[w].parent
+                while let q = p, q >= 0, q < ents.count { if isContainer(q) { return false }; p = ents[q].parent }
+                return true
+            }
             let count = ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
                 var n = 0
-                for w in wins where f.visible[w] { n += 1 }
+                for w in topLevel where f.visible[w] { n += 1 }
                 return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
             }, message: { _, _ in "" })
             // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
@@ -222,7 +239,7 @@ func fovFactories() -> [RuleFactory] {
             return MultiProcessor([count, coverage]) { _, agg, _ in
                 agg.variant == 1
                     ? "windows and volumes cover \(fmt(agg.measured)) % of the field of view in the Shared Space (at most \(fmt(maxCoverage)) % recommended); make them smaller, move them farther away or show fewer at once so people keep seeing their surroundings"
-                    : "\(fmt(agg.measured)) windows and volumes are visible at once (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
+                    : "\(fmt(agg.measured)) windows and volumes are open at once, in view or not (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
             }
         },
     ]
@@ -406,6 +423,9 @@ final class HeadLockRule: RuleProcessor {
     private var headFwd: [Vec3]
     private var relDir: [Vec3]
     private var relDist: [Double]
+    /// World centres over the window: content that rigidly follows a turning head moves in the
+    /// world; still content the viewer walks around does not.
+    private var worldCenter: [Vec3]
     private var filled = 0
     private var pos = 0
     private let dt: Double
@@ -436,6 +456,7 @@ final class HeadLockRule: RuleProcessor {
         headFwd = Array(repeating: Vec3(0, 0, -1), count: slots)
         relDir = Array(repeating: .zero, count: slots * inferred.count)
         relDist = Array(repeating: 0, count: slots * inferred.count)
+        worldCenter = Array(repeating: .zero, count: slots * inferred.count)
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
@@ -458,9 +479,12 @@ final class HeadLockRule: RuleProcessor {
         let base = pos * inferred.count
         relDir.withUnsafeMutableBufferPointer { dir in
             relDist.withUnsafeMutableBufferPointer { dist in
-                for (k, e) in inferred.enumerated() {
-                    dir[base + k] = inv.act(f.center[e] - f.headPosition)
-                    dist[base + k] = f.distance[e]
+                worldCenter.withUnsafeMutableBufferPointer { world in
+                    for (k, e) in inferred.enumerated() {
+                        dir[base + k] = inv.act(f.center[e] - f.headPosition)
+                        dist[base + k] = f.distance[e]
+                        world[base + k] = f.center[e]
+                    }
                 }
             }
         }
@@ -472,8 +496,10 @@ final class HeadLockRule: RuleProcessor {
                 // The direction changed by less than maxDir ⇔ its cosine is above cos(maxDir).
                 let cosMaxDir = cos(radians(min(180, max(0, maxDir))))
                 for (k, e) in inferred.enumerated() where f.visible[e] {
-                    let a = normalize(relDir[old * inferred.count + k]), b = normalize(relDir[pos * inferred.count + k])
-                    if dot(a, b) > cosMaxDir, abs(relDist[old * inferred.count + k] - relDist[pos * inferred.count + k]) < maxDist {
+                    let i0 = old * inferred.count + k, i1 = pos * inferred.count + k
+                    let a = normalize(relDir[i0]), b = normalize(relDir[i1])
+                    if dot(a, b) > cosMaxDir, abs(relDist[i0] - relDist[i1]) < maxDist,
+                       length(worldCenter[i1] - worldCenter[i0]) > maxDist {
                         out.report(rule: rule, e, frame: f.frame, time: f.time, measured: turn, threshold: headTurn)
                     }
                 }

@@ -120,13 +120,13 @@ struct Findings {
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).
     mutating func reportRun(rule: Int, _ e0: Int = -1, _ e1: Int = -1, from: Int, fromTime: Double,
                             to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,
-                            severity: Severity? = nil, unit: String? = nil, variant: Int = 0) {
+                            aux: Double = .nan, severity: Severity? = nil, unit: String? = nil, variant: Int = 0) {
         guard to >= from else { return }
         let i = slot(rule: rule, e0, e1, variant: variant)
         aggregates[i].spans.append(from); aggregates[i].spans.append(to)
         if from < aggregates[i].firstFrame { aggregates[i].firstFrame = from; aggregates[i].firstTime = fromTime }
         if to > aggregates[i].lastFrame { aggregates[i].lastFrame = to; aggregates[i].lastTime = toTime }
-        update(i, rule: rule, measured: measured, worstFrame: worstFrame, threshold: threshold, aux: .nan,
+        update(i, rule: rule, measured: measured, worstFrame: worstFrame, threshold: threshold, aux: aux,
                severity: severity, angular: false, unit: unit)
     }
 

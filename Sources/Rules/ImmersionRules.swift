@@ -33,7 +33,7 @@ public enum BoundaryFadeZone: RuleDescribing {
         rationale: "As the head nears the boundary the system fades the experience and lets passthrough in.",
         fixHint: "Keep the viewer within about 1.2 m of the starting position.",
         unit: "m", worse: .higher,
-        notes: ["Reported while the head is in the fade zone, radius − margin < r ≤ radius (1.2 m < r ≤ 1.5 m); beyond the radius the experience is replaced, which is boundary-head-exit's finding. frameCount / frameRate is the total fade time; measured is the largest r in the zone.",
+        notes: ["Reported while the head is in the fade zone, radius − margin < r ≤ radius (1.2 m < r ≤ 1.5 m), r measured as boundary-head-exit measures it (in 3D, or horizontally with its `horizontal` option); beyond the radius the experience is replaced, which is boundary-head-exit's finding. frameCount / frameRate is the total fade time; measured is the largest r in the zone.",
                 "Location: the setImmersion event that started the progressive/full segment, or the viewer (viewer:) when the scene starts in progressive or full immersion."])
 }
 
@@ -106,13 +106,15 @@ func immersionFactories() -> [RuleFactory] {
             let m = BoundaryFadeZone.metadata
             guard let r = s.index(m.id) else { return nil }
             let radius = s.param(m, "radius"), margin = s.param(m, "margin")
+            // Measured like boundary-head-exit (its `horizontal` option), so the zone and the exit agree.
+            let horizontal = s.param(BoundaryHeadExit.metadata, "horizontal") >= 0.5
             let start = radius - margin
             let dt = s.frameDuration
             return locatedAtSegmentStart(r, s.scene, ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: dt, check: { f, _ in
                 // The fade zone is start < r ≤ radius; beyond the radius the experience is replaced by
                 // the app icon (boundary-head-exit), not fading.
                 guard f.immersion.hasBoundary, f.boundaryOrigin != nil else { return nil }
-                let d = f.headDisplacement
+                let d = horizontal ? f.headDisplacementHorizontal : f.headDisplacement
                 return d > start && d <= radius ? .init(measured: d, threshold: start) : nil
             }, message: { agg, _ in
                 let frames = agg.mergedSpans().reduce(0) { $0 + $1[1] - $1[0] + 1 }
@@ -179,13 +181,14 @@ func immersionFactories() -> [RuleFactory] {
                 init(_ r: Int, _ x: [(start: Double, end: Double, style: ImmersionStyle, loc: SourceLocation?)]) { rule = r; raises = x }
                 func consume(_ f: FrameQuantities, _ out: inout Findings) {
                     for x in raises where f.time >= x.start - 1e-9 && f.time < x.end - 1e-9 {
-                        out.report(rule: rule, frame: f.frame, time: f.time, measured: f.time - x.start, threshold: 0)
+                        out.report(rule: rule, frame: f.frame, time: f.time, measured: f.time - x.start, threshold: 0, aux: x.start)
                         out.setLocation(rule: rule, -1, -1, x.loc)
                     }
                 }
                 func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
                     let styles = Set(raises.map(\.style.rawValue)).sorted().joined(separator: ", ")
-                    return "immersion rises to \(styles) from a system event, not a user action; enter deeper immersion only when people ask for it (trigger: user)"
+                    let from = agg.aux.isFinite ? " at t = \(fmt(agg.aux)) s" : ""
+                    return "immersion rises to \(styles)\(from) from a system event, not a user action, and stays raised for \(fmt(agg.measured)) s; enter deeper immersion only when people ask for it (trigger: user)"
                 }
             }
             return Raise(r, raises)

@@ -54,7 +54,8 @@ public enum TypeMinSize: RuleDescribing {
         rationale: "Below these sizes text is hard to read for many people, whatever the font.",
         fixHint: "Use at least 12 pt on visionOS (17 pt for body text), 11 pt on iOS.",
         platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
-        notes: ["Text in a dynamic-scale container, or dynamic 3D text, is compared by its font size in pt. Fixed-scale text (textHeight, or elements of a fixed-scale volume) is compared in pt_eq from the simulator each frame, so it fails as it moves away."])
+        notes: ["Text: text entities, elements of role text, and any other element with a fontSize (a button's or a field's label).",
+                "Text in a dynamic-scale container (or any element on iOS, where elements are screen space), or dynamic 3D text, is compared by its font size in pt. Fixed-scale text (textHeight, or elements of a fixed-scale window or volume) is compared in pt_eq each frame from its em height and distance, so it fails as it moves away."])
 }
 
 public enum TypeLegibleAcrossScale: RuleDescribing {
@@ -70,7 +71,7 @@ public enum TypeLegibleAcrossScale: RuleDescribing {
         rationale: "Fixed-scale content shrinks with distance; the HIG asks that text stays legible across the scales and distances people use.",
         fixHint: "Make the text larger, or use dynamic scale for text-bearing content.",
         unit: "pt_eq", worse: .lower, angleDerived: true,
-        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container; pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, farthest distance in the run)."])
+        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container; pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text during the run)."])
 }
 
 public enum TypeBillboard: RuleDescribing {
@@ -87,7 +88,7 @@ public enum TypeBillboard: RuleDescribing {
         rationale: "Text tied to a point in space should turn to face people so it is never read from the side or at a steep angle.",
         fixHint: "Turn the text toward the viewer (facing: viewer) or make it billboard.",
         unit: "deg", worse: .higher,
-        notes: ["Angle between the text's front (+Z) and the direction to the eye.",
+        notes: ["Angle between the text's front (+Z) and the direction to the eye, judged on the frames the text is in the field of view (viewer.fieldOfView). One violation per text: its severity is that of its worst frame, and its spans cover every frame above 30°.",
                 "Roll (sub-check `roll`, info): the angle, 0–180°, between the text's up (+Y) and the head's up after both are projected on the plane perpendicular to the line of sight s (eye → text centre), u − (u·s)·s; this is the tilt of the text's vertical in the image of an eye looking at the text. Text rolled about its own front by r reads r; pitch of the text or of the head toward or away from the eye is foreshortening, not roll, and reads 0 when the text is straight ahead. Off the line of sight a pitched head sees world-upright text rolled by perspective, atan(tan pitch · sin azimuth) in the head frame (11° at 30° pitch and 20° azimuth), so 20° is reached only far off-axis (39° at 30° pitch). Not judged when either projection is shorter than 1e-6 (up along the line of sight: text or head looking straight down on the other). Reported as a violation of its own, beside the facing angle."],
         subchecks: [RuleSubcheck("roll", unit: "deg")])
 }
@@ -102,7 +103,7 @@ public enum EnvGroundPlane: RuleDescribing {
         rationale: "Without a floor people feel they are floating; the HIG asks for a ground plane even under a 360° image.",
         fixHint: "Add a ground mesh to the environment and set groundPlane: true.",
         unit: "count", worse: .higher,
-        notes: ["Checked from the environment's groundPlane flag: explicitly false fails while the immersion is progressive or full; an omitted flag is not judged (the asset may have a floor). Measured: 0 ground planes."])
+        notes: ["Checked from the environment's groundPlane flag: a shown environment with groundPlane: false fails while the immersion is progressive or full and no other shown environment has groundPlane: true; an omitted flag is not judged (the asset may have a floor). Measured: 0 ground planes."])
 }
 
 public enum ArFrameRate: RuleDescribing {
@@ -164,13 +165,19 @@ func motionTypeFactories() -> [RuleFactory] {
             // Font size in pt where it is scale-independent; NaN → use pt_eq per frame (an array, not
             // a dictionary: it is read for every candidate on every frame).
             var fixedPt = [Double](repeating: .nan, count: ents.count)
+            // Em height in metres of a label whose pt_eq the simulator does not compute (it does so
+            // for readable content only; a button's size is not its label's).
+            var labelEm = [Double](repeating: .nan, count: ents.count)
             var cands: [Int] = []
-            for (i, e) in ents.enumerated() where e.isReadable {
-                let containerDynamic = e.container.map { $0 < ents.count && ents[$0].scaleMode == .dynamic } ?? false
-                if let fs = e.fontSize, (e.kind == .element && (containerDynamic || s.scene.platform == .iOS)) || (e.kind == .text && e.scaleMode == .dynamic) {
+            let pa = s.pointAngle > 0 ? s.pointAngle : Units.defaultPointAngle
+            // Readable content, and any other element whose text has a size (a button's label, a field).
+            for (i, e) in ents.enumerated() where e.isReadable || (e.kind == .element && e.fontSize != nil) {
+                if let fs = e.fontSize, measuredInPoints(i, s.scene) || (e.kind == .text && e.scaleMode == .dynamic) {
                     fixedPt[i] = fs
                 } else if e.fontSize == nil && e.textHeight == nil && e.kind == .element {
                     continue
+                } else if !e.isReadable, let fs = e.fontSize {
+                    labelEm[i] = fs * metresPerPoint(of: i, in: s)
                 }
                 cands.append(i)
             }
@@ -178,7 +185,8 @@ func motionTypeFactories() -> [RuleFactory] {
                 guard f.visible[e] else { return nil }
                 let pt = fixedPt[e]
                 if !pt.isNaN { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
-                let v = f.ptEq[e]
+                let em = labelEm[e]
+                let v = em.isNaN ? f.ptEq[e] : (f.distance[e] > 0 ? degrees(2 * atan(em / (2 * f.distance[e]))) / pa : .infinity)
                 return v.isFinite && v < minimum ? .init(measured: v, threshold: minimum, angular: true, unit: "pt_eq") : nil
             }, message: { agg, names in
                 "text \(names.joinedNames) is \(fmt(agg.measured)) \(agg.unit ?? "pt"); make it at least \(fmt(minimum)) pt (17 pt for body text)"
@@ -192,8 +200,10 @@ func motionTypeFactories() -> [RuleFactory] {
             let warn = s.param(m, "maxAngle"), info = s.param(m, "infoAngle"), maxRoll = s.param(m, "maxRoll")
             let cands = ents.indices.filter { ents[$0].kind == .text }
             let facingWithin = cosinePrefilter(min(warn, info)), rollWithin = cosinePrefilter(maxRoll)
+            // Judged only while the text is in the field of view: text behind or beside the viewer is
+            // not being read.
             let facing = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
-                guard f.visible[e] else { return nil }
+                guard f.visible[e], f.inFOV[e] else { return nil }
                 let toEye = f.headPosition - f.center[e]
                 guard length(toEye) > 0, length(f.front[e]) > 0 else { return nil }
                 let c = max(-1, min(1, dot(normalize(f.front[e]), normalize(toEye))))
@@ -205,7 +215,7 @@ func motionTypeFactories() -> [RuleFactory] {
             }, message: { _, _ in "" })
             // Roll (sub-check 1): text up against head up, both projected across the line of sight.
             let roll = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
-                guard f.visible[e] else { return nil }
+                guard f.visible[e], f.inFOV[e] else { return nil }
                 let toEye = f.headPosition - f.center[e]
                 guard length(toEye) > 0, length(f.front[e]) > 0,
                       let c = textRollCosine(up: f.upAxis[e], headUp: f.headUp, sight: -toEye), c <= rollWithin else { return nil }
@@ -216,7 +226,7 @@ func motionTypeFactories() -> [RuleFactory] {
             return MultiProcessor([facing, roll]) { _, agg, names in
                 agg.variant == 1
                     ? "text \(names.joinedNames) is rolled \(fmt(agg.measured))° against the viewer's head; keep its baseline level with the viewer's eyes (within \(fmt(maxRoll))°), for example by billboarding about the vertical axis only"
-                    : "text \(names.joinedNames) is read \(fmt(agg.measured))° off its front; turn it toward the viewer (within \(fmt(info))°)"
+                    : "text \(names.joinedNames) is read \(fmt(agg.measured))° off its front (more than \(fmt(agg.threshold))°); turn it toward the viewer, ideally within \(fmt(info))°"
             }
         },
         RuleFactory(ids: [EnvGroundPlane.metadata.id]) { s in
@@ -224,10 +234,13 @@ func motionTypeFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let envs = ents.indices.filter { ents[$0].kind == .environment }
-            guard !envs.contains(where: { ents[$0].groundPlane == true }) else { return nil }
+            let grounded = envs.filter { ents[$0].groundPlane == true }
             let cands = envs.filter { ents[$0].groundPlane == false }
+            guard !cands.isEmpty else { return nil }
+            // A shown environment without a floor is fine while another shown one provides it.
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
-                f.visible[e] && f.immersion.hasBoundary ? .init(measured: 0, threshold: 1) : nil
+                guard f.visible[e], f.immersion.hasBoundary, !grounded.contains(where: { f.visible[$0] }) else { return nil }
+                return .init(measured: 0, threshold: 1)
             }, message: { _, names in
                 "environment \(names.joinedNames) has no ground plane in \(s.scene.immersion.rawValue == "full" ? "full" : "progressive or full") immersion; add a floor mesh so people do not feel they float"
             })
@@ -249,14 +262,13 @@ final class ScaleLegibilityRule: RuleProcessor {
     let minimum: Double, far: Double, pointAngle: Double
     /// Entity and em height in metres.
     let texts: [(entity: Int, height: Double)]
-    private var farthest: Double
-    private var reported = false
+    /// Per text (same order): the farthest the eye has been from it, at least `far`.
+    private var farthest: [Double]
     init?(_ s: RuleSetup) {
         let m = TypeLegibleAcrossScale.metadata
         guard let r = s.index(m.id) else { return nil }
         rule = r
         minimum = s.param(m, "minimum"); far = s.param(m, "farDistance"); pointAngle = s.pointAngle
-        farthest = far
         let ents = s.scene.entities
         var t: [(Int, Double)] = []
         for (i, e) in ents.enumerated() where e.isReadable {
@@ -266,22 +278,25 @@ final class ScaleLegibilityRule: RuleProcessor {
             }
         }
         texts = t
+        farthest = Array(repeating: far, count: t.count)
     }
     func ptEq(_ h: Double, _ d: Double) -> Double { degrees(2 * atan(h / (2 * d))) / pointAngle }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        for (e, _) in texts where f.distance[e].isFinite { farthest = max(farthest, f.distance[e]) }
+        for (k, (e, _)) in texts.enumerated() where f.distance[e].isFinite && f.distance[e] > farthest[k] {
+            farthest[k] = f.distance[e]
+        }
     }
     func finish(_ out: inout Findings, _ end: EndState) {
-        for (e, h) in texts {
-            let v = ptEq(h, farthest)
+        for (k, (e, h)) in texts.enumerated() {
+            let v = ptEq(h, farthest[k])
             if v < minimum {
                 out.reportRun(rule: rule, e, from: 0, fromTime: 0, to: end.lastFrame, toTime: end.lastTime,
-                              measured: v, worstFrame: 0, threshold: minimum)
+                              measured: v, worstFrame: 0, threshold: minimum, aux: farthest[k])
             }
         }
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        "fixed-scale text \(names.joinedNames) would be \(fmt(agg.measured)) pt_eq seen from \(fmt(farthest)) m; make it larger or use dynamic scale so it stays at least \(fmt(minimum)) pt"
+        "fixed-scale text \(names.joinedNames) would be \(fmt(agg.measured)) pt_eq seen from \(fmt(agg.aux)) m; make it larger or use dynamic scale so it stays at least \(fmt(minimum)) pt"
     }
 }
 

@@ -19,7 +19,7 @@ public enum TargetCenterSpacing: RuleDescribing {
         rationale: "People aim with their eyes, which are less precise than a finger; the HIG asks for room around every interactive element (centres at least 60 pt apart, or 16 pt between them) so each is easy to look at and its hover highlight does not run into its neighbour.",
         fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges.",
         unit: "pt", worse: .lower,
-        notes: ["Elements in one 2D container are compared in the container's pt; anything else in angle, as pt_eq (angle / pointAngle), from the eye at each frame.",
+        notes: ["Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
                 "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding."])
 }
@@ -96,7 +96,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         var dyn: [Int] = []
         var grp: [Int] = []
         for (i, e) in ents.enumerated() where e.interactive {
-            if let c = e.container, e.frame != nil, e.animation == nil {
+            if let c = e.container, measuredInPoints(i, s.scene), e.animation == nil {
                 inContainer[i] = true
                 byContainer[c, default: []].append(i)
                 grp.append(c)
@@ -228,7 +228,8 @@ public enum TargetHitRegionVisionOS: RuleDescribing {
         rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls at standard sizes get a system hit region, so below 60 pt only custom controls are flagged.",
         fixHint: "Make the control at least 60×60 pt (or give it a larger hit region); never smaller than 28×28 pt.",
         unit: "pt", worse: .lower,
-        notes: ["Elements: the smaller side of the frame in pt. 3D interactive entities (models, asset nodes): pt_eq each frame, reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, or any 3D entity."])
+        notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, or any 3D entity.",
+                "One violation per element: its severity is that of its worst frame (error below 28, warning below 60), and its spans cover every frame below 60."])
 }
 
 public enum TargetHitRegionIOS: RuleDescribing {
@@ -255,13 +256,14 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     let upper = s.param(meta, ios ? "frequent" : "custom")
     let ents = s.scene.entities
     let cands = ents.indices.filter { ents[$0].interactive }
+    let inPoints = ents.indices.map { measuredInPoints($0, s.scene) }
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
-        // A 2D element is measured in its container's pt; anything else (3D models, marked nodes)
-        // in angle, as pt_eq. An entity is always measured the same way, so its unit never changes.
+        // A 2D element of a dynamic-scale container is measured in its container's pt; anything
+        // else (elements of fixed-scale containers, 3D models, marked nodes) in angle, as pt_eq. An entity is always measured the same way, so its unit never changes.
         let size: Double, unit: String
-        if let fr = ent.frame, ent.kind == .element { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
+        if let fr = ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
         guard size.isFinite else { return nil }
         if size < minimum { return .init(measured: size, threshold: minimum, severity: .error, angular: unit == "pt_eq", unit: unit) }
         let custom = ios || ent.role == .custom || ent.kind != .element

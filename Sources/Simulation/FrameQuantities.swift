@@ -76,6 +76,28 @@ public struct FrameQuantities: Sendable {
     /// Bounds intersect / lie entirely inside the comfort field of view (`fieldOfView` h × v).
     public internal(set) var inFOV: [Bool] = []
     public internal(set) var fullyInFOV: [Bool] = []
+    /// The box each entity's quantities are measured on, 12 doubles per entity: its centre, then
+    /// three half-axis vectors (corners = centre ± a0 ± a1 ± a2). The entity's oriented box when
+    /// exactly one of its nodes has geometry (a rotated window stays flat), else its world AABB.
+    public internal(set) var boxFrames: [Double] = []
+
+    /// Half-axis `k` (0, 1, 2) of entity `e`'s box frame.
+    @inlinable
+    public func boxAxis(_ e: Int, _ k: Int) -> Vec3 {
+        let o = 12 * e + 3 + 3 * k
+        guard e >= 0, k >= 0, k < 3, o + 2 < boxFrames.count else { return .zero }
+        return Vec3(boxFrames[o], boxFrames[o + 1], boxFrames[o + 2])
+    }
+
+    /// How far entity `e`'s box reaches along the unit vector `n` from the plane through `origin`
+    /// perpendicular to it: |(c − origin) · n| + Σ |a_k · n|.
+    @inlinable
+    public func boxReach(_ e: Int, along n: Vec3, from origin: Vec3) -> Double {
+        let o = 12 * e
+        guard e >= 0, o + 11 < boxFrames.count else { return abs(dot(center[e] - origin, n)) }
+        let c = Vec3(boxFrames[o], boxFrames[o + 1], boxFrames[o + 2])
+        return abs(dot(c - origin, n)) + abs(dot(boxAxis(e, 0), n)) + abs(dot(boxAxis(e, 1), n)) + abs(dot(boxAxis(e, 2), n))
+    }
 
     public init(entityCount: Int) {
         visible = .init(repeating: true, count: entityCount)

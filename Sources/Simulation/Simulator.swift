@@ -465,7 +465,11 @@ public struct Simulator: Sendable {
             }
             mark(&phases.quantities)
             phases.frames += 1
+            // Lend the box frames to the consumer without a copy (an O(1) swap of buffers); they
+            // come back before the next frame writes them.
+            swap(&q.boxFrames, &boxFrames)
             try body(q)
+            swap(&q.boxFrames, &boxFrames)
             if profiling { clock = SimulationPhaseTimes.now() }
         }
     }

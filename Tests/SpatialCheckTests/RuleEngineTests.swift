@@ -148,9 +148,22 @@ import SpatialModel
         let v = vs.rule("depth-min-reading-distance")
         #expect(v.count == 1)
         #expect(v.first?.severity == .warning)
-        #expect(v.first?.spans == [[100, 119]])
+        // Frame 100 (t = 10 s) is where 10.1 s of reading has passed; from then on the whole run
+        // is the violation, so its span starts where the reading began.
+        #expect(v.first?.spans == [[0, 119]])
+        #expect(v.first?.firstTime == 0)
         #expect(v.first?.measured == 0.6)
         #expect(v.first?.unit == "m")
+    }
+
+    @Test func readingRunCountsFromWhereItBegan() {
+        // Far for 3 s, then at 0.6 m from frame 30 on: the 10 s dwell is passed at frame 130, and
+        // the violation covers frames 30–149.
+        let (_, vs) = readingScene(seconds: 15, staticEnd: false).run { i, f in f.distance[0] = i < 30 ? 2 : 0.6 }
+        #expect(vs.rule("depth-min-reading-distance").first?.spans == [[30, 149]])
+        // Closer than 1 m for 6 s, then again for 8 s: neither run outlasts the dwell.
+        let (_, none) = readingScene(seconds: 15, staticEnd: false).run { i, f in f.distance[0] = (60..<70).contains(i) ? 2 : 0.6 }
+        #expect(none.rule("depth-min-reading-distance").isEmpty)
     }
 
     @Test func readingForEightSecondsIsFine() {
@@ -168,7 +181,7 @@ import SpatialModel
 
     @Test func nearContentOnlyBriefly() {
         let (_, vs) = readingScene(seconds: 12, staticEnd: false).run { _, f in f.distance[0] = 0.4 }
-        #expect(vs.rule("depth-near-brief-only").first?.spans == [[100, 119]])
+        #expect(vs.rule("depth-near-brief-only").first?.spans == [[0, 119]])
     }
 
     @Test func fingerprintIsStableAndIgnoresUnrelatedEntities() {

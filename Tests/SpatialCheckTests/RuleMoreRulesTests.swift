@@ -12,10 +12,28 @@ import SpatialModel
             f.eccentricity[0] = 20                      // off-centre: info on every frame
             f.fullyInFOV[0] = i < 10                    // out of view from 1 s on: warning after 2 s more
         }.1.rule("fov-important-centered")
-        #expect(vs.count == 1)
-        #expect(vs.first?.severity == .warning)
-        #expect(vs.first?.spans == [[0, 39]])
-        #expect(vs.first?.borderline == false)
+        // Two measurements, two violations: the out-of-view sub-check covers its whole run (frames
+        // 10–39, grace included) and measures how long it lasted, 30 frames at 10 Hz = 3 s; the
+        // off-centre info covers every frame at 20°.
+        #expect(vs.count == 2)
+        let out = vs.first { $0.severity == .warning }, off = vs.first { $0.severity == .info }
+        #expect(out?.spans == [[10, 39]])
+        #expect(abs((out?.measured ?? 0) - 3.0) < 1e-9)
+        #expect(out?.threshold == 2)
+        #expect(out?.unit == "s")
+        #expect(out?.borderline == false)
+        #expect(off?.spans == [[0, 39]])
+        #expect(off?.measured == 20)
+    }
+
+    /// Out of view for 1.5 s only (under the 2 s grace) while the viewer keeps moving: no warning.
+    @Test func primaryContentBrieflyOutOfViewIsFine() {
+        var fx = RuleFixture(frameRate: 10, duration: 4)
+        fx.add("player", .window) { e in e.primary = true }
+        fx.scene.viewer.path = [ViewerKey(time: 0, position: Vec3(0, 1.6, 0), rotation: .identity),
+                                ViewerKey(time: 10, position: Vec3(0, 1.6, 0), rotation: .identity)]
+        let vs = fx.run { i, f in f.fullyInFOV[0] = !(10..<25).contains(i) }.1.rule("fov-important-centered")
+        #expect(vs.isEmpty)
     }
 
     @Test func borderlineNearAnAngleThreshold() {
@@ -57,12 +75,42 @@ import SpatialModel
         let child = fx.add("statue", .model, parent: w)
         let vs = fx.run { _, f in
             f.front[w] = Vec3(0, 0, 1)
+            // A 20 × 20 × 10 cm box whose back face lies on the window (z = −2): it reaches 0.1 m.
             f.boundsMin[child] = Vec3(-0.1, 1.5, -2); f.boundsMax[child] = Vec3(0.1, 1.7, -1.9)
+            f.setBox(child, center: Vec3(0, 1.6, -1.95), axes: (Vec3(0.1, 0, 0), Vec3(0, 0.1, 0), Vec3(0, 0, 0.05)))
         }.1
         #expect(vs.rule("depth-layer-count").first?.measured == 4)
         let ext = vs.rule("depth-window-content-extent")
         #expect(ext.map(\.entities) == [["player/e3"], ["player/statue"]])
         #expect(abs((ext.last?.measured ?? 0) - 0.1) < 1e-9)
+    }
+
+    /// A window turned 45° toward the viewer with a flat 40 × 20 cm panel 1 cm in front of it: the
+    /// panel reaches 1 cm along the window's normal, however much its world-aligned box grows
+    /// (that box is 28 cm deep: 0.2 · sin 45° · 2).
+    @Test func windowExtentFollowsATurnedWindow() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        let w = fx.window()
+        let child = fx.add("panel", .model, parent: w)
+        let s = 0.5.squareRoot()
+        let n = Vec3(s, 0, s), right = Vec3(s, 0, -s)
+        let vs = fx.run { _, f in
+            f.center[w] = Vec3(-1, 1.6, -1); f.front[w] = n
+            let c = Vec3(-1, 1.6, -1) + 0.01 * n
+            f.center[child] = c
+            f.boundsMin[child] = c - Vec3(0.2 * s, 0.1, 0.2 * s); f.boundsMax[child] = c + Vec3(0.2 * s, 0.1, 0.2 * s)
+            f.setBox(child, center: c, axes: (0.2 * right, Vec3(0, 0.1, 0), Vec3(0, 0, 0)))
+        }.1
+        #expect(vs.rule("depth-window-content-extent").isEmpty)
+        // The same panel 6 cm out is reported with its true reach.
+        let far = fx.run { _, f in
+            f.center[w] = Vec3(-1, 1.6, -1); f.front[w] = n
+            let c = Vec3(-1, 1.6, -1) + 0.06 * n
+            f.center[child] = c
+            f.setBox(child, center: c, axes: (0.2 * right, Vec3(0, 0.1, 0), Vec3(0, 0, 0)))
+        }.1.rule("depth-window-content-extent")
+        #expect(far.map(\.entities) == [["player/panel"]])
+        #expect(abs((far.first?.measured ?? 0) - 0.06) < 1e-9)
     }
 
     @Test func locomotionIgnoresRecenter() {

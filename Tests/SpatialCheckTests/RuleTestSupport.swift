@@ -52,6 +52,8 @@ struct RuleFixture {
             f.angularWidth[e] = 4; f.angularHeight[e] = 4; f.angularSize[e] = 4
             f.ptEq[e] = 60
         }
+        f.boxFrames = Array(repeating: 0, count: 12 * n)
+        for e in 0..<n { f.setBox(e, center: Vec3(0, 1.6, -2), axes: (Vec3(0.05, 0, 0), Vec3(0, 0.05, 0), Vec3(0, 0, 0))) }
         return f
     }
 
@@ -70,4 +72,12 @@ struct RuleFixture {
 
 extension Array where Element == Violation {
     func rule(_ id: String) -> [Violation] { filter { $0.rule == id } }
+}
+
+extension FrameQuantities {
+    /// Sets entity `e`'s box frame (centre and three half-axis vectors), as the simulator writes it.
+    mutating func setBox(_ e: Int, center c: Vec3, axes: (Vec3, Vec3, Vec3)) {
+        let v = [c, axes.0, axes.1, axes.2]
+        for (k, x) in v.enumerated() { for j in 0..<3 { boxFrames[12 * e + 3 * k + j] = x[j] } }
+    }
 }

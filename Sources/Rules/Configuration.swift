@@ -145,6 +145,12 @@ public struct RuleConfiguration: Sendable {
             err(n, "\(what) must be a finite number, found '\(n.string ?? "a collection")'")
             return nil
         }
+        /// Every rule parameter is a distance, angle, time, size, count or switch: never negative.
+        func parameter(_ n: Yams.Node, _ what: String) -> Double? {
+            guard let v = number(n, what) else { return nil }
+            if v < 0 { err(n, "\(what) must be 0 or more, found \(n.string ?? String(v))"); return nil }
+            return v
+        }
         func severity(_ n: Yams.Node) -> Severity? {
             if let s = n.string, let v = Severity(rawValue: s) { return v }
             err(n, "severity must be error, warning or info, found '\(n.string ?? "?")'",
@@ -169,12 +175,12 @@ public struct RuleConfiguration: Sendable {
                 case "severity": s.severity = severity(pv)
                 case "threshold":
                     if meta?.thresholdKey == nil { err(k, "rule '\(meta?.id ?? "?")' has no threshold") }
-                    s.threshold = number(pv, "threshold")
+                    s.threshold = parameter(pv, "threshold")
                 case "enabled":
                     if let b = pv.bool { s.enabled = b } else { err(pv, "enabled must be true or false") }
                 default:
                     if paramKeys.contains(key) {
-                        if let x = number(pv, key) { s.parameters[key] = x }
+                        if let x = parameter(pv, key) { s.parameters[key] = x }
                     } else {
                         unknownKey(k, known, "rule '\(meta?.id ?? "?")'")
                     }

@@ -45,6 +45,24 @@ import SpatialModel
         }
     }
 
+    @Test func negativeThresholdsAndParametersAreErrors() {
+        let text = """
+        rules:
+          target-center-spacing: {threshold: -5}
+          depth-min-reading-distance: {dwell: -1, distance: 0.8}
+        """
+        do {
+            _ = try RuleConfiguration.parse(text)
+            Issue.record("expected errors")
+        } catch let f as LoadFailure {
+            #expect(f.diagnostics.map(\.location?.line) == [2, 3])
+            #expect(f.diagnostics.first?.message.contains("threshold must be 0 or more, found -5") == true)
+            #expect(f.diagnostics.last?.message.contains("dwell must be 0 or more") == true)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test func parsesAFullConfig() throws {
         let c = try RuleConfiguration.parse("""
         failOn: warning

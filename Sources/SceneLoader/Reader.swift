@@ -125,7 +125,11 @@ final class Reader {
         return nil
     }
 
-    func enumValue<E: RawRepresentable & CaseIterable>(_ n: YNode, _ what: String, _: E.Type) -> E?
+    /// One of `E`'s raw values. A value that is not one is an error suggesting the closest name:
+    /// the one `aliases` maps it to (lowercased; abbreviations such as `cm`, which are too far from
+    /// any name for the edit distance), else the nearest by edit distance.
+    func enumValue<E: RawRepresentable & CaseIterable>(_ n: YNode, _ what: String, _: E.Type,
+                                                       aliases: [String: E] = [:]) -> E?
     where E.RawValue == String {
         let names = E.allCases.map(\.rawValue)
         guard case let .scalar(s) = n.kind, s.type != .null else {
@@ -133,8 +137,9 @@ final class Reader {
             return nil
         }
         if let v = E(rawValue: s.text) { return v }
+        let match = aliases[s.text.lowercased()]?.rawValue ?? suggest(s.text, in: names)
         error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found '\(quoted(s.text))'",
-              hint: suggest(s.text, in: names).map { "did you mean '\($0)'?" })
+              hint: match.map { "did you mean '\($0)'?" })
         return nil
     }
 

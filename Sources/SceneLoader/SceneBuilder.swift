@@ -28,6 +28,14 @@ private enum UnitName: String, CaseIterable {
         case .feet: 0.3048
         }
     }
+    /// Abbreviations and other spellings, suggested (not accepted) when one is given.
+    static let aliases: [String: UnitName] = [
+        "m": .meters, "meter": .meters, "metre": .meters, "metres": .meters,
+        "cm": .centimeters, "centimeter": .centimeters, "centimetre": .centimeters, "centimetres": .centimeters,
+        "mm": .millimeters, "millimeter": .millimeters, "millimetre": .millimeters, "millimetres": .millimeters,
+        "in": .inches, "inch": .inches, "\"": .inches,
+        "ft": .feet, "foot": .feet, "'": .feet,
+    ]
 }
 
 private let commonKeys = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
@@ -101,6 +109,8 @@ final class SceneBuilder {
     private var nodeNameIndex: [String: [String: Int]] = [:]
     private var triangleLimitReported = false
     private var assetCache: [String: Result<ImportedAsset, Diagnostic>] = [:]
+    /// Folder → its entry names by lowercased name (`caseVariants`).
+    private var folderNames: [String: [String: [String]]] = [:]
 
     init(path: String, baseDirectory: String, options: LoadOptions, importer: AssetImporting) {
         self.path = path; self.baseDirectory = baseDirectory; self.options = options; self.importer = importer
@@ -529,6 +539,9 @@ final class SceneBuilder {
             }
             let mode = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) } ?? .dynamic
             let s = mode == .dynamic ? units.dynamicPointSize(atDistance: d0) : units.fixedPointSize
+            if let sn = m["size"], min(size.x, size.y) < Self.minWindowPoints {
+                warnSizeUnits(loc: sn.loc, what: what, size: [size.x, size.y], metresPerPoint: s, volume: false)
+            }
             nodes[nodeIdx].geometry = Self.box(size.x * s, size.y * s, 0)
             entities[entIdx].scaleMode = mode
             entities[entIdx].metresPerPoint = s
@@ -550,6 +563,9 @@ final class SceneBuilder {
             entities[entIdx].scaleMode = mode
             entities[entIdx].metresPerPoint = s
             if let size {
+                if max(size.x, size.y, size.z) > Self.maxVolumeMetres, let sn = m["size"] {
+                    warnSizeUnits(loc: sn.loc, what: what, size: [size.x, size.y, size.z], metresPerPoint: s, volume: true)
+                }
                 nodes[nodeIdx].geometry = Self.box(size.x, size.y, size.z)
                 entities[entIdx].sizeMetres = size
                 let face = SIMD2(size.x / s, size.y / s)
@@ -638,6 +654,36 @@ final class SceneBuilder {
         }
     }
 
+    /// A window `size` under this many points in a dimension was probably given in metres.
+    static let minWindowPoints = 10.0
+    /// A volume `size` over this many metres in a dimension was probably given in points.
+    static let maxVolumeMetres = 20.0
+
+    /// Warns that a window's size (points) or a volume's size (metres) looks like it is in the other
+    /// unit, with what the numbers would be in the right one at this entity's metres per point.
+    private func warnSizeUnits(loc: SourceLocation, what: String, size: [Double], metresPerPoint s: Double, volume: Bool) {
+        let given = "[" + size.map(Reader.format).joined(separator: ", ") + "]"
+        func list(_ v: [Double], _ f: (Double) -> String) -> String { "[" + v.map(f).joined(separator: ", ") + "]" }
+        let scale = s > 0 && s.isFinite ? String(format: "%.3g mm per pt", s * 1000) : nil
+        if volume {
+            let largest = size.max() ?? 0
+            var message = "\(what) has size \(given): volume sizes are in metres, and \(Self.metres(largest)) is larger than a room"
+                + " — did you mean points? use a window, or metres"
+            if let scale {
+                message += " (\(given) pt is about \(list(size.map { $0 * s }) { $0 >= 100 ? Reader.format($0.rounded()) : String(format: "%.3g", $0) }) m at this volume's \(scale))"
+            }
+            r.warning(loc, message, hint: "a window is sized in points ('size: [width, height]'); a volume in metres ('size: [width, height, depth]')")
+        } else {
+            let smallest = size.min() ?? 0
+            var message = "\(what) has size \(given): window sizes are in points, and \(Reader.format(smallest)) pt is smaller than any readable text"
+                + " — did you mean metres? give the size in points"
+            if let scale {
+                message += " (\(given) m is about \(list(size.map { $0 / s }) { Reader.format($0.rounded()) }) pt at this window's \(scale))"
+            }
+            r.warning(loc, message, hint: "a window is sized in points ('size: [width, height]'); a volume in metres ('size: [width, height, depth]')")
+        }
+    }
+
     private static func scalarText(_ n: YNode?) -> String? {
         if let n, case let .scalar(s) = n.kind { return s.text }
         return nil
@@ -648,7 +694,7 @@ final class SceneBuilder {
             guard let d = r.positive(n, "'assetUnits' of \(what) (metres per file unit)") else { return nil }
             return (d, "assetUnits: \(Reader.format(d)) m per unit")
         }
-        guard let u = r.enumValue(n, "'assetUnits' of \(what)", UnitName.self) else { return nil }
+        guard let u = r.enumValue(n, "'assetUnits' of \(what)", UnitName.self, aliases: UnitName.aliases) else { return nil }
         return (u.metres, "assetUnits: \(u.rawValue)")
     }
 
@@ -791,7 +837,14 @@ final class SceneBuilder {
         }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDir) else {
-            return fail("asset '\(display)' not found (looked in \((resolved as NSString).deletingLastPathComponent))")
+            let folder = (resolved as NSString).deletingLastPathComponent
+            let others = caseVariants(of: (resolved as NSString).lastPathComponent, inFolder: folder)
+            let hint: String? = switch others.count {
+            case 0: nil
+            case 1: "a file named '\(quoted(others[0], limit: 200))' exists there; paths are case-sensitive"
+            default: "files named \(Reader.quoteList(others, limit: 5)) exist there; paths are case-sensitive"
+            }
+            return fail("asset '\(display)' not found (looked in \(folder))", hint)
         }
         if isDir.boolValue { return fail("asset '\(display)' is a directory, not a file") }
         let asset: ImportedAsset
@@ -842,6 +895,41 @@ final class SceneBuilder {
             return fail("asset '\(display)' declares an invalid unit scale \(u)")
         }
         return .success(asset)
+    }
+
+    /// Names in `folder` that equal `name` except for letter case (sorted), for the hint on a missing
+    /// asset. Only the folder the asset path resolves to is read, and only after the path policy has
+    /// accepted that path (`checkAssetPath`), so nothing outside the scene's folder is revealed. Each
+    /// folder is read once per scene, at most `Self.maxFolderEntries` names.
+    private func caseVariants(of name: String, inFolder folder: String) -> [String] {
+        let names: [String: [String]]
+        if let cached = folderNames[folder] {
+            names = cached
+        } else {
+            var byLowercase: [String: [String]] = [:]
+            for n in Self.entries(of: folder, limit: Self.maxFolderEntries) { byLowercase[n.lowercased(), default: []].append(n) }
+            folderNames[folder] = byLowercase
+            names = byLowercase
+        }
+        // A name Swift considers equal to `name` differs at most in Unicode normalisation, not in
+        // letter case: no hint for it.
+        return (names[name.lowercased()] ?? []).filter { $0 != name }.sorted()
+    }
+
+    static let maxFolderEntries = 10_000
+
+    /// Up to `limit` entry names of a directory (none when it cannot be read), without `.` and `..`.
+    static func entries(of folder: String, limit: Int) -> [String] {
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while out.count < limit, let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out
     }
 
     private func attach(asset: ImportedAsset, display: String, resolved: String, selectNode: String?,

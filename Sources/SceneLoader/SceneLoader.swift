@@ -48,7 +48,9 @@ import AssetImport
 ///   `node:` keeps that node's subtree; the node keeps its own local transform, its ancestors' are
 ///   dropped. Asset nodes whose transform cannot be decomposed keep their rest matrix and get an
 ///   identity `restTRS`. Rest bounds are exact (vertices through the full rest world matrix).
-///   Assets are imported once per resolved path. Marked nodes whose names repeat get a `~2`, `~3`
+///   Assets are imported once per resolved path. A missing asset whose name exists in the same folder
+///   in another letter case gets a hint naming that file (only that folder is read, and only after
+///   the path policy accepted the path). Marked nodes whose names repeat get a `~2`, `~3`
 ///   suffix in their path (with a warning).
 /// - **Animation.** A keyframe that omits a component holds the entity's static value; every
 ///   keyframe gives a key in every component. `speed` is accepted for keyframes too.
@@ -57,10 +59,16 @@ import AssetImport
 /// - **Stricter than the spec text** (all reported as errors): `anchor` on a child (children follow
 ///   their parent's anchor); a volume without `size`; text without `string`; dynamic-scale content
 ///   (default windows, dynamic volumes, `fontSize` text) placed exactly at the eye (d0 = 0, no size);
-///   viewer path and keyframe times below 0; `range` outside 0 ≤ min ≤ max ≤ 360.
+///   viewer path and keyframe times below 0. (`range` loads with any two finite numbers; whether it is
+///   valid is the rule immersion-range-valid's verdict.)
 /// - **Events** are sorted by time (stable); `entity` is a path or an id that is unique in the scene.
 /// - **Diagnostics** without a location (command-line overrides, unreadable files) sort first.
-/// - **Warnings.** A model whose rest bounds exceed 50 m or stay under 1 mm in every dimension.
+/// - **Warnings.** A model whose rest bounds exceed 50 m or stay under 1 mm in every dimension; a
+///   volume `size` over 20 m in a dimension (likely points) and a window `size` under 10 pt in a
+///   dimension (likely metres). Warnings never fail a load nor change the exit code.
+/// - **YAML syntax errors** keep libyaml's text, are placed inside the file (an error at the end of
+///   the input goes to where the unclosed construct starts, else to the end of the last line) and
+///   get a plain-language hint for the common ones (tabs, indentation, unclosed brackets and quotes).
 public enum SceneLoader {
     /// True for `*.scene.yaml`, `*.scene.yml` and `*.scene.json` (case-insensitive).
     public static func isSceneFile(_ path: String) -> Bool {

@@ -206,7 +206,7 @@ struct TreeConverter {
     /// it; only the problem, the context and the marks are used here, so no line of the file is
     /// echoed. (The problem text itself is libyaml's fixed wording, possibly naming one character.)
     static func diagnostic(for error: YamlError, file: String, text: String? = nil) -> Diagnostic {
-        let d = rawDiagnostic(for: error, file: file)
+        let d = rawDiagnostic(for: error, file: file, text: text)
         var location = d.location
         if location == nil, case let .reader(_, offset?, _, _) = error, let text {
             location = Self.location(ofByte: offset, in: text)
@@ -227,20 +227,11 @@ struct TreeConverter {
         return SourceLocation(line: line, column: column)
     }
 
-    private static func rawDiagnostic(for error: YamlError, file: String) -> Diagnostic {
-        func msg(_ problem: String, _ context: YamlError.Context?) -> String {
-            var m = "YAML syntax error: \(problem)"
-            if let context { m += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
-            return m
-        }
+    private static func rawDiagnostic(for error: YamlError, file: String, text: String?) -> Diagnostic {
         switch error {
-        case let .scanner(context, problem, mark, _):
-            return Diagnostic(file: file, location: location(mark), message: msg(problem, context))
-        case let .parser(context, problem, mark, _):
-            return Diagnostic(file: file, location: location(mark), message: msg(problem, context),
-                              hint: problem.contains("nesting") ? "nesting is limited to \(Limits.maxDepth) levels" : nil)
-        case let .composer(context, problem, mark, _):
-            return Diagnostic(file: file, location: location(mark), message: msg(problem, context))
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            return syntaxDiagnostic(problem: problem, context: context, mark: mark, file: file, text: text)
         case let .duplicatedKeysInMapping(duplicates, context):
             let keys = duplicates.prefix(5).map { "'\(quoted($0))'" }.joined(separator: ", ")
             return Diagnostic(file: file, location: location(context.mark),
@@ -254,6 +245,65 @@ struct TreeConverter {
         default:
             return Diagnostic(file: file, message: "cannot parse the scene file")
         }
+    }
+
+    static let tabHint = "YAML does not allow tabs for indentation; use spaces"
+    static let indentationHint = "check the indentation of this line and the one above, and that a key's value with ':' is quoted"
+
+    /// A libyaml scanner, parser or composer error: libyaml's own text (kept, so it can be looked
+    /// up), at a location inside the file, with a plain-language hint for the common problems.
+    ///
+    /// libyaml reports errors found at the end of the input (an unclosed `[`, `{` or quote) at the
+    /// position after the last character, which for a file ending in a line break is a line the
+    /// file does not have. Such a location is replaced by the context mark (where the unclosed
+    /// construct starts) when that is inside the file, else by the end of the last line.
+    static func syntaxDiagnostic(problem: String, context: YamlError.Context?, mark: Mark, file: String,
+                                 text: String?) -> Diagnostic {
+        var loc = location(mark)
+        var atEnd = false
+        var line: [Unicode.Scalar] = []
+        if let text {
+            let doc = DocumentLines(text, keep: [mark.line] + (context.map { [$0.mark.line] } ?? []))
+            if !doc.contains(loc) {
+                atEnd = true
+                if let c = context.map({ location($0.mark) }), doc.contains(c) { loc = c } else { loc = doc.end }
+            }
+            line = doc.kept[loc.line] ?? []
+        }
+        var message = "YAML syntax error: \(problem)"
+        if atEnd && !problem.contains("end of stream") { message += " at the end of the file" }
+        if let context { message += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+        return Diagnostic(file: file, location: loc, message: message,
+                          hint: syntaxHint(problem: problem, context: context?.text ?? "", line: line, column: loc.column))
+    }
+
+    /// Plain-language advice for libyaml's most common messages; nil when there is none.
+    /// `line` is the text of the line the error is reported on (without its line break).
+    static func syntaxHint(problem: String, context: String, line: [Unicode.Scalar], column: Int) -> String? {
+        let p = problem.lowercased()
+        let indent = line.prefix { $0 == " " || $0 == "\t" }
+        let at: Unicode.Scalar? = column >= 1 && column <= line.count ? line[column - 1] : nil
+        if p.contains("tab character") || at == "\t" || (indent.contains("\t") && column <= indent.count + 1) {
+            return tabHint
+        }
+        if p.contains("nesting") { return "nesting is limited to \(Limits.maxDepth) levels" }
+        if p.contains("cannot start any token"), let at {
+            return "'\(quoted(String(at)))' cannot start an unquoted value in YAML; put the value in quotes"
+        }
+        let indentation = ["mapping values are not allowed", "did not find expected key", "block end",
+                           "did not find expected '-' indicator", "block sequence entries are not allowed",
+                           "could not find expected ':'"]
+        if indentation.contains(where: p.contains) { return indentationHint }
+        if p.contains("did not find expected ',' or ']'") {
+            return "a list in brackets needs a closing ']' and ',' between its items"
+        }
+        if p.contains("did not find expected ',' or '}'") {
+            return "a mapping in braces needs a closing '}' and ',' between its entries"
+        }
+        if p.contains("end of stream"), context.contains("quoted scalar") {
+            return "a quoted value is not closed; add the closing quote"
+        }
+        return nil
     }
 
     private mutating func fail(_ loc: SourceLocation, _ message: String, hint: String? = nil) {
@@ -364,5 +414,57 @@ private extension Yams.Node {
         case .sequence, .mapping: true
         default: false
         }
+    }
+}
+
+/// The lines of a document as libyaml counts them, for placing error marks: line breaks are LF,
+/// CR, CR LF, NEL, LS and PS; columns count Unicode scalars; a leading byte-order mark is not a
+/// column. One pass; only the lines asked for are kept.
+struct DocumentLines {
+    /// Number of lines (a final line break does not start another line).
+    private(set) var count = 0
+    /// Scalars of the last line, and of each line asked for by number (without the line break).
+    private(set) var lastLength = 0
+    private(set) var kept: [Int: [Unicode.Scalar]] = [:]
+
+    init(_ text: String, keep: [Int]) {
+        let wanted = Set(keep)
+        var number = 1, length = 0
+        var keeping = wanted.contains(1)
+        var current: [Unicode.Scalar] = []
+        var previousCR = false
+        var first = true
+        func endLine() {
+            if keeping { kept[number] = current }
+            lastLength = length
+            count = number
+            number += 1; length = 0; current = []
+            keeping = wanted.contains(number)
+        }
+        for c in text.unicodeScalars {
+            defer { first = false }
+            if c == "\u{FEFF}" && first { continue }
+            if c == "\n" && previousCR { previousCR = false; continue }
+            previousCR = c == "\r"
+            if c == "\n" || c == "\r" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" {
+                endLine()
+                continue
+            }
+            length += 1
+            if keeping { current.append(c) }
+        }
+        if length > 0 { endLine() }
+    }
+
+    /// True when `loc` is a character of the document or the position just after a line's end.
+    func contains(_ loc: SourceLocation) -> Bool {
+        guard loc.line >= 1, loc.line <= count else { return false }
+        let length = loc.line == count ? lastLength : (kept[loc.line]?.count ?? Int.max - 1)
+        return loc.column >= 1 && loc.column <= length + 1
+    }
+
+    /// The position just after the last character (1:1 for an empty document).
+    var end: SourceLocation {
+        count == 0 ? SourceLocation(line: 1, column: 1) : SourceLocation(line: count, column: lastLength + 1)
     }
 }

@@ -60,11 +60,16 @@ extension Report {
                 ]
                 results.append(.object(r))
             }
-            for e in scene.errors {
+            // Every scene that could not be loaded (a load error, or a path that does not exist)
+            // has at least one notification, its message naming the file.
+            let errors = scene.status == .error && scene.errors.isEmpty
+                ? [Diagnostic(file: scene.path, message: "could not be loaded")] : scene.errors
+            for e in errors {
+                let file = e.file.isEmpty ? scene.path : e.file
                 notifications.append(.object([
                     ("level", .string("error")),
-                    ("message", .object([("text", .string(e.message + (e.hint.map { " (\($0))" } ?? "")))])),
-                    ("locations", .array([location(e.file.isEmpty ? scene.path : e.file, e.location)])),
+                    ("message", .object([("text", .string("\(file): \(e.message)" + (e.hint.map { " (\($0))" } ?? "")))])),
+                    ("locations", .array([location(file, e.location)])),
                 ]))
             }
         }
@@ -93,7 +98,7 @@ extension Report {
                 ("invocations", .array([.object([
                     ("executionSuccessful", .bool(!hasLoadErrors)),
                     ("toolExecutionNotifications", .array(notifications)),
-                ])])),
+                ] + (generatedAt.map { [("endTimeUtc", JSON.string($0))] } ?? []))])),
                 ("results", .array(results)),
             ])])),
         ])
@@ -146,7 +151,7 @@ extension Report {
                     if vs.isEmpty { cases += "/>\n"; continue }
                     cases += ">\n"
                     let details = vs.map { v in
-                        "\(v.severity.rawValue): \(v.entities.joined(separator: ", ")): \(v.message) " +
+                        "\(v.severity.rawValue): \(v.entityList): \(v.message) " +
                             "(measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit); " +
                             "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0))"
                     }.joined(separator: "\n")
@@ -165,7 +170,8 @@ extension Report {
             suites += "  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"spatialcheck\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\">\n"
+            + "<testsuites name=\"spatialcheck\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\""
+            + (generatedAt.map { " timestamp=\"\(xml($0))\"" } ?? "") + ">\n"
             + suites + "</testsuites>\n"
     }
 }
@@ -200,6 +206,7 @@ extension Report {
         out += failsGate || hasLoadErrors ? "**Comfort check failed**" : "**Comfort check passed**"
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         out += failed > 0 ? ", \(failed) scene\(failed == 1 ? "" : "s") could not be loaded.\n\n" : ".\n\n"
+        if let generatedAt { out += "Generated at \(generatedAt).\n\n" }
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
             let status = s.status == .error ? "could not be loaded" : (s.violations.isEmpty ? "clean" : "violations")
@@ -219,15 +226,20 @@ extension Report {
             for v in s.violations {
                 let spans = v.spans.prefix(2).map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
                     + (v.spans.count > 2 ? ", …" : "")
-                out += "| \(v.severity.rawValue) | [\(code(v.rule))](\(v.help)) | \(v.entities.map(code).joined(separator: ", ")) "
+                out += "| \(v.severity.rawValue) | [\(code(v.rule))](\(v.help)) | \(v.markdownEntities) "
                 out += "| \(fmtValue(v.measured)) \(v.unit) | \(fmtValue(v.threshold)) \(v.unit) | \(spans) | \(v.location.map { String($0.line) } ?? "") |\n"
             }
             out += "\n<details><summary>What to change</summary>\n\n"
-            for v in s.violations { out += "- \(code(v.rule)) \(v.entities.map(code).joined(separator: ", ")): \(md(v.message))\n" }
+            for v in s.violations { out += "- \(code(v.rule)) \(v.markdownEntities): \(md(v.message))\n" }
             out += "\n</details>\n"
         }
         return out
     }
+}
+
+extension ReportViolation {
+    /// The entities as code spans, or "(whole scene)" for a scene-wide violation.
+    var markdownEntities: String { entities.isEmpty ? "(whole scene)" : entities.map(code).joined(separator: ", ") }
 }
 
 /// An inline code span (backticks inside are replaced; pipes escaped for tables).

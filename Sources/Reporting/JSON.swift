@@ -16,12 +16,20 @@ public indirect enum JSON: Sendable, Hashable {
 
     /// A number rounded to `digits` significant decimal digits, to keep float noise out of reports.
     public static func rounded(_ x: Double, digits: Int = 10) -> JSON {
-        guard x.isFinite else { return .null }
-        if x == 0 { return .number(0) }
+        roundedValue(x, digits: digits).map(JSON.number) ?? .null
+    }
+
+    /// The number `rounded(x, digits:)` writes (nil for infinities and NaN, written as `null`).
+    /// Reading the written number back gives exactly this value, so a value compared with a saved
+    /// report's must be rounded with this first.
+    public static func roundedValue(_ x: Double, digits: Int = 10) -> Double? {
+        guard x.isFinite else { return nil }
+        if x == 0 { return 0 }
         let magnitude = Int((abs(x)).log10Floor)
         let scale = pow10(digits - 1 - magnitude)
         let r = (x * scale).rounded() / scale
-        return .number(r == 0 ? 0 : r)
+        guard r.isFinite else { return x }  // subnormals: the scale overflows
+        return r == 0 ? 0 : r
     }
 
     public static func optional(_ x: Double?, digits: Int = 10) -> JSON {

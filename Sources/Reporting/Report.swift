@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 import Rules
 
@@ -11,6 +12,9 @@ public struct Report: Sendable {
     public var scenes: [SceneReport]
     /// Violations of the baseline that no longer occur (set when validating against a baseline).
     public var fixedInBaseline: [(scene: String, violation: ReportViolation)] = []
+    /// When the report was made, as ISO 8601 UTC (`2025-06-01T12:00:00Z`); only with `--timestamp`,
+    /// so that by default the same input gives byte-identical output.
+    public var generatedAt: String?
 
     public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
         self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
@@ -21,12 +25,25 @@ public struct Report: Sendable {
     /// True when some violation is at or above `failOn` (nil = never).
     public var failsGate: Bool { failsGate(gating: nil) }
 
-    /// With a baseline, only the fingerprints in `gating` (new or worsened violations) count.
+    /// With a baseline, only the fingerprints in `gating` (new or worsened violations) count;
+    /// without `gating`, violations marked by `apply(_:)` as unchanged or improved do not count.
     public func failsGate(gating: Set<String>?) -> Bool {
         guard let failOn else { return false }
         return scenes.contains {
-            $0.violations.contains { $0.severity.rank <= failOn.rank && (gating?.contains($0.fingerprint) ?? true) }
+            $0.violations.contains { v in
+                guard v.severity.rank <= failOn.rank else { return false }
+                if let gating { return gating.contains(v.fingerprint) }
+                return v.baseline.map { $0 == .new || $0 == .worsened } ?? true
+            }
         }
+    }
+
+    /// The ISO 8601 UTC form of `date` used by `generatedAt` (whole seconds).
+    public static func timestamp(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: date)
     }
 }
 
@@ -94,6 +111,14 @@ public struct ReportViolation: Sendable {
     }
 }
 
+extension ReportViolation {
+    /// Significant digits of `measured` in the JSON report (and so in a saved baseline).
+    public static let measuredDigits = 6
+
+    /// `x` as the JSON report stores a measured value (infinite and NaN values stay as they are).
+    public static func stored(_ x: Double) -> Double { JSON.roundedValue(x, digits: measuredDigits) ?? x }
+}
+
 // MARK: - JSON
 
 extension Report {
@@ -101,6 +126,7 @@ extension Report {
         .object([
             ("format", .string(Report.formatTag)),
             ("tool", .object([("name", .string("spatialcheck")), ("version", .string(toolVersion))])),
+        ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? []) + [
             ("settings", .object([
                 ("pointAngle", .rounded(pointAngle)),
                 ("failOn", .string(failOn?.rawValue ?? "never")),
@@ -170,7 +196,7 @@ extension ReportViolation {
             ("frameCount", .int(frameCount)),
             ("firstTime", .rounded(firstTime, digits: 6)),
             ("lastTime", .rounded(lastTime, digits: 6)),
-            ("measured", .rounded(measured, digits: 6)),
+            ("measured", .rounded(measured, digits: Self.measuredDigits)),
             ("threshold", .rounded(threshold, digits: 6)),
             ("unit", .string(unit)),
             ("worstFrame", .int(worstFrame)),
@@ -215,7 +241,7 @@ extension Report {
                     }
                     let loc = v.location.map { "\(scene.path):\($0.line):\($0.column)" } ?? scene.path
                     let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) in the baseline)" } ?? ""
-                    out += "  \(sev) [\(v.rule)] \(v.entities.joined(separator: ", "))\(known)\n"
+                    out += "  \(sev) [\(v.rule)] \(v.entityList)\(known)\n"
                     out += "    \(v.message)\n"
                     out += "    measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit)"
                     out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
@@ -239,8 +265,14 @@ extension Report {
             summary += "\(c(.improved)) improved, \(fixedInBaseline.count) fixed"
         }
         out += paint.bold(summary) + "\n"
+        if let generatedAt { out += "generated at \(generatedAt)\n" }
         return out
     }
+}
+
+extension ReportViolation {
+    /// The entities for people: comma-separated, or "(whole scene)" for a scene-wide violation.
+    var entityList: String { entities.isEmpty ? "(whole scene)" : entities.joined(separator: ", ") }
 }
 
 func fmtValue(_ x: Double) -> String {

@@ -39,7 +39,16 @@ extension Report {
         }
         let tool = top["tool"] as? [String: Any]
         let settings = top["settings"] as? [String: Any]
-        let failOnText = settings?["failOn"] as? String
+        // settings.failOn: "never" is nil; a report that does not say is gated at the default, error.
+        let failOn: Severity?
+        switch settings?["failOn"] {
+        case nil: failOn = .error
+        case let text as String where text == "never": failOn = nil
+        case let text as String where Severity(rawValue: text) != nil: failOn = Severity(rawValue: text)
+        default:
+            throw fail("settings.failOn must be error, warning, info or never",
+                       "pass a report written by `spatialcheck validate --format json`")
+        }
         guard let scenesArray = top["scenes"] as? [Any] else { throw fail("missing 'scenes' array") }
         var scenes: [SceneReport] = []
         for (i, item) in scenesArray.enumerated() {
@@ -77,15 +86,18 @@ extension Report {
                     help: v["help"] as? String ?? "", fingerprint: v["fingerprint"] as? String ?? "",
                     location: loc, borderline: v["borderline"] as? Bool ?? false))
             }
+            scene.normalizeViolations()
             scenes.append(scene)
         }
         return Report(toolVersion: tool?["version"] as? String ?? "?",
                       pointAngle: number(settings?["pointAngle"]) ?? Units.defaultPointAngle,
-                      failOn: failOnText.flatMap(Severity.init(rawValue:)), scenes: scenes)
+                      failOn: failOn, scenes: scenes)
     }
 
     /// Merges reports: scenes in order of first appearance; a scene path seen again replaces the
-    /// earlier one (a later run of the same scene wins).
+    /// earlier one (a later run of the same scene wins). The merged `failOn` is the strictest of
+    /// the reports' (info before warning before error before never), so that merging the shards
+    /// of a run never lets through what one shard's own gate would have failed.
     public static func merge(_ reports: [Report]) -> Report {
         var order: [String] = []
         var byPath: [String: SceneReport] = [:]
@@ -96,7 +108,62 @@ extension Report {
             }
         }
         return Report(toolVersion: reports.last?.toolVersion ?? "?", pointAngle: reports.last?.pointAngle ?? Units.defaultPointAngle,
-                      failOn: reports.last?.failOn ?? .error, scenes: order.compactMap { byPath[$0] })
+                      failOn: reports.isEmpty ? .error : strictestFailOn(reports.map(\.failOn)),
+                      scenes: order.compactMap { byPath[$0] })
+    }
+
+    /// The strictest of several `failOn` settings (nil = never, the most permissive).
+    public static func strictestFailOn(_ settings: [Severity?]) -> Severity? {
+        settings.compactMap { $0 }.max()
+    }
+}
+
+extension SceneReport {
+    /// Puts violations read from a file in the order `validate` writes them, whatever the file
+    /// says: each violation's entities sorted; violations sorted by severity, rule, entities, then
+    /// the rule's main measurement before its sub-checks; a missing or empty fingerprint
+    /// recomputed from rule, scene path and entities as `validate` computes it.
+    mutating func normalizeViolations() {
+        for i in violations.indices { violations[i].entities.sort() }
+        var taken = Set(violations.map(\.fingerprint).filter { !$0.isEmpty })
+        for i in violations.indices where violations[i].fingerprint.isEmpty {
+            let v = violations[i]
+            let candidates = Self.fingerprintCandidates(rule: v.rule, scenePath: path, entities: v.entities)
+            // The measurement whose unit is the violation's (the main one first), not yet used by
+            // another violation of the same entities; else the main measurement's.
+            let meta = RuleCatalog.metadata(id: v.rule)
+            let byUnit = candidates.filter { c in
+                guard let meta else { return c.variant == 0 }
+                let unit = c.variant == 0 ? meta.unit : meta.subchecks[c.variant - 1].unit
+                return unit == v.unit
+            }
+            let chosen = (byUnit + candidates).first { !taken.contains($0.fingerprint) } ?? candidates[0]
+            violations[i].fingerprint = chosen.fingerprint
+            taken.insert(chosen.fingerprint)
+        }
+        let keyed = violations.enumerated().map { (offset, v) -> (variant: Int, offset: Int, violation: ReportViolation) in
+            let variant = Self.fingerprintCandidates(rule: v.rule, scenePath: path, entities: v.entities)
+                .first { $0.fingerprint == v.fingerprint }?.variant ?? Int.max
+            return (variant, offset, v)
+        }
+        violations = keyed.sorted { x, y in
+            let a = x.violation, b = y.violation
+            if a.severity != b.severity { return a.severity < b.severity }
+            if a.rule != b.rule { return a.rule < b.rule }
+            if a.entities != b.entities { return a.entities.lexicographicallyPrecedes(b.entities) }
+            if x.variant != y.variant { return x.variant < y.variant }
+            return x.offset < y.offset
+        }.map(\.violation)
+    }
+
+    /// The fingerprints a violation of `rule` on `entities` can have: variant 0 is the rule's main
+    /// measurement, variant n its n-th sub-check (`RuleMetadata.subchecks`).
+    private static func fingerprintCandidates(rule: String, scenePath: String, entities: [String]) -> [(variant: Int, fingerprint: String)] {
+        let subchecks = RuleCatalog.metadata(id: rule)?.subchecks ?? []
+        return [(0, violationFingerprint(rule: rule, scenePath: scenePath, entities: entities))]
+            + subchecks.enumerated().map { n, sub in
+                (n + 1, violationFingerprint(rule: rule, scenePath: scenePath, entities: entities, subcheck: sub.name))
+            }
     }
 }
 
@@ -142,7 +209,9 @@ public struct BaselineComparison: Sendable {
 
     /// Compares `current` with `baseline`. A violation is worse when its measured value moved further
     /// past the threshold (below it for minimums like spacing, above it for maximums like distance
-    /// walked), or its severity rose. Relative changes under 1e-6 count as unchanged.
+    /// walked), or its severity rose. Values are compared at the precision the JSON report stores
+    /// them (`ReportViolation.measuredDigits` significant digits): a value that would be written as
+    /// the baseline's number is unchanged.
     public init(current: Report, baseline: Report) {
         var old: [String: (String, ReportViolation)] = [:]
         for s in baseline.scenes { for v in s.violations { old[v.fingerprint] = (s.path, v) } }
@@ -171,10 +240,9 @@ public struct BaselineComparison: Sendable {
         if v.severity < b.severity { return .worsened }
         // Which way is "worse": a minimum threshold is violated from below.
         let minimum = v.measured < v.threshold || b.measured < b.threshold
-        let scale = max(abs(b.measured), abs(v.measured), 1e-9)
-        let delta = (v.measured - b.measured) / scale
-        if abs(delta) < 1e-6 { return .unchanged }
-        let worse = minimum ? v.measured < b.measured : v.measured > b.measured
+        let now = ReportViolation.stored(v.measured), then = ReportViolation.stored(b.measured)
+        if now == then { return .unchanged }
+        let worse = minimum ? now < then : now > then
         return worse ? .worsened : .improved
     }
 

@@ -9,11 +9,17 @@ extension SpatialCheck {
         public var baselinePath: String?
         public var failOn: FailOn?
         public var color = false
+        /// Text output: list only scenes with violations or errors (as `validate --quiet`).
+        public var quiet = false
+        /// `--timestamp`: the time written as the report's `generatedAt` (nil: none).
+        public var timestamp: Date?
         public init() {}
     }
 
     /// `spatialcheck report REPORT.json...`: merge saved reports, summarise by rule, scene and entity
-    /// (worst first), compare with a baseline, render any format.
+    /// (worst first), compare with a baseline, render any format. The gate is `options.failOn`, else
+    /// the strictest `failOn` of the reports (`Report.merge`). Reports are normalised as they are
+    /// read (`Report.parse`): sorted entities and violations, missing fingerprints recomputed.
     public static func report(paths: [String], options: ReportOptions) -> Outcome {
         var reports: [Report] = []
         var diagnostics: [Diagnostic] = []
@@ -31,16 +37,17 @@ extension SpatialCheck {
         for p in paths { if let r = read(p) { reports.append(r) } }
         var merged = Report.merge(reports)
         if let failOn = options.failOn { merged.failOn = Severity(failOn) }
+        merged.generatedAt = options.timestamp.map(Report.timestamp)
         var gating: Set<String>?
         if let b = options.baselinePath {
-            guard let baseline = read(b) else { return Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError) }
+            guard let baseline = read(b) else { return .failure(diagnostics) }
             let c = BaselineComparison(current: merged, baseline: baseline)
             gating = c.gating
             merged.apply(c)
         }
-        guard diagnostics.isEmpty else { return Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError) }
+        guard diagnostics.isEmpty else { return .failure(diagnostics) }
         // Saved reports carry no geometry, so the HTML has no pictures here.
-        var output = render(merged, snapshots: [:], format: options.format, color: options.color)
+        var output = render(merged, snapshots: [:], format: options.format, color: options.color, quiet: options.quiet)
         if options.format == .text { output = merged.summary() + "\n" + output }
         let exit: ExitCode = merged.hasLoadErrors ? .loadError : merged.failsGate(gating: gating) ? .violations : .clean
         return Outcome(output: output, exitCode: exit)

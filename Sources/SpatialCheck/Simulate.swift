@@ -6,13 +6,32 @@ import AssetImport
 
 extension SpatialCheck {
     /// `spatialcheck simulate SCENE`: streams the per-frame trace to `handle` (memory does not grow
-    /// with the scene's duration).
+    /// with the scene's duration). The configuration sets degrees per point as in `validate`
+    /// (`resolveSettings`).
     public static func simulate(path: String, format: TraceFormat, options: LoadOptions = .init(),
-                                isolation: AssetImportIsolation? = nil, to handle: FileHandle) -> Outcome {
+                                isolation: AssetImportIsolation? = nil,
+                                configPath: String? = nil, configSearchDirectory: String? = nil,
+                                to handle: FileHandle) -> Outcome {
+        simulate(path: path, format: format, options: options, isolation: isolation, configPath: configPath,
+                 configSearchDirectory: configSearchDirectory, open: { handle })
+    }
+
+    /// `simulate`, opening the output only once the scene has loaded (so that a scene or
+    /// configuration error leaves no empty --output file behind); `open` throws the error to report when
+    /// the output cannot be opened.
+    public static func simulate(path: String, format: TraceFormat, options: LoadOptions = .init(),
+                                isolation: AssetImportIsolation? = nil,
+                                configPath: String? = nil, configSearchDirectory: String? = nil,
+                                open: () throws(Diagnostic) -> FileHandle) -> Outcome {
         let scene: Scene
-        do { scene = try loadScene(path: path, options: options, isolation: isolation) } catch {
-            return Outcome(output: "", diagnostics: error.diagnostics, exitCode: .loadError)
+        do {
+            let load = try resolveSettings(configPath: configPath, searchDirectory: configSearchDirectory, load: options).load
+            scene = try loadScene(path: path, options: load, isolation: isolation)
+        } catch {
+            return .failure(error.diagnostics)
         }
+        let handle: FileHandle
+        do { handle = try open() } catch { return .failure([error]) }
         do {
             try TraceWriter(scene: scene, format: format).write(to: handle)
         } catch {

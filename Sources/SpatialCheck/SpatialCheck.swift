@@ -2,6 +2,7 @@ import Foundation
 import SpatialModel
 import SceneLoader
 import Reporting
+import Rules
 import AssetImport
 
 /// The library's front door: the operations the `spatialcheck` commands perform, usable from other
@@ -18,14 +19,56 @@ public enum SpatialCheck {
     }
 
     /// What a command produced: the report for standard output (or --output), diagnostics for
-    /// standard error, and the exit code.
+    /// standard error, and the exit code. `writesOutput` is false when the command could not
+    /// produce its report at all (a bad configuration, an unreadable baseline or input report, a
+    /// scene `inspect` could not load): then nothing goes to standard output and no --output file
+    /// is created or overwritten, so that an empty report can never be saved as a baseline.
     public struct Outcome: Sendable {
         public var output: String
         public var diagnostics: [Diagnostic]
         public var exitCode: ExitCode
-        public init(output: String, diagnostics: [Diagnostic] = [], exitCode: ExitCode = .clean) {
-            self.output = output; self.diagnostics = diagnostics; self.exitCode = exitCode
+        public var writesOutput: Bool
+        public init(output: String, diagnostics: [Diagnostic] = [], exitCode: ExitCode = .clean, writesOutput: Bool = true) {
+            self.output = output; self.diagnostics = diagnostics; self.exitCode = exitCode; self.writesOutput = writesOutput
         }
+
+        /// A command that stopped before producing output: diagnostics only, exit code 2.
+        public static func failure(_ diagnostics: [Diagnostic]) -> Outcome {
+            Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError, writesOutput: false)
+        }
+    }
+
+    /// The configuration a command runs with, and the load options that follow from it; shared by
+    /// `validate`, `inspect`, `simulate` and `bench` so that they see a scene the same way.
+    ///
+    /// - The configuration is `configPath`, else `.spatialcheck.yaml` in `searchDirectory` (default:
+    ///   the current directory) or its nearest parent, else the defaults.
+    /// - Degrees per point: `load.pointAngle` (`--point-angle`), else the configuration's
+    ///   `units.pointAngle`, else the scene's own `units.pointAngle`, else 0.0671. The result is
+    ///   both the loader's override and the rules' `pointAngle`.
+    public static func resolveSettings(configPath: String?, searchDirectory: String? = nil,
+                                       load: LoadOptions) throws(LoadFailure) -> (configuration: RuleConfiguration, load: LoadOptions) {
+        var configuration = RuleConfiguration.default
+        // A found file is named relative to the current directory when it is inside it, as scenes are.
+        let path = configPath ?? RuleConfiguration.find(startingAt: searchDirectory ?? FileManager.default.currentDirectoryPath)
+            .map { normalizedPath($0) }
+        if let path {
+            do { configuration = try RuleConfiguration.load(path: path) } catch {
+                throw (error as? LoadFailure) ?? LoadFailure([Diagnostic(file: path, message: "\(error)")])
+            }
+        }
+        var load = load
+        if let pa = load.pointAngle { configuration.pointAngle = pa } else { load.pointAngle = configuration.pointAngle }
+        return (configuration, load)
+    }
+
+    /// Whether text output gets ANSI colour: only text to standard output on a terminal, unless
+    /// `--no-color` is given or NO_COLOR is set to a non-empty value (https://no-color.org).
+    /// `validate` and `report` both decide with this.
+    public static func useColor(format: ReportFormat, writingToFile: Bool, noColorFlag: Bool,
+                                environment: [String: String], stdoutIsTerminal: Bool) -> Bool {
+        guard format == .text, !writingToFile, !noColorFlag, stdoutIsTerminal else { return false }
+        return (environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Loads a scene file (`*.scene.yaml/yml/json`) or a bare 3D asset. With `isolation`, assets are
@@ -35,8 +78,7 @@ public enum SpatialCheck {
                                  isolation: AssetImportIsolation? = nil) throws(LoadFailure) -> Scene {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw LoadFailure([Diagnostic(file: path, message: "no such file",
-                                          hint: "check the path; scene files end in .scene.yaml, .scene.yml or .scene.json")])
+            throw LoadFailure([missingPath(path)])
         }
         if isDirectory.boolValue {
             throw LoadFailure([Diagnostic(file: path, message: "is a directory, expected a scene file or a 3D asset",
@@ -49,18 +91,29 @@ public enum SpatialCheck {
 
     public enum InspectFormat: String, Sendable, CaseIterable { case text, json }
 
-    /// `spatialcheck inspect PATH`: the loaded spatial model.
+    /// `spatialcheck inspect PATH`: the loaded spatial model. The configuration (`configPath`, else
+    /// `.spatialcheck.yaml` found from `configSearchDirectory` or the current directory) sets
+    /// degrees per point as in `validate` (`resolveSettings`).
     public static func inspect(path: String, format: InspectFormat, options: LoadOptions = .init(),
-                               isolation: AssetImportIsolation? = nil) -> Outcome {
+                               isolation: AssetImportIsolation? = nil,
+                               configPath: String? = nil, configSearchDirectory: String? = nil) -> Outcome {
         do {
-            let scene = try loadScene(path: path, options: options, isolation: isolation)
+            let load = try resolveSettings(configPath: configPath, searchDirectory: configSearchDirectory, load: options).load
+            let scene = try loadScene(path: path, options: load, isolation: isolation)
             switch format {
             case .text: return Outcome(output: ModelDump.text(scene))  // warnings are part of the text
             case .json: return Outcome(output: ModelDump.json(scene).serialized(), diagnostics: scene.warnings)
             }
         } catch {
-            return Outcome(output: "", diagnostics: error.diagnostics, exitCode: .loadError)
+            return .failure(error.diagnostics)
         }
+    }
+
+    /// The error for a command-line path that does not exist.
+    static func missingPath(_ path: String) -> Diagnostic {
+        Diagnostic(file: path, message: "no such file or directory",
+                   hint: "check the spelling, and that a relative path starts from the current directory; give a scene file "
+                       + "ending in .scene.yaml, .scene.yml or .scene.json, a 3D asset, or a directory of scene files")
     }
 
     /// One spelling per file, so that reports and fingerprints (rule + scene path + entities) match
@@ -83,6 +136,15 @@ public enum SpatialCheck {
         return standard.hasPrefix(prefix) ? String(standard.dropFirst(prefix.count)) : standard
     }
 
+    /// One input of a run, in report order: a scene file to check, or a path that cannot be checked
+    /// (it does not exist, a directory without scene files, a file found in a directory whose name
+    /// has control characters or that links outside the directory) with its error; the latter is
+    /// reported as a scene with `status: error`.
+    public enum Input: Sendable, Equatable {
+        case scene(String)
+        case error(path: String, Diagnostic)
+    }
+
     /// Expands the command line's paths: files as given, directories searched recursively for scene
     /// files (sorted, hidden folders and `.build` skipped). Found in a directory, a scene file whose
     /// name has control characters, or a symbolic link that leads outside the directory searched, is
@@ -91,15 +153,30 @@ public enum SpatialCheck {
     public static func expandPaths(_ paths: [String], allowExternal: Bool = false) -> (files: [String], errors: [Diagnostic]) {
         var files: [String] = []
         var errors: [Diagnostic] = []
+        for input in expandInputs(paths, allowExternal: allowExternal) {
+            switch input {
+            case .scene(let f): files.append(f)
+            case .error(_, let d): errors.append(d)
+            }
+        }
+        return (files, errors)
+    }
+
+    /// `expandPaths` in report order: each path's scenes (a directory's sorted) or errors, in the
+    /// order the paths were given. Paths are normalised (`normalizedPath`) and control characters
+    /// in them shown as `?`.
+    public static func expandInputs(_ paths: [String], allowExternal: Bool = false) -> [Input] {
+        var inputs: [Input] = []
         let fm = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                errors.append(Diagnostic(file: path, message: "no such file or directory"))
+                let shown = normalizedPath(withoutControlCharacters(path))
+                inputs.append(.error(path: shown, missingPath(shown)))
                 continue
             }
-            guard isDirectory.boolValue else { files.append(normalizedPath(path)); continue }
-            var found: [String] = []
+            guard isDirectory.boolValue else { inputs.append(.scene(normalizedPath(path))); continue }
+            var found: [(path: String, error: Diagnostic?)] = []
             if let walker = fm.enumerator(atPath: path) {
                 while let rel = walker.nextObject() as? String {
                     let name = (rel as NSString).lastPathComponent
@@ -110,29 +187,39 @@ public enum SpatialCheck {
                     if SceneLoader.isSceneFile(rel) {
                         let full = path.hasSuffix("/") ? path + rel : path + "/" + rel
                         if rel.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                            let shown = String(String.UnicodeScalarView(full.unicodeScalars.map {
-                                $0.properties.generalCategory == .control ? "?" : $0
-                            }))
-                            errors.append(Diagnostic(file: shown, message: "the file name contains control characters; it was not loaded",
-                                                     hint: "rename the file"))
+                            let shown = normalizedPath(withoutControlCharacters(full))
+                            found.append((shown, Diagnostic(
+                                file: shown, message: "the file name contains control characters; it was not loaded",
+                                hint: "rename the file")))
                             continue
                         }
                         if !allowExternal, let root = realPath(path), let target = realPath(full),
                            !(target == root || target.hasPrefix(root == "/" ? "/" : root + "/")) {
-                            errors.append(Diagnostic(file: full, message: "is a symbolic link to a file outside \(path); it was not loaded",
-                                                     hint: "pass --allow-external-assets to follow links out of the directory, or name the file directly"))
+                            found.append((normalizedPath(full), Diagnostic(
+                                file: normalizedPath(full), message: "is a symbolic link to a file outside \(path); it was not loaded",
+                                hint: "pass --allow-external-assets to follow links out of the directory, or name the file directly")))
                             continue
                         }
-                        found.append(normalizedPath(full))
+                        found.append((normalizedPath(full), nil))
                     }
                 }
             }
             if found.isEmpty {
-                errors.append(Diagnostic(file: path, message: "no scene files (*.scene.yaml, *.scene.yml, *.scene.json) found in this directory"))
+                let shown = normalizedPath(withoutControlCharacters(path))
+                inputs.append(.error(path: shown, Diagnostic(
+                    file: shown, message: "no scene files (*.scene.yaml, *.scene.yml, *.scene.json) found in this directory",
+                    hint: "put scene files in it, or name a scene file or a 3D asset directly")))
             }
-            files += found.sorted()
+            for f in found.sorted(by: { $0.path < $1.path }) {
+                inputs.append(f.error.map { .error(path: f.path, $0) } ?? .scene(f.path))
+            }
         }
-        return (files, errors)
+        return inputs
+    }
+
+    /// `s` with control characters shown as `?`, so that a file name cannot forge output lines.
+    static func withoutControlCharacters(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
     }
 
     private static func realPath(_ p: String) -> String? {

@@ -28,6 +28,8 @@ extension SpatialCheck {
         /// Capture the geometry the HTML report draws (a second simulation pass per scene). nil:
         /// only when `format` is HTML.
         public var captureSnapshots: Bool?
+        /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
+        public var timestamp: Date?
         public init() {}
     }
 
@@ -39,33 +41,32 @@ extension SpatialCheck {
         public var baseline: BaselineComparison?
         public var exitCode: ExitCode
         public var diagnostics: [Diagnostic]
+        /// True when the run stopped before checking anything (a bad configuration or an unreadable
+        /// baseline): `report` is empty and must not be written anywhere.
+        public var aborted = false
     }
 
     /// `spatialcheck validate PATH...`: load each scene (files, bare assets, or directories searched
     /// for scene files), simulate it, run the rules and render the report.
     public static func validate(paths: [String], options: ValidateOptions) -> Outcome {
         let v = runValidation(paths: paths, options: options)
+        if v.aborted { return .failure(v.diagnostics) }
         return Outcome(output: render(v, format: options.format, color: options.color, quiet: options.quiet),
                        diagnostics: v.diagnostics, exitCode: v.exitCode)
     }
 
     public static func runValidation(paths: [String], options: ValidateOptions) -> Validation {
-        // Configuration.
-        var configuration = RuleConfiguration.default
-        let configPath = options.configPath
-            ?? RuleConfiguration.find(startingAt: options.configSearchDirectory ?? FileManager.default.currentDirectoryPath)
-        if let configPath {
-            do { configuration = try RuleConfiguration.load(path: configPath) } catch {
-                let diagnostics = (error as? LoadFailure)?.diagnostics
-                    ?? [Diagnostic(file: configPath, message: "\(error)")]
-                return failedRun(diagnostics, configuration: configuration)
-            }
+        // Configuration, and one pointAngle for the scene, the simulator and the rules: the command
+        // line's, else the config file's, else the scene's own (shared with inspect, simulate, bench).
+        var configuration: RuleConfiguration
+        let load: LoadOptions
+        do {
+            (configuration, load) = try resolveSettings(configPath: options.configPath,
+                                                        searchDirectory: options.configSearchDirectory, load: options.load)
+        } catch {
+            return failedRun(error.diagnostics, configuration: .default)
         }
         if let failOn = options.failOn { configuration.failOn = failOn }
-        // One pointAngle for the scene, the simulator and the rules: the command line's, else the
-        // config file's, else the scene's own.
-        var load = options.load
-        if let pa = load.pointAngle { configuration.pointAngle = pa } else { load.pointAngle = configuration.pointAngle }
 
         // Baseline.
         var baselineReport: Report?
@@ -82,28 +83,38 @@ extension SpatialCheck {
             }
         }
 
-        // Scenes, in parallel when asked; results land in input order.
-        let (files, pathErrors) = expandPaths(paths, allowExternal: options.load.allowExternalAssets)
-        let results = SceneResults(count: files.count)
+        // Scenes, in parallel when asked; results land in input order. A path that cannot be
+        // checked (missing, an empty directory, ...) is a scene with status error, in its place.
+        let inputs = expandInputs(paths, allowExternal: options.load.allowExternalAssets)
+        let results = SceneResults(count: inputs.count)
+        var scenesToCheck: [(index: Int, path: String)] = []
+        for (i, input) in inputs.enumerated() {
+            switch input {
+            case .scene(let path): scenesToCheck.append((i, path))
+            case .error(let path, let d): results.set(i, (SceneReport(path: path, status: .error, errors: [d]), nil), counts: false)
+            }
+        }
+        let toCheck = scenesToCheck
         let config = configuration
         let sceneLoad = load
         let isolation = options.isolation
-        let jobs = max(1, min(options.jobs, files.count))
+        let jobs = max(1, min(options.jobs, toCheck.count))
         let wantSnapshots = options.captureSnapshots ?? (options.format == .html)
-        let work: @Sendable (Int) -> Void = { i in
-            results.set(i, checkScene(path: files[i], load: sceneLoad, isolation: isolation, configuration: config,
+        let work: @Sendable (Int) -> Void = { n in
+            let (i, path) = toCheck[n]
+            results.set(i, checkScene(path: path, load: sceneLoad, isolation: isolation, configuration: config,
                                       snapshot: wantSnapshots))
             let done = results.completed()
-            options.progress?(done, files.count)
+            options.progress?(done, toCheck.count)
         }
         if jobs == 1 {
-            for i in files.indices { work(i) }
+            for n in toCheck.indices { work(n) }
         } else {
             let next = Counter()
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
                 while true {
                     let i = next.take()
-                    guard i < files.count else { break }
+                    guard i < toCheck.count else { break }
                     work(i)
                 }
             }
@@ -116,6 +127,7 @@ extension SpatialCheck {
         }
         var report = Report(toolVersion: version, pointAngle: load.pointAngle ?? Units.defaultPointAngle,
                             failOn: Severity(configuration.failOn), scenes: scenes)
+        report.generatedAt = options.timestamp.map(Report.timestamp)
         var comparison: BaselineComparison?
         if let baselineReport {
             let c = BaselineComparison(current: report, baseline: baselineReport)
@@ -123,7 +135,7 @@ extension SpatialCheck {
             report.apply(c)
         }
         let exit: ExitCode
-        if !pathErrors.isEmpty || report.hasLoadErrors {
+        if report.hasLoadErrors {
             exit = .loadError
         } else if report.failsGate(gating: comparison?.gating) {
             exit = .violations
@@ -131,13 +143,13 @@ extension SpatialCheck {
             exit = .clean
         }
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
-                          exitCode: exit, diagnostics: pathErrors)
+                          exitCode: exit, diagnostics: [])
     }
 
     static func failedRun(_ diagnostics: [Diagnostic], configuration: RuleConfiguration) -> Validation {
         Validation(report: Report(toolVersion: version, pointAngle: Units.defaultPointAngle, failOn: .error, scenes: []),
                    snapshots: [:], configuration: configuration, baseline: nil, exitCode: .loadError,
-                   diagnostics: diagnostics)
+                   diagnostics: diagnostics, aborted: true)
     }
 
     /// Loads, simulates and checks one scene.
@@ -210,8 +222,9 @@ final class SceneResults: @unchecked Sendable {
     private var slots: [(report: SceneReport, snapshot: SceneSnapshot?)?]
     private var done = 0
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: (report: SceneReport, snapshot: SceneSnapshot?)) {
-        lock.lock(); slots[i] = r; done += 1; lock.unlock()
+    /// Stores slot `i`; `counts` says whether it is a checked scene (for progress).
+    func set(_ i: Int, _ r: (report: SceneReport, snapshot: SceneSnapshot?), counts: Bool = true) {
+        lock.lock(); slots[i] = r; if counts { done += 1 }; lock.unlock()
     }
     func completed() -> Int { lock.lock(); defer { lock.unlock() }; return done }
     func all() -> [(report: SceneReport, snapshot: SceneSnapshot?)] {

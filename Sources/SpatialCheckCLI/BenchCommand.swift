@@ -21,18 +21,21 @@ struct Bench: ParsableCommand {
             """)
 
     @Argument(help: "A scene file or a bare 3D asset.") var path: String
-    @Option(help: "Frames to simulate (the scene's duration is replaced).") var frames: Int = 10_000
+    @Option(parsing: .unconditional, help: "Frames to simulate, 1 to 100000000 (the scene's duration is replaced).")
+    var frames: Int = 10_000
     @Option(help: "text or json.") var format: SpatialCheck.BenchFormat = .text
-    @Option(help: "Configuration file (default: every rule with its default parameters).") var config: String?
+    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent, as validate; else every rule with its default parameters).")
+    var config: String?
     @Flag(name: .customLong("simulate-only"), help: "Measure the simulator alone, without the rules.") var simulateOnly = false
-    @Option(name: .customLong("point-angle"), help: "Degrees per point (default: the scene's units.pointAngle, else 0.0671).")
+    @Option(name: .customLong("point-angle"), parsing: .unconditional,
+            help: "Degrees per point (default: the config's units.pointAngle, else the scene's, else 0.0671).")
     var pointAngle: Double?
     @Option(help: "Write to this file instead of standard output.") var output: String?
 
     func validate() throws {
-        if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000") }
+        if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000, found \(frames)") }
         if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
-            throw ValidationError("--point-angle must be between 0 and 1 degree per point")
+            throw ValidationError("--point-angle must be greater than 0 and less than 1 degree per point, found \(pointAngle)")
         }
     }
 
@@ -40,20 +43,19 @@ struct Bench: ParsableCommand {
         var options = SpatialCheck.BenchOptions()
         options.frames = frames
         options.rules = !simulateOnly
-        options.load = LoadOptions(pointAngle: pointAngle)
-        if let config {
-            do { options.configuration = try RuleConfiguration.load(path: config) } catch {
-                let diagnostics = (error as? LoadFailure)?.diagnostics ?? [Diagnostic(file: config, message: "\(error)")]
-                try finish(SpatialCheck.Outcome(output: "", diagnostics: diagnostics, exitCode: .loadError), output: nil)
-            }
-            if options.load.pointAngle == nil { options.load.pointAngle = options.configuration.pointAngle }
+        // The configuration and degrees per point exactly as validate resolves them.
+        do {
+            (options.configuration, options.load) = try SpatialCheck.resolveSettings(
+                configPath: config, load: LoadOptions(pointAngle: pointAngle))
+        } catch {
+            try finish(.failure(error.diagnostics), output: nil)
         }
         let outcome: SpatialCheck.Outcome
         do {
             let result = try SpatialCheck.bench(path: path, options: options)
             outcome = SpatialCheck.Outcome(output: SpatialCheck.renderBench(result, format: format))
         } catch {
-            outcome = SpatialCheck.Outcome(output: "", diagnostics: error.diagnostics, exitCode: .loadError)
+            outcome = .failure(error.diagnostics)
         }
         try finish(outcome, output: output)
     }

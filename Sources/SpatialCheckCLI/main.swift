@@ -13,10 +13,11 @@ struct SpatialCheckCommand: ParsableCommand {
         commandName: "spatialcheck",
         abstract: "Validate and simulate visionOS / ARKit scenes against Apple's Human Interface Guidelines.",
         discussion: """
-            Start with `spatialcheck validate SCENE` for a report, and `spatialcheck inspect SCENE`
-            to see how the scene was understood. `spatialcheck rules` lists what is checked;
+            Start with `spatialcheck validate SCENE` for a report, and `spatialcheck inspect SCENE` \
+            to see how the scene was understood. `spatialcheck rules` lists what is checked; \
             `spatialcheck explain RULE` tells why and how to fix it.
-            Scene files end in .scene.yaml, .scene.yml or .scene.json; bare 3D assets (glTF, GLB, OBJ,
+
+            Scene files end in .scene.yaml, .scene.yml or .scene.json; bare 3D assets (glTF, GLB, OBJ, \
             FBX, DAE, PLY, STL, ...) are accepted too.
             """,
         version: SpatialCheck.version,
@@ -24,12 +25,16 @@ struct SpatialCheckCommand: ParsableCommand {
     )
 }
 
-/// Writes a command's outcome: output to stdout or --output, diagnostics to stderr; exits with its code.
+/// Writes a command's outcome: output to stdout or --output, diagnostics to stderr; exits with its
+/// code. An outcome without output (the command stopped before producing it) writes nothing, and
+/// leaves an existing --output file alone.
 func finish(_ outcome: SpatialCheck.Outcome, output: String?) throws -> Never {
     for d in outcome.diagnostics {
         FileHandle.standardError.write(Data((d.description + "\n").utf8))
     }
-    if let output {
+    if !outcome.writesOutput {
+        // Nothing to write.
+    } else if let output {
         do {
             try outcome.output.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
@@ -49,13 +54,21 @@ struct Inspect: ParsableCommand {
     @Argument(help: "A scene file or a bare 3D asset.") var path: String
     @Option(help: "Output format: text or json (spatialcheck-model/1).") var format: SpatialCheck.InspectFormat = .text
     @Option(help: "Write to this file instead of standard output.") var output: String?
+    @OptionGroup var configuration: ConfigOptions
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
     func run() throws {
-        try finish(SpatialCheck.inspect(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation),
+        try finish(SpatialCheck.inspect(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation,
+                                        configPath: configuration.config),
                    output: output)
     }
+}
+
+/// `--config`, shared by validate, inspect and simulate (bench has its own help text).
+struct ConfigOptions: ParsableArguments {
+    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent); its units.pointAngle applies unless --point-angle is given.")
+    var config: String?
 }
 
 extension SpatialCheck.InspectFormat: ExpressibleByArgument {}
@@ -63,11 +76,16 @@ extension TraceFormat: ExpressibleByArgument {}
 
 /// Options that change how a scene is loaded and stepped.
 struct SceneOptions: ParsableArguments {
-    @Option(name: .customLong("frame-rate"), help: "Simulation rate in Hz (default: the scene's, else 90 visionOS / 60 iOS).")
+    // `.unconditional`: a negative number is taken as the value (and then rejected with the valid
+    // range) rather than read as an unknown option.
+    @Option(name: .customLong("frame-rate"), parsing: .unconditional,
+            help: "Simulation rate in Hz (default: the scene's, else 90 visionOS / 60 iOS).")
     var frameRate: Double?
-    @Option(help: "Seconds to simulate (default: the scene's duration, else the end of its path, animations and events).")
+    @Option(parsing: .unconditional,
+            help: "Seconds to simulate (default: the scene's duration, else the end of its path, animations and events).")
     var duration: Double?
-    @Option(name: .customLong("point-angle"), help: "Degrees per point (default: the scene's units.pointAngle, else 0.0671).")
+    @Option(name: .customLong("point-angle"), parsing: .unconditional,
+            help: "Degrees per point (default: the config's units.pointAngle, else the scene's, else 0.0671).")
     var pointAngle: Double?
     @Flag(name: .customLong("allow-external-assets"),
           help: "Let scenes reference assets outside the scene file's folder (after '..', absolute paths and symlinks). Only for trusted scenes.")
@@ -75,13 +93,13 @@ struct SceneOptions: ParsableArguments {
 
     func validate() throws {
         if let frameRate, !(frameRate.isFinite && frameRate > 0 && frameRate <= 10_000) {
-            throw ValidationError("--frame-rate must be a number of Hz between 0 and 10000")
+            throw ValidationError("--frame-rate must be a number of Hz greater than 0 and at most 10000, found \(frameRate)")
         }
         if let duration, !(duration.isFinite && duration > 0) {
-            throw ValidationError("--duration must be a positive number of seconds")
+            throw ValidationError("--duration must be a number of seconds greater than 0, found \(duration)")
         }
         if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
-            throw ValidationError("--point-angle must be between 0 and 1 degree per point")
+            throw ValidationError("--point-angle must be greater than 0 and less than 1 degree per point, found \(pointAngle)")
         }
     }
 
@@ -98,22 +116,22 @@ struct Simulate: ParsableCommand {
     @Argument(help: "A scene file or a bare 3D asset.") var path: String
     @Option(help: "csv or jsonl.") var format: TraceFormat = .csv
     @Option(help: "Write to this file instead of standard output.") var output: String?
+    @OptionGroup var configuration: ConfigOptions
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
     func run() throws {
-        let handle: FileHandle
-        if let output {
+        let output = self.output
+        // The output is opened once the scene has loaded, so a load error leaves no empty file.
+        let open = { () throws(Diagnostic) -> FileHandle in
+            guard let output else { return FileHandle.standardOutput }
             guard FileManager.default.createFile(atPath: output, contents: nil), let h = FileHandle(forWritingAtPath: output) else {
-                FileHandle.standardError.write(Data("spatialcheck: cannot write \(output)\n".utf8))
-                throw ExitCode(2)
+                throw Diagnostic(file: output, message: "cannot write the trace to this file")
             }
-            handle = h
-        } else {
-            handle = FileHandle.standardOutput
+            return h
         }
-        try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions,
-                                         isolation: imports.isolation, to: handle), output: nil)
+        try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation,
+                                         configPath: configuration.config, open: open), output: nil)
     }
 }
 
@@ -137,15 +155,21 @@ extension FailOn: ExpressibleByArgument {}
 /// True when standard output/error is a terminal (colour and progress only then).
 func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+/// Colour for `validate` and `report`: one decision (`SpatialCheck.useColor`) for both.
+func useColor(format: ReportFormat, output: String?, noColor: Bool) -> Bool {
+    SpatialCheck.useColor(format: format, writingToFile: output != nil, noColorFlag: noColor,
+                          environment: ProcessInfo.processInfo.environment, stdoutIsTerminal: isTerminal(1))
+}
+
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Simulate scenes frame by frame and report where they break the HIG's comfort guidance.",
         discussion: """
-            PATH is a scene file (*.scene.yaml, *.scene.yml, *.scene.json), a bare 3D asset, or a directory
-            searched recursively for scene files. Exit codes: 0 clean, 1 violations at or above --fail-on
+            PATH is a scene file (*.scene.yaml, *.scene.yml, *.scene.json), a bare 3D asset, or a directory \
+            searched recursively for scene files. Exit codes: 0 clean, 1 violations at or above --fail-on \
             (after the baseline), 2 a scene or asset could not be loaded, or bad arguments.
 
-            Baselines: save a report with `--format json --output baseline.json`; later runs with
+            Baselines: save a report with `--format json --output baseline.json`; later runs with \
             `--baseline baseline.json` fail only on new or worsened violations.
             """)
 
@@ -154,31 +178,33 @@ struct Validate: ParsableCommand {
     @Option(help: "Write the report to this file instead of standard output.") var output: String?
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run: error, warning, info or never (default: the config's, else error).")
     var failOn: FailOn?
-    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent).")
-    var config: String?
+    @OptionGroup var configuration: ConfigOptions
     @Option(help: "A saved JSON report: only new or worsened violations count toward --fail-on.") var baseline: String?
-    @Option(help: "Scenes checked in parallel (the output is identical to a serial run).") var jobs: Int = 1
+    @Option(parsing: .unconditional, help: "Scenes checked in parallel, 1 to 256 (the output is identical to a serial run).")
+    var jobs: Int = 1
     @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
-    @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal.") var noColor = false
+    @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
+    @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
+    var timestamp = false
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
     func validate() throws {
-        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
+        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, found \(jobs)") }
     }
 
     func run() throws {
         var options = SpatialCheck.ValidateOptions()
         options.format = format
         options.failOn = failOn
-        options.configPath = config
+        options.configPath = configuration.config
         options.baselinePath = baseline
         options.load = scene.loadOptions
         options.isolation = imports.isolation
         options.jobs = jobs
         options.quiet = quiet
-        options.color = format == .text && output == nil && !noColor && isTerminal(1)
-            && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        options.timestamp = timestamp ? Date() : nil
+        options.color = useColor(format: format, output: output, noColor: noColor)
         if isTerminal(2) {
             options.progress = { done, total in
                 guard total > 1 else { return }
@@ -197,16 +223,21 @@ struct Report: ParsableCommand {
     @Option(help: "Compare with this saved report: new, worsened, unchanged, improved, fixed.") var baseline: String?
     @Option(help: "text, json, sarif, junit, markdown or html.") var format: ReportFormat = .text
     @Option(help: "Write to this file instead of standard output.") var output: String?
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: the reports').")
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: the strictest of the reports').")
     var failOn: FailOn?
-    @Flag(name: .customLong("no-color"), help: "No ANSI colour.") var noColor = false
+    @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
+    @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
+    @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
+    var timestamp = false
 
     func run() throws {
         var options = SpatialCheck.ReportOptions()
         options.format = format
         options.baselinePath = baseline
         options.failOn = failOn
-        options.color = format == .text && output == nil && !noColor && isTerminal(1)
+        options.quiet = quiet
+        options.timestamp = timestamp ? Date() : nil
+        options.color = useColor(format: format, output: output, noColor: noColor)
         try finish(SpatialCheck.report(paths: reports, options: options), output: output)
     }
 }

@@ -176,7 +176,26 @@ private struct NoBinary: Error, CustomStringConvertible {
     var description: String { "the spatialcheck executable was not found next to the tests; build it or set SPATIALCHECK_BIN" }
 }
 
-private func cli(_ args: [String], cwd: String? = nil) throws -> CLIResult {
+/// The harness for other CLI test files (CLI*Tests.swift).
+enum CLIHarness {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+    /// Runs the built `spatialcheck` with NO_COLOR=1, plus `environment` (a nil value removes a variable).
+    static func run(_ args: [String], cwd: String? = nil, environment: [String: String?] = [:]) throws -> Result {
+        let r = try cli(args, cwd: cwd, environment: environment)
+        return Result(status: r.status, stdout: r.stdout, stderr: r.stderr)
+    }
+    static func binary() throws -> String {
+        guard let bin = spatialcheckBinary else { throw NoBinary() }
+        return bin
+    }
+    static func temporaryDirectory() throws -> String { try tempDir() }
+}
+
+private func cli(_ args: [String], cwd: String? = nil, environment: [String: String?] = [:]) throws -> CLIResult {
     guard let bin = spatialcheckBinary else { throw NoBinary() }
     let dir = try tempDir()
     let out = dir + "/stdout", err = dir + "/stderr"
@@ -188,6 +207,7 @@ private func cli(_ args: [String], cwd: String? = nil) throws -> CLIResult {
     p.currentDirectoryURL = URL(fileURLWithPath: cwd ?? dir)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
+    for (k, v) in environment { env[k] = v }
     p.environment = env
     p.standardInput = FileHandle.nullDevice
     p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))

@@ -3,13 +3,17 @@ import Rules
 
 /// Geometry the HTML report draws, captured from the simulation by the pipeline.
 public struct SceneSnapshot: Sendable {
-    /// Top-down footprint of an entity at rest: world x/z extents.
+    /// Top-down footprint of an entity at rest: world x/z extents, and the outline of its box seen
+    /// from above (x, z points in order; a turned window is a slanted strip, not its bounding square).
     public struct Footprint: Sendable {
         public var path: String
         public var kind: String
         public var minX, maxX, minZ, maxZ: Double
-        public init(path: String, kind: String, minX: Double, maxX: Double, minZ: Double, maxZ: Double) {
+        public var outline: [SIMD2<Double>]
+        public init(path: String, kind: String, minX: Double, maxX: Double, minZ: Double, maxZ: Double,
+                    outline: [SIMD2<Double>] = []) {
             self.path = path; self.kind = kind; self.minX = minX; self.maxX = maxX; self.minZ = minZ; self.maxZ = maxZ
+            self.outline = outline
         }
     }
     /// An entity as seen from the eye at one frame: its box in head-frame azimuth/elevation degrees.
@@ -199,9 +203,19 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         out += "<circle cx=\"\(n(px(o.x)))\" cy=\"\(n(pz(o.y)))\" r=\"\(n(snapshot.fadeRadius * s))\" fill=\"none\" stroke=\"#e08a00\" stroke-dasharray=\"4 3\"/>\n"
     }
     for f in snapshot.footprints {
-        let w = max((f.maxX - f.minX) * s, 2), h = max((f.maxZ - f.minZ) * s, 2)
         let c = color(worst[f.path])
-        out += "<rect x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ)))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(c)\" fill-opacity=\"0.25\" stroke=\"\(c)\"><title>\(xml(f.path)) (\(xml(f.kind)))</title></rect>\n"
+        let title = "<title>\(xml(f.path)) (\(xml(f.kind)))</title>"
+        if f.outline.count >= 3 {
+            let points = f.outline.map { "\(n(px($0.x))),\(n(pz($0.y)))" }.joined(separator: " ")
+            out += "<polygon points=\"\(points)\" fill=\"\(c)\" fill-opacity=\"0.25\" stroke=\"\(c)\" stroke-width=\"2\">\(title)</polygon>\n"
+        } else if f.outline.count == 2 {
+            // A flat upright panel (a window) seen from above: a line.
+            let a = f.outline[0], b = f.outline[1]
+            out += "<line x1=\"\(n(px(a.x)))\" y1=\"\(n(pz(a.y)))\" x2=\"\(n(px(b.x)))\" y2=\"\(n(pz(b.y)))\" stroke=\"\(c)\" stroke-width=\"4\" stroke-linecap=\"round\">\(title)</line>\n"
+        } else {
+            let w = max((f.maxX - f.minX) * s, 2), h = max((f.maxZ - f.minZ) * s, 2)
+            out += "<rect x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ)))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(c)\" fill-opacity=\"0.25\" stroke=\"\(c)\">\(title)</rect>\n"
+        }
         if !f.path.contains("/") {
             out += "<text x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ) - 3))\" font-size=\"10\" fill=\"#333\">\(xml(f.path))</text>\n"
         }

@@ -89,6 +89,21 @@ public struct FrameQuantities: Sendable {
         return Vec3(boxFrames[o], boxFrames[o + 1], boxFrames[o + 2])
     }
 
+    /// The 8 corners of entity `e`'s box frame (its world bounds' corners when there is none).
+    public func boxCorners(_ e: Int) -> [Vec3] {
+        let o = 12 * e
+        guard e >= 0, o + 11 < boxFrames.count else { return AABB(min: boundsMin[e], max: boundsMax[e]).corners }
+        let c = Vec3(boxFrames[o], boxFrames[o + 1], boxFrames[o + 2])
+        let a = boxAxis(e, 0), b = boxAxis(e, 1), d = boxAxis(e, 2)
+        var corners: [Vec3] = []
+        corners.reserveCapacity(8)
+        for k in 0..<8 {
+            let x: Vec3 = k & 1 == 0 ? -a : a, y: Vec3 = k & 2 == 0 ? -b : b, z: Vec3 = k & 4 == 0 ? -d : d
+            corners.append(c + x + y + z)
+        }
+        return corners
+    }
+
     /// How far entity `e`'s box reaches along the unit vector `n` from the plane through `origin`
     /// perpendicular to it: |(c − origin) · n| + Σ |a_k · n|.
     @inlinable

@@ -5,14 +5,9 @@ import SpatialModel
 
 /// Each mistake must be reported at the right line and column with what was expected and found.
 @Suite struct SceneLoaderErrorTests {
-    private func single(_ text: String, name: String = "test.scene.yaml") -> Diagnostic? {
-        let errs = LoaderFixture.errors(text, name: name)
-        #expect(errs.count == 1, "expected one error, got: \(errs.map(\.description))")
-        return errs.first
-    }
 
     @Test func misspeltKeySuggestsTheRightOne() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - id: w
@@ -26,13 +21,13 @@ import SpatialModel
     }
 
     @Test func unknownKeyWithoutCloseMatchListsValidKeys() {
-        let d = single("format: spatialscene/1\nviewer: {zzzzzzzz: 1}\n")
+        let d = LoaderFixture.single("format: spatialscene/1\nviewer: {zzzzzzzz: 1}\n")
         #expect(d?.location == SourceLocation(line: 2, column: 10))
         #expect(d?.hint?.hasPrefix("valid keys: 'posture', 'eyeHeight'") == true)
     }
 
     @Test func keyOfAnotherKind() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - {id: m, kind: group, fontSize: 12}
@@ -42,7 +37,7 @@ import SpatialModel
     }
 
     @Test func wrongType() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - id: w
@@ -54,7 +49,7 @@ import SpatialModel
     }
 
     @Test func wrongArrayLength() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - {id: g, kind: group, position: [1, 2]}
@@ -64,7 +59,7 @@ import SpatialModel
     }
 
     @Test func badEnumValue() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             immersion: progresive
             """)
@@ -74,10 +69,10 @@ import SpatialModel
     }
 
     @Test func missingFormat() {
-        let d = single("name: x\nentities: []\n")
+        let d = LoaderFixture.single("name: x\nentities: []\n")
         #expect(d?.location == SourceLocation(line: 1, column: 1))
         #expect(d?.message == "the scene is missing 'format'; supported formats: 'spatialscene/1'")
-        let other = single("format: spatialscene/2\n")
+        let other = LoaderFixture.single("format: spatialscene/2\n")
         #expect(other?.location == SourceLocation(line: 1, column: 9))
         #expect(other?.message == "unsupported scene format 'spatialscene/2'; supported formats: 'spatialscene/1'")
     }
@@ -97,7 +92,7 @@ import SpatialModel
     }
 
     @Test func duplicateIdNamesBothLocations() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - {id: a, kind: group}
@@ -109,7 +104,7 @@ import SpatialModel
     }
 
     @Test func elementAndChildShareTheSiblingNamespace() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - id: w
@@ -121,7 +116,7 @@ import SpatialModel
     }
 
     @Test func unknownEventEntity() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - {id: alert, kind: group}
@@ -134,7 +129,7 @@ import SpatialModel
     }
 
     @Test func nonIncreasingKeyframeTimes() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - id: g
@@ -150,7 +145,7 @@ import SpatialModel
     }
 
     @Test func positionAndPlacement() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - id: w
@@ -163,7 +158,7 @@ import SpatialModel
     }
 
     @Test func placementOnAChild() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - id: g
@@ -180,7 +175,7 @@ import SpatialModel
     }
 
     @Test func rotationAndQuaternion() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - {id: g, kind: group, rotation: {yaw: 1}, quaternion: [0, 0, 0, 1]}
@@ -200,7 +195,7 @@ import SpatialModel
     }
 
     @Test func yamlSyntaxError() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - id: w
@@ -210,13 +205,13 @@ import SpatialModel
         // the input on a line 5 that the file does not have.
         #expect(d?.location == SourceLocation(line: 4, column: 11))
         #expect(d?.message.hasPrefix("YAML syntax error:") == true)
-        let dup = single("format: spatialscene/1\nname: a\nname: b\n")
+        let dup = LoaderFixture.single("format: spatialscene/1\nname: a\nname: b\n")
         #expect(dup?.message == "duplicate key 'name' in one mapping")
         #expect(dup?.location == SourceLocation(line: 2, column: 1))
     }
 
     @Test func jsonErrorsHaveLineAndColumn() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             {
               "format": "spatialscene/1",
               "entities": [{"id": "w", "kind": "window", "size": [1280, "720"]}]
@@ -224,7 +219,7 @@ import SpatialModel
             """, name: "x.scene.json")
         #expect(d?.location == SourceLocation(line: 3, column: 61))
         #expect(d?.message == "an item of 'size' of a window expects a number, found a string \"720\"")
-        let syntax = single("{\"format\": \"spatialscene/1\",,}", name: "x.scene.json")
+        let syntax = LoaderFixture.single("{\"format\": \"spatialscene/1\",,}", name: "x.scene.json")
         #expect(syntax?.location?.line == 1 && syntax?.message.hasPrefix("YAML syntax error:") == true)
     }
 
@@ -258,7 +253,7 @@ import SpatialModel
     }
 
     @Test func elementsOnlyInContainers() {
-        let d = single("""
+        let d = LoaderFixture.single("""
             format: spatialscene/1
             entities:
               - {id: g, kind: group, elements: []}
@@ -270,7 +265,7 @@ import SpatialModel
     @Test func hostileInputIsContained() {
         // Deep nesting beyond the limit.
         let deep = "format: spatialscene/1\nname: " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "\n"
-        let d = single(deep)
+        let d = LoaderFixture.single(deep)
         #expect(d?.message.contains("nested more than 64 levels") == true)
         // Deeper than libyaml's own limit: still a clean error, no crash.
         let deeper = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
@@ -278,14 +273,14 @@ import SpatialModel
         // Alias bomb.
         var bomb = "format: spatialscene/1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for i in 1...8 { bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
-        let b = single(bomb)
+        let b = LoaderFixture.single(bomb)
         #expect(b?.message.contains("more than 100000 YAML values through aliases") == true)
         // A huge string.
         let long = "format: spatialscene/1\nname: " + String(repeating: "a", count: 70_000) + "\n"
-        #expect(single(long)?.message.contains("the limit is 65536") == true)
+        #expect(LoaderFixture.single(long)?.message.contains("the limit is 65536") == true)
         // Not a mapping at all / empty file.
-        #expect(single("- 1\n- 2\n")?.message == "the top level of a scene file expects a mapping, found a list of 2 items")
-        #expect(single("")?.message == "the scene file is empty")
+        #expect(LoaderFixture.single("- 1\n- 2\n")?.message == "the top level of a scene file expects a mapping, found a list of 2 items")
+        #expect(LoaderFixture.single("")?.message == "the scene file is empty")
     }
 
     @Test func loadFromDiskAndMissingFile() throws {

@@ -8,11 +8,6 @@ import SpatialModel
 /// a location inside the file, suggestions for unit abbreviations, letter-case hints for asset
 /// paths, and warnings for sizes given in the wrong unit.
 @Suite struct SceneLoaderHintTests {
-    private func single(_ text: String, name: String = "test.scene.yaml") -> Diagnostic? {
-        let errs = LoaderFixture.errors(text, name: name)
-        #expect(errs.count == 1, "expected one error, got: \(errs.map(\.description))")
-        return errs.first
-    }
 
     static let tabHint = "YAML does not allow tabs for indentation; use spaces"
     static let indentationHint = "check the indentation of this line and the one above, and that a key's value with ':' is quoted"
@@ -22,13 +17,13 @@ import SpatialModel
     @Test func tabIndentationIsNamed() {
         // The new user's file: line 5 starts with a tab where four spaces belong, after a line that
         // ends in a flow mapping.
-        let d = single("format: spatialscene/1\nentities:\n  - id: w\n    placement: {distance: 2}\n\tsize: [800, 560]\n")
+        let d = LoaderFixture.single("format: spatialscene/1\nentities:\n  - id: w\n    placement: {distance: 2}\n\tsize: [800, 560]\n")
         #expect(d?.location == SourceLocation(line: 5, column: 1))
         // libyaml's own words are kept, the advice is in the hint.
         #expect(d?.message == "YAML syntax error: found character that cannot start any token (while scanning for the next token at 5:1)")
         #expect(d?.hint == Self.tabHint)
         // After a plain value, libyaml names the tab itself.
-        let plain = single("format: spatialscene/1\nviewer:\n  posture: seated\n\teyeHeight: 1.2\n")
+        let plain = LoaderFixture.single("format: spatialscene/1\nviewer:\n  posture: seated\n\teyeHeight: 1.2\n")
         #expect(plain?.location == SourceLocation(line: 4, column: 1))
         #expect(plain?.message == "YAML syntax error: found a tab character that violates indentation (while scanning a plain scalar at 3:12)")
         #expect(plain?.hint == Self.tabHint)
@@ -37,26 +32,26 @@ import SpatialModel
     @Test func mappingValuesNotAllowedGetsTheIndentationHint() {
         // `kind:` indented deeper than `id:` of the same list item (the new user's mistake): the
         // error is at the ':' after 'kind', 5 spaces + 4 letters in, column 10.
-        let d = single("format: spatialscene/1\nentities:\n  - id: w\n     kind: window\n")
+        let d = LoaderFixture.single("format: spatialscene/1\nentities:\n  - id: w\n     kind: window\n")
         #expect(d?.location == SourceLocation(line: 4, column: 10))
         #expect(d?.message == "YAML syntax error: mapping values are not allowed in this context")
         #expect(d?.hint == Self.indentationHint)
         // An unquoted value containing ': ' gives the same libyaml message at its second ':'.
-        let colon = single("format: spatialscene/1\nname: Notes: draft\n")
+        let colon = LoaderFixture.single("format: spatialscene/1\nname: Notes: draft\n")
         #expect(colon?.location == SourceLocation(line: 2, column: 12))
         #expect(colon?.hint == Self.indentationHint)
     }
 
     @Test func didNotFindExpectedKeyGetsTheIndentationHint() {
         // ` eyeHeight` is indented one space: neither a key of 'viewer' (two spaces) nor of the top.
-        let d = single("format: spatialscene/1\nviewer:\n  posture: seated\n eyeHeight: 1.2\n")
+        let d = LoaderFixture.single("format: spatialscene/1\nviewer:\n  posture: seated\n eyeHeight: 1.2\n")
         #expect(d?.location == SourceLocation(line: 4, column: 2))
         #expect(d?.message.hasPrefix("YAML syntax error: did not find expected key") == true)
         #expect(d?.hint == Self.indentationHint)
     }
 
     @Test func unquotableFirstCharacterIsNamed() {
-        let d = single("format: spatialscene/1\nname: @home\n")
+        let d = LoaderFixture.single("format: spatialscene/1\nname: @home\n")
         #expect(d?.location == SourceLocation(line: 2, column: 7))
         #expect(d?.hint == "'@' cannot start an unquoted value in YAML; put the value in quotes")
     }
@@ -68,18 +63,18 @@ import SpatialModel
         for text in ["format: spatialscene/1\nentities:\n  - id: w\n    kind: [window",
                      "format: spatialscene/1\nentities:\n  - id: w\n    kind: [window\n",
                      "format: spatialscene/1\r\nentities:\r\n  - id: w\r\n    kind: [window\r\n"] {
-            let d = single(text)
+            let d = LoaderFixture.single(text)
             #expect(d?.location == SourceLocation(line: 4, column: 11))
             #expect(d?.message == "YAML syntax error: did not find expected ',' or ']' at the end of the file (while parsing a flow sequence at 4:11)")
             #expect(d?.hint == "a list in brackets needs a closing ']' and ',' between its items")
         }
         // An unclosed quote: at the opening quote, line 2 column 7.
-        let quote = single("format: spatialscene/1\nname: \"Notes\n")
+        let quote = LoaderFixture.single("format: spatialscene/1\nname: \"Notes\n")
         #expect(quote?.location == SourceLocation(line: 2, column: 7))
         #expect(quote?.message == "YAML syntax error: found unexpected end of stream (while scanning a quoted scalar at 2:7)")
         #expect(quote?.hint == "a quoted value is not closed; add the closing quote")
         // An unclosed flow mapping in JSON: at its '{', line 3 column 16.
-        let json = single("{\n  \"format\": \"spatialscene/1\",\n  \"entities\": [{\"id\": \"w\"\n", name: "x.scene.json")
+        let json = LoaderFixture.single("{\n  \"format\": \"spatialscene/1\",\n  \"entities\": [{\"id\": \"w\"\n", name: "x.scene.json")
         #expect(json?.location == SourceLocation(line: 3, column: 16))
         #expect(json?.hint == "a mapping in braces needs a closing '}' and ',' between its entries")
     }
@@ -105,7 +100,7 @@ import SpatialModel
         let expected = ["cm": "centimeters", "mm": "millimeters", "m": "meters", "in": "inches", "ft": "feet",
                         "CM": "centimeters", "metres": "meters", "millimetre": "millimeters"]
         for (given, name) in expected {
-            let d = single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: robot.glb, assetUnits: \(given)}\n")
+            let d = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: robot.glb, assetUnits: \(given)}\n")
             // Column of the value: 2 spaces, '- {', then the keys before it.
             let column = "  - {id: m, kind: model, asset: robot.glb, assetUnits: ".count + 1
             #expect(d?.location == SourceLocation(line: 3, column: column))
@@ -135,13 +130,13 @@ import SpatialModel
     @Test func missingAssetNamesTheFileThatDiffersOnlyInCase() {
         guard !caseInsensitiveFileSystem else { return }
         let dir = folder("case-one", files: ["Fox.glb", "fox.gltf"])
-        let d = single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: case-one/fox.glb}\n")
+        let d = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: case-one/fox.glb}\n")
         #expect(d?.location == SourceLocation(line: 3, column: 33))
         #expect(d?.message == "asset 'case-one/fox.glb' not found (looked in \(dir))")
         #expect(d?.hint == "a file named 'Fox.glb' exists there; paths are case-sensitive")
         // Two such files: both named, sorted.
         _ = folder("case-two", files: ["Fox.glb", "FOX.glb"])
-        let two = single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: case-two/fox.glb}\n")
+        let two = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: case-two/fox.glb}\n")
         #expect(two?.hint == "files named 'FOX.glb', 'Fox.glb' exist there; paths are case-sensitive")
     }
 
@@ -151,7 +146,7 @@ import SpatialModel
         // Another name, and the right name in a folder spelt in another case (only the folder the
         // path resolves to is looked in, and CASE-NONE does not exist).
         for asset in ["case-none/wolf.glb", "CASE-NONE/Fox.glb"] {
-            let d = single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: \(asset)}\n")
+            let d = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: \(asset)}\n")
             #expect(d?.message.hasPrefix("asset '\(asset)' not found") == true)
             #expect(d?.hint == nil)
         }

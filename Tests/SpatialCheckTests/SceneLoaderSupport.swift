@@ -6,6 +6,13 @@ import SpatialModel
 /// Helpers for the SceneLoader tests. Fixture files are written to a temporary directory at test
 /// time (a checked-in fixture folder would need a resource declaration in Package.swift).
 enum LoaderFixture {
+    /// The one error that loading `text` must produce (a test issue when there are more or none).
+    static func single(_ text: String, name: String = "test.scene.yaml") -> Diagnostic? {
+        let errs = errors(text, name: name)
+        #expect(errs.count == 1, "expected one error, got: \(errs.map(\.description))")
+        return errs.first
+    }
+
     static let directory: String = {
         let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("spatialcheck-loader-\(getpid())")
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

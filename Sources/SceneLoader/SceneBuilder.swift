@@ -919,14 +919,16 @@ final class SceneBuilder {
     static let maxFolderEntries = 10_000
 
     /// Up to `limit` entry names of a directory (none when it cannot be read), without `.` and `..`.
+    ///
+    /// The name is read in place as a C string: an entry `readdir` returns may be shorter than
+    /// `MemoryLayout<dirent>.size` (glibc packs them by `d_reclen`), so copying `d_name`, a
+    /// 256-byte tuple, reads past the last entry of its buffer (AddressSanitizer found this).
     static func entries(of folder: String, limit: Int) -> [String] {
-        guard let dir = opendir(folder) else { return [] }
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name), let dir = opendir(folder) else { return [] }
         defer { closedir(dir) }
         var out: [String] = []
         while out.count < limit, let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { out.append(name) }
         }
         return out

@@ -207,6 +207,7 @@ private func cli(_ args: [String], cwd: String? = nil, environment: [String: Str
     p.currentDirectoryURL = URL(fileURLWithPath: cwd ?? dir)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
+    env["SWIFT_BACKTRACE"] = "enable=no"  // a crash ends the child at once (no backtracer holding its files)
     for (k, v) in environment { env[k] = v }
     p.environment = env
     p.standardInput = FileHandle.nullDevice

@@ -50,6 +50,11 @@ import SpatialCheck
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = ["validate", name]
         p.currentDirectoryURL = URL(fileURLWithPath: HostileLayout.scenes)
+        // A crash must fail this test, not hang it: Swift's backtracer would inherit the pipes and
+        // keep them open past the crashed process (seen under AddressSanitizer).
+        var env = ProcessInfo.processInfo.environment
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -224,11 +224,11 @@ public enum TargetHitRegionVisionOS: RuleDescribing {
         ],
         citations: [Citation("buttons", "Best practices"), Citation("accessibility", "Mobility"),
                     Citation("designing-for-games", "Look stunning on every display")],
-        summary: "An interactive element smaller than 28×28 pt, or a custom control smaller than 60×60 pt.",
-        rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls at standard sizes get a system hit region, so below 60 pt only custom controls are flagged.",
+        summary: "An interactive element smaller than 28×28 pt, or a custom control or a button of a non-standard size smaller than 60×60 pt.",
+        rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls, buttons at the standard sizes (28, 32, 44, 52, 64 pt), get a system hit region, so below 60 pt only custom controls and buttons of other sizes are flagged.",
         fixHint: "Make the control at least 60×60 pt (or give it a larger hit region); never smaller than 28×28 pt.",
         unit: "pt", worse: .lower,
-        notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, or any 3D entity.",
+        notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, any 3D entity, or a button whose frame's smaller side (its height) is not one of the HIG's button sizes (28, 32, 44, 52 or 64 pt, ±0.5): other system controls (toggles, sliders, fields, …) and standard-size buttons get the system's hit region.",
                 "One violation per element: its severity is that of its worst frame (error below 28, warning below 60), and its spans cover every frame below 60."])
 }
 
@@ -249,6 +249,9 @@ public enum TargetHitRegionIOS: RuleDescribing {
         notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used."])
 }
 
+/// The HIG's visionOS button sizes in pt: Mini, Small, Regular, Large and Extra Large.
+let standardControlSizes: [Double] = [28, 32, 44, 52, 64]
+
 func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     let meta = ios ? TargetHitRegionIOS.metadata : TargetHitRegionVisionOS.metadata
     guard let r = s.index(meta.id) else { return nil }
@@ -257,6 +260,16 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     let ents = s.scene.entities
     let cands = ents.indices.filter { ents[$0].interactive }
     let inPoints = ents.indices.map { measuredInPoints($0, s.scene) }
+    // A system control (any role but custom) gets the system's hit region; a button only at one of
+    // the HIG's button sizes, read from its frame's smaller side in pt (its height). Other buttons,
+    // custom controls and 3D entities are judged as custom.
+    let standardSystem = ents.map { e -> Bool in
+        guard e.kind == .element, let role = e.role, role != .custom else { return false }
+        guard role == .button else { return true }
+        guard let f = e.frame else { return false }
+        let side = min(f.width, f.height)
+        return standardControlSizes.contains { abs(side - $0) < 0.5 }
+    }
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
@@ -266,7 +279,7 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         if let fr = ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
         guard size.isFinite else { return nil }
         if size < minimum { return .init(measured: size, threshold: minimum, severity: .error, angular: unit == "pt_eq", unit: unit) }
-        let custom = ios || ent.role == .custom || ent.kind != .element
+        let custom = ios || !standardSystem[e]
         if custom, size < upper { return .init(measured: size, threshold: upper, severity: .warning, angular: unit == "pt_eq", unit: unit) }
         return nil
     }, message: { agg, names in

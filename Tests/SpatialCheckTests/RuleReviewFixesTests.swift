@@ -241,6 +241,32 @@ import SpatialModel
         #expect(!horizontal.contains { $0.rule == "boundary-fade-zone" })
     }
 
+    @Test func onlyButtonsOfTheStandardSizesGetTheSystemHitRegion() throws {
+        // Buttons 44 and 52 pt tall are Regular and Large: fine. A 48 pt button is no standard
+        // size, so it needs a custom control's 60 pt (warning); so does a 44 pt custom control. A
+        // 36 pt system slider keeps the system's hit region; a 20 pt button is below 28 (error).
+        let vs = try Self.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [1200, 400]
+                elements:
+                  - {id: regular, role: button, frame: [0, 0, 120, 44]}
+                  - {id: large, role: button, frame: [200, 0, 120, 52]}
+                  - {id: odd, role: button, frame: [400, 0, 120, 48]}
+                  - {id: knob, role: custom, frame: [600, 0, 44, 44]}
+                  - {id: scrubber, role: slider, frame: [0, 200, 400, 36]}
+                  - {id: tiny, role: button, frame: [800, 0, 20, 20]}
+            """).filter { $0.rule == "target-hit-region-visionos" }
+        #expect(vs.map(\.entities) == [["w/tiny"], ["w/knob"], ["w/odd"]])
+        #expect(vs.map(\.severity) == [.error, .warning, .warning])
+        #expect(vs.map(\.measured) == [20, 44, 48])
+        #expect(vs.map(\.threshold) == [28, 60, 60])
+    }
+
     @Test func smallNumbersKeepTwoSignificantDigits() {
         #expect(fmt(0.005) == "0.005")
         #expect(fmt(0.0234) == "0.023")

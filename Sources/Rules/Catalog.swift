@@ -149,7 +149,8 @@ extension RuleCatalog {
             if let mr = manualReview.first(where: { $0.id == id }) {
                 return "\(mr.id): manual review item.\n  \(mr.summary)\n  source: \(mr.source)\n"
             }
-            throw UnknownRule(id: id, suggestion: closestMatch(to: id, in: allRuleIDs + notChecked.map(\.id) + manualReview.map(\.id)))
+            let ids = allRuleIDs + notChecked.map(\.id) + manualReview.map(\.id)
+            throw UnknownRule(id: id, suggestion: closestMatch(to: id, in: ids) ?? containingEveryWord(of: id, in: ids))
         }
         var out: [String] = []
         out.append("\(m.id): \(m.name)")
@@ -181,6 +182,14 @@ extension RuleCatalog {
         out.append("  passes: \(m.passExample)")
         return out.joined(separator: "\n") + "\n"
     }
+}
+
+/// The shortest id (then the first in order) that contains every word of `query` ("target-spacing"
+/// → "target-center-spacing"), for a suggestion when the spelling is too far for `closestMatch`.
+func containingEveryWord(of query: String, in ids: [String]) -> String? {
+    let words = query.lowercased().split(whereSeparator: { $0 == "-" || $0 == " " || $0 == "_" }).map(String.init)
+    guard !words.isEmpty else { return nil }
+    return ids.filter { id in words.allSatisfy { id.contains($0) } }.min { ($0.count, $0) < ($1.count, $1) }
 }
 
 /// `explain` of an id that is neither a rule, an unchecked catalog rule, nor a manual-review item.

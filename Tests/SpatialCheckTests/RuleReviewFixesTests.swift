@@ -267,6 +267,15 @@ import SpatialModel
         #expect(vs.map(\.threshold) == [28, 60, 60])
     }
 
+    @Test func explainSuggestsARuleForAMissingWord() {
+        #expect(containingEveryWord(of: "target-spacing", in: RuleCatalog.rules.map(\.id)) == "target-center-spacing")
+        #expect(containingEveryWord(of: "head locked", in: RuleCatalog.rules.map(\.id)) == "fov-head-locked")
+        #expect(containingEveryWord(of: "teleport", in: RuleCatalog.rules.map(\.id)) == nil)
+        #expect { try RuleCatalog.renderExplanation(id: "target-spacing") } throws: { error in
+            (error as? UnknownRule)?.description == "unknown rule 'target-spacing'; did you mean 'target-center-spacing'?"
+        }
+    }
+
     @Test func smallNumbersKeepTwoSignificantDigits() {
         #expect(fmt(0.005) == "0.005")
         #expect(fmt(0.0234) == "0.023")

@@ -99,7 +99,9 @@ extension Report {
                 body += "</p>\n"
                 if let snap, let view = snap.views[v.worstFrame] {
                     body += "<div class=\"figures\">\n"
-                    body += "<figure><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s); dashed: comfortable field of view</figcaption>\n"
+                    let wholeScene = v.entities.isEmpty
+                        ? "; a whole-scene finding, so nothing is marked: the ✕ on the plan shows where the viewer stands" : ""
+                    body += "<figure><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s); dashed: comfortable field of view\(wholeScene)</figcaption>\n"
                     body += viewSVG(view: view, highlight: Set(v.entities), fov: snap.fieldOfView, severity: v.severity) + "</figure>\n"
                     // Small marked entities (buttons 2 m away span a degree or two): add a zoomed detail.
                     let hot = view.boxes.filter { v.entities.contains($0.path) }

@@ -65,6 +65,7 @@ public enum FovHeadLocked: RuleDescribing {
         fixHint: "Anchor the content in the world (anchor: world) and let people move it; if it must follow, let it lag and settle rather than lock to the head.",
         unit: "deg", worse: .higher,
         notes: ["anchor: head is reported on every visible frame. Measured: how long (s) the content stayed fixed in view, the longest continuous visible run (threshold 0 s: any time is too long); the message also gives the head rotation during that run.",
+                "When the content covers more than 10 % of the field of view (angular width × height over the field of view's, at its largest), the message says so: large head-locked content also hides the surroundings.",
                 "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, and the entity itself moved more than 2 cm in the world over those 2 s (so still content that the viewer walks around while looking at it is not head-locked), frame t is reported; measured is the head turn."])
 }
 
@@ -434,6 +435,11 @@ final class HeadLockRule: RuleProcessor {
     private var runStart: [Double?]
     private var runForward: [Vec3]
     private var runTurn: [Double]
+    /// Largest share of the field of view each reported entity covered (its angular width × height
+    /// over the field of view's), by entity path for the message; the catalog escalates above 10 %.
+    private var cover: [String: Double] = [:]
+    private let paths: [String]
+    private let fieldOfView: SIMD2<Double>
 
     init?(_ s: RuleSetup) {
         let m = FovHeadLocked.metadata
@@ -441,6 +447,8 @@ final class HeadLockRule: RuleProcessor {
         rule = r
         let ents = s.scene.entities
         declared = ents.indices.filter { ents[$0].anchor == .head && ents[$0].parent == nil }
+        paths = ents.map(\.path)
+        fieldOfView = s.scene.viewer.fieldOfView
         dt = s.frameDuration
         runStart = Array(repeating: nil, count: declared.count)
         runForward = Array(repeating: Vec3(0, 0, -1), count: declared.count)
@@ -469,6 +477,7 @@ final class HeadLockRule: RuleProcessor {
             // for t − t_start + dt seconds.
             out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.time - (runStart[k] ?? f.time) + dt,
                        threshold: 0, aux: runTurn[k], unit: "s")
+            noteCover(e, f)
         }
         guard !inferred.isEmpty else { return }
         let slots = window + 1
@@ -501,6 +510,7 @@ final class HeadLockRule: RuleProcessor {
                     if dot(a, b) > cosMaxDir, abs(relDist[i0] - relDist[i1]) < maxDist,
                        length(worldCenter[i1] - worldCenter[i0]) > maxDist {
                         out.report(rule: rule, e, frame: f.frame, time: f.time, measured: turn, threshold: headTurn)
+                        noteCover(e, f)
                     }
                 }
             }
@@ -508,7 +518,22 @@ final class HeadLockRule: RuleProcessor {
         pos = (pos + 1) % slots
     }
 
+    private func noteCover(_ e: Int, _ f: FrameQuantities) {
+        let area = fieldOfView.x * fieldOfView.y
+        guard area > 0, e < paths.count else { return }
+        let share = min(1, min(f.angularWidth[e], fieldOfView.x) * min(f.angularHeight[e], fieldOfView.y) / area)
+        if share.isFinite, share > cover[paths[e], default: 0] { cover[paths[e]] = share }
+    }
+
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        let share = names.compactMap { cover[$0] }.max() ?? 0
+        let large = share > 0.1
+            ? " It covers up to \(fmt(share * 100)) % of the field of view, so it also hides much of the surroundings and what people want to look at."
+            : ""
+        return lockMessage(agg, names) + large
+    }
+
+    private func lockMessage(_ agg: Aggregate, _ names: [String]) -> String {
         agg.unit == "s"
             ? "\(names.joinedNames) is declared head-anchored (anchor: head), so it stays fixed in view for \(fmt(agg.measured)) s"
                 + (agg.aux > 0 ? " while the head turns up to \(fmt(agg.aux))°" : "")

@@ -113,6 +113,18 @@ import SpatialModel
         #expect(abs((far.first?.measured ?? 0) - 0.06) < 1e-9)
     }
 
+    @Test func largeHeadLockedContentSaysItHidesTheView() {
+        var fx = RuleFixture(frameRate: 10, duration: 1)
+        fx.add("panel", .window) { e in e.anchor = .head }
+        fx.add("badge", .window) { e in e.anchor = .head }
+        // 40° × 30° over the 90° × 70° field of view: 1200 / 6300 = 19.05 %; the badge's 4° × 4°
+        // (the fixture's default) is 0.25 %.
+        let vs = fx.run { _, f in f.angularWidth[0] = 40; f.angularHeight[0] = 30 }.1.rule("fov-head-locked")
+        #expect(vs.map(\.entities) == [["badge"], ["panel"]])
+        #expect(vs.last?.message.contains("covers up to 19.05 % of the field of view") == true)
+        #expect(vs.first?.message.contains("field of view") == false)
+    }
+
     @Test func locomotionIgnoresRecenter() {
         var fx = RuleFixture(immersion: .full, frameRate: 10, duration: 2.6)
         fx.add("env", .environment)

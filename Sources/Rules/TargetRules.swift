@@ -225,7 +225,7 @@ public enum TargetHitRegionVisionOS: RuleDescribing {
         citations: [Citation("buttons", "Best practices"), Citation("accessibility", "Mobility"),
                     Citation("designing-for-games", "Look stunning on every display")],
         summary: "An interactive element smaller than 28×28 pt, or a custom control or a button of a non-standard size smaller than 60×60 pt.",
-        rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls, buttons at the standard sizes (28, 32, 44, 52, 64 pt), get a system hit region, so below 60 pt only custom controls and buttons of other sizes are flagged.",
+        rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls get a system hit region (buttons only at the HIG's sizes: 28, 32, 44, 52, 64 pt), so below 60 pt only custom controls and buttons of other sizes are flagged.",
         fixHint: "Make the control at least 60×60 pt (or give it a larger hit region); never smaller than 28×28 pt.",
         unit: "pt", worse: .lower,
         notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, any 3D entity, or a button whose frame's smaller side (its height) is not one of the HIG's button sizes (28, 32, 44, 52 or 64 pt, ±0.5): other system controls (toggles, sliders, fields, …) and standard-size buttons get the system's hit region.",
@@ -274,7 +274,8 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         guard f.visible[e] else { return nil }
         let ent = ents[e]
         // A 2D element of a dynamic-scale container is measured in its container's pt; anything
-        // else (elements of fixed-scale containers, 3D models, marked nodes) in angle, as pt_eq. An entity is always measured the same way, so its unit never changes.
+        // else (elements of fixed-scale containers, 3D models, marked nodes) in angle, as pt_eq.
+        // An entity is always measured the same way, so its unit never changes.
         let size: Double, unit: String
         if let fr = ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
         guard size.isFinite else { return nil }

@@ -183,6 +183,8 @@ final class ConditionRule: RuleProcessor {
     let rule: Int
     let candidates: [Int]
     let dwell: Double?
+    /// Dwell rules only: the measured value is how long the run has lasted (s), not the hit's.
+    let measuresRunLength: Bool
     let check: (FrameQuantities, Int) -> Hit?
     let describe: (Aggregate, [String]) -> String
     /// The current run of each candidate (dwell rules only).
@@ -197,9 +199,11 @@ final class ConditionRule: RuleProcessor {
     private let higher: Bool
     private let dt: Double
 
-    init(rule: Int, meta: RuleMetadata, candidates: [Int], dwell: Double? = nil, frameDuration: Double,
-         check: @escaping (FrameQuantities, Int) -> Hit?, message: @escaping (Aggregate, [String]) -> String) {
-        self.rule = rule; self.candidates = candidates; self.dwell = dwell; self.check = check
+    init(rule: Int, meta: RuleMetadata, candidates: [Int], dwell: Double? = nil, measuresRunLength: Bool = false,
+         frameDuration: Double, check: @escaping (FrameQuantities, Int) -> Hit?,
+         message: @escaping (Aggregate, [String]) -> String) {
+        self.rule = rule; self.candidates = candidates; self.dwell = dwell; self.measuresRunLength = measuresRunLength
+        self.check = check
         self.describe = message; self.higher = meta.worse == .higher; self.dt = frameDuration
         runs = Array(repeating: Run(), count: dwell == nil ? 0 : candidates.count)
     }
@@ -217,21 +221,24 @@ final class ConditionRule: RuleProcessor {
         // One exclusive access to the run state per frame, not one per candidate.
         runs.withUnsafeMutableBufferPointer { runs in
             for (k, e) in candidates.enumerated() {
-                guard let hit = check(f, e) else { runs[k].start = -1; continue }
+                guard var hit = check(f, e) else { runs[k].start = -1; continue }
                 if runs[k].start < 0 {
                     runs[k] = Run(start: f.frame, startTime: f.time)
                 }
+                // A frame stands for its whole interval, so after frame i the condition has held
+                // (t_i - t_start + dt) seconds.
+                let lasted = f.time - runs[k].startTime + dt
+                if measuresRunLength { hit.measured = lasted }
                 if runs[k].worst.isNaN || (higher ? hit.measured > runs[k].worst : hit.measured < runs[k].worst) {
                     runs[k].worst = hit.measured; runs[k].worstFrame = f.frame
                 }
                 runs[k].threshold = hit.threshold
                 runs[k].unit = hit.unit
                 runs[k].severity = hit.severity; runs[k].variant = hit.variant
-                // A frame stands for its whole interval, so after frame i the condition has held
-                // (t_i - t_start + dt) seconds. Once that exceeds the dwell, the whole run is the
-                // violation: its frames before the crossing are reported at once (with the run's
-                // worst value so far), then each frame as it comes.
-                guard f.time - runs[k].startTime + dt > dwell + 1e-9 else { continue }
+                // Once the run outlasts the dwell, the whole run is the violation: its frames before
+                // the crossing are reported at once (with the run's worst value so far), then each
+                // frame as it comes.
+                guard lasted > dwell + 1e-9 else { continue }
                 if !runs[k].reported, runs[k].start < f.frame {
                     out.reportRun(rule: rule, e, from: runs[k].start, fromTime: runs[k].startTime,
                                   to: f.frame - 1, toTime: f.time - dt, measured: runs[k].worst,
@@ -357,22 +364,4 @@ final class HookedProcessor: RuleProcessor {
     }
     func finish(_ out: inout Findings, _ end: EndState) { inner.finish(&out, end) }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { inner.message(rule: rule, agg, names) }
-}
-
-/// How long a per-entity condition has held so far: the time since its run began plus one frame
-/// (a frame stands for its whole interval). A reference type so that a rule's check closure can
-/// keep it across frames.
-final class RunClock {
-    private var start: [Double]
-    private let dt: Double
-    init(count: Int, frameDuration: Double) {
-        start = Array(repeating: .nan, count: count); dt = frameDuration
-    }
-    /// Seconds the condition has held at `time` (starting a run when none is open).
-    func lasted(_ e: Int, _ time: Double) -> Double {
-        guard e >= 0, e < start.count else { return dt }
-        if start[e].isNaN { start[e] = time }
-        return time - start[e] + dt
-    }
-    func stop(_ e: Int) { if e >= 0, e < start.count { start[e] = .nan } }
 }

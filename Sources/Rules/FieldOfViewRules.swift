@@ -117,12 +117,10 @@ func fovFactories() -> [RuleFactory] {
             let off = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 f.visible[e] && f.eccentricity[e] > cone ? .init(measured: f.eccentricity[e], threshold: cone, severity: .info, angular: true) : nil
             }, message: { _, _ in "" })
-            // Out of view (sub-check 1): measured is how long the current run has lasted; a frame
-            // stands for its whole interval, so a run of n frames has lasted n · dt.
-            let since = RunClock(count: ents.count, frameDuration: s.frameDuration)
-            let out = ConditionRule(rule: r, meta: m, candidates: cands, dwell: grace, frameDuration: s.frameDuration, check: { f, e in
-                guard f.visible[e], !f.fullyInFOV[e] else { since.stop(e); return nil }
-                return .init(measured: since.lasted(e, f.time), threshold: grace, severity: .warning, unit: "s", variant: 1)
+            // Out of view (sub-check 1): measured is how long the run has lasted (n frames: n · dt).
+            let out = ConditionRule(rule: r, meta: m, candidates: cands, dwell: grace, measuresRunLength: true,
+                                    frameDuration: s.frameDuration, check: { f, e in
+                f.visible[e] && !f.fullyInFOV[e] ? .init(measured: 0, threshold: grace, severity: .warning, unit: "s", variant: 1) : nil
             }, message: { _, _ in "" })
             return MultiProcessor([off, out]) { _, agg, names in
                 agg.variant == 1

@@ -662,6 +662,7 @@ final class SceneBuilder {
     /// Warns that a window's size (points) or a volume's size (metres) looks like it is in the other
     /// unit, with what the numbers would be in the right one at this entity's metres per point.
     private func warnSizeUnits(loc: SourceLocation, what: String, size: [Double], metresPerPoint s: Double, volume: Bool) {
+        let hint = "a window is sized in points ('size: [width, height]'); a volume in metres ('size: [width, height, depth]')"
         let given = "[" + size.map(Reader.format).joined(separator: ", ") + "]"
         func list(_ v: [Double], _ f: (Double) -> String) -> String { "[" + v.map(f).joined(separator: ", ") + "]" }
         let scale = s > 0 && s.isFinite ? String(format: "%.3g mm per pt", s * 1000) : nil
@@ -672,7 +673,7 @@ final class SceneBuilder {
             if let scale {
                 message += " (\(given) pt is about \(list(size.map { $0 * s }) { $0 >= 100 ? Reader.format($0.rounded()) : String(format: "%.3g", $0) }) m at this volume's \(scale))"
             }
-            r.warning(loc, message, hint: "a window is sized in points ('size: [width, height]'); a volume in metres ('size: [width, height, depth]')")
+            r.warning(loc, message, hint: hint)
         } else {
             let smallest = size.min() ?? 0
             var message = "\(what) has size \(given): window sizes are in points, and \(Reader.format(smallest)) pt is smaller than any readable text"
@@ -680,7 +681,7 @@ final class SceneBuilder {
             if let scale {
                 message += " (\(given) m is about \(list(size.map { $0 / s }) { Reader.format($0.rounded()) }) pt at this window's \(scale))"
             }
-            r.warning(loc, message, hint: "a window is sized in points ('size: [width, height]'); a volume in metres ('size: [width, height, depth]')")
+            r.warning(loc, message, hint: hint)
         }
     }
 
@@ -918,19 +919,15 @@ final class SceneBuilder {
 
     static let maxFolderEntries = 10_000
 
-    /// Up to `limit` entry names of a directory (none when it cannot be read), without `.` and `..`.
-    ///
-    /// The name is read in place as a C string: an entry `readdir` returns may be shorter than
-    /// `MemoryLayout<dirent>.size` (glibc packs them by `d_reclen`), so copying `d_name`, a
-    /// 256-byte tuple, reads past the last entry of its buffer (AddressSanitizer found this).
+    /// Up to `limit` entry names of a directory (none when it cannot be read), one level only, read
+    /// lazily by Foundation's enumerator so a huge folder is not listed whole. (A hand-written
+    /// `readdir` loop here copied `dirent.d_name` past glibc's buffer; AddressSanitizer found it.)
     static func entries(of folder: String, limit: Int) -> [String] {
-        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name), let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
+        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: folder, isDirectory: true),
+                                                          includingPropertiesForKeys: nil,
+                                                          options: [.skipsSubdirectoryDescendants]) else { return [] }
         var out: [String] = []
-        while out.count < limit, let entry = readdir(dir) {
-            let name = String(cString: UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self))
-            if name != "." && name != ".." { out.append(name) }
-        }
+        while out.count < limit, let url = walker.nextObject() as? URL { out.append(url.lastPathComponent) }
         return out
     }
 

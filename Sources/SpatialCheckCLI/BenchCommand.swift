@@ -34,9 +34,7 @@ struct Bench: ParsableCommand {
 
     func validate() throws {
         if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000, found \(frames)") }
-        if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
-            throw ValidationError("--point-angle must be greater than 0 and less than 1 degree per point, found \(pointAngle)")
-        }
+        try checkPointAngle(pointAngle)
     }
 
     func run() throws {

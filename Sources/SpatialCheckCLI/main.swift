@@ -74,6 +74,13 @@ struct ConfigOptions: ParsableArguments {
 extension SpatialCheck.InspectFormat: ExpressibleByArgument {}
 extension TraceFormat: ExpressibleByArgument {}
 
+/// `--point-angle`, for every command that takes it: a positive angle below 1 degree per point.
+func checkPointAngle(_ pointAngle: Double?) throws {
+    if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
+        throw ValidationError("--point-angle must be greater than 0 and less than 1 degree per point, found \(pointAngle)")
+    }
+}
+
 /// Options that change how a scene is loaded and stepped.
 struct SceneOptions: ParsableArguments {
     // `.unconditional`: a negative number is taken as the value (and then rejected with the valid
@@ -98,9 +105,7 @@ struct SceneOptions: ParsableArguments {
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a number of seconds greater than 0, found \(duration)")
         }
-        if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
-            throw ValidationError("--point-angle must be greater than 0 and less than 1 degree per point, found \(pointAngle)")
-        }
+        try checkPointAngle(pointAngle)
     }
 
     var loadOptions: LoadOptions {

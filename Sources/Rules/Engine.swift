@@ -19,7 +19,11 @@ struct RuleSetup {
     let configuration: RuleConfiguration
     /// Index of each enabled rule in the engine's rule list.
     let indexOf: [String: Int]
-    var pointAngle: Double { configuration.pointAngle ?? scene.units.pointAngle }
+    /// Degrees per point for the rules' own conversions (the default when the value is not positive).
+    var pointAngle: Double {
+        let pa = configuration.pointAngle ?? scene.units.pointAngle
+        return pa > 0 && pa.isFinite ? pa : Units.defaultPointAngle
+    }
     var frameDuration: Double { scene.frameRate > 0 ? 1 / scene.frameRate : 0 }
 
     func index(_ id: String) -> Int? { indexOf[id] }

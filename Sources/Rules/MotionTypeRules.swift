@@ -169,7 +169,7 @@ func motionTypeFactories() -> [RuleFactory] {
             // for readable content only; a button's size is not its label's).
             var labelEm = [Double](repeating: .nan, count: ents.count)
             var cands: [Int] = []
-            let pa = s.pointAngle > 0 ? s.pointAngle : Units.defaultPointAngle
+            let pa = s.pointAngle
             // Readable content, and any other element whose text has a size (a button's label, a field).
             for (i, e) in ents.enumerated() where e.isReadable || (e.kind == .element && e.fontSize != nil) {
                 if let fs = e.fontSize, measuredInPoints(i, s.scene) || (e.kind == .text && e.scaleMode == .dynamic) {

@@ -89,7 +89,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         depthWindow = s.param(TargetNoOverlap.metadata, "depthWindow")
         padGap = s.param(TargetLargeHoverPadding.metadata, "gap")
         largeSize = s.param(TargetLargeHoverPadding.metadata, "largeSize")
-        pointAngle = s.pointAngle > 0 ? s.pointAngle : Units.defaultPointAngle
+        pointAngle = s.pointAngle
         let ents = s.scene.entities
         var inContainer = [Bool](repeating: false, count: ents.count)
         var byContainer: [Int: [Int]] = [:]

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The project root: the one folder that scene paths in reports and fingerprints are relative to
+/// (docs/ci.md) and that every file an asset reads must resolve inside (docs/security.md).
+///
+/// For a file or folder `start`, the root is, in this order:
+/// 1. `explicit` (`--root`), when given;
+/// 2. the nearest folder at or above `start` that holds `.spatialcheck.yaml`;
+/// 3. the nearest folder at or above `start` that holds `.git` (the enclosing git work tree);
+/// 4. `fallback` (the working directory for report paths; the scene's or asset's own folder for
+///    confinement).
+/// The search starts from the real path of `start` (symbolic links resolved), so the root does
+/// not depend on the working directory or on how the path is spelt.
+public enum ProjectRoot {
+    /// Name of the configuration file whose folder marks a project root.
+    public static let configFileName = ".spatialcheck.yaml"
+
+    public static func find(for start: String, explicit: String? = nil, fallback: String) -> String {
+        if let explicit { return realPath(absolute(explicit)) ?? standardized(absolute(explicit)) }
+        return discover(from: start) ?? realPath(absolute(fallback)) ?? standardized(absolute(fallback))
+    }
+
+    /// Steps 2 and 3 above; nil when neither marker is found up to `/`.
+    public static func discover(from start: String) -> String? {
+        let abs = absolute(start)
+        var dir = realPath(abs) ?? standardized(abs)
+        var isDir: ObjCBool = false
+        if !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+        var gitRoot: String?
+        var current = dir
+        for _ in 0..<256 {
+            let fm = FileManager.default
+            if fm.fileExists(atPath: (current as NSString).appendingPathComponent(configFileName)) { return current }
+            if gitRoot == nil, fm.fileExists(atPath: (current as NSString).appendingPathComponent(".git")) { gitRoot = current }
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { break }
+            current = parent
+        }
+        return gitRoot
+    }
+
+    /// `path` relative to `root` when it lies inside it (both compared by real path), else the
+    /// standardized absolute real path.
+    public static func relative(_ path: String, to root: String) -> String {
+        let abs = absolute(path)
+        let real = realPath(abs) ?? standardized(abs)
+        let r = realPath(root) ?? standardized(absolute(root))
+        if real == r { return "." }
+        let prefix = r == "/" ? "/" : r + "/"
+        return real.hasPrefix(prefix) ? String(real.dropFirst(prefix.count)) : real
+    }
+
+    /// True when the real path of `path` (symbolic links resolved, also for the existing prefix of
+    /// a path that does not exist yet) lies inside `root`, and no component of it is `.git`.
+    public static func contains(_ path: String, root: String) -> Bool {
+        let real = canonical(absolute(path))
+        let r = canonical(absolute(root))
+        guard real == r || real.hasPrefix(r == "/" ? "/" : r + "/") else { return false }
+        return !real.split(separator: "/").contains(".git")
+    }
+
+    /// `realpath` of the longest existing prefix of `path`, with the rest appended lexically.
+    public static func canonical(_ path: String) -> String {
+        let std = standardized(path)
+        if let r = realPath(std) { return r }
+        let parent = (std as NSString).deletingLastPathComponent
+        if parent == std || parent.isEmpty { return std }
+        return (canonical(parent) as NSString).appendingPathComponent((std as NSString).lastPathComponent)
+    }
+
+    static func absolute(_ p: String) -> String {
+        p.hasPrefix("/") ? p : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p)
+    }
+
+    /// Lexical clean-up: `.` and `..` resolved, repeated slashes folded.
+    static func standardized(_ p: String) -> String {
+        var parts: [Substring] = []
+        for c in p.split(separator: "/", omittingEmptySubsequences: true) {
+            if c == "." { continue }
+            if c == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(c)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    static func realPath(_ p: String) -> String? {
+        guard let c = realpath(p, nil) else { return nil }
+        defer { free(c) }
+        return String(cString: c)
+    }
+}

@@ -40,18 +40,20 @@ extension Report {
         var notifications: [JSON] = []
         for scene in scenes {
             for v in scene.violations {
-                var r: [(String, JSON)] = [("ruleId", .string(v.rule))]
+                // Strings from input (entity ids, messages, and everything of a saved report) are
+                // escaped for people (Escape.text; message text also for SARIF's embedded links).
+                var r: [(String, JSON)] = [("ruleId", .string(Escape.text(v.rule)))]
                 if let i = index[v.rule] { r.append(("ruleIndex", .int(i))) }
                 r += [
                     ("level", .string(level(v.severity))),
-                    ("message", .object([("text", .string(v.message))])),
+                    ("message", .object([("text", .string(Escape.sarifText(v.message)))])),
                     ("locations", .array([location(scene.path, v.location)])),
-                    ("partialFingerprints", .object([("spatialcheck/v1", .string(v.fingerprint))])),
+                    ("partialFingerprints", .object([("spatialcheck/v1", .string(Escape.text(v.fingerprint)))])),
                     ("properties", .object([
-                        ("entities", .array(v.entities.map(JSON.string))),
+                        ("entities", .array(v.entities.map { .string(Escape.text($0)) })),
                         ("measured", .rounded(v.measured, digits: 6)),
                         ("threshold", .rounded(v.threshold, digits: 6)),
-                        ("unit", .string(v.unit)),
+                        ("unit", .string(Escape.text(v.unit))),
                         ("frames", .int(v.frameCount)),
                         ("firstTime", .rounded(v.firstTime, digits: 6)),
                         ("lastTime", .rounded(v.lastTime, digits: 6)),
@@ -68,7 +70,7 @@ extension Report {
                 let file = e.file.isEmpty ? scene.path : e.file
                 notifications.append(.object([
                     ("level", .string("error")),
-                    ("message", .object([("text", .string("\(file): \(e.message)" + (e.hint.map { " (\($0))" } ?? "")))])),
+                    ("message", .object([("text", .string(Escape.sarifText("\(file): \(e.message)" + (e.hint.map { " (\($0))" } ?? ""))))])),
                     ("locations", .array([location(file, e.location)])),
                 ]))
             }
@@ -91,7 +93,7 @@ extension Report {
             ("runs", .array([.object([
                 ("tool", .object([("driver", .object([
                     ("name", .string("spatialcheck")),
-                    ("version", .string(toolVersion)),
+                    ("version", .string(Escape.text(toolVersion))),
                     ("informationUri", .string("https://developer.apple.com/design/human-interface-guidelines/designing-for-visionos")),
                     ("rules", .array(driverRules)),
                 ]))])),
@@ -106,17 +108,18 @@ extension Report {
 }
 
 /// SARIF wants URIs: relative paths stay relative (code scanning resolves them against the
-/// checkout), absolute paths become file URIs; spaces and other reserved characters are escaped.
+/// checkout), absolute paths become file URIs; every byte of the path's file-system form
+/// (`FileName.bytes`) except ASCII letters, digits and `-._~/` is percent-encoded, so control,
+/// bidi and other invisible characters, and a name that is not UTF-8, appear only as `%XX`.
 func sarifURI(_ path: String) -> String {
     var out = path.hasPrefix("/") ? "file://" : ""
-    for u in path.unicodeScalars {
-        if u.properties.isAlphabetic && u.isASCII || ("0"..."9").contains(u) || "-._~/".unicodeScalars.contains(u) {
+    for b in FileName.bytes(path) {
+        let u = Unicode.Scalar(b)
+        if b < 0x80, u.properties.isAlphabetic || ("0"..."9").contains(u) || "-._~/".unicodeScalars.contains(u) {
             out.unicodeScalars.append(u)
         } else {
-            for b in String(u).utf8 {
-                let hex = String(b, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
+            let hex = String(b, radix: 16, uppercase: true)
+            out += "%" + (hex.count == 1 ? "0" + hex : hex)
         }
     }
     return out
@@ -127,18 +130,22 @@ func sarifURI(_ path: String) -> String {
 extension Report {
     /// JUnit XML: one test suite per scene, one test case per checked rule. Violations at or
     /// above `failOn` make the case fail; lower ones are listed in its system-out. A scene that
-    /// could not be loaded is one case with an error.
+    /// could not be loaded is one case with an error. Every string from input goes through
+    /// `Escape.xml` (line by line where the element holds several lines).
     public func junit() -> String {
         var suites = ""
         var totalTests = 0, totalFailures = 0, totalErrors = 0
         for scene in scenes {
             var cases = ""
             var tests = 0, failures = 0, errors = 0
+            let path = Escape.xml(scene.path)
             if scene.status == .error {
                 tests = 1; errors = 1
-                let text = scene.errors.map(\.description).joined(separator: "\n")
-                cases += "    <testcase classname=\"\(xml(scene.path))\" name=\"load\">\n"
-                cases += "      <error message=\"\(xml(scene.errors.first?.message ?? "could not be loaded"))\" type=\"load\">\(xml(text))</error>\n"
+                // Diagnostic.description has already escaped its parts; its one line break (before
+                // the hint) is kept.
+                let text = xmlLines(scene.errors.map(\.description))
+                cases += "    <testcase classname=\"\(path)\" name=\"load\">\n"
+                cases += "      <error message=\"\(Escape.xml(scene.errors.first?.message ?? "could not be loaded"))\" type=\"load\">\(text)</error>\n"
                 cases += "    </testcase>\n"
             } else {
                 let byRule = Dictionary(grouping: scene.violations, by: \.rule)
@@ -147,58 +154,49 @@ extension Report {
                     tests += 1
                     let vs = byRule[id] ?? []
                     let failing = vs.filter { v in failOn.map { v.severity.rank <= $0.rank } ?? false }
-                    cases += "    <testcase classname=\"\(xml(scene.path))\" name=\"\(xml(id))\""
+                    cases += "    <testcase classname=\"\(path)\" name=\"\(Escape.xml(id))\""
                     if vs.isEmpty { cases += "/>\n"; continue }
                     cases += ">\n"
-                    let details = vs.map { v in
+                    let details = xmlLines(vs.map { v in
                         "\(v.severity.rawValue): \(v.entityList): \(v.message) " +
                             "(measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit); " +
                             "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0))"
-                    }.joined(separator: "\n")
+                    })
                     if let first = failing.first {
                         failures += 1
-                        cases += "      <failure message=\"\(xml(first.message))\" type=\"\(first.severity.rawValue)\">\(xml(details))</failure>\n"
+                        cases += "      <failure message=\"\(Escape.xml(first.message))\" type=\"\(first.severity.rawValue)\">\(details)</failure>\n"
                     } else {
-                        cases += "      <system-out>\(xml(details))</system-out>\n"
+                        cases += "      <system-out>\(details)</system-out>\n"
                     }
                     cases += "    </testcase>\n"
                 }
             }
             totalTests += tests; totalFailures += failures; totalErrors += errors
-            suites += "  <testsuite name=\"\(xml(scene.path))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
+            suites += "  <testsuite name=\"\(path)\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
             suites += cases
             suites += "  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"spatialcheck\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\""
-            + (generatedAt.map { " timestamp=\"\(xml($0))\"" } ?? "") + ">\n"
+            + (generatedAt.map { " timestamp=\"\(Escape.xml($0))\"" } ?? "") + ">\n"
             + suites + "</testsuites>\n"
     }
 }
 
-/// Escapes text for XML and HTML (attributes and content); drops characters XML 1.0 forbids.
-public func xml(_ s: String) -> String {
-    var out = ""
-    for u in s.unicodeScalars {
-        switch u {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default:
-            if u.value < 0x20 && u != "\n" && u != "\t" && u != "\r" { continue }
-            if u.value == 0xFFFE || u.value == 0xFFFF { continue }
-            out.unicodeScalars.append(u)
-        }
-    }
-    return out
+/// Several entries, one or more lines each, as XML character data: each line through
+/// `Escape.xml` (which would show a line break as `\n`), joined by real line breaks.
+func xmlLines(_ entries: [String]) -> String {
+    entries.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+        .map { Escape.xml(String($0)) }.joined(separator: "\n")
 }
 
 // MARK: - Markdown
 
 extension Report {
-    /// A summary table for a pull-request comment, then the violations per scene.
+    /// A summary table for a pull-request comment, then the violations per scene. Paths, rule ids
+    /// and entity ids are code spans (`Escape.markdownCode`), messages and hints escaped inline text
+    /// (`Escape.markdown`): nothing from input becomes HTML, a link, a mention or a new line. The
+    /// only links go to Apple's documentation (`Escape.appleDocumentationURL`).
     public func markdown() -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
         let failed = scenes.filter { $0.status == .error }.count
@@ -206,18 +204,19 @@ extension Report {
         out += failsGate || hasLoadErrors ? "**Comfort check failed**" : "**Comfort check passed**"
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         out += failed > 0 ? ", \(failed) scene\(failed == 1 ? "" : "s") could not be loaded.\n\n" : ".\n\n"
-        if let generatedAt { out += "Generated at \(generatedAt).\n\n" }
+        if let generatedAt { out += "Generated at \(Escape.markdown(generatedAt)).\n\n" }
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
             let status = s.status == .error ? "could not be loaded" : (s.violations.isEmpty ? "clean" : "violations")
-            out += "| \(code(s.path)) | \(status) | \(s.count(.error)) | \(s.count(.warning)) | \(s.count(.info)) |\n"
+            out += "| \(Escape.markdownCode(s.path)) | \(status) | \(s.count(.error)) | \(s.count(.warning)) | \(s.count(.info)) |\n"
         }
         for s in scenes where s.status == .error || !s.violations.isEmpty {
-            out += "\n### \(code(s.path))\n\n"
+            out += "\n### \(Escape.markdownCode(s.path))\n\n"
             if s.status == .error {
                 for d in s.errors {
                     let loc = d.location.map { ":\($0.line):\($0.column)" } ?? ""
-                    out += "- **load error** \(code(d.file + loc)): \(md(d.message))\(d.hint.map { " — \(md($0))" } ?? "")\n"
+                    out += "- **load error** \(Escape.markdownCode(d.file + loc)): \(Escape.markdown(d.message))"
+                    out += "\(d.hint.map { " — \(Escape.markdown($0))" } ?? "")\n"
                 }
                 continue
             }
@@ -226,11 +225,12 @@ extension Report {
             for v in s.violations {
                 let spans = v.spans.prefix(2).map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
                     + (v.spans.count > 2 ? ", …" : "")
-                out += "| \(v.severity.rawValue) | [\(code(v.rule))](\(v.help)) | \(v.markdownEntities) "
-                out += "| \(fmtValue(v.measured)) \(v.unit) | \(fmtValue(v.threshold)) \(v.unit) | \(spans) | \(v.location.map { String($0.line) } ?? "") |\n"
+                let unit = Escape.markdown(v.unit)
+                out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
+                out += "| \(fmtValue(v.measured)) \(unit) | \(fmtValue(v.threshold)) \(unit) | \(spans) | \(v.location.map { String($0.line) } ?? "") |\n"
             }
             out += "\n<details><summary>What to change</summary>\n\n"
-            for v in s.violations { out += "- \(code(v.rule)) \(v.markdownEntities): \(md(v.message))\n" }
+            for v in s.violations { out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities): \(Escape.markdown(v.message))\n" }
             out += "\n</details>\n"
         }
         return out
@@ -239,20 +239,11 @@ extension Report {
 
 extension ReportViolation {
     /// The entities as code spans, or "(whole scene)" for a scene-wide violation.
-    var markdownEntities: String { entities.isEmpty ? "(whole scene)" : entities.map(code).joined(separator: ", ") }
-}
+    var markdownEntities: String { entities.isEmpty ? "(whole scene)" : entities.map(Escape.markdownCode).joined(separator: ", ") }
 
-/// An inline code span (backticks inside are replaced; pipes escaped for tables).
-func code(_ s: String) -> String {
-    "`" + String(s.map { $0 == "`" ? "'" : $0 }).split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") + "`"
-}
-
-/// Escapes Markdown table/inline metacharacters.
-func md(_ s: String) -> String {
-    var out = ""
-    for c in s {
-        if "|`*_[]<>".contains(c) { out += "\\" }
-        out.append(c == "\n" ? " " : c)
+    /// The rule id, linked to its HIG page when `help` is a page of Apple's documentation.
+    var markdownRule: String {
+        guard let url = Escape.appleDocumentationURL(help) else { return Escape.markdownCode(rule) }
+        return "[\(Escape.markdownCode(rule))](\(url))"
     }
-    return out
 }

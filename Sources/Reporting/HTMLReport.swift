@@ -55,6 +55,8 @@ public struct SceneSnapshot: Sendable {
 extension Report {
     /// One self-contained HTML page (no scripts, no network): summary, and per scene a top-down
     /// plan, a timeline of violations, and each violation with the viewer's view at its worst frame.
+    /// Every string from input — in text, attributes and SVG labels — goes through `Escape.html`;
+    /// a rule links to its `help` only when that is an `https:` URL (`Escape.httpsURL`).
     public func html(snapshots: [String: SceneSnapshot]) -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
         var body = ""
@@ -62,17 +64,17 @@ extension Report {
         body += "<p class=\"summary\"><span class=\"sev-error\">\(e) error\(e == 1 ? "" : "s")</span> · "
         body += "<span class=\"sev-warning\">\(w) warning\(w == 1 ? "" : "s")</span> · <span class=\"sev-info\">\(i) info</span>"
         body += " in \(scenes.count) scene\(scenes.count == 1 ? "" : "s"). pointAngle \(fmt(pointAngle, 4))°/pt.</p>\n"
-        if let generatedAt { body += "<p class=\"generated\">Generated at \(xml(generatedAt)).</p>\n" }
+        if let generatedAt { body += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
         body += "<table class=\"scenes\"><tr><th>scene</th><th>status</th><th>errors</th><th>warnings</th><th>info</th></tr>\n"
         for (n, s) in scenes.enumerated() {
             let status = s.status == .error ? "could not be loaded" : s.violations.isEmpty ? "clean" : "violations"
-            body += "<tr><td><a href=\"#scene-\(n)\">\(xml(s.path))</a></td><td>\(status)</td><td>\(s.count(.error))</td><td>\(s.count(.warning))</td><td>\(s.count(.info))</td></tr>\n"
+            body += "<tr><td><a href=\"#scene-\(n)\">\(Escape.html(s.path))</a></td><td>\(status)</td><td>\(s.count(.error))</td><td>\(s.count(.warning))</td><td>\(s.count(.info))</td></tr>\n"
         }
         body += "</table>\n"
         for (n, s) in scenes.enumerated() {
-            body += "<section id=\"scene-\(n)\">\n<h2>\(xml(s.name.map { "\(s.path) — \($0)" } ?? s.path))</h2>\n"
+            body += "<section id=\"scene-\(n)\">\n<h2>\(Escape.html(s.name.map { "\(s.path) — \($0)" } ?? s.path))</h2>\n"
             if s.status == .error {
-                body += "<ul class=\"errors\">" + s.errors.map { "<li><code>\(xml($0.description))</code></li>" }.joined() + "</ul>\n</section>\n"
+                body += "<ul class=\"errors\">" + s.errors.map { "<li><code>\(htmlLines($0.description))</code></li>" }.joined() + "</ul>\n</section>\n"
                 continue
             }
             body += "<p>\(s.frames) frames at \(fmt(s.frameRate, 0)) Hz (\(fmt(s.duration, 2)) s).</p>\n"
@@ -90,12 +92,14 @@ extension Report {
             if s.violations.isEmpty { body += "<p class=\"clean\">No violations.</p>\n" }
             for v in s.violations {
                 body += "<article class=\"violation sev-border-\(v.severity.rawValue)\">\n"
-                body += "<h3><span class=\"sev-\(v.severity.rawValue)\">\(v.severity.rawValue)</span> <a href=\"\(xml(v.help))\">\(xml(v.rule))</a></h3>\n"
+                // A saved report's help field is untrusted: a link only to an https: URL.
+                let rule = Escape.httpsURL(v.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(v.rule))</a>" } ?? Escape.html(v.rule)
+                body += "<h3><span class=\"sev-\(v.severity.rawValue)\">\(v.severity.rawValue)</span> \(rule)</h3>\n"
                 let who = v.entities.isEmpty ? "whole scene" : v.entities.joined(separator: ", ")
-                body += "<p><b>\(xml(who))</b>: \(xml(v.message))</p>\n"
-                body += "<p>measured \(fmtValue(v.measured)) \(xml(v.unit)), threshold \(fmtValue(v.threshold)) \(xml(v.unit)); "
-                body += "\(xml(timeRange(v, frameRate: s.frameRate))); worst at frame \(v.worstFrame)"
-                if let l = v.location { body += "; <code>\(xml(s.path)):\(l.line):\(l.column)</code>" }
+                body += "<p><b>\(Escape.html(who))</b>: \(Escape.html(v.message))</p>\n"
+                body += "<p>measured \(fmtValue(v.measured)) \(Escape.html(v.unit)), threshold \(fmtValue(v.threshold)) \(Escape.html(v.unit)); "
+                body += "\(Escape.html(timeRange(v, frameRate: s.frameRate))); worst at frame \(v.worstFrame)"
+                if let l = v.location { body += "; <code>\(Escape.html(s.path)):\(l.line):\(l.column)</code>" }
                 body += "</p>\n"
                 if let snap, let view = snap.views[v.worstFrame] {
                     body += "<div class=\"figures\">\n"
@@ -206,7 +210,7 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     }
     for f in snapshot.footprints {
         let c = color(worst[f.path])
-        let title = "<title>\(xml(f.path)) (\(xml(f.kind)))</title>"
+        let title = "<title>\(Escape.html(f.path)) (\(Escape.html(f.kind)))</title>"
         if f.outline.count >= 3 {
             let points = f.outline.map { "\(n(px($0.x))),\(n(pz($0.y)))" }.joined(separator: " ")
             out += "<polygon points=\"\(points)\" fill=\"\(c)\" fill-opacity=\"0.25\" stroke=\"\(c)\" stroke-width=\"2\">\(title)</polygon>\n"
@@ -219,7 +223,7 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
             out += "<rect x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ)))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(c)\" fill-opacity=\"0.25\" stroke=\"\(c)\">\(title)</rect>\n"
         }
         if !f.path.contains("/") {
-            out += "<text x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ) - 3))\" font-size=\"10\" fill=\"#333\">\(xml(f.path))</text>\n"
+            out += "<text x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ) - 3))\" font-size=\"10\" fill=\"#333\">\(Escape.html(f.path))</text>\n"
         }
     }
     if let first = snapshot.viewerPath.first {
@@ -236,7 +240,7 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
             let i = min(snapshot.viewerPath.count - 1, v.worstFrame / step)
             guard marked.insert(i).inserted else { continue }
             let p = snapshot.viewerPath[i], x = px(p.x), z = pz(p.y), c = color(v.severity)
-            out += "<path d=\"M\(n(x - 6)) \(n(z - 6))L\(n(x + 6)) \(n(z + 6))M\(n(x - 6)) \(n(z + 6))L\(n(x + 6)) \(n(z - 6))\" stroke=\"\(c)\" stroke-width=\"3\"><title>viewer at frame \(v.worstFrame), worst frame of \(xml(v.rule))</title></path>\n"
+            out += "<path d=\"M\(n(x - 6)) \(n(z - 6))L\(n(x + 6)) \(n(z + 6))M\(n(x - 6)) \(n(z + 6))L\(n(x + 6)) \(n(z - 6))\" stroke=\"\(c)\" stroke-width=\"3\"><title>viewer at frame \(v.worstFrame), worst frame of \(Escape.html(v.rule))</title></path>\n"
         }
     }
     out += "</svg>\n"
@@ -272,14 +276,14 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double
         let y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
         guard x1 >= x0, y1 >= y0 else { continue }
         let c = hot ? color(severity) : "#8e8e93"
-        out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? c : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(c)\" stroke-width=\"\(hot ? "2.5" : "1")\"><title>\(xml(b.path)) at \(fmt(b.distance, 2)) m</title></rect>\n"
+        out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? c : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(c)\" stroke-width=\"\(hot ? "2.5" : "1")\"><title>\(Escape.html(b.path)) at \(fmt(b.distance, 2)) m</title></rect>\n"
         if hot {
             labels.append(b.path)
             out += "<text x=\"\(n(x0))\" y=\"\(n(max(10, y0 - 3 - Double(labels.count - 1) * 11)))\" font-size=\"10\" fill=\"\(c)\">\(labels.count)</text>\n"
         }
     }
     for (i, label) in labels.enumerated() {
-        out += "<text x=\"6\" y=\"\(n(14 + Double(i) * 12))\" font-size=\"11\" fill=\"\(color(severity))\">\(i + 1) \(xml(label))</text>\n"
+        out += "<text x=\"6\" y=\"\(n(14 + Double(i) * 12))\" font-size=\"11\" fill=\"\(color(severity))\">\(i + 1) \(Escape.html(label))</text>\n"
     }
     out += "</svg>\n"
     return out
@@ -294,7 +298,7 @@ func timelineSVG(scene: SceneReport) -> String {
     for (i, v) in scene.violations.enumerated() {
         let y = Double(i) * rowH + 4
         let label = v.rule + " " + (v.entities.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")
-        out += "<text x=\"2\" y=\"\(n(y + 11))\" font-size=\"10\" fill=\"#333\">\(xml(String(label.prefix(40))))</text>\n"
+        out += "<text x=\"2\" y=\"\(n(y + 11))\" font-size=\"10\" fill=\"#333\">\(Escape.html(String(label.prefix(40))))</text>\n"
         out += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 2))\" width=\"\(n(barW))\" height=\"\(n(rowH - 6))\" fill=\"#f0f0f0\"/>\n"
         for span in v.spans {
             let x = labelW + Double(span.lowerBound) / frames * barW
@@ -306,4 +310,10 @@ func timelineSVG(scene: SceneReport) -> String {
     out += "<text x=\"\(n(labelW + barW - 50))\" y=\"\(n(h - 3))\" font-size=\"9\" fill=\"#777\">frame \(scene.frames - 1)</text>\n"
     out += "</svg>\n"
     return out
+}
+
+/// A multi-line text (a diagnostic with its hint) as HTML: each line through `Escape.html`,
+/// joined by a line break element.
+func htmlLines(_ s: String) -> String {
+    s.split(separator: "\n", omittingEmptySubsequences: false).map { Escape.html(String($0)) }.joined(separator: "<br>")
 }

@@ -42,9 +42,12 @@ public enum ModelDump {
         return .object(top)
     }
 
+    /// The model for people. Every string from the scene or its assets (path, name, ids, asset
+    /// paths, clip names, warnings) goes through `Escape.text`.
     public static func text(_ scene: Scene) -> String {
+        let t: (String) -> String = { Escape.text($0) }
         var out = ""
-        let title = scene.name.map { "\(scene.path) (\($0))" } ?? scene.path
+        let title = t(scene.name.map { "\(scene.path) (\($0))" } ?? scene.path)
         out += title + "\n"
         out += "  \(scene.platform.rawValue), immersion \(scene.immersion.rawValue), "
         out += "\(fmt(scene.frameRate, 0)) Hz, \(fmt(scene.duration, 3)) s (\(scene.frameCount) frame\(scene.frameCount == 1 ? "" : "s")), "
@@ -62,7 +65,7 @@ public enum ModelDump {
             let boundsText = b.isEmpty ? "-" : "\(vec(b.min)) .. \(vec(b.max))"
             let tris = triangles(of: e, in: scene)
             rows.append([
-                String(repeating: "  ", count: depth) + e.id, e.kind.rawValue, e.role?.rawValue ?? "-",
+                String(repeating: "  ", count: depth) + t(e.id), e.kind.rawValue, e.role?.rawValue ?? "-",
                 e.interactive ? "yes" : "no", boundsText, tris > 0 ? String(tris) : "-",
             ])
         }
@@ -73,12 +76,12 @@ public enum ModelDump {
             out += "\nassets\n"
             for e in assets {
                 guard let a = e.asset else { continue }
-                out += "  \(e.path): \(a.path) [\(a.format)]\n"
-                out += "    units: ×\(fmtShort(a.unitScale)) m per file unit. \(a.unitReason)\n"
+                out += "  \(t(e.path)): \(t(a.path)) [\(t(a.format))]\n"
+                out += "    units: ×\(fmtShort(a.unitScale)) m per file unit. \(t(a.unitReason))\n"
                 let size = e.restWorldBounds.size
                 out += "    size at rest: \(fmt(size.x, 3)) × \(fmt(size.y, 3)) × \(fmt(size.z, 3)) m, \(a.triangles) triangles\n"
                 if !a.clips.isEmpty {
-                    out += "    animations: " + a.clips.map { "\($0.name) (\(fmt($0.duration, 3)) s)" }
+                    out += "    animations: " + a.clips.map { "\(t($0.name)) (\(fmt($0.duration, 3)) s)" }
                         .joined(separator: ", ") + "\n"
                 }
             }
@@ -87,7 +90,7 @@ public enum ModelDump {
         if !keyed.isEmpty {
             out += "\nkeyframe animations\n"
             for a in keyed where scene.entities.indices.contains(a.entity) {
-                out += "  \(scene.entities[a.entity].path): \(fmt(a.duration, 3)) s\(a.loop ? ", looping" : "")\n"
+                out += "  \(t(scene.entities[a.entity].path)): \(fmt(a.duration, 3)) s\(a.loop ? ", looping" : "")\n"
             }
         }
         if !scene.events.isEmpty {
@@ -134,7 +137,7 @@ public enum ModelDump {
     }
 
     static func describe(_ a: SceneEvent.Action, _ scene: Scene) -> String {
-        func name(_ i: Int) -> String { scene.entities.indices.contains(i) ? scene.entities[i].path : "#\(i)" }
+        func name(_ i: Int) -> String { scene.entities.indices.contains(i) ? Escape.text(scene.entities[i].path) : "#\(i)" }
         switch a {
         case .setImmersion(let s, let trigger): return "immersion → \(s.rawValue) (\(trigger.rawValue))"
         case .recenter: return "recenter"

@@ -214,14 +214,17 @@ extension ReportViolation {
 
 extension Report {
     /// The terminal report: per scene, violations grouped by severity and rule, each with entities,
-    /// time range, measured vs threshold, the fix and the HIG link; then a summary line.
+    /// time range, measured vs threshold, the fix and the HIG link; then a summary line. Every
+    /// string from input (paths, names, ids, messages, and all of a saved report) goes through
+    /// `Escape.text`, so the only control sequences are the colours added here.
     public func text(color: Bool = false, quiet: Bool = false) -> String {
+        let t: (String) -> String = { Escape.text($0) }
         let paint = Painter(enabled: color)
         var out = ""
         for scene in scenes {
             switch scene.status {
             case .error:
-                out += paint.bold(scene.path) + "  " + paint.red("could not be loaded") + "\n"
+                out += paint.bold(t(scene.path)) + "  " + paint.red("could not be loaded") + "\n"
                 for e in scene.errors {
                     out += "  " + e.description.split(separator: "\n", omittingEmptySubsequences: false)
                         .joined(separator: "\n  ") + "\n"
@@ -229,7 +232,7 @@ extension Report {
                 out += "\n"
             case .checked:
                 if quiet && scene.violations.isEmpty { continue }
-                let title = scene.name.map { "\(scene.path) (\($0))" } ?? scene.path
+                let title = t(scene.name.map { "\(scene.path) (\($0))" } ?? scene.path)
                 out += paint.bold(title) + "  \(scene.frames) frames at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
                 for v in scene.violations {
@@ -239,17 +242,17 @@ extension Report {
                     case .warning: sev = paint.yellow("warning")
                     case .info: sev = paint.blue("info")
                     }
-                    let loc = v.location.map { "\(scene.path):\($0.line):\($0.column)" } ?? scene.path
+                    let loc = t(v.location.map { "\(scene.path):\($0.line):\($0.column)" } ?? scene.path)
                     let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) in the baseline)" } ?? ""
-                    out += "  \(sev) [\(v.rule)] \(v.entityList)\(known)\n"
-                    out += "    \(v.message)\n"
-                    out += "    measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit)"
+                    out += "  \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
+                    out += "    \(t(v.message))\n"
+                    out += "    measured \(fmtValue(v.measured)) \(t(v.unit)), threshold \(fmtValue(v.threshold)) \(t(v.unit))"
                     out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
                     out += "; worst at frame \(v.worstFrame)\n"
                     out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
-                    out += "    at \(loc) · \(v.help)\n"
+                    out += "    at \(loc) · \(t(v.help))\n"
                 }
-                for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(w.message)\n" }
+                for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
                 out += "\n"
             }
         }
@@ -265,7 +268,7 @@ extension Report {
             summary += "\(c(.improved)) improved, \(fixedInBaseline.count) fixed"
         }
         out += paint.bold(summary) + "\n"
-        if let generatedAt { out += "generated at \(generatedAt)\n" }
+        if let generatedAt { out += "generated at \(t(generatedAt))\n" }
         return out
     }
 }

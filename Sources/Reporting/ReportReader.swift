@@ -3,9 +3,36 @@ import SpatialModel
 import Rules
 
 extension Report {
+    /// The largest saved report `read` and `parse` accept.
+    public static let maxReportBytes = 256 << 20
+
+    /// Reads a saved report from a file: its size is checked with `fstat` before anything is read
+    /// (a 2 GiB file is refused at once, not read whole), only a regular file is read (a FIFO or
+    /// device is refused without blocking), at most `maxBytes` are read, and the file is opened by
+    /// its path's bytes (`FileName`). `role` names it in messages ("report", "baseline report").
+    public static func read(path: String, maxBytes: Int = maxReportBytes, role: String = "report") throws(Diagnostic) -> Report {
+        let bytes: [UInt8]
+        do { bytes = try FileName.read(path, limit: maxBytes) } catch {
+            switch error {
+            case .missing:
+                throw Diagnostic(file: path, message: "cannot read the \(role): no such file",
+                                 hint: "write one with `spatialcheck validate … --format json --output \(path)`")
+            case .notRegular:
+                throw Diagnostic(file: path, message: "the \(role) is not a regular file",
+                                 hint: "pass a JSON file written by `spatialcheck validate --format json`")
+            case .tooLarge(let size):
+                throw Diagnostic(file: path, message: "the \(role) is \(size) bytes, more than the \(maxBytes)-byte limit",
+                                 hint: "reports are small; this is not a spatialcheck report")
+            case .unreadable:
+                throw Diagnostic(file: path, message: "cannot read the \(role)")
+            }
+        }
+        return try parse(Data(bytes), path: path, maxBytes: maxBytes)
+    }
+
     /// Reads a saved `spatialcheck-report/1` JSON report. Reports come from other machines and
     /// pull requests, so the reader is strict about structure and bounded in size and nesting.
-    public static func parse(_ data: Data, path: String, maxBytes: Int = 256 << 20) throws(Diagnostic) -> Report {
+    public static func parse(_ data: Data, path: String, maxBytes: Int = maxReportBytes) throws(Diagnostic) -> Report {
         func fail(_ message: String, _ hint: String? = nil) -> Diagnostic {
             Diagnostic(file: path, message: message, hint: hint)
         }

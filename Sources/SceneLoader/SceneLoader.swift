@@ -107,35 +107,29 @@ public enum SceneLoader {
         return try builder.buildBareAsset()
     }
 
+    /// Reads a scene file by its path's bytes (a name that is not UTF-8 is found too, `FileName`):
+    /// only a regular file (after symbolic links; a FIFO, `/dev/zero` or a socket would block or
+    /// never end), its size checked with `fstat` before reading and at most the limit read.
     static func readText(path: String) throws(LoadFailure) -> String {
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw LoadFailure([Diagnostic(file: path, message: "scene file not found")])
+        let bytes: [UInt8]
+        do { bytes = try FileName.read(path, limit: Limits.maxFileSize) } catch {
+            switch error {
+            case .missing:
+                throw LoadFailure([Diagnostic(file: path, message: "scene file not found")])
+            case .notRegular:
+                if FileName.status(path)?.isDirectory == true {
+                    throw LoadFailure([Diagnostic(file: path, message: "expected a scene file, found a directory")])
+                }
+                throw LoadFailure([Diagnostic(file: path, message: "the scene file is not a regular file",
+                                              hint: "pass a scene file, not a device, FIFO or socket")])
+            case .tooLarge(let size):
+                throw LoadFailure([Diagnostic(file: path, message: "the scene file is \(size) bytes; the limit is \(Limits.maxFileSize) bytes",
+                                              hint: "scene files describe layout; keep geometry in assets")])
+            case .unreadable:
+                throw LoadFailure([Diagnostic(file: path, message: "cannot read the scene file")])
+            }
         }
-        guard !isDir.boolValue else {
-            throw LoadFailure([Diagnostic(file: path, message: "expected a scene file, found a directory")])
-        }
-        if let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-           size.int64Value > Int64(Limits.maxFileSize) {
-            throw LoadFailure([Diagnostic(file: path, message: "the scene file is \(size.int64Value) bytes; the limit is \(Limits.maxFileSize) bytes",
-                                          hint: "scene files describe layout; keep geometry in assets")])
-        }
-        // Only regular files (after symlinks): a FIFO, /dev/zero or a socket would block or never end.
-        if let type = (try? fm.attributesOfItem(atPath: path))?[.type] as? FileAttributeType, type != .typeRegular {
-            throw LoadFailure([Diagnostic(file: path, message: "the scene file is not a regular file",
-                                          hint: "pass a scene file, not a device, FIFO or socket")])
-        }
-        // Read at most one byte past the limit, in case the file grew after the size check.
-        guard let handle = FileHandle(forReadingAtPath: path),
-              let data = try? handle.read(upToCount: Limits.maxFileSize + 1) ?? Data() else {
-            throw LoadFailure([Diagnostic(file: path, message: "cannot read the scene file")])
-        }
-        try? handle.close()
-        if data.count > Limits.maxFileSize {
-            throw LoadFailure([Diagnostic(file: path, message: "the scene file is larger than the limit of \(Limits.maxFileSize) bytes")])
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(data: Data(bytes), encoding: .utf8) else {
             throw LoadFailure([Diagnostic(file: path, message: "the scene file is not valid UTF-8 text")])
         }
         return text

@@ -54,39 +54,19 @@ enum Limits {
     static let maxMessage = 2_000
 }
 
-/// Text from an untrusted file made safe to print: control characters (newlines, ESC, NUL, …) are
-/// escaped so a value cannot forge extra output lines, terminal sequences or CI workflow commands,
-/// and long text is cut to `limit` characters.
+/// Text from an untrusted file made safe to print: `Escape.text` (control, bidi, zero-width and
+/// other invisible characters become visible escapes such as `\n` and `\u{1B}`, so a value cannot
+/// forge extra output lines, terminal sequences or CI workflow commands), cut to `limit`
+/// characters.
 func quoted(_ s: String, limit: Int = Limits.maxQuoted) -> String {
-    var out = ""
-    var n = 0
-    for c in s.unicodeScalars {
-        if n >= limit { out += "…"; break }
-        out += escaped(c)
-        n += 1
-    }
-    return out
+    Escape.text(s, limit: limit)
 }
 
-/// Escapes control characters in a whole message and caps its length (a safety net behind `quoted`).
+/// A whole message or hint escaped the same way and capped at `Limits.maxMessage` characters
+/// (a safety net behind `quoted`, for text from elsewhere: importer messages, asset node names).
 func sanitizedMessage(_ s: String) -> String {
-    guard s.unicodeScalars.contains(where: needsEscape) || s.unicodeScalars.count > Limits.maxMessage else { return s }
-    return quoted(s, limit: Limits.maxMessage)
-}
-
-private func needsEscape(_ c: Unicode.Scalar) -> Bool {
-    c.properties.generalCategory == .control || c.properties.generalCategory == .format && c != "\u{200D}"
-        || c == "\u{2028}" || c == "\u{2029}"
-}
-
-private func escaped(_ c: Unicode.Scalar) -> String {
-    guard needsEscape(c) else { return String(c) }
-    switch c {
-    case "\n": return "\\n"
-    case "\r": return "\\r"
-    case "\t": return "\\t"
-    default: return "\\u{" + String(c.value, radix: 16) + "}"
-    }
+    guard s.unicodeScalars.contains(where: Escape.isUnsafe) || s.unicodeScalars.count > Limits.maxMessage else { return s }
+    return Escape.text(s, limit: Limits.maxMessage)
 }
 
 struct TreeConverter {

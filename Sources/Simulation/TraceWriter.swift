@@ -117,14 +117,8 @@ public struct TraceWriter: Sendable {
     /// `number(x)` for finite values, `null` otherwise (JSON has no NaN or infinity).
     public static func jsonNumber(_ x: Double) -> String { x.isFinite ? number(x) : "null" }
 
-    static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        var out = "\""
-        for ch in s {
-            if ch == "\"" { out += "\"\"" } else { out.append(ch) }
-        }
-        return out + "\""
-    }
+    /// An entity path as a CSV field: `Escape.csv` (one line, quoted when needed, no formula).
+    static func csvField(_ s: String) -> String { Escape.csv(s) }
 
     static func jsonString(_ s: String) -> String { jsonQuoted(s) }
 }

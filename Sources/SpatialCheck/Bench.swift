@@ -154,7 +154,7 @@ extension SpatialCheck {
             ]).serialized()
         case .text:
             func num(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
-            var out = "scene        \(r.path)\n"
+            var out = "scene        \(Escape.text(r.path))\n"
             out += "size         \(r.entities) entities, \(r.nodes) nodes, \(r.animations) animations\n"
             out += "frames       \(r.frames) at \(num(r.frameRate, 0)) Hz (load \(num(Double(r.loadNanoseconds) / 1e6)) ms)\n"
             out += "throughput   \(num(r.framesPerSecond)) frames/s, \(num(r.entityFramesPerSecond / 1e6, 2)) M entity-frames/s, "

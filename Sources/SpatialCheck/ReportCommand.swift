@@ -24,15 +24,10 @@ extension SpatialCheck {
         var reports: [Report] = []
         var diagnostics: [Diagnostic] = []
         func read(_ path: String) -> Report? {
-            do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: path))
-                return try Report.parse(data, path: path)
-            } catch let d as Diagnostic {
-                diagnostics.append(d)
-            } catch {
-                diagnostics.append(Diagnostic(file: path, message: "cannot read the report file"))
+            do { return try Report.read(path: path) } catch {
+                diagnostics.append(error)
+                return nil
             }
-            return nil
         }
         for p in paths { if let r = read(p) { reports.append(r) } }
         var merged = Report.merge(reports)
@@ -55,7 +50,8 @@ extension SpatialCheck {
 }
 
 extension Report {
-    /// Counts by rule, by scene and by entity, worst first (severity, then count).
+    /// Counts by rule, by scene and by entity, worst first (severity, then count); names escaped
+    /// for a terminal (`Escape.text`).
     public func summary() -> String {
         struct Tally { var error = 0, warning = 0, info = 0
             var key: (Int, Int, Int) { (error, warning, info) }
@@ -72,7 +68,7 @@ extension Report {
         func section(_ title: String, _ t: [String: Tally], limit: Int = 20) -> String {
             guard !t.isEmpty else { return "" }
             let sorted = t.sorted { a, b in a.value.key != b.value.key ? a.value.key > b.value.key : a.key < b.key }
-            let rows = sorted.prefix(limit).map { [$0.key, String($0.value.error), String($0.value.warning), String($0.value.info)] }
+            let rows = sorted.prefix(limit).map { [Escape.text($0.key), String($0.value.error), String($0.value.warning), String($0.value.info)] }
             var out = "\(title)\n" + table(header: ["", "errors", "warnings", "info"], rows: rows)
             if sorted.count > limit { out += "  … and \(sorted.count - limit) more\n" }
             return out + "\n"

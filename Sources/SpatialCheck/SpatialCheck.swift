@@ -76,11 +76,11 @@ public enum SpatialCheck {
     /// error for that asset; without it they are imported in this process.
     public static func loadScene(path: String, options: LoadOptions = .init(),
                                  isolation: AssetImportIsolation? = nil) throws(LoadFailure) -> Scene {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        // By the path's bytes: a name that is not UTF-8 is found too (FileName).
+        guard let status = FileName.status(path) else {
             throw LoadFailure([missingPath(path)])
         }
-        if isDirectory.boolValue {
+        if status.isDirectory {
             throw LoadFailure([Diagnostic(file: path, message: "is a directory, expected a scene file or a 3D asset",
                                           hint: "`spatialcheck validate DIR` searches a directory for scene files")])
         }
@@ -163,49 +163,40 @@ public enum SpatialCheck {
     }
 
     /// `expandPaths` in report order: each path's scenes (a directory's sorted) or errors, in the
-    /// order the paths were given. Paths are normalised (`normalizedPath`) and control characters
-    /// in them shown as `?`.
+    /// order the paths were given. Paths are normalised (`normalizedPath`) and kept as they are
+    /// otherwise (every output escapes them); names that are not UTF-8 are found and opened by
+    /// their bytes (`FileName`).
     public static func expandInputs(_ paths: [String], allowExternal: Bool = false) -> [Input] {
         var inputs: [Input] = []
-        let fm = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                let shown = normalizedPath(withoutControlCharacters(path))
+            guard let status = FileName.status(path) else {
+                let shown = normalizedPath(path)
                 inputs.append(.error(path: shown, missingPath(shown)))
                 continue
             }
-            guard isDirectory.boolValue else { inputs.append(.scene(normalizedPath(path))); continue }
+            guard status.isDirectory else { inputs.append(.scene(normalizedPath(path))); continue }
             var found: [(path: String, error: Diagnostic?)] = []
-            if let walker = fm.enumerator(atPath: path) {
-                while let rel = walker.nextObject() as? String {
-                    let name = (rel as NSString).lastPathComponent
-                    if name.hasPrefix(".") || name == ".build" {
-                        walker.skipDescendants()
-                        continue
-                    }
-                    if SceneLoader.isSceneFile(rel) {
-                        let full = path.hasSuffix("/") ? path + rel : path + "/" + rel
-                        if rel.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                            let shown = normalizedPath(withoutControlCharacters(full))
-                            found.append((shown, Diagnostic(
-                                file: shown, message: "the file name contains control characters; it was not loaded",
-                                hint: "rename the file")))
-                            continue
-                        }
-                        if !allowExternal, let root = realPath(path), let target = realPath(full),
-                           !(target == root || target.hasPrefix(root == "/" ? "/" : root + "/")) {
-                            found.append((normalizedPath(full), Diagnostic(
-                                file: normalizedPath(full), message: "is a symbolic link to a file outside \(path); it was not loaded",
-                                hint: "pass --allow-external-assets to follow links out of the directory, or name the file directly")))
-                            continue
-                        }
-                        found.append((normalizedPath(full), nil))
-                    }
+            let root = FileName.realPath(path)
+            for full in sceneFiles(in: path) {
+                let name = (full as NSString).lastPathComponent
+                if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    let shown = normalizedPath(full)
+                    found.append((shown, Diagnostic(
+                        file: shown, message: "the file name contains control characters; it was not loaded",
+                        hint: "rename the file")))
+                    continue
                 }
+                if !allowExternal, let root, let target = FileName.realPath(full),
+                   !(target == root || target.hasPrefix(root == "/" ? "/" : root + "/")) {
+                    found.append((normalizedPath(full), Diagnostic(
+                        file: normalizedPath(full), message: "is a symbolic link to a file outside \(path); it was not loaded",
+                        hint: "pass --allow-external-assets to follow links out of the directory, or name the file directly")))
+                    continue
+                }
+                found.append((normalizedPath(full), nil))
             }
             if found.isEmpty {
-                let shown = normalizedPath(withoutControlCharacters(path))
+                let shown = normalizedPath(path)
                 inputs.append(.error(path: shown, Diagnostic(
                     file: shown, message: "no scene files (*.scene.yaml, *.scene.yml, *.scene.json) found in this directory",
                     hint: "put scene files in it, or name a scene file or a 3D asset directly")))
@@ -217,14 +208,28 @@ public enum SpatialCheck {
         return inputs
     }
 
-    /// `s` with control characters shown as `?`, so that a file name cannot forge output lines.
-    static func withoutControlCharacters(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
-    }
-
-    private static func realPath(_ p: String) -> String? {
-        guard let c = realpath(p, nil) else { return nil }
-        defer { free(c) }
-        return String(cString: c)
+    /// Scene files under `directory`, recursively: hidden entries and `.build` are skipped,
+    /// symbolic links are not followed into directories (a linked scene file is listed), names are
+    /// read as bytes (`FileName.entries`), at most 64 folders deep and 1,000,000 names in all.
+    static func sceneFiles(in directory: String) -> [String] {
+        var out: [String] = []
+        var budget = 1_000_000
+        func walk(_ dir: String, depth: Int) {
+            guard depth <= 64, budget > 0, let names = FileName.entries(of: dir, limit: budget) else { return }
+            budget -= names.count
+            for name in names.sorted() {
+                if name.hasPrefix(".") { continue }
+                let full = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+                var st = stat()
+                guard FileName.withCString(full, { lstat($0, &st) }) == 0 else { continue }
+                if st.st_mode & S_IFMT == S_IFDIR {
+                    walk(full, depth: depth + 1)
+                } else if SceneLoader.isSceneFile(name) {
+                    out.append(full)
+                }
+            }
+        }
+        walk(directory, depth: 0)
+        return out
     }
 }

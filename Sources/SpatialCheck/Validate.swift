@@ -72,14 +72,9 @@ extension SpatialCheck {
         var baselineReport: Report?
         if let baselinePath = options.baselinePath {
             do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: baselinePath))
-                baselineReport = try Report.parse(data, path: baselinePath)
-            } catch let d as Diagnostic {
-                return failedRun([d], configuration: configuration)
+                baselineReport = try Report.read(path: baselinePath, role: "baseline report")
             } catch {
-                return failedRun([Diagnostic(file: baselinePath, message: "cannot read the baseline report",
-                                             hint: "write one with `spatialcheck validate … --format json --output \(baselinePath)`")],
-                                 configuration: configuration)
+                return failedRun([error], configuration: configuration)
             }
         }
 

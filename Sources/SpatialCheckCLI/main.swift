@@ -38,7 +38,7 @@ func finish(_ outcome: SpatialCheck.Outcome, output: String?) throws -> Never {
         do {
             try outcome.output.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
-            FileHandle.standardError.write(Data("spatialcheck: cannot write \(output): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("spatialcheck: cannot write \(Escape.text(output)): \(Escape.text(error.localizedDescription))\n".utf8))
             throw ExitCode(2)
         }
     } else {
@@ -141,13 +141,17 @@ struct Simulate: ParsableCommand {
 }
 
 // Bad arguments exit with 2, as the contract says (argument-parser's default is 64).
+// The arguments as bytes: a file name that is not UTF-8 stays openable (CommandLine.arguments
+// would replace its bytes with U+FFFD; see FileName).
+let arguments = (1..<Int(CommandLine.argc)).compactMap { i in CommandLine.unsafeArgv[i].map { FileName.decode(cString: $0) } }
 do {
-    var command = try SpatialCheckCommand.parseAsRoot()
+    var command = try SpatialCheckCommand.parseAsRoot(arguments)
     try command.run()
 } catch {
     let code = SpatialCheckCommand.exitCode(for: error)
     if code == .validationFailure {
         let message = SpatialCheckCommand.fullMessage(for: error)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { Escape.text(String($0)) }.joined(separator: "\n")
         FileHandle.standardError.write(Data((message + "\n").utf8))
         exit(2)
     }
@@ -271,7 +275,7 @@ struct Explain: ParsableCommand {
         do {
             print(try RuleCatalog.renderExplanation(id: rule), terminator: "")
         } catch {
-            FileHandle.standardError.write(Data("spatialcheck: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("spatialcheck: \(Escape.text("\(error)"))\n".utf8))
             throw ExitCode(2)
         }
     }

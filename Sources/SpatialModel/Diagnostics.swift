@@ -29,11 +29,14 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message; self.hint = hint
     }
 
+    /// For a terminal or a log: the file, message and hint pass through `Escape.text`, so the only
+    /// line break is the one before the hint and nothing from input can start a line or a control
+    /// sequence.
     public var description: String {
-        var s = file
+        var s = Escape.text(file)
         if let location { s += ":\(location.line):\(location.column)" }
-        s += ": \(severity.rawValue): \(message)"
-        if let hint { s += "\n    hint: \(hint)" }
+        s += ": \(severity.rawValue): \(Escape.text(message))"
+        if let hint { s += "\n    hint: \(Escape.text(hint))" }
         return s
     }
 }

@@ -1,34 +1,52 @@
-/// One escaping function per output sink (docs/security.md). Every string that comes from input —
-/// scene names, entity ids (also those taken from assets), clip names, asset paths, file names,
-/// messages that quote them, and every string read back from a saved report — passes through the
-/// function of the sink it is written to. Each is total (never fails) and idempotent in effect:
-/// what it returns cannot change the sink's structure (no new line, no markup, no control
-/// sequence, no annotation, no mention, no formula).
+/// One escaping function per output sink (docs/security.md §3.3). Every string that comes from
+/// input — scene names, entity ids (also those taken from assets), clip names, asset paths, file
+/// names, messages that quote them, and every string read back from a saved report — passes
+/// through the function of the sink it is written to. Each is total (never fails) and what it
+/// returns cannot change the sink's structure: no new line, no markup, no control sequence, no
+/// annotation, no mention, no link, no formula.
+///
+/// | sink | function |
+/// | --- | --- |
+/// | terminal, log, plain text, text inside a SARIF/JSON value meant for people | `text` |
+/// | XML (JUnit) | `xml` |
+/// | HTML (and SVG inside it) | `html`; an `href` only from `httpsURL` |
+/// | Markdown (PR comments) | `markdown` (inline text), `markdownCode` (ids and paths) |
+/// | SARIF `message.text` | `sarifText` |
+/// | CSV field | `csv` |
+/// | GitHub workflow command | `githubData` (message), `githubProperty` (`file=`, `title=` …) |
+/// | JSON string | `jsonQuoted` (JSONString.swift): lossless `\uXXXX` escapes |
 public enum Escape {
     /// Characters that must never reach a terminal, log or document raw: C0 and C1 controls (ESC,
-    /// BEL, NUL, CSI …), DEL, bidirectional overrides and isolates (U+202A–202E, U+2066–2069,
-    /// U+200E/200F, U+061C), line and paragraph separators (U+2028/2029), zero-width and other
-    /// invisible format characters (U+200B–200D, U+2060–2064, U+FEFF, U+00AD …).
+    /// BEL, NUL, CSI …), DEL, bidirectional overrides, embeddings, isolates and marks (U+202A–202E,
+    /// U+2066–2069, U+200E/200F, U+061C), line and paragraph separators (U+2028/2029), zero-width
+    /// and other invisible format characters (every Unicode `Cf` scalar: U+200B–200D, U+2060–2064,
+    /// U+FEFF, U+00AD, tag characters …), noncharacters (U+FFFE, U+FFFF, U+FDD0–FDEF …; XML cannot
+    /// carry the first two), and the bytes of a file name that is not UTF-8 (`FileName`).
     @inlinable
     public static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
         if u.value < 0x20 || (u.value >= 0x7F && u.value <= 0x9F) { return true }
         if u.value < 0xA0 { return false }
         if u == "\u{2028}" || u == "\u{2029}" { return true }
+        if (u.value >= 0xFDD0 && u.value <= 0xFDEF) || (u.value & 0xFFFE) == 0xFFFE { return true }
+        if FileName.rawByte(u) != nil { return true }
         return u.properties.generalCategory == .format
     }
 
-    /// `\u{1B}`-style visible escape of one unsafe scalar (`\n`, `\r`, `\t` for the usual three).
+    /// Visible escape of one unsafe scalar: `\n`, `\r`, `\t` for the usual three, `\xFF` for a
+    /// byte of a non-UTF-8 file name, else `\u{1B}` (Swift's notation, upper-case hex).
     public static func visible(_ u: Unicode.Scalar) -> String {
         switch u {
         case "\n": return "\\n"
         case "\r": return "\\r"
         case "\t": return "\\t"
-        default: return "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+        default:
+            if let b = FileName.rawByte(u) { return "\\x" + hex(b) }
+            return "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
         }
     }
 
-    /// Plain text for a terminal or a log: unsafe scalars become visible escapes. The result is
-    /// one line.
+    /// Plain text for a terminal or a log: unsafe scalars become visible escapes, everything else
+    /// is kept. The result is one line without control sequences.
     public static func text(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: isUnsafe) else { return s }
         var out = String.UnicodeScalarView()
@@ -36,6 +54,19 @@ public enum Escape {
             if isUnsafe(u) { out.append(contentsOf: visible(u).unicodeScalars) } else { out.append(u) }
         }
         return String(out)
+    }
+
+    /// `text(s)` cut to `limit` characters (Unicode scalars of the input) with `…`: for quoting a
+    /// file's own text in a message.
+    public static func text(_ s: String, limit: Int) -> String {
+        var out = ""
+        var n = 0
+        for u in s.unicodeScalars {
+            if n >= limit { out += "…"; break }
+            if isUnsafe(u) { out += visible(u) } else { out.unicodeScalars.append(u) }
+            n += 1
+        }
+        return out
     }
 
     /// XML character data and attribute values (JUnit): `& < > " '` as entities, and unsafe
@@ -57,7 +88,9 @@ public enum Escape {
         return out
     }
 
-    /// HTML text and quoted attribute values: the same entities as XML, plus visible escapes.
+    /// HTML (and inline SVG) text and quoted attribute values: the same entities as XML, plus
+    /// visible escapes. Never used inside `<script>` or `<style>` (the report has neither from
+    /// input); a link target comes from `httpsURL`, then this.
     public static func html(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
@@ -75,41 +108,112 @@ public enum Escape {
         return out
     }
 
-    /// Markdown inline text (also inside a table cell): every punctuation character that
-    /// CommonMark or GitHub Flavored Markdown can give meaning to is backslash-escaped (so
-    /// `\<img …>` stays text: its `\` becomes `\\` and its `<` `\<`), `<`/`>`/`&` become
-    /// entities, `@` mentions and `#123` references are broken with a zero-width joiner so they
-    /// notify and link nothing, and unsafe scalars become visible escapes.
+    /// Breaks a GitHub mention, issue reference or autolink without showing anything: a zero-width
+    /// joiner, written as an entity so that the Markdown source itself has no invisible character.
+    public static let markdownBreak = "&#8205;"
+
+    /// Markdown inline text, anywhere in a line, in a table cell or a list item (GitHub Flavored
+    /// Markdown). Only what can mean something is escaped, so ordinary words and ids read as they
+    /// are:
+    /// - `<`, `>`, `&` become entities: no raw HTML (`\<img src=x onerror=…>` gives
+    ///   `\\&lt;img …&gt;`, shown as typed), no autolink in angle brackets, no block quote;
+    /// - `\` `` ` `` `*` `[` `]` `|` `~` `$` `#` are backslash-escaped (escapes, code spans,
+    ///   emphasis, links and images, table cells, strikethrough, math, headings); `_` too unless it
+    ///   sits between two letters or digits (where it cannot start emphasis: `button_1` stays);
+    /// - a leading `-`, `+`, `=`, or digits followed by `.`/`)` (a list or heading at the start of
+    ///   a line), and a leading space, are escaped;
+    /// - `@` (mentions, e-mail autolinks), `#` before a letter or digit (issue references such as
+    ///   `#12`, `owner/repo#12`), `:` before `/` (`https://…` autolinks) and `www.` get an
+    ///   invisible zero-width joiner (`markdownBreak`), so nothing notifies or links;
+    /// - unsafe scalars (newlines, ESC, bidi …) become visible escapes such as `\u{1B}`.
     public static func markdown(_ s: String) -> String {
+        let u = Array(s.unicodeScalars)
         var out = ""
         out.reserveCapacity(s.utf8.count + 8)
-        for u in s.unicodeScalars {
-            switch u {
+        func isWordChar(_ i: Int) -> Bool {
+            guard u.indices.contains(i) else { return false }
+            return u[i].properties.isAlphabetic || u[i].properties.numericType != nil
+        }
+        // A leading ordered-list marker: digits then `.` or `)`.
+        var leadingDigits = 0
+        while leadingDigits < u.count, ("0"..."9").contains(u[leadingDigits]) { leadingDigits += 1 }
+        for i in u.indices {
+            let c = u[i]
+            if i == 0, c == "-" || c == "+" || c == "=" {
+                out += "\\"; out.unicodeScalars.append(c); continue
+            }
+            if i == 0, c == " " { out += "&#32;"; continue }
+            if i > 0, i == leadingDigits, c == "." || c == ")" {
+                out += "\\"; out.unicodeScalars.append(c); continue
+            }
+            switch c {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "&": out += "&amp;"
-            case "@", "#": out.unicodeScalars.append(u); out += "\u{200D}"
-            case "\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "+", "-", ".", "!", "|", "~", "=", ":", "\"", "'":
-                out += "\\"; out.unicodeScalars.append(u)
+            case "\\", "`", "*", "[", "]", "|", "~", "$":
+                out += "\\"; out.unicodeScalars.append(c)
+            case "#":
+                out += "\\#"
+                if isWordChar(i + 1) { out += markdownBreak }
+            case "_":
+                if !(isWordChar(i - 1) && isWordChar(i + 1)) { out += "\\" }
+                out += "_"
+            case "@":
+                out += "@" + markdownBreak
+            case ":":
+                out += ":"
+                if i + 1 < u.count, u[i + 1] == "/" { out += markdownBreak }
+            case ".":
+                if i >= 3, String(String.UnicodeScalarView(u[(i - 3)..<i])).lowercased() == "www" { out += markdownBreak }
+                out += "."
             default:
-                if isUnsafe(u) { out += "\\" + visible(u) } else { out.unicodeScalars.append(u) }
+                if isUnsafe(c) { out += visible(c) } else { out.unicodeScalars.append(c) }
             }
         }
         return out
     }
 
-    /// One CSV field: always quoted, quotes doubled, unsafe scalars as visible escapes, and a
-    /// leading `= + - @` (or tab/CR, already escaped) prefixed with `'` so that a spreadsheet does
-    /// not run it as a formula.
+    /// An id or a path in Markdown: an inline code span of `text(s)` (monospace; inside it nothing
+    /// is markup, nothing mentions or links), or `markdown(s)` when a code span cannot carry it
+    /// safely (a backtick or `|` in it, or empty).
+    public static func markdownCode(_ s: String) -> String {
+        let t = text(s)
+        if t.isEmpty || t.unicodeScalars.contains(where: { $0 == "`" || $0 == "|" }) { return markdown(s) }
+        return "`" + t + "`"
+    }
+
+    /// SARIF `message.text` (plain text, but `[text](target)` is an embedded link that code
+    /// scanning shows as one): `text(s)` with `[` and `]` backslash-escaped, as SARIF 2.1.0 §3.11.5
+    /// asks for literal brackets.
+    public static func sarifText(_ s: String) -> String {
+        let t = text(s)
+        guard t.contains("[") || t.contains("]") else { return t }
+        var out = ""
+        for u in t.unicodeScalars {
+            if u == "[" || u == "]" { out += "\\" }
+            out.unicodeScalars.append(u)
+        }
+        return out
+    }
+
+    /// One CSV field (RFC 4180): unsafe scalars as visible escapes (so a field is one line);
+    /// quoted, with quotes doubled, when it holds `,` `;` or `"`; and a field whose first
+    /// non-space character is `= + - @` (or their full-width forms) is prefixed with `'` so that a
+    /// spreadsheet does not run it as a formula (`=HYPERLINK(…)`).
     public static func csv(_ s: String) -> String {
-        var body = text(s).replacingOccurrences(of: "\"", with: "\"\"")
-        if let first = body.unicodeScalars.first, "=+-@".unicodeScalars.contains(first) { body = "'" + body }
-        return "\"" + body + "\""
+        var body = text(s)
+        if let first = body.unicodeScalars.first(where: { $0 != " " }),
+           "=+-@\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}".unicodeScalars.contains(first) {
+            body = "'" + body
+        }
+        guard body.contains(where: { $0 == "," || $0 == ";" || $0 == "\"" }) else { return body }
+        return "\"" + body.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The message part of a GitHub workflow command (`::error …::MESSAGE`): `%`, CR and LF are
     /// percent-encoded as GitHub's runner expects, so a string cannot end the command and start
-    /// another; other unsafe scalars become visible escapes.
+    /// another (`\n::error file=x::forged` stays inside one message); other unsafe scalars become
+    /// visible escapes.
     public static func githubData(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
@@ -130,24 +234,34 @@ public enum Escape {
         githubData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    /// A URL that may become a link (`href`): only `https:` URLs, with unsafe scalars and spaces
-    /// percent-encoded; anything else (`javascript:`, `data:`, relative) gives nil.
+    /// A URL that may become a link (`href`, a Markdown link target): only `https:` URLs (any
+    /// letter case) of at most 2,048 characters, with unsafe scalars and the characters that could
+    /// end an attribute or a Markdown link (space, quotes, `< > ( ) \ ` | { } ^`) percent-encoded;
+    /// anything else (`javascript:`, `data:`, `http:`, relative, a leading space) gives nil.
+    /// Escape the result for its sink too (`html`).
     public static func httpsURL(_ s: String) -> String? {
-        guard s.lowercased().hasPrefix("https://"), s.count <= 2048 else { return nil }
+        guard s.lowercased().hasPrefix("https://"), s.unicodeScalars.count <= 2048 else { return nil }
         var out = ""
         for u in s.unicodeScalars {
-            if isUnsafe(u) || u == " " || u == "\"" || u == "'" || u == "<" || u == ">" || u == "\\" || u == "`" {
-                for b in String(u).utf8 { out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2) }
+            if isUnsafe(u) || " \"'<>()\\`|{}^".unicodeScalars.contains(u) {
+                if let b = FileName.rawByte(u) { out += "%" + hex(b); continue }
+                for b in String(u).utf8 { out += "%" + hex(b) }
             } else {
                 out.unicodeScalars.append(u)
             }
         }
         return out
     }
-}
 
-extension String {
-    fileprivate func leftPadded(_ n: Int) -> String {
-        count >= n ? self : String(repeating: "0", count: n - count) + self
+    /// Links in Markdown go only to Apple's documentation: `httpsURL(s)` when it is under
+    /// `https://developer.apple.com/`, else nil.
+    public static func appleDocumentationURL(_ s: String) -> String? {
+        guard let url = httpsURL(s), url.lowercased().hasPrefix("https://developer.apple.com/") else { return nil }
+        return url
+    }
+
+    static func hex(_ b: UInt8) -> String {
+        let h = String(b, radix: 16, uppercase: true)
+        return b < 16 ? "0" + h : h
     }
 }

@@ -157,11 +157,13 @@ extension Report {
                     cases += "    <testcase classname=\"\(path)\" name=\"\(Escape.xml(id))\""
                     if vs.isEmpty { cases += "/>\n"; continue }
                     cases += ">\n"
-                    let details = xmlLines(vs.map { v in
-                        "\(v.severity.rawValue): \(v.entityList): \(v.message) " +
+                    // One line per violation: each escaped whole (a line break inside a message
+                    // becomes a visible `\n`), then joined.
+                    let details = vs.map { v in
+                        Escape.xml("\(v.severity.rawValue): \(v.entityList): \(v.message) " +
                             "(measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit); " +
-                            "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0))"
-                    })
+                            "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0))")
+                    }.joined(separator: "\n")
                     if let first = failing.first {
                         failures += 1
                         cases += "      <failure message=\"\(Escape.xml(first.message))\" type=\"\(first.severity.rawValue)\">\(details)</failure>\n"
@@ -183,8 +185,9 @@ extension Report {
     }
 }
 
-/// Several entries, one or more lines each, as XML character data: each line through
-/// `Escape.xml` (which would show a line break as `\n`), joined by real line breaks.
+/// Diagnostics (`Diagnostic.description`, whose parts are already escaped and whose only line
+/// break is the one before the hint) as XML character data: each line through `Escape.xml`,
+/// joined by real line breaks. Not for raw text: a line break from input must be escaped first.
 func xmlLines(_ entries: [String]) -> String {
     entries.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
         .map { Escape.xml(String($0)) }.joined(separator: "\n")

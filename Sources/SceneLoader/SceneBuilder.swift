@@ -109,6 +109,8 @@ final class SceneBuilder {
     private var nodeNameIndex: [String: [String: Int]] = [:]
     private var triangleLimitReported = false
     private var assetCache: [String: Result<ImportedAsset, Diagnostic>] = [:]
+    /// Entities with a derived value out of range (`checkDerivedRange`), reported once.
+    fileprivate var rangeReported = Set<Int>()
     /// Folder → its entry names by lowercased name (`caseVariants`).
     private var folderNames: [String: [String: [String]]] = [:]
 
@@ -1233,6 +1235,7 @@ final class SceneBuilder {
     // MARK: - Finish
 
     private func finish() {
+        checkDerivedRange()
         var nodeBounds = [AABB](repeating: .empty, count: nodes.count)
         for i in nodes.indices {
             if let v = nodeVertices[i] {
@@ -1259,8 +1262,13 @@ final class SceneBuilder {
                 let c = b.isEmpty ? world[entities[i].node].translation : b.center
                 entities[i].placementDistance = length(c - eye0)
             }
-            if !b.isEmpty, !(b.min.isFinite && b.max.isFinite) {
-                r.error(entities[i].location, "'\(entities[i].path)' has non-finite rest bounds (its sizes, scales or positions are too large)")
+            if !b.isEmpty, !(b.min.isFinite && b.max.isFinite) || max(b.min.maxMagnitude, b.max.maxMagnitude) > Limits.maxWorldCoordinate {
+                // Not again for an entity that holds (or is inside) one with a range error.
+                let holdsReported = rangeReported.contains { g.contains(entities[$0].node) }
+                if !rangeReportedAround(i) && !holdsReported {
+                    r.error(entities[i].location, "'\(quoted(entities[i].path))' has rest bounds \(b.min.isFinite && b.max.isFinite ? "beyond ±1e+12 m" : "that are not finite") (its sizes, scales or positions multiply to too large a value)",
+                            hint: Self.rangeHint)
+                }
                 continue
             }
             if entities[i].kind == .model, !b.isEmpty {
@@ -1288,5 +1296,106 @@ final class SceneBuilder {
         for a in animations where !a.loop { d = max(d, a.endTime) }
         for e in events { d = max(d, e.time) }
         return max(d, 1 / frameRate)
+    }
+}
+
+// MARK: - Range of derived values
+
+extension SceneBuilder {
+    static let rangeHint = "every position, size and scale is at most 10⁹, but nested scales multiply: "
+        + "keep world positions and sizes within ±10¹² m (docs/security.md §2.2)"
+
+    /// Derived values stay finite and within ±`Limits.maxWorldCoordinate` metres (docs/security.md
+    /// §2.2): each input number is at most 10⁹, but a chain of nested scales multiplies (20 groups
+    /// with `scale: 1e9` overflow to infinity), and an asset's node transforms have no magnitude
+    /// limit of their own. For every node, in depth-first order (parents first), a bound on its
+    /// world transform is composed from its parent's — the rest transform, and the largest scale
+    /// and translation of any animation key driving it (`√3·max|s|` for the turned, scaled
+    /// axes) — and the error names the entity of the first node whose bound leaves the range
+    /// (the world position, or the extent of its own geometry). Conservative: an animated chain
+    /// is judged by the largest keys of every level together; nothing legitimate comes within
+    /// orders of magnitude of 10¹² m.
+    fileprivate func checkDerivedRange() {
+        let limit = Limits.maxWorldCoordinate
+        let n = nodes.count
+        var animScale = [Double](repeating: -1, count: n), animTrans = [Double](repeating: 0, count: n)
+        for a in animations {
+            for ch in a.channels where ch.node >= 0 && ch.node < n {
+                var sc = max(animScale[ch.node], 0), tr = animTrans[ch.node]
+                for k in ch.scales { sc = max(sc, k.value.maxMagnitude) }
+                for k in ch.positions { tr = max(tr, k.value.maxMagnitude) }
+                animScale[ch.node] = sc; animTrans[ch.node] = tr
+            }
+        }
+        var reach = 2.0  // the head and hand frames: eye height and hand offset
+        for k in viewer.path { reach = max(reach, k.position.maxMagnitude + 2) }
+        reach = max(reach, eye0.maxMagnitude + 2)
+        // linear[i]: bound on the row-sum norm of the world linear part; position[i]: on |translation|∞.
+        var linear = [Double](repeating: 1, count: n), position = [Double](repeating: 0, count: n)
+        var reported = 0
+        for i in 0..<n {
+            let node = nodes[i]
+            let rest = node.rest
+            var lin = 0.0
+            for row in 0..<3 { lin = max(lin, abs(rest[row, 0]) + abs(rest[row, 1]) + abs(rest[row, 2])) }
+            var trans = Vec3(rest[0, 3], rest[1, 3], rest[2, 3]).maxMagnitude
+            if animScale[i] >= 0 {
+                lin = max(lin, 3.0.squareRoot() * max(node.restTRS.scale.maxMagnitude, animScale[i]))
+                trans = max(trans, node.restTRS.translation.maxMagnitude, animTrans[i])
+            }
+            let (parentLinear, parentPosition): (Double, Double)
+            if let p = node.parent, p >= 0, p < i {
+                (parentLinear, parentPosition) = (linear[p], position[p])
+            } else {
+                (parentLinear, parentPosition) = node.anchor == .world ? (1, 0) : (3.0.squareRoot(), reach)
+            }
+            linear[i] = parentLinear * lin
+            position[i] = parentPosition + parentLinear * trans
+            let extent = position[i] + linear[i] * (node.geometry.isEmpty ? 0 : max(node.geometry.min.maxMagnitude, node.geometry.max.maxMagnitude))
+            let worldFinite = world.indices.contains(i) ? world[i].isFinite : true
+            // The first value out of range: the world scale, position, or extent of its geometry.
+            let (what, value): (String, Double)
+            if !(linear[i] <= limit) || !worldFinite { (what, value) = ("scale", worldFinite ? linear[i] : .infinity) }
+            else if !(position[i] <= limit) { (what, value) = ("position", position[i]) }
+            else if !(extent <= limit) { (what, value) = ("size", extent) }
+            else { continue }
+            // Report the entity the node belongs to (the nearest ancestor that is one), once, and
+            // not again for the entities inside it.
+            var e = node.entity
+            var k = node.parent
+            while e == nil, let p = k, p >= 0, p < n { e = nodes[p].entity; k = nodes[p].parent }
+            guard let entity = e, entities.indices.contains(entity), !rangeReportedAround(entity) else { continue }
+            rangeReported.insert(entity)
+            let shown = value.isFinite ? String(format: "%.3g", value) : "infinity"
+            r.error(entities[entity].location,
+                    "the world \(what) of '\(quoted(entities[entity].path))' reaches \(shown)"
+                        + (entities[entity].node == i || node.parent == nil ? "" : " at its asset node '\(quoted(node.name))'")
+                        + " (nested scales and positions multiply, animation keys included); at most 1e+12 is supported",
+                    hint: Self.rangeHint)
+            reported += 1
+            if reported >= 20 { return }
+        }
+    }
+}
+
+extension SceneBuilder {
+    /// True when `entity` or an entity it is inside already has a range error.
+    fileprivate func rangeReportedAround(_ entity: Int) -> Bool {
+        var e: Int? = entity
+        var steps = 0
+        while let i = e, entities.indices.contains(i), steps < 10_000 {
+            if rangeReported.contains(i) { return true }
+            e = entities[i].parent
+            steps += 1
+        }
+        return false
+    }
+}
+
+extension Vec3 {
+    /// The largest absolute component (infinity or NaN when one is).
+    fileprivate var maxMagnitude: Double {
+        guard isFinite else { return .infinity }
+        return Swift.max(abs(x), abs(y), abs(z))
     }
 }

@@ -175,6 +175,9 @@ public enum SceneLimits {
     public static let maxKeyframes = Limits.maxKeyframes
     /// Simulated frames: ceil(duration × frame rate).
     public static let maxFrames = Limits.maxFrames
+    /// Largest magnitude, in metres, of a derived world coordinate: every node's world position
+    /// and every entity's rest bounds, also with the largest keys of its animations.
+    public static let maxWorldCoordinate = Limits.maxWorldCoordinate
 }
 
 /// How assets are imported; tests inject synthetic `ImportedAsset` values.

@@ -46,6 +46,8 @@ enum Limits {
     static let maxAliasValues = 100_000
     /// Largest magnitude of any number in a scene (metres, points, seconds, degrees, Hz).
     static let maxMagnitude = 1e9
+    /// Largest magnitude of a derived world coordinate at load (positions, bounds; docs/security.md §2.2).
+    static let maxWorldCoordinate = 1e12
     /// Highest frame rate in Hz (the same bound as `--frame-rate`).
     static let maxFrameRate = 10_000.0
     /// Characters of a file's own text (a key, a value) quoted in a message.

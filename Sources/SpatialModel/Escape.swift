@@ -175,10 +175,11 @@ public enum Escape {
 
     /// An id or a path in Markdown: an inline code span of `text(s)` (monospace; inside it nothing
     /// is markup, nothing mentions or links), or `markdown(s)` when a code span cannot carry it
-    /// safely (a backtick or `|` in it, or empty).
+    /// safely or would show a tag as typed (a backtick, `|`, `<` or `>` in it, or empty), so that
+    /// the Markdown source never holds a raw tag either.
     public static func markdownCode(_ s: String) -> String {
         let t = text(s)
-        if t.isEmpty || t.unicodeScalars.contains(where: { $0 == "`" || $0 == "|" }) { return markdown(s) }
+        if t.isEmpty || t.unicodeScalars.contains(where: { "`|<>".unicodeScalars.contains($0) }) { return markdown(s) }
         return "`" + t + "`"
     }
 

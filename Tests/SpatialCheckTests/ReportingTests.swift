@@ -117,7 +117,7 @@ import SpatialModel
     }
 
     @Test func xmlEscaping() {
-        #expect(xml("a<b & \"c\"\u{01}") == "a&lt;b &amp; &quot;c&quot;")
+        #expect(Escape.xml("a<b & \"c\"\u{01}") == "a&lt;b &amp; &quot;c&quot;\\u{1}")
         #expect(sarifURI("Scenes/my scene.yaml") == "Scenes/my%20scene.yaml")
         #expect(sarifURI("/abs/x.yaml") == "file:///abs/x.yaml")
     }

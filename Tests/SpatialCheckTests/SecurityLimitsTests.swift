@@ -188,7 +188,7 @@ import SpatialCheck
             #expect(!e.description.unicodeScalars.contains("\u{1b}"))
             #expect(e.description.count < 400)
         }
-        #expect(errs.first?.message.contains("\\u{1b}[31m\\n::error::x") == true)
+        #expect(errs.first?.message.contains("\\u{1B}[31m\\n::error::x") == true)
     }
 
     @Test func yamlSyntaxErrorsDoNotQuoteTheFile() {

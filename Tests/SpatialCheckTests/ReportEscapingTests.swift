@@ -1,0 +1,290 @@
+import Foundation
+import Testing
+import SpatialModel
+import SceneLoader
+import Simulation
+@testable import Reporting
+import SpatialCheck
+
+/// Every output format, end to end, with the hostile strings (HostileStrings) in everything that
+/// comes from input: a scene's name, entity ids, an asset path, animation clip names, glTF node
+/// names (a glTF written here), and every string of a hand-written saved report (`report`,
+/// `--baseline`). No format may carry a raw control, bidi, separator or zero-width character, a
+/// forged `::error` line, or (HTML, Markdown, XML) a raw `<script`/`<img`; the escaped forms
+/// must be visible; JSON must give the exact strings back.
+@Suite(.serialized) struct ReportEscapingTests {
+    /// A file name that carries most of the hostile strings (a file name cannot hold NUL or `/`).
+    static let hostileFileName = "m\u{1B}[2J\u{07}\u{202E}\u{2066}\u{2028}\u{200B}\n::error file=x::forged<img src=x onerror=alert(1)>@octocat.gltf"
+    /// `hostileFileName` as a YAML double-quoted scalar.
+    static let hostileFileNameYAML = "m\\e[2J\\a\\u202E\\u2066\\L\\u200B\\n::error file=x::forged<img src=x onerror=alert(1)>@octocat.gltf"
+    /// All hostile strings but the one with NUL (a YAML scalar or a glTF name cannot keep it: both
+    /// end up as C strings), joined.
+    static let withoutNUL = HostileStrings.all.filter { !$0.contains("\u{0}") }.joined(separator: " ")
+    /// `withoutNUL` as a YAML double-quoted scalar.
+    static let combinedYAML = withoutNUL.unicodeScalars.map { u -> String in
+        switch u {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        default: return u.value < 0x20 || u.value >= 0x7F ? String(format: "\\U%08X", u.value) : String(u)
+        }
+    }.joined()
+
+    /// A glTF with one triangle, a node whose name and `extras.spatial.role` are hostile, and an
+    /// animation clip named with all hostile strings (binary data in a `data:` URI).
+    static func hostileGLTF() -> String {
+        var bytes: [UInt8] = []
+        func floats(_ xs: [Float]) { for x in xs { withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes += $0 } } }
+        floats([0, 1])                                   // times, offset 0, 8 bytes
+        floats([0, 0, 0, 0, 0.1, 0])                     // translations, offset 8, 24 bytes
+        floats([0, 0, 0, 0.2, 0, 0, 0, 0.2, 0])          // triangle, offset 32, 36 bytes
+        let uri = "data:application/octet-stream;base64," + Data(bytes).base64EncodedString()
+        let name = jsonQuoted(withoutNUL)
+        return """
+            {"asset": {"version": "2.0"},
+             "scene": 0, "scenes": [{"nodes": [0]}],
+             "nodes": [{"name": "root", "children": [1]},
+                       {"name": \(name), "mesh": 0, "extras": {"spatial": {"role": \(name)}}}],
+             "meshes": [{"primitives": [{"attributes": {"POSITION": 2}}]}],
+             "buffers": [{"byteLength": \(bytes.count), "uri": "\(uri)"}],
+             "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 8},
+                             {"buffer": 0, "byteOffset": 8, "byteLength": 24},
+                             {"buffer": 0, "byteOffset": 32, "byteLength": 36}],
+             "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+                           {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"},
+                           {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0.2, 0.2, 0]}],
+             "animations": [{"name": \(name), "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+                             "samplers": [{"input": 0, "output": 1}]}]}
+            """
+    }
+
+    /// A folder with the hostile glTF (under a hostile file name), a scene that loads (hostile name,
+    /// the glTF as a model) and one that does not (hostile id, missing asset, unknown clip).
+    static func hostileProject() throws -> String {
+        let dir = try CLIHarness.temporaryDirectory()
+        try hostileGLTF().write(toFile: dir + "/" + hostileFileName, atomically: true, encoding: .utf8)
+        try """
+            format: spatialscene/1
+            name: "\(combinedYAML)"
+            entities:
+              - {id: model, kind: model, asset: "\(hostileFileNameYAML)", position: [0, 1.5, -1.5]}
+              - {id: panel, kind: window, position: [0, 1.5, -2], size: [400, 300]}
+            """.write(toFile: dir + "/hostile.scene.yaml", atomically: true, encoding: .utf8)
+        try """
+            format: spatialscene/1
+            entities:
+              - {id: "\(combinedYAML)", kind: group}
+              - {id: gone, kind: model, asset: "missing-\(hostileFileNameYAML)"}
+              - {id: anim, kind: model, asset: "\(hostileFileNameYAML)", animation: {clip: "\(combinedYAML)-nope"}}
+            """.write(toFile: dir + "/broken.scene.yaml", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    static let markupFormats: Set<ReportFormat> = [.html, .markdown, .junit]
+
+    /// Checks one rendered output; `visible` are escaped forms it must show.
+    static func check(_ output: String, _ label: String, markup: Bool, visible: [String] = []) {
+        let problems = HostileStrings.problems(in: output, markup: markup)
+        #expect(problems.isEmpty, "\(label): \(problems)")
+        for v in visible { #expect(output.contains(v), "\(label) does not show \(v.debugDescription)") }
+    }
+
+    /// The escaped forms each format must show for the hostile strings.
+    static func visibleForms(_ format: ReportFormat) -> [String] {
+        switch format {
+        case .text: return ["\\u{1B}[2J", "\\u{202E}", "\\u{2028}", "\\u{200B}", "\\n::error file=x::forged"]
+        case .json: return ["\\u001b[2J", "\\u202e", "\\u2028", "\\u200b", "\\n::error file=x::forged"]
+        // SARIF: JSON-escaped backslashes, and `[` escaped for embedded links.
+        case .sarif: return ["\\\\u{1B}\\\\[2J", "\\\\u{202E}", "\\\\n::error file=x::forged"]
+        case .junit: return ["\\u{1B}[2J", "\\u{202E}", "&lt;img src=x onerror=alert(1)&gt;"]
+        case .markdown: return ["\\u{1B}", "\\u{202E}", "&lt;img src=x onerror=alert(1)&gt;", "@&#8205;octocat"]
+        case .html: return ["\\u{1B}[2J", "\\u{202E}", "&lt;script&gt;", "&lt;img src=x onerror=alert(1)&gt;"]
+        }
+    }
+
+    @Test func everyReportFormatEscapesASceneWithHostileStrings() throws {
+        let dir = try Self.hostileProject()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = SpatialCheck.ValidateOptions()
+        options.configSearchDirectory = dir
+        options.captureSnapshots = true
+        let v = SpatialCheck.runValidation(paths: [dir + "/hostile.scene.yaml", dir + "/broken.scene.yaml"], options: options)
+        let loaded = try #require(v.report.scenes.first)
+        #expect(loaded.status == .checked, "\(loaded.errors.map(\.description))")
+        #expect(loaded.name == Self.withoutNUL)
+        // The glTF's hostile node name and role are quoted in a loader warning.
+        #expect(loaded.warnings.contains { $0.message.contains("\\u{202E}") }, "\(loaded.warnings.map(\.message))")
+        let broken = try #require(v.report.scenes.last)
+        #expect(broken.status == .error)
+        let messages = broken.errors.map(\.description).joined(separator: "\n")
+        #expect(messages.contains("no animation clip"), "\(messages)")
+        for format in ReportFormat.allCases {
+            let out = SpatialCheck.render(v, format: format)
+            Self.check(out, "\(format)", markup: Self.markupFormats.contains(format), visible: Self.visibleForms(format))
+        }
+        // JSON is lossless: the exact name comes back.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(SpatialCheck.render(v, format: .json).utf8)) as? [String: Any])
+        let scenes = try #require(json["scenes"] as? [[String: Any]])
+        #expect(scenes.first?["name"] as? String == Self.withoutNUL)
+    }
+
+    @Test func inspectAndTheCommandLineEscapeClipNodeAndFileNames() throws {
+        let dir = try Self.hostileProject()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = SpatialCheck.inspect(path: dir + "/hostile.scene.yaml", format: .text, configSearchDirectory: dir)
+        #expect(text.exitCode == .clean, "\(text.diagnostics.map(\.description))")
+        // The clip name (from the glTF) and the asset's file name, escaped.
+        Self.check(text.output, "inspect text", markup: false,
+                   visible: ["animations: \\u{1B}[2J\\u{1B}[Hcleared", "\\u{1B}]8;;https://evil.example/", "m\\u{1B}[2J\\u{7}\\u{202E}"])
+        let json = SpatialCheck.inspect(path: dir + "/hostile.scene.yaml", format: .json, configSearchDirectory: dir)
+        Self.check(json.output, "inspect json", markup: false)
+        let model = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let entities = try #require(model["entities"] as? [[String: Any]])
+        let clips = entities.compactMap { $0["animations"] as? [[String: Any]] }.flatMap { $0 }.compactMap { $0["name"] as? String }
+        #expect(clips.contains(Self.withoutNUL))
+        #expect(entities.contains { $0["asset"] as? String == Self.hostileFileName })
+
+        // The binary: diagnostics on standard error, the report on standard output.
+        let failed = try CLIHarness.run(["inspect", "broken.scene.yaml"], cwd: dir)
+        #expect(failed.status == 2)
+        Self.check(failed.stderr, "inspect stderr", markup: false, visible: ["\\u{1B}[2J", "\\u{202E}"])
+        #expect(failed.stderr.contains("broken.scene.yaml:"))
+        for format in ["text", "markdown", "html", "junit", "sarif", "json"] {
+            let r = try CLIHarness.run(["validate", "hostile.scene.yaml", "broken.scene.yaml", "--format", format], cwd: dir)
+            #expect(r.status == 2)
+            Self.check(r.stdout + r.stderr, "validate --format \(format)", markup: ["markdown", "html", "junit"].contains(format))
+        }
+    }
+
+    @Test func theSimulationTraceEscapesEntityPaths() throws {
+        var scene = try SceneLoader.load(text: """
+            format: spatialscene/1
+            duration: 0.02
+            entities:
+              - {id: a, kind: window, position: [0, 1.5, -2]}
+              - {id: b, kind: window, position: [1, 1.5, -2]}
+            """, path: "t.scene.yaml", baseDirectory: NSTemporaryDirectory())
+        // Paths that a scene file cannot spell, as a library user might build them.
+        scene.entities[0].path = HostileStrings.formula + HostileStrings.forgedAnnotation
+        scene.entities[1].path = HostileStrings.combined
+        for format in TraceFormat.allCases {
+            var out = ""
+            TraceWriter(scene: scene, format: format).write(to: &out)
+            Self.check(out, "trace \(format)", markup: false)
+            let lines = out.split(separator: "\n")
+            // Two frames at 90 Hz: CSV has a header and a row per frame and entity, JSON Lines a line per frame.
+            #expect(lines.count == (format == .csv ? 5 : 2), "\(format): \(lines.count) lines")
+            if format == .csv {
+                #expect(out.contains(",\"'=HYPERLINK(\"\"https://evil.example\"\",\"\"click\"\")ok\\n::error file=x::forged\","))
+                // Every data row has the header's 21 fields (the quoted field's commas are inside quotes).
+                for line in lines.dropFirst() {
+                    var fields = 0, quoted = false
+                    for c in line { if c == "\"" { quoted.toggle() } else if c == ",", !quoted { fields += 1 } }
+                    #expect(fields + 1 == 21, "\(line)")
+                }
+            } else {
+                let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+                let paths = ((first["entities"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+                #expect(paths == [HostileStrings.formula + HostileStrings.forgedAnnotation, HostileStrings.combined])
+            }
+        }
+    }
+
+    // MARK: Saved reports (item 5)
+
+    /// A saved report written by hand, every string in it hostile; `help` is a script URL.
+    static func hostileReport(help: String = HostileStrings.javascriptURL) -> String {
+        let h = jsonQuoted(HostileStrings.combined)
+        return """
+            {"format": "spatialcheck-report/1", "tool": {"name": "spatialcheck", "version": \(h)},
+             "settings": {"pointAngle": 0.0671, "failOn": "error"},
+             "scenes": [
+              {"path": \(jsonQuoted("scenes/" + HostileStrings.combined + ".scene.yaml")), "name": \(h), "status": "checked",
+               "frameRate": 90, "frames": 90, "duration": 1,
+               "violations": [{"rule": \(h), "severity": "error", "entities": [\(h), \(jsonQuoted(HostileStrings.mention))],
+                 "spans": [[0, 89]], "frameCount": 90, "firstTime": 0, "lastTime": 0.99, "measured": 1, "threshold": 2,
+                 "unit": \(h), "worstFrame": 3, "message": \(h), "help": \(jsonQuoted(help)), "fingerprint": \(h),
+                 "location": {"line": 3, "column": 5}}],
+               "warnings": [{"message": \(h), "hint": \(h)}],
+               "rulesChecked": [\(h)]},
+              {"path": \(jsonQuoted(HostileStrings.forgedAnnotation)), "status": "error",
+               "errors": [{"message": \(h), "file": \(h), "hint": \(h), "location": {"line": 1, "column": 1}}]}]}
+            """
+    }
+
+    @Test func savedReportsAreEscapedInEveryFormat() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.hostileReport().write(toFile: dir + "/hostile.json", atomically: true, encoding: .utf8)
+        for format in ReportFormat.allCases {
+            var options = SpatialCheck.ReportOptions()
+            options.format = format
+            let r = SpatialCheck.report(paths: [dir + "/hostile.json"], options: options)
+            #expect(r.diagnostics.isEmpty, "\(r.diagnostics.map(\.description))")
+            #expect(r.exitCode == .loadError)
+            Self.check(r.output, "report --format \(format)", markup: Self.markupFormats.contains(format),
+                       visible: Self.visibleForms(format))
+            // `help: javascript:…` is never a link.
+            #expect(!r.output.lowercased().contains("href=\"javascript"), "\(format)")
+            #expect(!r.output.lowercased().contains("](javascript"), "\(format)")
+        }
+        // Markdown: the mention is broken, ids are not linked, the only links go to Apple.
+        var options = SpatialCheck.ReportOptions()
+        options.format = .markdown
+        let md = SpatialCheck.report(paths: [dir + "/hostile.json"], options: options).output
+        // Outside code spans (where GitHub mentions and links nothing) no mention survives.
+        let outsideCode = md.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 0 }.map(\.element).joined()
+        #expect(!outsideCode.contains("@octocat"))
+        // Every Markdown link (`](` not escaped) goes to Apple's documentation; here there is none.
+        var links = 0
+        var rest = Substring(md)
+        while let r = rest.range(of: "](") {
+            if r.lowerBound == rest.startIndex || rest[rest.index(before: r.lowerBound)] != "\\" {
+                links += 1
+                #expect(rest[r.upperBound...].hasPrefix("https://developer.apple.com/"), "\(rest[r.lowerBound...].prefix(60))")
+            }
+            rest = rest[r.upperBound...]
+        }
+        #expect(links == 0)
+        // The report's own `report` summary (text) escapes its by-scene/by-entity table too.
+        options.format = .text
+        Self.check(SpatialCheck.report(paths: [dir + "/hostile.json"], options: options).output, "summary", markup: false)
+    }
+
+    @Test func aHelpLinkIsAnHrefOnlyWhenItIsHttps() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func html(_ help: String) throws -> String {
+            try Self.hostileReport(help: help).write(toFile: dir + "/r.json", atomically: true, encoding: .utf8)
+            var options = SpatialCheck.ReportOptions()
+            options.format = .html
+            return SpatialCheck.report(paths: [dir + "/r.json"], options: options).output
+        }
+        func hrefs(_ page: String) -> [String] {
+            page.components(separatedBy: "href=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+                .filter { !$0.hasPrefix("#") }
+        }
+        #expect(hrefs(try html("javascript:alert(1)")).isEmpty)
+        #expect(hrefs(try html("JAVASCRIPT:alert(1)")).isEmpty)
+        #expect(hrefs(try html("data:text/html,<script>alert(1)</script>")).isEmpty)
+        #expect(hrefs(try html("http://example.com/")).isEmpty)
+        #expect(hrefs(try html("https://example.com/a\"onmouseover=\"alert(1)")) == ["https://example.com/a%22onmouseover=%22alert%281%29"])
+        #expect(hrefs(try html("https://developer.apple.com/design/")) == ["https://developer.apple.com/design/"])
+    }
+
+    @Test func aHostileBaselineIsEscapedToo() throws {
+        let dir = try Self.hostileProject()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The baseline's scene is the checked one, so its violation is "fixed" and listed.
+        let baseline = Self.hostileReport().replacingOccurrences(
+            of: jsonQuoted("scenes/" + HostileStrings.combined + ".scene.yaml"), with: "\"hostile.scene.yaml\"")
+        try baseline.write(toFile: dir + "/baseline.json", atomically: true, encoding: .utf8)
+        for format in ["text", "json", "markdown", "html", "junit", "sarif"] {
+            let r = try CLIHarness.run(["validate", "hostile.scene.yaml", "--baseline", "baseline.json", "--format", format], cwd: dir)
+            #expect(r.status != 2, "\(format): \(r.stderr)")
+            Self.check(r.stdout + r.stderr, "validate --baseline --format \(format)", markup: ["markdown", "html", "junit"].contains(format))
+        }
+        let json = try CLIHarness.run(["validate", "hostile.scene.yaml", "--baseline", "baseline.json", "--format", "json"], cwd: dir)
+        #expect(json.stdout.contains("\"fixed\": 1"), "\(json.stdout)")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The one list of hostile strings every output sink is tested with (issue 19, items 3–5): terminal
+/// control sequences, invisible and direction-changing characters, forged CI annotations, markup,
+/// mentions, script URLs and spreadsheet formulas.
+enum HostileStrings {
+    static let clearScreen = "\u{1B}[2J\u{1B}[Hcleared"
+    static let oscTitle = "\u{1B}]0;pwned-title\u{07}"
+    static let oscHyperlink = "\u{1B}]8;;https://evil.example/\u{1B}\\click\u{1B}]8;;\u{1B}\\"
+    static let bell = "ring\u{07}bell"
+    static let nul = "nul\u{0}byte"
+    static let rightToLeftOverride = "invoice\u{202E}fdp.exe"
+    static let isolates = "\u{2066}a\u{2069}\u{2067}b\u{2069}\u{2068}c\u{2069}"
+    static let separators = "line\u{2028}separator\u{2029}paragraph"
+    static let zeroWidth = "zero\u{200B}width\u{200C}non\u{200D}joiner\u{2060}word\u{FEFF}bom"
+    static let forgedAnnotation = "ok\n::error file=x::forged"
+    static let script = "<script>alert(1)</script>"
+    static let escapedImage = "\\<img src=x onerror=alert(1)>"
+    static let mention = "@octocat"
+    static let javascriptURL = "javascript:alert(1)"
+    static let formula = "=HYPERLINK(\"https://evil.example\",\"click\")"
+
+    static let all: [String] = [
+        clearScreen, oscTitle, oscHyperlink, bell, nul, rightToLeftOverride, isolates, separators, zeroWidth,
+        forgedAnnotation, script, escapedImage, mention, javascriptURL, formula,
+    ]
+
+    /// All of them in one string (for fields that hold one value).
+    static let combined = all.joined(separator: " ")
+
+    /// Scalars that must never appear raw in any output: ESC, BEL, NUL, other C0/C1 controls except
+    /// the line break and tab a format uses itself, DEL, bidi overrides, embeddings, isolates and
+    /// marks, line and paragraph separators, zero-width characters and the BOM.
+    static func isForbidden(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x00...0x08, 0x0B...0x1F, 0x7F...0x9F: return true
+        case 0x200B...0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029, 0x2060, 0xFEFF, 0x061C: return true
+        default: return false
+        }
+    }
+
+    /// What is wrong with `output` for a sink: raw forbidden scalars, a forged annotation at the
+    /// start of a line, and (for HTML, Markdown and XML, `markup: true`) raw `<script` or `<img`.
+    static func problems(in output: String, markup: Bool) -> [String] {
+        var found: [String] = []
+        let bad = Set(output.unicodeScalars.filter(isForbidden).map { String($0.value, radix: 16, uppercase: true) })
+        if !bad.isEmpty { found.append("raw U+" + bad.sorted().joined(separator: ", U+")) }
+        if output.contains("\n::error") || output.hasPrefix("::error") { found.append("forged ::error line") }
+        if markup {
+            let lower = output.lowercased()
+            if lower.contains("<script") { found.append("raw <script") }
+            if lower.contains("<img") { found.append("raw <img") }
+        }
+        return found
+    }
+}

@@ -18,7 +18,9 @@ import Darwin
 public struct AssetImportIsolation: Sendable {
     public static let defaultTimeout: Double = 30
     public static let defaultMemoryLimitBytes = 4 * 1024 * 1024 * 1024
-    public static let defaultMaxOutputBytes = 2 * 1024 * 1024 * 1024
+    /// The most bytes of encoded answer the parent accepts (docs/security.md §4: the parent holds
+    /// at most this and its decoded form per import in flight).
+    public static let defaultMaxOutputBytes = 1024 * 1024 * 1024
 
     /// The `spatialcheck` executable that provides the hidden worker subcommand.
     public var executable: String
@@ -138,6 +140,14 @@ final class PipeDrain: Sendable {
                     break
                 }
                 if n == 0 { break }
+                if !keepTail, local.count < AssetCodec.headerSize, local.count + n >= AssetCodec.headerSize {
+                    // The record's header declares its length: reserve it once (within the limit)
+                    // instead of growing by doubling, which would briefly hold up to three times
+                    // the answer.
+                    var head = local
+                    head += buffer[0..<(AssetCodec.headerSize - local.count)]
+                    if let total = AssetCodec.declaredRecordSize(head), total <= limit { local.reserveCapacity(total) }
+                }
                 if keepTail {
                     local += buffer[0..<n]
                     if local.count > 2 * limit { local.removeFirst(local.count - limit) }

@@ -67,6 +67,10 @@ public final class AssetImportCache: Sendable {
     }
 
     private let entries = Mutex<[Key: Entry]>([:])
+    private let started = Mutex(0)
+
+    /// Imports this cache let run (for tests: N links to one failing file start one).
+    public var importsStarted: Int { started.withLock { $0 } }
 
     public init() {}
 
@@ -109,6 +113,7 @@ public final class AssetImportCache: Sendable {
                 throw d.renamingAsset(from: display, to: displayPath)
             }
         case .owner(let pending):
+            started.withLock { $0 += 1 }
             let result: Result<ImportedAsset, Diagnostic>
             do { result = .success(try importer()) } catch { result = .failure(error) }
             pending.result.withLock { $0 = (result, displayPath) }

@@ -156,6 +156,13 @@ final class ConfinedFileSystem {
         let sc = scene.pointee
         guard sc.mNumMaterials > 0, let materials = sc.mMaterials else { return nil }
         let folder = (assetRealPath as NSString).deletingLastPathComponent
+        // Textures embedded in the file (FBX keeps their original, possibly absolute, file name).
+        var embedded: Set<String> = []
+        if sc.mNumTextures > 0, let textures = sc.mTextures {
+            for i in 0..<Int(min(sc.mNumTextures, 100_000)) {
+                if let tex = textures[i] { embedded.insert(swiftString(tex.pointee.mFilename)) }
+            }
+        }
         for m in 0..<Int(min(sc.mNumMaterials, 100_000)) {
             guard let material = materials[m] else { continue }
             for t in 1...21 {
@@ -165,13 +172,15 @@ final class ConfinedFileSystem {
                     var path = aiString()
                     guard aiGetMaterialTexture(material, type, i, &path, nil, nil, nil, nil, nil, nil) == aiReturn_SUCCESS else { continue }
                     let raw = swiftString(path)
-                    if raw.isEmpty || raw.hasPrefix("*") || raw.lowercased().hasPrefix("data:") { continue }
+                    if raw.isEmpty || raw.hasPrefix("*") || raw.lowercased().hasPrefix("data:") || embedded.contains(raw) { continue }
                     // Windows separators (FBX and OBJ from Windows tools) are separators here too.
                     let reference = raw.replacingOccurrences(of: "\\", with: "/")
                     let full = reference.hasPrefix("/") ? reference : (folder as NSString).appendingPathComponent(reference)
                     if let reason = refusal(for: full, mode: "rb") {
                         record(RefusedReference(requested: full, reason: reason))
-                        return diagnostic(displayPath: displayPath)
+                        guard var d = diagnostic(displayPath: displayPath) else { return nil }
+                        d.hint = "spatialcheck does not read textures, but an asset must not point outside the project: re-export it with texture paths relative to the asset (or embedded textures), or pass --allow-external-assets if the asset is trusted"
+                        return d
                     }
                 }
             }

@@ -882,6 +882,12 @@ final class SceneBuilder {
             return fail("asset '\(display)' not found (looked in \(folder))", hint)
         }
         if isDir.boolValue { return fail("asset '\(display)' is a directory, not a file") }
+        // A FIFO, socket or device would block or never end, whichever importer reads it.
+        var st = stat()
+        if stat(resolved, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            return fail("asset '\(display)' is not a regular file (a FIFO, socket or device); it was not imported",
+                        "reference a regular model file")
+        }
         let asset: ImportedAsset
         do {
             asset = try importer.importAsset(resolved, display, AssetReferencePolicy(root: confinementRoot))

@@ -84,6 +84,30 @@ struct ImportWorkerTests {
         }
     }
 
+    @Test("the scene loader refuses a FIFO asset whatever the importer")
+    func sceneLoaderRefusesFIFO() throws {
+        let t = try TempTree("worker-scene-fifo")
+        defer { t.remove() }
+        #expect(mkfifo(t.path("pipe.glb"), 0o600) == 0)
+        t.link("link.glb", to: "pipe.glb")
+        t.file("m.stl", triangleSTL)
+        t.link("ok.stl", to: "m.stl")
+        let count = ImportCounter()
+        let importer = AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
+            count.increment()
+            return try AssetImporter.load(resolvedPath: resolved, displayPath: display)
+        }
+        let text = "format: spatialscene/1\nentities:\n" + ["pipe.glb", "link.glb", "ok.stl"].enumerated().map {
+            "  - {id: e\($0.offset), kind: model, asset: '\($0.element)', position: [0, 1, -2]}\n"
+        }.joined()
+        var messages: [String] = []
+        do { _ = try SceneLoader.load(path: t.file("s.scene.yaml", text), importer: importer) } catch {
+            messages = error.diagnostics.map(\.message)
+        }
+        #expect(messages == ["pipe.glb", "link.glb"].map { "asset '\($0)' is not a regular file (a FIFO, socket or device); it was not imported" })
+        #expect(count.value == 1)  // only the regular file (through its link) reached the importer
+    }
+
     @Test("several links to one hanging asset cost one import: each real file is imported once per run")
     func linksShareOneImport() throws {
         let t = try TempTree("worker-links")

@@ -8,6 +8,13 @@ import SpatialModel
 //     magic "SCAI" | version u16 | kind u8 (1 asset, 2 diagnostic) | reserved u8 (0)
 //     payload length u64 | payload CRC-32 u32 | payload
 //
+// Asset payload (version 2): path, resolved path, format; the vertex table (a count, then each
+// distinct vertex array once, as a float array); the nodes, each naming its vertex array by table
+// index (u32, 0xFFFFFFFF for none); clips; unit scale and note; warnings. Nodes whose vertices are
+// equal (the same mesh instanced by many nodes, or many meshes built from one glTF accessor) share
+// one table entry, and after decoding they share one array's storage: the parent process holds
+// each distinct vertex array once, however many nodes use it.
+//
 // Payload primitives: strings are a u32 byte count + UTF-8; arrays a u32 element count + elements;
 // optionals a u8 tag (0 none, 1 some) + value; optional Bools one u8 (0 none, 1 false, 2 true);
 // Ints are i64; Floats and Doubles their IEEE bit patterns (so every value, -0 and infinities
@@ -20,7 +27,7 @@ import SpatialModel
 public enum AssetCodec {
     /// "SCAI": spatialcheck asset import.
     public static let magic: [UInt8] = [0x53, 0x43, 0x41, 0x49]
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     static let headerSize = 4 + 2 + 1 + 1 + 8 + 4
     /// No single string (a name, a message) is longer than this.
     public static let maxStringBytes = 16 * 1024 * 1024
@@ -90,6 +97,16 @@ public enum AssetCodec {
         return (kind, payload)
     }
 
+    /// The whole record's size as its header declares it, from the first `headerSize` bytes; nil
+    /// when they are not a header of this codec.
+    static func declaredRecordSize(_ head: [UInt8]) -> Int? {
+        guard head.count >= headerSize, Array(head[0..<4]) == magic else { return nil }
+        var length: UInt64 = 0
+        for i in 0..<8 { length |= UInt64(head[8 + i]) << (8 * UInt64(i)) }
+        guard length <= UInt64(maxPayloadBytes) else { return nil }
+        return headerSize + Int(length)
+    }
+
     static let crcTable: [UInt32] = (0..<256).map { (i: Int) -> UInt32 in
         var c = UInt32(i)
         for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
@@ -112,8 +129,6 @@ extension ImportedAsset {
     /// The asset in the codec's binary form (see `AssetCodec`).
     public func encoded() -> [UInt8] {
         var w = ByteWriter()
-        let vertexBytes = nodes.reduce(0) { $0 + $1.vertices.count * 4 }
-        w.bytes.reserveCapacity(vertexBytes + nodes.count * 320 + 1024)
         w.asset(self)
         return AssetCodec.frame(kind: .asset, payload: w.bytes)
     }
@@ -170,8 +185,12 @@ struct ByteWriter {
 
     mutating func asset(_ a: ImportedAsset) {
         string(a.path); string(a.resolvedPath); string(a.format)
+        let (table, refs) = Self.vertexTable(a.nodes)
+        bytes.reserveCapacity(table.reduce(0) { $0 + 4 + $1.count * 4 } + a.nodes.count * 320 + 1024)
+        count(table.count)
+        for v in table { floats(v) }
         count(a.nodes.count)
-        for n in a.nodes { node(n) }
+        for (n, ref) in zip(a.nodes, refs) { node(n, vertexRef: ref) }
         count(a.animations.count)
         for c in a.animations { clip(c) }
         optionalDouble(a.declaredUnitScale)
@@ -180,14 +199,52 @@ struct ByteWriter {
         for w in a.warnings { string(w) }
     }
 
-    mutating func node(_ n: AssetNode) {
+    static let noVertices = UInt32.max
+
+    /// The distinct vertex arrays of `nodes` (equal contents stored once; arrays that already share
+    /// storage are recognised without comparing) and each node's index into them.
+    static func vertexTable(_ nodes: [AssetNode]) -> (table: [[Float]], refs: [UInt32]) {
+        var table: [[Float]] = []
+        var refs: [UInt32] = []
+        refs.reserveCapacity(nodes.count)
+        var byStorage: [UnsafeRawPointer: Int] = [:]
+        var byContent: [Int: [Int]] = [:]
+        for n in nodes {
+            guard !n.vertices.isEmpty else { refs.append(noVertices); continue }
+            let (base, digest) = n.vertices.withUnsafeBytes { raw -> (UnsafeRawPointer?, Int) in
+                var h = Hasher()
+                h.combine(bytes: raw)
+                return (raw.baseAddress, h.finalize())
+            }
+            if let base, let k = byStorage[base], table[k].count == n.vertices.count {
+                refs.append(UInt32(k)); continue
+            }
+            if let k = byContent[digest]?.first(where: { Self.sameBits(table[$0], n.vertices) }) {
+                refs.append(UInt32(k)); continue
+            }
+            let k = table.count
+            table.append(n.vertices)
+            byContent[digest, default: []].append(k)
+            if let base { byStorage[base] = k }
+            refs.append(UInt32(k))
+        }
+        return (table, refs)
+    }
+
+    /// Bitwise equality (so -0 and 0, or two NaN payloads, are not merged).
+    static func sameBits(_ a: [Float], _ b: [Float]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
+    }
+
+    mutating func node(_ n: AssetNode, vertexRef: UInt32) {
         string(n.name)
         if let p = n.parent { u8(1); int(p) } else { u8(0) }
         int(n.subtreeEnd)
         for i in 0..<16 { f64(i < n.local.m.count ? n.local.m[i] : 0) }
         if let t = n.localTRS { u8(1); vec3(t.translation); quat(t.rotation); vec3(t.scale) } else { u8(0) }
         vec3(n.meshBounds.min); vec3(n.meshBounds.max)
-        floats(n.vertices)
+        u32(vertexRef)
         int(n.triangles)
         if let m = n.marking {
             u8(1)
@@ -328,10 +385,18 @@ struct ByteReader {
 
     mutating func asset() throws(Diagnostic) -> ImportedAsset {
         let path = try string(), resolvedPath = try string(), format = try string()
+        let tableCount = try count(minElementSize: 4, limit: AssetImporter.maxNodeCount)
+        var table: [[Float]] = []
+        table.reserveCapacity(tableCount)
+        for k in 0..<tableCount {
+            let v = try floats()
+            guard v.count % 3 == 0 else { throw bad("vertex array \(k) has \(v.count) coordinates, not a multiple of 3") }
+            table.append(v)
+        }
         let nodeCount = try count(minElementSize: Self.minNode, limit: AssetImporter.maxNodeCount)
         var nodes: [AssetNode] = []
         nodes.reserveCapacity(nodeCount)
-        for i in 0..<nodeCount { nodes.append(try node(index: i, count: nodeCount)) }
+        for i in 0..<nodeCount { nodes.append(try node(index: i, count: nodeCount, vertexTable: table)) }
         let clipCount = try count(minElementSize: Self.minClip)
         var clips: [AssetClip] = []
         clips.reserveCapacity(clipCount)
@@ -347,7 +412,7 @@ struct ByteReader {
                              warnings: warnings)
     }
 
-    mutating func node(index: Int, count nodeCount: Int) throws(Diagnostic) -> AssetNode {
+    mutating func node(index: Int, count nodeCount: Int, vertexTable: [[Float]]) throws(Diagnostic) -> AssetNode {
         let name = try string()
         var parent: Int?
         if try flag() {
@@ -365,8 +430,12 @@ struct ByteReader {
         var trs: Transform?
         if try flag() { trs = Transform(translation: try vec3(), rotation: try quat(), scale: try vec3()) }
         let bounds = AABB(min: try vec3(), max: try vec3())
-        let vertices = try floats()
-        guard vertices.count % 3 == 0 else { throw bad("node \(index) has \(vertices.count) vertex coordinates, not a multiple of 3") }
+        let ref = try u32()
+        var vertices: [Float] = []
+        if ref != ByteWriter.noVertices {
+            guard Int(ref) < vertexTable.count else { throw bad("node \(index) uses vertex array \(ref) of \(vertexTable.count)") }
+            vertices = vertexTable[Int(ref)]  // shares the table entry's storage
+        }
         let triangles = try int()
         guard triangles >= 0 else { throw bad("node \(index) has a negative triangle count") }
         var marking: AssetMarking?

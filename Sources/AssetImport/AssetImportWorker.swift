@@ -1,3 +1,4 @@
+import CAssimp
 import Foundation
 import SpatialModel
 
@@ -7,8 +8,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The child side of isolated imports: `spatialcheck __import-asset --display NAME PATH` imports
-/// in-process and writes one `AssetCodec` record (the asset, or the import's Diagnostic) to stdout.
+/// The child side of isolated imports: `spatialcheck __import-asset --display=NAME [--root=DIR |
+/// --allow-external] [--parent-pid=PID] [--cpu-seconds=N] -- PATH` imports in-process and writes one `AssetCodec` record (the asset, or the import's Diagnostic) to stdout.
 ///
 /// Exit status 0 means a record was written (either kind); anything else is a worker failure
 /// (bad arguments, stdout closed). Crashes inside assimp end the process with a signal, which the
@@ -24,15 +25,58 @@ public enum AssetImportWorker {
     public static let faultEnvironmentVariable = "SPATIALCHECK_WORKER_FAULT"
 
     /// Imports `path` in this process and returns the encoded record and the exit status to use.
-    public static func run(path: String, display: String) -> (bytes: [UInt8], exitCode: Int32) {
+    /// `references`: where files the asset references may be (nil: the asset's project root).
+    public static func run(path: String, display: String,
+                           references: AssetReferencePolicy? = nil) -> (bytes: [UInt8], exitCode: Int32) {
         restoreDefaultSignals()
         injectFaultIfRequested()
         do {
-            let asset = try AssetImporter.load(resolvedPath: path, displayPath: display)
+            let asset = try AssetImporter.load(resolvedPath: path, displayPath: display,
+                                               maxFileSize: AssetImporter.defaultMaxFileSize, references: references)
             return (asset.encoded(), 0)
         } catch {
             return (AssetCodec.encode(error), 0)
         }
+    }
+
+    /// The worker's own limits, so that it cannot outlive the parent that waits for it nor spin for
+    /// ever when the parent is gone (docs/security.md §4), set before anything is imported:
+    ///
+    /// - a CPU-time limit (`RLIMIT_CPU`) of `cpuSeconds` (SIGXCPU) and 5 s more (SIGKILL);
+    /// - the end of the parent ends the worker: on Linux a parent-death signal (SIGKILL), then a
+    ///   check that the parent is still `parentPID` (it may have died before the signal was armed);
+    ///   on every platform a watchdog thread that exits when the parent changes (the worker is
+    ///   re-parented to init or a subreaper when its parent dies).
+    #if os(Linux)
+    static let cpuResource = __rlimit_resource_t(RLIMIT_CPU.rawValue)
+    #else
+    static let cpuResource = RLIMIT_CPU
+    #endif
+
+    public static func enforceLimits(parentPID: Int32?, cpuSeconds: Int?) {
+        if let cpuSeconds, cpuSeconds > 0 {
+            let soft = rlim_t(cpuSeconds)
+            var limit = rlimit()
+            if getrlimit(cpuResource, &limit) == 0 {
+                let hard = min(limit.rlim_max, soft + 5)  // RLIM_INFINITY is the largest value
+                limit.rlim_cur = min(soft, hard)
+                limit.rlim_max = hard
+                _ = setrlimit(cpuResource, &limit)
+            }
+        }
+        guard let parentPID, parentPID > 1 else { return }
+        #if os(Linux)
+        _ = spatialcheck_set_parent_death_signal(SIGKILL)
+        #endif
+        if getppid() != parentPID { _exit(70) }
+        let watchdog = Thread {
+            while true {
+                usleep(100_000)
+                if getppid() != parentPID { _exit(70) }
+            }
+        }
+        watchdog.stackSize = 64 * 1024
+        watchdog.start()
     }
 
     /// Writes all of `bytes` to `fd` (standard output by default); false when the write fails
@@ -56,10 +100,10 @@ public enum AssetImportWorker {
     /// Runs the worker as a process's whole job: import, write to stdout, return the exit status.
     /// While importing, standard output is pointed at standard error, so that anything assimp (or
     /// anything else) prints cannot corrupt the record; the record goes to the original stdout.
-    public static func main(path: String, display: String) -> Int32 {
+    public static func main(path: String, display: String, references: AssetReferencePolicy? = nil) -> Int32 {
         let resultFD = dup(STDOUT_FILENO)
         if resultFD >= 0 { _ = dup2(STDERR_FILENO, STDOUT_FILENO) }
-        let (bytes, code) = run(path: path, display: display)
+        let (bytes, code) = run(path: path, display: display, references: references)
         fflush(nil)
         let written = writeToStandardOutput(bytes, fileDescriptor: resultFD >= 0 ? resultFD : STDOUT_FILENO)
         if resultFD >= 0 { close(resultFD) }

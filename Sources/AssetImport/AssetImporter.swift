@@ -64,18 +64,24 @@ public enum AssetImporter {
     static let usdExtensions: Set<String> = ["usd", "usda", "usdc", "usdz"]
 
     /// Imports the default scene of the file at `resolvedPath`; `displayPath` is how messages name it.
+    /// Files the asset references must be inside the asset's project root
+    /// (`AssetReferencePolicy.projectRoot(for:)`).
     public static func load(resolvedPath: String, displayPath: String) throws(Diagnostic) -> ImportedAsset {
         try load(resolvedPath: resolvedPath, displayPath: displayPath, maxFileSize: defaultMaxFileSize)
     }
 
-    /// Imports the default scene of the file at `resolvedPath`, refusing files larger than `maxFileSize` bytes.
-    public static func load(resolvedPath: String, displayPath: String, maxFileSize: Int) throws(Diagnostic) -> ImportedAsset {
+    /// Imports the default scene of the file at `resolvedPath`, refusing files larger than
+    /// `maxFileSize` bytes (the asset and each file it references). `references` says where
+    /// referenced files may be (default: the asset's project root).
+    public static func load(resolvedPath: String, displayPath: String, maxFileSize: Int,
+                            references: AssetReferencePolicy? = nil) throws(Diagnostic) -> ImportedAsset {
         func fail(_ message: String, hint: String? = AssetImporter.hint) -> Diagnostic {
             Diagnostic(file: displayPath, message: message, hint: hint)
         }
         let ext = pathExtension(resolvedPath).lowercased()
 
         // Checks before assimp sees the file.
+        try preflight(resolvedPath: resolvedPath, displayPath: displayPath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolvedPath, isDirectory: &isDirectory) else {
             throw fail("asset file not found", hint: "check the path (relative paths are resolved against the scene file's folder)")
@@ -96,19 +102,43 @@ public enum AssetImporter {
                        hint: "export the model as glTF/GLB (e.g. with Reality Converter or Blender) and reference that file")
         }
 
+        let policy = references ?? AssetReferencePolicy(root: AssetReferencePolicy.projectRoot(for: resolvedPath))
+        let files = ConfinedFileSystem(policy: policy, assetPath: resolvedPath, maxFileSize: maxFileSize)
         return try importLock.withLock { (_: inout ()) throws(Diagnostic) -> ImportedAsset in
-            let flags = aiProcess_Triangulate.rawValue | aiProcess_GenBoundingBoxes.rawValue
-            guard let scene = aiImportFile(resolvedPath, UInt32(flags)) else {
-                var message = aiGetErrorString().map { String(cString: $0) } ?? ""
-                message = message.replacingOccurrences(of: resolvedPath, with: displayPath)
-                if message.isEmpty { message = "unknown error" }
-                if let detail = containerProblem(path: resolvedPath, ext: ext) { message += " (\(detail))" }
-                throw fail("assimp could not import the asset: " + message)
+            try files.withFileIO { (io: UnsafeMutablePointer<aiFileIO>) throws(Diagnostic) -> ImportedAsset in
+                let flags = aiProcess_Triangulate.rawValue | aiProcess_GenBoundingBoxes.rawValue
+                let scene = aiImportFileEx(resolvedPath, UInt32(flags), io)
+                // A refused reference fails the import even when assimp carried on without the file.
+                if let refused = files.diagnostic(displayPath: displayPath) {
+                    if let scene { aiReleaseImport(scene) }
+                    throw refused
+                }
+                guard let scene else {
+                    var message = aiGetErrorString().map { String(cString: $0) } ?? ""
+                    message = message.replacingOccurrences(of: resolvedPath, with: displayPath)
+                    if message.isEmpty { message = "unknown error" }
+                    if let detail = containerProblem(path: resolvedPath, ext: ext) { message += " (\(detail))" }
+                    throw fail("assimp could not import the asset: " + message)
+                }
+                defer { aiReleaseImport(scene) }
+                if let refused = files.textureDiagnostic(scene: scene, displayPath: displayPath) { throw refused }
+                var converter = SceneConverter(scene: scene, resolvedPath: resolvedPath,
+                                               displayPath: displayPath, ext: ext)
+                return try converter.convert()
             }
-            defer { aiReleaseImport(scene) }
-            var converter = SceneConverter(scene: scene, resolvedPath: resolvedPath,
-                                           displayPath: displayPath, ext: ext)
-            return try converter.convert()
+        }
+    }
+
+    /// Checks that need no importer: the path leads to a regular file (a FIFO, socket or device
+    /// would block the import until its timeout, or never end). Run before a worker is started too.
+    static func preflight(resolvedPath: String, displayPath: String) throws(Diagnostic) {
+        var st = stat()
+        guard stat(resolvedPath, &st) == 0 else { return }  // missing: reported by the caller's checks
+        let type = st.st_mode & S_IFMT
+        if type != S_IFREG && type != S_IFDIR {
+            throw Diagnostic(file: displayPath,
+                             message: "asset '\(displayPath)' is not a regular file (a FIFO, socket or device); it was not imported",
+                             hint: "reference a regular model file")
         }
     }
 }

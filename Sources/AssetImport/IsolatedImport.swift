@@ -11,14 +11,16 @@ import Darwin
 /// How to run imports out of process, so that a crash, hang or runaway allocation inside assimp
 /// becomes a Diagnostic for that one asset instead of ending the whole run.
 ///
-/// The worker is `executable __import-asset --display NAME -- PATH` (see `AssetImportWorker`),
+/// The worker is `executable __import-asset --display=NAME … -- PATH` (see `AssetImportWorker`),
 /// started through `/bin/sh` so that `ulimit -v` can cap its address space (enforced on Linux;
 /// macOS accepts but does not enforce it, so there the limit is best effort) and `ulimit -c 0`
 /// keeps crashes from writing core files.
 public struct AssetImportIsolation: Sendable {
     public static let defaultTimeout: Double = 30
     public static let defaultMemoryLimitBytes = 4 * 1024 * 1024 * 1024
-    public static let defaultMaxOutputBytes = 2 * 1024 * 1024 * 1024
+    /// The most bytes of encoded answer the parent accepts (docs/security.md §4: the parent holds
+    /// at most this and its decoded form per import in flight).
+    public static let defaultMaxOutputBytes = 1024 * 1024 * 1024
 
     /// The `spatialcheck` executable that provides the hidden worker subcommand.
     public var executable: String
@@ -30,12 +32,16 @@ public struct AssetImportIsolation: Sendable {
     public var maxOutputBytes: Int
     /// Extra environment for the worker (tests use it for `AssetImportWorker.faultEnvironmentVariable`).
     public var environment: [String: String]
+    /// Failed imports of this run by file identity (shared by copies of this value): each real
+    /// file is imported once per run, however many links lead to it.
+    public var cache: AssetImportCache
 
     public init(executable: String, timeout: Double = defaultTimeout,
                 memoryLimitBytes: Int = defaultMemoryLimitBytes,
-                maxOutputBytes: Int = defaultMaxOutputBytes, environment: [String: String] = [:]) {
+                maxOutputBytes: Int = defaultMaxOutputBytes, environment: [String: String] = [:],
+                cache: AssetImportCache = AssetImportCache()) {
         self.executable = executable; self.timeout = timeout; self.memoryLimitBytes = memoryLimitBytes
-        self.maxOutputBytes = maxOutputBytes; self.environment = environment
+        self.maxOutputBytes = maxOutputBytes; self.environment = environment; self.cache = cache
     }
 
     /// Isolation through this process's own executable, or nil when this process is not `spatialcheck`.
@@ -55,11 +61,23 @@ extension AssetImporter {
     /// Blocks the calling thread until the worker ends (at most about `timeout` + 2 s); the
     /// worker's output is drained on dedicated threads. Isolated imports run in parallel (each
     /// worker has its own assimp), unlike in-process ones, which are serialised.
-    public static func load(resolvedPath: String, displayPath: String,
-                            isolation: AssetImportIsolation?) throws(Diagnostic) -> ImportedAsset {
-        guard let isolation else { return try load(resolvedPath: resolvedPath, displayPath: displayPath) }
-        let outcome = try WorkerRun.run(resolvedPath: resolvedPath, displayPath: displayPath, isolation: isolation)
-        return try outcome.asset(displayPath: displayPath, isolation: isolation)
+    ///
+    /// `references` says where files the asset references may be (nil: the asset's project root);
+    /// the worker enforces it (`ConfinedFileSystem`).
+    public static func load(resolvedPath: String, displayPath: String, isolation: AssetImportIsolation?,
+                            references: AssetReferencePolicy? = nil) throws(Diagnostic) -> ImportedAsset {
+        guard let isolation else {
+            return try load(resolvedPath: resolvedPath, displayPath: displayPath, maxFileSize: defaultMaxFileSize,
+                            references: references)
+        }
+        // A FIFO would keep the worker waiting until its timeout: refuse it here, at once.
+        try preflight(resolvedPath: resolvedPath, displayPath: displayPath)
+        return try isolation.cache.load(resolvedPath: resolvedPath, displayPath: displayPath,
+                                        references: references) { () throws(Diagnostic) -> ImportedAsset in
+            let outcome = try WorkerRun.run(resolvedPath: resolvedPath, displayPath: displayPath, isolation: isolation,
+                                            references: references)
+            return try outcome.asset(displayPath: displayPath, isolation: isolation)
+        }
     }
 
     /// The path of this process's executable when it is `spatialcheck` (so that it can run the
@@ -122,6 +140,14 @@ final class PipeDrain: Sendable {
                     break
                 }
                 if n == 0 { break }
+                if !keepTail, local.count < AssetCodec.headerSize, local.count + n >= AssetCodec.headerSize {
+                    // The record's header declares its length: reserve it once (within the limit)
+                    // instead of growing by doubling, which would briefly hold up to three times
+                    // the answer.
+                    var head = local
+                    head += buffer[0..<(AssetCodec.headerSize - local.count)]
+                    if let total = AssetCodec.declaredRecordSize(head), total <= limit { local.reserveCapacity(total) }
+                }
                 if keepTail {
                     local += buffer[0..<n]
                     if local.count > 2 * limit { local.removeFirst(local.count - limit) }
@@ -162,8 +188,29 @@ struct WorkerRun {
 
     static let stderrLimit = 64 * 1024
 
-    static func run(resolvedPath: String, displayPath: String,
-                    isolation: AssetImportIsolation) throws(Diagnostic) -> WorkerRun {
+    /// The worker's arguments after the executable: every value attached with `=` and the path
+    /// after `--`, so that no file name can be read as an option.
+    static func workerArguments(resolvedPath: String, displayPath: String, isolation: AssetImportIsolation,
+                                references: AssetReferencePolicy?, parentPID: Int32) -> [String] {
+        var args = [AssetImportWorker.commandName, "--display=" + displayPath]
+        if let references {
+            if let root = references.root { args.append("--root=" + root) } else { args.append("--allow-external") }
+        }
+        args.append("--parent-pid=\(parentPID)")
+        args.append("--cpu-seconds=\(cpuSeconds(timeout: isolation.timeout))")
+        args += ["--", resolvedPath]
+        return args
+    }
+
+    /// The worker's own CPU-time limit: above the parent's wall-clock timeout (CPU time cannot
+    /// exceed it in a single-threaded import), so it only acts when the parent is gone.
+    static func cpuSeconds(timeout: Double) -> Int {
+        let t = timeout.isFinite && timeout > 0 ? min(timeout, 1e6) : AssetImportIsolation.defaultTimeout
+        return Int(t.rounded(.up)) + 5
+    }
+
+    static func run(resolvedPath: String, displayPath: String, isolation: AssetImportIsolation,
+                    references: AssetReferencePolicy? = nil) throws(Diagnostic) -> WorkerRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         var script = "ulimit -c 0 2>/dev/null; "
@@ -175,8 +222,9 @@ struct WorkerRun {
             script += "ulimit -v \(kib) 2>/dev/null || echo 'spatialcheck: could not set the import memory limit' >&2; "
         }
         script += "exec \"$0\" \"$@\""
-        process.arguments = ["-c", script, isolation.executable, AssetImportWorker.commandName,
-                             "--display", displayPath, "--", resolvedPath]
+        process.arguments = ["-c", script, isolation.executable]
+            + workerArguments(resolvedPath: resolvedPath, displayPath: displayPath, isolation: isolation,
+                              references: references, parentPID: getpid())
         var environment = ProcessInfo.processInfo.environment
         // A crashing worker should end at once: Swift's backtracer would spend time (and stderr)
         // symbolicating assimp frames nobody reads here. Callers can still override it.
@@ -264,6 +312,9 @@ struct WorkerRun {
         switch end {
         case .timedOut:
             throw fail(prefix + "the importer did not finish within \(Self.formatSeconds(isolation.timeout)) s",
+                       "the file may be malformed (assimp can loop on corrupt data) or very large: re-export or simplify it, or allow more time with --import-timeout SECONDS")
+        case .signalled(let signal) where signal == SIGXCPU:
+            throw fail(prefix + "the importer used up its CPU-time limit of \(Self.cpuSeconds(timeout: isolation.timeout)) s",
                        "the file may be malformed (assimp can loop on corrupt data) or very large: re-export or simplify it, or allow more time with --import-timeout SECONDS")
         case .signalled(let signal):
             if limited && (Self.looksLikeMemoryExhaustion(stderr) || signal == SIGKILL) {

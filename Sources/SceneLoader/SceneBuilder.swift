@@ -1,5 +1,6 @@
 import Foundation
 import SpatialModel
+import AssetImport
 
 private enum FileKind: String, CaseIterable {
     case window, volume, model, text, environment, group
@@ -108,15 +109,27 @@ final class SceneBuilder {
     private var vertexLimitReported = false
     private var nodeNameIndex: [String: [String: Int]] = [:]
     private var triangleLimitReported = false
-    private var assetCache: [String: Result<ImportedAsset, Diagnostic>] = [:]
+    private var assetCache: [String: (Result<ImportedAsset, Diagnostic>, display: String)] = [:]
     /// Entities with a derived value out of range (`checkDerivedRange`), reported once.
     fileprivate var rangeReported = Set<Int>()
     /// Folder → its entry names by lowercased name (`caseVariants`).
     private var folderNames: [String: [String: [String]]] = [:]
 
+    /// Where assets and the files they reference must be (`SceneLoader.confinementRoot`, real path);
+    /// nil with `allowExternalAssets`.
+    private var confinementRoot: String?
+
     init(path: String, baseDirectory: String, options: LoadOptions, importer: AssetImporting) {
         self.path = path; self.baseDirectory = baseDirectory; self.options = options; self.importer = importer
         self.r = Reader(file: path)
+        if options.allowExternalAssets {
+            confinementRoot = nil
+        } else if let explicit = options.confinementRoot {
+            confinementRoot = ProjectRoot.canonical(ProjectRoot.absolute(explicit))
+        } else {
+            let base = Self.resolve(".", base: baseDirectory)
+            confinementRoot = ProjectRoot.find(for: base, fallback: base)
+        }
     }
 
     // MARK: - Scene
@@ -178,6 +191,12 @@ final class SceneBuilder {
         let file = (path as NSString).lastPathComponent
         let id = Self.sanitise((file as NSString).deletingPathExtension)
         let resolved = Self.resolve(path, base: baseDirectory)
+        // The bare asset itself is named on the command line (trusted); what it references is
+        // confined to its own project root.
+        let root = options.allowExternalAssets ? nil
+            : options.confinementRoot.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }
+                ?? AssetReferencePolicy.projectRoot(for: resolved)
+        confinementRoot = root
         guard let asset = importAsset(display: path, resolved: resolved, loc: nil) else { throw failure() }
         let restTRS = Transform.identity
         let nodeIdx = appendNode(name: id, parent: nil, restTRS: restTRS, geometry: .empty, anchor: .world, entity: 0)
@@ -781,20 +800,26 @@ final class SceneBuilder {
     }
 
     /// Path policy: unless `allowExternalAssets`, an asset must resolve (lexically and after
-    /// following symlinks) inside the scene file's directory tree. Checked before the file is
-    /// looked at, so the error does not reveal whether something exists outside.
+    /// following symlinks) inside the confinement root (the project root: the folder of
+    /// `.spatialcheck.yaml`, else the git work tree, else the scene's folder) and not into a `.git`
+    /// folder. Checked before the file is looked at, so the error does not reveal whether
+    /// something exists outside.
     private func checkAssetPath(_ p: String, loc: SourceLocation) -> Bool {
         if p.isEmpty || p.unicodeScalars.contains("\u{0}") {
             r.error(loc, "'asset' must be a file path, found \(p.isEmpty ? "an empty string" : "a path containing a NUL character")")
             return false
         }
-        if options.allowExternalAssets { return true }
-        let root = Self.canonical(Self.resolve(".", base: baseDirectory))
-        let lexical = Self.resolve(p, base: baseDirectory)
-        if Self.isInside(Self.canonical(lexical), root: root) { return true }
+        guard let root = confinementRoot else { return true }
+        let real = Self.canonical(Self.resolve(p, base: baseDirectory))
+        if ProjectRoot.contains(real, root: root) { return true }
+        if Self.isInside(real, root: root) {
+            r.error(loc, "asset '\(quoted(p, limit: 200))' resolves (after '..' and symbolic links) into a .git folder, which is never read",
+                    hint: "reference a model file outside .git")
+            return false
+        }
         let how = p.hasPrefix("/") ? "is an absolute path outside" : "resolves (after '..' and symbolic links) outside"
-        r.error(loc, "asset '\(quoted(p, limit: 200))' \(how) the scene file's folder; assets must be inside it",
-                hint: "move the asset next to the scene, or pass --allow-external-assets if the scene is trusted")
+        r.error(loc, "asset '\(quoted(p, limit: 200))' \(how) the project root; assets must be inside it",
+                hint: "the project root is the folder of .spatialcheck.yaml, else the git work tree, else the scene's folder: move the asset into it, or pass --allow-external-assets if the scene is trusted")
         return false
     }
 
@@ -815,13 +840,22 @@ final class SceneBuilder {
         return (base as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
+    /// Imports each file once per scene: the cache key is the file's identity (device and inode,
+    /// so several symbolic links or spellings of one file share one import), else its path.
     private func importAsset(display: String, resolved: String, loc: SourceLocation?) -> ImportedAsset? {
         let result: Result<ImportedAsset, Diagnostic>
-        if let cached = assetCache[resolved] {
-            result = cached
+        let key = AssetImportIdentity(path: resolved).map { "\($0.device):\($0.inode)" } ?? "path:" + resolved
+        if let (cached, firstDisplay) = assetCache[key] {
+            switch cached {
+            case .success(var a):
+                a.path = display; a.resolvedPath = resolved
+                result = .success(a)
+            case .failure(let d):
+                result = .failure(d.renamingAsset(from: firstDisplay, to: display))
+            }
         } else {
             result = importUncached(display: display, resolved: resolved)
-            assetCache[resolved] = result
+            assetCache[key] = (result, display)
             if case let .success(a) = result {
                 for w in a.warnings { r.warning(loc, "asset '\(display)': \(w)") }
             }
@@ -850,9 +884,15 @@ final class SceneBuilder {
             return fail("asset '\(display)' not found (looked in \(folder))", hint)
         }
         if isDir.boolValue { return fail("asset '\(display)' is a directory, not a file") }
+        // A FIFO, socket or device would block or never end, whichever importer reads it.
+        var st = stat()
+        if stat(resolved, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            return fail("asset '\(display)' is not a regular file (a FIFO, socket or device); it was not imported",
+                        "reference a regular model file")
+        }
         let asset: ImportedAsset
         do {
-            asset = try importer.load(resolved, display)
+            asset = try importer.importAsset(resolved, display, AssetReferencePolicy(root: confinementRoot))
         } catch {
             // Importer messages that already name the asset are passed on as they are.
             let message = error.message.hasPrefix("asset '") ? error.message : "cannot import asset '\(display)': \(error.message)"
@@ -902,7 +942,7 @@ final class SceneBuilder {
 
     /// Names in `folder` that equal `name` except for letter case (sorted), for the hint on a missing
     /// asset. Only the folder the asset path resolves to is read, and only after the path policy has
-    /// accepted that path (`checkAssetPath`), so nothing outside the scene's folder is revealed. Each
+    /// accepted that path (`checkAssetPath`), so nothing outside the project root is revealed. Each
     /// folder is read once per scene, at most `Self.maxFolderEntries` names.
     private func caseVariants(of name: String, inFolder folder: String) -> [String] {
         let names: [String: [String]]

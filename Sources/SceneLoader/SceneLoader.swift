@@ -13,7 +13,8 @@ import AssetImport
 ///   values after alias expansion, 64 KiB per string, 100,000 entities (elements included),
 ///   1,000,000 scene nodes, 50,000,000 triangles, 100,000 keys per keyframe list (and events),
 ///   1,000,000 simulated frames. Duplicate keys are a YAML error.
-/// - **Untrusted input.** Assets must resolve inside the scene file's directory tree unless
+/// - **Untrusted input.** Assets, and every file they reference, must resolve inside the
+///   confinement root (the project root, `LoadOptions.confinementRoot`) unless
 ///   `LoadOptions.allowExternalAssets`. Diagnostics quote at most a short, control-character-escaped
 ///   excerpt of the offending token, never whole lines of the file (Yams' error snippets are dropped).
 ///   Plain `yes`/`no`/`on`/`off` read as booleans (YAML 1.1, as Yams resolves them); where a string is
@@ -141,14 +142,39 @@ public struct LoadOptions: Sendable {
     public var pointAngle: Double?
     public var frameRate: Double?
     public var duration: Double?
-    /// Assets referenced by a scene must resolve (after `..`, absolute paths and symlinks) inside the
-    /// scene file's directory tree unless this is true (`--allow-external-assets`). A bare asset
-    /// named on the command line is always allowed.
+    /// Assets referenced by a scene, and every file an asset references (glTF buffers and images,
+    /// OBJ `mtllib`, textures, ...), must resolve (after `..`, absolute paths and symlinks) inside
+    /// the confinement root and outside `.git` folders unless this is true
+    /// (`--allow-external-assets`; `.git` stays refused for files assets reference). A bare asset
+    /// named on the command line is always allowed itself.
     public var allowExternalAssets: Bool
+    /// The confinement root; nil: the project root of the scene or bare asset
+    /// (`ProjectRoot.find(for: file, fallback: file's folder)`: the folder of the nearest
+    /// `.spatialcheck.yaml`, else the enclosing git work tree, else the file's own folder). Use
+    /// `SceneLoader.confinementRoot(for:options:)` for the root that applies to a file.
+    public var confinementRoot: String?
     public init(pointAngle: Double? = nil, frameRate: Double? = nil, duration: Double? = nil,
-                allowExternalAssets: Bool = false) {
+                allowExternalAssets: Bool = false, confinementRoot: String? = nil) {
         self.pointAngle = pointAngle; self.frameRate = frameRate; self.duration = duration
-        self.allowExternalAssets = allowExternalAssets
+        self.allowExternalAssets = allowExternalAssets; self.confinementRoot = confinementRoot
+    }
+}
+
+extension SceneLoader {
+    /// The folder everything a scene or bare asset at `path` reads must resolve inside:
+    /// `options.confinementRoot` when set, else the project root of `path`; nil with
+    /// `allowExternalAssets`. (Importers get it as `AssetReferencePolicy`.)
+    public static func confinementRoot(for path: String, options: LoadOptions) -> String? {
+        if options.allowExternalAssets { return nil }
+        if let explicit = options.confinementRoot {
+            return ProjectRoot.canonical(ProjectRoot.absolute(explicit))
+        }
+        return AssetReferencePolicy.projectRoot(for: path)
+    }
+
+    /// The policy for files that assets of the scene or bare asset at `path` reference.
+    public static func referencePolicy(for path: String, options: LoadOptions) -> AssetReferencePolicy {
+        AssetReferencePolicy(root: confinementRoot(for: path, options: options))
     }
 }
 
@@ -182,20 +208,31 @@ public enum SceneLimits {
 
 /// How assets are imported; tests inject synthetic `ImportedAsset` values.
 public struct AssetImporting: Sendable {
-    public var load: @Sendable (_ resolvedPath: String, _ displayPath: String) throws(Diagnostic) -> ImportedAsset
+    /// Imports `resolvedPath` (named `displayPath` in messages); files the asset references must
+    /// satisfy the policy (its root is `SceneLoader.confinementRoot(for:options:)`).
+    public var importAsset: @Sendable (_ resolvedPath: String, _ displayPath: String,
+                                       _ references: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset
+    /// An importer that reads no referenced files (or enforces no policy on them), e.g. a test stub.
     public init(load: @escaping @Sendable (_ resolvedPath: String, _ displayPath: String) throws(Diagnostic) -> ImportedAsset) {
-        self.load = load
+        self.importAsset = { (resolved: String, display: String, _: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset in
+            try load(resolved, display)
+        }
+    }
+    public init(confined: @escaping @Sendable (_ resolvedPath: String, _ displayPath: String,
+                                               _ references: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset) {
+        self.importAsset = confined
     }
     /// The assimp-based importer of the AssetImport module.
-    public static let assimp = AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
-        try AssetImporter.load(resolvedPath: resolved, displayPath: display)
-    }
+    public static let assimp = AssetImporting(confined: { (resolved: String, display: String, policy: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset in
+        try AssetImporter.load(resolvedPath: resolved, displayPath: display, maxFileSize: AssetImporter.defaultMaxFileSize,
+                               references: policy)
+    })
     /// assimp in a worker process (crash, hang and memory contained), or in this process when
     /// `isolation` is nil.
     public static func assimp(isolation: AssetImportIsolation?) -> AssetImporting {
         guard let isolation else { return .assimp }
-        return AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
-            try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation)
-        }
+        return AssetImporting(confined: { (resolved: String, display: String, policy: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset in
+            try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation, references: policy)
+        })
     }
 }

@@ -147,9 +147,11 @@ public enum SpatialCheck {
 
     /// Expands the command line's paths: files as given, directories searched recursively for scene
     /// files (sorted, hidden folders and `.build` skipped). Found in a directory, a scene file whose
-    /// name has control characters, or a symbolic link that leads outside the directory searched, is
-    /// an error instead (unless `allowExternal`): a pull request must not make the tool read
-    /// `/etc/...` through a link, nor forge output lines through a file name.
+    /// name has control characters, or a symbolic link whose real path is outside the project root
+    /// of the directory searched (`ProjectRoot.find(for: DIR, fallback: DIR)`, the asset path
+    /// policy's root) or inside a `.git` folder, is an error instead (unless `allowExternal`): a
+    /// pull request must not make the tool read `/etc/...` through a link, nor forge output lines
+    /// through a file name.
     public static func expandPaths(_ paths: [String], allowExternal: Bool = false) -> (files: [String], errors: [Diagnostic]) {
         var files: [String] = []
         var errors: [Diagnostic] = []
@@ -176,7 +178,7 @@ public enum SpatialCheck {
             }
             guard status.isDirectory else { inputs.append(.scene(normalizedPath(path))); continue }
             var found: [(path: String, error: Diagnostic?)] = []
-            let root = FileName.realPath(path)
+            let searchRoot = ProjectRoot.find(for: path, fallback: path)
             for full in sceneFiles(in: path) {
                 let name = (full as NSString).lastPathComponent
                 if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -186,11 +188,12 @@ public enum SpatialCheck {
                         hint: "rename the file")))
                     continue
                 }
-                if !allowExternal, let root, let target = FileName.realPath(full),
-                   !(target == root || target.hasPrefix(root == "/" ? "/" : root + "/")) {
+                // The asset path policy's rule: the real path must be inside the project root of
+                // the directory searched and not in a .git folder.
+                if !allowExternal, let target = FileName.realPath(full), !ProjectRoot.contains(target, root: searchRoot) {
                     found.append((normalizedPath(full), Diagnostic(
-                        file: normalizedPath(full), message: "is a symbolic link to a file outside \(path); it was not loaded",
-                        hint: "pass --allow-external-assets to follow links out of the directory, or name the file directly")))
+                        file: normalizedPath(full), message: "is a symbolic link to a file outside the project root (or into a .git folder); it was not loaded",
+                        hint: "the project root is the folder of .spatialcheck.yaml, else the git work tree, else \(path); pass --allow-external-assets to follow links out of it, or name the file directly")))
                     continue
                 }
                 found.append((normalizedPath(full), nil))

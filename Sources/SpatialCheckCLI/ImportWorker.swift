@@ -14,7 +14,17 @@ struct ImportWorkerCommand: ParsableCommand {
         abstract: "Internal: import one asset in a worker process.",
         shouldDisplay: false)
 
+    // The parent passes every value as `--name=VALUE` and the path after `--`, so that a file
+    // named `-h.obj` or `--display=x` is never read as an option.
     @Option(help: "How messages name the asset.") var display: String?
+    @Option(help: "Files the asset references must be inside this folder (default: the asset's project root).")
+    var root: String?
+    @Flag(name: .customLong("allow-external"), help: "Referenced files may be anywhere (except .git folders).")
+    var allowExternal = false
+    @Option(name: .customLong("parent-pid"), help: "End when this process is no longer the parent.")
+    var parentPID: Int32?
+    @Option(name: .customLong("cpu-seconds"), help: "CPU-time limit of this worker.")
+    var cpuSeconds: Int?
     @Option(help: .hidden) var benchmark: Int?
     @Argument(help: "The resolved asset path (with --benchmark: any number of paths).") var paths: [String]
 
@@ -28,8 +38,10 @@ struct ImportWorkerCommand: ParsableCommand {
             print(AssetImportBenchmark.run(paths: paths, repetitions: benchmark))
             return
         }
+        AssetImportWorker.enforceLimits(parentPID: parentPID, cpuSeconds: cpuSeconds)
         let path = paths.first ?? ""
-        let code = AssetImportWorker.main(path: path, display: display ?? path)
+        let references: AssetReferencePolicy? = allowExternal ? .unconfined : root.map { AssetReferencePolicy(root: $0) }
+        let code = AssetImportWorker.main(path: path, display: display ?? path, references: references)
         if code != 0 { throw ExitCode(code) }
     }
 }

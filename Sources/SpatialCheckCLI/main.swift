@@ -95,7 +95,7 @@ struct SceneOptions: ParsableArguments {
             help: "Degrees per point (default: the config's units.pointAngle, else the scene's, else 0.0671).")
     var pointAngle: Double?
     @Flag(name: .customLong("allow-external-assets"),
-          help: "Let scenes reference assets outside the scene file's folder (after '..', absolute paths and symlinks). Only for trusted scenes.")
+          help: "Let scenes and assets reference files outside the project root (the folder of .spatialcheck.yaml, else the git work tree, else the scene's folder; after '..', absolute paths and symlinks). .git folders stay unread. Only for trusted scenes.")
     var allowExternalAssets = false
 
     func validate() throws {

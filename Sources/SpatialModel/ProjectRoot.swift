@@ -22,8 +22,7 @@ public enum ProjectRoot {
 
     /// Steps 2 and 3 above; nil when neither marker is found up to `/`.
     public static func discover(from start: String) -> String? {
-        let abs = absolute(start)
-        var dir = realPath(abs) ?? standardized(abs)
+        var dir = canonical(absolute(start))
         var isDir: ObjCBool = false
         if !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             dir = (dir as NSString).deletingLastPathComponent
@@ -70,12 +69,13 @@ public enum ProjectRoot {
         return (canonical(parent) as NSString).appendingPathComponent((std as NSString).lastPathComponent)
     }
 
-    static func absolute(_ p: String) -> String {
+    /// `p` joined to the current directory when it is relative.
+    public static func absolute(_ p: String) -> String {
         p.hasPrefix("/") ? p : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p)
     }
 
     /// Lexical clean-up: `.` and `..` resolved, repeated slashes folded.
-    static func standardized(_ p: String) -> String {
+    public static func standardized(_ p: String) -> String {
         var parts: [Substring] = []
         for c in p.split(separator: "/", omittingEmptySubsequences: true) {
             if c == "." { continue }

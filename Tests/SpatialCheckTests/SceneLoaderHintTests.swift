@@ -167,7 +167,7 @@ import SpatialModel
             errs = error.diagnostics
         }
         #expect(errs.count == 1)
-        #expect(errs.first?.message == "asset '../ROBOT.glb' resolves (after '..' and symbolic links) outside the scene file's folder; assets must be inside it")
+        #expect(errs.first?.message == "asset '../ROBOT.glb' resolves (after '..' and symbolic links) outside the project root; assets must be inside it")
         #expect(errs.first?.hint?.contains("robot.glb") == false)
     }
 

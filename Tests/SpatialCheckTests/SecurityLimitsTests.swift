@@ -141,7 +141,7 @@ import SpatialCheck
             let errs = SecurityFixture.errors(text)
             #expect(errs.count == 1, "\(asset): \(errs)")
             #expect(errs.first?.message.hasPrefix("asset '\(asset)' ") == true, "\(asset)")
-            #expect(errs.first?.message.contains("outside the scene file's folder") == true)
+            #expect(errs.first?.message.contains("outside the project root; assets must be inside it") == true)
             #expect(errs.first?.hint?.contains("--allow-external-assets") == true)
             #expect(errs.first?.location == SourceLocation(line: 3, column: 33))
             if !asset.contains("missing") {

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import SpatialCheck
+@testable import Rules
+@testable import Simulation
+import SpatialModel
+
+/// Every rule honours visibility the same way (issue 14, item 2): content that is hidden is not
+/// judged, and a violation's frames are frames where its content was shown.
+@Suite struct VisibilityAcrossRulesTests {
+    /// Rules whose offence is not content but the scene itself (its immersion style and events,
+    /// the viewer's walk, its frame rate): hiding every entity does not change what they judge.
+    static let sceneLevel: Set<String> = [
+        "immersion-launch-style", "immersion-user-initiated", "boundary-head-exit", "boundary-fade-zone",
+        "boundary-style-vs-locomotion", "ar-frame-rate",
+    ]
+
+    /// Each rule's failing example with every top-level entity (and so everything below it) hidden
+    /// until a `show` event at t = 1 s, and one more second to run; every registered rule runs on it.
+    @Test(arguments: RuleCatalog.rules.map(\.id))
+    func hiddenContentIsNotJudgedByAnyRule(_ id: String) throws {
+        let meta = try #require(RuleCatalog.metadata(id: id))
+        var scene = try SpatialCheck.loadScene(path: TestPaths.repo(meta.failExample))
+        for e in scene.entities.indices where scene.entities[e].parent == nil && scene.entities[e].visible {
+            scene.entities[e].visible = false
+            scene.events.append(SceneEvent(time: 1, action: .show(entity: e), location: nil))
+        }
+        scene.duration += 1
+        let simulator = Simulator(scene: scene)
+        // The first frame at or after t = 1 s, where the show events take effect.
+        let shown = Int((1 * simulator.frameRate - 1e-9).rounded(.up))
+        let engine = RuleEngine(scene: scene)
+        simulator.run { engine.consume($0) }
+        let vs = engine.finish()
+        for v in vs where !Self.sceneLevel.contains(v.rule) {
+            let first = v.spans.first?.first ?? -1
+            #expect(first >= shown, "\(meta.failExample): \(v.rule) \(v.entities) reports frame \(first), before the content is shown at frame \(shown)")
+        }
+        // The example still offends its rule once its content is shown.
+        #expect(vs.contains { $0.rule == id }, "\(meta.failExample) no longer violates \(id) once shown at t = 1 s; got \(Set(vs.map(\.rule)).sorted())")
+    }
+}

@@ -15,12 +15,25 @@ import SpatialModel
         "boundary-style-vs-locomotion", "ar-frame-rate",
     ]
 
-    /// Each rule's failing example with every top-level entity (and so everything below it) hidden
-    /// until a `show` event at t = 1 s, and one more second to run; every registered rule runs on it.
+    /// Each rule's failing example played one second later (its viewer path, animations and events
+    /// delayed by 1 s, one more second to run) with every top-level entity (and so everything below
+    /// it) hidden until a `show` event at t = 1 s; every registered rule runs on it.
     @Test(arguments: RuleCatalog.rules.map(\.id))
     func hiddenContentIsNotJudgedByAnyRule(_ id: String) throws {
         let meta = try #require(RuleCatalog.metadata(id: id))
         var scene = try SpatialCheck.loadScene(path: TestPaths.repo(meta.failExample))
+        for k in scene.viewer.path.indices { scene.viewer.path[k].time += 1 }
+        for k in scene.events.indices { scene.events[k].time += 1 }
+        for a in scene.animations.indices {
+            // Clip time is t · speed: a delay of 1 s is `speed` in clip time.
+            let shift = scene.animations[a].speed
+            scene.animations[a].duration += shift
+            for c in scene.animations[a].channels.indices {
+                for k in scene.animations[a].channels[c].positions.indices { scene.animations[a].channels[c].positions[k].time += shift }
+                for k in scene.animations[a].channels[c].rotations.indices { scene.animations[a].channels[c].rotations[k].time += shift }
+                for k in scene.animations[a].channels[c].scales.indices { scene.animations[a].channels[c].scales[k].time += shift }
+            }
+        }
         for e in scene.entities.indices where scene.entities[e].parent == nil && scene.entities[e].visible {
             scene.entities[e].visible = false
             scene.events.append(SceneEvent(time: 1, action: .show(entity: e), location: nil))

@@ -225,4 +225,66 @@ import SpatialModel
         #expect(close(f.ptEq[try Self.index(scene, "label")], expected, 1e-9))
         #expect(vs.rule("type-min-size").isEmpty)
     }
+    // MARK: Spacing and overlap by the elements' own outlines
+
+    /// Two 200 × 80 pt custom controls on the oblique volume above, one above the other: the upper
+    /// at frame y = 130, the lower at `lowerY` (both x = 100). Their images are tilted 16.5°.
+    static func twoBars(lowerY: Int) -> String {
+        """
+        format: spatialscene/1
+        duration: 0.05
+        units: {fixedPointSize: 0.001}
+        entities:
+          - id: panel
+            kind: volume
+            placement: {distance: 1, azimuth: 35, elevation: -25}
+            facing: none
+            size: [0.4, 0.4, 0.2]
+            elements:
+              - {id: upper, role: custom, frame: [100, 130, 200, 80]}
+              - {id: lower, role: custom, frame: [100, \(lowerY), 200, 80]}
+        """
+    }
+
+    @Test func tiltedNeighboursAreComparedByTheirOutlines() throws {
+        // 40 pt apart at their edges (lower at y = 250): centres (0, 0.05, 0.1) and (0, −0.07, 0.1)
+        // from the volume's centre. Their long sides' images rise 16.5° across the view, so the
+        // upright boxes around their images are far taller than the bars (checked below): those
+        // overlapped and the pair was reported by target-no-overlap and target-large-hover-padding.
+        // Their outlines are ≈ 40 · 0.77 ≈ 30 pt_eq apart (0.77 pt_eq per pt, as for the thin control).
+        let (_, _, vs) = try Self.run(Self.twoBars(lowerY: 250))
+        #expect(vs.rule("target-no-overlap").isEmpty)
+        #expect(vs.rule("target-large-hover-padding").isEmpty)
+        #expect(vs.rule("target-center-spacing").isEmpty)
+        // The old measure: the upright boxes' vertical extents, centre elevations ± half height, overlap.
+        let v = Self.placement(1, azimuth: 35, elevation: -25) + Vec3(0, 0, 0.1)
+        let up = v + Vec3(0, 0.05, 0), low = v + Vec3(0, -0.07, 0)
+        let long = Vec3(0.1, 0, 0), half = Vec3(0, 0.04, 0)
+        let elev = { (c: Vec3) in degrees(asin((c - Self.eye).y / length(c - Self.eye))) }
+        let upBottom = elev(up) - Self.uprightHeight(centre: up, long, half) / 2
+        let lowTop = elev(low) + Self.uprightHeight(centre: low, long, half) / 2
+        #expect(lowTop > upBottom)
+    }
+
+    @Test func tiltedNeighboursThatOverlapAreReported() throws {
+        // The twin: the lower bar at y = 190 overlaps the upper by 20 pt (y 190…210). Across their
+        // long sides the overlap is the 20 pt band, seen like the 20 pt thin control above at
+        // ≈ 0.93 m: ≈ 15.4 pt_eq (the images are first-order projections across the line of sight
+        // to the pair's midpoint, so within 0.1 pt_eq of the thin control's exact 15.37).
+        let (_, _, vs) = try Self.run(Self.twoBars(lowerY: 190))
+        let overlap = vs.rule("target-no-overlap")
+        #expect(overlap.map(\.entities) == [["panel/lower", "panel/upper"]])
+        #expect(abs((overlap.first?.measured ?? 0) - 15.37) < 0.1 && overlap.first?.unit == "pt_eq")
+    }
+
+    /// The angular height of the upright box around a flat rectangle's image (degrees).
+    static func uprightHeight(centre: Vec3, _ a0: Vec3, _ a1: Vec3) -> Double {
+        let (s, _, up) = sightFrame(centre)
+        var ty: [Double] = []
+        for i in [-1.0, 1.0] { for j in [-1.0, 1.0] {
+            let p = centre + i * a0 + j * a1 - eye
+            ty.append(dot(p, up) / dot(p, s))
+        } }
+        return degrees(atan(ty.max() ?? 0) - atan(ty.min() ?? 0))
+    }
 }

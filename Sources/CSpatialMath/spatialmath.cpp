@@ -274,7 +274,9 @@ namespace {
 // The arctangents of a block of entities are gathered as (y, x) arguments, one slot per angle, and
 // evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
 // latency-bound chain of calls. A dense slot whose value is not needed gets (0, 1), i.e. 0.
-enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kPt, kAngV, kRel0, kRel1, kSlots };
+// kO0..kO2: the box's width across each of its own axes (see `oriented_span_args`); kO2 only for
+// boxes with a third (depth) axis.
+enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kO0, kO1, kPt, kAngV, kRel0, kRel1, kO2, kSlots };
 constexpr size_t kBlock = 128;
 
 __attribute__((always_inline)) inline void atan2_loop(const double *__restrict y, const double *__restrict x,
@@ -350,7 +352,40 @@ struct Pending {
     bool fov_deferred;    // in_fov = el_overlap && the azimuth span from kRel0 / kRel1 overlaps
     bool moving;          // kAngV holds the angular velocity (else 0)
     bool el_overlap;
+    int oriented;         // bit k: kO<k> holds the width across axis k (0: use min(width, height))
+    bool em_full;         // kPt holds the whole em angle (else half of it, doubled in pass 3)
 };
+
+// The width of a box as the eye sees it across its own axis `a`: the angular extent, measured
+// perpendicular to the image of `a`, of the box's section through its centre spanned by the two
+// other axes `b` and `c` (for a flat box, whose third axis is zero, its centre line along the
+// other axis), as atan2 arguments. All vectors are in the frame around the line of sight
+// (right, up, along), `sc` the centre. For a point q of the section, t = (q·n) / (q·s) along the
+// unit direction n perpendicular to (a·right, a·up); span = atan(t_max) − atan(t_min) =
+// atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) for t = y / x (x > 0: the caller checks every corner is
+// ahead). Through the centre, so a long bar whose near end looks thicker by perspective measures
+// its thickness where the eye lands on it; a flat rectangle facing the eye at distance d gives
+// exactly 2·atan(h / 2d) across its width w (its height's angle). False when the image of `a` is
+// a point (a box's depth axis along the line of sight).
+inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, const dvec3 &sc,
+                               double &yy, double &xx) {
+    const double l2 = a.x * a.x + a.y * a.y;
+    if (!(l2 > 0) || !std::isfinite(l2)) return false;
+    const double il = 1.0 / std::sqrt(l2);
+    const double nx = -a.y * il, ny = a.x * il;
+    const dvec3 m = sc - b, p = sc + b;
+    const dvec3 q[4] = {m - c, p - c, m + c, p + c};
+    double y0 = q[0].x * nx + q[0].y * ny, x0 = q[0].z;
+    double y1 = y0, x1 = x0;
+    for (int k = 1; k < 4; ++k) {
+        const double y = q[k].x * nx + q[k].y * ny, x = q[k].z;
+        if (y * x0 < y0 * x) { y0 = y; x0 = x; }
+        if (y * x1 > y1 * x) { y1 = y; x1 = x; }
+    }
+    yy = y1 * x0 - y0 * x1;
+    xx = x1 * x0 + y1 * y0;
+    return true;
+}
 
 } // namespace
 
@@ -464,9 +499,10 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 behind += hz[k] > 0;
             }
             Pending &pe = pending[j];
-            pe.spans_known = false; pe.fov_deferred = false; pe.moving = false;
+            pe.spans_known = false; pe.fov_deferred = false; pe.moving = false; pe.oriented = 0; pe.em_full = false;
             bool in_fov, all_inside = true;
             args.set(kW1, j, 0, 1); args.set(kW0, j, 0, 1); args.set(kH1, j, 0, 1); args.set(kH0, j, 0, 1);
+            args.set(kO0, j, 0, 1); args.set(kO1, j, 0, 1);
             if (eye_inside) {
                 pe.width = 360; pe.height = 180; pe.spans_known = true;
                 in_fov = true; all_inside = false;
@@ -484,6 +520,14 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     }
                     args.set(kW1, j, sx[h1], sz[h1]); args.set(kW0, j, sx[h0], sz[h0]);
                     args.set(kH1, j, sy[v1], sz[v1]); args.set(kH0, j, sy[v0], sz[v0]);
+                    // The box's own widths: across each of its axes as the eye sees it, so a thin
+                    // bar whose image is tilted measures its thickness, not the upright box around
+                    // it (pt_eq is the smallest of them). A flat box has two axes, a solid three.
+                    double oy, ox;
+                    if (oriented_span_args(sa[0], sa[1], sa[2], sc, oy, ox)) { args.set(kO0, j, oy, ox); pe.oriented |= 1; }
+                    if (oriented_span_args(sa[1], sa[0], sa[2], sc, oy, ox)) { args.set(kO1, j, oy, ox); pe.oriented |= 2; }
+                    if (nc == 8 && oriented_span_args(sa[2], sa[0], sa[1], sc, oy, ox)) { args.push(kO2, j, oy, ox); pe.oriented |= 4; }
+                    if (pe.oriented == 0) pe.oriented = 8; // a point: no width
                 } else {
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
                     for (int k = 0; k < nc; ++k) {
@@ -568,7 +612,34 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // height's angle.
             const double em = em_metres[e];
             pe.pt_from_em = em > 0 && dist > 0;
-            if (pe.pt_from_em) args.push(kPt, j, em, 2 * dist);
+            if (pe.pt_from_em) {
+                // The em as the eye sees it: a segment of the em height along the text's up axis
+                // through its centre, measured across the image of its baseline (x axis), with
+                // foreshortening: t± = ±w / D± for w = h·|Y·n|, D± = d ± h·(Y·s), h = em / 2, so
+                // the angle is atan(w / D+) + atan(w / D−) = atan2(w·(D+ + D−), D+·D− − w²).
+                // Facing the eye: 2·atan(em / 2d). With the eye within the em of the text's
+                // plane (D± <= 0), the em's plain angle 2·atan(em / 2d).
+                dvec3 tx(1, 0, 0), ty(0, 1, 0);
+                const int32_t nd = entity_node[e];
+                if (nd >= 0 && static_cast<size_t>(nd) < n_nodes) {
+                    const double *mw = node_world + 16 * static_cast<size_t>(nd);
+                    tx = safe_normalize(dvec3(mw[0], mw[1], mw[2]));
+                    ty = safe_normalize(dvec3(mw[4], mw[5], mw[6]));
+                }
+                const double h = em * 0.5;
+                const double xr = glm::dot(tx, right), xu = glm::dot(tx, sup);
+                const double yr = glm::dot(ty, right), yu = glm::dot(ty, sup), ys = glm::dot(ty, sight);
+                double nx = -xu, ny = xr, nl2 = nx * nx + ny * ny;
+                if (!(nl2 > 1e-24)) { nx = yr; ny = yu; nl2 = nx * nx + ny * ny; } // baseline along the sight
+                const double w = nl2 > 1e-24 ? h * std::fabs(yr * nx + yu * ny) / std::sqrt(nl2) : 0.0;
+                const double dp = dist + h * ys, dm = dist - h * ys;
+                if (dp > 0 && dm > 0 && std::isfinite(w)) {
+                    args.push(kPt, j, w * (dp + dm), dp * dm - w * w);
+                    pe.em_full = true;
+                } else {
+                    args.push(kPt, j, em, 2 * dist);
+                }
+            }
 
             // Motion of the content itself (hig-rules §1.5): directions are taken from the previous
             // eye position, so neither turning the head nor walking makes still content "move".
@@ -620,9 +691,18 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             out->angular_width[e] = width;
             out->angular_height[e] = height;
             out->angular_size[e] = std::max(width, height);
-            // Otherwise the smaller angular extent (the one that limits targeting).
-            out->pt_eq[e] = pe.pt_from_em ? 2 * (args.r[kPt][j] * kRadToDeg) / point_angle
-                                          : std::min(width, height) / point_angle;
+            // Otherwise the box's smallest width across its own axes (the one that limits
+            // targeting); the smaller angular extent when a corner is not ahead of the eye.
+            double thin = std::min(width, height);
+            if (pe.oriented != 0) {
+                thin = INFINITY;
+                if (pe.oriented & 1) thin = std::min(thin, args.r[kO0][j] * kRadToDeg);
+                if (pe.oriented & 2) thin = std::min(thin, args.r[kO1][j] * kRadToDeg);
+                if (pe.oriented & 4) thin = std::min(thin, args.r[kO2][j] * kRadToDeg);
+                if (!std::isfinite(thin)) thin = 0;
+            }
+            out->pt_eq[e] = pe.pt_from_em ? (pe.em_full ? 1 : 2) * (args.r[kPt][j] * kRadToDeg) / point_angle
+                                          : thin / point_angle;
             out->angular_velocity[e] = pe.moving ? args.r[kAngV][j] * kRadToDeg / dt : 0.0;
             if (pe.fov_deferred) {
                 const double az = args.r[kAz][j] * kRadToDeg;

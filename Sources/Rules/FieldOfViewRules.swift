@@ -32,7 +32,8 @@ public enum FovLaunchPlacement: RuleDescribing {
         rationale: "The system opens the first window in front of people; content an app places itself should appear in front too, so nobody has to look for it.",
         fixHint: "Place primary content straight ahead of the head pose at launch (or at the moment the immersive space opens).",
         unit: "deg", worse: .higher,
-        notes: ["Checked at frame 0 and at the first frame of each Full Space, for entities marked primary: when the style leaves shared (for mixed, progressive or full) and when it rises to progressive or full from a style without a boundary; the head pose of that frame is H0."])
+        notes: ["Checked at frame 0 and at the first frame of each Full Space, for entities marked primary: when the style leaves shared (for mixed, progressive or full) and when it rises to progressive or full from a style without a boundary; the head pose of that frame is H0.",
+                "Content hidden at those moments is judged when it is shown (a show event opens it), with the head pose of that frame."])
 }
 
 public enum FovNoHeadTurn: RuleDescribing {
@@ -66,7 +67,7 @@ public enum FovHeadLocked: RuleDescribing {
         unit: "deg", worse: .higher,
         notes: ["anchor: head is reported on every visible frame. Measured: how long (s) the content stayed fixed in view, the longest continuous visible run (threshold 0 s: any time is too long); the message also gives the head rotation during that run.",
                 "When the content covers more than 10 % of the field of view (angular width × height over the field of view's, at its largest), the message says so: large head-locked content also hides the surroundings.",
-                "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, and the entity itself moved more than 2 cm in the world over those 2 s (so still content that the viewer walks around while looking at it is not head-locked), frame t is reported; measured is the head turn."])
+                "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, and the entity itself moved more than 2 cm in the world over those 2 s (so still content that the viewer walks around while looking at it is not head-locked), frame t is reported; measured is the head turn. Only judged when the entity was visible over the whole window."])
 }
 
 public enum FovVerticalComfort: RuleDescribing {
@@ -162,8 +163,16 @@ func fovFactories() -> [RuleFactory] {
             final class Launch: RuleProcessor {
                 let rule: Int, cone: Double, cands: [Int]
                 var previous: ImmersionStyle?
-                init(_ r: Int, _ c: Double, _ e: [Int]) { rule = r; cone = c; cands = e }
+                /// Per candidate: visible on the previous frame (content that appears opens then).
+                var wasVisible: [Bool]
+                init(_ r: Int, _ c: Double, _ e: [Int]) { rule = r; cone = c; cands = e; wasVisible = Array(repeating: false, count: e.count) }
                 func consume(_ f: FrameQuantities, _ out: inout Findings) {
+                    // Content hidden at the opening opens when it is shown.
+                    var appearing: [Int] = []
+                    for (k, e) in cands.enumerated() {
+                        if f.visible[e] && !wasVisible[k] && previous != nil { appearing.append(e) }
+                        wasVisible[k] = f.visible[e]
+                    }
                     // A Full Space opens when the style leaves the Shared Space (to mixed, progressive
                     // or full), and the boundary's H0 is set again when progressive or full begins.
                     let opening: Bool
@@ -173,8 +182,8 @@ func fovFactories() -> [RuleFactory] {
                         opening = true
                     }
                     previous = f.immersion
-                    guard opening else { return }
-                    for e in cands where f.visible[e] && (f.eccentricity[e] > cone || !f.fullyInFOV[e]) {
+                    let judged = opening ? cands : appearing
+                    for e in judged where f.visible[e] && (f.eccentricity[e] > cone || !f.fullyInFOV[e]) {
                         out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.eccentricity[e], threshold: cone, angular: true)
                     }
                 }
@@ -431,6 +440,9 @@ final class HeadLockRule: RuleProcessor {
     /// Per declared entity: start time and head forward of the current visible run (nil when hidden),
     /// and the largest head rotation since the run began.
     private var runStart: [Double?]
+    /// Per inferred entity: the last frame it was hidden (-1: never); it is judged only when it was
+    /// visible over the whole comparison window.
+    private var lastHidden: [Int]
     private var runForward: [Vec3]
     private var runTurn: [Double]
     /// Largest share of the field of view each reported entity covered (its angular width × height
@@ -453,6 +465,7 @@ final class HeadLockRule: RuleProcessor {
         runTurn = Array(repeating: 0, count: declared.count)
         let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
         inferred = ents.indices.filter { ents[$0].anchor == .world && ents[$0].parent == nil && kinds.contains(ents[$0].kind) }
+        lastHidden = Array(repeating: -1, count: inferred.count)
         headTurn = s.param(m, "headTurn"); maxDir = s.param(m, "maxDirectionChange"); maxDist = s.param(m, "maxDistanceChange")
         let w = s.param(m, "window") * s.scene.frameRate
         // Bound the ring buffers (slots × entities) so a huge configured window cannot exhaust memory.
@@ -478,6 +491,7 @@ final class HeadLockRule: RuleProcessor {
             noteCover(e, f)
         }
         guard !inferred.isEmpty else { return }
+        for (k, e) in inferred.enumerated() where !f.visible[e] { lastHidden[k] = f.frame }
         let slots = window + 1
         let inv = f.headRotation.conjugate
         headFwd[pos] = f.headForward
@@ -502,7 +516,7 @@ final class HeadLockRule: RuleProcessor {
             if turn >= headTurn {
                 // The direction changed by less than maxDir ⇔ its cosine is above cos(maxDir).
                 let cosMaxDir = cos(radians(min(180, max(0, maxDir))))
-                for (k, e) in inferred.enumerated() where f.visible[e] {
+                for (k, e) in inferred.enumerated() where f.visible[e] && lastHidden[k] < f.frame - window {
                     let i0 = old * inferred.count + k, i1 = pos * inferred.count + k
                     let a = normalize(relDir[i0]), b = normalize(relDir[i1])
                     if dot(a, b) > cosMaxDir, abs(relDist[i0] - relDist[i1]) < maxDist,

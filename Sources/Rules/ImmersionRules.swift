@@ -60,7 +60,8 @@ public enum ImmersionRangeValid: RuleDescribing {
         summary: "An environment's custom immersion range is not within 0°–360° with min ≤ max.",
         rationale: "The Digital Crown adjusts progressive immersion between 120° and 360° by default or within a custom range, which must make sense.",
         fixHint: "Give range: [min, max] with 0 < min ≤ max ≤ 360 (default [120, 360]).",
-        unit: "deg", worse: .higher)
+        unit: "deg", worse: .higher,
+        notes: ["Reported over the frames the environment is visible: as in every rule, hidden content is not judged."])
 }
 
 public enum ImmersionLaunchStyle: RuleDescribing {
@@ -86,7 +87,8 @@ public enum ImmersionUserInitiated: RuleDescribing {
         rationale: "People should decide when to enter deeper immersion; the HIG warns against starting fully immersive experiences automatically.",
         fixHint: "Raise immersion only in response to a user action (setImmersion with trigger: user).",
         unit: "s", worse: .higher,
-        notes: ["The scene's setImmersion events carry trigger user/system; a step up with trigger system is reported over the frames it stays in force. Measured: how long it lasted."])
+        notes: ["The scene's setImmersion events carry trigger user/system; a step up with trigger system is reported over the frames it stays in force. Measured: how long it lasted (the longest raise when there are several).",
+                "Several system raises in one scene are one violation: its message names every raise with its time, its event's line and column and how long it lasted; its location is the first raise's event."])
 }
 
 func immersionFactories() -> [RuleFactory] {
@@ -136,7 +138,7 @@ func immersionFactories() -> [RuleFactory] {
                 else if !(hi <= 360) { items.append(.init(entity: i, measured: hi, threshold: 360, aux: 1)) }
                 else if !(lo <= hi) { items.append(.init(entity: i, measured: lo, threshold: hi, aux: 2)) }
             }
-            return StaticRule(rule: r, items: items, whileVisible: false) { agg, names in
+            return StaticRule(rule: r, items: items) { agg, names in
                 switch agg.aux {
                 case -1: "\(names.joinedNames) has an immersion range with \(fmt(agg.measured)) values; give exactly [min, max]"
                 case 0: "\(names.joinedNames) has an immersion range starting at \(fmt(agg.measured))°; the minimum must be above 0° (default 120°)"
@@ -166,34 +168,68 @@ func immersionFactories() -> [RuleFactory] {
         RuleFactory(ids: [ImmersionUserInitiated.metadata.id]) { s in
             let m = ImmersionUserInitiated.metadata
             guard let r = s.index(m.id) else { return nil }
-            // Style changes in time order; a system step up is in force until the next change.
-            var raises: [(start: Double, end: Double, style: ImmersionStyle, loc: SourceLocation?)] = []
+            // Style changes in time order (stable for equal times, as the simulator applies them);
+            // a system step up is in force until the next change.
+            var raises: [SystemRaise] = []
             var current = s.scene.immersion
-            for ev in s.scene.events {
+            let ordered = s.scene.events.enumerated()
+                .filter { $0.element.time.isFinite }
+                .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+            for (_, ev) in ordered {
                 guard case .setImmersion(let style, let trigger) = ev.action else { continue }
                 if let last = raises.last, last.end == .infinity { raises[raises.count - 1].end = ev.time }
-                if style > current && trigger == .system { raises.append((ev.time, .infinity, style, ev.location)) }
+                if style > current && trigger == .system { raises.append(SystemRaise(start: ev.time, end: .infinity, style: style, loc: ev.location)) }
                 current = style
             }
             guard !raises.isEmpty else { return nil }
-            final class Raise: RuleProcessor {
-                let rule: Int; let raises: [(start: Double, end: Double, style: ImmersionStyle, loc: SourceLocation?)]
-                init(_ r: Int, _ x: [(start: Double, end: Double, style: ImmersionStyle, loc: SourceLocation?)]) { rule = r; raises = x }
-                func consume(_ f: FrameQuantities, _ out: inout Findings) {
-                    for x in raises where f.time >= x.start - 1e-9 && f.time < x.end - 1e-9 {
-                        out.report(rule: rule, frame: f.frame, time: f.time, measured: f.time - x.start, threshold: 0, aux: x.start)
-                        out.setLocation(rule: rule, -1, -1, x.loc)
-                    }
-                }
-                func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-                    let styles = Set(raises.map(\.style.rawValue)).sorted().joined(separator: ", ")
-                    let from = agg.aux.isFinite ? " at t = \(fmt(agg.aux)) s" : ""
-                    return "immersion rises to \(styles)\(from) from a system event, not a user action, and stays raised for \(fmt(agg.measured)) s; enter deeper immersion only when people ask for it (trigger: user)"
-                }
-            }
-            return Raise(r, raises)
+            return RaiseRule(r, raises, frameDuration: s.frameDuration)
         },
     ]
+}
+
+/// A step up of the immersion style caused by a system event.
+struct SystemRaise {
+    var start: Double
+    var end: Double
+    var style: ImmersionStyle
+    var loc: SourceLocation?
+}
+
+/// `immersion-user-initiated`: one violation for all system raises of a scene (the scene is its
+/// entity set), whose message names every raise that happened, with its time, its event's line and
+/// how long it lasted; the violation's location is the first raise's event.
+final class RaiseRule: RuleProcessor {
+    let rule: Int
+    let raises: [SystemRaise]
+    let dt: Double
+    /// Per raise: how long it has been in force by the last frame reported (nil: not yet reached).
+    private var lasted: [Double?]
+    init(_ r: Int, _ x: [SystemRaise], frameDuration: Double) {
+        rule = r; raises = x; dt = frameDuration
+        lasted = Array(repeating: nil, count: x.count)
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        for (k, x) in raises.enumerated() where f.time >= x.start - 1e-9 && f.time < x.end - 1e-9 {
+            out.report(rule: rule, frame: f.frame, time: f.time, measured: f.time - x.start, threshold: 0, aux: x.start)
+            out.setLocation(rule: rule, -1, -1, x.loc)
+            lasted[k] = f.time - x.start + dt
+        }
+    }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        let seen = raises.indices.filter { lasted[$0] != nil }
+        let advice = "enter deeper immersion only when people ask for it (trigger: user)"
+        guard seen.count > 1 else {
+            let styles = Set(raises.map(\.style.rawValue)).sorted().joined(separator: ", ")
+            let from = agg.aux.isFinite ? " at t = \(fmt(agg.aux)) s" : ""
+            return "immersion rises to \(styles)\(from) from a system event, not a user action, and stays raised for \(fmt(agg.measured)) s; \(advice)"
+        }
+        let list = seen.map { k -> String in
+            let x = raises[k]
+            let at = x.loc.map { " (event at line \($0.line), column \($0.column))" } ?? ""
+            return "to \(x.style.rawValue) at t = \(fmt(x.start)) s\(at) for \(fmt(lasted[k] ?? 0)) s"
+        }
+        return "immersion rises \(seen.count) times from a system event, not a user action: \(list.joined(separator: "; ")); \(advice)"
+    }
 }
 
 final class LocomotionRule: RuleProcessor {

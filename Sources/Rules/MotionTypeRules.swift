@@ -11,14 +11,17 @@ public enum MotionPeripheral: RuleDescribing {
             RuleParameter("immersiveSpeed", 5, "deg/s", .external("heuristic; environments ask for gentler motion"), "the same in progressive or full immersion"),
             RuleParameter("eccentricity", 30, "deg", .external("border of near and far peripheral vision"), "where the periphery starts"),
             RuleParameter("minSize", 1, "deg", .configurable("ignore specks"), "smallest angular size considered"),
+            RuleParameter("displayWidth", 100, "deg", .external("Apple publishes no display field of view for Vision Pro; reviewers' measurements put it near 100° horizontally (UploadVR's Vision Pro review, 2024)"), "horizontal field of view of the display: motion outside it is not seen"),
+            RuleParameter("displayHeight", 90, "deg", .external("estimate of Vision Pro's vertical display field of view (wider than the 70° comfort field, narrower than the horizontal one)"), "vertical field of view of the display"),
         ],
         citations: [Citation("accessibility", "visionOS"), Citation("spatial-layout", "Field of view"),
                     Citation("eyes", "Making items easy to see"), Citation("immersive-experiences", "Creating an environment")],
-        summary: "Content more than 30° off the line of sight moves faster than 10°/s (5°/s in progressive or full immersion).",
+        summary: "Content seen more than 30° off the line of sight moves faster than 10°/s (5°/s in progressive or full immersion).",
         rationale: "Motion at the edge of vision pulls the eyes away and can be uncomfortable; the HIG asks to slow down and tone down animation there.",
         fixHint: "Slow the animation down, or move it closer to the centre of view.",
         unit: "deg/s", worse: .higher,
-        notes: ["Angular speed is world-relative (head rotation removed), as computed by the simulator."])
+        notes: ["Angular speed is world-relative (head rotation removed), as computed by the simulator.",
+                "Only motion inside the display's field of view is judged (displayWidth × displayHeight, default 100° × 90°, wider than the 90° × 70° comfort field of viewer.fieldOfView): content is inside while part of it is, |azimuth| − angularWidth/2 ≤ displayWidth/2 and |elevation| − angularHeight/2 ≤ displayHeight/2 in the head frame. Motion beyond the display's edge (87° off the line of sight, say) is not seen and not reported."])
 }
 
 public enum MotionTooFast: RuleDescribing {
@@ -71,7 +74,7 @@ public enum TypeLegibleAcrossScale: RuleDescribing {
         rationale: "Fixed-scale content shrinks with distance; the HIG asks that text stays legible across the scales and distances people use.",
         fixHint: "Make the text larger, or use dynamic scale for text-bearing content.",
         unit: "pt_eq", worse: .lower, angleDerived: true,
-        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container; pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text during the run)."])
+        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container; pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text while it is visible). Reported over the frames the text is visible."])
 }
 
 public enum TypeBillboard: RuleDescribing {
@@ -81,15 +84,15 @@ public enum TypeBillboard: RuleDescribing {
         parameters: [
             RuleParameter("maxAngle", 45, "deg", .configurable("cos 45° ≈ 0.71: 29 % foreshortening"), "warning above this viewing angle"),
             RuleParameter("infoAngle", 30, "deg", .configurable("13 % foreshortening"), "info above this viewing angle"),
-            RuleParameter("maxRoll", 20, "deg", .configurable("text tilted more than this is read with a tilted head"), "info above this roll between the text's up and the head's up"),
+            RuleParameter("maxRoll", 20, "deg", .configurable("text tilted more than this is read with a tilted head"), "info above this roll of the text against the world, less the head's roll"),
         ],
         citations: [Citation("typography", "visionOS"), Citation("augmented-reality", "Communicating with people", "S0, S1")],
-        summary: "3D text is seen at more than 30° (info) or 45° (warning) from its front, or is rolled more than 20° against the head (info).",
+        summary: "3D text is seen at more than 30° (info) or 45° (warning) from its front, or is rolled more than 20° against the viewer's head (info).",
         rationale: "Text tied to a point in space should turn to face people so it is never read from the side or at a steep angle.",
         fixHint: "Turn the text toward the viewer (facing: viewer) or make it billboard.",
         unit: "deg", worse: .higher,
         notes: ["Angle between the text's front (+Z) and the direction to the eye, judged on the frames the text is in the field of view (viewer.fieldOfView). One violation per text: its severity is that of its worst frame, and its spans cover every frame above 30°.",
-                "Roll (sub-check `roll`, info): the angle, 0–180°, between the text's up (+Y) and the head's up after both are projected on the plane perpendicular to the line of sight s (eye → text centre), u − (u·s)·s; this is the tilt of the text's vertical in the image of an eye looking at the text. Text rolled about its own front by r reads r; pitch of the text or of the head toward or away from the eye is foreshortening, not roll, and reads 0 when the text is straight ahead. Off the line of sight a pitched head sees world-upright text rolled by perspective, atan(tan pitch · sin azimuth) in the head frame (11° at 30° pitch and 20° azimuth), so 20° is reached only far off-axis (39° at 30° pitch). Not judged when either projection is shorter than 1e-6 (up along the line of sight: text or head looking straight down on the other). Reported as a violation of its own, beside the facing angle."],
+                "Roll (sub-check `roll`, info): the text's roll against the world less the head's roll, 0–180°. The text's roll is the signed angle, about its front (+Z), between the world's up projected into the text's plane and the text's up (+Y); the head's roll the signed angle, about its backward axis, between the world's up projected across the head's forward direction and the head's up. Text rolled about its own front by r reads r (less any roll of the head the same way); pitch of the text or of the head is not roll, and neither is the perspective of a pitched head looking at level text off-axis (it reads 0 at any pitch and azimuth). Not judged when the text lies flat (its front vertical). Reported as a violation of its own, beside the facing angle."],
         subchecks: [RuleSubcheck("roll", unit: "deg")])
 }
 
@@ -127,9 +130,13 @@ func motionTypeFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let speed = s.param(m, "speed"), imm = s.param(m, "immersiveSpeed")
             let ecc = s.param(m, "eccentricity"), minSize = s.param(m, "minSize")
+            let halfW = s.param(m, "displayWidth") / 2, halfH = s.param(m, "displayHeight") / 2
             let cands = ents.indices.filter { movingCandidate(ents[$0]) }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e], f.eccentricity[e] > ecc, f.angularSize[e] > minSize else { return nil }
+                // Only what the display shows: some part of the content inside its field of view.
+                guard abs(f.azimuth[e]) - f.angularWidth[e] / 2 <= halfW,
+                      abs(f.elevation[e]) - f.angularHeight[e] / 2 <= halfH else { return nil }
                 let limit = f.immersion.hasBoundary ? imm : speed
                 return f.angularVelocity[e] > limit ? .init(measured: f.angularVelocity[e], threshold: limit, aux: f.eccentricity[e]) : nil
             }, message: { agg, names in
@@ -199,7 +206,7 @@ func motionTypeFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let warn = s.param(m, "maxAngle"), info = s.param(m, "infoAngle"), maxRoll = s.param(m, "maxRoll")
             let cands = ents.indices.filter { ents[$0].kind == .text }
-            let facingWithin = cosinePrefilter(min(warn, info)), rollWithin = cosinePrefilter(maxRoll)
+            let facingWithin = cosinePrefilter(min(warn, info))
             // Judged only while the text is in the field of view: text behind or beside the viewer is
             // not being read.
             let facing = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
@@ -213,14 +220,12 @@ func motionTypeFactories() -> [RuleFactory] {
                 if a > info { return .init(measured: a, threshold: info, severity: .info) }
                 return nil
             }, message: { _, _ in "" })
-            // Roll (sub-check 1): text up against head up, both projected across the line of sight.
+            // Roll (sub-check 1): the text's roll against the world in its own plane, less the
+            // head's roll, so the perspective of a pitched head is not roll.
             let roll = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
-                guard f.visible[e], f.inFOV[e] else { return nil }
-                let toEye = f.headPosition - f.center[e]
-                guard length(toEye) > 0, length(f.front[e]) > 0,
-                      let c = textRollCosine(up: f.upAxis[e], headUp: f.headUp, sight: -toEye), c <= rollWithin else { return nil }
-                let a = degrees(acos(c))
-                guard a > maxRoll else { return nil }
+                guard f.visible[e], f.inFOV[e],
+                      let a = textRoll(up: f.upAxis[e], front: f.front[e], headUp: f.headUp, headForward: f.headForward),
+                      a > maxRoll else { return nil }
                 return .init(measured: a, threshold: maxRoll, severity: .info, variant: 1)
             }, message: { _, _ in "" })
             return MultiProcessor([facing, roll]) { _, agg, names in
@@ -262,8 +267,13 @@ final class ScaleLegibilityRule: RuleProcessor {
     let minimum: Double, far: Double, pointAngle: Double
     /// Entity and em height in metres.
     let texts: [(entity: Int, height: Double)]
-    /// Per text (same order): the farthest the eye has been from it, at least `far`.
+    /// Per text (same order): the farthest the eye has been from it while it was visible, at least
+    /// `far`, and the frame where that was (-1: never farther than `far`).
     private var farthest: [Double]
+    private var farthestFrame: [Int]
+    /// Per text: the frame runs in which it was visible (closed), and the open one (start -1: none).
+    private var runs: [[(from: Int, fromTime: Double, to: Int, toTime: Double)]]
+    private var open: [(from: Int, fromTime: Double, to: Int, toTime: Double)]
     init?(_ s: RuleSetup) {
         let m = TypeLegibleAcrossScale.metadata
         guard let r = s.index(m.id) else { return nil }
@@ -279,19 +289,34 @@ final class ScaleLegibilityRule: RuleProcessor {
         }
         texts = t
         farthest = Array(repeating: far, count: t.count)
+        farthestFrame = Array(repeating: -1, count: t.count)
+        runs = Array(repeating: [], count: t.count)
+        open = Array(repeating: (-1, 0, -1, 0), count: t.count)
     }
     func ptEq(_ h: Double, _ d: Double) -> Double { degrees(2 * atan(h / (2 * d))) / pointAngle }
+    /// Only the frames where the text is visible count, for its distance and for the violation's spans.
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        for (k, (e, _)) in texts.enumerated() where f.distance[e].isFinite && f.distance[e] > farthest[k] {
-            farthest[k] = f.distance[e]
+        for (k, (e, _)) in texts.enumerated() {
+            guard f.visible[e] else {
+                if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
+                continue
+            }
+            if open[k].from < 0 { open[k] = (f.frame, f.time, f.frame, f.time) } else { open[k].to = f.frame; open[k].toTime = f.time }
+            if f.distance[e].isFinite && f.distance[e] > farthest[k] {
+                farthest[k] = f.distance[e]; farthestFrame[k] = f.frame
+            }
         }
     }
     func finish(_ out: inout Findings, _ end: EndState) {
         for (k, (e, h)) in texts.enumerated() {
+            if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
+            guard let first = runs[k].first else { continue } // never visible
             let v = ptEq(h, farthest[k])
-            if v < minimum {
-                out.reportRun(rule: rule, e, from: 0, fromTime: 0, to: end.lastFrame, toTime: end.lastTime,
-                              measured: v, worstFrame: 0, threshold: minimum, aux: farthest[k])
+            guard v < minimum else { continue }
+            let worst = farthestFrame[k] >= 0 ? farthestFrame[k] : first.from
+            for run in runs[k] {
+                out.reportRun(rule: rule, e, from: run.from, fromTime: run.fromTime, to: run.to, toTime: run.toTime,
+                              measured: v, worstFrame: worst, threshold: minimum, aux: farthest[k])
             }
         }
     }
@@ -300,22 +325,33 @@ final class ScaleLegibilityRule: RuleProcessor {
     }
 }
 
-/// `type-billboard` roll in degrees (0–180): the angle between `up` and `headUp` after both are
-/// projected on the plane perpendicular to `sight` (eye → text); nil when a projection is degenerate.
-func textRoll(up: Vec3, headUp: Vec3, sight: Vec3) -> Double? {
-    textRollCosine(up: up, headUp: headUp, sight: sight).map { degrees(acos($0)) }
-}
-
-/// The cosine of `textRoll` (clamped to [-1, 1]): comparing it with the threshold's cosine first
-/// spares the acos for text that is clearly upright.
-func textRollCosine(up: Vec3, headUp: Vec3, sight: Vec3) -> Double? {
-    let ls = length(sight)
-    guard ls > 0 else { return nil }
-    let s = sight / ls
-    let a = up - dot(up, s) * s, b = headUp - dot(headUp, s) * s
-    let la = length(a), lb = length(b)
-    guard la > 1e-6, lb > 1e-6 else { return nil }
-    return max(-1, min(1, dot(a, b) / (la * lb)))
+/// `type-billboard` roll in degrees (0–180): how far the text's vertical is turned from the
+/// viewer's, as the text's roll against the world less the head's roll. The text's roll is the
+/// signed angle, about its front, from the world's up projected into the text's plane to the
+/// text's up (`up` projected likewise); the head's is the signed angle, about its backward axis
+/// (−forward), from the world's up projected across the head's forward direction to the head's up
+/// (0 when the head looks straight up or down). Pitch of the head or of the text, and the
+/// perspective of a pitched head looking at level text off-axis, are not roll. Nil when the text
+/// lies flat (its front within 1e-6 of vertical) or a vector is degenerate.
+func textRoll(up: Vec3, front: Vec3, headUp: Vec3, headForward: Vec3) -> Double? {
+    let worldUp = Vec3(0, 1, 0)
+    let lf = length(front)
+    guard lf > 0, lf.isFinite else { return nil }
+    let n = front / lf
+    let w = worldUp - dot(worldUp, n) * n, u = up - dot(up, n) * n
+    guard length(w) > 1e-6, length(u) > 1e-6 else { return nil }
+    let textRoll = degrees(atan2(dot(cross(w, u), n), dot(w, u)))
+    var headRoll = 0.0
+    let lh = length(headForward)
+    if lh > 0, lh.isFinite {
+        let back = -headForward / lh
+        let wh = worldUp - dot(worldUp, back) * back, hu = headUp - dot(headUp, back) * back
+        if length(wh) > 1e-6, length(hu) > 1e-6 { headRoll = degrees(atan2(dot(cross(wh, hu), back), dot(wh, hu))) }
+    }
+    var d = (textRoll - headRoll).truncatingRemainder(dividingBy: 360)
+    if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+    let a = abs(d)
+    return a.isFinite ? a : nil
 }
 
 /// The cosine below which an angle (acos of it, in degrees) may exceed `degreesLimit`, with a margin

@@ -124,3 +124,49 @@ func rectGap(_ ax0: Double, _ ay0: Double, _ ax1: Double, _ ay1: Double,
     let overlap = ox > 0 && oy > 0 ? min(ox, oy) : 0
     return ((dx * dx + dy * dy).squareRoot(), overlap)
 }
+
+/// A parallelogram in a plane: centre ± u ± v.
+struct ImageQuad {
+    var center: SIMD2<Double>
+    var u: SIMD2<Double>
+    var v: SIMD2<Double>
+    var corners: [SIMD2<Double>] { [center - u - v, center + u - v, center + u + v, center - u + v] }
+}
+
+/// Gap and overlap depth of two parallelograms, as `rectGap` gives them for upright rectangles:
+/// the gap is the Euclidean distance between them (0 when they meet); the overlap depth, when they
+/// overlap, the smallest penetration along the normals of their sides (for upright rectangles the
+/// smaller of the overlap's width and height).
+func quadGap(_ a: ImageQuad, _ b: ImageQuad) -> (gap: Double, overlap: Double) {
+    let d = b.center - a.center
+    var separated = false
+    var penetration = Double.infinity
+    for side in [a.u, a.v, b.u, b.v] {
+        let l = (side.x * side.x + side.y * side.y).squareRoot()
+        guard l > 0, l.isFinite else { continue }
+        let n = SIMD2(-side.y / l, side.x / l)
+        @inline(__always) func reach(_ q: ImageQuad) -> Double { abs(n.x * q.u.x + n.y * q.u.y) + abs(n.x * q.v.x + n.y * q.v.y) }
+        let sep = abs(n.x * d.x + n.y * d.y) - reach(a) - reach(b)
+        if sep > 0 { separated = true } else { penetration = min(penetration, -sep) }
+    }
+    if !separated {
+        // No side separates them (or both are points): they overlap, or are points at one place.
+        return (0, penetration.isFinite ? penetration : 0)
+    }
+    // Disjoint convex polygons: the closest points are a corner of one and a side of the other.
+    @inline(__always) func pointSegment(_ p: SIMD2<Double>, _ s0: SIMD2<Double>, _ s1: SIMD2<Double>) -> Double {
+        let e = s1 - s0, w = p - s0
+        let ee = e.x * e.x + e.y * e.y
+        let t = ee > 0 ? min(1, max(0, (w.x * e.x + w.y * e.y) / ee)) : 0
+        let c = w - t * e
+        return (c.x * c.x + c.y * c.y).squareRoot()
+    }
+    let ca = a.corners, cb = b.corners
+    var best = Double.infinity
+    for i in 0..<4 {
+        for j in 0..<4 {
+            best = min(best, pointSegment(ca[i], cb[j], cb[(j + 1) % 4]), pointSegment(cb[i], ca[j], ca[(j + 1) % 4]))
+        }
+    }
+    return (best.isFinite ? best : 0, 0)
+}

@@ -21,7 +21,8 @@ public enum TargetCenterSpacing: RuleDescribing {
         unit: "pt", worse: .lower,
         notes: ["Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
-                "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding."])
+                "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding.",
+                "In angle, each entity is the rectangle of its angular width and height around its direction, except a flat element whose image is tilted (seen obliquely, off to the side and above or below): it is compared by its own outline, the parallelogram of its two half-axes projected across the line of sight to the pair's midpoint, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."])
 }
 
 public enum TargetNoOverlap: RuleDescribing {
@@ -182,10 +183,23 @@ final class TargetPairAnalyzer: RuleProcessor {
             let ka = slot[i], kb = slot[j]
             let a = dynamicEntities[ka], b = dynamicEntities[kb]
             if group[ka] == group[kb], staticInContainer[a], staticInContainer[b] { return }
-            let g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
+            var g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
             // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
             // skip the centre separation (normalisations and an acos) for it.
             guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
+            // A flat element whose image is tilted is compared by its own outline, not by the
+            // upright box around its image (which would bring tilted neighbours falsely close).
+            // Both projected across the line of sight to the pair's midpoint, so that two parallel
+            // elements keep parallel images.
+            let mid = normalize(f.center[a] + f.center[b] - 2 * head)
+            let r = cross(mid, f.headUp), lr = length(r)
+            let right = lr > 1e-12 ? r / lr : Vec3(1, 0, 0), up = cross(right, mid)
+            let qa = imageQuad(f, a, ax0[i], ay0[i], ax1[i], ay1[i], right: right, up: up)
+            let qb = imageQuad(f, b, ax0[j], ay0[j], ax1[j], ay1[j], right: right, up: up)
+            if qa.tilted || qb.tilted {
+                g = quadGap(qa.quad, qb.quad)
+                guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
+            }
             let da = normalize(f.center[a] - head), db = normalize(f.center[b] - head)
             let cosv = max(-1, min(1, dot(da, db)))
             let sep = degrees(acos(cosv)) / pa
@@ -197,6 +211,23 @@ final class TargetPairAnalyzer: RuleProcessor {
                            aux: aux, severity: rule == overlapRule ? .warning : nil, angular: true, unit: "pt_eq")
             }
         }
+    }
+
+    /// Entity `e`'s image in (azimuth, elevation) degrees: the upright rectangle x0…x1 × y0…y1 of its
+    /// angular extent, or, for a flat box (one zero half-axis) whose image is tilted, the
+    /// parallelogram around its direction of its two half-axes a projected on the plane across a
+    /// line of sight, (a·right, a·up) / distance in degrees (right = sight × head up, up = right × sight).
+    func imageQuad(_ f: FrameQuantities, _ e: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                   right: Vec3, up: Vec3) -> (quad: ImageQuad, tilted: Bool) {
+        let upright = ImageQuad(center: SIMD2((x0 + x1) / 2, (y0 + y1) / 2), u: SIMD2((x1 - x0) / 2, 0), v: SIMD2(0, (y1 - y0) / 2))
+        let axes = [f.boxAxis(e, 0), f.boxAxis(e, 1), f.boxAxis(e, 2)].filter { $0 != .zero }
+        let d = f.distance[e]
+        guard axes.count == 2, d > 0, d.isFinite else { return (upright, false) }
+        let k = 180 / Double.pi / d
+        let u = SIMD2(dot(axes[0], right), dot(axes[0], up)) * k, v = SIMD2(dot(axes[1], right), dot(axes[1], up)) * k
+        @inline(__always) func skew(_ p: SIMD2<Double>) -> Bool { min(abs(p.x), abs(p.y)) > 1e-6 * max(abs(p.x), abs(p.y)) }
+        guard skew(u) || skew(v), u.x.isFinite, u.y.isFinite, v.x.isFinite, v.y.isFinite else { return (upright, false) }
+        return (ImageQuad(center: SIMD2(f.azimuth[e], f.elevation[e]), u: u, v: v), true)
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {

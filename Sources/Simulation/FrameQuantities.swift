@@ -61,8 +61,18 @@ public struct FrameQuantities: Sendable {
     public internal(set) var angularWidth: [Double] = []
     public internal(set) var angularHeight: [Double] = []
     public internal(set) var angularSize: [Double] = []
-    /// Size in point-equivalents: for text the em height's angle / pointAngle, otherwise the smaller
-    /// of angularWidth and angularHeight / pointAngle (the dimension that limits targeting).
+    /// Size in point-equivalents, from the entity's own oriented box as the eye sees it (perspective
+    /// and foreshortening included), never from an upright box around its image:
+    /// - readable content with an em height: the angle of a segment of the em height along the
+    ///   text's up axis through its centre, measured across the image of its baseline (x axis),
+    ///   / pointAngle (`2·atan(em / 2d)` facing the eye);
+    /// - otherwise the box's smallest width across its own axes / pointAngle (the dimension that
+    ///   limits targeting): for each axis whose image is not a point, the angular extent, measured
+    ///   perpendicular to that image on the plane across the line of sight, of the box's section
+    ///   through its centre spanned by the two other axes (for a flat element, its centre line
+    ///   along the other axis). A thin bar whose image is tilted measures its thickness; a flat
+    ///   rectangle facing the eye at distance d reads `2·atan(min(w, h) / 2d)`. When a corner is
+    ///   not ahead of the eye, min(angularWidth, angularHeight) / pointAngle.
     public internal(set) var ptEq: [Double] = []
     /// Angular velocity of the content itself as seen from the eye (hig-rules §1.5): the change of
     /// direction eye → centre measured from the previous frame's eye position, so turning the head

@@ -87,19 +87,19 @@ import SpatialModel
     }
 
     @Test func rollDefinitionEdgeCases() {
-        // Perspective: head pitched 30° down, world-upright text 20° to the right of the line of
-        // sight in the head frame → atan(tan 30° · sin 20°) = 11.17°.
-        let p = radians(30), a = radians(20)
+        // Perspective is not roll: head pitched 30° down, world-upright text (front +Z, up +Y) 20°
+        // to the right of the line of sight reads 0 (the old image-plane measure read
+        // atan(tan 30° · sin 20°) = 11.17°).
+        let p = radians(30)
         let headForward = Vec3(0, -sin(p), -cos(p)), headUp = Vec3(0, cos(p), -sin(p))
-        let right = Vec3(1, 0, 0)
-        let sight = cos(a) * headForward + sin(a) * right
-        let r = textRoll(up: Vec3(0, 1, 0), headUp: headUp, sight: sight)
-        #expect(abs((r ?? 0) - degrees(atan(tan(p) * sin(a)))) < 1e-9)
-        #expect(abs((r ?? 0) - 11.17) < 0.01)
-        // Upside down: 180°. Up along the line of sight: not judged.
-        #expect(abs((textRoll(up: Vec3(0, -1, 0), headUp: Vec3(0, 1, 0), sight: Vec3(0, 0, -1)) ?? 0) - 180) < 1e-9)
-        #expect(textRoll(up: Vec3(0, 0, -1), headUp: Vec3(0, 1, 0), sight: Vec3(0, 0, -2)) == nil)
-        #expect(textRoll(up: Vec3(0, 1, 0), headUp: Vec3(0, 1, 0), sight: .zero) == nil)
+        let r = textRoll(up: Vec3(0, 1, 0), front: Quat(yaw: -20, pitch: 0, roll: 0).act(Vec3(0, 0, 1)),
+                         headUp: headUp, headForward: headForward)
+        #expect(abs(r ?? -1) < 1e-9)
+        // Upside down: 180°. Text lying flat (front vertical): not judged. Zero front: not judged.
+        let level = (up: Vec3(0, 1, 0), forward: Vec3(0, 0, -1))
+        #expect(abs((textRoll(up: Vec3(0, -1, 0), front: Vec3(0, 0, 1), headUp: level.up, headForward: level.forward) ?? 0) - 180) < 1e-9)
+        #expect(textRoll(up: Vec3(0, 0, -1), front: Vec3(0, 1, 0), headUp: level.up, headForward: level.forward) == nil)
+        #expect(textRoll(up: Vec3(0, 1, 0), front: .zero, headUp: level.up, headForward: level.forward) == nil)
     }
 
     // MARK: fov-window-clutter: coverage

@@ -70,9 +70,14 @@ struct SimulationQuantityTests {
         let expected = 2 * atan(30 * tan(pa * .pi / 180)) * 180 / .pi / pa
         #expect(close(q.ptEq[el], expected, 1e-9))
         #expect(abs(q.ptEq[el] - 60) < 0.05)
-        // Text: em = 17·s at distance √(2² + 0.2²); slightly under 17 pt because it sits off-axis.
+        // Text: em = 17·s at distance d = √(2² + 0.2²), seen 0.2 m above eye level: the line of
+        // sight s = (0, 0.2, −2) / d, right = (1, 0, 0), up = right × s = (0, 2, 0.2) / d. Its em
+        // segment (half h = 17·s / 2 along +Y) is measured across its baseline (+X, along right),
+        // i.e. along up: Y·up = 2 / d (foreshortened), Y·s = 0.2 / d, so t± = ±(h·2/d) / (d ± h·0.2/d).
+        // Slightly under 17 pt because it sits off-axis.
         let d = (4 + 0.04).squareRoot()
-        let textExpected = 2 * atan(17 * s / (2 * d)) * 180 / .pi / pa
+        let h = 17 * s / 2, em = h * 2 / d
+        let textExpected = (atan(em / (d + h * 0.2 / d)) + atan(em / (d - h * 0.2 / d))) * 180 / .pi / pa
         #expect(close(q.ptEq[text], textExpected, 1e-9))
         #expect(abs(q.ptEq[text] - 17) < 0.2)
     }

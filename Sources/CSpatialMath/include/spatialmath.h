@@ -116,7 +116,7 @@ typedef struct sm_entity_out {
     double *angular_width;    // horizontal span of the corners around the line of sight
     double *angular_height;   // vertical span of the corners around the line of sight
     double *angular_size;     // max(width, height)
-    double *pt_eq;            // em angle (or smaller extent) / point angle
+    double *pt_eq;            // em angle across the baseline, or smallest width across the box's own axes, / point angle
     double *angular_velocity; // content's own angular speed seen from the eye
     double *linear_speed;     // world speed of the centre
     double *approach_speed;   // -d(distance)/dt, distance from the previous eye position

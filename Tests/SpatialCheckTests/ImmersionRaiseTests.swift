@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import Simulation
+import SpatialModel
+
+/// `immersion-user-initiated` with several system raises (issue 14, item 7): one violation for the
+/// scene, whose message names every raise with its time and its event's line and column.
+@Suite struct ImmersionRaiseTests {
+    /// Line numbers of the events below (1-based, as the loader reports them): the scene text is
+    /// written here, so they are counted by hand: line 10 and line 11, column 5 (after "  - ").
+    static func scene(_ first: String, _ second: String) -> String {
+        """
+        format: spatialscene/1
+        duration: 4
+        entities:
+          - id: main
+            kind: window
+            placement: {distance: 2, azimuth: 0, elevation: 0}
+            size: [800, 500]
+        events:
+          - {t: 0.5, action: setImmersion, style: shared, trigger: user}
+          - {t: 1, action: setImmersion, style: mixed, trigger: \(first)}
+          - {t: 2.5, action: setImmersion, style: full, trigger: \(second)}
+        """
+    }
+
+    static func violations(_ text: String) throws -> [Violation] {
+        let scene = try LoaderFixture.load(text)
+        let engine = RuleEngine(scene: scene)
+        Simulator(scene: scene).run { engine.consume($0) }
+        return engine.finish().rule("immersion-user-initiated")
+    }
+
+    @Test func twoSystemRaisesAreOneViolationNamingBoth() throws {
+        let vs = try Self.violations(Self.scene("system", "system"))
+        #expect(vs.count == 1)
+        let v = try #require(vs.first)
+        // mixed from t = 1 s until the next change at 2.5 s: frames 90…224 at 90 Hz, 1.5 s;
+        // full from 2.5 s to the end of the 4 s run: frames 225…359, 1.5 s.
+        #expect(v.spans == [[90, 359]])
+        #expect(v.message.contains("rises 2 times"))
+        #expect(v.message.contains("to mixed at t = 1 s (event at line 10, column 5) for 1.5 s"), "\(v.message)")
+        #expect(v.message.contains("to full at t = 2.5 s (event at line 11, column 5) for 1.5 s"), "\(v.message)")
+        // The violation's own location is the first raise's event.
+        #expect(v.location == SourceLocation(line: 10, column: 5))
+        // Measured: the longest raise so far at a frame, t − start: 359/90 − 2.5 = 1.4889 s.
+        #expect(close(v.measured, 359.0 / 90 - 2.5, 1e-9))
+    }
+
+    @Test func oneSystemRaiseKeepsItsSingleMessage() throws {
+        let vs = try Self.violations(Self.scene("user", "system"))
+        #expect(vs.count == 1)
+        let v = try #require(vs.first)
+        #expect(v.spans == [[225, 359]])
+        #expect(v.message.hasPrefix("immersion rises to full at t = 2.5 s from a system event"), "\(v.message)")
+        #expect(v.location == SourceLocation(line: 11, column: 5))
+    }
+
+    @Test func userRaisesPass() throws {
+        #expect(try Self.violations(Self.scene("user", "user")).isEmpty)
+    }
+}

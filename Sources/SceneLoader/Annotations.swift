@@ -95,11 +95,13 @@ enum NodeGlob {
 extension SceneBuilder {
     // MARK: - Parsing
 
+    static let maxAnnotations = 10_000
+
     /// `annotations:` of a model or environment.
     func parseAnnotations(_ n: YNode, what: String) -> [NodeAnnotation] {
         guard let items = r.list(n, "'annotations' of \(what)") else { return [] }
-        if items.count > Limits.maxKeyframes {
-            r.error(n.loc, "'annotations' of \(what) has \(items.count) entries; the limit is \(Limits.maxKeyframes)",
+        if items.count > Self.maxAnnotations {
+            r.error(n.loc, "'annotations' of \(what) has \(items.count) entries; the limit is \(Self.maxAnnotations)",
                     hint: "match several nodes with one glob ('Root/Knob*')")
             return []
         }
@@ -150,6 +152,11 @@ extension SceneBuilder {
         let threeD = "applies to asset-node annotations (3D, in metres); an element's hit region is {size: [width, height]} or {insets: …} in points"
         m.checkKeys(["size", "insets"], in: what, reader: r,
                     elsewhere: ["shape": threeD, "radius": threeD, "height": threeD, "center": threeD])
+        return hitRegion2D(m, what)
+    }
+
+    /// `size: [w, h]` or `insets` in points, keys already checked.
+    private func hitRegion2D(_ m: YMap, _ what: String) -> HitRegion? {
         if m.has("size") && m.has("insets") {
             r.error(m.keyLoc("insets"), "\(what) gives both 'size' and 'insets'; give one of them")
             return nil
@@ -181,8 +188,16 @@ extension SceneBuilder {
     /// `{shape: capsule, radius, height}`, each with an optional `center: [x, y, z]` offset.
     func parseHitRegion3D(_ n: YNode, _ what: String) -> HitRegion? {
         guard let m = r.mapping(n, "\(what) ({size: [x, y, z]} in metres, or {shape: sphere, radius})") else { return nil }
+        // In points, as on elements: a flat region at the node's fixed point size.
+        let sizeIs2D = m["size"].map { if case .sequence(let l) = $0.kind { l.count == 2 } else { false } } ?? false
+        if !m.has("shape") && (m.has("insets") || sizeIs2D) {
+            let flat = "applies to 3D hit regions in metres; a hit region in points is {size: [width, height]} or {insets: …}"
+            m.checkKeys(["size", "insets"], in: what, reader: r,
+                        elsewhere: ["radius": flat, "height": flat, "center": flat])
+            return hitRegion2D(m, what)
+        }
         m.checkKeys(["shape", "size", "radius", "height", "center"], in: what, reader: r,
-                    elsewhere: ["insets": "applies to elements (2D, in points); an asset node's hit region is a 3D shape in metres"])
+                    elsewhere: ["insets": "is in points and cannot be combined with a 3D shape; give {insets: …} alone"])
         enum ShapeName: String, CaseIterable { case box, sphere, capsule }
         var shape: ShapeName?
         if let sn = m["shape"] {
@@ -205,7 +220,7 @@ extension SceneBuilder {
         case .box:
             reject(["radius", "height"], for: .box)
             guard let sn = m.require("size", in: what, reader: r, hint: "a box hit region needs size: [x, y, z] in metres"),
-                  let v = r.vec3(sn, "'size' of \(what)", shape: "[x, y, z] in metres") else { return nil }
+                  let v = r.vec3(sn, "'size' of \(what)", shape: "[x, y, z] in metres, or [width, height] in points") else { return nil }
             guard v.x > 0, v.y > 0, v.z > 0 else {
                 r.error(sn.loc, "'size' of \(what) must be greater than 0 on every axis (an element's 2D hit region is in points; a node's is 3D, in metres)")
                 return nil
@@ -264,6 +279,9 @@ extension SceneBuilder {
 
     // MARK: - Asset nodes
 
+    /// Bytes of glob × bytes of node path matched per model, at most (about a second of work).
+    static let maxGlobWork = 500_000_000
+
     /// Entities for the asset's marked nodes, the nodes its file states facts about (USD
     /// components) and the nodes the scene annotates, in node order. Facts: annotation (later
     /// entries override earlier ones) > file > name prefix > default.
@@ -279,13 +297,28 @@ extension SceneBuilder {
             var nodePath = [String](repeating: "", count: asset.nodes.count)
             for (i, n) in asset.nodes.enumerated() {
                 let parentPath = n.parent.map { $0 >= 0 && $0 < i ? nodePath[$0] : "" } ?? ""
-                nodePath[i] = n.name.isEmpty ? parentPath : (parentPath.isEmpty ? n.name : parentPath + "/" + n.name)
+                // Paths longer than any glob can match stop growing (a deep chain would otherwise
+                // take memory quadratic in its depth).
+                if n.name.isEmpty || parentPath.utf8.count > NodeGlob.maxPath {
+                    nodePath[i] = parentPath
+                } else {
+                    nodePath[i] = parentPath.isEmpty ? n.name : parentPath + "/" + n.name
+                }
             }
-            for (k, a) in annotations.enumerated() {
+            // Matching costs up to (glob length × path length) per node: a budget keeps a hostile
+            // file (thousands of long globs over a million nodes) from running for hours.
+            var budget = Self.maxGlobWork
+            matching: for (k, a) in annotations.enumerated() {
                 for g in a.globs {
                     var matched = false
-                    for i in sel where !asset.nodes[i].name.isEmpty
-                        && NodeGlob.matches(g.pattern, path: nodePath[i], name: asset.nodes[i].name) {
+                    for i in sel where !asset.nodes[i].name.isEmpty {
+                        budget -= g.pattern.utf8.count * max(1, nodePath[i].utf8.count)
+                        if budget < 0 {
+                            r.error(g.loc, "the annotations of \(owner) need too much matching work for asset '\(quoted(display, limit: 200))' (\(asset.nodes.count) nodes); the rest are ignored",
+                                    hint: "use fewer or shorter globs")
+                            break matching
+                        }
+                        guard NodeGlob.matches(g.pattern, path: nodePath[i], name: asset.nodes[i].name) else { continue }
                         matched = true
                         if applied[i]?.last != k { applied[i, default: []].append(k) }
                     }
@@ -335,7 +368,6 @@ extension SceneBuilder {
                 e.factSources.interactive = mark.source == .extras ? .file : .namePrefix
             }
             var facts = an.facts
-            if case .shape = facts.hitRegion {} else { facts.hitRegion = nil } // a node's region is 3D
             var src = FactSources()
             if facts.interactive != nil { src.interactive = .file }
             if facts.interaction != nil { src.interaction = .file }
@@ -365,8 +397,8 @@ extension SceneBuilder {
             e.anchor = inherited
             entities.append(e)
             nodes[sceneIdx].entity = ent
-            if let region = facts.hitRegion, case .shape(let shape) = region {
-                if attachHitShape(shape, entity: ent, node: sceneIdx, what: "node '\(id)' of asset '\(display)'", loc: where_) {
+            if let region = facts.hitRegion {
+                if attachHitRegion(region, entity: ent, node: sceneIdx, what: "node '\(id)' of asset '\(display)'", loc: where_) {
                     entities[ent].hitRegion = region
                     entities[ent].factSources.hitRegion = src.hitRegion
                 }
@@ -380,11 +412,13 @@ extension SceneBuilder {
         }
     }
 
-    /// Gives a node entity a hit-region node: a box (the box around a sphere or capsule) of the
-    /// shape's size in metres, along the node's axes, centred on the rest bounds of the node's
-    /// subtree (or its origin) plus the shape's offset. The entity is then measured on it.
-    private func attachHitShape(_ shape: HitShape, entity ent: Int, node idx: Int, what: String,
-                                loc: SourceLocation?) -> Bool {
+    /// Gives a node entity a hit-region node, measured instead of its meshes: a box along the node's
+    /// axes, in metres as the viewer sees them (not scaled by the asset's units or the node's scale),
+    /// centred on the rest bounds of the node's subtree (or its origin) plus the shape's offset. A
+    /// sphere or capsule gives the box around it; a region in points (`size: [w, h]`, `insets`) is a
+    /// flat rectangle at the fixed point size, as deep as the node's bounds.
+    private func attachHitRegion(_ region: HitRegion, entity ent: Int, node idx: Int, what: String,
+                                 loc: SourceLocation?) -> Bool {
         let w = world[idx]
         let axes = [Vec3(w.m[0], w.m[1], w.m[2]), Vec3(w.m[4], w.m[5], w.m[6]), Vec3(w.m[8], w.m[9], w.m[10])]
         let scale = Vec3(length(axes[0]), length(axes[1]), length(axes[2]))
@@ -392,22 +426,41 @@ extension SceneBuilder {
             r.warning(loc, "the hit region of \(what) is ignored: the node's transform has no inverse (a zero scale)")
             return false
         }
-        var b = AABB.empty
+        // The subtree's rest bounds in the node's frame.
+        var local = AABB.empty
         for k in idx..<min(nodes[idx].subtreeEnd, nodes.count) {
+            let toNode = inverse * world[k]
             if let v = nodeVertices[k] {
                 var j = 0
                 while j + 2 < v.count {
-                    b.formUnion(world[k].transformPoint(Vec3(Double(v[j]), Double(v[j + 1]), Double(v[j + 2]))))
+                    local.formUnion(toNode.transformPoint(Vec3(Double(v[j]), Double(v[j + 1]), Double(v[j + 2]))))
                     j += 3
                 }
             } else {
-                b.formUnion(nodes[k].geometry.transformed(by: world[k]))
+                local.formUnion(nodes[k].geometry.transformed(by: toNode))
             }
         }
-        let centreLocal = (b.isEmpty ? Vec3.zero : inverse.transformPoint(b.center)) + shape.center / scale
-        let half = shape.size / scale / 2
+        let centre = local.isEmpty ? Vec3.zero : local.center * scale   // metres along the node's axes
+        let extent = local.size * scale
+        let pt = units.fixedPointSize
+        var size: Vec3, c = centre
+        switch region {
+        case .shape(let shape):
+            size = shape.size
+            c += shape.center
+        case .size(let width, let height):
+            size = Vec3(width * pt, height * pt, extent.z)
+        case .insets(let t, let l, let b, let rr):
+            size = Vec3(extent.x - (l + rr) * pt, extent.y - (t + b) * pt, extent.z)
+            c += Vec3((l - rr) / 2 * pt, (b - t) / 2 * pt, 0)
+        }
+        guard size.x > 0, size.y > 0, size.z >= 0, size.isFinite, c.isFinite else {
+            r.warning(loc, "the hit region of \(what) is ignored: its insets leave no area of the node's \(Self.metres(extent.x)) × \(Self.metres(extent.y)) bounds",
+                      hint: "insets follow UIKit: positive values shrink the region, negative values grow it")
+            return false
+        }
         let synth = appendNode(name: "\(nodes[idx].name) (hit region)", parent: idx, restTRS: .identity,
-                               geometry: AABB(min: centreLocal - half, max: centreLocal + half),
+                               geometry: AABB(min: (c - size / 2) / scale, max: (c + size / 2) / scale),
                                anchor: nodes[idx].anchor, entity: nil)
         entities[ent].geometryNodes = synth..<(synth + 1)
         return true
@@ -425,9 +478,10 @@ extension SceneBuilder {
         nodes[idx].restTRS = rest.decomposedTRS() ?? .identity
         let end = min(nodes[idx].subtreeEnd, nodes.count)
         for k in idx..<end { nodes[k].anchor = a }
-        for k in nodes.indices where k >= end && nodes[k].parent.map({ $0 >= idx && $0 < end }) ?? false {
-            nodes[k].anchor = a // hit-region nodes appended after the subtree
-        }
+        // Its own hit-region node, appended after the asset (those of nodes below it are made
+        // later and take the anchor from their node).
+        let g = entities[ent].geometryNodes
+        if g.lowerBound >= end, g.lowerBound < nodes.count { nodes[g.lowerBound].anchor = a }
         entities[ent].anchor = a
         if asset.animations.contains(where: { $0.channels.contains { $0.node == assetNode } }) {
             r.warning(loc, "node '\(nodes[idx].name)' is anchored to the \(a.rawValue) by its facts and has its own clip animation; the clip's keys are applied in the \(a.rawValue) frame, not in its parent's",

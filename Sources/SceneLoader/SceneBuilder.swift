@@ -1258,7 +1258,7 @@ final class SceneBuilder {
         }
     }
 
-    private static func metres(_ d: Double) -> String {
+    static func metres(_ d: Double) -> String {
         d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
     }
 

@@ -171,6 +171,25 @@ import SpatialModel
         #expect(text.contains("  radio/btn_reset: interactive yes [name prefix], interaction unknown [default]"))
     }
 
+    @Test func aNodeHitRegionInPointsIsAFlatRegionAtTheFixedPointSize() throws {
+        // Fixed-scale content: s = tan(0.0671°) · 1 m per pt. Knob2 (a 2 cm cube at (−0.1, 1.6, −1))
+        // with {size: [60, 60]}: 60·s square, as deep as the cube (2 cm); Knob1 with {insets: -10}:
+        // its 2 cm cube grown by 10·s on each side in x and y.
+        let scene = try Self.load(annotations: """
+                annotations:
+                  - {nodes: Knob2, interactive: true, hitRegion: {size: [60, 60]}}
+                  - {nodes: Knob1, hitRegion: {insets: -10}}
+            """)
+        let s = tan(radians(Units.defaultPointAngle))
+        let k2 = try Self.entity(scene, "radio/Knob2").restWorldBounds
+        #expect(near(k2.min, Vec3(-0.1 - 30 * s, 1.6 - 30 * s, -1.01), 1e-9))
+        #expect(near(k2.max, Vec3(-0.1 + 30 * s, 1.6 + 30 * s, -0.99), 1e-9))
+        let k1 = try Self.entity(scene, "radio/Knob1")
+        #expect(k1.hitRegion == .insets(top: -10, left: -10, bottom: -10, right: -10) && k1.factSources.hitRegion == .annotation)
+        #expect(near(k1.restWorldBounds.min, Vec3(0.09 - 10 * s, 1.59 - 10 * s, -1.01), 1e-9))
+        #expect(near(k1.restWorldBounds.max, Vec3(0.11 + 10 * s, 1.61 + 10 * s, -0.99), 1e-9))
+    }
+
     @Test func aGlobThatMatchesNothingIsAWarningNamingTheGlobAndTheAsset() throws {
         let scene = try Self.load(annotations: """
                 annotations:
@@ -191,17 +210,17 @@ import SpatialModel
                   - nodes: Knob1
                     hoverEfect: true
                     interaction: indrect
-                    hitRegion: {size: [44, 44]}
+                    hitRegion: {size: [1, 2, 3, 4]}
                   - {interactive: true}
-                  - {nodes: Knob2, hitRegion: {insets: -4}}
+                  - {nodes: Knob2, hitRegion: {shape: cone, radius: 0.1}}
             """)
         let text = errs.map(\.description)
         #expect(errs.count == 5, "\(text)")
         #expect(errs.contains { $0.location == SourceLocation(line: 10, column: 9) && $0.message == "unknown key 'hoverEfect' in an annotation of model 'radio'" && $0.hint == "did you mean 'hoverEffect'?" })
         #expect(errs.contains { $0.location == SourceLocation(line: 11, column: 22) && $0.message.hasPrefix("'interaction' of an annotation of model 'radio' expects one of 'direct', 'indirect', 'both'") && $0.hint == "did you mean 'indirect'?" })
-        #expect(errs.contains { $0.location == SourceLocation(line: 12, column: 27) && $0.message.contains("expects [x, y, z] in metres (3 numbers)") })
+        #expect(errs.contains { $0.location == SourceLocation(line: 12, column: 27) && $0.message.contains("expects [x, y, z] in metres, or [width, height] in points (3 numbers)") })
         #expect(errs.contains { $0.location == SourceLocation(line: 13, column: 9) && $0.message == "an annotation of model 'radio' is missing the required key 'nodes'" })
-        #expect(errs.contains { $0.location == SourceLocation(line: 14, column: 36) && $0.message.hasPrefix("'insets' is not a key of 'hitRegion' of an annotation of model 'radio'; it applies to elements") })
+        #expect(errs.contains { $0.location == SourceLocation(line: 14, column: 43) && $0.message.hasPrefix("'shape' of 'hitRegion' of an annotation of model 'radio' expects one of 'box', 'sphere', 'capsule', found 'cone'") })
     }
 
     @Test func elementFactsAndTheirErrors() throws {

@@ -78,7 +78,7 @@ private struct ParentInfo {
     var path: String
 }
 
-struct Attachment {
+private struct Attachment {
     var asset: ImportedAsset
     /// Asset node index → scene node index.
     var map: [Int: Int]

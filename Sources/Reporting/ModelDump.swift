@@ -138,7 +138,8 @@ public enum ModelDump {
             case .sphere(let r): members = [("shape", .string("sphere")), ("radius", .rounded(r))]
             case .capsule(let r, let hh): members = [("shape", .string("capsule")), ("radius", .rounded(r)), ("height", .rounded(hh))]
             }
-            members += [("size", .vector((sz.x, sz.y, sz.z))), ("center", .vector((shape.center.x, shape.center.y, shape.center.z)))]
+            members += [("size", .vector((sz.x, sz.y, sz.z))), ("center", .vector((shape.center.x, shape.center.y, shape.center.z))),
+                        ("centerFrom", .string(shape.origin.rawValue))]
         }
         if let r = rect { members.append(("frame", .array([.rounded(r.x), .rounded(r.y), .rounded(r.width), .rounded(r.height)]))) }
         return .object(members)
@@ -177,7 +178,8 @@ public enum ModelDump {
             case .sphere: kind = "sphere"
             case .capsule: kind = "capsule"
             }
-            let offset = shape.center == .zero ? "" : " offset \(vec(shape.center))"
+            let from = shape.origin == .node ? "the node's origin" : "its bounds' centre"
+            let offset = shape.center == .zero && shape.origin == .bounds ? "" : " at \(vec(shape.center)) m from \(from)"
             return "\(kind) \(fmtShort(sz.x)) × \(fmtShort(sz.y)) × \(fmtShort(sz.z)) m" + offset
         }
     }

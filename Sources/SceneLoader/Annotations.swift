@@ -447,7 +447,7 @@ extension SceneBuilder {
         switch region {
         case .shape(let shape):
             size = shape.size
-            c += shape.center
+            c = (shape.origin == .node ? .zero : centre) + shape.center
         case .size(let width, let height):
             size = Vec3(width * pt, height * pt, extent.z)
         case .insets(let t, let l, let b, let rr):

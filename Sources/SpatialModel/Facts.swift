@@ -24,10 +24,14 @@ public enum FactSource: String, Sendable, CaseIterable, Hashable {
     case `default`
 }
 
-/// A 3D hit region in metres, in the frame of the node it belongs to (not scaled by the asset's unit
-/// scale or the node's own scale: the numbers are metres as the viewer sees them), centred on
-/// `center` (metres from the node's geometry centre, or from its origin when it has no geometry).
+/// A 3D hit region in metres, along the axes of the node it belongs to (not scaled by the asset's
+/// unit scale or the node's own scale: the numbers are metres as the viewer sees them; an importer
+/// converts a file's local extents with the node's world scale), centred `center` metres from
+/// `origin`.
 public struct HitShape: Hashable, Sendable {
+    /// What `center` is measured from: the centre of the node's rest bounds (its origin when it has
+    /// no geometry), as annotations say; or the node's origin, as a USD `Collider`'s pose does.
+    public enum Origin: String, Hashable, Sendable { case bounds, node }
     public enum Kind: Hashable, Sendable {
         case box(size: Vec3)
         case sphere(radius: Double)
@@ -36,7 +40,10 @@ public struct HitShape: Hashable, Sendable {
     }
     public var kind: Kind
     public var center: Vec3
-    public init(_ kind: Kind, center: Vec3 = .zero) { self.kind = kind; self.center = center }
+    public var origin: Origin
+    public init(_ kind: Kind, center: Vec3 = .zero, origin: Origin = .bounds) {
+        self.kind = kind; self.center = center; self.origin = origin
+    }
 
     /// Full extent along the node's x, y and z axes.
     public var size: Vec3 {

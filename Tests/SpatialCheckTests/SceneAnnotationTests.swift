@@ -17,7 +17,9 @@ import SpatialModel
     ///   components) says: interactive, direct input, a 5 cm box collider, label "File label";
     /// - `Knob2` at (−0.1, 0, 0), a 2 cm cube, nothing said;
     /// - `btn_reset` at (0, −0.1, 0), a 2 cm cube marked a button by its name prefix;
-    /// - `Label` at (0, 0.1, 0), a 2 cm cube, nothing said.
+    /// - `Label` at (0, 0.1, 0), a 2 cm cube, nothing said;
+    /// - `Slider` at (0, −0.2, 0), a 2 cm cube 4 cm right of its origin; the file gives it a 4 cm
+    ///   box collider centred on its origin (a USD Collider's pose), not on its mesh.
     static func panel() -> ImportedAsset {
         let cube = AABB(min: Vec3(-0.01, -0.01, -0.01), max: Vec3(0.01, 0.01, 0.01))
         let cubeVertices: [Float] = [-0.01, -0.01, -0.01, 0.01, 0.01, 0.01]
@@ -27,7 +29,7 @@ import SpatialModel
                              vertices: cubeVertices, triangles: 12, marking: marking, facts: facts)
         }
         var nodes = [
-            AssetNode(name: "Root", parent: nil, subtreeEnd: 5, local: .identity, localTRS: .identity,
+            AssetNode(name: "Root", parent: nil, subtreeEnd: 6, local: .identity, localTRS: .identity,
                       meshBounds: .empty, vertices: [], triangles: 0, marking: nil),
             node("Knob1", Vec3(0.1, 0, 0), facts: NodeFacts(interactive: true, interaction: .direct,
                                                             hitRegion: .shape(HitShape(.box(size: Vec3(0.05, 0.05, 0.05)))),
@@ -35,8 +37,13 @@ import SpatialModel
             node("Knob2", Vec3(-0.1, 0, 0)),
             node("btn_reset", Vec3(0, -0.1, 0), marking: AssetMarking(role: .button, source: .namePrefix)),
             node("Label", Vec3(0, 0.1, 0)),
+            AssetNode(name: "Slider", parent: 0, subtreeEnd: 6, local: Transform(translation: Vec3(0, -0.2, 0)).matrix,
+                      localTRS: Transform(translation: Vec3(0, -0.2, 0)),
+                      meshBounds: AABB(min: Vec3(0.03, -0.01, -0.01), max: Vec3(0.05, 0.01, 0.01)),
+                      vertices: [0.03, -0.01, -0.01, 0.05, 0.01, 0.01], triangles: 12, marking: nil,
+                      facts: NodeFacts(hitRegion: .shape(HitShape(.box(size: Vec3(0.04, 0.04, 0.04)), origin: .node)))),
         ]
-        for i in 1..<nodes.count { nodes[i].subtreeEnd = i + 1 }
+        for i in 1..<(nodes.count - 1) { nodes[i].subtreeEnd = i + 1 }
         return ImportedAsset(path: "panel.glb", resolvedPath: "/x/panel.glb", format: "test", nodes: nodes,
                              animations: [], declaredUnitScale: nil, unitNote: "metres")
     }
@@ -107,7 +114,7 @@ import SpatialModel
                     accessibilityLabel: Bass
             """)
         // Entities in node order; `Label` has no facts and stays part of the model only.
-        #expect(scene.entities.map(\.path) == ["radio", "radio/Knob1", "radio/Knob2", "radio/btn_reset"])
+        #expect(scene.entities.map(\.path) == ["radio", "radio/Knob1", "radio/Knob2", "radio/btn_reset", "radio/Slider"])
 
         let k1 = try Self.entity(scene, "radio/Knob1")
         #expect(k1.interactive && k1.factSources.interactive == .file)
@@ -135,9 +142,16 @@ import SpatialModel
         // Without a hit region: its own 2 cm mesh at (0, 1.5, −1).
         #expect(near(reset.restWorldBounds.min, Vec3(-0.01, 1.49, -1.01), 1e-9))
 
+        // The slider's collider is centred on its origin (0, 1.4, −1), not on its mesh (x 0.03–0.05),
+        // and it has no interactive fact: it is measured on the collider but is not a target.
+        let slider = try Self.entity(scene, "radio/Slider")
+        #expect(!slider.interactive && slider.factSources.hitRegion == .file)
+        #expect(near(slider.restWorldBounds.min, Vec3(-0.02, 1.38, -1.02), 1e-9))
+        #expect(near(slider.restWorldBounds.max, Vec3(0.02, 1.42, -0.98), 1e-9))
+
         // The model keeps its mesh bounds: the collider and sphere boxes are not part of it.
         let model = try Self.entity(scene, "radio")
-        #expect(near(model.restWorldBounds.min, Vec3(-0.11, 1.49, -1.01), 1e-9))
+        #expect(near(model.restWorldBounds.min, Vec3(-0.11, 1.39, -1.01), 1e-9))
         #expect(near(model.restWorldBounds.max, Vec3(0.11, 1.71, -0.99), 1e-9))
     }
 
@@ -193,10 +207,10 @@ import SpatialModel
     @Test func aGlobThatMatchesNothingIsAWarningNamingTheGlobAndTheAsset() throws {
         let scene = try Self.load(annotations: """
                 annotations:
-                  - {nodes: ["Knob1", "Root/Slider*"], interactive: true}
+                  - {nodes: ["Knob1", "Root/Fader*"], interactive: true}
             """)
-        let w = try #require(scene.warnings.first { $0.message.contains("Slider") })
-        #expect(w.message == "annotation glob 'Root/Slider*' of model 'radio' matches no node of asset 'robot.glb'; it is ignored")
+        let w = try #require(scene.warnings.first { $0.message.contains("Fader") })
+        #expect(w.message == "annotation glob 'Root/Fader*' of model 'radio' matches no node of asset 'robot.glb'; it is ignored")
         #expect(w.location == SourceLocation(line: 9, column: 27))
         #expect(w.hint?.contains("'Root/Knob1'") == true)
         #expect(scene.entity(atPath: "radio/Knob1") != nil)

@@ -24,6 +24,7 @@ public enum ModelDump {
                     .object([("name", .string($0.name)), ("duration", .rounded($0.duration))])
                 })),
                 ("location", .object([("line", .int(e.location.line)), ("column", .int(e.location.column))])),
+                ("facts", facts(e)),
             ]
             return .object(members)
         }
@@ -86,6 +87,11 @@ public enum ModelDump {
                 }
             }
         }
+        let stated = scene.entities.filter(hasFacts)
+        if !stated.isEmpty {
+            out += "\nfacts (source in brackets; unknown = nothing says)\n"
+            for e in stated { out += "  \(e.path): " + factsText(e) + "\n" }
+        }
         let keyed = scene.animations.filter { $0.source == .keyframes }
         if !keyed.isEmpty {
             out += "\nkeyframe animations\n"
@@ -102,6 +108,83 @@ public enum ModelDump {
             for w in scene.warnings { out += "  " + w.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") + "\n" }
         }
         return out
+    }
+
+    // MARK: facts
+
+    /// `facts` of an entity in the JSON model: each fact's value and where it came from
+    /// (`annotation`, `file`, `name prefix`, `default`).
+    static func facts(_ e: Entity) -> JSON {
+        let s = e.factSources
+        func fact(_ v: JSON, _ src: FactSource) -> JSON { .object([("value", v), ("source", .string(src.rawValue))]) }
+        return .object([
+            ("interactive", fact(.bool(e.interactive), s.interactive)),
+            ("interaction", fact(.optional(e.interaction?.rawValue), s.interaction)),
+            ("hoverEffect", fact(.optional(e.hoverEffect?.rawValue), s.hoverEffect)),
+            ("hitRegion", fact(e.hitRegion.map { hitRegion($0, e.hitFrame) } ?? .null, s.hitRegion)),
+            ("anchor", fact(.string(e.anchor.rawValue), s.anchor)),
+            ("accessibilityLabel", fact(.optional(e.accessibilityLabel), s.accessibilityLabel)),
+        ])
+    }
+
+    static func hitRegion(_ h: HitRegion, _ rect: RectPt?) -> JSON {
+        var members: [(String, JSON)]
+        switch h {
+        case .size(let w, let hh):
+            members = [("size", .array([.rounded(w), .rounded(hh)]))]
+        case .insets(let t, let l, let b, let r):
+            members = [("insets", .array([.rounded(t), .rounded(l), .rounded(b), .rounded(r)]))]
+        case .shape(let shape):
+            let sz = shape.size
+            switch shape.kind {
+            case .box: members = [("shape", .string("box"))]
+            case .sphere(let r): members = [("shape", .string("sphere")), ("radius", .rounded(r))]
+            case .capsule(let r, let hh): members = [("shape", .string("capsule")), ("radius", .rounded(r)), ("height", .rounded(hh))]
+            }
+            members += [("size", .vector((sz.x, sz.y, sz.z))), ("center", .vector((shape.center.x, shape.center.y, shape.center.z))),
+                        ("centerFrom", .string(shape.origin.rawValue))]
+        }
+        if let r = rect { members.append(("frame", .array([.rounded(r.x), .rounded(r.y), .rounded(r.width), .rounded(r.height)]))) }
+        return .object(members)
+    }
+
+    /// Entities the text dump lists under `facts`: any fact not at its default, or any stated value.
+    static func hasFacts(_ e: Entity) -> Bool {
+        let s = e.factSources
+        return [s.interactive, s.interaction, s.hoverEffect, s.hitRegion, s.anchor, s.accessibilityLabel].contains { $0 != .default }
+            || e.interaction != nil || e.hoverEffect != nil || e.hitRegion != nil || e.accessibilityLabel != nil
+    }
+
+    static func factsText(_ e: Entity) -> String {
+        let s = e.factSources
+        func src(_ x: FactSource) -> String { " [\(x.rawValue)]" }
+        var parts = ["interactive \(e.interactive ? "yes" : "no")" + src(s.interactive)]
+        parts.append("interaction \(e.interaction?.rawValue ?? "unknown")" + src(s.interaction))
+        parts.append("hover effect \(e.hoverEffect?.rawValue ?? "unknown")" + src(s.hoverEffect))
+        parts.append("hit region \(e.hitRegion.map { hitRegionText($0, e.hitFrame) } ?? "its bounds")" + src(s.hitRegion))
+        parts.append("anchor \(e.anchor.rawValue)" + src(s.anchor))
+        parts.append("accessibility label " + (e.accessibilityLabel.map { "\"\($0)\"" } ?? "unknown") + src(s.accessibilityLabel))
+        return parts.joined(separator: ", ")
+    }
+
+    static func hitRegionText(_ h: HitRegion, _ rect: RectPt?) -> String {
+        let frame = rect.map { " = [\(fmtShort($0.x)), \(fmtShort($0.y)), \(fmtShort($0.width)), \(fmtShort($0.height))] pt" } ?? ""
+        switch h {
+        case .size(let w, let hh): return "\(fmtShort(w)) × \(fmtShort(hh)) pt" + frame
+        case .insets(let t, let l, let b, let r):
+            return "insets [\(fmtShort(t)), \(fmtShort(l)), \(fmtShort(b)), \(fmtShort(r))] pt" + frame
+        case .shape(let shape):
+            let sz = shape.size
+            let kind: String
+            switch shape.kind {
+            case .box: kind = "box"
+            case .sphere: kind = "sphere"
+            case .capsule: kind = "capsule"
+            }
+            let from = shape.origin == .node ? "the node's origin" : "its bounds' centre"
+            let offset = shape.center == .zero && shape.origin == .bounds ? "" : " at \(vec(shape.center)) m from \(from)"
+            return "\(kind) \(fmtShort(sz.x)) × \(fmtShort(sz.y)) × \(fmtShort(sz.z)) m" + offset
+        }
     }
 
     // MARK: helpers

@@ -456,7 +456,10 @@ final class HeadLockRule: RuleProcessor {
         guard let r = s.index(m.id) else { return nil }
         rule = r
         let ents = s.scene.entities
-        declared = ents.indices.filter { ents[$0].anchor == .head && ents[$0].parent == nil }
+        // The outermost head-anchored entities: top-level ones, and asset nodes anchored by their facts.
+        declared = ents.indices.filter { i in
+            ents[i].anchor == .head && (ents[i].parent.map { ents.indices.contains($0) && ents[$0].anchor != .head } ?? true)
+        }
         paths = ents.map(\.path)
         fieldOfView = s.scene.viewer.fieldOfView
         dt = s.frameDuration

@@ -119,7 +119,8 @@ final class TargetPairAnalyzer: RuleProcessor {
         var pg = PairGrid()
         for c in byContainer.keys.sorted() {
             guard let members = byContainer[c] else { continue }
-            let rects = members.map { ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
+            // Hit regions where stated (`hitRegion`), else the frames.
+            let rects = members.map { ents[$0].hitFrame ?? ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
             let x0 = rects.map { $0.x }, y0 = rects.map { $0.y }
             let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
             pg.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing,
@@ -257,10 +258,11 @@ public enum TargetHitRegionVisionOS: RuleDescribing {
                     Citation("designing-for-games", "Look stunning on every display")],
         summary: "An interactive element smaller than 28×28 pt, or a custom control or a button of a non-standard size smaller than 60×60 pt.",
         rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls get a system hit region (buttons only at the HIG's sizes: 28, 32, 44, 52, 64 pt), so below 60 pt only custom controls and buttons of other sizes are flagged.",
-        fixHint: "Make the control at least 60×60 pt (or give it a larger hit region); never smaller than 28×28 pt.",
+        fixHint: "Make the control at least 60×60 pt, or give it a 60×60 pt hit region (hitRegion: {size: [60, 60]}); never smaller than 28×28 pt.",
         unit: "pt", worse: .lower,
         notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, any 3D entity, or a button whose frame's smaller side (its height) is not one of the HIG's button sizes (28, 32, 44, 52 or 64 pt, ±0.5): other system controls (toggles, sliders, fields, …) and standard-size buttons get the system's hit region.",
-                "One violation per element: its severity is that of its worst frame (error below 28, warning below 60), and its spans cover every frame below 60."])
+                "One violation per element: its severity is that of its worst frame (error below 28, warning below 60), and its spans cover every frame below 60.",
+                "A hitRegion (on an element: size or insets in pt; on an asset node: a shape in metres, or a USD Collider) replaces the bounds: the element or node is measured on it, and a control with a hitRegion of its own is judged by it rather than assumed to get the system's. The same hit regions are used by target-center-spacing, target-no-overlap and target-large-hover-padding."])
 }
 
 public enum TargetHitRegionIOS: RuleDescribing {
@@ -275,9 +277,10 @@ public enum TargetHitRegionIOS: RuleDescribing {
                     Citation("game-controls", "Touch controls")],
         summary: "A screen-space control in an iOS AR scene smaller than 44×44 pt (warning) or 28×28 pt (error).",
         rationale: "Fingers need 44×44 pt to hit a control reliably; less important controls can go down to 28×28 pt but no further.",
-        fixHint: "Make the control at least 44×44 pt.",
+        fixHint: "Make the control at least 44×44 pt, or give it a 44×44 pt hit region (hitRegion: {size: [44, 44]}).",
         platforms: [.iOS], unit: "pt", worse: .lower,
-        notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used."])
+        notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used.",
+                "Measured on the element's hitRegion when it has one (size, or its frame moved by insets), else its frame. System controls other than buttons (toggles, steppers, pickers and segmented controls, sliders, text fields, menus, tabs, links) get the system's touch area, as on visionOS: below 44 pt they are not flagged (below 28 pt they still are). Buttons and custom controls are judged by their frame or hitRegion; so is any control with a hitRegion of its own."])
 }
 
 /// The HIG's visionOS button sizes in pt: Mini, Small, Regular, Large and Extra Large.
@@ -294,9 +297,12 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     // A system control (any role but custom) gets the system's hit region; a button only at one of
     // the HIG's button sizes, read from its frame's smaller side in pt (its height). Other buttons,
     // custom controls and 3D entities are judged as custom.
+    // On iOS only the non-button system controls (toggles, steppers, segmented controls, …) get the
+    // system's touch area. A control with a hit region of its own is judged by it.
     let standardSystem = ents.map { e -> Bool in
-        guard e.kind == .element, let role = e.role, role != .custom else { return false }
+        guard e.kind == .element, e.hitRegion == nil, let role = e.role, role != .custom else { return false }
         guard role == .button else { return true }
+        if ios { return false }
         guard let f = e.frame else { return false }
         let side = min(f.width, f.height)
         return standardControlSizes.contains { abs(side - $0) < 0.5 }
@@ -308,10 +314,10 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         // else (elements of fixed-scale containers, 3D models, marked nodes) in angle, as pt_eq.
         // An entity is always measured the same way, so its unit never changes.
         let size: Double, unit: String
-        if let fr = ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
+        if let fr = ent.hitFrame ?? ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
         guard size.isFinite else { return nil }
         if size < minimum { return .init(measured: size, threshold: minimum, severity: .error, angular: unit == "pt_eq", unit: unit) }
-        let custom = ios || !standardSystem[e]
+        let custom = !standardSystem[e]
         if custom, size < upper { return .init(measured: size, threshold: upper, severity: .warning, angular: unit == "pt_eq", unit: unit) }
         return nil
     }, message: { agg, names in

@@ -44,9 +44,9 @@ private let commonKeys = ["id", "kind", "position", "placement", "rotation", "qu
 private let kindKeys: [FileKind: [String]] = [
     .window: ["size", "scaleMode", "elements"],
     .volume: ["size", "scaleMode", "elements"],
-    .model: ["asset", "assetUnits", "node"],
+    .model: ["asset", "assetUnits", "node", "annotations"],
     .text: ["fontSize", "height", "string"],
-    .environment: ["asset", "assetUnits", "node", "groundPlane", "range"],
+    .environment: ["asset", "assetUnits", "node", "groundPlane", "range", "annotations"],
     .group: [],
 ]
 private let allowedKeys: [FileKind: [String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map {
@@ -67,6 +67,7 @@ private let elsewhereKeys: [FileKind: [String: String]] = Dictionary(uniqueKeysW
 private let topKeys = ["format", "name", "platform", "immersion", "frameRate", "duration", "units", "viewer",
                        "entities", "events"]
 private let elementKeys = ["id", "role", "frame", "depth", "fontSize", "label", "interactive", "primary", "visible"]
+    + elementFactKeys
 
 /// The frame an entity is built in: its parent's node, or (for a root) its anchor frame.
 private struct ParentInfo {
@@ -91,16 +92,16 @@ final class SceneBuilder {
     let importer: AssetImporting
     let r: Reader
 
-    private var nodes: [Node] = []
-    private var world: [Mat4] = []
-    private var nodeVertices: [Int: [Float]] = [:]
-    private var entities: [Entity] = []
+    var nodes: [Node] = []
+    var world: [Mat4] = []
+    var nodeVertices: [Int: [Float]] = [:]
+    var entities: [Entity] = []
     private var animations: [Animation] = []
-    private var paths: [String: SourceLocation?] = [:]
-    private var units = Units()
+    var paths: [String: SourceLocation?] = [:]
+    var units = Units()
     private var viewer = Viewer()
-    private var eye0 = Vec3(0, 1.6, 0)
-    private var q0 = Quat.identity
+    var eye0 = Vec3(0, 1.6, 0)
+    var q0 = Quat.identity
     private var yaw0 = 0.0
     private var entityCount = 0
     private var limitReported = false
@@ -112,6 +113,8 @@ final class SceneBuilder {
     private var assetCache: [String: (Result<ImportedAsset, Diagnostic>, display: String)] = [:]
     /// Entities with a derived value out of range (`checkDerivedRange`), reported once.
     fileprivate var rangeReported = Set<Int>()
+    /// The `annotations` of the model or environment being built, applied when its asset attaches.
+    var pendingAnnotations: [NodeAnnotation] = []
     /// Folder → its entry names by lowercased name (`caseVariants`).
     private var folderNames: [String: [String: [String]]] = [:]
 
@@ -412,7 +415,7 @@ final class SceneBuilder {
 
     // MARK: - Nodes
 
-    private func anchorFrame(_ a: Anchor) -> (Mat4, Quat) {
+    func anchorFrame(_ a: Anchor) -> (Mat4, Quat) {
         switch a {
         case .world: return (.identity, .identity)
         case .head: return (Transform(translation: eye0, rotation: q0).matrix, q0)
@@ -423,7 +426,7 @@ final class SceneBuilder {
     }
 
     @discardableResult
-    private func appendNode(name: String, parent: Int?, restTRS: Transform, rest: Mat4? = nil, geometry: AABB,
+    func appendNode(name: String, parent: Int?, restTRS: Transform, rest: Mat4? = nil, geometry: AABB,
                             anchor: Anchor, entity: Int?) -> Int {
         let m = rest ?? restTRS.matrix
         let idx = nodes.count
@@ -536,6 +539,8 @@ final class SceneBuilder {
         e.metresPerPoint = units.fixedPointSize
         let d0 = length(nodeWorld.translation - eye0)
         e.placementDistance = d0
+        if interactive != nil { e.factSources.interactive = .annotation }
+        if m.has("anchor") { e.factSources.anchor = .annotation }
         entities.append(e)
         if !nodeWorld.isFinite {
             r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
@@ -639,7 +644,7 @@ final class SceneBuilder {
             }
             if assetNode == nil {
                 if kind == .environment {
-                    for k in ["assetUnits", "node"] where m.has(k) {
+                    for k in ["assetUnits", "node", "annotations"] where m.has(k) {
                         r.error(m.keyLoc(k), "'\(k)' needs an 'asset' on \(what)")
                     }
                 }
@@ -649,6 +654,7 @@ final class SceneBuilder {
             var selectName: String?
             var selectLoc: SourceLocation?
             if let nn = m["node"] { selectName = r.string(nn, "'node' of \(what)"); selectLoc = nn.loc }
+            pendingAnnotations = m["annotations"].map { parseAnnotations($0, what: what) } ?? []
             if let an = assetNode, let ap = r.string(an, "'asset' of \(what)"), checkAssetPath(ap, loc: an.loc) {
                 let resolved = Self.resolve(ap, base: baseDirectory)
                 if let asset = importAsset(display: ap, resolved: resolved, loc: an.loc) {
@@ -741,7 +747,8 @@ final class SceneBuilder {
             let what = "element '\(id)'"
             m.checkKeys(elementKeys, in: what, reader: r,
                         elsewhere: ["position": "is not used for elements; place them with 'frame' in points",
-                                    "kind": "is not used for elements; use 'role'"])
+                                    "kind": "is not used for elements; use 'role'",
+                                    "anchor": "is not used for elements; they follow their container's anchor"])
             let epath = path + "/" + id
             if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
             let role = m["role"].flatMap { r.enumValue($0, "'role' of \(what)", ElementRole.self) } ?? .custom
@@ -778,6 +785,7 @@ final class SceneBuilder {
             e.scaleMode = mode
             e.metresPerPoint = s
             e.placementDistance = length(world[nodeIdx].translation - eye0)
+            elementFacts(m, &e, what: what, s: s)
             entities.append(e)
         }
     }
@@ -1049,38 +1057,9 @@ final class SceneBuilder {
         entities[entIdx].asset = AssetUse(path: display, resolvedPath: resolved, format: asset.format,
                                           unitScale: unitScale, unitReason: reason, triangles: triangles,
                                           clips: asset.animations.map { ($0.name, $0.duration) }, node: selectNode)
-        // Marked nodes become entities of their own.
-        var used: [String: Int] = [:]
-        for i in sel {
-            guard let mark = asset.nodes[i].marking, let sceneIdx = map[i] else { continue }
-            var id = Self.sanitise(asset.nodes[i].name)
-            if let count = used[id] {
-                used[id] = count + 1
-                r.warning(loc, "asset '\(display)' has several marked nodes named '\(id)'; the later ones are reported as '\(id)~\(count + 1)'")
-                id += "~\(count + 1)"
-            } else {
-                used[id] = 1
-            }
-            var epath = path + "/" + id
-            if let prev = paths[epath] {
-                r.warning(loc, "marked node '\(id)' of asset '\(display)' has the same path as the entity at \(prev.map { "\($0)" } ?? "?"); it is reported as '\(epath)~asset'")
-                epath += "~asset"
-            }
-            paths[epath] = loc
-            let ent = entities.count
-            var e = Entity(id: id, path: epath, kind: .node, node: sceneIdx, location: loc ?? SourceLocation(line: 1, column: 1))
-            e.geometryNodes = sceneIdx..<nodes[sceneIdx].subtreeEnd
-            e.role = mark.role
-            e.interactive = mark.interactive ?? mark.role.defaultInteractive
-            e.primary = mark.primary ?? false
-            e.fontSize = mark.fontSize
-            e.parent = entIdx
-            e.anchor = anchor
-            e.scaleMode = .fixed
-            e.metresPerPoint = units.fixedPointSize
-            entities.append(e)
-            nodes[sceneIdx].entity = ent
-        }
+        // Marked and annotated nodes, and nodes the file states facts about, become entities.
+        nodeEntities(asset: asset, display: display, sel: sel, map: map, entIdx: entIdx, anchor: anchor,
+                     path: path, loc: loc)
         return Attachment(asset: asset, map: map)
     }
 
@@ -1327,7 +1306,7 @@ final class SceneBuilder {
         }
     }
 
-    private static func metres(_ d: Double) -> String {
+    static func metres(_ d: Double) -> String {
         d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
     }
 

@@ -53,6 +53,14 @@ import AssetImport
 ///   in another letter case gets a hint naming that file (only that folder is read, and only after
 ///   the path policy accepted the path). Marked nodes whose names repeat get a `~2`, `~3`
 ///   suffix in their path (with a warning).
+/// - **Annotations** (`Annotations.swift`). `annotations` on a model or environment state facts for
+///   asset nodes matched by path glob (names from the asset's top node joined by `/`; a glob
+///   without `/` matches names). Marked nodes, nodes with file facts (`AssetNode.facts`) and
+///   annotated nodes become entities in node order; facts: annotation > file > name prefix >
+///   default. A 3D `hitRegion` becomes a node of its own (a child of the node, appended after the
+///   asset) that is the entity's only geometry node; an element's 2D `hitRegion` replaces its
+///   node's geometry. An `anchor` fact re-roots the node in that anchor frame, keeping its rest
+///   world pose.
 /// - **Animation.** A keyframe that omits a component holds the entity's static value; every
 ///   keyframe gives a key in every component. `speed` is accepted for keyframes too.
 /// - **Duration.** Default: the latest of the last viewer key, the end of every non-looping animation

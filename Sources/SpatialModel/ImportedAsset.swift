@@ -52,12 +52,16 @@ public struct AssetNode: Sendable {
     public var triangles: Int
     /// UI metadata from glTF `extras.spatial` or a name prefix (scene format §7).
     public var marking: AssetMarking?
+    /// What the file says about the node's interaction, hit region, anchor and accessibility (USD
+    /// RealityKit components); empty when it says nothing. Scene-file annotations override it.
+    public var facts: NodeFacts
 
     public init(name: String, parent: Int?, subtreeEnd: Int, local: Mat4, localTRS: Transform?,
-                meshBounds: AABB, vertices: [Float], triangles: Int, marking: AssetMarking?) {
+                meshBounds: AABB, vertices: [Float], triangles: Int, marking: AssetMarking?,
+                facts: NodeFacts = NodeFacts()) {
         self.name = name; self.parent = parent; self.subtreeEnd = subtreeEnd; self.local = local
         self.localTRS = localTRS; self.meshBounds = meshBounds; self.vertices = vertices
-        self.triangles = triangles; self.marking = marking
+        self.triangles = triangles; self.marking = marking; self.facts = facts
     }
 }
 

@@ -167,6 +167,18 @@ public struct Entity: Sendable {
     /// World bounds at rest (t = 0 pose, no animation, no skinning), exact for asset vertices.
     public var restWorldBounds: AABB
     public var location: SourceLocation
+    /// How input reaches it (`interaction`); nil when nothing says.
+    public var interaction: Interaction?
+    /// Its hover effect; nil when nothing says (unknown, not missing).
+    public var hoverEffect: HoverEffect?
+    /// Its hit region as stated (element key, annotation or asset file); nil: its bounds.
+    public var hitRegion: HitRegion?
+    /// For an element with a 2D hit region: that region in its container's points.
+    public var hitFrame: RectPt?
+    public var accessibilityLabel: String?
+    /// Where `interactive`, `interaction`, `hoverEffect`, `hitRegion`, `anchor` and
+    /// `accessibilityLabel` came from.
+    public var factSources: FactSources
 
     public init(id: String, path: String, kind: EntityKind, node: Int, location: SourceLocation) {
         self.id = id; self.path = path; self.kind = kind; self.role = nil; self.node = node
@@ -177,6 +189,8 @@ public struct Entity: Sendable {
         self.fontSize = nil; self.textHeight = nil; self.string = nil; self.label = nil
         self.asset = nil; self.groundPlane = nil; self.immersionRange = nil; self.animation = nil
         self.restWorldBounds = .empty; self.location = location
+        self.interaction = nil; self.hoverEffect = nil; self.hitRegion = nil; self.hitFrame = nil
+        self.accessibilityLabel = nil; self.factSources = FactSources()
     }
 
     /// Text content that people read (text entities, text elements, text-marked nodes).

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import SpatialCheck
+import Reporting
+import SpatialModel
+
+/// Hit regions (`hitRegion` on elements and asset-node annotations) in the target rules on
+/// visionOS and iOS, end to end (loader → simulator → rules). Every expected number is derived by
+/// hand from the scene's geometry.
+@Suite struct HitRegionTests {
+    private static func check(_ yaml: String) throws -> [ReportViolation] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hit-region-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.scene.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: .default, snapshot: false)
+        #expect(report.status == .checked, "\(report.errors.map(\.description))")
+        return report.violations
+    }
+
+    /// A window 2 m ahead with `elements` (YAML flow mappings, one per line).
+    private static func window(platform: String = "visionOS", scaleMode: String = "dynamic", distance: Double = 2,
+                               size: String = "[1280, 720]", _ elements: [String]) -> String {
+        """
+        format: spatialscene/1
+        platform: \(platform)
+        duration: 1
+        entities:
+          - id: w
+            kind: window
+            scaleMode: \(scaleMode)
+            placement: {distance: \(distance), azimuth: 0, elevation: 0}
+            size: \(size)
+            elements:
+        \(elements.map { "      - " + $0 }.joined(separator: "\n"))
+        """
+    }
+
+    @Test func aCustomControlPassesWithA60PointHitRegion() throws {
+        // A 44×44 pt custom control in a dynamic window: 44 < 60 pt → warning. With a 60×60 pt
+        // hit region it is measured at 60 pt: no violation.
+        let before = try Self.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44]}"]))
+            .filter { $0.rule == "target-hit-region-visionos" }
+        #expect(before.map(\.measured) == [44] && before.map(\.threshold) == [60] && before.map(\.severity) == [.warning])
+        let after = try Self.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44], hitRegion: {size: [60, 60]}}"]))
+        #expect(after.filter { $0.rule == "target-hit-region-visionos" }.isEmpty)
+        // Insets of −5 pt on every side: 44 + 2·5 = 54 pt, still a warning, measured 54.
+        let insets = try Self.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44], hitRegion: {insets: -5}}"]))
+            .filter { $0.rule == "target-hit-region-visionos" }
+        #expect(insets.map(\.measured) == [54])
+    }
+
+    @Test func aSystemControlWithAStatedHitRegionIsJudgedByIt() throws {
+        // A toggle gets the system's hit region, unless its code says otherwise: 24 pt < 28 → error.
+        let vs = try Self.check(Self.window(["{id: t, role: toggle, frame: [600, 300, 51, 31], hitRegion: {size: [24, 24]}}"]))
+            .filter { $0.rule == "target-hit-region-visionos" }
+        #expect(vs.map(\.measured) == [24] && vs.map(\.severity) == [.error])
+        let plain = try Self.check(Self.window(["{id: t, role: toggle, frame: [600, 300, 51, 31]}"]))
+        #expect(plain.filter { $0.rule == "target-hit-region-visionos" }.isEmpty)
+    }
+
+    @Test func aFixedScaleElementIsMeasuredInAngleOnItsHitRegion() throws {
+        // A fixed-scale window 1 m ahead (s = tan(0.0671°) m per pt), a 40×40 pt custom control at
+        // its centre: 2·atan(20·s / 1 m) / 0.0671° = 40.0 pt_eq → warning. Its 70×70 pt hit region
+        // spans 2·atan(35·s / 1 m) / 0.0671° = 70.0 pt_eq → no violation.
+        let pa = Units.defaultPointAngle
+        let s = tan(radians(pa))
+        let expected = degrees(2 * atan(20 * s)) / pa
+        let before = try Self.check(Self.window(scaleMode: "fixed", distance: 1, size: "[200, 200]",
+                                                ["{id: dial, role: custom, frame: [80, 80, 40, 40]}"]))
+            .filter { $0.rule == "target-hit-region-visionos" }
+        #expect(before.count == 1 && before.first?.unit == "pt_eq")
+        #expect(abs((before.first?.measured ?? 0) - expected) < 1e-6)
+        let after = try Self.check(Self.window(scaleMode: "fixed", distance: 1, size: "[200, 200]",
+                                               ["{id: dial, role: custom, frame: [80, 80, 40, 40], hitRegion: {size: [70, 70]}}"]))
+        #expect(after.filter { $0.rule == "target-hit-region-visionos" }.isEmpty)
+        #expect(degrees(2 * atan(35 * s)) / pa > 60)
+    }
+
+    @Test func spacingAndOverlapUseTheHitRegions() throws {
+        // Frames [100, 300, 44, 44] and [170, 300, 44, 44]: centres 122 and 192, 70 pt apart,
+        // edges 26 pt apart: clean. The first one's hit region grows 30 pt to the right (insets
+        // [0, 0, 0, −30]): x 100–174, centre 137. It overlaps the second (170–214) by 4 pt, and the
+        // centres are 192 − 137 = 55 pt apart with no gap.
+        let plain = try Self.check(Self.window(["{id: a, role: button, frame: [100, 300, 44, 44]}",
+                                                "{id: b, role: button, frame: [170, 300, 44, 44]}"]))
+        #expect(plain.filter { $0.rule.hasPrefix("target-") }.isEmpty)
+        let vs = try Self.check(Self.window(["{id: a, role: button, frame: [100, 300, 44, 44], hitRegion: {insets: [0, 0, 0, -30]}}",
+                                             "{id: b, role: button, frame: [170, 300, 44, 44]}"]))
+        let overlap = vs.filter { $0.rule == "target-no-overlap" }
+        #expect(overlap.map(\.measured) == [4] && overlap.map(\.unit) == ["pt"] && overlap.map(\.severity) == [.error])
+        let spacing = vs.filter { $0.rule == "target-center-spacing" }
+        #expect(spacing.map(\.measured) == [55] && spacing.map(\.entities) == [["w/a", "w/b"]])
+    }
+
+    @Test func iOSSystemStepperGetsTheSystemHitRegion() throws {
+        // A 94×32 pt stepper is a standard-size system control: the system gives it its touch area,
+        // as on visionOS, so no warning although 32 < 44. A button of the same frame gets none (UIKit
+        // does not enlarge buttons): 32 pt < 44 → warning. A 30×30 pt button whose code gives it a
+        // 44×44 pt touch area (hitRegion) passes.
+        let stepper = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+                                                 ["{id: qty, role: stepper, frame: [148, 600, 94, 32]}"]))
+        #expect(stepper.filter { $0.rule == "target-hit-region-ios" }.isEmpty)
+        let button = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+                                                ["{id: qty, role: button, frame: [148, 600, 94, 32]}"]))
+            .filter { $0.rule == "target-hit-region-ios" }
+        #expect(button.map(\.measured) == [32] && button.map(\.threshold) == [44] && button.map(\.severity) == [.warning])
+        let region = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+                                                ["{id: info, role: button, frame: [344, 61, 30, 30], hitRegion: {size: [44, 44]}}"]))
+        #expect(region.filter { $0.rule == "target-hit-region-ios" }.isEmpty)
+        // A stepper below 28 pt is still an error: the system does not rescue a non-standard size.
+        let tiny = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+                                              ["{id: qty, role: stepper, frame: [148, 600, 60, 20]}"]))
+            .filter { $0.rule == "target-hit-region-ios" }
+        #expect(tiny.map(\.measured) == [20] && tiny.map(\.severity) == [.error])
+    }
+
+    @Test func anAnnotatedHitRegionFlipsA3DTargetVerdict() throws {
+        // Scenes/rules/target-hit-region-visionos: a 2 cm knob (glTF node Panel/Knob) centred 1 m
+        // ahead at eye height, made interactive by an annotation. Front face 0.99 m away:
+        // 2·atan(0.01 / 0.99) / 0.0671° = 17.25 pt_eq < 28 → error. With a 7 cm hit region (front
+        // face 0.965 m away): 2·atan(0.035 / 0.965) / 0.0671° = 61.9 pt_eq ≥ 60 → clean.
+        let pa = Units.defaultPointAngle
+        let fail = try RuleExampleTests.violations("Scenes/rules/target-hit-region-visionos/fail-annotated-node.scene.yaml")
+        #expect(fail.status == .checked, "\(fail.errors)")
+        #expect(fail.rules == ["target-hit-region-visionos"])
+        let path = TestPaths.repo("Scenes/rules/target-hit-region-visionos/fail-annotated-node.scene.yaml")
+        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: .default, snapshot: false)
+        let v = try #require(report.violations.first)
+        #expect(v.entities == ["radio/Knob"] && v.severity == .error && v.unit == "pt_eq")
+        #expect(abs(v.measured - degrees(2 * atan(0.01 / 0.99)) / pa) < 1e-6)
+        let pass = try RuleExampleTests.violations("Scenes/rules/target-hit-region-visionos/pass-annotated-node.scene.yaml")
+        #expect(pass.status == .checked && pass.rules.isEmpty, "\(pass.rules) \(pass.errors)")
+        #expect(degrees(2 * atan(0.035 / 0.965)) / pa >= 60)
+    }
+
+    /// Beside `fail.scene.yaml` and `pass.scene.yaml`, a rule's folder may hold variants
+    /// (`fail-*.scene.yaml`, `pass-*.scene.yaml`) showing where a scene-format feature changes the
+    /// verdict; each must trigger its rule, or be clean.
+    @Test func ruleExampleVariantsHoldTheirVerdicts() throws {
+        let root = TestPaths.repo("Scenes/rules")
+        var checked = 0
+        for id in try FileManager.default.contentsOfDirectory(atPath: root).sorted() {
+            let folder = (root as NSString).appendingPathComponent(id)
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+            where (file.hasPrefix("fail-") || file.hasPrefix("pass-")) && file.hasSuffix(".scene.yaml") {
+                let r = try RuleExampleTests.violations("Scenes/rules/\(id)/\(file)")
+                #expect(r.status == .checked, "\(id)/\(file) did not load: \(r.errors)")
+                if file.hasPrefix("fail-") {
+                    #expect(r.rules.contains(id), "\(id)/\(file) should violate \(id); got \(r.rules)")
+                } else {
+                    #expect(r.rules.isEmpty, "\(id)/\(file) should be clean; got \(r.rules)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 6)
+    }
+}

@@ -46,14 +46,17 @@ public enum Escape {
     }
 
     /// Plain text for a terminal or a log: unsafe scalars become visible escapes, everything else
-    /// is kept. The result is one line without control sequences.
+    /// is kept. The result is one line without control sequences. A value may start a line (a
+    /// path, a message on a line of its own), and CI runners read a line whose first non-blank
+    /// characters are `::` (GitHub workflow commands) or `##` (`##[error]`, `##vso[…]`) as a
+    /// command: such a leading `:` or `#` is shown as `\u{3A}` / `\u{23}`.
     public static func text(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: isUnsafe) else { return s }
+        guard s.unicodeScalars.contains(where: isUnsafe) || startsLikeCommand(s) else { return s }
         var out = String.UnicodeScalarView()
         for u in s.unicodeScalars {
             if isUnsafe(u) { out.append(contentsOf: visible(u).unicodeScalars) } else { out.append(u) }
         }
-        return String(out)
+        return neutralizingCommandPrefix(String(out))
     }
 
     /// `text(s)` cut to `limit` characters (Unicode scalars of the input) with `…`: for quoting a
@@ -66,15 +69,31 @@ public enum Escape {
             if isUnsafe(u) { out += visible(u) } else { out.unicodeScalars.append(u) }
             n += 1
         }
-        return out
+        return neutralizingCommandPrefix(out)
     }
 
-    /// XML character data and attribute values (JUnit): `& < > " '` as entities, and unsafe
-    /// scalars (most of which XML 1.0 cannot carry at all) as visible escapes.
+    /// True when `s`, after leading spaces, starts with `::` or `##`.
+    static func startsLikeCommand(_ s: String) -> Bool {
+        let rest = s.drop { $0 == " " }
+        return rest.hasPrefix("::") || rest.hasPrefix("##")
+    }
+
+    static func neutralizingCommandPrefix(_ s: String) -> String {
+        guard startsLikeCommand(s), let i = s.firstIndex(where: { $0 != " " }) else { return s }
+        return String(s[..<i]) + (s[i] == ":" ? "\\u{3A}" : "\\u{23}") + String(s[s.index(after: i)...])
+    }
+
+    /// XML character data and attribute values (JUnit): `& < > " '` as entities, unsafe scalars
+    /// (most of which XML 1.0 cannot carry at all) as visible escapes, and a leading `::`/`##` (a
+    /// CI command, see `text`) starts with a character reference.
     public static func xml(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
+        let command = startsLikeCommand(s)
         for u in s.unicodeScalars {
+            if command, out.unicodeScalars.allSatisfy({ $0 == " " }), u == ":" || u == "#" {
+                out += u == ":" ? "&#58;" : "&#35;"; continue  // a CI command at a line start (see `text`)
+            }
             switch u {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -94,7 +113,11 @@ public enum Escape {
     public static func html(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
+        let command = startsLikeCommand(s)
         for u in s.unicodeScalars {
+            if command, out.unicodeScalars.allSatisfy({ $0 == " " }), u == ":" || u == "#" {
+                out += u == ":" ? "&#58;" : "&#35;"; continue  // a CI command at a line start (see `text`)
+            }
             switch u {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -121,7 +144,7 @@ public enum Escape {
     ///   emphasis, links and images, table cells, strikethrough, math, headings); `_` too unless it
     ///   sits between two letters or digits (where it cannot start emphasis: `button_1` stays);
     /// - a leading `-`, `+`, `=`, or digits followed by `.`/`)` (a list or heading at the start of
-    ///   a line), and a leading space, are escaped;
+    ///   a line), a leading `:` (a CI command, see `text`) and a leading space are escaped;
     /// - `@` (mentions, e-mail autolinks), `#` before a letter or digit (issue references such as
     ///   `#12`, `owner/repo#12`), `:` before `/` (`https://…` autolinks) and `www.` get an
     ///   invisible zero-width joiner (`markdownBreak`), so nothing notifies or links;
@@ -139,7 +162,7 @@ public enum Escape {
         while leadingDigits < u.count, ("0"..."9").contains(u[leadingDigits]) { leadingDigits += 1 }
         for i in u.indices {
             let c = u[i]
-            if i == 0, c == "-" || c == "+" || c == "=" {
+            if i == 0, c == "-" || c == "+" || c == "=" || c == ":" {
                 out += "\\"; out.unicodeScalars.append(c); continue
             }
             if i == 0, c == " " { out += "&#32;"; continue }
@@ -226,7 +249,7 @@ public enum Escape {
                 if isUnsafe(u) { out += visible(u) } else { out.unicodeScalars.append(u) }
             }
         }
-        return out
+        return neutralizingCommandPrefix(out)
     }
 
     /// A property value of a GitHub workflow command (`file=…,title=…`): as `githubData`, plus

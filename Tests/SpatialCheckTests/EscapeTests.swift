@@ -39,6 +39,14 @@ import Foundation
         #expect(Escape.text(HostileStrings.zeroWidth) == "zero\\u{200B}width\\u{200C}non\\u{200D}joiner\\u{2060}word\\u{FEFF}bom")
         #expect(Escape.text(HostileStrings.forgedAnnotation) == "ok\\n::error file=x::forged")
         #expect(Escape.text("tab\there\r") == "tab\\there\\r")
+        // A value that may start a line cannot be a CI command (GitHub trims leading blanks).
+        #expect(Escape.text(HostileStrings.lineStartAnnotation) == "\\u{3A}:error file=x::forged")
+        #expect(Escape.text("  ##[error]x") == "  \\u{23}#[error]x")
+        #expect(Escape.text("##vso[task.setvariable]x", limit: 60) == "\\u{23}#vso[task.setvariable]x")
+        #expect(Escape.text("a::b ##c") == "a::b ##c")
+        #expect(Escape.xml("::error::x") == "&#58;:error::x")
+        #expect(Escape.html(" ##[error]") == " &#35;#[error]")
+        #expect(Escape.markdown("::error::x") == "\\::error::x")
         #expect(Escape.text("del\u{7F} c1\u{9B}2J nel\u{85}") == "del\\u{7F} c1\\u{9B}2J nel\\u{85}")
         #expect(Escape.text("nonchar" + scalar(0xFFFE) + scalar(0xFFFF) + scalar(0xFDD0)) == "nonchar\\u{FFFE}\\u{FFFF}\\u{FDD0}")
         // Ordinary text, including other scripts and emoji without joiners, is unchanged.

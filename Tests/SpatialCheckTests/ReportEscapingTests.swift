@@ -272,6 +272,36 @@ import SpatialCheck
         #expect(hrefs(try html("https://developer.apple.com/design/")) == ["https://developer.apple.com/design/"])
     }
 
+    @Test func valuesThatStartALineCannotBeCICommands() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A saved report whose paths, rule, entity, message and hints are workflow commands.
+        try """
+            {"format": "spatialcheck-report/1", "settings": {"failOn": "error"},
+             "scenes": [{"path": "::error file=a::forged.scene.yaml", "status": "checked", "frameRate": 90, "frames": 90,
+               "duration": 1, "warnings": [{"message": "::notice::w"}],
+               "violations": [{"rule": "::warning::rule", "severity": "error", "entities": ["##[error]entity"], "measured": 1,
+                 "threshold": 2, "message": "::error file=x::forged", "help": "##vso[task.setvariable variable=x]1", "spans": [[0, 1]]}]},
+              {"path": "##[error]p.scene.yaml", "status": "error",
+               "errors": [{"message": "::error::m", "hint": "::error::h", "file": "::error::f"}]}]}
+            """.write(toFile: dir + "/r.json", atomically: true, encoding: .utf8)
+        for format in ReportFormat.allCases {
+            var options = SpatialCheck.ReportOptions()
+            options.format = format
+            let r = SpatialCheck.report(paths: [dir + "/r.json"], options: options)
+            Self.check(r.output, "report --format \(format)", markup: Self.markupFormats.contains(format))
+        }
+        // A scene file named like a command, found by a directory search and named directly.
+        try "format: spatialscene/1\nentities:\n  - {id: w, kind: window}\n"
+            .write(toFile: dir + "/::error file=x::forged.scene.yaml", atomically: true, encoding: .utf8)
+        for args in [["validate", "."], ["validate", "::error file=x::forged.scene.yaml"], ["inspect", "::error file=x::forged.scene.yaml"],
+                     ["validate", "::error file=x::missing.scene.yaml"], ["inspect", "::error file=x::missing.scene.yaml"]] {
+            let r = try CLIHarness.run(args, cwd: dir)
+            Self.check(r.stdout + r.stderr, "\(args)", markup: false)
+            #expect((r.stdout + r.stderr).contains("\\u{3A}:error file=x::"), "\(args): \(r.stdout) \(r.stderr)")
+        }
+    }
+
     @Test func aHostileBaselineIsEscapedToo() throws {
         let dir = try Self.hostileProject()
         defer { try? FileManager.default.removeItem(atPath: dir) }

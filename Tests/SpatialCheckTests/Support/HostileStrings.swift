@@ -19,10 +19,13 @@ enum HostileStrings {
     static let mention = "@octocat"
     static let javascriptURL = "javascript:alert(1)"
     static let formula = "=HYPERLINK(\"https://evil.example\",\"click\")"
+    /// Workflow commands that need no line break when the value itself starts a line.
+    static let lineStartAnnotation = "::error file=x::forged"
+    static let legacyCommand = "##[error]forged"
 
     static let all: [String] = [
         clearScreen, oscTitle, oscHyperlink, bell, nul, rightToLeftOverride, isolates, separators, zeroWidth,
-        forgedAnnotation, script, escapedImage, mention, javascriptURL, formula,
+        forgedAnnotation, script, escapedImage, mention, javascriptURL, formula, lineStartAnnotation, legacyCommand,
     ]
 
     /// All of them in one string (for fields that hold one value).
@@ -46,6 +49,13 @@ enum HostileStrings {
         let bad = Set(output.unicodeScalars.filter(isForbidden).map { String($0.value, radix: 16, uppercase: true) })
         if !bad.isEmpty { found.append("raw U+" + bad.sorted().joined(separator: ", U+")) }
         if output.contains("\n::error") || output.hasPrefix("::error") { found.append("forged ::error line") }
+        // CI runners read a line whose first non-blank characters are `::` or `##[` as a command.
+        for line in output.split(separator: "\n") {
+            let start = line.drop { $0 == " " || $0 == "\t" }
+            if start.hasPrefix("::") || start.hasPrefix("##[") || start.hasPrefix("##vso[") {
+                found.append("a line that is a CI command: \(line.prefix(60))")
+            }
+        }
         if markup {
             let lower = output.lowercased()
             if lower.contains("<script") { found.append("raw <script") }

@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 
 // A compact, versioned, bounded binary encoding of `ImportedAsset` (and of a `Diagnostic`), used to
@@ -234,7 +235,12 @@ struct ByteWriter {
     /// Bitwise equality (so -0 and 0, or two NaN payloads, are not merged).
     static func sameBits(_ a: [Float], _ b: [Float]) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return x.count == y.count }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     mutating func node(_ n: AssetNode, vertexRef: UInt32) {

@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 
 // A compact, versioned, bounded binary encoding of `ImportedAsset` (and of a `Diagnostic`), used to
@@ -201,40 +202,58 @@ struct ByteWriter {
 
     static let noVertices = UInt32.max
 
-    /// The distinct vertex arrays of `nodes` (equal contents stored once; arrays that already share
-    /// storage are recognised without comparing) and each node's index into them.
+    /// The distinct vertex arrays of `nodes` (equal contents stored once) and each node's index
+    /// into them.
     static func vertexTable(_ nodes: [AssetNode]) -> (table: [[Float]], refs: [UInt32]) {
-        var table: [[Float]] = []
+        var pool = VertexPool()
         var refs: [UInt32] = []
         refs.reserveCapacity(nodes.count)
-        var byStorage: [UnsafeRawPointer: Int] = [:]
-        var byContent: [Int: [Int]] = [:]
         for n in nodes {
-            guard !n.vertices.isEmpty else { refs.append(noVertices); continue }
-            let (base, digest) = n.vertices.withUnsafeBytes { raw -> (UnsafeRawPointer?, Int) in
-                var h = Hasher()
-                h.combine(bytes: raw)
-                return (raw.baseAddress, h.finalize())
-            }
-            if let base, let k = byStorage[base], table[k].count == n.vertices.count {
-                refs.append(UInt32(k)); continue
-            }
-            if let k = byContent[digest]?.first(where: { Self.sameBits(table[$0], n.vertices) }) {
-                refs.append(UInt32(k)); continue
-            }
-            let k = table.count
-            table.append(n.vertices)
-            byContent[digest, default: []].append(k)
-            if let base { byStorage[base] = k }
-            refs.append(UInt32(k))
+            refs.append(n.vertices.isEmpty ? noVertices : UInt32(pool.index(of: n.vertices)))
         }
-        return (table, refs)
+        return (pool.arrays, refs)
+    }
+}
+
+/// Distinct vertex arrays by content (bit for bit): arrays that already share storage are
+/// recognised without comparing, others by a hash and then `memcmp`.
+struct VertexPool {
+    private(set) var arrays: [[Float]] = []
+    private var byStorage: [UnsafeRawPointer: Int] = [:]
+    private var byContent: [Int: [Int]] = [:]
+
+    /// The index of `vertices` among the distinct arrays, adding it when it is new.
+    mutating func index(of vertices: [Float]) -> Int {
+        let (base, digest) = vertices.withUnsafeBytes { raw -> (UnsafeRawPointer?, Int) in
+            var h = Hasher()
+            h.combine(bytes: raw)
+            return (raw.baseAddress, h.finalize())
+        }
+        if let base, let k = byStorage[base], arrays[k].count == vertices.count { return k }
+        if let k = byContent[digest]?.first(where: { ByteWriter.sameBits(arrays[$0], vertices) }) { return k }
+        let k = arrays.count
+        arrays.append(vertices)
+        byContent[digest, default: []].append(k)
+        if let base { byStorage[base] = k }
+        return k
     }
 
+    /// `vertices`, or the equal array already in the pool (sharing its storage).
+    mutating func intern(_ vertices: [Float]) -> [Float] {
+        vertices.isEmpty ? vertices : arrays[index(of: vertices)]
+    }
+}
+
+extension ByteWriter {
     /// Bitwise equality (so -0 and 0, or two NaN payloads, are not merged).
     static func sameBits(_ a: [Float], _ b: [Float]) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return x.count == y.count }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     mutating func node(_ n: AssetNode, vertexRef: UInt32) {

@@ -227,6 +227,7 @@ struct SceneConverter {
         // Meshes.
         let meshCount = Int(sc.mNumMeshes)
         var meshCache = [MeshData?](repeating: nil, count: meshCount)
+        var vertexPool = VertexPool()
 
         // Nodes, depth-first pre-order, iteratively.
         guard let root = sc.mRootNode else { throw fail("asset has no node hierarchy (assimp returned no root node)") }
@@ -256,9 +257,11 @@ struct SceneConverter {
                     guard mi < meshCount, let meshes = sc.mMeshes, let meshPtr = meshes[mi] else {
                         throw fail("asset node '\(name)' references mesh \(mi) but the scene has \(meshCount) meshes")
                     }
-                    let data: MeshData
+                    var data: MeshData
                     if let cached = meshCache[mi] { data = cached } else {
                         data = try convertMesh(meshPtr, index: mi)
+                        // Meshes with equal vertices (assimp copies a shared glTF accessor per mesh) share one array.
+                        data.vertices = vertexPool.intern(data.vertices)
                         meshCache[mi] = data
                     }
                     if numNodeMeshes == 1 {

@@ -226,6 +226,14 @@ public struct AssetImporting: Sendable {
             try load(resolved, display)
         }
     }
+    /// `importAsset` with the policy of the asset's own project root (as before the policy was
+    /// passed in; the scene loader passes its root explicitly).
+    public var load: @Sendable (_ resolvedPath: String, _ displayPath: String) throws(Diagnostic) -> ImportedAsset {
+        let run = importAsset
+        return { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
+            try run(resolved, display, AssetReferencePolicy(root: AssetReferencePolicy.projectRoot(for: resolved)))
+        }
+    }
     public init(confined: @escaping @Sendable (_ resolvedPath: String, _ displayPath: String,
                                                _ references: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset) {
         self.importAsset = confined

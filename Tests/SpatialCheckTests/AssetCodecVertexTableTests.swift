@@ -114,5 +114,9 @@ struct AssetCodecVertexTableTests {
         // (it was 18 MB: one copy per mesh).
         let answer = asset.encoded()
         #expect(answer.count < vertices * 12 + (meshes + 1) * 320, "\(answer.count)")
+        // The in-process importer shares them too (assimp itself holds one copy per mesh while it runs).
+        let direct = try AssetImporter.load(resolvedPath: path, displayPath: "shared.gltf")
+        #expect(vertexStorage(direct) == (1, vertices * 12))
+        #expect(direct.nodes.filter { !$0.vertices.isEmpty }.count == meshes)
     }
 }

@@ -90,6 +90,14 @@ struct AssetConfinementTests {
             #expect(d?.message == c.message, "\(c.uri)")
             #expect(d?.hint?.contains("--allow-external-assets") == true || c.uri.contains(".git"))
             #expect(!ConfinementFixture.canaryTexts.contains { (d?.description ?? "").contains($0) })
+            // The scene loader's importer, also through its two-argument form (the asset's own root).
+            do {
+                _ = try AssetImporting.assimp(isolation: isolated ? WorkerExecutable.isolation(timeout: 20) : nil)
+                    .load(path, "scenes/m.gltf")
+                Issue.record("\(c.uri) loaded")
+            } catch {
+                #expect(error.message == c.message)
+            }
         }
     }
 

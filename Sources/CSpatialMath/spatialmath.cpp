@@ -274,9 +274,8 @@ namespace {
 // The arctangents of a block of entities are gathered as (y, x) arguments, one slot per angle, and
 // evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
 // latency-bound chain of calls. A dense slot whose value is not needed gets (0, 1), i.e. 0.
-// kO0..kO2: the box's width across each of its own axes (see `oriented_span_args`); kO2 only for
-// boxes with a third (depth) axis.
-enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kO0, kO1, kPt, kAngV, kRel0, kRel1, kO2, kSlots };
+// kThin: the box's smallest width across its own axes (see `oriented_span_args`).
+enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kThin, kPt, kAngV, kRel0, kRel1, kSlots };
 constexpr size_t kBlock = 128;
 
 __attribute__((always_inline)) inline void atan2_loop(const double *__restrict y, const double *__restrict x,
@@ -352,7 +351,8 @@ struct Pending {
     bool fov_deferred;    // in_fov = el_overlap && the azimuth span from kRel0 / kRel1 overlaps
     bool moving;          // kAngV holds the angular velocity (else 0)
     bool el_overlap;
-    int oriented;         // bit k: kO<k> holds the width across axis k (0: use min(width, height))
+    int oriented;         // 1: kThin holds the smallest width across the box's axes; 8: a point (0);
+                          // 0: use min(width, height)
     bool em_full;         // kPt holds the whole em angle (else half of it, doubled in pass 3)
 };
 
@@ -367,7 +367,8 @@ struct Pending {
 // its thickness where the eye lands on it; a flat rectangle facing the eye at distance d gives
 // exactly 2·atan(h / 2d) across its width w (its height's angle). False when the image of `a` is
 // a point (a box's depth axis along the line of sight).
-inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, const dvec3 &sc,
+// `flat`: c is zero, so the section is the segment sc ± b (2 points instead of 4).
+inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, const dvec3 &sc, bool flat,
                                double &yy, double &xx) {
     const double l2 = a.x * a.x + a.y * a.y;
     if (!(l2 > 0) || !std::isfinite(l2)) return false;
@@ -375,9 +376,10 @@ inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, c
     const double nx = -a.y * il, ny = a.x * il;
     const dvec3 m = sc - b, p = sc + b;
     const dvec3 q[4] = {m - c, p - c, m + c, p + c};
+    const int count = flat ? 2 : 4; // q[0], q[1] = sc ∓ b when c is zero
     double y0 = q[0].x * nx + q[0].y * ny, x0 = q[0].z;
     double y1 = y0, x1 = x0;
-    for (int k = 1; k < 4; ++k) {
+    for (int k = 1; k < count; ++k) {
         const double y = q[k].x * nx + q[k].y * ny, x = q[k].z;
         if (y * x0 < y0 * x) { y0 = y; x0 = x; }
         if (y * x1 > y1 * x) { y1 = y; x1 = x; }
@@ -502,7 +504,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             pe.spans_known = false; pe.fov_deferred = false; pe.moving = false; pe.oriented = 0; pe.em_full = false;
             bool in_fov, all_inside = true;
             args.set(kW1, j, 0, 1); args.set(kW0, j, 0, 1); args.set(kH1, j, 0, 1); args.set(kH0, j, 0, 1);
-            args.set(kO0, j, 0, 1); args.set(kO1, j, 0, 1);
+            args.set(kThin, j, 0, 1);
             if (eye_inside) {
                 pe.width = 360; pe.height = 180; pe.spans_known = true;
                 in_fov = true; all_inside = false;
@@ -523,11 +525,18 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     // The box's own widths: across each of its axes as the eye sees it, so a thin
                     // bar whose image is tilted measures its thickness, not the upright box around
                     // it (pt_eq is the smallest of them). A flat box has two axes, a solid three.
-                    double oy, ox;
-                    if (oriented_span_args(sa[0], sa[1], sa[2], sc, oy, ox)) { args.set(kO0, j, oy, ox); pe.oriented |= 1; }
-                    if (oriented_span_args(sa[1], sa[0], sa[2], sc, oy, ox)) { args.set(kO1, j, oy, ox); pe.oriented |= 2; }
-                    if (nc == 8 && oriented_span_args(sa[2], sa[0], sa[1], sc, oy, ox)) { args.push(kO2, j, oy, ox); pe.oriented |= 4; }
-                    if (pe.oriented == 0) pe.oriented = 8; // a point: no width
+                    // Only the smallest takes an arctangent: every span is atan2(y, x) with y >= 0,
+                    // an angle in [0, pi], so the smaller of two is found by the sign of their
+                    // cross product (no division).
+                    const bool flat = nc == 4;
+                    double oy, ox, by = 0, bx = 1;
+                    for (int k = 0; k < (flat ? 2 : 3); ++k) {
+                        if (!oriented_span_args(sa[k], sa[k == 0 ? 1 : 0], sa[k == 2 ? 1 : 2], sc, flat, oy, ox)) continue;
+                        if (pe.oriented == 0 || bx * oy - by * ox < 0) { by = oy; bx = ox; }
+                        pe.oriented = 1;
+                    }
+                    if (pe.oriented != 0) args.set(kThin, j, by, bx);
+                    else pe.oriented = 8; // a point: no width
                 } else {
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
                     for (int k = 0; k < nc; ++k) {
@@ -695,10 +704,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // targeting); the smaller angular extent when a corner is not ahead of the eye.
             double thin = std::min(width, height);
             if (pe.oriented != 0) {
-                thin = INFINITY;
-                if (pe.oriented & 1) thin = std::min(thin, args.r[kO0][j] * kRadToDeg);
-                if (pe.oriented & 2) thin = std::min(thin, args.r[kO1][j] * kRadToDeg);
-                if (pe.oriented & 4) thin = std::min(thin, args.r[kO2][j] * kRadToDeg);
+                thin = pe.oriented == 1 ? args.r[kThin][j] * kRadToDeg : 0.0;
                 if (!std::isfinite(thin)) thin = 0;
             }
             out->pt_eq[e] = pe.pt_from_em ? (pe.em_full ? 1 : 2) * (args.r[kPt][j] * kRadToDeg) / point_angle

@@ -20,7 +20,7 @@ import SpatialModel
 public enum AssetCodec {
     /// "SCAI": spatialcheck asset import.
     public static let magic: [UInt8] = [0x53, 0x43, 0x41, 0x49]
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     static let headerSize = 4 + 2 + 1 + 1 + 8 + 4
     /// No single string (a name, a message) is longer than this.
     public static let maxStringBytes = 16 * 1024 * 1024
@@ -178,6 +178,8 @@ struct ByteWriter {
         string(a.unitNote)
         count(a.warnings.count)
         for w in a.warnings { string(w) }
+        if let m = a.axisConversion { u8(1); for i in 0..<16 { f64(i < m.m.count ? m.m[i] : 0) } } else { u8(0) }
+        string(a.axisNote)
     }
 
     mutating func node(_ n: AssetNode) {
@@ -342,9 +344,16 @@ struct ByteReader {
         var warnings: [String] = []
         warnings.reserveCapacity(warningCount)
         for _ in 0..<warningCount { warnings.append(try string()) }
+        var axisConversion: Mat4?
+        if try flag() {
+            var m = [Double](repeating: 0, count: 16)
+            for i in 0..<16 { m[i] = try f64() }
+            axisConversion = Mat4(columnMajor: m)
+        }
+        let axisNote = try string()
         return ImportedAsset(path: path, resolvedPath: resolvedPath, format: format, nodes: nodes,
                              animations: clips, declaredUnitScale: unitScale, unitNote: unitNote,
-                             warnings: warnings)
+                             warnings: warnings, axisConversion: axisConversion, axisNote: axisNote)
     }
 
     mutating func node(index: Int, count nodeCount: Int) throws(Diagnostic) -> AssetNode {

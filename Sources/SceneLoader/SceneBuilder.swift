@@ -16,6 +16,9 @@ private enum FileKind: String, CaseIterable {
 }
 
 private enum Facing: String, CaseIterable { case viewer, none }
+/// `assetAxes`: `auto` applies the axis system the file declares (FBX `GlobalSettings`), `none`
+/// applies none, `zUp` reads the file as +Z up, −Y front (CAD, 3ds Max, Blender scenes).
+private enum AxesName: String, CaseIterable { case auto, none, zUp }
 private enum EventAction: String, CaseIterable { case setImmersion, recenter, show, hide }
 private enum UnitName: String, CaseIterable {
     case meters, centimeters, millimeters, inches, feet
@@ -43,9 +46,9 @@ private let commonKeys = ["id", "kind", "position", "placement", "rotation", "qu
 private let kindKeys: [FileKind: [String]] = [
     .window: ["size", "scaleMode", "elements"],
     .volume: ["size", "scaleMode", "elements"],
-    .model: ["asset", "assetUnits", "node"],
+    .model: ["asset", "assetUnits", "assetAxes", "node"],
     .text: ["fontSize", "height", "string"],
-    .environment: ["asset", "assetUnits", "node", "groundPlane", "range"],
+    .environment: ["asset", "assetUnits", "assetAxes", "node", "groundPlane", "range"],
     .group: [],
 ]
 private let allowedKeys: [FileKind: [String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map {
@@ -458,6 +461,8 @@ final class SceneBuilder {
         }
         // Position / placement.
         var local = Vec3.zero
+        var placed = false
+        var placementFacing: Facing?
         if let pn = m["position"], let v = r.vec3(pn, "'position' of \(what)") { local = v }
         if let pl = m["placement"] {
             if parent != nil {
@@ -465,8 +470,17 @@ final class SceneBuilder {
                         hint: "use 'position' relative to the parent")
             } else if m.has("position") {
                 r.error(m.keyLoc("placement"), "\(what) gives both 'position' and 'placement'; give one of them")
-            } else if let pm = r.mapping(pl, "'placement' of \(what) ({distance, azimuth, elevation})") {
-                pm.checkKeys(["distance", "azimuth", "elevation"], in: "'placement'", reader: r)
+            } else if let pm = r.mapping(pl, "'placement' of \(what) ({distance, azimuth, elevation, facing})") {
+                pm.checkKeys(["distance", "azimuth", "elevation", "facing"], in: "'placement'", reader: r)
+                placed = true
+                if let fn = pm["facing"] {
+                    if m.has("facing") {
+                        r.error(pm.keyLoc("facing"), "\(what) gives 'facing' both in 'placement' and on the entity; give it once",
+                                hint: "either place is accepted: 'placement: {…, facing: viewer}' or 'facing: viewer' beside 'placement'")
+                    } else {
+                        placementFacing = r.enumValue(fn, "'facing' of \(what)", Facing.self)
+                    }
+                }
                 let d = pm.require("distance", in: "'placement' of \(what)", reader: r)
                     .flatMap { r.positive($0, "'distance' of 'placement'") }
                 let az = pm["azimuth"].flatMap { r.number($0, "'azimuth' of 'placement'", expected: "an angle in degrees") } ?? 0
@@ -481,7 +495,7 @@ final class SceneBuilder {
             }
         }
         let orient = orientation(m, what)
-        let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) }
+        let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) } ?? placementFacing
         let scale = m["scale"].flatMap { parseScale($0, what) } ?? .one
         let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
         let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
@@ -491,7 +505,9 @@ final class SceneBuilder {
         let parentWorld = parent?.world ?? aFrame
         let parentRot = parent?.worldRot ?? aRot
         let pWorld = parentWorld.transformPoint(local)
-        let defaultFacing: Facing = parent == nil && (kind == .window || kind == .text) && !orient.given ? .viewer : .none
+        // Top-level entities placed with `placement` (any kind: visionOS places volumes facing the
+        // person too), and top-level windows and text, face the viewer unless they give a rotation.
+        let defaultFacing: Facing = parent == nil && (placed || kind == .window || kind == .text) && !orient.given ? .viewer : .none
         var rotPrefix = Quat.identity
         if (facingParsed ?? defaultFacing) == .viewer {
             let dx = eye0.x - pWorld.x, dz = eye0.z - pWorld.z
@@ -618,23 +634,25 @@ final class SceneBuilder {
             }
             if assetNode == nil {
                 if kind == .environment {
-                    for k in ["assetUnits", "node"] where m.has(k) {
+                    for k in ["assetUnits", "assetAxes", "node"] where m.has(k) {
                         r.error(m.keyLoc(k), "'\(k)' needs an 'asset' on \(what)")
                     }
                 }
             }
             var override: (Double, String)?
             if let un = m["assetUnits"] { override = parseAssetUnits(un, what) }
+            let axes = m["assetAxes"].flatMap { r.enumValue($0, "'assetAxes' of \(what)", AxesName.self) }
             var selectName: String?
             var selectLoc: SourceLocation?
             if let nn = m["node"] { selectName = r.string(nn, "'node' of \(what)"); selectLoc = nn.loc }
             if let an = assetNode, let ap = r.string(an, "'asset' of \(what)"), checkAssetPath(ap, loc: an.loc) {
                 let resolved = Self.resolve(ap, base: baseDirectory)
                 if let asset = importAsset(display: ap, resolved: resolved, loc: an.loc) {
-                    if !(m.has("assetUnits") && override == nil) && !(m.has("node") && selectName == nil) {
+                    if !(m.has("assetUnits") && override == nil) && !(m.has("node") && selectName == nil)
+                        && !(m.has("assetAxes") && axes == nil) {
                         attachment = attach(asset: asset, display: ap, resolved: resolved, selectNode: selectName,
-                                            selectLoc: selectLoc, override: override, entIdx: entIdx, nodeIdx: nodeIdx,
-                                            anchor: anchor, path: path, loc: m.loc)
+                                            selectLoc: selectLoc, override: override, axes: axes ?? .auto,
+                                            entIdx: entIdx, nodeIdx: nodeIdx, anchor: anchor, path: path, loc: m.loc)
                     }
                 }
             }
@@ -932,8 +950,8 @@ final class SceneBuilder {
     }
 
     private func attach(asset: ImportedAsset, display: String, resolved: String, selectNode: String?,
-                        selectLoc: SourceLocation?, override: (Double, String)?, entIdx: Int, nodeIdx: Int,
-                        anchor: Anchor, path: String, loc: SourceLocation?) -> Attachment? {
+                        selectLoc: SourceLocation?, override: (Double, String)?, axes: AxesName = .auto,
+                        entIdx: Int, nodeIdx: Int, anchor: Anchor, path: String, loc: SourceLocation?) -> Attachment? {
         var sel = 0..<asset.nodes.count
         if let name = selectNode {
             if nodeNameIndex[resolved] == nil {
@@ -962,8 +980,18 @@ final class SceneBuilder {
             unitScale = 1
             reason = asset.unitNote.isEmpty ? "no unit declared; metres assumed" : asset.unitNote
         }
+        let (axisMatrix, axisReason) = Self.axisConversion(asset: asset, axes: axes)
+        // The asset root: uniform unit scale after the axis turn (they commute). The rest matrix
+        // carries a mirror too; its TRS (used only if an animation drove this node, which none
+        // does) keeps the turn.
+        var rootRest = Transform(scale: Vec3(repeating: unitScale)).matrix
+        var rootTRS = Transform(scale: Vec3(repeating: unitScale))
+        if let a = axisMatrix {
+            rootRest = rootRest * a
+            if let ypr = a.yawPitchRoll { rootTRS.rotation = Quat(yaw: ypr.x, pitch: ypr.y, roll: ypr.z) }
+        }
         let rootIdx = appendNode(name: "\(display) (asset root)", parent: nodeIdx,
-                                 restTRS: Transform(scale: Vec3(repeating: unitScale)), geometry: .empty,
+                                 restTRS: rootTRS, rest: rootRest, geometry: .empty,
                                  anchor: anchor, entity: entIdx)
         let base = nodes.count
         let lower = sel.lowerBound
@@ -1007,6 +1035,7 @@ final class SceneBuilder {
         entities[entIdx].asset = AssetUse(path: display, resolvedPath: resolved, format: asset.format,
                                           unitScale: unitScale, unitReason: reason, triangles: triangles,
                                           clips: asset.animations.map { ($0.name, $0.duration) }, node: selectNode)
+        entities[entIdx].asset?.axisReason = axisReason
         // Marked nodes become entities of their own.
         var used: [String: Int] = [:]
         for i in sel {
@@ -1040,6 +1069,22 @@ final class SceneBuilder {
             nodes[sceneIdx].entity = ent
         }
         return Attachment(asset: asset, map: map)
+    }
+
+    /// The axis conversion for an asset and the sentence `inspect` shows for it: the file's own
+    /// declaration (`auto`), nothing (`none`), or +Z up, −Y front → +Y up, +Z front (`zUp`: rows
+    /// X = +x, Y = +z, Z = −y, a −90° turn about X).
+    private static func axisConversion(asset: ImportedAsset, axes: AxesName) -> (Mat4?, String) {
+        switch axes {
+        case .auto:
+            return (asset.axisConversion, asset.axisNote)
+        case .none:
+            let declared = asset.axisNote.isEmpty ? "" : " (the file: \(asset.axisNote))"
+            return (nil, "assetAxes: none: no axis conversion\(declared)")
+        case .zUp:
+            let m = Mat4(columnMajor: [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
+            return (m, "assetAxes: zUp: up +Z, front −Y → turned to +Y up, +Z front (−90° about X)")
+        }
     }
 
     // MARK: - Animation
@@ -1253,11 +1298,29 @@ final class SceneBuilder {
             let g = entities[i].geometryNodes.clamped(to: 0..<nodes.count)
             for k in g { b.formUnion(nodeBounds[k]) }
             entities[i].restWorldBounds = b
+            if entities[i].node >= 0, entities[i].node < world.count {
+                entities[i].restOrientation = world[entities[i].node].yawPitchRoll
+            }
             switch entities[i].kind {
             case .window, .volume, .text, .element: break
             default:
                 let c = b.isEmpty ? world[entities[i].node].translation : b.center
                 entities[i].placementDistance = length(c - eye0)
+            }
+            if let a = entities[i].asset, !b.isEmpty, entities[i].kind == .model || entities[i].kind == .environment {
+                // After the unit conversion no real asset reaches further than this from its origin:
+                // coordinates beyond it (or non-finite) are a broken file, not a unit to guess.
+                let o = world[entities[i].node].translation
+                let reach = max(abs(b.min.x - o.x), abs(b.min.y - o.y), abs(b.min.z - o.z),
+                                abs(b.max.x - o.x), abs(b.max.y - o.y), abs(b.max.z - o.z))
+                if !(reach.isFinite && b.min.isFinite && b.max.isFinite) || reach > Self.maxAssetReach {
+                    let how = reach.isFinite && b.min.isFinite && b.max.isFinite
+                        ? "reaches \(Self.metres(reach)) from its origin" : "has non-finite coordinates"
+                    r.error(entities[i].location,
+                            "asset '\(a.path)' of \(entities[i].kind.rawValue) '\(entities[i].path)' \(how) after unit conversion (×\(Reader.format(a.unitScale)) m per file unit), beyond the \(Reader.format(Self.maxAssetReach / 1000)) km plausibility limit: its coordinates are broken",
+                            hint: "open the file in a viewer and re-export it; if only its unit is wrong, set assetUnits (units used: \(a.unitReason))")
+                    continue
+                }
             }
             if !b.isEmpty, !(b.min.isFinite && b.max.isFinite) {
                 r.error(entities[i].location, "'\(entities[i].path)' has non-finite rest bounds (its sizes, scales or positions are too large)")
@@ -1278,6 +1341,10 @@ final class SceneBuilder {
             }
         }
     }
+
+    /// The plausibility limit on an asset's coordinates: no vertex farther than 100 km from the
+    /// asset's origin, after unit conversion (documented in scene-format.md, "Models and units").
+    static let maxAssetReach = 100_000.0
 
     private static func metres(_ d: Double) -> String {
         d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)

@@ -31,7 +31,8 @@ import AssetImport
 /// - **placement** (top-level only) is relative to the eye at t = 0: direction
 ///   `(sin az·cos el, sin el, −cos az·cos el)` rotated by the viewer's initial yaw; the resulting world
 ///   point is expressed in the entity's anchor frame.
-/// - **facing.** `viewer` (default for top-level windows and text without `rotation`/`quaternion`)
+/// - **facing.** `viewer` (default for top-level entities placed with `placement`, and for top-level
+///   windows and text, without `rotation`/`quaternion`; written on the entity or inside `placement`)
 ///   turns about +Y so +Z points at the eye: `yaw = atan2(eye.x − p.x, eye.z − p.z)`; a `rotation`
 ///   given together with explicit `facing: viewer` is applied after that turn (`R = Ry(face)·R_user`).
 ///   The turn is a world yaw, converted into the parent's frame for children. Keyframe rotations of a

@@ -60,6 +60,10 @@ public struct Units: Hashable, Sendable {
         self.fixedPointSize = fixedPointSize ?? tan(radians(pointAngle))
     }
 
+    /// The default `fixedPointSize` for a point angle: one point at 1 m, `tan(pointAngle) · 1 m`
+    /// (0.001171 m for 0.0671°; hig-rules §2.4 A3 rounds it to 0.00117 m/pt).
+    public static func defaultFixedPointSize(pointAngle: Double) -> Double { tan(radians(pointAngle)) }
+
     /// Metres per point of a dynamic-scale container placed `distance` metres from the eye.
     public func dynamicPointSize(atDistance distance: Double) -> Double { tan(radians(pointAngle)) * distance }
     /// Point-equivalents of an angle in degrees.
@@ -110,6 +114,9 @@ public struct AssetUse: Sendable {
     public var unitScale: Double
     /// Why that scale: the file's declaration, `assetUnits`, or the format's convention.
     public var unitReason: String
+    /// The axis conversion applied at the asset's root and why (FBX `GlobalSettings`, `assetAxes`),
+    /// empty when the format declares no axes and none was asked for.
+    public var axisReason: String = ""
     public var triangles: Int
     /// The asset's animation clips: name and duration in seconds.
     public var clips: [(name: String, duration: Double)]
@@ -166,6 +173,9 @@ public struct Entity: Sendable {
     public var animation: Int?
     /// World bounds at rest (t = 0 pose, no animation, no skinning), exact for asset vertices.
     public var restWorldBounds: AABB
+    /// World orientation at rest as `{yaw, pitch, roll}` in degrees (scene format convention), nil
+    /// when the rest transform has no orientation (a zero scale).
+    public var restOrientation: Vec3?
     public var location: SourceLocation
 
     public init(id: String, path: String, kind: EntityKind, node: Int, location: SourceLocation) {
@@ -176,7 +186,7 @@ public struct Entity: Sendable {
         self.sizePt = nil; self.sizeMetres = nil; self.frame = nil; self.depthPt = 0
         self.fontSize = nil; self.textHeight = nil; self.string = nil; self.label = nil
         self.asset = nil; self.groundPlane = nil; self.immersionRange = nil; self.animation = nil
-        self.restWorldBounds = .empty; self.location = location
+        self.restWorldBounds = .empty; self.restOrientation = nil; self.location = location
     }
 
     /// Text content that people read (text entities, text elements, text-marked nodes).

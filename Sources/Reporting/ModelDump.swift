@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 
 /// `spatialcheck inspect`: the loaded spatial model as text for people or as `spatialcheck-model/1`
@@ -58,7 +59,15 @@ public enum ModelDump {
         let v = scene.viewer
         out += "  viewer: \(v.posture.rawValue), eye height \(fmt(v.eyeHeight, 2)) m, "
         out += "field of view \(fmt(v.fieldOfView.x, 0))°×\(fmt(v.fieldOfView.y, 0))°, "
-        out += "\(v.path.count) path key\(v.path.count == 1 ? "" : "s"), motion \(v.motion.rawValue)\n\n"
+        out += "\(v.path.count) path key\(v.path.count == 1 ? "" : "s"), motion \(v.motion.rawValue)\n"
+        if v.handGiven || scene.entities.contains(where: { $0.anchor == .hand }), let h = v.hand.first {
+            // Where hand-anchored content is held, in the head frame (scene-format.md, "Viewer").
+            let d = length(h.position)
+            let below = d > 0 ? degrees(asin(min(1, max(-1, -h.position.y / d)))) : 0
+            out += "  hand: \(v.handGiven ? (v.hand.count > 1 ? "path of \(v.hand.count) keys, first at" : "at") : "default \(v.posture.rawValue) pose,")"
+            out += " \(vec(h.position)) m from the eye in the head frame (\(fmt(d, 3)) m away, \(fmt(below, 1))° below eye level)\n"
+        }
+        out += "\n"
 
         let header = ["entity", "kind", "role", "interactive", "scale", "yaw, pitch, roll (°)", "world bounds at rest (m)", "triangles"]
         var rows: [[String]] = []

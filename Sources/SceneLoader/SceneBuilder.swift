@@ -255,7 +255,7 @@ final class SceneBuilder {
     private func parseViewer(_ n: YNode?) {
         guard let n else { return }
         guard let m = r.mapping(n, "'viewer'") else { return }
-        m.checkKeys(["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion"], in: "'viewer'", reader: r)
+        m.checkKeys(["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion", "hand"], in: "'viewer'", reader: r)
         let posture = m["posture"].flatMap { r.enumValue($0, "'viewer.posture'", Posture.self) } ?? .standing
         let eye = m["eyeHeight"].flatMap { r.positive($0, "'viewer.eyeHeight'") } ?? posture.eyeHeight
         let ipd = m["ipd"].flatMap { r.positive($0, "'viewer.ipd'") } ?? 0.063
@@ -268,28 +268,26 @@ final class SceneBuilder {
         }
         let motion = m["motion"].flatMap { r.enumValue($0, "'viewer.motion'", MotionPreset.self) } ?? MotionPreset.none
         var keys: [ViewerKey] = []
-        if let p = m["path"], let items = r.list(p, "'viewer.path'") {
-            if items.count > Limits.maxKeyframes {
-                r.error(p.loc, "'viewer.path' has \(items.count) keys; the limit is \(Limits.maxKeyframes)",
-                        hint: "resample the path; keys are interpolated linearly")
-                return
-            }
-            var pos = Vec3(0, eye, 0)
-            var rot = Quat.identity
-            var lastT: Double?
-            for item in items {
-                guard let k = r.mapping(item, "a 'viewer.path' key") else { continue }
-                k.checkKeys(["t", "position", "rotation", "quaternion"], in: "a 'viewer.path' key", reader: r)
-                guard let tn = k.require("t", in: "a 'viewer.path' key", reader: r),
-                      let t = r.nonNegative(tn, "'t' of a viewer path key") else { continue }
-                if let lastT, t <= lastT {
-                    r.error(tn.loc, "viewer path times must be strictly increasing: t = \(Reader.format(t)) follows t = \(Reader.format(lastT))")
-                    continue
+        if let p = m["path"] {
+            guard let k = pathKeys(p, label: "viewer.path", start: (Vec3(0, eye, 0), .identity)) else { return }
+            keys = k
+        }
+        var hand: [ViewerKey]?
+        if let hn = m["hand"], let hm = r.mapping(hn, "'viewer.hand' ({position, rotation} or {path})") {
+            hm.checkKeys(["position", "rotation", "quaternion", "path"], in: "'viewer.hand'", reader: r)
+            let pose = posture.defaultHandPose
+            var start = (pose.position, pose.rotation)
+            if let pn = hm["position"], let v = r.vec3(pn, "'position' of 'viewer.hand' (metres from the eye, in the head frame)") { start.0 = v }
+            if let q = orientation(hm, "'viewer.hand'").quat { start.1 = q }
+            if let p = hm["path"] {
+                if hm.has("position") || hm.has("rotation") || hm.has("quaternion") {
+                    r.error(hm.keyLoc("path"), "'viewer.hand' gives both a pose and a 'path'; give the pose as the path's first key",
+                            hint: "a key that omits 'position' or 'rotation' keeps the previous key's (the first: the posture's default hand pose)")
+                } else if let k = pathKeys(p, label: "viewer.hand.path", start: start) {
+                    hand = k
                 }
-                lastT = t
-                if let pn = k["position"], let v = r.vec3(pn, "'position' of a viewer path key") { pos = v }
-                if let q = orientation(k, "a viewer path key").quat { rot = q }
-                keys.append(ViewerKey(time: t, position: pos, rotation: rot))
+            } else {
+                hand = [ViewerKey(time: 0, position: start.0, rotation: start.1)]
             }
         }
         if keys.count == 1, let p = m["path"] {
@@ -297,13 +295,44 @@ final class SceneBuilder {
                       hint: "add a second key to move the viewer; the default duration is then one frame unless 'duration' is set")
         }
         viewer = Viewer(posture: posture, eyeHeight: eye, ipd: ipd, fieldOfView: fov,
-                        path: keys.isEmpty ? nil : keys, motion: motion, location: m.loc)
+                        path: keys.isEmpty ? nil : keys, motion: motion, location: m.loc, hand: hand)
         if let first = viewer.path.first {
             eye0 = first.position
             q0 = first.rotation
             let f = q0.act(Vec3(0, 0, -1))
             yaw0 = (f.x * f.x + f.z * f.z) > 1e-18 ? degrees(atan2(-f.x, -f.z)) : 0
         }
+    }
+
+    /// Keyframes `{t, position, rotation | quaternion}` of `viewer.path` or `viewer.hand.path`: times
+    /// strictly increasing; a key that omits `position` or `rotation` keeps the previous key's
+    /// (the first key: `start`). Nil when there are more keys than the limit (reported).
+    private func pathKeys(_ p: YNode, label: String, start: (Vec3, Quat)) -> [ViewerKey]? {
+        guard let items = r.list(p, "'\(label)'") else { return [] }
+        if items.count > Limits.maxKeyframes {
+            r.error(p.loc, "'\(label)' has \(items.count) keys; the limit is \(Limits.maxKeyframes)",
+                    hint: "resample the path; keys are interpolated linearly")
+            return nil
+        }
+        let keyName = label == "viewer.path" ? "viewer path" : "hand path"
+        var keys: [ViewerKey] = []
+        var (pos, rot) = start
+        var lastT: Double?
+        for item in items {
+            guard let k = r.mapping(item, "a '\(label)' key") else { continue }
+            k.checkKeys(["t", "position", "rotation", "quaternion"], in: "a '\(label)' key", reader: r)
+            guard let tn = k.require("t", in: "a '\(label)' key", reader: r),
+                  let t = r.nonNegative(tn, "'t' of a \(keyName) key") else { continue }
+            if let lastT, t <= lastT {
+                r.error(tn.loc, "\(keyName) times must be strictly increasing: t = \(Reader.format(t)) follows t = \(Reader.format(lastT))")
+                continue
+            }
+            lastT = t
+            if let pn = k["position"], let v = r.vec3(pn, "'position' of a \(keyName) key") { pos = v }
+            if let q = orientation(k, "a \(keyName) key").quat { rot = q }
+            keys.append(ViewerKey(time: t, position: pos, rotation: rot))
+        }
+        return keys
     }
 
     // MARK: - Shared parsers
@@ -399,8 +428,12 @@ final class SceneBuilder {
         case .world: return (.identity, .identity)
         case .head: return (Transform(translation: eye0, rotation: q0).matrix, q0)
         case .hand:
+            // The hand's pose at t = 0, in the head frame (viewer.hand or the posture's default).
             let head = Transform(translation: eye0, rotation: q0).matrix
-            return (head * Transform(translation: Vec3(0, -0.3, -0.25)).matrix, q0)
+            let h = viewer.hand.first ?? ViewerKey(time: 0, position: viewer.posture.defaultHandPose.position,
+                                                   rotation: viewer.posture.defaultHandPose.rotation)
+            let hr = h.rotation.isFinite ? h.rotation.normalized : .identity
+            return (head * Transform(translation: h.position, rotation: hr).matrix, (q0 * hr).normalized)
         }
     }
 
@@ -507,7 +540,8 @@ final class SceneBuilder {
         let pWorld = parentWorld.transformPoint(local)
         // Top-level entities placed with `placement` (any kind: visionOS places volumes facing the
         // person too), and top-level windows and text, face the viewer unless they give a rotation.
-        let defaultFacing: Facing = parent == nil && (placed || kind == .window || kind == .text) && !orient.given ? .viewer : .none
+        // Hand-anchored content is held in the hand frame, which already faces the eye.
+        let defaultFacing: Facing = parent == nil && anchor != .hand && (placed || kind == .window || kind == .text) && !orient.given ? .viewer : .none
         var rotPrefix = Quat.identity
         if (facingParsed ?? defaultFacing) == .viewer {
             let dx = eye0.x - pWorld.x, dz = eye0.z - pWorld.z
@@ -1351,7 +1385,7 @@ final class SceneBuilder {
     }
 
     private func defaultDuration(frameRate: Double, events: [SceneEvent]) -> Double {
-        var d = viewer.path.last?.time ?? 0
+        var d = max(viewer.path.last?.time ?? 0, viewer.handGiven ? viewer.hand.last?.time ?? 0 : 0)
         for a in animations where !a.loop { d = max(d, a.endTime) }
         for e in events { d = max(d, e.time) }
         return max(d, 1 / frameRate)

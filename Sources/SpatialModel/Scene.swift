@@ -39,6 +39,17 @@ public enum ElementRole: String, Sendable, CaseIterable {
 public enum Posture: String, Sendable, CaseIterable {
     case standing, seated
     public var eyeHeight: Double { self == .standing ? 1.60 : 1.20 }
+
+    /// Where hand-anchored content is held when the viewer gives no `hand`: a pose in the head
+    /// frame (x right, y up, −z forward from the eye), documented in scene-format.md ("Viewer").
+    /// Standing, the hand is raised to look at the palm: 0.35 m in front of the eye and 0.30 m
+    /// below it (0.461 m away, 40.6° below the line of sight). Seated, the forearm rests on an
+    /// armrest or the lap: 0.30 m in front, 0.35 m below (0.461 m, 49.4° below). The frame is
+    /// pitched so its +Z points back at the eye: pitch = −atan(below / front).
+    public var defaultHandPose: (position: Vec3, rotation: Quat) {
+        let p = self == .standing ? Vec3(0, -0.30, -0.35) : Vec3(0, -0.35, -0.30)
+        return (p, Quat(yaw: 0, pitch: -degrees(atan2(-p.y, -p.z)), roll: 0))
+    }
 }
 
 public enum MotionPreset: String, Sendable, CaseIterable {
@@ -211,18 +222,27 @@ public struct Viewer: Sendable {
     public var fieldOfView: SIMD2<Double>
     /// Head pose keyframes, strictly increasing in time; never empty (a still viewer has one key).
     public var path: [ViewerKey]
+    /// Pose of the hand that `anchor: hand` content is held on, in the head frame (positions in
+    /// metres from the eye, x right, y up, −z forward), as keyframes like `path`; never empty. By
+    /// default one key: the posture's `defaultHandPose`.
+    public var hand: [ViewerKey]
+    /// True when the scene gives `viewer.hand` (false: the posture's default pose).
+    public var handGiven: Bool
     public var motion: MotionPreset
     public var location: SourceLocation?
 
     public init(posture: Posture = .standing, eyeHeight: Double? = nil, ipd: Double = 0.063,
                 fieldOfView: SIMD2<Double> = SIMD2(90, 70), path: [ViewerKey]? = nil,
-                motion: MotionPreset = .none, location: SourceLocation? = nil) {
+                motion: MotionPreset = .none, location: SourceLocation? = nil, hand: [ViewerKey]? = nil) {
         self.posture = posture
         let eye = eyeHeight ?? posture.eyeHeight
         self.eyeHeight = eye
         self.ipd = ipd
         self.fieldOfView = fieldOfView
         self.path = path ?? [ViewerKey(time: 0, position: Vec3(0, eye, 0), rotation: .identity)]
+        let pose = posture.defaultHandPose
+        self.hand = hand.flatMap { $0.isEmpty ? nil : $0 } ?? [ViewerKey(time: 0, position: pose.position, rotation: pose.rotation)]
+        self.handGiven = hand.map { !$0.isEmpty } ?? false
         self.motion = motion
         self.location = location
     }

@@ -198,6 +198,8 @@ struct ByteWriter {
         string(a.unitNote)
         count(a.warnings.count)
         for w in a.warnings { string(w) }
+        if let m = a.axisConversion { u8(1); for i in 0..<16 { f64(i < m.m.count ? m.m[i] : 0) } } else { u8(0) }
+        string(a.axisNote)
     }
 
     static let noVertices = UInt32.max
@@ -426,9 +428,16 @@ struct ByteReader {
         var warnings: [String] = []
         warnings.reserveCapacity(warningCount)
         for _ in 0..<warningCount { warnings.append(try string()) }
+        var axisConversion: Mat4?
+        if try flag() {
+            var m = [Double](repeating: 0, count: 16)
+            for i in 0..<16 { m[i] = try f64() }
+            axisConversion = Mat4(columnMajor: m)
+        }
+        let axisNote = try string()
         return ImportedAsset(path: path, resolvedPath: resolvedPath, format: format, nodes: nodes,
                              animations: clips, declaredUnitScale: unitScale, unitNote: unitNote,
-                             warnings: warnings)
+                             warnings: warnings, axisConversion: axisConversion, axisNote: axisNote)
     }
 
     mutating func node(index: Int, count nodeCount: Int, vertexTable: [[Float]]) throws(Diagnostic) -> AssetNode {

@@ -317,8 +317,17 @@ struct SceneConverter {
         }
         let vertexCount = nodes.reduce(0) { $0 + $1.vertices.count / 3 }
         if nodes.allSatisfy({ $0.triangles == 0 }) {
-            throw fail("asset has no surface geometry: \(vertexCount) vertices but no triangles (points or lines only, or faces lost to truncation)",
-                       hint: "export the meshes with their faces")
+            // A file that declares faces but delivered none lost them (a truncated PLY): an error.
+            // One that declares none is a point cloud (a scan): it loads with its bounds.
+            if let declared = Self.plyDeclaredFaces(path: resolvedPath, ext: ext), declared > 0 {
+                throw fail("asset has no surface geometry: \(vertexCount) vertices but no triangles, though its header declares \(declared) faces (faces lost to truncation?)",
+                           hint: "re-export the file; it looks cut short")
+            }
+            if ext == "obj", Self.objHasFaceLines(path: resolvedPath) {
+                throw fail("asset has no surface geometry: \(vertexCount) vertices but no triangles, though it has face ('f') lines (faces lost to truncation or bad indices?)",
+                           hint: "re-export the file; it looks cut short")
+            }
+            warnings.append("point cloud: \(vertexCount) vertices and no faces; loaded with its bounds and 0 triangles")
         }
         // The glTF JSON is read once (only the facts the two checks need) and shared by both.
         let gltfFacts = ext == "gltf" || ext == "glb" ? GLTFFacts.read(path: resolvedPath) : nil
@@ -332,6 +341,7 @@ struct SceneConverter {
 
         let animations = convertAnimations(nodes: nodes)
         let (unitScale, unitNote) = units(format: format, meta: meta)
+        let (axisConversion, axisNote) = axes(format: format, meta: meta)
 
         if ext == "gltf" || ext == "glb" {
             if let warning = GLTFIndexCheck.droppedTriangleWarning(
@@ -342,7 +352,88 @@ struct SceneConverter {
 
         return ImportedAsset(path: displayPath, resolvedPath: resolvedPath, format: format, nodes: nodes,
                              animations: animations, declaredUnitScale: unitScale, unitNote: unitNote,
-                             warnings: warnings)
+                             warnings: warnings, axisConversion: axisConversion, axisNote: axisNote)
+    }
+
+    /// The FBX `GlobalSettings` axis system, which assimp 5.2 reports as scene metadata (`UpAxis`,
+    /// `UpAxisSign`, `FrontAxis`, `FrontAxisSign`, `CoordAxis`, `CoordAxisSign`; axes 0 = X, 1 = Y,
+    /// 2 = Z, signs ±1) but does not apply. The conversion maps the file's up to +Y, its front (the
+    /// side a model shows a default camera, +Z in Y-up files) to +Z, and its coord (right) axis to
+    /// +X, so the asset arrives +Y up, −Z forward as Reality Converter and Blender import it. Its
+    /// rows are `sign · e_axis`: row 0 the coord axis, row 1 the up axis, row 2 the front axis.
+    /// Nil for other formats, for incomplete or inconsistent declarations (with a note saying so),
+    /// and when the file already uses these axes.
+    mutating func axes(format: String, meta: (String) -> MetaValue?) -> (Mat4?, String) {
+        guard format.lowercased().contains("fbx") || ext == "fbx" else { return (nil, "") }
+        func int(_ k: String) -> Int? {
+            guard let v = meta(k)?.number, v.isFinite, v == v.rounded(), abs(v) <= 8 else { return nil }
+            return Int(v)
+        }
+        guard let up = int("UpAxis"), let front = int("FrontAxis"), let coord = int("CoordAxis") else {
+            return (nil, "FBX declares no axis system; read as +Y up, +Z front")
+        }
+        let upSign = int("UpAxisSign") ?? 1, frontSign = int("FrontAxisSign") ?? 1, coordSign = int("CoordAxisSign") ?? 1
+        let axesOK = Set([up, front, coord]) == [0, 1, 2]
+        let signsOK = [upSign, frontSign, coordSign].allSatisfy { $0 == 1 || $0 == -1 }
+        let declared = "up \(Self.axisName(up, upSign)), front \(Self.axisName(front, frontSign)), right \(Self.axisName(coord, coordSign))"
+        guard axesOK && signsOK else {
+            warnings.append("FBX axis system is inconsistent (UpAxis \(up), FrontAxis \(front), CoordAxis \(coord), signs \(upSign), \(frontSign), \(coordSign)); axes left as they are")
+            return (nil, "FBX axis system inconsistent; axes left as in the file")
+        }
+        if up == 1 && upSign == 1 && front == 2 && frontSign == 1 && coord == 0 && coordSign == 1 {
+            return (nil, "FBX axes: \(declared) (already +Y up, +Z front; nothing to convert)")
+        }
+        // Row r of the 3×3 part: sign · e_axis. Column-major storage: m[col * 4 + row].
+        var m = [Double](repeating: 0, count: 16)
+        m[15] = 1
+        for (row, axis, sign) in [(0, coord, coordSign), (1, up, upSign), (2, front, frontSign)] {
+            m[axis * 4 + row] = Double(sign)
+        }
+        let r = Mat4(columnMajor: m)
+        let det = r[0, 0] * (r[1, 1] * r[2, 2] - r[1, 2] * r[2, 1]) - r[0, 1] * (r[1, 0] * r[2, 2] - r[1, 2] * r[2, 0])
+            + r[0, 2] * (r[1, 0] * r[2, 1] - r[1, 1] * r[2, 0])
+        let mirror = det < 0 ? " and mirrored (the file is left-handed)" : ""
+        return (r, "FBX axes: \(declared) → turned\(mirror) to +Y up, +Z front")
+    }
+
+    /// "+Z", "−Y": an FBX axis index and sign.
+    static func axisName(_ axis: Int, _ sign: Int) -> String {
+        (sign < 0 ? "−" : "+") + (axis == 0 ? "X" : axis == 1 ? "Y" : axis == 2 ? "Z" : "?")
+    }
+
+    /// True when an OBJ file has a face line (`f …`), read in 1 MiB chunks up to the first one.
+    static func objHasFaceLines(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        var atLineStart = true, sawF = false
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            for b in chunk {
+                if sawF && (b == 0x20 || b == 0x09) { return true }
+                sawF = atLineStart && (b == 0x66 || b == 0x46) // f or F
+                atLineStart = b == 0x0A || b == 0x0D
+            }
+        }
+        return false
+    }
+
+    /// For a PLY file, the face count its header declares (`element face N`; 0 when it declares no
+    /// face element), read from the first 64 KiB; nil for other formats or an unreadable header.
+    static func plyDeclaredFaces(path: String, ext: String) -> Int? {
+        guard ext == "ply", let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 64 * 1024) else { return nil }
+        // The header is ASCII up to `end_header`, even in binary files.
+        let text = String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
+        var faces = 0
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.first == "end_header" { return faces }
+            if words.count >= 3, words[0] == "element", words[1] == "face" || words[1] == "tristrips" {
+                // Capped so that absurd declared counts cannot overflow the sum.
+                faces = min(faces + min(max(Int(words[2]) ?? 1, 0), 1 << 40), 1 << 50)
+            }
+        }
+        return faces
     }
 
     /// Triangle count of every aiMesh (not instances), in scene order; meshes already converted

@@ -97,6 +97,10 @@ extension Report {
                     ("informationUri", .string("https://developer.apple.com/design/human-interface-guidelines/designing-for-visionos")),
                     ("rules", .array(driverRules)),
                 ]))])),
+                ("properties", .object([("settings", .object([
+                    ("pointAngle", .rounded(pointAngle)),
+                    ("fixedPointSize", .rounded(fixedPointSize)),
+                ] + sceneSettingsJSON()))])),
                 ("invocations", .array([.object([
                     ("executionSuccessful", .bool(!hasLoadErrors)),
                     ("toolExecutionNotifications", .array(notifications)),
@@ -104,6 +108,20 @@ extension Report {
                 ("results", .array(results)),
             ])])),
         ])
+    }
+}
+
+extension Report {
+    /// Scenes checked with settings of their own (a scene's `units`), for SARIF's run properties:
+    /// `[("scenes", [{path, pointAngle, fixedPointSize}])]`, or nothing when every scene used the run's.
+    func sceneSettingsJSON() -> [(String, JSON)] {
+        let own: [JSON] = scenes.compactMap { s in
+            guard s.status == .checked else { return nil }
+            let pa = s.pointAngle ?? pointAngle, fp = s.fixedPointSize ?? fixedPointSize
+            guard pa != pointAngle || fp != fixedPointSize else { return nil }
+            return .object([("path", .string(s.path)), ("pointAngle", .rounded(pa)), ("fixedPointSize", .rounded(fp))])
+        }
+        return own.isEmpty ? [] : [("scenes", .array(own))]
     }
 }
 
@@ -175,6 +193,13 @@ extension Report {
             }
             totalTests += tests; totalFailures += failures; totalErrors += errors
             suites += "  <testsuite name=\"\(path)\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
+            // The settings the scene was checked with (hig-rules §2.4 A3: every report states them).
+            if scene.status == .checked {
+                suites += "    <properties>\n"
+                suites += "      <property name=\"pointAngle\" value=\"\(JSON.format(JSON.roundedValue(scene.pointAngle ?? pointAngle) ?? pointAngle))\"/>\n"
+                suites += "      <property name=\"fixedPointSize\" value=\"\(JSON.format(JSON.roundedValue(scene.fixedPointSize ?? fixedPointSize) ?? fixedPointSize))\"/>\n"
+                suites += "    </properties>\n"
+            }
             suites += cases
             suites += "  </testsuite>\n"
         }
@@ -208,6 +233,14 @@ extension Report {
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         out += failed > 0 ? ", \(failed) scene\(failed == 1 ? "" : "s") could not be loaded.\n\n" : ".\n\n"
         if let generatedAt { out += "Generated at \(Escape.markdown(generatedAt)).\n\n" }
+        out += "Settings: \(Report.settingsText(pointAngle: pointAngle, fixedPointSize: fixedPointSize))"
+        let own = scenes.filter { s in
+            s.status == .checked && ((s.pointAngle.map { $0 != pointAngle } ?? false) || (s.fixedPointSize.map { $0 != fixedPointSize } ?? false))
+        }
+        for s in own {
+            out += "; \(Escape.markdownCode(s.path)): \(Report.settingsText(pointAngle: s.pointAngle ?? pointAngle, fixedPointSize: s.fixedPointSize ?? fixedPointSize))"
+        }
+        out += ".\n\n"
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
             let status = s.status == .error ? "could not be loaded" : (s.violations.isEmpty ? "clean" : "violations")

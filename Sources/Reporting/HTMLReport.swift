@@ -63,7 +63,7 @@ extension Report {
         body += "<h1>spatialcheck report</h1>\n"
         body += "<p class=\"summary\"><span class=\"sev-error\">\(e) error\(e == 1 ? "" : "s")</span> · "
         body += "<span class=\"sev-warning\">\(w) warning\(w == 1 ? "" : "s")</span> · <span class=\"sev-info\">\(i) info</span>"
-        body += " in \(scenes.count) scene\(scenes.count == 1 ? "" : "s"). pointAngle \(fmt(pointAngle, 4))°/pt.</p>\n"
+        body += " in \(scenes.count) scene\(scenes.count == 1 ? "" : "s"). \(Report.settingsText(pointAngle: pointAngle, fixedPointSize: fixedPointSize)).</p>\n"
         if let generatedAt { body += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
         body += "<table class=\"scenes\"><tr><th>scene</th><th>status</th><th>errors</th><th>warnings</th><th>info</th></tr>\n"
         for (n, s) in scenes.enumerated() {

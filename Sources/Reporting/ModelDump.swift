@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 
 /// `spatialcheck inspect`: the loaded spatial model as text for people or as `spatialcheck-model/1`
@@ -16,8 +17,13 @@ public enum ModelDump {
                 ("asset", .optional(e.asset?.path)),
                 ("unitScale", .optional(e.asset?.unitScale)),
             ]
-            if let a = e.asset { members.append(("unitReason", .string(a.unitReason))) }
+            if let a = e.asset {
+                members.append(("unitReason", .string(a.unitReason)))
+                members.append(("axes", .optional(a.axisReason.isEmpty ? nil : a.axisReason)))
+            }
             members += [
+                ("scaleMode", .optional(scaleModeName(e))),
+                ("orientation", orientation(e.restOrientation)),
                 ("worldBounds", bounds(e.restWorldBounds)),
                 ("triangles", .int(tris)),
                 ("animations", .array(animations(of: e, in: scene).map {
@@ -32,7 +38,8 @@ public enum ModelDump {
         var top: [(String, JSON)] = [
             ("format", .string(formatTag)),
             ("path", .string(scene.path)),
-            ("settings", .object([("pointAngle", .rounded(scene.units.pointAngle))])),
+            ("settings", .object([("pointAngle", .rounded(scene.units.pointAngle)),
+                                  ("fixedPointSize", .rounded(scene.units.fixedPointSize))])),
             ("entities", .array(entities)),
             ("bounds", bounds(scene.restWorldBounds)),
             ("triangles", .int(totalTriangles)),
@@ -52,13 +59,21 @@ public enum ModelDump {
         out += title + "\n"
         out += "  \(scene.platform.rawValue), immersion \(scene.immersion.rawValue), "
         out += "\(fmt(scene.frameRate, 0)) Hz, \(fmt(scene.duration, 3)) s (\(scene.frameCount) frame\(scene.frameCount == 1 ? "" : "s")), "
-        out += "pointAngle \(fmt(scene.units.pointAngle, 4))°/pt\n"
+        out += "pointAngle \(fmt(scene.units.pointAngle, 4))°/pt, fixedPointSize \(fixedPointSizeText(scene.units.fixedPointSize)) m/pt\n"
         let v = scene.viewer
         out += "  viewer: \(v.posture.rawValue), eye height \(fmt(v.eyeHeight, 2)) m, "
         out += "field of view \(fmt(v.fieldOfView.x, 0))°×\(fmt(v.fieldOfView.y, 0))°, "
-        out += "\(v.path.count) path key\(v.path.count == 1 ? "" : "s"), motion \(v.motion.rawValue)\n\n"
+        out += "\(v.path.count) path key\(v.path.count == 1 ? "" : "s"), motion \(v.motion.rawValue)\n"
+        if v.handGiven || scene.entities.contains(where: { $0.anchor == .hand }), let h = v.hand.first {
+            // Where hand-anchored content is held, in the head frame (scene-format.md, "Viewer").
+            let d = length(h.position)
+            let below = d > 0 ? degrees(asin(min(1, max(-1, -h.position.y / d)))) : 0
+            out += "  hand: \(v.handGiven ? (v.hand.count > 1 ? "path of \(v.hand.count) keys, first at" : "at") : "default \(v.posture.rawValue) pose,")"
+            out += " \(vec(h.position)) m from the eye in the head frame (\(fmt(d, 3)) m away, \(fmt(below, 1))° below eye level)\n"
+        }
+        out += "\n"
 
-        let header = ["entity", "kind", "role", "interactive", "world bounds at rest (m)", "triangles"]
+        let header = ["entity", "kind", "role", "interactive", "scale", "yaw, pitch, roll (°)", "world bounds at rest (m)", "triangles"]
         var rows: [[String]] = []
         for e in scene.entities {
             let depth = depthOf(e, in: scene)
@@ -67,7 +82,9 @@ public enum ModelDump {
             let tris = triangles(of: e, in: scene)
             rows.append([
                 String(repeating: "  ", count: depth) + t(e.id), e.kind.rawValue, e.role?.rawValue ?? "-",
-                e.interactive ? "yes" : "no", boundsText, tris > 0 ? String(tris) : "-",
+                e.interactive ? "yes" : "no", scaleModeName(e) ?? "-",
+                e.restOrientation.map { "\(fmt($0.x, 1)), \(fmt($0.y, 1)), \(fmt($0.z, 1))" } ?? "-",
+                boundsText, tris > 0 ? String(tris) : "-",
             ])
         }
         out += table(header: header, rows: rows)
@@ -79,6 +96,7 @@ public enum ModelDump {
                 guard let a = e.asset else { continue }
                 out += "  \(t(e.path)): \(t(a.path)) [\(t(a.format))]\n"
                 out += "    units: ×\(fmtShort(a.unitScale)) m per file unit. \(t(a.unitReason))\n"
+                if !a.axisReason.isEmpty { out += "    axes: \(t(a.axisReason))\n" }
                 let size = e.restWorldBounds.size
                 out += "    size at rest: \(fmt(size.x, 3)) × \(fmt(size.y, 3)) × \(fmt(size.z, 3)) m, \(a.triangles) triangles\n"
                 if !a.clips.isEmpty {
@@ -204,6 +222,22 @@ public enum ModelDump {
         return []
     }
 
+    /// `dynamic` or `fixed` for content sized in points or metres by a scale (windows, volumes,
+    /// text, elements, models and their marked nodes); nil for groups and environments.
+    static func scaleModeName(_ e: Entity) -> String? {
+        switch e.kind {
+        case .group, .environment: return nil
+        default: return e.scaleMode.rawValue
+        }
+    }
+
+    /// `{yaw, pitch, roll}` in degrees (scene format convention), rounded to 0.1°.
+    static func orientation(_ o: Vec3?) -> JSON {
+        guard let o else { return .null }
+        func r(_ v: Double) -> JSON { .number((v * 10).rounded() / 10 + 0) }
+        return .object([("yaw", r(o.x)), ("pitch", r(o.y)), ("roll", r(o.z))])
+    }
+
     static func bounds(_ b: AABB) -> JSON {
         guard !b.isEmpty else { return .null }
         return .object([
@@ -273,3 +307,7 @@ public func table(header: [String], rows: [[String]], indent: String = "  ") -> 
     }
     return line(header) + rows.map(line).joined()
 }
+
+/// `units.fixedPointSize` as reports print it: metres per point to 6 decimals, trailing zeros
+/// dropped (the default, tan(0.0671°) · 1 m, is "0.001171").
+public func fixedPointSizeText(_ metresPerPoint: Double) -> String { fmtShort(metresPerPoint) }

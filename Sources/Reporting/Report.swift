@@ -8,6 +8,9 @@ public struct Report: Sendable {
     public static let formatTag = "spatialcheck-report/1"
     public var toolVersion: String
     public var pointAngle: Double
+    /// Metres per point of fixed-scale content for the run (`units.fixedPointSize`; by default
+    /// `tan(pointAngle) · 1 m`). A scene's own value is in `SceneReport.fixedPointSize`.
+    public var fixedPointSize: Double
     public var failOn: Severity?
     public var scenes: [SceneReport]
     /// Violations of the baseline that no longer occur (set when validating against a baseline).
@@ -18,6 +21,12 @@ public struct Report: Sendable {
 
     public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
         self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
+        self.fixedPointSize = Units.defaultFixedPointSize(pointAngle: pointAngle)
+    }
+
+    /// "pointAngle 0.0671°/pt, fixedPointSize 0.001171 m/pt": the settings line of the text-like formats.
+    public static func settingsText(pointAngle: Double, fixedPointSize: Double) -> String {
+        "pointAngle \(fmt(pointAngle, 4))°/pt, fixedPointSize \(fixedPointSizeText(fixedPointSize)) m/pt"
     }
 
     public var hasLoadErrors: Bool { scenes.contains { $0.status == .error } }
@@ -65,6 +74,9 @@ public struct SceneReport: Sendable {
     /// Degrees per point used for this scene (a scene's own `units.pointAngle` may differ from the
     /// run's default in `settings`).
     public var pointAngle: Double?
+    /// Metres per point of fixed-scale content used for this scene (its `units.fixedPointSize`, by
+    /// default `tan(pointAngle) · 1 m`).
+    public var fixedPointSize: Double?
 
     public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
                 frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
@@ -129,6 +141,7 @@ extension Report {
         ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? []) + [
             ("settings", .object([
                 ("pointAngle", .rounded(pointAngle)),
+                ("fixedPointSize", .rounded(fixedPointSize)),
                 ("failOn", .string(failOn?.rawValue ?? "never")),
             ])),
             ("scenes", .array(scenes.map { $0.json() })),
@@ -165,6 +178,7 @@ extension SceneReport {
                 ("duration", .rounded(duration)),
             ]
             if let pointAngle { m.append(("pointAngle", .rounded(pointAngle))) }
+            if let fixedPointSize { m.append(("fixedPointSize", .rounded(fixedPointSize))) }
             m += [
                 ("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })),
                 ("violations", .array(violations.map { $0.json() })),
@@ -233,7 +247,9 @@ extension Report {
             case .checked:
                 if quiet && scene.violations.isEmpty { continue }
                 let title = t(scene.name.map { "\(scene.path) (\($0))" } ?? scene.path)
-                out += paint.bold(title) + "  \(scene.frames) frames at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)\n"
+                out += paint.bold(title) + "  \(scene.frames) frames at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)"
+                out += "; " + Report.settingsText(pointAngle: scene.pointAngle ?? pointAngle,
+                                                  fixedPointSize: scene.fixedPointSize ?? fixedPointSize) + "\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
                 for v in scene.violations {
                     let sev: String

@@ -86,6 +86,7 @@ extension Report {
                                     frameRate: number(s["frameRate"]) ?? 0, frames: Int(clamping: number(s["frames"]) ?? 0),
                                     duration: number(s["duration"]) ?? 0)
             scene.pointAngle = number(s["pointAngle"])
+            scene.fixedPointSize = number(s["fixedPointSize"])
             scene.rulesChecked = (s["rulesChecked"] as? [Any])?.compactMap { $0 as? String } ?? []
             scene.errors = ((s["errors"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }
             scene.warnings = ((s["warnings"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }
@@ -116,9 +117,12 @@ extension Report {
             scene.normalizeViolations()
             scenes.append(scene)
         }
-        return Report(toolVersion: tool?["version"] as? String ?? "?",
-                      pointAngle: number(settings?["pointAngle"]) ?? Units.defaultPointAngle,
-                      failOn: failOn, scenes: scenes)
+        var report = Report(toolVersion: tool?["version"] as? String ?? "?",
+                            pointAngle: number(settings?["pointAngle"]) ?? Units.defaultPointAngle,
+                            failOn: failOn, scenes: scenes)
+        // Reports written before fixedPointSize was stated keep the default for their pointAngle.
+        if let f = number(settings?["fixedPointSize"]), f.isFinite, f > 0 { report.fixedPointSize = f }
+        return report
     }
 
     /// Merges reports: scenes in order of first appearance; a scene path seen again replaces the
@@ -134,9 +138,11 @@ extension Report {
                 byPath[s.path] = s
             }
         }
-        return Report(toolVersion: reports.last?.toolVersion ?? "?", pointAngle: reports.last?.pointAngle ?? Units.defaultPointAngle,
-                      failOn: reports.isEmpty ? .error : strictestFailOn(reports.map(\.failOn)),
-                      scenes: order.compactMap { byPath[$0] })
+        var merged = Report(toolVersion: reports.last?.toolVersion ?? "?", pointAngle: reports.last?.pointAngle ?? Units.defaultPointAngle,
+                            failOn: reports.isEmpty ? .error : strictestFailOn(reports.map(\.failOn)),
+                            scenes: order.compactMap { byPath[$0] })
+        if let last = reports.last { merged.fixedPointSize = last.fixedPointSize }
+        return merged
     }
 
     /// The strictest of several `failOn` settings (nil = never, the most permissive).

@@ -33,7 +33,7 @@ public enum DepthNearBriefOnly: RuleDescribing {
         rationale: "Content very close to the eyes is uncomfortable to look at for long; the HIG reserves close placement for things used briefly.",
         fixHint: "Move the content further away, or show it close only briefly.",
         unit: "m", worse: .lower,
-        notes: ["Same dwell and static-end reading as depth-min-reading-distance. The message says when the viewer walked up to the content."])
+        notes: ["Same dwell and static-end reading as depth-min-reading-distance. The message says when the viewer walked up to world-anchored content (the eye moved more than 0.3 m from where it started). Hand-anchored content is as close as the hand holds it (viewer.hand, by default 0.46 m from the eye), and head-anchored content as close as it is placed: their messages say so instead, since walking does not change that distance."])
 }
 
 public enum DepthTextFlat: RuleDescribing {
@@ -105,12 +105,22 @@ func depthFactories() -> [RuleFactory] {
             let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
             let cands = ents.indices.filter { kinds.contains(ents[$0].kind) }
             let startHead = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
+            // aux: 1 the viewer walked up to world content; 2 held on the hand; 3 attached to the head.
+            let anchorAux = ents.map { $0.anchor == .hand ? 2.0 : $0.anchor == .head ? 3.0 : 0.0 }
             let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration, check: { f, e in
                 guard f.visible[e], f.distance[e] < d else { return nil }
+                if anchorAux[e] > 0 { return .init(measured: f.distance[e], threshold: d, aux: anchorAux[e]) }
                 let moved = length(f.headPosition - startHead) > 0.3
                 return .init(measured: f.distance[e], threshold: d, aux: moved ? 1 : 0)
             }, message: { agg, names in
-                return "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s\(agg.aux == 1 ? " (the viewer walked up to it)" : ""); keep content closer than \(fmt(d)) m only briefly"
+                switch agg.aux {
+                case 2:
+                    return "\(names.joinedNames) is held on the hand \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s; show hand-anchored content only briefly, or place it in the world at least \(fmt(d)) m away"
+                case 3:
+                    return "\(names.joinedNames) moves with the head \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away or show it only briefly"
+                default:
+                    return "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s\(agg.aux == 1 ? " (the viewer walked up to it)" : ""); keep content closer than \(fmt(d)) m only briefly"
+                }
             })
             return rule
         },

@@ -194,6 +194,8 @@ final class ConditionRule: RuleProcessor {
     /// The current run of each candidate (dwell rules only).
     private struct Run {
         var start = -1; var startTime = 0.0; var worst = Double.nan; var worstFrame = 0
+        /// The worst frame's `Hit.aux`, so that a run reported at once keeps what its message needs.
+        var aux = Double.nan
         var threshold = Double.nan; var unit: String?
         /// The run has outlasted the dwell and its frames so far are reported.
         var reported = false
@@ -234,7 +236,7 @@ final class ConditionRule: RuleProcessor {
                 let lasted = f.time - runs[k].startTime + dt
                 if measuresRunLength { hit.measured = lasted }
                 if runs[k].worst.isNaN || (higher ? hit.measured > runs[k].worst : hit.measured < runs[k].worst) {
-                    runs[k].worst = hit.measured; runs[k].worstFrame = f.frame
+                    runs[k].worst = hit.measured; runs[k].worstFrame = f.frame; runs[k].aux = hit.aux
                 }
                 runs[k].threshold = hit.threshold
                 runs[k].unit = hit.unit
@@ -246,8 +248,8 @@ final class ConditionRule: RuleProcessor {
                 if !runs[k].reported, runs[k].start < f.frame {
                     out.reportRun(rule: rule, e, from: runs[k].start, fromTime: runs[k].startTime,
                                   to: f.frame - 1, toTime: f.time - dt, measured: runs[k].worst,
-                                  worstFrame: runs[k].worstFrame, threshold: hit.threshold, severity: hit.severity,
-                                  unit: hit.unit, variant: hit.variant)
+                                  worstFrame: runs[k].worstFrame, threshold: hit.threshold, aux: runs[k].aux,
+                                  severity: hit.severity, unit: hit.unit, variant: hit.variant)
                 }
                 runs[k].reported = true
                 out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
@@ -263,8 +265,8 @@ final class ConditionRule: RuleProcessor {
             // Still holding when the scene comes to rest: sustained for ever, so the whole run counts.
             out.reportRun(rule: rule, candidates[k], from: run.start, fromTime: run.startTime,
                           to: end.lastFrame, toTime: end.lastTime, measured: run.worst,
-                          worstFrame: run.worstFrame, threshold: run.threshold, severity: run.severity,
-                          unit: run.unit, variant: run.variant)
+                          worstFrame: run.worstFrame, threshold: run.threshold, aux: run.aux,
+                          severity: run.severity, unit: run.unit, variant: run.variant)
         }
     }
 

@@ -74,7 +74,8 @@ public enum TypeLegibleAcrossScale: RuleDescribing {
         rationale: "Fixed-scale content shrinks with distance; the HIG asks that text stays legible across the scales and distances people use.",
         fixHint: "Make the text larger, or use dynamic scale for text-bearing content.",
         unit: "pt_eq", worse: .lower, angleDerived: true,
-        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container; pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text while it is visible). Reported over the frames the text is visible."])
+        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container; pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text while it is visible). Reported over the frames the text is visible.",
+                "Head- and hand-anchored text travels with the viewer, so walking away never puts it 3 m off: it is judged at the farthest distance it is actually seen during the run (for hand-anchored text, the hand's distance, by default 0.46 m)."])
 }
 
 public enum TypeBillboard: RuleDescribing {
@@ -288,7 +289,9 @@ final class ScaleLegibilityRule: RuleProcessor {
             }
         }
         texts = t
-        farthest = Array(repeating: far, count: t.count)
+        // World content is judged from at least `far`; content carried by the head or hand at the
+        // farthest distance it is seen (its distance does not change when the viewer walks).
+        farthest = t.map { ents[$0.0].anchor == .world ? far : 0 }
         farthestFrame = Array(repeating: -1, count: t.count)
         runs = Array(repeating: [], count: t.count)
         open = Array(repeating: (-1, 0, -1, 0), count: t.count)

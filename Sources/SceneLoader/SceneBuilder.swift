@@ -17,6 +17,9 @@ private enum FileKind: String, CaseIterable {
 }
 
 private enum Facing: String, CaseIterable { case viewer, none }
+/// `assetAxes`: `auto` applies the axis system the file declares (FBX `GlobalSettings`), `none`
+/// applies none, `zUp` reads the file as +Z up, −Y front (CAD, 3ds Max, Blender scenes).
+private enum AxesName: String, CaseIterable { case auto, none, zUp }
 private enum EventAction: String, CaseIterable { case setImmersion, recenter, show, hide }
 private enum UnitName: String, CaseIterable {
     case meters, centimeters, millimeters, inches, feet
@@ -44,9 +47,9 @@ private let commonKeys = ["id", "kind", "position", "placement", "rotation", "qu
 private let kindKeys: [FileKind: [String]] = [
     .window: ["size", "scaleMode", "elements"],
     .volume: ["size", "scaleMode", "elements"],
-    .model: ["asset", "assetUnits", "node", "annotations"],
+    .model: ["asset", "assetUnits", "assetAxes", "node", "annotations"],
     .text: ["fontSize", "height", "string"],
-    .environment: ["asset", "assetUnits", "node", "groundPlane", "range", "annotations"],
+    .environment: ["asset", "assetUnits", "assetAxes", "node", "groundPlane", "range", "annotations"],
     .group: [],
 ]
 private let allowedKeys: [FileKind: [String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map {
@@ -276,7 +279,7 @@ final class SceneBuilder {
     private func parseViewer(_ n: YNode?) {
         guard let n else { return }
         guard let m = r.mapping(n, "'viewer'") else { return }
-        m.checkKeys(["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion"], in: "'viewer'", reader: r)
+        m.checkKeys(["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion", "hand"], in: "'viewer'", reader: r)
         let posture = m["posture"].flatMap { r.enumValue($0, "'viewer.posture'", Posture.self) } ?? .standing
         let eye = m["eyeHeight"].flatMap { r.positive($0, "'viewer.eyeHeight'") } ?? posture.eyeHeight
         let ipd = m["ipd"].flatMap { r.positive($0, "'viewer.ipd'") } ?? 0.063
@@ -289,28 +292,26 @@ final class SceneBuilder {
         }
         let motion = m["motion"].flatMap { r.enumValue($0, "'viewer.motion'", MotionPreset.self) } ?? MotionPreset.none
         var keys: [ViewerKey] = []
-        if let p = m["path"], let items = r.list(p, "'viewer.path'") {
-            if items.count > Limits.maxKeyframes {
-                r.error(p.loc, "'viewer.path' has \(items.count) keys; the limit is \(Limits.maxKeyframes)",
-                        hint: "resample the path; keys are interpolated linearly")
-                return
-            }
-            var pos = Vec3(0, eye, 0)
-            var rot = Quat.identity
-            var lastT: Double?
-            for item in items {
-                guard let k = r.mapping(item, "a 'viewer.path' key") else { continue }
-                k.checkKeys(["t", "position", "rotation", "quaternion"], in: "a 'viewer.path' key", reader: r)
-                guard let tn = k.require("t", in: "a 'viewer.path' key", reader: r),
-                      let t = r.nonNegative(tn, "'t' of a viewer path key") else { continue }
-                if let lastT, t <= lastT {
-                    r.error(tn.loc, "viewer path times must be strictly increasing: t = \(Reader.format(t)) follows t = \(Reader.format(lastT))")
-                    continue
+        if let p = m["path"] {
+            guard let k = pathKeys(p, label: "viewer.path", start: (Vec3(0, eye, 0), .identity)) else { return }
+            keys = k
+        }
+        var hand: [ViewerKey]?
+        if let hn = m["hand"], let hm = r.mapping(hn, "'viewer.hand' ({position, rotation} or {path})") {
+            hm.checkKeys(["position", "rotation", "quaternion", "path"], in: "'viewer.hand'", reader: r)
+            let pose = posture.defaultHandPose
+            var start = (pose.position, pose.rotation)
+            if let pn = hm["position"], let v = r.vec3(pn, "'position' of 'viewer.hand' (metres from the eye, in the head frame)") { start.0 = v }
+            if let q = orientation(hm, "'viewer.hand'").quat { start.1 = q }
+            if let p = hm["path"] {
+                if hm.has("position") || hm.has("rotation") || hm.has("quaternion") {
+                    r.error(hm.keyLoc("path"), "'viewer.hand' gives both a pose and a 'path'; give the pose as the path's first key",
+                            hint: "a key that omits 'position' or 'rotation' keeps the previous key's (the first: the posture's default hand pose)")
+                } else if let k = pathKeys(p, label: "viewer.hand.path", start: start) {
+                    hand = k
                 }
-                lastT = t
-                if let pn = k["position"], let v = r.vec3(pn, "'position' of a viewer path key") { pos = v }
-                if let q = orientation(k, "a viewer path key").quat { rot = q }
-                keys.append(ViewerKey(time: t, position: pos, rotation: rot))
+            } else {
+                hand = [ViewerKey(time: 0, position: start.0, rotation: start.1)]
             }
         }
         if keys.count == 1, let p = m["path"] {
@@ -318,13 +319,44 @@ final class SceneBuilder {
                       hint: "add a second key to move the viewer; the default duration is then one frame unless 'duration' is set")
         }
         viewer = Viewer(posture: posture, eyeHeight: eye, ipd: ipd, fieldOfView: fov,
-                        path: keys.isEmpty ? nil : keys, motion: motion, location: m.loc)
+                        path: keys.isEmpty ? nil : keys, motion: motion, location: m.loc, hand: hand)
         if let first = viewer.path.first {
             eye0 = first.position
             q0 = first.rotation
             let f = q0.act(Vec3(0, 0, -1))
             yaw0 = (f.x * f.x + f.z * f.z) > 1e-18 ? degrees(atan2(-f.x, -f.z)) : 0
         }
+    }
+
+    /// Keyframes `{t, position, rotation | quaternion}` of `viewer.path` or `viewer.hand.path`: times
+    /// strictly increasing; a key that omits `position` or `rotation` keeps the previous key's
+    /// (the first key: `start`). Nil when there are more keys than the limit (reported).
+    private func pathKeys(_ p: YNode, label: String, start: (Vec3, Quat)) -> [ViewerKey]? {
+        guard let items = r.list(p, "'\(label)'") else { return [] }
+        if items.count > Limits.maxKeyframes {
+            r.error(p.loc, "'\(label)' has \(items.count) keys; the limit is \(Limits.maxKeyframes)",
+                    hint: "resample the path; keys are interpolated linearly")
+            return nil
+        }
+        let keyName = label == "viewer.path" ? "viewer path" : "hand path"
+        var keys: [ViewerKey] = []
+        var (pos, rot) = start
+        var lastT: Double?
+        for item in items {
+            guard let k = r.mapping(item, "a '\(label)' key") else { continue }
+            k.checkKeys(["t", "position", "rotation", "quaternion"], in: "a '\(label)' key", reader: r)
+            guard let tn = k.require("t", in: "a '\(label)' key", reader: r),
+                  let t = r.nonNegative(tn, "'t' of a \(keyName) key") else { continue }
+            if let lastT, t <= lastT {
+                r.error(tn.loc, "\(keyName) times must be strictly increasing: t = \(Reader.format(t)) follows t = \(Reader.format(lastT))")
+                continue
+            }
+            lastT = t
+            if let pn = k["position"], let v = r.vec3(pn, "'position' of a \(keyName) key") { pos = v }
+            if let q = orientation(k, "a \(keyName) key").quat { rot = q }
+            keys.append(ViewerKey(time: t, position: pos, rotation: rot))
+        }
+        return keys
     }
 
     // MARK: - Shared parsers
@@ -420,8 +452,12 @@ final class SceneBuilder {
         case .world: return (.identity, .identity)
         case .head: return (Transform(translation: eye0, rotation: q0).matrix, q0)
         case .hand:
+            // The hand's pose at t = 0, in the head frame (viewer.hand or the posture's default).
             let head = Transform(translation: eye0, rotation: q0).matrix
-            return (head * Transform(translation: Vec3(0, -0.3, -0.25)).matrix, q0)
+            let h = viewer.hand.first ?? ViewerKey(time: 0, position: viewer.posture.defaultHandPose.position,
+                                                   rotation: viewer.posture.defaultHandPose.rotation)
+            let hr = h.rotation.isFinite ? h.rotation.normalized : .identity
+            return (head * Transform(translation: h.position, rotation: hr).matrix, (q0 * hr).normalized)
         }
     }
 
@@ -482,6 +518,8 @@ final class SceneBuilder {
         }
         // Position / placement.
         var local = Vec3.zero
+        var placed = false
+        var placementFacing: Facing?
         if let pn = m["position"], let v = r.vec3(pn, "'position' of \(what)") { local = v }
         if let pl = m["placement"] {
             if parent != nil {
@@ -489,8 +527,17 @@ final class SceneBuilder {
                         hint: "use 'position' relative to the parent")
             } else if m.has("position") {
                 r.error(m.keyLoc("placement"), "\(what) gives both 'position' and 'placement'; give one of them")
-            } else if let pm = r.mapping(pl, "'placement' of \(what) ({distance, azimuth, elevation})") {
-                pm.checkKeys(["distance", "azimuth", "elevation"], in: "'placement'", reader: r)
+            } else if let pm = r.mapping(pl, "'placement' of \(what) ({distance, azimuth, elevation, facing})") {
+                pm.checkKeys(["distance", "azimuth", "elevation", "facing"], in: "'placement'", reader: r)
+                placed = true
+                if let fn = pm["facing"] {
+                    if m.has("facing") {
+                        r.error(pm.keyLoc("facing"), "\(what) gives 'facing' both in 'placement' and on the entity; give it once",
+                                hint: "either place is accepted: 'placement: {…, facing: viewer}' or 'facing: viewer' beside 'placement'")
+                    } else {
+                        placementFacing = r.enumValue(fn, "'facing' of \(what)", Facing.self)
+                    }
+                }
                 let d = pm.require("distance", in: "'placement' of \(what)", reader: r)
                     .flatMap { r.positive($0, "'distance' of 'placement'") }
                 let az = pm["azimuth"].flatMap { r.number($0, "'azimuth' of 'placement'", expected: "an angle in degrees") } ?? 0
@@ -505,7 +552,7 @@ final class SceneBuilder {
             }
         }
         let orient = orientation(m, what)
-        let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) }
+        let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) } ?? placementFacing
         let scale = m["scale"].flatMap { parseScale($0, what) } ?? .one
         let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
         let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
@@ -515,7 +562,10 @@ final class SceneBuilder {
         let parentWorld = parent?.world ?? aFrame
         let parentRot = parent?.worldRot ?? aRot
         let pWorld = parentWorld.transformPoint(local)
-        let defaultFacing: Facing = parent == nil && (kind == .window || kind == .text) && !orient.given ? .viewer : .none
+        // Top-level entities placed with `placement` (any kind: visionOS places volumes facing the
+        // person too), and top-level windows and text, face the viewer unless they give a rotation.
+        // Hand-anchored content is held in the hand frame, which already faces the eye.
+        let defaultFacing: Facing = parent == nil && anchor != .hand && (placed || kind == .window || kind == .text) && !orient.given ? .viewer : .none
         var rotPrefix = Quat.identity
         if (facingParsed ?? defaultFacing) == .viewer {
             let dx = eye0.x - pWorld.x, dz = eye0.z - pWorld.z
@@ -644,13 +694,14 @@ final class SceneBuilder {
             }
             if assetNode == nil {
                 if kind == .environment {
-                    for k in ["assetUnits", "node", "annotations"] where m.has(k) {
+                    for k in ["assetUnits", "assetAxes", "node", "annotations"] where m.has(k) {
                         r.error(m.keyLoc(k), "'\(k)' needs an 'asset' on \(what)")
                     }
                 }
             }
             var override: (Double, String)?
             if let un = m["assetUnits"] { override = parseAssetUnits(un, what) }
+            let axes = m["assetAxes"].flatMap { r.enumValue($0, "'assetAxes' of \(what)", AxesName.self) }
             var selectName: String?
             var selectLoc: SourceLocation?
             if let nn = m["node"] { selectName = r.string(nn, "'node' of \(what)"); selectLoc = nn.loc }
@@ -658,10 +709,11 @@ final class SceneBuilder {
             if let an = assetNode, let ap = r.string(an, "'asset' of \(what)"), checkAssetPath(ap, loc: an.loc) {
                 let resolved = Self.resolve(ap, base: baseDirectory)
                 if let asset = importAsset(display: ap, resolved: resolved, loc: an.loc) {
-                    if !(m.has("assetUnits") && override == nil) && !(m.has("node") && selectName == nil) {
+                    if !(m.has("assetUnits") && override == nil) && !(m.has("node") && selectName == nil)
+                        && !(m.has("assetAxes") && axes == nil) {
                         attachment = attach(asset: asset, display: ap, resolved: resolved, selectNode: selectName,
-                                            selectLoc: selectLoc, override: override, entIdx: entIdx, nodeIdx: nodeIdx,
-                                            anchor: anchor, path: path, loc: m.loc)
+                                            selectLoc: selectLoc, override: override, axes: axes ?? .auto,
+                                            entIdx: entIdx, nodeIdx: nodeIdx, anchor: anchor, path: path, loc: m.loc)
                     }
                 }
             }
@@ -982,8 +1034,8 @@ final class SceneBuilder {
     }
 
     private func attach(asset: ImportedAsset, display: String, resolved: String, selectNode: String?,
-                        selectLoc: SourceLocation?, override: (Double, String)?, entIdx: Int, nodeIdx: Int,
-                        anchor: Anchor, path: String, loc: SourceLocation?) -> Attachment? {
+                        selectLoc: SourceLocation?, override: (Double, String)?, axes: AxesName = .auto,
+                        entIdx: Int, nodeIdx: Int, anchor: Anchor, path: String, loc: SourceLocation?) -> Attachment? {
         var sel = 0..<asset.nodes.count
         if let name = selectNode {
             if nodeNameIndex[resolved] == nil {
@@ -1012,8 +1064,18 @@ final class SceneBuilder {
             unitScale = 1
             reason = asset.unitNote.isEmpty ? "no unit declared; metres assumed" : asset.unitNote
         }
+        let (axisMatrix, axisReason) = Self.axisConversion(asset: asset, axes: axes)
+        // The asset root: uniform unit scale after the axis turn (they commute). The rest matrix
+        // carries a mirror too; its TRS (used only if an animation drove this node, which none
+        // does) keeps the turn.
+        var rootRest = Transform(scale: Vec3(repeating: unitScale)).matrix
+        var rootTRS = Transform(scale: Vec3(repeating: unitScale))
+        if let a = axisMatrix {
+            rootRest = rootRest * a
+            if let ypr = a.yawPitchRoll { rootTRS.rotation = Quat(yaw: ypr.x, pitch: ypr.y, roll: ypr.z) }
+        }
         let rootIdx = appendNode(name: "\(display) (asset root)", parent: nodeIdx,
-                                 restTRS: Transform(scale: Vec3(repeating: unitScale)), geometry: .empty,
+                                 restTRS: rootTRS, rest: rootRest, geometry: .empty,
                                  anchor: anchor, entity: entIdx)
         let base = nodes.count
         let lower = sel.lowerBound
@@ -1057,10 +1119,27 @@ final class SceneBuilder {
         entities[entIdx].asset = AssetUse(path: display, resolvedPath: resolved, format: asset.format,
                                           unitScale: unitScale, unitReason: reason, triangles: triangles,
                                           clips: asset.animations.map { ($0.name, $0.duration) }, node: selectNode)
+        entities[entIdx].asset?.axisReason = axisReason
         // Marked and annotated nodes, and nodes the file states facts about, become entities.
         nodeEntities(asset: asset, display: display, sel: sel, map: map, entIdx: entIdx, anchor: anchor,
                      path: path, loc: loc)
         return Attachment(asset: asset, map: map)
+    }
+
+    /// The axis conversion for an asset and the sentence `inspect` shows for it: the file's own
+    /// declaration (`auto`), nothing (`none`), or +Z up, −Y front → +Y up, +Z front (`zUp`: rows
+    /// X = +x, Y = +z, Z = −y, a −90° turn about X).
+    private static func axisConversion(asset: ImportedAsset, axes: AxesName) -> (Mat4?, String) {
+        switch axes {
+        case .auto:
+            return (asset.axisConversion, asset.axisNote)
+        case .none:
+            let declared = asset.axisNote.isEmpty ? "" : " (the file: \(asset.axisNote))"
+            return (nil, "assetAxes: none: no axis conversion\(declared)")
+        case .zUp:
+            let m = Mat4(columnMajor: [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
+            return (m, "assetAxes: zUp: up +Z, front −Y → turned to +Y up, +Z front (−90° about X)")
+        }
     }
 
     // MARK: - Animation
@@ -1275,11 +1354,29 @@ final class SceneBuilder {
             let g = entities[i].geometryNodes.clamped(to: 0..<nodes.count)
             for k in g { b.formUnion(nodeBounds[k]) }
             entities[i].restWorldBounds = b
+            if entities[i].node >= 0, entities[i].node < world.count {
+                entities[i].restOrientation = world[entities[i].node].yawPitchRoll
+            }
             switch entities[i].kind {
             case .window, .volume, .text, .element: break
             default:
                 let c = b.isEmpty ? world[entities[i].node].translation : b.center
                 entities[i].placementDistance = length(c - eye0)
+            }
+            if let a = entities[i].asset, !b.isEmpty, entities[i].kind == .model || entities[i].kind == .environment {
+                // After the unit conversion no real asset reaches further than this from its origin:
+                // coordinates beyond it (or non-finite) are a broken file, not a unit to guess.
+                let o = world[entities[i].node].translation
+                let reach = max(abs(b.min.x - o.x), abs(b.min.y - o.y), abs(b.min.z - o.z),
+                                abs(b.max.x - o.x), abs(b.max.y - o.y), abs(b.max.z - o.z))
+                if !(reach.isFinite && b.min.isFinite && b.max.isFinite) || reach > Self.maxAssetReach {
+                    let how = reach.isFinite && b.min.isFinite && b.max.isFinite
+                        ? "reaches \(Self.metres(reach)) from its origin" : "has non-finite coordinates"
+                    r.error(entities[i].location,
+                            "asset '\(a.path)' of \(entities[i].kind.rawValue) '\(entities[i].path)' \(how) after unit conversion (×\(Reader.format(a.unitScale)) m per file unit), beyond the \(Reader.format(Self.maxAssetReach / 1000)) km plausibility limit: its coordinates are broken",
+                            hint: "open the file in a viewer and re-export it; if only its unit is wrong, set assetUnits (units used: \(a.unitReason))")
+                    continue
+                }
             }
             if !b.isEmpty, !(b.min.isFinite && b.max.isFinite) || max(b.min.maxMagnitude, b.max.maxMagnitude) > Limits.maxWorldCoordinate {
                 // Not again for an entity that holds (or is inside) one with a range error.
@@ -1306,12 +1403,16 @@ final class SceneBuilder {
         }
     }
 
+    /// The plausibility limit on an asset's coordinates: no vertex farther than 100 km from the
+    /// asset's origin, after unit conversion (documented in scene-format.md, "Models and units").
+    static let maxAssetReach = 100_000.0
+
     static func metres(_ d: Double) -> String {
         d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
     }
 
     private func defaultDuration(frameRate: Double, events: [SceneEvent]) -> Double {
-        var d = viewer.path.last?.time ?? 0
+        var d = max(viewer.path.last?.time ?? 0, viewer.handGiven ? viewer.hand.last?.time ?? 0 : 0)
         for a in animations where !a.loop { d = max(d, a.endTime) }
         for e in events { d = max(d, e.time) }
         return max(d, 1 / frameRate)

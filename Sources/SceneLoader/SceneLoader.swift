@@ -27,12 +27,14 @@ import AssetImport
 ///   nodes. Entity paths are ids joined by `/`; ids must be unique among siblings (elements and
 ///   children of one entity are siblings) and paths unique overall.
 /// - **Anchors.** Root nodes are relative to their anchor frame: world, the head frame at t = 0
-///   (viewer path's first key) or the hand frame (0.3 m below and 0.25 m in front of the eye, in the
-///   head frame). Rest world poses (and so d0, bounds) use the viewer's t = 0 pose.
+///   (viewer path's first key) or the hand frame (`viewer.hand`'s first pose in the head frame, by
+///   default the posture's `defaultHandPose`). Rest world poses (and so d0, bounds) use the viewer's
+///   t = 0 pose.
 /// - **placement** (top-level only) is relative to the eye at t = 0: direction
 ///   `(sin az·cos el, sin el, −cos az·cos el)` rotated by the viewer's initial yaw; the resulting world
 ///   point is expressed in the entity's anchor frame.
-/// - **facing.** `viewer` (default for top-level windows and text without `rotation`/`quaternion`)
+/// - **facing.** `viewer` (default for top-level entities placed with `placement`, and for top-level
+///   windows and text, without `rotation`/`quaternion`; written on the entity or inside `placement`)
 ///   turns about +Y so +Z points at the eye: `yaw = atan2(eye.x − p.x, eye.z − p.z)`; a `rotation`
 ///   given together with explicit `facing: viewer` is applied after that turn (`R = Ry(face)·R_user`).
 ///   The turn is a world yaw, converted into the parent's frame for children. Keyframe rotations of a

@@ -37,8 +37,6 @@ public struct Simulator: Sendable {
     /// Frame i is at t = i / frameRate; at least one frame.
     public let frameCount: Int
 
-    /// Eye offset of the `.hand` anchor frame in the head frame: 0.3 m below, 0.25 m in front.
-    public static let handOffset = Vec3(0, -0.3, -0.25)
 
     // Static per-node data.
     private let nodeCount: Int
@@ -244,9 +242,33 @@ public struct Simulator: Sendable {
     ///   pitch += 3 sin 2ωt (head-relative);
     /// - `look-around`: yaw += 40 sin(2πt / 8), pitch += 15 sin(4πt / 8) (head-relative).
     public func headPose(at t: Double) -> (position: Vec3, rotation: Quat) {
-        let path = scene.viewer.path
-        var position = Vec3(0, scene.viewer.eyeHeight, 0)
-        var rotation = Quat.identity
+        var (position, rotation) = Simulator.sample(scene.viewer.path, at: t,
+                                                    default: (Vec3(0, scene.viewer.eyeHeight, 0), .identity))
+        switch scene.viewer.motion {
+        case .none:
+            break
+        case .sway:
+            let w = 2 * Double.pi * 0.25 * t
+            position += rotation.act(Vec3(0.02 * sin(w), 0.01 * sin(2 * w), 0))
+            rotation = (rotation * Quat(yaw: 3 * sin(w), pitch: 3 * sin(2 * w), roll: 0)).normalized
+        case .lookAround:
+            let w = 2 * Double.pi * t / 8
+            rotation = (rotation * Quat(yaw: 40 * sin(w), pitch: 15 * sin(2 * w), roll: 0)).normalized
+        }
+        return (position, rotation)
+    }
+
+    /// The hand's pose at time t in the head frame (`viewer.hand`, by default the posture's pose):
+    /// the frame `anchor: hand` content is held in is the head pose followed by this one.
+    public func handPose(at t: Double) -> (position: Vec3, rotation: Quat) {
+        let pose = scene.viewer.posture.defaultHandPose
+        return Simulator.sample(scene.viewer.hand, at: t, default: (pose.position, pose.rotation))
+    }
+
+    /// A keyframed pose at time t: position linear, rotation slerp, held before the first and after
+    /// the last key; `fallback` for an empty path or non-finite values.
+    static func sample(_ path: [ViewerKey], at t: Double, default fallback: (Vec3, Quat)) -> (Vec3, Quat) {
+        var (position, rotation) = fallback
         if let first = path.first, let last = path.last {
             if !(t > first.time) || path.count == 1 {
                 position = first.position; rotation = first.rotation
@@ -266,19 +288,8 @@ public struct Simulator: Sendable {
                 rotation = Quat.slerp(a.rotation.normalized, b.rotation.normalized, u)
             }
         }
-        if !position.isFinite { position = Vec3(0, scene.viewer.eyeHeight, 0) }
-        rotation = rotation.isFinite ? rotation.normalized : .identity
-        switch scene.viewer.motion {
-        case .none:
-            break
-        case .sway:
-            let w = 2 * Double.pi * 0.25 * t
-            position += rotation.act(Vec3(0.02 * sin(w), 0.01 * sin(2 * w), 0))
-            rotation = (rotation * Quat(yaw: 3 * sin(w), pitch: 3 * sin(2 * w), roll: 0)).normalized
-        case .lookAround:
-            let w = 2 * Double.pi * t / 8
-            rotation = (rotation * Quat(yaw: 40 * sin(w), pitch: 15 * sin(2 * w), roll: 0)).normalized
-        }
+        if !position.isFinite { position = fallback.0 }
+        rotation = rotation.isFinite ? rotation.normalized : fallback.1
         return (position, rotation)
     }
 
@@ -401,10 +412,12 @@ public struct Simulator: Sendable {
                 q.headDisplacementHorizontal = 0
             }
 
-            // Anchor frames: head and hand.
-            let hand = p + r.act(Simulator.handOffset)
+            // Anchor frames: the head, and the hand (its pose in the head frame after the head's).
+            let (hp, hq) = handPose(at: t)
+            let hand = p + r.act(hp)
+            let hr = (r * hq).normalized
             rootTRS[0] = sm_trs(t: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w), s: (1, 1, 1))
-            rootTRS[1] = sm_trs(t: (hand.x, hand.y, hand.z), q: (r.x, r.y, r.z, r.w), s: (1, 1, 1))
+            rootTRS[1] = sm_trs(t: (hand.x, hand.y, hand.z), q: (hr.x, hr.y, hr.z, hr.w), s: (1, 1, 1))
             sm_compose_trs(rootTRS, &rootFrames, 2)
 
             // Animations: sample every track in two batched calls, then compose the driven nodes.

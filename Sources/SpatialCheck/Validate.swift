@@ -163,6 +163,7 @@ extension SpatialCheck {
             frameRate: simulator.frameRate, frames: simulator.frameCount, duration: simulator.duration,
             violations: violations, warnings: scene.warnings, rulesChecked: engine.rules.map(\.id))
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
+        report.fixedPointSize = scene.units.fixedPointSize
         guard snapshot else { return (report, nil) }
         let worst = Set(violations.map(\.worstFrame))
         return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: worst))

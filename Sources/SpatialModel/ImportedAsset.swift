@@ -20,13 +20,23 @@ public struct ImportedAsset: Sendable {
     public var unitNote: String
     /// Warnings that do not stop the import (e.g. a node with no geometry requested by `node:`).
     public var warnings: [String]
+    /// The turn (or, for a left-handed file, turn and mirror) that brings the axes the file declares
+    /// to visionOS's +Y up, +Z front (−Z forward), +X right, which the importer did NOT apply: FBX
+    /// `GlobalSettings` `UpAxis`/`FrontAxis`/`CoordAxis` and their signs. Nil when the file declares
+    /// no axes, already uses these, or the importer applied them itself (COLLADA `<up_axis>`).
+    /// A pure 3×3 orthonormal matrix (no translation); the loader applies it at the asset's root.
+    public var axisConversion: Mat4?
+    /// Human-readable account of the file's axes, e.g. "FBX axes: up +Z, front −Y, right +X →
+    /// turned to +Y up, +Z front (−90° about X)"; empty when the format has no declaration.
+    public var axisNote: String
 
     public init(path: String, resolvedPath: String, format: String, nodes: [AssetNode],
                 animations: [AssetClip], declaredUnitScale: Double?, unitNote: String,
-                warnings: [String] = []) {
+                warnings: [String] = [], axisConversion: Mat4? = nil, axisNote: String = "") {
         self.path = path; self.resolvedPath = resolvedPath; self.format = format; self.nodes = nodes
         self.animations = animations; self.declaredUnitScale = declaredUnitScale
         self.unitNote = unitNote; self.warnings = warnings
+        self.axisConversion = axisConversion; self.axisNote = axisNote
     }
 
     public var triangleCount: Int { nodes.reduce(0) { $0 + $1.triangles } }

@@ -127,6 +127,30 @@ public struct Mat4: Hashable, Sendable {
 
     public var translation: Vec3 { Vec3(m[12], m[13], m[14]) }
     public var isFinite: Bool { m.allSatisfy(\.isFinite) }
+
+    /// The orientation of this matrix as the scene format's `{yaw, pitch, roll}` in degrees
+    /// (`R = Ry(yaw) · Rx(pitch) · Rz(roll)`), read from its columns with scale divided out. With
+    /// `R` written out, `R[1][2] = −sin pitch`, `(R[0][2], R[2][2]) = cos pitch · (sin yaw, cos yaw)` and
+    /// `(R[1][0], R[1][1]) = cos pitch · (sin roll, cos roll)`; at pitch ±90° roll is 0 and the yaw
+    /// comes from the first column. Nil when a column has zero or non-finite length.
+    public var yawPitchRoll: Vec3? {
+        let c0 = Vec3(m[0], m[1], m[2]), c1 = Vec3(m[4], m[5], m[6]), c2 = Vec3(m[8], m[9], m[10])
+        let l0 = length(c0), l1 = length(c1), l2 = length(c2)
+        guard l0 > 1e-12, l1 > 1e-12, l2 > 1e-12, l0.isFinite, l1.isFinite, l2.isFinite else { return nil }
+        let x = c0 / l0, y = c1 / l1, z = c2 / l2
+        let sp = min(1, max(-1, -z.y))
+        let pitch = asin(sp)
+        let yaw: Double, roll: Double
+        if abs(sp) < 1 - 1e-12 {
+            yaw = atan2(z.x, z.z)
+            roll = atan2(x.y, y.y)
+        } else {
+            yaw = atan2(-x.z, x.x)
+            roll = 0
+        }
+        // +0 turns a -0 into 0 so that text never shows "-0".
+        return Vec3(degrees(yaw) + 0, degrees(pitch) + 0, degrees(roll) + 0)
+    }
 }
 
 /// Translation, rotation and (possibly non-uniform) scale: `M = T · R · S`.

@@ -39,6 +39,17 @@ public enum ElementRole: String, Sendable, CaseIterable {
 public enum Posture: String, Sendable, CaseIterable {
     case standing, seated
     public var eyeHeight: Double { self == .standing ? 1.60 : 1.20 }
+
+    /// Where hand-anchored content is held when the viewer gives no `hand`: a pose in the head
+    /// frame (x right, y up, −z forward from the eye), documented in scene-format.md ("Viewer").
+    /// Standing, the hand is raised to look at the palm: 0.35 m in front of the eye and 0.30 m
+    /// below it (0.461 m away, 40.6° below the line of sight). Seated, the forearm rests on an
+    /// armrest or the lap: 0.30 m in front, 0.35 m below (0.461 m, 49.4° below). The frame is
+    /// pitched so its +Z points back at the eye: pitch = −atan(below / front).
+    public var defaultHandPose: (position: Vec3, rotation: Quat) {
+        let p = self == .standing ? Vec3(0, -0.30, -0.35) : Vec3(0, -0.35, -0.30)
+        return (p, Quat(yaw: 0, pitch: -degrees(atan2(-p.y, -p.z)), roll: 0))
+    }
 }
 
 public enum MotionPreset: String, Sendable, CaseIterable {
@@ -59,6 +70,10 @@ public struct Units: Hashable, Sendable {
         self.pointAngle = pointAngle
         self.fixedPointSize = fixedPointSize ?? tan(radians(pointAngle))
     }
+
+    /// The default `fixedPointSize` for a point angle: one point at 1 m, `tan(pointAngle) · 1 m`
+    /// (0.001171 m for 0.0671°; hig-rules §2.4 A3 rounds it to 0.00117 m/pt).
+    public static func defaultFixedPointSize(pointAngle: Double) -> Double { tan(radians(pointAngle)) }
 
     /// Metres per point of a dynamic-scale container placed `distance` metres from the eye.
     public func dynamicPointSize(atDistance distance: Double) -> Double { tan(radians(pointAngle)) * distance }
@@ -110,6 +125,9 @@ public struct AssetUse: Sendable {
     public var unitScale: Double
     /// Why that scale: the file's declaration, `assetUnits`, or the format's convention.
     public var unitReason: String
+    /// The axis conversion applied at the asset's root and why (FBX `GlobalSettings`, `assetAxes`),
+    /// empty when the format declares no axes and none was asked for.
+    public var axisReason: String = ""
     public var triangles: Int
     /// The asset's animation clips: name and duration in seconds.
     public var clips: [(name: String, duration: Double)]
@@ -166,6 +184,9 @@ public struct Entity: Sendable {
     public var animation: Int?
     /// World bounds at rest (t = 0 pose, no animation, no skinning), exact for asset vertices.
     public var restWorldBounds: AABB
+    /// World orientation at rest as `{yaw, pitch, roll}` in degrees (scene format convention), nil
+    /// when the rest transform has no orientation (a zero scale).
+    public var restOrientation: Vec3?
     public var location: SourceLocation
     /// How input reaches it (`interaction`); nil when nothing says.
     public var interaction: Interaction?
@@ -188,7 +209,7 @@ public struct Entity: Sendable {
         self.sizePt = nil; self.sizeMetres = nil; self.frame = nil; self.depthPt = 0
         self.fontSize = nil; self.textHeight = nil; self.string = nil; self.label = nil
         self.asset = nil; self.groundPlane = nil; self.immersionRange = nil; self.animation = nil
-        self.restWorldBounds = .empty; self.location = location
+        self.restWorldBounds = .empty; self.restOrientation = nil; self.location = location
         self.interaction = nil; self.hoverEffect = nil; self.hitRegion = nil; self.hitFrame = nil
         self.accessibilityLabel = nil; self.factSources = FactSources()
     }
@@ -215,18 +236,27 @@ public struct Viewer: Sendable {
     public var fieldOfView: SIMD2<Double>
     /// Head pose keyframes, strictly increasing in time; never empty (a still viewer has one key).
     public var path: [ViewerKey]
+    /// Pose of the hand that `anchor: hand` content is held on, in the head frame (positions in
+    /// metres from the eye, x right, y up, −z forward), as keyframes like `path`; never empty. By
+    /// default one key: the posture's `defaultHandPose`.
+    public var hand: [ViewerKey]
+    /// True when the scene gives `viewer.hand` (false: the posture's default pose).
+    public var handGiven: Bool
     public var motion: MotionPreset
     public var location: SourceLocation?
 
     public init(posture: Posture = .standing, eyeHeight: Double? = nil, ipd: Double = 0.063,
                 fieldOfView: SIMD2<Double> = SIMD2(90, 70), path: [ViewerKey]? = nil,
-                motion: MotionPreset = .none, location: SourceLocation? = nil) {
+                motion: MotionPreset = .none, location: SourceLocation? = nil, hand: [ViewerKey]? = nil) {
         self.posture = posture
         let eye = eyeHeight ?? posture.eyeHeight
         self.eyeHeight = eye
         self.ipd = ipd
         self.fieldOfView = fieldOfView
         self.path = path ?? [ViewerKey(time: 0, position: Vec3(0, eye, 0), rotation: .identity)]
+        let pose = posture.defaultHandPose
+        self.hand = hand.flatMap { $0.isEmpty ? nil : $0 } ?? [ViewerKey(time: 0, position: pose.position, rotation: pose.rotation)]
+        self.handGiven = hand.map { !$0.isEmpty } ?? false
         self.motion = motion
         self.location = location
     }

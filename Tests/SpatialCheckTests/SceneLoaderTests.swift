@@ -302,8 +302,9 @@ import SpatialModel
             """)
         #expect(scene.nodes[0].anchor == .hand && scene.nodes[1].anchor == .hand)
         #expect(scene.entities[1].anchor == .hand)
-        // Hand frame: (0, 1.5 − 0.3, −0.25); the child is 0.1 m to its right.
-        #expect(near(scene.entities[1].placementDistance, length(Vec3(0.1, -0.3, -0.25))))
+        // Hand frame (the standing posture's default pose): (0, 1.5 − 0.30, −0.35), pitched about X
+        // only; the child is 0.1 m to its right.
+        #expect(near(scene.entities[1].placementDistance, length(Vec3(0.1, -0.30, -0.35))))
     }
 
     @Test func dynamicContentAtTheEyeIsAnError() {

@@ -291,7 +291,8 @@ final class ScaleLegibilityRule: RuleProcessor {
         texts = t
         // World content is judged from at least `far`; content carried by the head or hand at the
         // farthest distance it is seen (its distance does not change when the viewer walks).
-        farthest = t.map { ents[$0.0].anchor == .world ? far : 0 }
+        let worldFar = far
+        farthest = t.map { ents[$0.0].anchor == .world ? worldFar : 0 }
         farthestFrame = Array(repeating: -1, count: t.count)
         runs = Array(repeating: [], count: t.count)
         open = Array(repeating: (-1, 0, -1, 0), count: t.count)

@@ -128,9 +128,10 @@ struct SimulationQuantityTests {
         let frames = simulateAll(b.scene(duration: 2, path: [viewerKey(0), viewerKey(2, yaw: 90)]))
         for q in frames {
             #expect(abs(q.azimuth[0]) < 1e-9 && abs(q.elevation[0]) < 1e-9 && close(q.distance[0], 1))
-            // Hand: 0.3 m below and 0.25 m in front of the eye: elevation −atan(0.3 / 0.25).
-            #expect(close(q.elevation[1], -50.19442890773481, 1e-9))
-            #expect(close(q.distance[1], (0.09 + 0.0625).squareRoot()))
+            // Hand (the standing posture's default pose): 0.30 m below and 0.35 m in front of the
+            // eye: elevation −atan(0.30 / 0.35) = −40.601°, distance √(0.09 + 0.1225) = 0.46098 m.
+            #expect(close(q.elevation[1], -40.60129464500447, 1e-9))
+            #expect(close(q.distance[1], (0.09 + 0.1225).squareRoot()))
         }
         // Head-locked content moves with the head, so the eye sees it still: ω = 0 (it is judged by
         // fov-head-locked, not by the motion rules).

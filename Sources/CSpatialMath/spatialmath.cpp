@@ -275,7 +275,9 @@ namespace {
 // evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
 // latency-bound chain of calls. A dense slot whose value is not needed gets (0, 1), i.e. 0.
 // kThin: the box's smallest width across its own axes (see `oriented_span_args`).
-enum Slot { kAz, kEl, kElw, kEcc, kW1, kW0, kH1, kH0, kThin, kPt, kAngV, kRel0, kRel1, kSlots };
+// kW, kH: the angular width and height, each the difference of the extreme corners' arctangents in
+// one, atan(t1) − atan(t0) = atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) for t = y / x, x > 0.
+enum Slot { kAz, kEl, kElw, kEcc, kW, kH, kThin, kPt, kAngV, kRel0, kRel1, kSlots };
 constexpr size_t kBlock = 128;
 
 __attribute__((always_inline)) inline void atan2_loop(const double *__restrict y, const double *__restrict x,
@@ -503,7 +505,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             Pending &pe = pending[j];
             pe.spans_known = false; pe.fov_deferred = false; pe.moving = false; pe.oriented = 0; pe.em_full = false;
             bool in_fov, all_inside = true;
-            args.set(kW1, j, 0, 1); args.set(kW0, j, 0, 1); args.set(kH1, j, 0, 1); args.set(kH0, j, 0, 1);
+            args.set(kW, j, 0, 1); args.set(kH, j, 0, 1);
             args.set(kThin, j, 0, 1);
             if (eye_inside) {
                 pe.width = 360; pe.height = 180; pe.spans_known = true;
@@ -511,7 +513,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             } else {
                 // Spans around the line of sight. With every corner ahead, atan2(h, along) is
                 // monotone in h / along, so the extremes are found by comparing ratios
-                // (cross-multiplied: no division) and only they take an arctangent.
+                // (cross-multiplied: no division), and each span takes one arctangent (kW, kH).
                 if (sight_ahead) {
                     int h0 = 0, h1 = 0, v0 = 0, v1 = 0;
                     for (int k = 1; k < nc; ++k) {
@@ -520,8 +522,8 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                         if (sy[k] * sz[v0] < sy[v0] * sz[k]) v0 = k;
                         if (sy[k] * sz[v1] > sy[v1] * sz[k]) v1 = k;
                     }
-                    args.set(kW1, j, sx[h1], sz[h1]); args.set(kW0, j, sx[h0], sz[h0]);
-                    args.set(kH1, j, sy[v1], sz[v1]); args.set(kH0, j, sy[v0], sz[v0]);
+                    args.set(kW, j, sx[h1] * sz[h0] - sx[h0] * sz[h1], sz[h1] * sz[h0] + sx[h1] * sx[h0]);
+                    args.set(kH, j, sy[v1] * sz[v0] - sy[v0] * sz[v1], sz[v1] * sz[v0] + sy[v1] * sy[v0]);
                     // The box's own widths: across each of its axes as the eye sees it, so a thin
                     // bar whose image is tilted measures its thickness, not the upright box around
                     // it (pt_eq is the smallest of them). A flat box has two axes, a solid three.
@@ -689,8 +691,8 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
         for (size_t j = 0; j < m; ++j) {
             const size_t e = base + j;
             const Pending &pe = pending[j];
-            double width = pe.spans_known ? pe.width : args.r[kW1][j] * kRadToDeg - args.r[kW0][j] * kRadToDeg;
-            double height = pe.spans_known ? pe.height : args.r[kH1][j] * kRadToDeg - args.r[kH0][j] * kRadToDeg;
+            double width = pe.spans_known ? pe.width : args.r[kW][j] * kRadToDeg;
+            double height = pe.spans_known ? pe.height : args.r[kH][j] * kRadToDeg;
             width = std::isfinite(width) ? width : 0;
             height = std::isfinite(height) ? height : 0;
             out->azimuth[e] = args.r[kAz][j] * kRadToDeg;

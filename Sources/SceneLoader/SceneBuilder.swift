@@ -847,7 +847,7 @@ final class SceneBuilder {
             }
             return fail("asset '\(display)' not found (looked in \(folder))", hint)
         }
-        if isDir.boolValue { return fail("asset '\(display)' is a directory, not a file") }
+        if isDir.boolValue, !SceneLoader.isAssetFolder(resolved) { return fail("asset '\(display)' is a directory, not a file") }
         let asset: ImportedAsset
         do {
             asset = try importer.load(resolved, display)

@@ -76,6 +76,9 @@ public enum SceneLoader {
         return p.hasSuffix(".scene.yaml") || p.hasSuffix(".scene.yml") || p.hasSuffix(".scene.json")
     }
 
+    /// True for a folder that is one asset: a Reality Composer Pro `.rkassets` folder (USD).
+    public static func isAssetFolder(_ path: String) -> Bool { USDImporter.isRKAssets(path) }
+
     /// Reads and loads the scene file at `path`; assets are resolved relative to its directory.
     public static func load(path: String, options: LoadOptions = .init(),
                             importer: AssetImporting = .assimp) throws(LoadFailure) -> Scene {
@@ -189,16 +192,21 @@ public struct AssetImporting: Sendable {
     public init(load: @escaping @Sendable (_ resolvedPath: String, _ displayPath: String) throws(Diagnostic) -> ImportedAsset) {
         self.load = load
     }
-    /// The assimp-based importer of the AssetImport module.
+    /// The assimp-based importer of the AssetImport module; USD files and `.rkassets` folders go to
+    /// `USDImporter` (always in its Python worker process).
     public static let assimp = AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
-        try AssetImporter.load(resolvedPath: resolved, displayPath: display)
+        if USDImporter.handles(resolved) { return try USDImporter.load(resolvedPath: resolved, displayPath: display) }
+        return try AssetImporter.load(resolvedPath: resolved, displayPath: display)
     }
     /// assimp in a worker process (crash, hang and memory contained), or in this process when
-    /// `isolation` is nil.
+    /// `isolation` is nil; USD goes to `USDImporter` with the same timeout and memory limit.
     public static func assimp(isolation: AssetImportIsolation?) -> AssetImporting {
         guard let isolation else { return .assimp }
         return AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
-            try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation)
+            if USDImporter.handles(resolved) {
+                return try USDImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation)
+            }
+            return try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation)
         }
     }
 }

@@ -80,7 +80,7 @@ public enum SpatialCheck {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LoadFailure([missingPath(path)])
         }
-        if isDirectory.boolValue {
+        if isDirectory.boolValue, !USDImporter.isRKAssets(path) {
             throw LoadFailure([Diagnostic(file: path, message: "is a directory, expected a scene file or a 3D asset",
                                           hint: "`spatialcheck validate DIR` searches a directory for scene files")])
         }
@@ -175,7 +175,8 @@ public enum SpatialCheck {
                 inputs.append(.error(path: shown, missingPath(shown)))
                 continue
             }
-            guard isDirectory.boolValue else { inputs.append(.scene(normalizedPath(path))); continue }
+            // A Reality Composer Pro `.rkassets` folder is one asset, not a folder to search.
+            guard isDirectory.boolValue, !USDImporter.isRKAssets(path) else { inputs.append(.scene(normalizedPath(path))); continue }
             var found: [(path: String, error: Diagnostic?)] = []
             if let walker = fm.enumerator(atPath: path) {
                 while let rel = walker.nextObject() as? String {

@@ -136,7 +136,7 @@ class Job:
             return
         if not self.inside(path):
             raise Refused("layer '%s' referenced from '%s' resolves to %s, which is %s; it was not read"
-                          % (dep, self.name(via), path,
+                          % (dep, self.name(via), os.path.realpath(path),
                              "inside a .git folder" if ".git" in os.path.realpath(path).split("/")
                              else "outside the project root " + self.root))
 
@@ -157,7 +157,9 @@ class Job:
             for dep in deps:
                 if not dep:
                     continue
-                ident = resolver.CreateIdentifier(dep, layer.resolvedPath)
+                ident = Sdf.ComputeAssetPathRelativeToLayer(layer, dep)  # package-aware anchoring
+                if not (os.path.isabs(ident) or Ar.IsPackageRelativePath(ident)):
+                    ident = resolver.CreateIdentifier(dep, layer.resolvedPath)
                 outer = ident
                 if Ar.IsPackageRelativePath(ident):
                     outer = Ar.SplitPackageRelativePathOuter(ident)[0]
@@ -213,7 +215,8 @@ class Job:
         stage = Usd.Stage.Open(root_layer, Usd.Stage.LoadAll)
         try:
             for err in stage.GetCompositionErrors():
-                msg = str(err).replace(self.base + "/", "")
+                msg = re.sub(r",?@anon:[^@]*@(<[^>]*>)?", "", str(err)).replace(self.base + "/", "")
+                msg = " ".join(msg.split())
                 self.warnings.append("composition: " + msg)
         except Exception:
             pass
@@ -301,7 +304,9 @@ class Job:
                     continue
                 self.warnings.append("layer '%s' (%s) is referenced by %s in a stage with metersPerUnit %g, upAxis %s, and %s has no compensating %s; USD does not rescale references, so RealityKit shows it as composed"
                                      % (self.name(ident), desc, prim.GetPath(), mpu, up, prim.GetPath(),
-                                        "scale %g" % (lm / mpu) if abs(lm / mpu - 1) > 1e-6 else "rotation from %s-up to %s-up" % (lu, up)))
+                                        " and ".join(n for n in [
+                                            "scale %g" % (lm / mpu) if abs(lm / mpu - 1) > 1e-6 else "",
+                                            "rotation from %s-up to %s-up" % (lu, up) if lu != up else ""] if n)))
         for ident in odd:
             if ident not in found:
                 lm, lu, desc = odd[ident]
@@ -393,7 +398,8 @@ class Job:
 
     def geometry(self, prim, tname, node, rest):
         b = UsdGeom.Boundable(prim)
-        ext = b.GetExtentAttr().Get(rest)
+        ea = b.GetExtentAttr()
+        ext = ea.Get(rest) if ea.HasAuthoredValue() else None  # the schema fallback is not the shape's extent
         if ext is None or len(ext) != 2:
             try:
                 ext = UsdGeom.Boundable.ComputeExtentFromPlugins(b, rest)

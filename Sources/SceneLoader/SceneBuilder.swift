@@ -1007,6 +1007,7 @@ final class SceneBuilder {
         entities[entIdx].asset = AssetUse(path: display, resolvedPath: resolved, format: asset.format,
                                           unitScale: unitScale, unitReason: reason, triangles: triangles,
                                           clips: asset.animations.map { ($0.name, $0.duration) }, node: selectNode)
+        entities[entIdx].asset?.usd = asset.usdSummary(nodes: sel)
         // Marked nodes become entities of their own.
         var used: [String: Int] = [:]
         for i in sel {

@@ -246,3 +246,20 @@ public struct USDNodeFacts: Sendable, Hashable {
         self.accessibilityLabel = accessibilityLabel; self.billboard = billboard; self.components = components
     }
 }
+
+/// The USD facts of an asset as a scene uses it (`AssetUse.usd`), for `inspect`.
+public struct USDAssetSummary: Sendable, Hashable {
+    public var stages: [USDStageFacts]
+    /// Prims that carry RealityKit components or are hidden, in pre-order.
+    public var prims: [USDNodeFacts]
+    public init(stages: [USDStageFacts], prims: [USDNodeFacts]) { self.stages = stages; self.prims = prims }
+}
+
+extension ImportedAsset {
+    /// The USD summary of the nodes in `range` (nil for non-USD assets).
+    public func usdSummary(nodes range: Range<Int>) -> USDAssetSummary? {
+        guard let stages = usdStages else { return nil }
+        let prims = nodes[range].compactMap(\.usd).filter { !$0.components.isEmpty || !$0.visible }
+        return USDAssetSummary(stages: stages, prims: prims)
+    }
+}

@@ -19,7 +19,7 @@ import Darwin
 /// dies (Linux: `PR_SET_PDEATHSIG` SIGKILL; everywhere: its parent id changes, or standard input
 /// reaches end-of-file). Workers are started from one long-lived thread, because Linux delivers
 /// the parent-death signal when the *thread* that forked the child ends.
-final class USDWorkerPool: Sendable {
+public final class USDWorkerPool: Sendable {
     static let shared = USDWorkerPool()
 
     /// The interpreter: `SPATIALCHECK_PYTHON` when set, else `python3` on PATH.
@@ -109,12 +109,23 @@ final class USDWorkerPool: Sendable {
         return try result.get()
     }
 
-    /// The Python interpreter to run, or nil when none is found.
-    static func pythonExecutable() -> String? {
+    /// The virtual environment `Tools/deps.sh` installs usd-core into when pip may not install
+    /// into python3 itself (PEP 668): `SPATIALCHECK_USD_VENV`, default ~/.local/share/spatialcheck/usd-venv.
+    static var virtualEnvironment: String {
+        let env = ProcessInfo.processInfo.environment
+        if let v = env["SPATIALCHECK_USD_VENV"], !v.isEmpty { return v }
+        return (env["HOME"] ?? NSHomeDirectory()) + "/.local/share/spatialcheck/usd-venv"
+    }
+
+    /// The Python interpreter to run, or nil when none is found: `SPATIALCHECK_PYTHON`, else the
+    /// virtual environment of `Tools/deps.sh` when it exists, else `python3` on PATH.
+    public static func pythonExecutable() -> String? {
         let env = ProcessInfo.processInfo.environment
         if let p = env[pythonEnvironmentVariable], !p.isEmpty {
             return FileManager.default.isExecutableFile(atPath: p) ? p : nil
         }
+        let venv = virtualEnvironment + "/bin/python3"
+        if FileManager.default.isExecutableFile(atPath: venv) { return venv }
         let path = env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":") where !dir.isEmpty {
             let candidate = String(dir) + "/python3"
@@ -180,7 +191,7 @@ final class USDWorkerProcess: @unchecked Sendable {
     static func start(memoryLimitBytes: Int, displayPath: String) throws(Diagnostic) -> USDWorkerProcess {
         let missing = "asset '\(displayPath)' could not be imported: reading USD needs Python 3 with usd-core (Pixar's OpenUSD); install it with `\(USDImporter.installHint)`"
         guard let python = USDWorkerPool.pythonExecutable() else {
-            throw Diagnostic(file: displayPath, message: missing + " (no python3 found on PATH)")
+            throw Diagnostic(file: displayPath, message: missing + " (no Python 3 found: neither SPATIALCHECK_PYTHON nor python3 on PATH)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

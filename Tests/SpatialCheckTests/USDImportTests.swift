@@ -9,14 +9,36 @@ import SpatialModel
 enum USDFixtures {
     /// True when python3 can import usd-core. Locally the USD tests are skipped without it (with the
     /// reason shown); CI sets SPATIALCHECK_REQUIRE_TOOLS=1 and then its absence fails the run.
-    static let available: Bool = ExternalTool.havePythonModule("pxr")
+    static let available: Bool = {
+        let ok = python(["-c", "import pxr.Usd"])?.status == 0
+        if !ok, ProcessInfo.processInfo.environment["SPATIALCHECK_REQUIRE_TOOLS"] == "1" {
+            fatalError("SPATIALCHECK_REQUIRE_TOOLS=1 but usd-core is missing (Tools/deps.sh installs it: pip install usd-core)")
+        }
+        return ok
+    }()
+
+    /// Runs the interpreter the importer uses (so that a usd-core installed by Tools/deps.sh into
+    /// its virtual environment is found), returning exit status and standard output.
+    static func python(_ args: [String]) -> (status: Int32, output: String)? {
+        guard let exe = USDWorkerPool.pythonExecutable() else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 
     /// OUT/project holds the fixtures; OUT/outside.usda lies outside that project root.
     static let out: String? = {
         guard available else { return nil }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-usd-\(UUID().uuidString)").path
-        let script = "import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
-        guard let r = ExternalTool.python(script, args: [TestPaths.repo("Tools/make-usd-fixtures.py"), dir]), r.status == 0 else {
+        guard let r = python([TestPaths.repo("Tools/make-usd-fixtures.py"), dir]), r.status == 0 else {
             return nil
         }
         return dir
@@ -41,8 +63,7 @@ enum USDFixtures {
     }
 
     static func oracle(_ file: String) -> Oracle? {
-        let script = "import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
-        guard let r = ExternalTool.python(script, args: [TestPaths.repo("Tools/usd-oracle.py"), file]), r.status == 0 else { return nil }
+        guard let r = python([TestPaths.repo("Tools/usd-oracle.py"), file]), r.status == 0 else { return nil }
         // usd-core may print warnings on the same stream: the JSON is the last line.
         guard let line = r.output.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else { return nil }
         return try? JSONDecoder().decode(Oracle.self, from: Data(line.utf8))
@@ -333,6 +354,47 @@ struct USDGroundTruthTests {
         if u.triangles_fan > 0 { #expect(a.triangleCount == u.triangles_fan) }
         if let codes = u.timeCodes, codes.count == 3 {
             #expect(a.animations.first.map { abs($0.duration - (codes[1] - codes[0]) / codes[2]) < 1e-9 } == true)
+        }
+    }
+}
+
+/// The command line on USD input: exit codes and messages (runs the built executable).
+@Suite("USD on the command line", .enabled(if: USDFixtures.available, "usd-core is not installed (pip install usd-core); USD tests skipped"))
+struct USDCommandLineTests {
+    @Test(arguments: ["hostile/truncated.usdc", "hostile/corrupt.usdz", "hostile/syntax.usda"])
+    func brokenUSDExitsTwoWithoutASignal(file: String) throws {
+        let r = try CLIHarness.run(["validate", file], cwd: USDFixtures.project)
+        #expect(r.status == 2)
+        let output = r.stdout + r.stderr
+        #expect(output.contains("asset '\(file)' could not be imported"), "\(output)")
+        #expect(!output.contains("Traceback"))
+    }
+
+    @Test func inspectJSONShowsRealityKitComponentsAndUnits() throws {
+        let r = try CLIHarness.run(["inspect", "--format", "json", "cm_zup.usda"], cwd: USDFixtures.project)
+        #expect(r.status == 0, "\(r.stderr)")
+        for needle in ["\"MyGame.Comfort\"", "\"requiredAt\": 2.5", "\"RealityKit.InputTarget\"", "\"allowsIndirectInput\": false",
+                       "\"accessibilityLabel\": \"Volume knob\"", "\"anchor\": \"plane\"", "\"upAxis\": \"Z\""] {
+            #expect(r.stdout.contains(needle), "missing \(needle)")
+        }
+        let text = try CLIHarness.run(["inspect", "cm_zup.usda"], cwd: USDFixtures.project)
+        #expect(text.stdout.contains("metersPerUnit 0.01, upAxis Z; applied to the composed stage: ×0.01 to metres, Z-up → Y-up"))
+    }
+
+    @Test func withoutUsdCoreOneLineSaysWhatToInstall() throws {
+        // A `pxr` package that cannot be imported stands in for a Python without usd-core.
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/pxr", withIntermediateDirectories: true)
+        try "raise ImportError('No module named pxr (test stand-in)')\n".write(toFile: dir + "/pxr/__init__.py", atomically: true, encoding: .utf8)
+        let python = try #require(USDWorkerPool.pythonExecutable())
+        for env: [String: String?] in [["SPATIALCHECK_PYTHON": python, "PYTHONPATH": dir],
+                                       ["SPATIALCHECK_PYTHON": dir + "/no-python3"]] {
+            let r = try CLIHarness.run(["inspect", "cm_zup.usda"], cwd: USDFixtures.project, environment: env)
+            #expect(r.status == 2)
+            let lines = r.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(r.stderr)")
+            #expect(r.stderr.contains("pip install usd-core"))
         }
     }
 }

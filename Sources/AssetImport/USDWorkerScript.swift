@@ -103,7 +103,11 @@ def _clean_error(e):
             msgs.append(p)
     return "; ".join(msgs)[:600] or type(e).__name__
 
+IDENTITY = Gf.Matrix4d(1)
+
 class Job:
+    kinds = {}  # prim type name -> (Imageable, Xformable, Boundable): IsA once per type
+
     def __init__(self, req):
         self.path = req["path"]
         self.display = req.get("display") or self.path
@@ -362,7 +366,12 @@ class Job:
             parent = self.nodes[pidx]
             if parent.get("hid"):
                 node["hid"] = 1
-            if prim.IsA(UsdGeom.Imageable):
+            kinds = self.kinds.get(tname)
+            if kinds is None:
+                kinds = (prim.IsA(UsdGeom.Imageable), prim.IsA(UsdGeom.Xformable), prim.IsA(UsdGeom.Boundable))
+                self.kinds[tname] = kinds
+            imageable, xformable, boundable = kinds
+            if imageable:
                 img = UsdGeom.Imageable(prim)
                 if img.GetVisibilityAttr().Get(rest) == UsdGeom.Tokens.invisible:
                     node["hid"] = 1
@@ -373,25 +382,26 @@ class Job:
                         pur = str(own)
                 if pur:
                     node["pur"] = pur
-            if prim.IsA(UsdGeom.Xformable):
+            if xformable:
                 xf = UsdGeom.Xformable(prim)
                 m, reset = cache.GetLocalTransformation(prim)
                 if reset:
                     world = cache.GetLocalToWorldTransform(prim)
                     pw = cache.GetParentToWorldTransform(prim)
                     m = world * pw.GetInverse()
-                node["m"] = [m[i][j] for i in range(4) for j in range(4)]
+                if m != IDENTITY:  # absent means identity
+                    node["m"] = [*m[0], *m[1], *m[2], *m[3]]
                 if has_range and xf.TransformMightBeTimeVarying():
                     times = xf.GetTimeSamples()
                     if len(times) > 1:
                         keys = []
                         for t in times[:100000]:
                             km = xf.GetLocalTransformation(Usd.TimeCode(t))
-                            keys.append([t] + [km[i][j] for i in range(4) for j in range(4)])
+                            keys.append([t, *km[0], *km[1], *km[2], *km[3]])
                         node["k"] = keys
                         if reset:
                             self.warnings.append("%s resets the transform stack and is animated; its animation is read relative to its parent" % path)
-            if prim.IsA(UsdGeom.Boundable):
+            if boundable:
                 self.geometry(prim, tname, node, rest)
             index[path] = len(self.nodes)
             self.nodes.append(node)
@@ -400,6 +410,12 @@ class Job:
         b = UsdGeom.Boundable(prim)
         ea = b.GetExtentAttr()
         ext = ea.Get(rest) if ea.HasAuthoredValue() else None  # the schema fallback is not the shape's extent
+        if ext is None and tname == "Cube":  # the common implicit shapes without the plugin round trip
+            h = abs(float(prim.GetAttribute("size").Get(rest) or 2.0)) / 2
+            ext = [(-h, -h, -h), (h, h, h)]
+        elif ext is None and tname == "Sphere":
+            h = abs(float(prim.GetAttribute("radius").Get(rest) or 1.0))
+            ext = [(-h, -h, -h), (h, h, h)]
         if ext is None or len(ext) != 2:
             try:
                 ext = UsdGeom.Boundable.ComputeExtentFromPlugins(b, rest)

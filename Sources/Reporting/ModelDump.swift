@@ -21,6 +21,7 @@ public enum ModelDump {
                 members.append(("unitReason", .string(a.unitReason)))
                 members.append(("axes", .optional(a.axisReason.isEmpty ? nil : a.axisReason)))
             }
+            if let u = e.asset?.usd { members.append(("usd", usdJSON(u))) }
             members += [
                 ("scaleMode", .optional(scaleModeName(e))),
                 ("orientation", orientation(e.restOrientation)),
@@ -103,6 +104,7 @@ public enum ModelDump {
                     out += "    animations: " + a.clips.map { "\(t($0.name)) (\(fmt($0.duration, 3)) s)" }
                         .joined(separator: ", ") + "\n"
                 }
+                if let u = a.usd { out += usdText(u) }
             }
         }
         let stated = scene.entities.filter(hasFacts)
@@ -311,3 +313,96 @@ public func table(header: [String], rows: [[String]], indent: String = "  ") -> 
 /// `units.fixedPointSize` as reports print it: metres per point to 6 decimals, trailing zeros
 /// dropped (the default, tan(0.0671°) · 1 m, is "0.001171").
 public func fixedPointSizeText(_ metresPerPoint: Double) -> String { fmtShort(metresPerPoint) }
+
+// MARK: - USD facts
+
+extension ModelDump {
+    static func usdJSON(_ u: USDAssetSummary) -> JSON {
+        let stages: [JSON] = u.stages.map { s in
+            .object([
+                ("file", .string(s.file)),
+                ("metersPerUnit", .number(s.metersPerUnit)),
+                ("metersPerUnitAuthored", .bool(s.metersPerUnitAuthored)),
+                ("upAxis", .string(s.upAxis)),
+                ("upAxisAuthored", .bool(s.upAxisAuthored)),
+                ("timeCodesPerSecond", .number(s.timeCodesPerSecond)),
+                ("startTimeCode", .number(s.startTimeCode)),
+                ("endTimeCode", .number(s.endTimeCode)),
+                ("layers", .int(s.layerCount)),
+                ("defaultPrim", .optional(s.defaultPrim)),
+                ("applied", .string(s.unitNote)),
+            ])
+        }
+        let prims: [JSON] = u.prims.map { p in
+            var m: [(String, JSON)] = [("path", .string(p.primPath)), ("type", .string(p.typeName)),
+                                       ("visible", .bool(p.visible))]
+            if let o = p.opacity { m.append(("opacity", .rounded(o))) }
+            if let i = p.interactive { m.append(("interactive", .bool(i))) }
+            if let d = p.allowsDirectInput { m.append(("allowsDirectInput", .bool(d))) }
+            if let d = p.allowsIndirectInput { m.append(("allowsIndirectInput", .bool(d))) }
+            if let h = p.hitRegion {
+                m.append(("hitRegion", .object([
+                    ("shape", .string(h.shape.rawValue)),
+                    ("size", .array([.rounded(h.size.x), .rounded(h.size.y), .rounded(h.size.z)])),
+                    ("center", .array([.rounded(h.pose.translation.x), .rounded(h.pose.translation.y), .rounded(h.pose.translation.z)])),
+                    ("bounds", bounds(h.bounds)),
+                ])))
+            }
+            if let a = p.anchor { m.append(("anchor", .string(a.rawValue))) }
+            if let l = p.accessibilityLabel { m.append(("accessibilityLabel", .string(l))) }
+            if let b = p.billboard { m.append(("billboard", .rounded(b))) }
+            m.append(("components", .array(p.components.map { c in
+                .object([("id", .string(c.id)), ("name", .string(c.name)), ("custom", .bool(c.custom)),
+                         ("fields", usdFields(c.fields))])
+            })))
+            return .object(m)
+        }
+        return .object([("stages", .array(stages)), ("prims", .array(prims))])
+    }
+
+    static func usdFields(_ fields: [USDField]) -> JSON {
+        .object(fields.map { ($0.name, usdValue($0.value)) })
+    }
+
+    static func usdValue(_ v: USDValue) -> JSON {
+        switch v {
+        case .bool(let b): return .bool(b)
+        case .number(let d): return .number(d)
+        case .string(let s): return .string(s)
+        case .list(let items): return .array(items.map(usdValue))
+        case .structure(let f): return usdFields(f)
+        }
+    }
+
+    static func usdText(_ u: USDAssetSummary) -> String {
+        var out = ""
+        for p in u.prims {
+            var facts: [String] = []
+            if !p.visible { facts.append(p.opacity == 0 ? "opacity 0" : "invisible") }
+            if let i = p.interactive {
+                if i {
+                    let how = switch (p.allowsDirectInput ?? true, p.allowsIndirectInput ?? true) {
+                    case (true, true): "direct and indirect"
+                    case (true, false): "direct only"
+                    case (false, true): "indirect only"
+                    case (false, false): "no input kinds"
+                    }
+                    facts.append("interactive (\(how))")
+                } else {
+                    facts.append("InputTarget disabled")
+                }
+            }
+            if let h = p.hitRegion {
+                facts.append("hit region \(h.shape.rawValue) \(fmt(h.size.x, 3))×\(fmt(h.size.y, 3))×\(fmt(h.size.z, 3)) at \(vec(h.pose.translation)) (file units)")
+            }
+            if let a = p.anchor { facts.append("anchor \(a.rawValue)") }
+            if let l = p.accessibilityLabel { facts.append("label \"\(l)\"") }
+            if let b = p.billboard { facts.append("billboard \(fmt(b, 2))") }
+            if let o = p.opacity, p.visible { facts.append("opacity \(fmt(o, 2))") }
+            let names = p.components.map { $0.custom ? "\($0.name) (custom)" : $0.name }
+            out += "      \(p.primPath): " + (facts + (names.isEmpty ? [] : ["components: " + names.joined(separator: ", ")]))
+                .joined(separator: "; ") + "\n"
+        }
+        return out.isEmpty ? "" : "    USD prims with RealityKit components:\n" + out
+    }
+}

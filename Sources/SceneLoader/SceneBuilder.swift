@@ -943,10 +943,10 @@ final class SceneBuilder {
             }
             return fail("asset '\(display)' not found (looked in \(folder))", hint)
         }
-        if isDir.boolValue { return fail("asset '\(display)' is a directory, not a file") }
+        if isDir.boolValue, !SceneLoader.isAssetFolder(resolved) { return fail("asset '\(display)' is a directory, not a file") }
         // A FIFO, socket or device would block or never end, whichever importer reads it.
         var st = stat()
-        if stat(resolved, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+        if !isDir.boolValue, stat(resolved, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
             return fail("asset '\(display)' is not a regular file (a FIFO, socket or device); it was not imported",
                         "reference a regular model file")
         }
@@ -1119,6 +1119,7 @@ final class SceneBuilder {
         entities[entIdx].asset = AssetUse(path: display, resolvedPath: resolved, format: asset.format,
                                           unitScale: unitScale, unitReason: reason, triangles: triangles,
                                           clips: asset.animations.map { ($0.name, $0.duration) }, node: selectNode)
+        entities[entIdx].asset?.usd = asset.usdSummary(nodes: sel)
         entities[entIdx].asset?.axisReason = axisReason
         // Marked and annotated nodes, and nodes the file states facts about, become entities.
         nodeEntities(asset: asset, display: display, sel: sel, map: map, entIdx: entIdx, anchor: anchor,

@@ -87,6 +87,9 @@ public enum SceneLoader {
         return p.hasSuffix(".scene.yaml") || p.hasSuffix(".scene.yml") || p.hasSuffix(".scene.json")
     }
 
+    /// True for a folder that is one asset: a Reality Composer Pro `.rkassets` folder (USD).
+    public static func isAssetFolder(_ path: String) -> Bool { USDImporter.isRKAssets(path) }
+
     /// Reads and loads the scene file at `path`; assets are resolved relative to its directory.
     public static func load(path: String, options: LoadOptions = .init(),
                             importer: AssetImporting = .assimp) throws(LoadFailure) -> Scene {
@@ -240,17 +243,24 @@ public struct AssetImporting: Sendable {
                                                _ references: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset) {
         self.importAsset = confined
     }
-    /// The assimp-based importer of the AssetImport module.
+    /// The assimp-based importer of the AssetImport module; USD files and `.rkassets` folders go to
+    /// `USDImporter` (always in its Python worker process). Both apply the reference policy.
     public static let assimp = AssetImporting(confined: { (resolved: String, display: String, policy: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset in
-        try AssetImporter.load(resolvedPath: resolved, displayPath: display, maxFileSize: AssetImporter.defaultMaxFileSize,
+        if USDImporter.handles(resolved) {
+            return try USDImporter.load(resolvedPath: resolved, displayPath: display, references: policy)
+        }
+        return try AssetImporter.load(resolvedPath: resolved, displayPath: display, maxFileSize: AssetImporter.defaultMaxFileSize,
                                references: policy)
     })
     /// assimp in a worker process (crash, hang and memory contained), or in this process when
-    /// `isolation` is nil.
+    /// `isolation` is nil; USD goes to `USDImporter` with the same timeout and memory limit.
     public static func assimp(isolation: AssetImportIsolation?) -> AssetImporting {
         guard let isolation else { return .assimp }
         return AssetImporting(confined: { (resolved: String, display: String, policy: AssetReferencePolicy) throws(Diagnostic) -> ImportedAsset in
-            try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation, references: policy)
+            if USDImporter.handles(resolved) {
+                return try USDImporter.load(resolvedPath: resolved, displayPath: display, references: policy, isolation: isolation)
+            }
+            return try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation, references: policy)
         })
     }
 }

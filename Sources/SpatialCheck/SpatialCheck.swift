@@ -80,7 +80,7 @@ public enum SpatialCheck {
         guard let status = FileName.status(path) else {
             throw LoadFailure([missingPath(path)])
         }
-        if status.isDirectory {
+        if status.isDirectory, !USDImporter.isRKAssets(path) {
             throw LoadFailure([Diagnostic(file: path, message: "is a directory, expected a scene file or a 3D asset",
                                           hint: "`spatialcheck validate DIR` searches a directory for scene files")])
         }
@@ -176,7 +176,8 @@ public enum SpatialCheck {
                 inputs.append(.error(path: shown, missingPath(shown)))
                 continue
             }
-            guard status.isDirectory else { inputs.append(.scene(normalizedPath(path))); continue }
+            // A Reality Composer Pro `.rkassets` folder is one asset, not a folder to search.
+            guard status.isDirectory, !USDImporter.isRKAssets(path) else { inputs.append(.scene(normalizedPath(path))); continue }
             var found: [(path: String, error: Diagnostic?)] = []
             let searchRoot = ProjectRoot.find(for: path, fallback: path)
             for full in sceneFiles(in: path) {

@@ -29,14 +29,18 @@ public struct ImportedAsset: Sendable {
     /// Human-readable account of the file's axes, e.g. "FBX axes: up +Z, front −Y, right +X →
     /// turned to +Y up, +Z front (−90° about X)"; empty when the format has no declaration.
     public var axisNote: String
+    /// What a USD import read about the stage(s) (nil for other formats): units, axes, time.
+    public var usdStages: [USDStageFacts]?
 
     public init(path: String, resolvedPath: String, format: String, nodes: [AssetNode],
                 animations: [AssetClip], declaredUnitScale: Double?, unitNote: String,
-                warnings: [String] = [], axisConversion: Mat4? = nil, axisNote: String = "") {
+                warnings: [String] = [], axisConversion: Mat4? = nil, axisNote: String = "",
+                usdStages: [USDStageFacts]? = nil) {
         self.path = path; self.resolvedPath = resolvedPath; self.format = format; self.nodes = nodes
         self.animations = animations; self.declaredUnitScale = declaredUnitScale
         self.unitNote = unitNote; self.warnings = warnings
         self.axisConversion = axisConversion; self.axisNote = axisNote
+        self.usdStages = usdStages
     }
 
     public var triangleCount: Int { nodes.reduce(0) { $0 + $1.triangles } }
@@ -60,24 +64,27 @@ public struct AssetNode: Sendable {
     public var vertices: [Float]
     /// Triangles of this node's own meshes (each instance counts).
     public var triangles: Int
-    /// UI metadata from glTF `extras.spatial` or a name prefix (scene format §7).
+    /// UI metadata from glTF `extras.spatial`, a name prefix or a USD `InputTarget` (scene format §7).
     public var marking: AssetMarking?
     /// What the file says about the node's interaction, hit region, anchor and accessibility (USD
     /// RealityKit components); empty when it says nothing. Scene-file annotations override it.
     public var facts: NodeFacts
+    /// What a USD import read about this prim (nil for other formats): its RealityKit components,
+    /// shown by `inspect`; the facts derived from them are in `facts`.
+    public var usd: USDNodeFacts?
 
     public init(name: String, parent: Int?, subtreeEnd: Int, local: Mat4, localTRS: Transform?,
                 meshBounds: AABB, vertices: [Float], triangles: Int, marking: AssetMarking?,
-                facts: NodeFacts = NodeFacts()) {
+                facts: NodeFacts = NodeFacts(), usd: USDNodeFacts? = nil) {
         self.name = name; self.parent = parent; self.subtreeEnd = subtreeEnd; self.local = local
         self.localTRS = localTRS; self.meshBounds = meshBounds; self.vertices = vertices
-        self.triangles = triangles; self.marking = marking; self.facts = facts
+        self.triangles = triangles; self.marking = marking; self.facts = facts; self.usd = usd
     }
 }
 
 /// Interactive or readable content marked inside an asset (scene format §7).
 public struct AssetMarking: Hashable, Sendable {
-    public enum Source: String, Sendable { case extras, namePrefix }
+    public enum Source: String, Sendable { case extras, namePrefix, usdComponent }
     public var role: ElementRole
     public var interactive: Bool?
     public var primary: Bool?
@@ -116,4 +123,158 @@ public struct Key<Value: Sendable & Hashable>: Sendable, Hashable {
     public var time: Double
     public var value: Value
     public init(time: Double, value: Value) { self.time = time; self.value = value }
+}
+
+// MARK: - USD facts
+
+/// One composed USD stage of an import (a `.rkassets` folder has one per top-level scene).
+public struct USDStageFacts: Sendable, Hashable {
+    /// The root layer, relative to the asset's folder.
+    public var file: String
+    public var metersPerUnit: Double
+    /// False when the layer does not author it and USD's fallback (0.01) applies.
+    public var metersPerUnitAuthored: Bool
+    /// "Y" or "Z".
+    public var upAxis: String
+    public var upAxisAuthored: Bool
+    public var timeCodesPerSecond: Double
+    public var startTimeCode: Double
+    public var endTimeCode: Double
+    /// Layers composed (root, sublayers, references, payloads; each once).
+    public var layerCount: Int
+    public var defaultPrim: String?
+
+    public init(file: String, metersPerUnit: Double, metersPerUnitAuthored: Bool, upAxis: String,
+                upAxisAuthored: Bool, timeCodesPerSecond: Double, startTimeCode: Double,
+                endTimeCode: Double, layerCount: Int, defaultPrim: String?) {
+        self.file = file; self.metersPerUnit = metersPerUnit; self.metersPerUnitAuthored = metersPerUnitAuthored
+        self.upAxis = upAxis; self.upAxisAuthored = upAxisAuthored; self.timeCodesPerSecond = timeCodesPerSecond
+        self.startTimeCode = startTimeCode; self.endTimeCode = endTimeCode; self.layerCount = layerCount
+        self.defaultPrim = defaultPrim
+    }
+
+    /// What the importer applied, e.g. "metersPerUnit 0.01 (authored) and upAxis Z (authored) of
+    /// Scene.usda applied: ×0.01, Z-up → Y-up (−90° about X)".
+    public var unitNote: String {
+        let mpu = metersPerUnitAuthored ? "metersPerUnit \(Self.format(metersPerUnit))"
+            : "metersPerUnit not authored (USD's fallback \(Self.format(metersPerUnit)))"
+        let up = upAxisAuthored ? "upAxis \(upAxis)" : "upAxis not authored (USD's fallback \(upAxis))"
+        var applied = "×\(Self.format(metersPerUnit)) to metres"
+        if upAxis == "Z" { applied += ", Z-up → Y-up (−90° about X)" }
+        return "USD stage \(file): \(mpu), \(up); applied to the composed stage: \(applied)"
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+}
+
+/// A value of a RealityKit component field as authored in USD.
+public indirect enum USDValue: Sendable, Hashable {
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case list([USDValue])
+    /// A nested `RealityKitStruct` (e.g. Collider's `Shape`, Anchoring's `descriptor`).
+    case structure([USDField])
+
+    public var number: Double? { if case let .number(v) = self { return v } else { return nil } }
+    public var bool: Bool? { if case let .bool(v) = self { return v } else { return nil } }
+    public var string: String? { if case let .string(v) = self { return v } else { return nil } }
+    public var numbers: [Double]? {
+        guard case let .list(items) = self else { return nil }
+        let out = items.compactMap(\.number)
+        return out.count == items.count ? out : nil
+    }
+    public var fields: [USDField]? { if case let .structure(f) = self { return f } else { return nil } }
+}
+
+public struct USDField: Sendable, Hashable {
+    public var name: String
+    public var value: USDValue
+    public init(name: String, value: USDValue) { self.name = name; self.value = value }
+}
+
+extension Array where Element == USDField {
+    /// The first field named `name`.
+    public subscript(field name: String) -> USDValue? { first { $0.name == name }?.value }
+}
+
+/// A RealityKit component prim (`RealityKitComponent` / `RealityKitCustomComponent`) as authored.
+public struct USDComponent: Sendable, Hashable {
+    /// `info:id`, e.g. "RealityKit.InputTarget"; custom components carry their own id.
+    public var id: String
+    /// The prim's name, e.g. "InputTarget".
+    public var name: String
+    public var custom: Bool
+    public var fields: [USDField]
+    public init(id: String, name: String, custom: Bool, fields: [USDField]) {
+        self.id = id; self.name = name; self.custom = custom; self.fields = fields
+    }
+}
+
+/// A Collider shape: the entity's hit region for the target rules (instead of its mesh bounds).
+public struct USDHitRegion: Sendable, Hashable {
+    public enum Shape: String, Sendable { case box, sphere, capsule }
+    public var shape: Shape
+    /// Box: full extent; sphere: (2r, 2r, 2r); capsule: (2r, height, 2r) along +Y.
+    public var size: Vec3
+    /// The shape's pose in the prim's local frame (`Shape.pose`).
+    public var pose: Transform
+    /// The shape's axis-aligned bounds in the prim's local frame (file units).
+    public var bounds: AABB
+    public init(shape: Shape, size: Vec3, pose: Transform, bounds: AABB) {
+        self.shape = shape; self.size = size; self.pose = pose; self.bounds = bounds
+    }
+}
+
+/// What a USD prim says about itself, derived from its RealityKit components and attributes.
+/// Scene-file annotations (scene format, "USD") may override each of these.
+public struct USDNodeFacts: Sendable, Hashable {
+    public enum AnchorKind: String, Sendable { case plane, hand, head, object, world, image, face, body, other }
+    public var primPath: String
+    public var typeName: String
+    /// False when the prim or an ancestor is `invisible`, or its hierarchical opacity is 0.
+    public var visible: Bool
+    /// Product of the `HierarchicalFade` opacities from the root down (nil when none applies).
+    public var opacity: Double?
+    /// `purpose` when not `default` (guide and proxy geometry is left out of bounds).
+    public var purpose: String?
+    /// `InputTarget` present and enabled (nil: no InputTarget, interactivity unknown).
+    public var interactive: Bool?
+    public var allowsDirectInput: Bool?
+    public var allowsIndirectInput: Bool?
+    public var hitRegion: USDHitRegion?
+    public var anchor: AnchorKind?
+    public var accessibilityLabel: String?
+    /// `Billboard.blendFactor` when the prim has a Billboard component.
+    public var billboard: Double?
+    public var components: [USDComponent]
+
+    public init(primPath: String, typeName: String, visible: Bool = true, opacity: Double? = nil,
+                purpose: String? = nil, interactive: Bool? = nil, allowsDirectInput: Bool? = nil,
+                allowsIndirectInput: Bool? = nil, hitRegion: USDHitRegion? = nil, anchor: AnchorKind? = nil,
+                accessibilityLabel: String? = nil, billboard: Double? = nil, components: [USDComponent] = []) {
+        self.primPath = primPath; self.typeName = typeName; self.visible = visible; self.opacity = opacity
+        self.purpose = purpose; self.interactive = interactive; self.allowsDirectInput = allowsDirectInput
+        self.allowsIndirectInput = allowsIndirectInput; self.hitRegion = hitRegion; self.anchor = anchor
+        self.accessibilityLabel = accessibilityLabel; self.billboard = billboard; self.components = components
+    }
+}
+
+/// The USD facts of an asset as a scene uses it (`AssetUse.usd`), for `inspect`.
+public struct USDAssetSummary: Sendable, Hashable {
+    public var stages: [USDStageFacts]
+    /// Prims that carry RealityKit components or are hidden, in pre-order.
+    public var prims: [USDNodeFacts]
+    public init(stages: [USDStageFacts], prims: [USDNodeFacts]) { self.stages = stages; self.prims = prims }
+}
+
+extension ImportedAsset {
+    /// The USD summary of the nodes in `range` (nil for non-USD assets).
+    public func usdSummary(nodes range: Range<Int>) -> USDAssetSummary? {
+        guard let stages = usdStages else { return nil }
+        let prims = nodes[range].compactMap(\.usd).filter { !$0.components.isEmpty || !$0.visible }
+        return USDAssetSummary(stages: stages, prims: prims)
+    }
 }

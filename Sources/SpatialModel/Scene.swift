@@ -132,6 +132,8 @@ public struct AssetUse: Sendable {
     /// The asset's animation clips: name and duration in seconds.
     public var clips: [(name: String, duration: Double)]
     public var node: String?
+    /// What a USD import read (stages, prims with RealityKit components); nil for other formats.
+    public var usd: USDAssetSummary?
     public init(path: String, resolvedPath: String, format: String, unitScale: Double, unitReason: String,
                 triangles: Int, clips: [(name: String, duration: Double)], node: String?) {
         self.path = path; self.resolvedPath = resolvedPath; self.format = format; self.unitScale = unitScale

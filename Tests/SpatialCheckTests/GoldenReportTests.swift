@@ -24,6 +24,8 @@ import Reporting
 
     @Test(arguments: sceneNames)
     func reportMatchesGolden(_ name: String) throws {
+        // The USD example scenes need usd-core; locally they are left out without it (CI requires it).
+        if name.hasPrefix("rcp-"), !USDFixtures.available { return }
         let scene = "Scenes/\(name).scene.yaml"
         let goldenPath = TestPaths.repo("Scenes/golden/\(name).json")
         let golden = try #require(FileManager.default.contents(atPath: goldenPath),

@@ -300,6 +300,7 @@ enum USDAssetDecoder {
         let ext = isFolder ? "rkassets" : AssetImporter.pathExtension(resolvedPath).lowercased()
         let format = isFolder ? "USD (Reality Composer Pro .rkassets, \(stages.count) scene\(stages.count == 1 ? "" : "s"))"
             : "USD (\(ext))"
+        USDFactBridge.fillNodeFacts(&nodes)
         return ImportedAsset(path: displayPath, resolvedPath: resolvedPath, format: format, nodes: nodes,
                              animations: clips, declaredUnitScale: nil,
                              unitNote: stages.map(\.unitNote).joined(separator: "; "),

@@ -1,0 +1,62 @@
+import SpatialModel
+
+/// Turns what a USD prim says about itself (`USDNodeFacts`, from its RealityKit components) into
+/// the facts the scene loader and the rules use for every asset (`NodeFacts`), which scene-file
+/// annotations may then override (docs/scene-format.md, "Annotations" and "USD").
+enum USDFactBridge {
+    /// Fills `facts` of every node that has USD facts. `nodes` are in parent-before-child order
+    /// with local transforms in metres (the stage's units and up axis already applied at the root),
+    /// so composing them gives each node's scale in the asset, which converts a `Collider`'s extent
+    /// and pose (authored in the prim's own units) to metres.
+    static func fillNodeFacts(_ nodes: inout [AssetNode]) {
+        var world: [Mat4] = []
+        world.reserveCapacity(nodes.count)
+        for i in nodes.indices {
+            let parent = nodes[i].parent.flatMap { $0 < world.count ? world[$0] : nil } ?? .identity
+            world.append(parent * nodes[i].local)
+            guard let u = nodes[i].usd else { continue }
+            nodes[i].facts = facts(u, scale: columnLengths(world[i]))
+        }
+    }
+
+    static func facts(_ u: USDNodeFacts, scale: Vec3) -> NodeFacts {
+        var f = NodeFacts()
+        f.interactive = u.interactive
+        if u.interactive == true {
+            switch (u.allowsDirectInput, u.allowsIndirectInput) {
+            case (true?, false?): f.interaction = .direct
+            case (false?, true?): f.interaction = .indirect
+            case (true?, true?): f.interaction = .both
+            default: break  // RCP writes nothing for "All": both kinds, but say nothing not authored
+            }
+        }
+        if let h = u.hitRegion {
+            let s = Vec3(h.size.x * scale.x, h.size.y * scale.y, h.size.z * scale.z)
+            let c = Vec3(h.pose.translation.x * scale.x, h.pose.translation.y * scale.y, h.pose.translation.z * scale.z)
+            let kind: HitShape.Kind
+            switch h.shape {
+            case .box: kind = .box(size: s)
+            case .sphere: kind = .sphere(radius: max(s.x, s.y, s.z) / 2)
+            case .capsule: kind = .capsule(radius: max(s.x, s.z) / 2, height: s.y)
+            }
+            f.hitRegion = .shape(HitShape(kind, center: c, origin: .node))
+        }
+        switch u.anchor {
+        case .head?: f.anchor = .head
+        case .hand?: f.anchor = .hand
+        case nil: break
+        default: f.anchor = .world  // plane, object, image, world transform: fixed in the room
+        }
+        f.accessibilityLabel = u.accessibilityLabel
+        return f
+    }
+
+    /// Lengths of the first three columns: the scale along each local axis.
+    static func columnLengths(_ m: Mat4) -> Vec3 {
+        func len(_ c: Int) -> Double {
+            let x = m[0, c], y = m[1, c], z = m[2, c]
+            return (x * x + y * y + z * z).squareRoot()
+        }
+        return Vec3(len(0), len(1), len(2))
+    }
+}

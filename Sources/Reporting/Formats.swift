@@ -18,7 +18,7 @@ public struct RuleDescriptor: Sendable {
 }
 
 public enum ReportFormat: String, Sendable, CaseIterable {
-    case text, json, sarif, junit, markdown, html
+    case text, json, sarif, junit, markdown, html, xcode, github
 }
 
 // MARK: - SARIF 2.1.0

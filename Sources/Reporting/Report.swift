@@ -15,6 +15,9 @@ public struct Report: Sendable {
     /// When the report was made, as ISO 8601 UTC (`2025-06-01T12:00:00Z`); only with `--timestamp`,
     /// so that by default the same input gives byte-identical output.
     public var generatedAt: String?
+    /// `--shard i/n`: this report holds shard `index` (1-based) of `count`; written as `shard` and
+    /// each scene's `order` so that `spatialcheck report` can put the shards back together.
+    public var shard: Shard?
 
     public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
         self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
@@ -65,6 +68,14 @@ public struct SceneReport: Sendable {
     /// Degrees per point used for this scene (a scene's own `units.pointAngle` may differ from the
     /// run's default in `settings`).
     public var pointAngle: Double?
+    /// The scene's position in the whole (unsharded) run; written only in a shard's report.
+    public var order: Int?
+    /// Where the file is on this machine (absolute), for formats that link to it (`xcode`,
+    /// `github`); not written to JSON, whose `path` is relative to the project root.
+    public var filePath: String?
+    /// The path as earlier versions wrote it (relative to the working directory), used to match
+    /// an older baseline's scene; not written.
+    public var legacyPath: String?
 
     public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
                 frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
@@ -98,6 +109,9 @@ public struct ReportViolation: Sendable {
     public var borderline: Bool
     /// How it compares with the baseline, when there is one.
     public var baseline: BaselineStatus?
+    /// The fingerprint earlier versions gave it (scene path relative to the working directory),
+    /// used only to match a baseline written by them; not written.
+    public var legacyFingerprint: String?
 
     public init(rule: String, severity: Severity, entities: [String], spans: [ClosedRange<Int>], frameCount: Int,
                 firstTime: Double, lastTime: Double, measured: Double, threshold: Double, unit: String,
@@ -126,7 +140,8 @@ extension Report {
         .object([
             ("format", .string(Report.formatTag)),
             ("tool", .object([("name", .string("spatialcheck")), ("version", .string(toolVersion))])),
-        ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? []) + [
+        ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? [])
+          + (shard.map { [("shard", JSON.object([("index", .int($0.index)), ("count", .int($0.count))]))] } ?? []) + [
             ("settings", .object([
                 ("pointAngle", .rounded(pointAngle)),
                 ("failOn", .string(failOn?.rawValue ?? "never")),
@@ -155,6 +170,7 @@ extension Report {
 extension SceneReport {
     public func json() -> JSON {
         var m: [(String, JSON)] = [("path", .string(path))]
+        if let order { m.append(("order", .int(order))) }
         if let name { m.append(("name", .string(name))) }
         m.append(("status", .string(status.rawValue)))
         switch status {
@@ -239,15 +255,17 @@ extension Report {
                     case .warning: sev = paint.yellow("warning")
                     case .info: sev = paint.blue("info")
                     }
-                    let loc = v.location.map { "\(scene.path):\($0.line):\($0.column)" } ?? scene.path
+                    // `path:line:col:` first, as compilers write it, so terminals and editors link it
+                    // (line 1, column 1 for a scene-wide violation without a location).
+                    let loc = "\(scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))"
                     let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) in the baseline)" } ?? ""
-                    out += "  \(sev) [\(v.rule)] \(v.entityList)\(known)\n"
+                    out += "  \(loc): \(sev) [\(v.rule)] \(v.entityList)\(known)\n"
                     out += "    \(v.message)\n"
                     out += "    measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit)"
                     out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
                     out += "; worst at frame \(v.worstFrame)\n"
                     out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
-                    out += "    at \(loc) · \(v.help)\n"
+                    out += "    \(v.help)\n"
                 }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(w.message)\n" }
                 out += "\n"

@@ -155,6 +155,9 @@ do {
 }
 
 extension ReportFormat: ExpressibleByArgument {}
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
 extension FailOn: ExpressibleByArgument {}
 
 /// True when standard output/error is a terminal (colour and progress only then).
@@ -179,7 +182,8 @@ struct Validate: ParsableCommand {
             """)
 
     @Argument(help: "Scene files, bare assets or directories.") var paths: [String]
-    @Option(help: "text, json, sarif, junit, markdown or html.") var format: ReportFormat = .text
+    @Option(help: "text, json, sarif, junit, markdown, html, xcode (path:line:col: error: …) or github (workflow annotations).")
+    var format: ReportFormat = .text
     @Option(help: "Write the report to this file instead of standard output.") var output: String?
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run: error, warning, info or never (default: the config's, else error).")
     var failOn: FailOn?
@@ -191,6 +195,10 @@ struct Validate: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
     var timestamp = false
+    @Option(help: "Project root that scene paths (and so fingerprints) are relative to (default: the folder of the nearest .spatialcheck.yaml, else the git work tree, else the current directory).")
+    var root: String?
+    @Option(help: "Check only shard i of n (e.g. 2/3): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
+    var shard: Shard?
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
@@ -209,6 +217,8 @@ struct Validate: ParsableCommand {
         options.jobs = jobs
         options.quiet = quiet
         options.timestamp = timestamp ? Date() : nil
+        options.root = root
+        options.shard = shard
         options.color = useColor(format: format, output: output, noColor: noColor)
         if isTerminal(2) {
             options.progress = { done, total in
@@ -226,10 +236,12 @@ struct Report: ParsableCommand {
 
     @Argument(help: "Reports written by `validate --format json`.") var reports: [String]
     @Option(help: "Compare with this saved report: new, worsened, unchanged, improved, fixed.") var baseline: String?
-    @Option(help: "text, json, sarif, junit, markdown or html.") var format: ReportFormat = .text
+    @Option(help: "text, json, sarif, junit, markdown, html, xcode or github.") var format: ReportFormat = .text
     @Option(help: "Write to this file instead of standard output.") var output: String?
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: the strictest of the reports').")
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: error; the failOn saved in the reports is not used).")
     var failOn: FailOn?
+    @Option(help: "Project root the reports' scene paths are relative to, for --format xcode (default: found from the current directory).")
+    var root: String?
     @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
@@ -241,6 +253,7 @@ struct Report: ParsableCommand {
         options.baselinePath = baseline
         options.failOn = failOn
         options.quiet = quiet
+        options.root = root
         options.timestamp = timestamp ? Date() : nil
         options.color = useColor(format: format, output: output, noColor: noColor)
         try finish(SpatialCheck.report(paths: reports, options: options), output: output)

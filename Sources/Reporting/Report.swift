@@ -51,7 +51,7 @@ public struct Report: Sendable {
 }
 
 public struct SceneReport: Sendable {
-    public enum Status: String, Sendable { case checked, error }
+    public enum Status: String, Sendable, CaseIterable { case checked, error }
     public var path: String
     public var name: String?
     public var status: Status
@@ -231,7 +231,8 @@ extension ReportViolation {
 extension Report {
     /// The terminal report: per scene, violations grouped by severity and rule, each with entities,
     /// time range, measured vs threshold, the fix and the HIG link; then a summary line.
-    public func text(color: Bool = false, quiet: Bool = false) -> String {
+    /// With `byRule` (validate's text report), a count per rule, worst first, before the totals.
+    public func text(color: Bool = false, quiet: Bool = false, byRule: Bool = false) -> String {
         let paint = Painter(enabled: color)
         var out = ""
         for scene in scenes {
@@ -246,7 +247,7 @@ extension Report {
             case .checked:
                 if quiet && scene.violations.isEmpty { continue }
                 let title = scene.name.map { "\(scene.path) (\($0))" } ?? scene.path
-                out += paint.bold(title) + "  \(scene.frames) frames at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)\n"
+                out += paint.bold(title) + "  \(scene.frames) frame\(scene.frames == 1 ? "" : "s") at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
                 for v in scene.violations {
                     let sev: String
@@ -282,8 +283,29 @@ extension Report {
             summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
             summary += "\(c(.improved)) improved, \(fixedInBaseline.count) fixed"
         }
+        if byRule { out += ruleSummary() }
         out += paint.bold(summary) + "\n"
         if let generatedAt { out += "generated at \(generatedAt)\n" }
+        return out
+    }
+}
+
+extension Report {
+    /// `by rule:` and one line per rule with violations: its counts by severity, rules with more
+    /// errors first, then warnings, then info, then by id. Empty without violations.
+    func ruleSummary() -> String {
+        var counts: [String: [Int]] = [:]
+        for s in scenes { for v in s.violations { counts[v.rule, default: [0, 0, 0]][v.severity.rank] += 1 } }
+        guard !counts.isEmpty else { return "" }
+        let rows = counts.sorted { a, b in a.value != b.value ? a.value.lexicographicallyPrecedes(b.value, by: >) : a.key < b.key }
+        let width = rows.map(\.key.count).max() ?? 0
+        var out = "by rule:\n"
+        for (rule, c) in rows {
+            let parts = zip(c, ["error", "warning", "info"]).filter { $0.0 > 0 }.map { n, name in
+                "\(n) \(name)\(n == 1 || name == "info" ? "" : "s")"
+            }
+            out += "  " + rule + String(repeating: " ", count: width - rule.count) + "  " + parts.joined(separator: ", ") + "\n"
+        }
         return out
     }
 }
@@ -302,7 +324,7 @@ func timeRange(_ v: ReportViolation, frameRate: Double) -> String {
     let spans = v.spans.prefix(3).map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
     let more = v.spans.count > 3 ? " and \(v.spans.count - 3) more span\(v.spans.count - 3 == 1 ? "" : "s")" : ""
     let seconds = frameRate > 0 ? fmt(Double(v.frameCount) / frameRate, 2) : "?"
-    return "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s, frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frames, \(seconds) s)"
+    return "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s, frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frame\(v.frameCount == 1 ? "" : "s"), \(seconds) s)"
 }
 
 /// ANSI colour, only when writing to a terminal.

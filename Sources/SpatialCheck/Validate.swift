@@ -109,6 +109,7 @@ extension SpatialCheck {
             case .error(_, let d):
                 var s = SceneReport(path: item.path.report, status: .error, errors: [d])
                 s.legacyPath = item.path.legacy
+                s.filePath = item.path.file
                 results.set(i, (s, nil), counts: false)
             }
         }
@@ -208,7 +209,9 @@ extension SpatialCheck {
 
     /// Renders a validation in the requested format.
     public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false) -> String {
-        render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet)
+        // The text of `validate` ends with a count per rule (`report` starts with its own summary).
+        if format == .text { return v.report.text(color: color, quiet: quiet, byRule: true) }
+        return render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet)
     }
 
     /// Renders a report; `snapshots` (scene path → geometry) give the HTML report its pictures.

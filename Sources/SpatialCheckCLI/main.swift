@@ -21,7 +21,8 @@ struct SpatialCheckCommand: ParsableCommand {
             FBX, DAE, PLY, STL, ...) are accepted too.
             """,
         version: SpatialCheck.version,
-        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, Bench.self, ImportWorkerCommand.self]
+        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, Bench.self, Schema.self, Init.self,
+                      ImportWorkerCommand.self]
     )
 }
 
@@ -272,6 +273,32 @@ struct Rules: ParsableCommand {
         case .json: print(SpatialCheck.ruleCatalogJSON().serialized(), terminator: "")
         case .markdown: print(RuleCatalog.renderMarkdown(), terminator: "")
         }
+    }
+}
+
+struct Schema: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the JSON Schema of scene files, the configuration file or the JSON report, for editors and validators.",
+        discussion: "Save it and point the editor at it: `# yaml-language-server: $schema=spatialcheck-scene.schema.json` as a scene file's first line.")
+    @Argument(help: "scene, config or report.") var kind: SpatialCheck.SchemaKind
+
+    func run() throws {
+        print(SpatialCheck.schema(kind).serialized(), terminator: "")
+    }
+}
+
+extension SpatialCheck.SchemaKind: ExpressibleByArgument {}
+extension SpatialCheck.CIProvider: ExpressibleByArgument {}
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a commented .spatialcheck.yaml (every rule with its default) and, with --ci, a CI workflow; never overwrites.")
+    @Option(help: "Also write a workflow: github (.github/workflows/spatialcheck.yml) or gitlab (.gitlab-ci.yml).")
+    var ci: SpatialCheck.CIProvider?
+    @Option(help: "Folder to write into (default: the current directory).") var directory: String?
+
+    func run() throws {
+        try finish(SpatialCheck.initialize(directory: directory ?? FileManager.default.currentDirectoryPath, ci: ci), output: nil)
     }
 }
 

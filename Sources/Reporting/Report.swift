@@ -235,6 +235,7 @@ extension Report {
     public func text(color: Bool = false, quiet: Bool = false, byRule: Bool = false) -> String {
         let paint = Painter(enabled: color)
         var out = ""
+        var explainedPtEq = false
         for scene in scenes {
             switch scene.status {
             case .error:
@@ -265,6 +266,12 @@ extension Report {
                     out += "    measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit)"
                     out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
                     out += "; worst at frame \(v.worstFrame)\n"
+                    if v.unit == "pt_eq" && !explainedPtEq {
+                        // The first time the unit appears, say what it is.
+                        explainedPtEq = true
+                        out += "    (pt_eq, point-equivalents: the angle the viewer sees divided by the angle of one point, "
+                        out += "\(fmt(scene.pointAngle ?? pointAngle, 4))°, so it compares with the HIG's sizes in points at any distance)\n"
+                    }
                     out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
                     out += "    \(v.help)\n"
                 }

@@ -11,6 +11,19 @@ import AssetImport
 public enum SpatialCheck {
     public static let version = "0.1.0"
 
+    /// `--version --verbose`: the version, and those of the libraries that decide what is read.
+    public static func versionDescription() -> String {
+        var out = "spatialcheck \(version)\n"
+        out += "assimp \(AssetImporter.assimpVersion) (3D import)\n"
+        #if os(Linux)
+        out += "platform Linux\n"
+        #else
+        out += "platform macOS\n"
+        #endif
+        out += "report format \(Report.formatTag), scene format spatialscene/1\n"
+        return out
+    }
+
     /// Exit codes of cli-and-report.md.
     public enum ExitCode: Int32, Sendable {
         case clean = 0

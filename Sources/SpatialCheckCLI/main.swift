@@ -141,6 +141,12 @@ struct Simulate: ParsableCommand {
     }
 }
 
+// `--version --verbose` (in either order, alone): the versions of the tool and its libraries.
+if Set(CommandLine.arguments.dropFirst()) == ["--version", "--verbose"], CommandLine.arguments.count == 3 {
+    FileHandle.standardOutput.write(Data(SpatialCheck.versionDescription().utf8))
+    exit(0)
+}
+
 // Bad arguments exit with 2, as the contract says (argument-parser's default is 64).
 do {
     var command = try SpatialCheckCommand.parseAsRoot()

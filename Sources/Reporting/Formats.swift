@@ -18,7 +18,7 @@ public struct RuleDescriptor: Sendable {
 }
 
 public enum ReportFormat: String, Sendable, CaseIterable {
-    case text, json, sarif, junit, markdown, html
+    case text, json, sarif, junit, markdown, html, xcode, github
 }
 
 // MARK: - SARIF 2.1.0
@@ -49,6 +49,7 @@ extension Report {
                     ("message", .object([("text", .string(Escape.sarifText(v.message)))])),
                     ("locations", .array([location(scene.path, v.location)])),
                     ("partialFingerprints", .object([("spatialcheck/v1", .string(Escape.text(v.fingerprint)))])),
+                ] + (v.baseline.map { [("baselineState", JSON.string($0.sarifBaselineState))] } ?? []) + [
                     ("properties", .object([
                         ("entities", .array(v.entities.map { .string(Escape.text($0)) })),
                         ("measured", .rounded(v.measured, digits: 6)),
@@ -74,6 +75,20 @@ extension Report {
                     ("locations", .array([location(file, e.location)])),
                 ]))
             }
+        }
+        // Fixed violations (in the baseline, gone now): `absent` results, of kind `pass`.
+        for f in fixedInBaseline {
+            var r: [(String, JSON)] = [("ruleId", .string(f.violation.rule))]
+            if let i = index[f.violation.rule] { r.append(("ruleIndex", .int(i))) }
+            r += [
+                ("kind", .string("pass")),
+                ("level", .string("none")),
+                ("message", .object([("text", .string("fixed since the baseline: " + f.violation.message))])),
+                ("locations", .array([location(f.scene, f.violation.location)])),
+                ("partialFingerprints", .object([("spatialcheck/v1", .string(f.violation.fingerprint))])),
+                ("baselineState", .string("absent")),
+            ]
+            results.append(.object(r))
         }
         let driverRules: [JSON] = rules.map { r in
             .object([
@@ -221,17 +236,27 @@ func xmlLines(_ entries: [String]) -> String {
 // MARK: - Markdown
 
 extension Report {
-    /// A summary table for a pull-request comment, then the violations per scene. Paths, rule ids
-    /// and entity ids are code spans (`Escape.markdownCode`), messages and hints escaped inline text
-    /// (`Escape.markdown`): nothing from input becomes HTML, a link, a mention or a new line. The
-    /// only links go to Apple's documentation (`Escape.appleDocumentationURL`).
-    public func markdown() -> String {
+    /// GitHub's limit on the body of a pull-request comment, in characters.
+    public static let markdownCommentLimit = 65_536
+
+    /// A summary table for a pull-request comment, then the violations per scene (with a baseline:
+    /// a line of counts first, and in each scene new and worsened violations first). Kept under
+    /// `limit` UTF-8 bytes (so under as many characters): scenes that do not fit are left out,
+    /// and a last line says how many. Paths, rule ids and entity ids are code spans
+    /// (`Escape.markdownCode`), messages and hints escaped inline text (`Escape.markdown`): nothing
+    /// from input becomes HTML, a link, a mention or a new line. The only links go to Apple's
+    /// documentation (`Escape.appleDocumentationURL`).
+    public func markdown(limit: Int = Report.markdownCommentLimit) -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
         let failed = scenes.filter { $0.status == .error }.count
         var out = "## spatialcheck\n\n"
         out += failsGate || hasLoadErrors ? "**Comfort check failed**" : "**Comfort check passed**"
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         out += failed > 0 ? ", \(failed) scene\(failed == 1 ? "" : "s") could not be loaded.\n\n" : ".\n\n"
+        if let counts = baselineCounts {
+            out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed.**"
+            out += " Only new and worsened violations fail the check.\n\n"
+        }
         if let generatedAt { out += "Generated at \(Escape.markdown(generatedAt)).\n\n" }
         out += "Settings: \(Report.settingsText(pointAngle: pointAngle, fixedPointSize: fixedPointSize))"
         let own = scenes.filter { s in
@@ -241,12 +266,24 @@ extension Report {
             out += "; \(Escape.markdownCode(s.path)): \(Report.settingsText(pointAngle: s.pointAngle ?? pointAngle, fixedPointSize: s.fixedPointSize ?? fixedPointSize))"
         }
         out += ".\n\n"
+        // Room kept for the line saying what was left out.
+        let budget = max(0, limit - 400)
+        var leftOutRows = 0, leftOutScenes = 0, leftOutViolations = 0
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
             let status = s.status == .error ? "could not be loaded" : (s.violations.isEmpty ? "clean" : "violations")
-            out += "| \(Escape.markdownCode(s.path)) | \(status) | \(s.count(.error)) | \(s.count(.warning)) | \(s.count(.info)) |\n"
+            let row = "| \(Escape.markdownCode(s.path)) | \(status) | \(s.count(.error)) | \(s.count(.warning)) | \(s.count(.info)) |\n"
+            if leftOutRows > 0 || out.utf8.count + row.utf8.count > budget / 2 { leftOutRows += 1; continue }
+            out += row
         }
         for s in scenes where s.status == .error || !s.violations.isEmpty {
+            let before = out
+            defer {
+                if leftOutScenes > 0 || out.utf8.count > budget {
+                    out = before; leftOutScenes += 1; leftOutViolations += s.violations.count
+                }
+            }
+            if leftOutScenes > 0 { continue }
             out += "\n### \(Escape.markdownCode(s.path))\n\n"
             if s.status == .error {
                 for d in s.errors {
@@ -256,20 +293,59 @@ extension Report {
                 }
                 continue
             }
-            out += "| severity | rule | entities | measured | threshold | frames | line |\n"
-            out += "| --- | --- | --- | ---: | ---: | --- | ---: |\n"
-            for v in s.violations {
+            let hasBaseline = s.violations.contains { $0.baseline != nil }
+            out += "| severity | rule | entities | measured | threshold | frames | line |\(hasBaseline ? " baseline |" : "")\n"
+            out += "| --- | --- | --- | ---: | ---: | --- | ---: |\(hasBaseline ? " --- |" : "")\n"
+            for v in s.violationsNewFirst {
                 let spans = v.spans.prefix(2).map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
                     + (v.spans.count > 2 ? ", …" : "")
-                let unit = Escape.markdown(v.unit)
                 out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
-                out += "| \(fmtValue(v.measured)) \(unit) | \(fmtValue(v.threshold)) \(unit) | \(spans) | \(v.location.map { String($0.line) } ?? "") |\n"
+                out += "| \(fmtValue(v.measured)) \(Escape.markdown(v.unit)) | \(fmtValue(v.threshold)) \(Escape.markdown(v.unit)) | \(spans) | \(v.location.map { String($0.line) } ?? "") |"
+                out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
             out += "\n<details><summary>What to change</summary>\n\n"
-            for v in s.violations { out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities): \(Escape.markdown(v.message))\n" }
+            for v in s.violationsNewFirst { out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities): \(Escape.markdown(v.message))\n" }
             out += "\n</details>\n"
         }
+        if leftOutRows > 0 || leftOutScenes > 0 {
+            var parts: [String] = []
+            if leftOutRows > 0 { parts.append("\(leftOutRows) row\(leftOutRows == 1 ? "" : "s") of the scene table") }
+            if leftOutScenes > 0 {
+                parts.append("the details of \(leftOutScenes) scene\(leftOutScenes == 1 ? "" : "s") (\(leftOutViolations) violation\(leftOutViolations == 1 ? "" : "s"))")
+            }
+            out += "\n_Left out to stay under the \(limit)-character limit of a comment: \(parts.joined(separator: " and ")). "
+            out += "The full list is in the job's text, JSON or HTML report._\n"
+        }
         return out
+    }
+
+    /// With a baseline: counts of new, worsened, known (unchanged or improved) and fixed violations.
+    var baselineCounts: (new: Int, worsened: Int, known: Int, fixed: Int)? {
+        let statuses = scenes.flatMap { $0.violations.compactMap(\.baseline) }
+        guard !statuses.isEmpty || !fixedInBaseline.isEmpty else { return nil }
+        return (statuses.filter { $0 == .new }.count, statuses.filter { $0 == .worsened }.count,
+                statuses.filter { $0 == .unchanged || $0 == .improved }.count, fixedInBaseline.count)
+    }
+}
+
+extension SceneReport {
+    /// Violations with new and worsened ones first (otherwise in report order).
+    var violationsNewFirst: [ReportViolation] {
+        let first = violations.filter { $0.baseline == .new || $0.baseline == .worsened }
+        return first + violations.filter { !($0.baseline == .new || $0.baseline == .worsened) }
+    }
+}
+
+extension BaselineStatus {
+    /// SARIF's `baselineState`: new; updated (worsened or improved: present in both, changed);
+    /// unchanged; absent (fixed).
+    public var sarifBaselineState: String {
+        switch self {
+        case .new: return "new"
+        case .worsened, .improved: return "updated"
+        case .unchanged: return "unchanged"
+        case .fixed: return "absent"
+        }
     }
 }
 

@@ -64,6 +64,12 @@ extension Report {
         body += "<p class=\"summary\"><span class=\"sev-error\">\(e) error\(e == 1 ? "" : "s")</span> · "
         body += "<span class=\"sev-warning\">\(w) warning\(w == 1 ? "" : "s")</span> · <span class=\"sev-info\">\(i) info</span>"
         body += " in \(scenes.count) scene\(scenes.count == 1 ? "" : "s"). \(Report.settingsText(pointAngle: pointAngle, fixedPointSize: fixedPointSize)).</p>\n"
+        if let counts = baselineCounts {
+            body += "<p class=\"baseline\">Against the baseline: <span class=\"badge badge-new\">\(counts.new) new</span> "
+            body += "<span class=\"badge badge-worsened\">\(counts.worsened) worsened</span> "
+            body += "<span class=\"badge badge-known\">\(counts.known) known</span> "
+            body += "<span class=\"badge badge-fixed\">\(counts.fixed) fixed</span></p>\n"
+        }
         if let generatedAt { body += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
         body += "<table class=\"scenes\"><tr><th>scene</th><th>status</th><th>errors</th><th>warnings</th><th>info</th></tr>\n"
         for (n, s) in scenes.enumerated() {
@@ -90,11 +96,15 @@ extension Report {
             }
             body += "</div>\n"
             if s.violations.isEmpty { body += "<p class=\"clean\">No violations.</p>\n" }
-            for v in s.violations {
+            for v in s.violationsNewFirst {
                 body += "<article class=\"violation sev-border-\(v.severity.rawValue)\">\n"
                 // A saved report's help field is untrusted: a link only to an https: URL.
                 let rule = Escape.httpsURL(v.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(v.rule))</a>" } ?? Escape.html(v.rule)
-                body += "<h3><span class=\"sev-\(v.severity.rawValue)\">\(v.severity.rawValue)</span> \(rule)</h3>\n"
+                let badge = v.baseline.map { b -> String in
+                    let kind = b == .new || b == .worsened ? b.rawValue : "known"
+                    return " <span class=\"badge badge-\(kind)\">\(b == .new || b == .worsened ? b.rawValue : "known: \(b.rawValue)")</span>"
+                } ?? ""
+                body += "<h3><span class=\"sev-\(v.severity.rawValue)\">\(v.severity.rawValue)</span> \(rule)\(badge)</h3>\n"
                 let who = v.entities.isEmpty ? "whole scene" : v.entities.joined(separator: ", ")
                 body += "<p><b>\(Escape.html(who))</b>: \(Escape.html(v.message))</p>\n"
                 body += "<p>measured \(fmtValue(v.measured)) \(Escape.html(v.unit)), threshold \(fmtValue(v.threshold)) \(Escape.html(v.unit)); "
@@ -140,6 +150,8 @@ extension Report {
             .sev-border-error{border-color:#c0261b}.sev-border-warning{border-color:#e08a00}.sev-border-info{border-color:#1c5fb8}
             figure{margin:.5em 0}figcaption{font-size:.85em;color:#555}.figures{display:flex;flex-wrap:wrap;gap:1.5em}
             svg{background:#fff;border:1px solid #ddd}code{font-size:.9em}.clean{color:#237a2b}
+            .badge{display:inline-block;font-size:.75em;font-weight:600;padding:.1em .5em;border-radius:.8em;color:#fff;vertical-align:middle}
+            .badge-new{background:#c0261b}.badge-worsened{background:#a15c00}.badge-known{background:#8e8e93}.badge-fixed{background:#237a2b}
             </style>
             </head>
             <body>

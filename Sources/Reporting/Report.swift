@@ -18,6 +18,9 @@ public struct Report: Sendable {
     /// When the report was made, as ISO 8601 UTC (`2025-06-01T12:00:00Z`); only with `--timestamp`,
     /// so that by default the same input gives byte-identical output.
     public var generatedAt: String?
+    /// `--shard i/n`: this report holds shard `index` (1-based) of `count`; written as `shard` and
+    /// each scene's `order` so that `spatialcheck report` can put the shards back together.
+    public var shard: Shard?
 
     public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
         self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
@@ -57,7 +60,7 @@ public struct Report: Sendable {
 }
 
 public struct SceneReport: Sendable {
-    public enum Status: String, Sendable { case checked, error }
+    public enum Status: String, Sendable, CaseIterable { case checked, error }
     public var path: String
     public var name: String?
     public var status: Status
@@ -77,6 +80,14 @@ public struct SceneReport: Sendable {
     /// Metres per point of fixed-scale content used for this scene (its `units.fixedPointSize`, by
     /// default `tan(pointAngle) · 1 m`).
     public var fixedPointSize: Double?
+    /// The scene's position in the whole (unsharded) run; written only in a shard's report.
+    public var order: Int?
+    /// Where the file is on this machine (absolute), for formats that link to it (`xcode`,
+    /// `github`); not written to JSON, whose `path` is relative to the project root.
+    public var filePath: String?
+    /// The path as earlier versions wrote it (relative to the working directory), used to match
+    /// an older baseline's scene; not written.
+    public var legacyPath: String?
 
     public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
                 frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
@@ -110,6 +121,9 @@ public struct ReportViolation: Sendable {
     public var borderline: Bool
     /// How it compares with the baseline, when there is one.
     public var baseline: BaselineStatus?
+    /// The fingerprint earlier versions gave it (scene path relative to the working directory),
+    /// used only to match a baseline written by them; not written.
+    public var legacyFingerprint: String?
 
     public init(rule: String, severity: Severity, entities: [String], spans: [ClosedRange<Int>], frameCount: Int,
                 firstTime: Double, lastTime: Double, measured: Double, threshold: Double, unit: String,
@@ -138,7 +152,8 @@ extension Report {
         .object([
             ("format", .string(Report.formatTag)),
             ("tool", .object([("name", .string("spatialcheck")), ("version", .string(toolVersion))])),
-        ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? []) + [
+        ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? [])
+          + (shard.map { [("shard", JSON.object([("index", .int($0.index)), ("count", .int($0.count))]))] } ?? []) + [
             ("settings", .object([
                 ("pointAngle", .rounded(pointAngle)),
                 ("fixedPointSize", .rounded(fixedPointSize)),
@@ -168,6 +183,7 @@ extension Report {
 extension SceneReport {
     public func json() -> JSON {
         var m: [(String, JSON)] = [("path", .string(path))]
+        if let order { m.append(("order", .int(order))) }
         if let name { m.append(("name", .string(name))) }
         m.append(("status", .string(status.rawValue)))
         switch status {
@@ -231,10 +247,12 @@ extension Report {
     /// time range, measured vs threshold, the fix and the HIG link; then a summary line. Every
     /// string from input (paths, names, ids, messages, and all of a saved report) goes through
     /// `Escape.text`, so the only control sequences are the colours added here.
-    public func text(color: Bool = false, quiet: Bool = false) -> String {
+    /// With `byRule` (validate's text report), a count per rule, worst first, before the totals.
+    public func text(color: Bool = false, quiet: Bool = false, byRule: Bool = false) -> String {
         let t: (String) -> String = { Escape.text($0) }
         let paint = Painter(enabled: color)
         var out = ""
+        var explainedPtEq = false
         for scene in scenes {
             switch scene.status {
             case .error:
@@ -247,7 +265,7 @@ extension Report {
             case .checked:
                 if quiet && scene.violations.isEmpty { continue }
                 let title = t(scene.name.map { "\(scene.path) (\($0))" } ?? scene.path)
-                out += paint.bold(title) + "  \(scene.frames) frames at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)"
+                out += paint.bold(title) + "  \(scene.frames) frame\(scene.frames == 1 ? "" : "s") at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)"
                 out += "; " + Report.settingsText(pointAngle: scene.pointAngle ?? pointAngle,
                                                   fixedPointSize: scene.fixedPointSize ?? fixedPointSize) + "\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
@@ -258,15 +276,23 @@ extension Report {
                     case .warning: sev = paint.yellow("warning")
                     case .info: sev = paint.blue("info")
                     }
-                    let loc = t(v.location.map { "\(scene.path):\($0.line):\($0.column)" } ?? scene.path)
+                    // `path:line:col:` first, as compilers write it, so terminals and editors link it
+                    // (line 1, column 1 for a scene-wide violation without a location).
+                    let loc = t("\(scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))")
                     let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) in the baseline)" } ?? ""
-                    out += "  \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
+                    out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
                     out += "    \(t(v.message))\n"
                     out += "    measured \(fmtValue(v.measured)) \(t(v.unit)), threshold \(fmtValue(v.threshold)) \(t(v.unit))"
                     out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
                     out += "; worst at frame \(v.worstFrame)\n"
+                    if v.unit == "pt_eq" && !explainedPtEq {
+                        // The first time the unit appears, say what it is.
+                        explainedPtEq = true
+                        out += "    (pt_eq, point-equivalents: the angle the viewer sees divided by the angle of one point, "
+                        out += "\(fmt(scene.pointAngle ?? pointAngle, 4))°, so it compares with the HIG's sizes in points at any distance)\n"
+                    }
                     out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
-                    out += "    at \(loc) · \(t(v.help))\n"
+                    out += "    \(t(v.help))\n"
                 }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
                 out += "\n"
@@ -283,8 +309,29 @@ extension Report {
             summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
             summary += "\(c(.improved)) improved, \(fixedInBaseline.count) fixed"
         }
+        if byRule { out += ruleSummary() }
         out += paint.bold(summary) + "\n"
         if let generatedAt { out += "generated at \(t(generatedAt))\n" }
+        return out
+    }
+}
+
+extension Report {
+    /// `by rule:` and one line per rule with violations: its counts by severity, rules with more
+    /// errors first, then warnings, then info, then by id. Empty without violations.
+    func ruleSummary() -> String {
+        var counts: [String: [Int]] = [:]
+        for s in scenes { for v in s.violations { counts[v.rule, default: [0, 0, 0]][v.severity.rank] += 1 } }
+        guard !counts.isEmpty else { return "" }
+        let rows = counts.sorted { a, b in a.value != b.value ? a.value.lexicographicallyPrecedes(b.value, by: >) : a.key < b.key }
+        let width = rows.map(\.key.count).max() ?? 0
+        var out = "by rule:\n"
+        for (rule, c) in rows {
+            let parts = zip(c, ["error", "warning", "info"]).filter { $0.0 > 0 }.map { n, name in
+                "\(n) \(name)\(n == 1 || name == "info" ? "" : "s")"
+            }
+            out += "  " + rule + String(repeating: " ", count: width - rule.count) + "  " + parts.joined(separator: ", ") + "\n"
+        }
         return out
     }
 }
@@ -303,7 +350,7 @@ func timeRange(_ v: ReportViolation, frameRate: Double) -> String {
     let spans = v.spans.prefix(3).map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
     let more = v.spans.count > 3 ? " and \(v.spans.count - 3) more span\(v.spans.count - 3 == 1 ? "" : "s")" : ""
     let seconds = frameRate > 0 ? fmt(Double(v.frameCount) / frameRate, 2) : "?"
-    return "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s, frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frames, \(seconds) s)"
+    return "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s, frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frame\(v.frameCount == 1 ? "" : "s"), \(seconds) s)"
 }
 
 /// ANSI colour, only when writing to a terminal.

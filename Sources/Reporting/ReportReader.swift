@@ -87,6 +87,7 @@ extension Report {
                                     duration: number(s["duration"]) ?? 0)
             scene.pointAngle = number(s["pointAngle"])
             scene.fixedPointSize = number(s["fixedPointSize"])
+            scene.order = number(s["order"]).flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil }
             scene.rulesChecked = (s["rulesChecked"] as? [Any])?.compactMap { $0 as? String } ?? []
             scene.errors = ((s["errors"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }
             scene.warnings = ((s["warnings"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }
@@ -120,9 +121,55 @@ extension Report {
         var report = Report(toolVersion: tool?["version"] as? String ?? "?",
                             pointAngle: number(settings?["pointAngle"]) ?? Units.defaultPointAngle,
                             failOn: failOn, scenes: scenes)
+        if let shard = top["shard"] {
+            guard let o = shard as? [String: Any], let i = number(o["index"]), let n = number(o["count"]),
+                  abs(i) < 1e6, abs(n) < 1e6, let parsed = Shard(index: Int(i), count: Int(n)) else {
+                throw fail("'shard' must be {\"index\": i, \"count\": n} with 1 ≤ i ≤ n ≤ 1024",
+                           "pass a report written by `spatialcheck validate --shard i/n --format json`")
+            }
+            report.shard = parsed
+        }
         // Reports written before fixedPointSize was stated keep the default for their pointAngle.
         if let f = number(settings?["fixedPointSize"]), f.isFinite, f > 0 { report.fixedPointSize = f }
         return report
+    }
+
+    /// Puts the reports of the shards of one run (`validate --shard i/n`) back together: scenes in
+    /// the order of the unsharded run (each scene's `order`), shard marks removed, so the result
+    /// is byte for byte the unsharded report. nil when `reports` are not all shards of `n` parts;
+    /// an error naming the missing or repeated shards when they do not make up one whole run.
+    public static func joinShards(_ reports: [Report], paths: [String]) throws(Diagnostic) -> Report? {
+        guard let first = reports.first?.shard, reports.allSatisfy({ $0.shard != nil }) else {
+            if let i = reports.firstIndex(where: { $0.shard != nil }), reports.contains(where: { $0.shard == nil }) {
+                throw Diagnostic(file: paths[i], message: "is the report of shard \(reports[i].shard?.description ?? "?"), merged with reports that are not shards",
+                                 hint: "merge the reports of every shard of one run (`validate --shard i/n`), and only those")
+            }
+            return nil
+        }
+        let count = first.count
+        var seen: [Int: String] = [:]
+        for (r, path) in zip(reports, paths) {
+            guard let s = r.shard, s.count == count else {
+                throw Diagnostic(file: path, message: "is shard \(r.shard?.description ?? "?"), but the first report is shard \(first.description)",
+                                 hint: "merge the shards of one run, all made with the same --shard …/\(count)")
+            }
+            if let other = seen[s.index] {
+                throw Diagnostic(file: path, message: "is shard \(s.description) again (also \(other))", hint: "pass each shard's report once")
+            }
+            seen[s.index] = path
+        }
+        let missing = (1...count).filter { seen[$0] == nil }
+        guard missing.isEmpty else {
+            throw Diagnostic(file: paths[0], message: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) of this run \(missing.count == 1 ? "is" : "are") missing",
+                             hint: "pass the JSON reports of all \(count) shards, or those scenes would go unchecked")
+        }
+        var merged = Report.merge(reports)
+        merged.scenes = merged.scenes.enumerated().sorted { a, b in
+            let x = a.element.order ?? Int.max, y = b.element.order ?? Int.max
+            return x != y ? x < y : a.offset < b.offset
+        }.map { var s = $0.element; s.order = nil; return s }
+        merged.shard = nil
+        return merged
     }
 
     /// Merges reports: scenes in order of first appearance; a scene path seen again replaces the
@@ -189,6 +236,17 @@ extension SceneReport {
         }.map(\.violation)
     }
 
+    /// The fingerprint `v` (of the scene at `scenePath`) has when its scene is at `newPath`: the
+    /// same rule, entities and sub-check. nil when `v`'s fingerprint is not one this version makes.
+    static func fingerprint(of v: ReportViolation, scenePath: String, as newPath: String) -> String? {
+        let subchecks = RuleCatalog.metadata(id: v.rule)?.subchecks ?? []
+        let names: [String?] = [nil] + subchecks.map(\.name)
+        for sub in names where violationFingerprint(rule: v.rule, scenePath: scenePath, entities: v.entities, subcheck: sub) == v.fingerprint {
+            return violationFingerprint(rule: v.rule, scenePath: newPath, entities: v.entities, subcheck: sub)
+        }
+        return nil
+    }
+
     /// The fingerprints a violation of `rule` on `entities` can have: variant 0 is the rule's main
     /// measurement, variant n its n-th sub-check (`RuleMetadata.subchecks`).
     private static func fingerprintCandidates(rule: String, scenePath: String, entities: [String]) -> [(variant: Int, fingerprint: String)] {
@@ -248,25 +306,73 @@ public struct BaselineComparison: Sendable {
     public init(current: Report, baseline: Report) {
         var old: [String: (String, ReportViolation)] = [:]
         for s in baseline.scenes { for v in s.violations { old[v.fingerprint] = (s.path, v) } }
+        // A baseline scene whose path names no current scene, but is the unique longest match of a
+        // current one's path by whole trailing components (`a.scene.yaml` and `Scenes/a.scene.yaml`
+        // for `/ci/work/proj/Scenes/a.scene.yaml`), is that scene seen from another folder: its
+        // violations are also found under the fingerprint they get with the current path.
+        for (from, to) in Self.alignedScenePaths(current: current, baseline: baseline) {
+            for s in baseline.scenes where s.path == from {
+                for v in s.violations {
+                    guard let fp = SceneReport.fingerprint(of: v, scenePath: from, as: to), old[fp] == nil else { continue }
+                    old[fp] = (s.path, v)
+                }
+            }
+        }
+        // Baseline fingerprints matched so far.
         var seen = Set<String>()
         var entries: [BaselineEntry] = []
         for s in current.scenes {
             for v in s.violations {
-                guard let (_, b) = old[v.fingerprint] else {
+                // The current fingerprint (scene path relative to the project root); a baseline
+                // written by an earlier version used the path relative to the working directory,
+                // so when that finds nothing, the old rule's fingerprint is tried.
+                let key = old[v.fingerprint] != nil ? v.fingerprint
+                    : v.legacyFingerprint.flatMap { old[$0] != nil && !seen.contains($0) ? $0 : nil }
+                guard let key, let (_, b) = old[key] else {
                     entries.append(BaselineEntry(status: .new, scene: s.path, current: v, baseline: nil))
                     continue
                 }
-                seen.insert(v.fingerprint)
+                seen.insert(key); seen.insert(b.fingerprint)
                 entries.append(BaselineEntry(status: Self.classify(v, against: b), scene: s.path, current: v, baseline: b))
             }
         }
-        let currentPaths = Set(current.scenes.filter { $0.status == .checked }.map(\.path))
+        let checked = current.scenes.filter { $0.status == .checked }
+        let checkedPaths = Set(checked.map(\.path))
+        let aligned = Self.alignedScenePaths(current: current, baseline: baseline).filter { checkedPaths.contains($0.1) }.map(\.0)
+        let currentPaths = Set(checked.map(\.path) + checked.compactMap(\.legacyPath) + aligned)
         for s in baseline.scenes {
             for v in s.violations where !seen.contains(v.fingerprint) && currentPaths.contains(s.path) {
                 entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil, baseline: v))
             }
         }
         self.entries = entries
+    }
+
+    /// Baseline scene path → current scene path, for the scenes of each that the other does not
+    /// name: a pair when the baseline path is, by whole components, a suffix of the current one or
+    /// the other way round, and no other unnamed path matches as many components.
+    static func alignedScenePaths(current: Report, baseline: Report) -> [(String, String)] {
+        let currentPaths = Set(current.scenes.map(\.path))
+        let baselinePaths = Set(baseline.scenes.map(\.path))
+        let orphans = baseline.scenes.map(\.path).filter { !currentPaths.contains($0) }
+        guard !orphans.isEmpty else { return [] }
+        func parts(_ p: String) -> [Substring] { p.split(separator: "/") }
+        func common(_ a: [Substring], _ b: [Substring]) -> Int {
+            var n = 0
+            while n < a.count, n < b.count, a[a.count - 1 - n] == b[b.count - 1 - n] { n += 1 }
+            return n == min(a.count, b.count) ? n : 0  // the shorter must be wholly a suffix
+        }
+        var pairs: [(String, String)] = []
+        var used = Set<String>()
+        for c in current.scenes.map(\.path) where !baselinePaths.contains(c) && !used.contains(c) {
+            let cp = parts(c)
+            let scored = orphans.map { ($0, common(parts($0), cp)) }.filter { $0.1 > 0 }
+            guard let best = scored.map(\.1).max(), scored.filter({ $0.1 == best }).count == 1,
+                  let match = scored.first(where: { $0.1 == best })?.0, !used.contains(match) else { continue }
+            used.insert(match); used.insert(c)
+            pairs.append((match, c))
+        }
+        return pairs
     }
 
     static func classify(_ v: ReportViolation, against b: ReportViolation) -> BaselineStatus {

@@ -13,13 +13,19 @@ extension SpatialCheck {
         public var quiet = false
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none).
         public var timestamp: Date?
+        /// `--root`: the project root the reports' scene paths are relative to, for the formats
+        /// that need the file's absolute path (`xcode`); nil: found from the working directory.
+        public var root: String?
         public init() {}
     }
 
     /// `spatialcheck report REPORT.json...`: merge saved reports, summarise by rule, scene and entity
     /// (worst first), compare with a baseline, render any format. The gate is `options.failOn`, else
-    /// the strictest `failOn` of the reports (`Report.merge`). Reports are normalised as they are
-    /// read (`Report.parse`): sorted entities and violations, missing fingerprints recomputed.
+    /// `error`: a `failOn` saved in the reports is information only (shards are often written with
+    /// `--fail-on never` so that every shard finishes; that must not open the merged gate).
+    /// Reports are normalised as they are read (`Report.parse`): sorted entities and violations,
+    /// missing fingerprints recomputed. The reports of all the shards of one run
+    /// (`validate --shard i/n`) are put back in the unsharded order (`Report.joinShards`).
     public static func report(paths: [String], options: ReportOptions) -> Outcome {
         var reports: [Report] = []
         var diagnostics: [Diagnostic] = []
@@ -29,9 +35,22 @@ extension SpatialCheck {
                 return nil
             }
         }
-        for p in paths { if let r = read(p) { reports.append(r) } }
-        var merged = Report.merge(reports)
-        if let failOn = options.failOn { merged.failOn = Severity(failOn) }
+        var readPaths: [String] = []
+        for p in paths { if let r = read(p) { reports.append(r); readPaths.append(p) } }
+        guard diagnostics.isEmpty else { return .failure(diagnostics) }
+        var merged: Report
+        do {
+            merged = try Report.joinShards(reports, paths: readPaths) ?? Report.merge(reports)
+        } catch {
+            return .failure([error])
+        }
+        merged.failOn = Severity(options.failOn ?? .error)
+        let cwd = FileManager.default.currentDirectoryPath
+        let root = ProjectRoot.find(for: cwd, explicit: options.root.map { $0.hasPrefix("/") ? $0 : cwd + "/" + $0 }, fallback: cwd)
+        for i in merged.scenes.indices where merged.scenes[i].filePath == nil {
+            let p = merged.scenes[i].path
+            merged.scenes[i].filePath = p.hasPrefix("/") ? p : (root == "/" ? "/" : root + "/") + p
+        }
         merged.generatedAt = options.timestamp.map(Report.timestamp)
         var gating: Set<String>?
         if let b = options.baselinePath {

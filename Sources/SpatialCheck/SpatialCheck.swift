@@ -11,6 +11,19 @@ import AssetImport
 public enum SpatialCheck {
     public static let version = "0.1.0"
 
+    /// `--version --verbose`: the version, and those of the libraries that decide what is read.
+    public static func versionDescription() -> String {
+        var out = "spatialcheck \(version)\n"
+        out += "assimp \(AssetImporter.assimpVersion) (3D import)\n"
+        #if os(Linux)
+        out += "platform Linux\n"
+        #else
+        out += "platform macOS\n"
+        #endif
+        out += "report format \(Report.formatTag), scene format spatialscene/1\n"
+        return out
+    }
+
     /// Exit codes of cli-and-report.md.
     public enum ExitCode: Int32, Sendable {
         case clean = 0
@@ -62,13 +75,15 @@ public enum SpatialCheck {
         return (configuration, load)
     }
 
-    /// Whether text output gets ANSI colour: only text to standard output on a terminal, unless
-    /// `--no-color` is given or NO_COLOR is set to a non-empty value (https://no-color.org).
-    /// `validate` and `report` both decide with this.
+    /// Whether text output gets ANSI colour: only text to standard output, never with `--no-color`
+    /// or NO_COLOR set to a non-empty value (https://no-color.org); then on a terminal, or when
+    /// FORCE_COLOR is set to a non-empty value other than `0` (https://force-color.org; CI logs
+    /// that render colour are not terminals). `validate` and `report` both decide with this.
     public static func useColor(format: ReportFormat, writingToFile: Bool, noColorFlag: Bool,
                                 environment: [String: String], stdoutIsTerminal: Bool) -> Bool {
-        guard format == .text, !writingToFile, !noColorFlag, stdoutIsTerminal else { return false }
-        return (environment["NO_COLOR"] ?? "").isEmpty
+        guard format == .text, !writingToFile, !noColorFlag, (environment["NO_COLOR"] ?? "").isEmpty else { return false }
+        let force = environment["FORCE_COLOR"] ?? ""
+        return stdoutIsTerminal || (!force.isEmpty && force != "0")
     }
 
     /// Loads a scene file (`*.scene.yaml/yml/json`) or a bare 3D asset. With `isolation`, assets are

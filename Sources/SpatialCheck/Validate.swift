@@ -30,6 +30,11 @@ extension SpatialCheck {
         public var captureSnapshots: Bool?
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
         public var timestamp: Date?
+        /// `--root`: the folder scene paths in the report (and so fingerprints) are relative to;
+        /// nil finds it per scene (`ProjectRoot.find`), falling back to the working directory.
+        public var root: String?
+        /// `--shard i/n`: check only the scenes of this shard (`Shard`).
+        public var shard: Shard?
         public init() {}
     }
 
@@ -80,13 +85,27 @@ extension SpatialCheck {
 
         // Scenes, in parallel when asked; results land in input order. A path that cannot be
         // checked (missing, an empty directory, ...) is a scene with status error, in its place.
-        let inputs = expandInputs(paths, allowExternal: options.load.allowExternalAssets)
+        // Each is named by its path relative to the project root (`reportPath`), which also
+        // decides its shard; `order` is its place in the whole run.
+        let cwd = FileManager.default.currentDirectoryPath
+        var inputs: [(input: Input, path: ScenePaths, order: Int)] = []
+        for (order, input) in expandInputs(paths, allowExternal: options.load.allowExternalAssets).enumerated() {
+            let given: String
+            switch input { case .scene(let p): given = p; case .error(let p, _): given = p }
+            let names = scenePaths(given, root: options.root, cwd: cwd)
+            if let shard = options.shard, !shard.contains(names.report) { continue }
+            inputs.append((input, names, order))
+        }
         let results = SceneResults(count: inputs.count)
-        var scenesToCheck: [(index: Int, path: String)] = []
-        for (i, input) in inputs.enumerated() {
-            switch input {
-            case .scene(let path): scenesToCheck.append((i, path))
-            case .error(let path, let d): results.set(i, (SceneReport(path: path, status: .error, errors: [d]), nil), counts: false)
+        var scenesToCheck: [(index: Int, path: String, names: ScenePaths)] = []
+        for (i, item) in inputs.enumerated() {
+            switch item.input {
+            case .scene(let path): scenesToCheck.append((i, path, item.path))
+            case .error(_, let d):
+                var s = SceneReport(path: item.path.report, status: .error, errors: [d])
+                s.legacyPath = item.path.legacy
+                s.filePath = item.path.file
+                results.set(i, (s, nil), counts: false)
             }
         }
         let toCheck = scenesToCheck
@@ -96,8 +115,8 @@ extension SpatialCheck {
         let jobs = max(1, min(options.jobs, toCheck.count))
         let wantSnapshots = options.captureSnapshots ?? (options.format == .html)
         let work: @Sendable (Int) -> Void = { n in
-            let (i, path) = toCheck[n]
-            results.set(i, checkScene(path: path, load: sceneLoad, isolation: isolation, configuration: config,
+            let (i, path, names) = toCheck[n]
+            results.set(i, checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
                                       snapshot: wantSnapshots))
             let done = results.completed()
             options.progress?(done, toCheck.count)
@@ -116,13 +135,16 @@ extension SpatialCheck {
         }
         var scenes: [SceneReport] = []
         var snapshots: [String: SceneSnapshot] = [:]
-        for r in results.all() {
-            scenes.append(r.report)
+        for (n, r) in results.all().enumerated() {
+            var scene = r.report
+            if options.shard != nil, n < inputs.count { scene.order = inputs[n].order }
+            scenes.append(scene)
             if let s = r.snapshot { snapshots[r.report.path] = s }
         }
         var report = Report(toolVersion: version, pointAngle: load.pointAngle ?? Units.defaultPointAngle,
                             failOn: Severity(configuration.failOn), scenes: scenes)
         report.generatedAt = options.timestamp.map(Report.timestamp)
+        report.shard = options.shard
         var comparison: BaselineComparison?
         if let baselineReport {
             let c = BaselineComparison(current: report, baseline: baselineReport)
@@ -147,21 +169,33 @@ extension SpatialCheck {
                    diagnostics: diagnostics, aborted: true)
     }
 
-    /// Loads, simulates and checks one scene.
-    static func checkScene(path: String, load: LoadOptions, isolation: AssetImportIsolation? = nil,
+    /// Loads, simulates and checks one scene: read from `path`, reported (and fingerprinted) as
+    /// `names.report`, the path relative to the project root.
+    static func checkScene(path: String, names: ScenePaths? = nil, load: LoadOptions, isolation: AssetImportIsolation? = nil,
                            configuration: RuleConfiguration, snapshot: Bool = true) -> (report: SceneReport, snapshot: SceneSnapshot?) {
-        let scene: Scene
+        let names = names ?? ScenePaths(report: path, legacy: path, file: path)
+        var scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
-            return (SceneReport(path: path, status: .error, errors: error.diagnostics), nil)
+            var failed = SceneReport(path: names.report, status: .error, errors: error.diagnostics)
+            failed.legacyPath = names.legacy; failed.filePath = names.file
+            return (failed, nil)
         }
+        scene.path = names.report
         let simulator = Simulator(scene: scene)
         let engine = RuleEngine(scene: scene, configuration: configuration)
         simulator.run { frame in engine.consume(frame) }
-        let violations = engine.finish().map(ReportViolation.init)
+        var violations = engine.finish().map(ReportViolation.init)
+        if names.legacy != names.report {
+            for i in violations.indices {
+                violations[i].legacyFingerprint = legacyFingerprint(of: violations[i], path: names.report, legacyPath: names.legacy)
+            }
+        }
         var report = SceneReport(
-            path: path, name: scene.name, status: .checked, platform: scene.platform.rawValue,
+            path: names.report, name: scene.name, status: .checked, platform: scene.platform.rawValue,
             frameRate: simulator.frameRate, frames: simulator.frameCount, duration: simulator.duration,
             violations: violations, warnings: scene.warnings, rulesChecked: engine.rules.map(\.id))
+        report.legacyPath = names.legacy
+        report.filePath = names.file
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
         guard snapshot else { return (report, nil) }
@@ -171,7 +205,9 @@ extension SpatialCheck {
 
     /// Renders a validation in the requested format.
     public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false) -> String {
-        render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet)
+        // The text of `validate` ends with a count per rule (`report` starts with its own summary).
+        if format == .text { return v.report.text(color: color, quiet: quiet, byRule: true) }
+        return render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet)
     }
 
     /// Renders a report; `snapshots` (scene path → geometry) give the HTML report its pictures.
@@ -184,7 +220,15 @@ extension SpatialCheck {
         case .junit: return report.junit()
         case .markdown: return report.markdown()
         case .html: return report.html(snapshots: snapshots)
+        case .xcode: return report.xcode()
+        case .github: return report.github(workspace: githubWorkspace)
         }
+    }
+
+    /// The checkout GitHub annotations are relative to: `GITHUB_WORKSPACE`, else the working directory.
+    static var githubWorkspace: String {
+        let env = ProcessInfo.processInfo.environment["GITHUB_WORKSPACE"] ?? ""
+        return env.isEmpty ? FileManager.default.currentDirectoryPath : env
     }
 
     /// The rule catalog as the renderers see it.

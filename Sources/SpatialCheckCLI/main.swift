@@ -21,7 +21,8 @@ struct SpatialCheckCommand: ParsableCommand {
             FBX, DAE, PLY, STL, ...) are accepted too.
             """,
         version: SpatialCheck.version,
-        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, Bench.self, ImportWorkerCommand.self]
+        subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, Bench.self, Schema.self, Init.self,
+                      ImportWorkerCommand.self]
     )
 }
 
@@ -140,6 +141,12 @@ struct Simulate: ParsableCommand {
     }
 }
 
+// `--version --verbose` (in either order, alone): the versions of the tool and its libraries.
+if Set(CommandLine.arguments.dropFirst()) == ["--version", "--verbose"], CommandLine.arguments.count == 3 {
+    FileHandle.standardOutput.write(Data(SpatialCheck.versionDescription().utf8))
+    exit(0)
+}
+
 // Bad arguments exit with 2, as the contract says (argument-parser's default is 64).
 // The arguments as bytes: a file name that is not UTF-8 stays openable (CommandLine.arguments
 // would replace its bytes with U+FFFD; see FileName).
@@ -159,6 +166,9 @@ do {
 }
 
 extension ReportFormat: ExpressibleByArgument {}
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
 extension FailOn: ExpressibleByArgument {}
 
 /// True when standard output/error is a terminal (colour and progress only then).
@@ -183,7 +193,8 @@ struct Validate: ParsableCommand {
             """)
 
     @Argument(help: "Scene files, bare assets or directories.") var paths: [String]
-    @Option(help: "text, json, sarif, junit, markdown or html.") var format: ReportFormat = .text
+    @Option(help: "text, json, sarif, junit, markdown, html, xcode (path:line:col: error: …) or github (workflow annotations).")
+    var format: ReportFormat = .text
     @Option(help: "Write the report to this file instead of standard output.") var output: String?
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run: error, warning, info or never (default: the config's, else error).")
     var failOn: FailOn?
@@ -195,6 +206,10 @@ struct Validate: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
     var timestamp = false
+    @Option(help: "Project root that scene paths (and so fingerprints) are relative to (default: the folder of the nearest .spatialcheck.yaml, else the git work tree, else the current directory).")
+    var root: String?
+    @Option(help: "Check only shard i of n (e.g. 2/3): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
+    var shard: Shard?
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
@@ -213,6 +228,8 @@ struct Validate: ParsableCommand {
         options.jobs = jobs
         options.quiet = quiet
         options.timestamp = timestamp ? Date() : nil
+        options.root = root
+        options.shard = shard
         options.color = useColor(format: format, output: output, noColor: noColor)
         if isTerminal(2) {
             options.progress = { done, total in
@@ -230,10 +247,12 @@ struct Report: ParsableCommand {
 
     @Argument(help: "Reports written by `validate --format json`.") var reports: [String]
     @Option(help: "Compare with this saved report: new, worsened, unchanged, improved, fixed.") var baseline: String?
-    @Option(help: "text, json, sarif, junit, markdown or html.") var format: ReportFormat = .text
+    @Option(help: "text, json, sarif, junit, markdown, html, xcode or github.") var format: ReportFormat = .text
     @Option(help: "Write to this file instead of standard output.") var output: String?
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: the strictest of the reports').")
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: error; the failOn saved in the reports is not used).")
     var failOn: FailOn?
+    @Option(help: "Project root the reports' scene paths are relative to, for --format xcode (default: found from the current directory).")
+    var root: String?
     @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
@@ -245,6 +264,7 @@ struct Report: ParsableCommand {
         options.baselinePath = baseline
         options.failOn = failOn
         options.quiet = quiet
+        options.root = root
         options.timestamp = timestamp ? Date() : nil
         options.color = useColor(format: format, output: output, noColor: noColor)
         try finish(SpatialCheck.report(paths: reports, options: options), output: output)
@@ -263,6 +283,32 @@ struct Rules: ParsableCommand {
         case .json: print(SpatialCheck.ruleCatalogJSON().serialized(), terminator: "")
         case .markdown: print(RuleCatalog.renderMarkdown(), terminator: "")
         }
+    }
+}
+
+struct Schema: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the JSON Schema of scene files, the configuration file or the JSON report, for editors and validators.",
+        discussion: "Save it and point the editor at it: `# yaml-language-server: $schema=spatialcheck-scene.schema.json` as a scene file's first line.")
+    @Argument(help: "scene, config or report.") var kind: SpatialCheck.SchemaKind
+
+    func run() throws {
+        print(SpatialCheck.schema(kind).serialized(), terminator: "")
+    }
+}
+
+extension SpatialCheck.SchemaKind: ExpressibleByArgument {}
+extension SpatialCheck.CIProvider: ExpressibleByArgument {}
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a commented .spatialcheck.yaml (every rule with its default) and, with --ci, a CI workflow; never overwrites.")
+    @Option(help: "Also write a workflow: github (.github/workflows/spatialcheck.yml) or gitlab (.gitlab-ci.yml).")
+    var ci: SpatialCheck.CIProvider?
+    @Option(help: "Folder to write into (default: the current directory).") var directory: String?
+
+    func run() throws {
+        try finish(SpatialCheck.initialize(directory: directory ?? FileManager.default.currentDirectoryPath, ci: ci), output: nil)
     }
 }
 

@@ -171,8 +171,9 @@ import SpatialModel
     @Test func aSceneWideViolationSaysWholeScene() {
         let text = Self.sceneWide().text()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.contains("  warning [fov-window-clutter] (whole scene)"))
-        #expect(lines.contains("    at Scenes/w.scene.yaml · https://developer.apple.com/design/human-interface-guidelines/spatial-layout"))
+        // Without a location, the violation points at the scene file's first line.
+        #expect(lines.contains("  Scenes/w.scene.yaml:1:1: warning [fov-window-clutter] (whole scene)"))
+        #expect(lines.contains("    https://developer.apple.com/design/human-interface-guidelines/spatial-layout"))
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") }, "a line ends with a space:\n\(text)")
         let md = Self.sceneWide().markdown()
         #expect(md.contains(" | (whole scene) | 4.00 count | 3.00 count | 0–89 |  |\n"))
@@ -228,6 +229,14 @@ import SpatialModel
         #expect(!color(tty: false))
         #expect(!color(file: true))
         #expect(!color(.json))
+        // FORCE_COLOR colours a log that is not a terminal; NO_COLOR and --no-color still win.
+        #expect(color(env: ["FORCE_COLOR": "1"], tty: false))
+        #expect(color(env: ["FORCE_COLOR": "true"], tty: false))
+        #expect(!color(env: ["FORCE_COLOR": "0"], tty: false))
+        #expect(!color(env: ["FORCE_COLOR": ""], tty: false))
+        #expect(!color(env: ["FORCE_COLOR": "1", "NO_COLOR": "1"], tty: false))
+        #expect(!color(flag: true, env: ["FORCE_COLOR": "1"], tty: false))
+        #expect(!color(file: true, env: ["FORCE_COLOR": "1"]))
     }
 }
 

@@ -1,0 +1,281 @@
+import SpatialModel
+import Rules
+import Reporting
+
+/// JSON Schemas (draft-07) for the scene format, the configuration file and the JSON report,
+/// printed by `spatialcheck schema scene|config|report`. Enumerations (kinds, roles, platforms,
+/// immersion styles, anchors, severities, rule ids, rule parameters, units, baseline statuses)
+/// come from the types and the rule catalog that define them, so the schemas cannot drift from
+/// the code; key lists mirror the loader's (SceneBuilder, RuleConfiguration), and the tests check
+/// every scene and golden report in the repository against them and that a misspelt key fails.
+/// Editors use them through the `# yaml-language-server: $schema=…` header (docs/schemas.md).
+extension SpatialCheck {
+    public enum SchemaKind: String, Sendable, CaseIterable { case scene, config, report }
+
+    public static func schema(_ kind: SchemaKind) -> JSON {
+        switch kind {
+        case .scene: return SchemaBuilder.scene()
+        case .config: return SchemaBuilder.config()
+        case .report: return SchemaBuilder.report()
+        }
+    }
+}
+
+enum SchemaBuilder {
+    static let draft = "http://json-schema.org/draft-07/schema#"
+
+    // MARK: Building blocks
+
+    static func obj(_ properties: [(String, JSON)], required: [String] = [], description: String? = nil,
+                    closed: Bool = true) -> JSON {
+        var m: [(String, JSON)] = [("type", .string("object"))]
+        if let description { m.append(("description", .string(description))) }
+        m.append(("properties", .object(properties)))
+        if !required.isEmpty { m.append(("required", .array(required.map(JSON.string)))) }
+        if closed { m.append(("additionalProperties", .bool(false))) }
+        return .object(m)
+    }
+    static func enumeration(_ values: [String], _ description: String? = nil) -> JSON {
+        .object([("type", .string("string"))] + (description.map { [("description", JSON.string($0))] } ?? [])
+            + [("enum", .array(values.map(JSON.string)))])
+    }
+    static func number(_ description: String? = nil, exclusiveMinimum: Double? = nil, minimum: Double? = nil,
+                       exclusiveMaximum: Double? = nil) -> JSON {
+        var m: [(String, JSON)] = [("type", .string("number"))]
+        if let description { m.append(("description", .string(description))) }
+        if let exclusiveMinimum { m.append(("exclusiveMinimum", .number(exclusiveMinimum))) }
+        if let minimum { m.append(("minimum", .number(minimum))) }
+        if let exclusiveMaximum { m.append(("exclusiveMaximum", .number(exclusiveMaximum))) }
+        return .object(m)
+    }
+    static func integer(_ description: String? = nil, minimum: Int? = nil) -> JSON {
+        .object([("type", .string("integer"))] + (description.map { [("description", JSON.string($0))] } ?? [])
+            + (minimum.map { [("minimum", JSON.int($0))] } ?? []))
+    }
+    static func string(_ description: String? = nil, pattern: String? = nil) -> JSON {
+        .object([("type", .string("string"))] + (description.map { [("description", JSON.string($0))] } ?? [])
+            + (pattern.map { [("pattern", JSON.string($0))] } ?? []))
+    }
+    static let boolean: JSON = .object([("type", .string("boolean"))])
+    static func tuple(_ n: Int, _ description: String, of item: JSON = .object([("type", .string("number"))])) -> JSON {
+        .object([("type", .string("array")), ("description", .string(description)), ("items", item),
+                 ("minItems", .int(n)), ("maxItems", .int(n))])
+    }
+    static func array(_ items: JSON, _ description: String? = nil) -> JSON {
+        .object([("type", .string("array"))] + (description.map { [("description", JSON.string($0))] } ?? []) + [("items", items)])
+    }
+    static func ref(_ name: String) -> JSON { .object([("$ref", .string("#/definitions/\(name)"))]) }
+    static func anyOf(_ options: [JSON], _ description: String? = nil) -> JSON {
+        .object((description.map { [("description", JSON.string($0))] } ?? []) + [("anyOf", .array(options))])
+    }
+    static func document(title: String, root: JSON, definitions: [(String, JSON)]) -> JSON {
+        guard case .object(let members) = root else { return root }
+        return .object([("$schema", .string(draft)), ("title", .string(title))]
+                       + members + [("definitions", .object(definitions))])
+    }
+
+    // MARK: Scene (scene-format.md)
+
+    /// Keys of every entity, and those only some kinds take (SceneBuilder's `commonKeys` and `kindKeys`).
+    static let commonEntityKeys = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
+                                   "anchor", "interactive", "primary", "visible", "children", "animation"]
+    static let kindKeys: [(EntityKind, [String])] = [
+        (.window, ["size", "scaleMode", "elements"]),
+        (.volume, ["size", "scaleMode", "elements"]),
+        (.model, ["asset", "assetUnits", "node"]),
+        (.text, ["fontSize", "height", "string"]),
+        (.environment, ["asset", "assetUnits", "node", "groundPlane", "range"]),
+        (.group, []),
+    ]
+    /// Kinds a scene file can name: every `EntityKind` except those the loader makes itself.
+    static var sceneKinds: [String] { EntityKind.allCases.filter { $0 != .element && $0 != .node }.map(\.rawValue) }
+    static let unitNames = ["meters", "centimeters", "millimeters", "inches", "feet"]
+
+    static func scene() -> JSON {
+        let vec3 = tuple(3, "[x, y, z]")
+        let rotation = obj([("yaw", number("degrees about +Y; positive turns left")),
+                            ("pitch", number("degrees about +X; positive tilts up")),
+                            ("roll", number("degrees about +Z"))], description: "R = Ry(yaw) · Rx(pitch) · Rz(roll)")
+        let quaternion = tuple(4, "[x, y, z, w]; instead of rotation")
+        let pose: [(String, JSON)] = [("t", number("seconds", minimum: 0)), ("position", ref("vec3")),
+                                      ("rotation", ref("rotation")), ("quaternion", ref("quaternion"))]
+        let allEntityKeys = commonEntityKeys + kindKeys.flatMap(\.1).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let entityProps: [String: JSON] = [
+            "id": string("unique name: letters, digits, '-', '_', '.'", pattern: "^[A-Za-z0-9._-]+$"),
+            "kind": enumeration(sceneKinds),
+            "position": ref("vec3"),
+            "placement": obj([("distance", number("metres from the eye at t = 0", exclusiveMinimum: 0)),
+                              ("azimuth", number("degrees, positive to the viewer's right")),
+                              ("elevation", number("degrees, positive up"))],
+                             description: "relative to the viewer's eye at t = 0 (top-level entities only); instead of position"),
+            "rotation": ref("rotation"),
+            "quaternion": ref("quaternion"),
+            "facing": enumeration(["viewer", "none"], "viewer: turn about +Y to face the viewer's eye"),
+            "scale": anyOf([number(exclusiveMinimum: 0), ref("vec3")], "uniform number or [x, y, z]"),
+            "anchor": enumeration(Anchor.allCases.map(\.rawValue)),
+            "interactive": boolean, "primary": boolean, "visible": boolean,
+            "children": array(ref("entity"), "nested entities, transforms relative to this one"),
+            "animation": obj([("keyframes", array(obj(pose + [("scale", anyOf([number(), ref("vec3")]))]))),
+                              ("clip", string("a clip stored in the model's asset")), ("loop", boolean),
+                              ("speed", number(exclusiveMinimum: 0))]),
+            "size": .object([("description", .string("window: [w, h] in pt; volume: [w, h, d] in metres")), ("type", .string("array")),
+                             ("items", number(exclusiveMinimum: 0)), ("minItems", .int(2)), ("maxItems", .int(3))]),
+            "scaleMode": enumeration(ScaleMode.allCases.map(\.rawValue)),
+            "elements": array(ref("element")),
+            "asset": string("path relative to the scene file"),
+            "assetUnits": anyOf([enumeration(unitNames), number("metres per unit", exclusiveMinimum: 0)]),
+            "node": string("use this named node of the asset only"),
+            "fontSize": number("pt", exclusiveMinimum: 0),
+            "height": number("metres (fixed-size text)", exclusiveMinimum: 0),
+            "string": string(),
+            "groundPlane": boolean,
+            "range": tuple(2, "immersion range in degrees, [min, max]"),
+        ]
+        // Per kind, only its own keys (as the loader says: "applies to … entities, not …").
+        let perKind: [JSON] = kindKeys.map { kind, keys in
+            .object([
+                ("if", .object([("properties", .object([("kind", .object([("const", .string(kind.rawValue))]))]))])),
+                ("then", .object([("propertyNames", .object([("enum", .array((commonEntityKeys + keys).map(JSON.string)))]))])),
+            ])
+        }
+        let entity: JSON = .object([
+            ("type", .string("object")),
+            ("properties", .object(allEntityKeys.compactMap { k in entityProps[k].map { (k, $0) } })),
+            ("required", .array([.string("id"), .string("kind")])),
+            ("additionalProperties", .bool(false)),
+            ("allOf", .array(perKind)),
+        ])
+        let element = obj([
+            ("id", string(pattern: "^[A-Za-z0-9._-]+$")),
+            ("role", enumeration(ElementRole.allCases.map(\.rawValue))),
+            ("frame", tuple(4, "[x, y, width, height] in pt from the container's top-left corner")),
+            ("depth", number("pt toward the viewer")),
+            ("fontSize", number("pt", exclusiveMinimum: 0)),
+            ("label", string()),
+            ("interactive", boolean), ("primary", boolean), ("visible", boolean),
+        ], required: ["id"])
+        let viewer = obj([
+            ("posture", enumeration(Posture.allCases.map(\.rawValue))),
+            ("eyeHeight", number("metres", exclusiveMinimum: 0)),
+            ("ipd", number("metres", exclusiveMinimum: 0)),
+            ("fieldOfView", tuple(2, "comfortable field of view in degrees, [horizontal, vertical]")),
+            ("path", array(obj(pose), "head pose keyframes, strictly increasing in t")),
+            ("motion", enumeration(MotionPreset.allCases.map(\.rawValue))),
+        ])
+        let event = obj([
+            ("t", number("seconds", minimum: 0)),
+            ("action", enumeration(["setImmersion", "recenter", "show", "hide"])),
+            ("style", enumeration(ImmersionStyle.allCases.map(\.rawValue))),
+            ("trigger", enumeration(SceneEvent.Trigger.allCases.map(\.rawValue))),
+            ("entity", string("the entity's path, for show and hide")),
+        ], required: ["t", "action"])
+        let root = obj([
+            ("format", .object([("const", .string("spatialscene/1"))])),
+            ("name", string("shown in reports")),
+            ("platform", enumeration(Platform.allCases.map(\.rawValue))),
+            ("immersion", enumeration(ImmersionStyle.allCases.map(\.rawValue))),
+            ("frameRate", number("Hz", exclusiveMinimum: 0)),
+            ("duration", number("seconds to simulate", exclusiveMinimum: 0)),
+            ("units", obj([("pointAngle", number("degrees per point", exclusiveMinimum: 0, exclusiveMaximum: 1)),
+                           ("fixedPointSize", number("metres per point for fixed-scale content", exclusiveMinimum: 0))])),
+            ("viewer", ref("viewer")),
+            ("entities", array(ref("entity"))),
+            ("events", array(ref("event"))),
+        ], required: ["format"])
+        return document(title: "spatialcheck scene (spatialscene/1)", root: root, definitions: [
+            ("vec3", vec3), ("rotation", rotation), ("quaternion", quaternion), ("entity", entity),
+            ("element", element), ("viewer", viewer), ("event", event),
+        ])
+    }
+
+    // MARK: Configuration (.spatialcheck.yaml)
+
+    static func config() -> JSON {
+        let severities = Severity.allCases.map(\.rawValue)
+        let rules: [(String, JSON)] = RuleCatalog.rules.map { meta in
+            var props: [(String, JSON)] = [("severity", enumeration(severities, "default \(meta.defaultSeverity.rawValue)")),
+                                           ("enabled", boolean)]
+            if let key = meta.thresholdKey, let p = meta.parameter(key) {
+                props.append(("threshold", number("\(key), default \(fmtNumber(p.defaultValue)) \(p.unit)", minimum: 0)))
+            }
+            props += meta.parameters.map { p in (p.key, number("\(p.summary) (default \(fmtNumber(p.defaultValue)) \(p.unit))", minimum: 0)) }
+            let setting = anyOf([
+                enumeration(["off", "on"] + severities),
+                boolean,
+                obj(props),
+            ], "\(meta.name): \(meta.summary)")
+            return (meta.id, setting)
+        }
+        let root = obj([
+            ("failOn", enumeration(FailOn.allCases.map(\.rawValue), "lowest severity that fails the run")),
+            ("units", obj([("pointAngle", number("degrees per point", exclusiveMinimum: 0, exclusiveMaximum: 1))])),
+            ("rules", .object([("type", .string("object")), ("properties", .object(rules)), ("additionalProperties", .bool(false))])),
+            ("ignore", array(obj([
+                ("rule", enumeration(RuleCatalog.allRuleIDs + ["*"], "a rule id, or * for every rule")),
+                ("entity", string("entity path; * matches any run of characters")),
+                ("reason", string("why it is safe to ignore (required)", pattern: "\\S")),
+            ], required: ["rule", "reason"]))),
+        ])
+        return document(title: "spatialcheck configuration (.spatialcheck.yaml)", root: root, definitions: [])
+    }
+
+    // MARK: Report (spatialcheck-report/1)
+
+    static func report() -> JSON {
+        let units = (RuleCatalog.rules.map(\.unit) + RuleCatalog.rules.flatMap { $0.subchecks.map(\.unit) })
+            .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let location: JSON = anyOf([obj([("line", integer(minimum: 0)), ("column", integer(minimum: 0))], required: ["line", "column"]),
+                                    .object([("type", .string("null"))])])
+        let nullableNumber: JSON = .object([("type", .array([.string("number"), .string("null")]))])
+        let diagnostic = obj([("message", string()), ("file", string()), ("location", location), ("hint", string())], required: ["message"])
+        let violation = obj([
+            ("rule", enumeration(RuleCatalog.allRuleIDs)),
+            ("severity", enumeration(Severity.allCases.map(\.rawValue))),
+            ("entities", array(string())),
+            ("spans", array(tuple(2, "inclusive frame range", of: integer(minimum: 0)))),
+            ("frameCount", integer(minimum: 0)),
+            ("firstTime", number()), ("lastTime", number()),
+            ("measured", nullableNumber), ("threshold", nullableNumber),
+            ("unit", enumeration(units)),
+            ("worstFrame", integer(minimum: 0)),
+            ("borderline", boolean),
+            ("baseline", enumeration(BaselineStatus.allCases.filter { $0 != .fixed }.map(\.rawValue))),
+            ("message", string()), ("help", string()),
+            ("fingerprint", string(pattern: "^[0-9a-f]{16}$")),
+            ("location", location),
+        ], required: ["rule", "severity", "entities", "measured", "threshold", "unit", "message", "fingerprint"])
+        let scene = obj([
+            ("path", string("relative to the project root")),
+            ("order", integer("place in the whole run (shard reports only)", minimum: 0)),
+            ("name", string()),
+            ("status", enumeration(SceneReport.Status.allCases.map(\.rawValue))),
+            ("frameRate", number()), ("frames", integer(minimum: 0)), ("duration", number()),
+            ("pointAngle", number()),
+            ("summary", obj(Severity.allCases.map { ($0.rawValue, integer(minimum: 0)) })),
+            ("violations", array(ref("violation"))),
+            ("warnings", array(ref("diagnostic"))),
+            ("rulesChecked", array(enumeration(RuleCatalog.allRuleIDs))),
+            ("errors", array(ref("diagnostic"))),
+        ], required: ["path", "status"])
+        var baselineCounts: [(String, JSON)] = BaselineStatus.allCases.map { ($0.rawValue, integer(minimum: 0)) }
+        baselineCounts.append(("fixedViolations", array(obj([("scene", string()), ("rule", enumeration(RuleCatalog.allRuleIDs)),
+                                                             ("entities", array(string())),
+                                                             ("fingerprint", string(pattern: "^[0-9a-f]{16}$"))]))))
+        let root = obj([
+            ("format", .object([("const", .string(Report.formatTag))])),
+            ("tool", obj([("name", string()), ("version", string())])),
+            ("generatedAt", string("ISO 8601 UTC, with --timestamp")),
+            ("shard", obj([("index", integer(minimum: 1)), ("count", integer(minimum: 1))], required: ["index", "count"])),
+            ("settings", obj([("pointAngle", number()), ("failOn", enumeration(FailOn.allCases.map(\.rawValue)))])),
+            ("scenes", array(ref("scene"))),
+            ("baseline", obj(baselineCounts)),
+        ], required: ["format", "scenes"])
+        return document(title: "spatialcheck report (spatialcheck-report/1)", root: root, definitions: [
+            ("scene", scene), ("violation", violation), ("diagnostic", diagnostic),
+        ])
+    }
+
+    static func fmtNumber(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+}

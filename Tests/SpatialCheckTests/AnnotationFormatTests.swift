@@ -1,0 +1,100 @@
+import Testing
+import Foundation
+import SpatialModel
+import Rules
+@testable import Reporting
+
+/// `--format xcode` and `--format github`, and `path:line:col` on the first line of a text
+/// violation (docs/reports.md).
+@Suite struct AnnotationFormatTests {
+    /// The line form issue 15 specifies.
+    static func xcodeMatch(_ line: String) -> (file: String, line: String, column: String, level: String, rule: String)? {
+        guard let m = line.wholeMatch(of: #/^(.+):(\d+):(\d+): (error|warning|note): (.+) \[([a-z0-9-]+)\]$/#) else { return nil }
+        return (String(m.output.1), String(m.output.2), String(m.output.3), String(m.output.4), String(m.output.6))
+    }
+
+    /// A scene with an error at 14:9, a scene-wide warning without a location, an info, and a
+    /// scene that could not be loaded; names chosen to test the escaping.
+    static func report() -> Report {
+        func v(_ rule: String, _ s: Severity, _ entities: [String], _ message: String, _ loc: SpatialModel.SourceLocation?) -> ReportViolation {
+            ReportViolation(rule: rule, severity: s, entities: entities, spans: [0...9], frameCount: 10, firstTime: 0, lastTime: 0.1,
+                            measured: 44, threshold: 60, unit: "pt", worstFrame: 0, message: message,
+                            help: "https://developer.apple.com/design/human-interface-guidelines/spatial-layout",
+                            fingerprint: "0123456789abcdef", location: loc)
+        }
+        var a = SceneReport(path: "Scenes/a,b:c.scene.yaml", status: .checked, frameRate: 90, frames: 10, duration: 0.1, violations: [
+            v("target-center-spacing", .error, ["p/x", "p/y"], "centres of p/x and p/y are 44 pt apart\n::error::forged 100%", SpatialModel.SourceLocation(line: 14, column: 9)),
+            v("fov-window-clutter", .warning, [], "4 windows and volumes are open at once", nil),
+            v("depth-min-reading-distance", .info, ["t"], "text at 0.4 m", SpatialModel.SourceLocation(line: 3, column: 5)),
+        ])
+        a.filePath = "/work/proj/Scenes/a,b:c.scene.yaml"
+        var broken = SceneReport(path: "Scenes/broken.scene.yaml", status: .error,
+                                 errors: [Diagnostic(file: "Scenes/broken.scene.yaml", location: SpatialModel.SourceLocation(line: 3, column: 5),
+                                                     message: "unknown key 'entites'", hint: "did you mean 'entities'?")])
+        broken.filePath = "/work/proj/Scenes/broken.scene.yaml"
+        return Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [a, broken])
+    }
+
+    @Test func xcodeLinesMatchTheCompilerForm() throws {
+        let lines = Self.report().xcode().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")
+        let body = lines.dropLast()
+        #expect(body.count == 4, "one line per violation and per load error")
+        var parsed: [(String, String, String, String, String)] = []
+        for line in body {
+            let m = try #require(Self.xcodeMatch(String(line)), "\(line)")
+            parsed.append((m.file, m.line, m.column, m.level, m.rule))
+        }
+        #expect(parsed[0] == ("/work/proj/Scenes/a,b:c.scene.yaml", "14", "9", "error", "target-center-spacing"))
+        // No location: line 1, column 1 of the scene file.
+        #expect(parsed[1] == ("/work/proj/Scenes/a,b:c.scene.yaml", "1", "1", "warning", "fov-window-clutter"))
+        #expect(parsed[2] == ("/work/proj/Scenes/a,b:c.scene.yaml", "3", "5", "note", "depth-min-reading-distance"))
+        #expect(parsed[3] == ("/work/proj/Scenes/broken.scene.yaml", "3", "5", "error", "load-error"))
+        // The newline in the message is shown, not written.
+        #expect(body[0].hasSuffix(#"are 44 pt apart\n::error::forged 100% [target-center-spacing]"#))
+    }
+
+    @Test func githubCommandsAreEscaped() {
+        let out = Self.report().github(workspace: "/work/proj")
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "::error file=Scenes/a%2Cb%3Ac.scene.yaml,line=14,col=9,title=target-center-spacing::centres of p/x and p/y are 44 pt apart%0A::error::forged 100%25",
+            "::warning file=Scenes/a%2Cb%3Ac.scene.yaml,line=1,col=1,title=fov-window-clutter::4 windows and volumes are open at once",
+            "::notice file=Scenes/a%2Cb%3Ac.scene.yaml,line=3,col=5,title=depth-min-reading-distance::text at 0.4 m",
+            "::error file=Scenes/broken.scene.yaml,line=3,col=5,title=load-error::unknown key 'entites' (did you mean 'entities'?)",
+        ])
+        // Outside the workspace, the report's own (project-relative) path.
+        #expect(Self.report().github(workspace: "/elsewhere").hasPrefix("::error file=Scenes/a%2Cb%3Ac.scene.yaml,line=14"))
+    }
+
+    /// With a baseline, only new and worsened violations are annotated.
+    @Test func knownViolationsAreNotAnnotated() {
+        var r = Self.report()
+        r.scenes[0].violations[0].baseline = .unchanged
+        r.scenes[0].violations[1].baseline = .worsened
+        r.scenes[0].violations[2].baseline = .improved
+        let lines = r.xcode().split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasSuffix("4 windows and volumes are open at once (worsened since the baseline) [fov-window-clutter]"))
+    }
+
+    @Test func validateWritesXcodeLinesForRealScenes() throws {
+        let r = try CLIHarness.run(["validate", TestPaths.repo("Scenes/media-player.scene.yaml"), TestPaths.repo("Scenes/no-such.scene.yaml"),
+                                    "--format", "xcode"])
+        #expect(r.status == 2)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        for l in lines { #expect(Self.xcodeMatch(l) != nil, "\(l)") }
+        // The media player's two 44 pt pairs are on lines 29 and 31, column 9 (the play button's neighbours).
+        #expect(lines[0].hasPrefix(TestPaths.repo("Scenes/media-player.scene.yaml") + ":29:9: error: centres of controls/back and controls/play are 44 pt apart"))
+        #expect(lines[1].hasPrefix(TestPaths.repo("Scenes/media-player.scene.yaml") + ":31:9: error: "))
+        #expect(lines[2].hasPrefix(TestPaths.repo("Scenes/no-such.scene.yaml") + ":1:1: error: no such file or directory"))
+        #expect(lines[2].hasSuffix("[load-error]"))
+    }
+
+    @Test func textPutsTheLocationFirst() {
+        let lines = Self.report().text().split(separator: "\n").map(String.init)
+        #expect(lines.contains("  Scenes/a,b:c.scene.yaml:14:9: error [target-center-spacing] p/x, p/y"))
+        #expect(lines.contains("  Scenes/a,b:c.scene.yaml:1:1: warning [fov-window-clutter] (whole scene)"))
+    }
+}

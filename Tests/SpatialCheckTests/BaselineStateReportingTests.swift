@@ -1,0 +1,99 @@
+import Testing
+import Foundation
+import SpatialModel
+import Rules
+@testable import Reporting
+
+/// The baseline's verdicts in SARIF (`baselineState`), Markdown (counts first, new and worsened
+/// first, a size cap) and HTML (badges).
+@Suite struct BaselineStateReportingTests {
+    /// Four violations marked new, worsened, unchanged and improved, and one fixed.
+    static func report() -> Report {
+        var r = AnnotationFormatTests.report()
+        r.scenes.removeLast()
+        var extra = r.scenes[0].violations[0]
+        extra.rule = "type-min-size"; extra.entities = ["p/z"]; extra.severity = .warning; extra.message = "text is 14 pt"
+        r.scenes[0].violations.append(extra)
+        let statuses: [BaselineStatus] = [.unchanged, .improved, .worsened, .new]
+        for i in r.scenes[0].violations.indices { r.scenes[0].violations[i].baseline = statuses[i] }
+        var gone = r.scenes[0].violations[0]
+        gone.rule = "depth-max-distance"; gone.entities = ["far"]; gone.fingerprint = "fedcba9876543210"; gone.message = "too far"
+        r.fixedInBaseline = [(scene: r.scenes[0].path, violation: gone)]
+        return r
+    }
+
+    static let rules = ["target-center-spacing", "fov-window-clutter", "depth-min-reading-distance", "type-min-size", "depth-max-distance"].map {
+        RuleDescriptor(id: $0, name: $0, summary: "s", fix: "f", helpURL: "https://developer.apple.com/design/human-interface-guidelines/",
+                       defaultSeverity: .warning, category: "c")
+    }
+
+    @Test(.enabled(if: ExternalTool.havePythonModule("jsonschema")))
+    func sarifBaselineStateValidates() throws {
+        let sarif = Self.report().sarif(rules: Self.rules).serialized()
+        let schema = TestPaths.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/spec/sarif-schema-2.1.0.json").path
+        let script = """
+            import json, sys, jsonschema
+            doc = json.load(sys.stdin)
+            jsonschema.validate(doc, json.load(open(sys.argv[1])))
+            rs = doc["runs"][0]["results"]
+            print(json.dumps([[r["ruleId"], r.get("baselineState"), r["level"], r.get("kind", "fail")] for r in rs]))
+            """
+        let result = try #require(ExternalTool.python(script, args: [schema], input: sarif))
+        #expect(result.status == 0, "\(result.output)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String]])
+        #expect(rows == [
+            ["target-center-spacing", "unchanged", "error", "fail"],
+            ["fov-window-clutter", "updated", "warning", "fail"],          // improved
+            ["depth-min-reading-distance", "updated", "note", "fail"],     // worsened
+            ["type-min-size", "new", "warning", "fail"],
+            ["depth-max-distance", "absent", "none", "pass"],              // fixed
+        ])
+    }
+
+    @Test func sarifWithoutABaselineHasNoBaselineState() {
+        #expect(!AnnotationFormatTests.report().sarif(rules: Self.rules).serialized().contains("baselineState"))
+    }
+
+    @Test func markdownOpensWithTheCountsAndListsNewFirst() throws {
+        let md = Self.report().markdown()
+        #expect(md.contains("**Against the baseline: 1 new, 1 worsened, 2 known, 1 fixed.**"))
+        let table = md.components(separatedBy: "| severity | rule |").last ?? ""
+        let order = ["type-min-size", "depth-min-reading-distance", "target-center-spacing", "fov-window-clutter"]
+            .map { table.range(of: "`\($0)`")?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil })
+        let at = order.compactMap { $0 }
+        #expect(at.count == 4 && max(at[0], at[1]) < min(at[2], at[3]), "new and worsened before the known ones")
+        #expect(md.contains("| **new** |"))
+        #expect(md.contains("| known (improved) |"))
+    }
+
+    @Test func markdownStaysUnderTheCommentLimit() throws {
+        // 400 scenes of 4 violations: far more than 65,536 characters in full.
+        let one = Self.report().scenes[0]
+        var r = Self.report()
+        r.scenes = (0..<400).map { var s = one; s.path = "Scenes/scene-\($0).scene.yaml"; return s }
+        let full = r.markdown(limit: Int.max)
+        #expect(full.count > 65_536)
+        let capped = r.markdown()
+        #expect(capped.count <= 65_536)
+        #expect(capped.utf8.count <= 65_536)
+        let note = try #require(capped.split(separator: "\n").last)
+        #expect(note.hasPrefix("_Left out to stay under the 65536-character limit of a comment:"))
+        // What the note says is left out is what is missing.
+        let shownSections = capped.components(separatedBy: "\n### ").count - 1
+        #expect(note.contains("the details of \(400 - shownSections) scenes (\((400 - shownSections) * 4) violations)"))
+        let shownRows = capped.split(separator: "\n").filter { $0.hasPrefix("| `Scenes/scene-") }.count
+        if shownRows < 400 { #expect(note.contains("\(400 - shownRows) rows of the scene table")) }
+        // A report that fits is not touched.
+        #expect(Self.report().markdown() == Self.report().markdown(limit: Int.max))
+    }
+
+    @Test func htmlHasBadges() {
+        let html = Self.report().html(snapshots: [:])
+        #expect(html.contains("<span class=\"badge badge-new\">1 new</span>"))
+        #expect(html.contains("<span class=\"badge badge-fixed\">1 fixed</span>"))
+        #expect(html.contains("<a href=\"https://developer.apple.com/design/human-interface-guidelines/spatial-layout\">type-min-size</a> <span class=\"badge badge-new\">new</span></h3>"))
+        #expect(html.contains("<span class=\"badge badge-known\">known: unchanged</span>"))
+        #expect(!AnnotationFormatTests.report().html(snapshots: [:]).contains("class=\"badge"))
+    }
+}

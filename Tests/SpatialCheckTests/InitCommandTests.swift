@@ -1,0 +1,61 @@
+import Testing
+import Foundation
+
+/// `spatialcheck init [--ci github|gitlab]`.
+@Suite(.serialized) struct InitCommandTests {
+    @Test func theWrittenConfigurationIsTheDefaults() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLIHarness.run(["init"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "wrote .spatialcheck.yaml\n")
+        let text = try String(contentsOfFile: dir + "/.spatialcheck.yaml", encoding: .utf8)
+        // Every rule of the catalog is in it.
+        let catalog = try #require(try JSONSerialization.jsonObject(with: Data(try CLIHarness.run(["rules", "--format", "json"]).stdout.utf8)) as? [String: Any])
+        let ids = ((catalog["rules"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.count >= 25)
+        for id in ids { #expect(text.contains("\n  \(id): {severity: "), "\(id)") }
+        // It loads, and checking with it gives the same report as the built-in defaults (a scene
+        // with violations of several rules).
+        let scene = TestPaths.repo("Scenes/immersive-walk-mixed.scene.yaml")
+        let with = try CLIHarness.run(["validate", scene, "--config", dir + "/.spatialcheck.yaml", "--format", "json", "--root", TestPaths.repoRoot.path])
+        let without = try CLIHarness.run(["validate", scene, "--format", "json", "--root", TestPaths.repoRoot.path])
+        #expect(with.stderr.isEmpty, "\(with.stderr)")
+        #expect(with.stdout == without.stdout)
+        #expect(with.status == without.status)
+    }
+
+    @Test func itNeverOverwrites() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "failOn: warning\n".write(toFile: dir + "/.spatialcheck.yaml", atomically: true, encoding: .utf8)
+        let r = try CLIHarness.run(["init", "--ci", "github"], cwd: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(".spatialcheck.yaml: error: already exists"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/.spatialcheck.yaml", encoding: .utf8) == "failOn: warning\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/.github"), "nothing written when one file exists")
+    }
+
+    @Test(.enabled(if: ExternalTool.havePythonModule("yaml")), arguments: ["github", "gitlab"])
+    func theWorkflowIsWrittenAndParses(ci: String) throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLIHarness.run(["init", "--ci", ci], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let file = ci == "github" ? ".github/workflows/spatialcheck.yml" : ".gitlab-ci.yml"
+        #expect(r.stdout == "wrote .spatialcheck.yaml\nwrote \(file)\n")
+        let script = """
+            import sys, yaml
+            d = yaml.safe_load(open(sys.argv[1]))
+            if sys.argv[2] == "github":
+                steps = d["jobs"]["comfort"]["steps"]
+                print([s.get("run", s.get("uses")) for s in steps][-1])
+            else:
+                print(d["spatialcheck"]["script"][-1])
+            """
+        let out = try #require(ExternalTool.python(script, args: [dir + "/" + file, ci]))
+        #expect(out.status == 0, "\(out.output)")
+        #expect(out.output.contains(".build/release/spatialcheck validate . --jobs 2 --format \(ci == "github" ? "github" : "junit")"), "\(out.output)")
+        #expect(try CLIHarness.run(["init", "--ci", ci], cwd: dir).status == 2)
+    }
+}

@@ -1,0 +1,147 @@
+import Testing
+import Foundation
+
+/// `spatialcheck schema scene|config|report`: every scene in Scenes/ and every golden report
+/// validates against the generated schemas (python-jsonschema as the validator, PyYAML to read
+/// the YAML), and misspelt keys, unknown enum values and rule ids are rejected.
+@Suite(.serialized) struct SchemaTests {
+    static let available = ExternalTool.havePythonModule("jsonschema") && ExternalTool.havePythonModule("yaml")
+
+    /// Validates each file (YAML or JSON) against the schema; prints one line per file, "ok" or the error.
+    static let validator = """
+        import json, sys, yaml, jsonschema
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft7Validator.check_schema(schema)
+        v = jsonschema.Draft7Validator(schema)
+        for path in sys.argv[2:]:
+            text = open(path, encoding="utf-8").read()
+            doc = json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
+            errors = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
+            print(path + ": " + ("ok" if not errors else errors[0].message + " at " + "/".join(map(str, errors[0].absolute_path))))
+        """
+
+    private func schemaFile(_ kind: String, in dir: String) throws -> String {
+        let r = try CLIHarness.run(["schema", kind])
+        #expect(r.status == 0, "\(r.stderr)")
+        let path = dir + "/\(kind).schema.json"
+        try r.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func validate(_ kind: String, _ files: [String]) throws -> [String: String] {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let schema = try schemaFile(kind, in: dir)
+        let r = try #require(ExternalTool.python(Self.validator, args: [schema] + files))
+        #expect(r.status == 0, "\(r.output)")
+        var out: [String: String] = [:]
+        for line in r.output.split(separator: "\n") {
+            guard let sep = line.range(of: ": ") else { continue }
+            out[String(line[..<sep.lowerBound])] = String(line[sep.upperBound...])
+        }
+        return out
+    }
+
+    private func files(under folder: String, suffixes: [String]) -> [String] {
+        let root = TestPaths.repo(folder)
+        let found = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+        return found.filter { f in suffixes.contains { f.hasSuffix($0) } }.sorted().map { root + "/" + $0 }
+    }
+
+    @Test(.enabled(if: available)) func everySceneInScenesValidates() throws {
+        let scenes = files(under: "Scenes", suffixes: [".scene.yaml", ".scene.yml", ".scene.json"])
+        #expect(scenes.count >= 70)
+        let results = try validate("scene", scenes)
+        #expect(results.count == scenes.count)
+        for s in scenes { #expect(results[s] == "ok", "\(s): \(results[s] ?? "not checked")") }
+    }
+
+    @Test(.enabled(if: available)) func everyGoldenReportValidates() throws {
+        let goldens = files(under: "Scenes/golden", suffixes: [".json"])
+        #expect(goldens.count >= 19)
+        let results = try validate("report", goldens)
+        for g in goldens { #expect(results[g] == "ok", "\(g): \(results[g] ?? "not checked")") }
+    }
+
+    @Test(.enabled(if: available)) func reportsWithBaselineAndShardValidate() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
+        _ = try CLIHarness.run(["validate", scene, "--format", "json", "--output", dir + "/base.json", "--fail-on", "never"])
+        _ = try CLIHarness.run(["validate", scene, TestPaths.repo("Scenes/missing.scene.yaml"), "--baseline", dir + "/base.json",
+                                "--format", "json", "--output", dir + "/gated.json", "--timestamp"])
+        _ = try CLIHarness.run(["validate", scene, "--shard", "1/1", "--format", "json", "--output", dir + "/shard.json"])
+        let results = try validate("report", [dir + "/base.json", dir + "/gated.json", dir + "/shard.json"])
+        #expect(results.values.allSatisfy { $0 == "ok" }, "\(results)")
+    }
+
+    @Test(.enabled(if: available)) func theConfigurationsValidate() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let good = dir + "/good.yaml"
+        try """
+            failOn: warning
+            units: {pointAngle: 0.0671}
+            rules:
+              target-center-spacing: {severity: error, threshold: 60}
+              fov-important-centered: off
+              type-min-size: warning
+            ignore:
+              - {rule: depth-min-reading-distance, entity: "hud/*", reason: "brief notification"}
+            """.write(toFile: good, atomically: true, encoding: .utf8)
+        // The tool accepts it too.
+        let check = try CLIHarness.run(["validate", TestPaths.repo("Scenes/media-player-spaced.scene.yaml"), "--config", good])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(try validate("config", [good])[good] == "ok")
+    }
+
+    /// A misspelt key, an unknown enum value, a key of another kind and an unknown rule are rejected,
+    /// each where it is.
+    @Test(.enabled(if: available)) func misspeltKeysAreRejected() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let base = try String(contentsOfFile: TestPaths.repo("Scenes/media-player.scene.yaml"), encoding: .utf8)
+        let cases: [(String, String, String)] = [
+            ("entites.scene.yaml", base.replacingOccurrences(of: "\nentities:", with: "\nentites:"), "entites"),
+            ("elevaton.scene.yaml", base.replacingOccurrences(of: "elevation: -27", with: "elevaton: -27"), "elevaton"),
+            ("role.scene.yaml", base.replacingOccurrences(of: "role: button", with: "role: buton"), "buton"),
+            ("kindkey.scene.yaml", base.replacingOccurrences(of: "size: [480, 88]", with: "size: [480, 88]\n    asset: x.glb"), "asset"),
+        ]
+        var paths: [String] = []
+        for (name, text, _) in cases {
+            #expect(text != base, "\(name): the edit did not apply")
+            try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+            paths.append(dir + "/" + name)
+        }
+        let results = try validate("scene", paths)
+        for ((name, _, word), path) in zip(cases, paths) {
+            let r = results[path] ?? "not checked"
+            #expect(r != "ok" && r.contains(word), "\(name): \(r)")
+            // The loader rejects it too.
+            #expect(try CLIHarness.run(["validate", path]).status == 2, "\(name)")
+        }
+        let config = dir + "/bad.yaml"
+        try "rulez:\n  target-center-spacing: off\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let rule = dir + "/badrule.yaml"
+        try "rules:\n  target-centre-spacing: off\n".write(toFile: rule, atomically: true, encoding: .utf8)
+        let param = dir + "/badparam.yaml"
+        try "rules:\n  target-center-spacing: {treshold: 60}\n".write(toFile: param, atomically: true, encoding: .utf8)
+        let c = try validate("config", [config, rule, param])
+        #expect(c[config]?.contains("rulez") == true, "\(c)")
+        #expect(c[rule]?.contains("target-centre-spacing") == true, "\(c)")
+        #expect(c[param]?.contains("treshold") == true, "\(c)")
+    }
+
+    /// Enumerations come from the code: every rule id, and each rule's parameters, are in the
+    /// configuration schema.
+    @Test func configSchemaListsEveryRuleAndParameter() throws {
+        let r = try CLIHarness.run(["schema", "config"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let rules = try #require(((doc["properties"] as? [String: Any])?["rules"] as? [String: Any])?["properties"] as? [String: Any])
+        let catalog = try #require(try JSONSerialization.jsonObject(with: Data(try CLIHarness.run(["rules", "--format", "json"]).stdout.utf8)) as? [String: Any])
+        let ids = ((catalog["rules"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.count >= 25)
+        #expect(Set(rules.keys) == Set(ids))
+        #expect(try CLIHarness.run(["schema", "scen"]).status == 2)
+    }
+}

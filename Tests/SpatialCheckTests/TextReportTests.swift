@@ -1,0 +1,62 @@
+import Testing
+import Foundation
+import SpatialModel
+import Rules
+@testable import Reporting
+
+/// The text report's small things: the per-rule summary that ends `validate`, singular "1 frame",
+/// pt_eq explained where it first appears; and `--version --verbose`.
+@Suite struct TextReportTests {
+    static func report() -> Report {
+        func v(_ rule: String, _ s: Severity, _ unit: String, frames: Int) -> ReportViolation {
+            ReportViolation(rule: rule, severity: s, entities: ["a"], spans: [0...(frames - 1)], frameCount: frames, firstTime: 0,
+                            lastTime: 0, measured: 40, threshold: 60, unit: unit, worstFrame: 0, message: "m", help: "https://x",
+                            fingerprint: "0000000000000000", location: SpatialModel.SourceLocation(line: 3, column: 5))
+        }
+        var one = SceneReport(path: "a.scene.yaml", status: .checked, frameRate: 90, frames: 1, duration: 0.011, violations: [
+            v("type-min-size", .warning, "pt_eq", frames: 1), v("target-center-spacing", .error, "pt", frames: 1),
+        ])
+        one.pointAngle = 0.0671
+        let two = SceneReport(path: "b.scene.yaml", status: .checked, frameRate: 90, frames: 90, duration: 1, violations: [
+            v("type-min-size", .warning, "pt_eq", frames: 2), v("fov-window-clutter", .info, "count", frames: 90),
+            v("fov-window-clutter", .info, "count", frames: 90),
+        ])
+        return Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [one, two])
+    }
+
+    @Test func perRuleSummaryEndsTheReport() {
+        let lines = Self.report().text(byRule: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let found = lines.firstIndex(of: "by rule:")
+        #expect(found != nil)
+        guard let at = found else { return }
+        #expect(Array(lines[(at + 1)...]) == [
+            "  target-center-spacing  1 error",
+            "  type-min-size          2 warnings",
+            "  fov-window-clutter     2 info",
+            "2 scenes checked: 1 error, 2 warnings, 2 info",
+            "",
+        ])
+        #expect(!Self.report().text().contains("by rule:"), "report's text has its own summary at the top")
+    }
+
+    @Test func oneFrameIsSingularAndPtEqIsExplainedOnce() {
+        let text = Self.report().text()
+        #expect(text.contains("a.scene.yaml  1 frame at 90 Hz (0.01 s)\n"))
+        #expect(text.contains("(1 frame, 0.01 s)"))
+        #expect(text.contains("b.scene.yaml  90 frames at 90 Hz"))
+        #expect(text.contains("(2 frames, 0.02 s)"))
+        let explanation = "    (pt_eq, point-equivalents: the angle the viewer sees divided by the angle of one point, 0.0671°, so it compares with the HIG's sizes in points at any distance)\n"
+        #expect(text.components(separatedBy: explanation).count == 2, "once")
+        // Right after the first pt_eq measurement.
+        #expect(text.contains("measured 40.0 pt_eq, threshold 60.0 pt_eq; worst at frame 0\n" + explanation))
+    }
+
+    @Test func versionVerboseNamesTheLibraries() throws {
+        let r = try CLIHarness.run(["--version", "--verbose"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "spatialcheck 0.1.0")
+        #expect(lines.contains { $0.range(of: #"^assimp \d+\.\d+\.\d+ \(3D import\)$"#, options: .regularExpression) != nil }, "\(lines)")
+        #expect(try CLIHarness.run(["--version"]).stdout == "0.1.0\n")
+    }
+}

@@ -199,13 +199,16 @@ public struct AssetImporting: Sendable {
         return try AssetImporter.load(resolvedPath: resolved, displayPath: display)
     }
     /// assimp in a worker process (crash, hang and memory contained), or in this process when
-    /// `isolation` is nil; USD goes to `USDImporter` with the same timeout and memory limit.
-    public static func assimp(isolation: AssetImportIsolation?) -> AssetImporting {
-        guard let isolation else { return .assimp }
+    /// `isolation` is nil; USD goes to `USDImporter` with the same timeout and memory limit, its
+    /// layers confined to the project root unless `allowExternalAssets`.
+    public static func assimp(isolation: AssetImportIsolation?, allowExternalAssets: Bool = false) -> AssetImporting {
+        guard isolation != nil || allowExternalAssets else { return .assimp }
         return AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
             if USDImporter.handles(resolved) {
-                return try USDImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation)
+                return try USDImporter.load(resolvedPath: resolved, displayPath: display,
+                                            allowExternal: allowExternalAssets, isolation: isolation)
             }
+            guard let isolation else { return try AssetImporter.load(resolvedPath: resolved, displayPath: display) }
             return try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation)
         }
     }

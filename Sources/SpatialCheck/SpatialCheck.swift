@@ -84,7 +84,7 @@ public enum SpatialCheck {
             throw LoadFailure([Diagnostic(file: path, message: "is a directory, expected a scene file or a 3D asset",
                                           hint: "`spatialcheck validate DIR` searches a directory for scene files")])
         }
-        let importer = AssetImporting.assimp(isolation: isolation)
+        let importer = AssetImporting.assimp(isolation: isolation, allowExternalAssets: options.allowExternalAssets)
         if SceneLoader.isSceneFile(path) { return try SceneLoader.load(path: path, options: options, importer: importer) }
         return try SceneLoader.loadBareAsset(path: path, options: options, importer: importer)
     }

@@ -381,6 +381,18 @@ struct USDCommandLineTests {
         #expect(text.stdout.contains("metersPerUnit 0.01, upAxis Z; applied to the composed stage: ×0.01 to metres, Z-up → Y-up"))
     }
 
+    @Test func allowExternalAssetsLiftsTheLayerConfinement() throws {
+        // The fixture folder `project` holds a .git folder, so it is the project root (ProjectRoot);
+        // escape.usda's sublayer ../../../../outside.usda lies outside it.
+        let file = "hostile/escape/deep/escape.usda"
+        let refused = try CLIHarness.run(["inspect", file], cwd: USDFixtures.project)
+        #expect(refused.status == 2)
+        #expect((refused.stdout + refused.stderr).contains("outside the project root"))
+        let allowed = try CLIHarness.run(["inspect", "--allow-external-assets", file], cwd: USDFixtures.project)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains("escape.usda"))
+    }
+
     @Test func withoutUsdCoreOneLineSaysWhatToInstall() throws {
         // A `pxr` package that cannot be imported stands in for a Python without usd-core.
         let dir = try CLIHarness.temporaryDirectory()

@@ -288,6 +288,17 @@ struct USDImportTests {
         #expect(try USDFixtures.load("cm_zup.usda").triangleCount == 984)
     }
 
+    @Test func aMemoryLimitTooSmallForUsdCoreIsNamedAsSuch() {
+        let tiny = AssetImportIsolation(executable: "/nonexistent", memoryLimitBytes: 64 * 1024 * 1024)
+        do {
+            _ = try USDFixtures.load("cm_zup.usda", isolation: tiny)
+            Issue.record("usd-core loaded within 64 MiB of address space")
+        } catch {
+            #expect(error.message.contains("64 MiB"), "\(error.message)")
+            #expect(!error.message.contains("pip install"), "\(error.message)")
+        }
+    }
+
     @Test func sceneFileUsesAUSDAssetAsAModel() throws {
         let scenePath = USDFixtures.path("table.scene.yaml")
         try """

@@ -235,6 +235,14 @@ final class USDWorkerProcess: @unchecked Sendable {
         }
         if h.hello != 1 {
             worker.kill()
+            // Under a small address-space limit the import of usd-core itself fails: the dynamic
+            // loader cannot map its libraries, or Python runs out of memory.
+            if memoryLimitBytes > 0, let why = h.missing,
+               why.contains("MemoryError") || why.contains("failed to map segment") || WorkerRun.looksLikeMemoryExhaustion(why) {
+                throw Diagnostic(file: displayPath,
+                                 message: "asset '\(displayPath)' could not be imported: Python could not load usd-core within the \(WorkerRun.formatBytes(memoryLimitBytes)) import memory limit",
+                                 hint: "raise the limit with --import-memory (usd-core needs about 200 MiB)")
+            }
             throw Diagnostic(file: displayPath, message: missing + " (\(python) cannot import pxr)")
         }
         return worker

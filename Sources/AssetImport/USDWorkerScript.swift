@@ -1,7 +1,8 @@
 /// The Python program that reads USD for `USDImporter`, run as `python3 -B -c <script>
 /// --memory=BYTES` (docs/architecture.md, "USD import"). It is embedded here rather than shipped
 /// as a resource file so that a copied `spatialcheck` binary (`swift build -c release`) carries
-/// it; `spatialcheck __usd-worker --print-script` prints it for reading or debugging.
+/// it (and no resource bundle has to be found at run time). `Benchmarks/usd-import` shows how to
+/// run it by hand: the text between the raw-string delimiters below is the program.
 ///
 /// Protocol (one worker serves many assets): the worker writes one hello line
 /// (`{"hello": 1, "usd": "26.11"}`, or `{"hello": 0, "missing": "..."}` when usd-core cannot be

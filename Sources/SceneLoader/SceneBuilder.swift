@@ -42,16 +42,10 @@ private enum UnitName: String, CaseIterable {
     ]
 }
 
-private let commonKeys = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
-                          "anchor", "interactive", "primary", "visible", "children", "animation"]
-private let kindKeys: [FileKind: [String]] = [
-    .window: ["size", "scaleMode", "elements"],
-    .volume: ["size", "scaleMode", "elements"],
-    .model: ["asset", "assetUnits", "assetAxes", "node", "annotations"],
-    .text: ["fontSize", "height", "string"],
-    .environment: ["asset", "assetUnits", "assetAxes", "node", "groundPlane", "range", "annotations"],
-    .group: [],
-]
+private let commonKeys = SceneKeys.common
+private let kindKeys: [FileKind: [String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map { kind in
+    (kind, SceneKeys.byKind.first { $0.kind == kind.entityKind }?.keys ?? [])
+})
 private let allowedKeys: [FileKind: [String]] = Dictionary(uniqueKeysWithValues: FileKind.allCases.map {
     ($0, commonKeys + (kindKeys[$0] ?? []))
 })
@@ -67,10 +61,8 @@ private let elsewhereKeys: [FileKind: [String: String]] = Dictionary(uniqueKeysW
     }
     return (kind, elsewhere)
 })
-private let topKeys = ["format", "name", "platform", "immersion", "frameRate", "duration", "units", "viewer",
-                       "entities", "events"]
-private let elementKeys = ["id", "role", "frame", "depth", "fontSize", "label", "interactive", "primary", "visible"]
-    + elementFactKeys
+private let topKeys = SceneKeys.top
+private let elementKeys = SceneKeys.element
 
 /// The frame an entity is built in: its parent's node, or (for a root) its anchor frame.
 private struct ParentInfo {
@@ -279,7 +271,7 @@ final class SceneBuilder {
     private func parseViewer(_ n: YNode?) {
         guard let n else { return }
         guard let m = r.mapping(n, "'viewer'") else { return }
-        m.checkKeys(["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion", "hand"], in: "'viewer'", reader: r)
+        m.checkKeys(SceneKeys.viewer, in: "'viewer'", reader: r)
         let posture = m["posture"].flatMap { r.enumValue($0, "'viewer.posture'", Posture.self) } ?? .standing
         let eye = m["eyeHeight"].flatMap { r.positive($0, "'viewer.eyeHeight'") } ?? posture.eyeHeight
         let ipd = m["ipd"].flatMap { r.positive($0, "'viewer.ipd'") } ?? 0.063
@@ -528,7 +520,7 @@ final class SceneBuilder {
             } else if m.has("position") {
                 r.error(m.keyLoc("placement"), "\(what) gives both 'position' and 'placement'; give one of them")
             } else if let pm = r.mapping(pl, "'placement' of \(what) ({distance, azimuth, elevation, facing})") {
-                pm.checkKeys(["distance", "azimuth", "elevation", "facing"], in: "'placement'", reader: r)
+                pm.checkKeys(SceneKeys.placement, in: "'placement'", reader: r)
                 placed = true
                 if let fn = pm["facing"] {
                     if m.has("facing") {

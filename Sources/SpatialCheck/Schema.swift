@@ -76,17 +76,15 @@ enum SchemaBuilder {
 
     // MARK: Scene (scene-format.md)
 
-    /// Keys of every entity, and those only some kinds take (SceneBuilder's `commonKeys` and `kindKeys`).
-    static let commonEntityKeys = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
-                                   "anchor", "interactive", "primary", "visible", "children", "animation"]
-    static let kindKeys: [(EntityKind, [String])] = [
-        (.window, ["size", "scaleMode", "elements"]),
-        (.volume, ["size", "scaleMode", "elements"]),
-        (.model, ["asset", "assetUnits", "node"]),
-        (.text, ["fontSize", "height", "string"]),
-        (.environment, ["asset", "assetUnits", "node", "groundPlane", "range"]),
-        (.group, []),
-    ]
+    /// Keys of every entity, and those only some kinds take: the loader's own lists (`SceneKeys`).
+    static var commonEntityKeys: [String] { SceneKeys.common }
+    static var kindKeys: [(EntityKind, [String])] { SceneKeys.byKind.map { ($0.kind, $0.keys) } }
+    /// A key the loader takes that has no detailed schema here: any value, checked by the loader.
+    static let described: JSON = .object([("description", .string("see docs/scene-format.md"))])
+    /// `properties` for `keys`: the detailed schema where there is one, else `described`.
+    static func properties(_ keys: [String], _ detailed: [String: JSON]) -> JSON {
+        .object(keys.map { ($0, detailed[$0] ?? described) })
+    }
     /// Kinds a scene file can name: every `EntityKind` except those the loader makes itself.
     static var sceneKinds: [String] { EntityKind.allCases.filter { $0 != .element && $0 != .node }.map(\.rawValue) }
     static let unitNames = ["meters", "centimeters", "millimeters", "inches", "feet"]
@@ -104,13 +102,18 @@ enum SchemaBuilder {
             "id": string("unique name: letters, digits, '-', '_', '.'", pattern: "^[A-Za-z0-9._-]+$"),
             "kind": enumeration(sceneKinds),
             "position": ref("vec3"),
-            "placement": obj([("distance", number("metres from the eye at t = 0", exclusiveMinimum: 0)),
-                              ("azimuth", number("degrees, positive to the viewer's right")),
-                              ("elevation", number("degrees, positive up"))],
-                             description: "relative to the viewer's eye at t = 0 (top-level entities only); instead of position"),
+            "placement": .object([("type", .string("object")),
+                                  ("description", .string("relative to the viewer's eye at t = 0 (top-level entities only); instead of position")),
+                                  ("properties", properties(SceneKeys.placement, [
+                                      "distance": number("metres from the eye at t = 0", exclusiveMinimum: 0),
+                                      "azimuth": number("degrees, positive to the viewer's right"),
+                                      "elevation": number("degrees, positive up"),
+                                      "facing": enumeration(["viewer", "none"], "viewer (default): turn about +Y to face the viewer's eye"),
+                                  ])),
+                                  ("additionalProperties", .bool(false))]),
             "rotation": ref("rotation"),
             "quaternion": ref("quaternion"),
-            "facing": enumeration(["viewer", "none"], "viewer: turn about +Y to face the viewer's eye"),
+            "facing": enumeration(["viewer", "none"], "viewer (default with placement): turn about +Y to face the viewer's eye"),
             "scale": anyOf([number(exclusiveMinimum: 0), ref("vec3")], "uniform number or [x, y, z]"),
             "anchor": enumeration(Anchor.allCases.map(\.rawValue)),
             "interactive": boolean, "primary": boolean, "visible": boolean,
@@ -130,6 +133,12 @@ enum SchemaBuilder {
             "string": string(),
             "groundPlane": boolean,
             "range": tuple(2, "immersion range in degrees, [min, max]"),
+            "assetAxes": enumeration(["auto", "none", "zUp"], "how the asset's axes are turned to +Y up (default auto)"),
+            "annotations": array(.object([("type", .string("object")),
+                                          ("properties", properties(SceneKeys.annotation, [:])),
+                                          ("required", .array([.string("nodes")])),
+                                          ("additionalProperties", .bool(false))]),
+                                 "facts about asset nodes chosen by path glob"),
         ]
         // Per kind, only its own keys (as the loader says: "applies to … entities, not …").
         let perKind: [JSON] = kindKeys.map { kind, keys in
@@ -140,12 +149,12 @@ enum SchemaBuilder {
         }
         let entity: JSON = .object([
             ("type", .string("object")),
-            ("properties", .object(allEntityKeys.compactMap { k in entityProps[k].map { (k, $0) } })),
+            ("properties", properties(allEntityKeys, entityProps)),
             ("required", .array([.string("id"), .string("kind")])),
             ("additionalProperties", .bool(false)),
             ("allOf", .array(perKind)),
         ])
-        let element = obj([
+        let elementProps: [(String, JSON)] = [
             ("id", string(pattern: "^[A-Za-z0-9._-]+$")),
             ("role", enumeration(ElementRole.allCases.map(\.rawValue))),
             ("frame", tuple(4, "[x, y, width, height] in pt from the container's top-left corner")),
@@ -153,15 +162,21 @@ enum SchemaBuilder {
             ("fontSize", number("pt", exclusiveMinimum: 0)),
             ("label", string()),
             ("interactive", boolean), ("primary", boolean), ("visible", boolean),
-        ], required: ["id"])
-        let viewer = obj([
+        ]
+        let element: JSON = .object([("type", .string("object")),
+                                     ("properties", properties(SceneKeys.element, Dictionary(elementProps, uniquingKeysWith: { a, _ in a }))),
+                                     ("required", .array([.string("id")])), ("additionalProperties", .bool(false))])
+        let viewerProps: [(String, JSON)] = [
             ("posture", enumeration(Posture.allCases.map(\.rawValue))),
             ("eyeHeight", number("metres", exclusiveMinimum: 0)),
             ("ipd", number("metres", exclusiveMinimum: 0)),
             ("fieldOfView", tuple(2, "comfortable field of view in degrees, [horizontal, vertical]")),
             ("path", array(obj(pose), "head pose keyframes, strictly increasing in t")),
             ("motion", enumeration(MotionPreset.allCases.map(\.rawValue))),
-        ])
+        ]
+        let viewer: JSON = .object([("type", .string("object")),
+                                    ("properties", properties(SceneKeys.viewer, Dictionary(viewerProps, uniquingKeysWith: { a, _ in a }))),
+                                    ("additionalProperties", .bool(false))])
         let event = obj([
             ("t", number("seconds", minimum: 0)),
             ("action", enumeration(["setImmersion", "recenter", "show", "hide"])),

@@ -288,6 +288,17 @@ struct USDImportTests {
         #expect(try USDFixtures.load("cm_zup.usda").triangleCount == 984)
     }
 
+    @Test func aMemoryLimitTooSmallForUsdCoreIsNamedAsSuch() {
+        let tiny = AssetImportIsolation(executable: "/nonexistent", memoryLimitBytes: 64 * 1024 * 1024)
+        do {
+            _ = try USDFixtures.load("cm_zup.usda", isolation: tiny)
+            Issue.record("usd-core loaded within 64 MiB of address space")
+        } catch {
+            #expect(error.message.contains("64 MiB"), "\(error.message)")
+            #expect(!error.message.contains("pip install"), "\(error.message)")
+        }
+    }
+
     @Test func sceneFileUsesAUSDAssetAsAModel() throws {
         let scenePath = USDFixtures.path("table.scene.yaml")
         try """
@@ -379,6 +390,18 @@ struct USDCommandLineTests {
         }
         let text = try CLIHarness.run(["inspect", "cm_zup.usda"], cwd: USDFixtures.project)
         #expect(text.stdout.contains("metersPerUnit 0.01, upAxis Z; applied to the composed stage: ×0.01 to metres, Z-up → Y-up"))
+    }
+
+    @Test func allowExternalAssetsLiftsTheLayerConfinement() throws {
+        // The fixture folder `project` holds a .git folder, so it is the project root (ProjectRoot);
+        // escape.usda's sublayer ../../../../outside.usda lies outside it.
+        let file = "hostile/escape/deep/escape.usda"
+        let refused = try CLIHarness.run(["inspect", file], cwd: USDFixtures.project)
+        #expect(refused.status == 2)
+        #expect((refused.stdout + refused.stderr).contains("outside the project root"))
+        let allowed = try CLIHarness.run(["inspect", "--allow-external-assets", file], cwd: USDFixtures.project)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains("escape.usda"))
     }
 
     @Test func withoutUsdCoreOneLineSaysWhatToInstall() throws {

@@ -1,6 +1,7 @@
 import SpatialModel
 import Rules
 import Reporting
+import SceneLoader
 
 /// JSON Schemas (draft-07) for the scene format, the configuration file and the JSON report,
 /// printed by `spatialcheck schema scene|config|report`. Enumerations (kinds, roles, platforms,

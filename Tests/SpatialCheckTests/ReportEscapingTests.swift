@@ -98,6 +98,8 @@ import SpatialCheck
         case .junit: return ["\\u{1B}[2J", "\\u{202E}", "&lt;img src=x onerror=alert(1)&gt;"]
         case .markdown: return ["\\u{1B}", "\\u{202E}", "&lt;img src=x onerror=alert(1)&gt;", "@&#8205;octocat"]
         case .html: return ["\\u{1B}[2J", "\\u{202E}", "&lt;script&gt;", "&lt;img src=x onerror=alert(1)&gt;"]
+        // One line per finding: only the check for raw unsafe characters and forged commands applies.
+        case .xcode, .github: return []
         }
     }
 

@@ -372,10 +372,12 @@ struct Pending {
 // `flat`: c is zero, so the section is the segment sc ± b (2 points instead of 4).
 inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, const dvec3 &sc, bool flat,
                                double &yy, double &xx) {
+    // n = (−a.y, a.x) / L, L = |(a.x, a.y)|, taken unnormalised: with y' = q·(−a.y, a.x) = L·y the
+    // extremes are the same, and atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) is
+    // atan2(L·(y1'·x0 − y0'·x1), l2·x1·x0 + y1'·y0') (both arguments scaled by l2 = L² > 0): no division.
     const double l2 = a.x * a.x + a.y * a.y;
     if (!(l2 > 0) || !std::isfinite(l2)) return false;
-    const double il = 1.0 / std::sqrt(l2);
-    const double nx = -a.y * il, ny = a.x * il;
+    const double nx = -a.y, ny = a.x;
     const dvec3 m = sc - b, p = sc + b;
     const dvec3 q[4] = {m - c, p - c, m + c, p + c};
     const int count = flat ? 2 : 4; // q[0], q[1] = sc ∓ b when c is zero
@@ -386,8 +388,8 @@ inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, c
         if (y * x0 < y0 * x) { y0 = y; x0 = x; }
         if (y * x1 > y1 * x) { y1 = y; x1 = x; }
     }
-    yy = y1 * x0 - y0 * x1;
-    xx = x1 * x0 + y1 * y0;
+    yy = std::sqrt(l2) * (y1 * x0 - y0 * x1);
+    xx = l2 * (x1 * x0) + y1 * y0;
     return true;
 }
 
@@ -530,9 +532,11 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     // Only the smallest takes an arctangent: every span is atan2(y, x) with y >= 0,
                     // an angle in [0, pi], so the smaller of two is found by the sign of their
                     // cross product (no division).
+                    // (Not for content measured by its em: its pt_eq is the em's.)
                     const bool flat = nc == 4;
                     double oy, ox, by = 0, bx = 1;
-                    for (int k = 0; k < (flat ? 2 : 3); ++k) {
+                    const int axes = em_metres[e] > 0 && dist > 0 ? 0 : (flat ? 2 : 3);
+                    for (int k = 0; k < axes; ++k) {
                         if (!oriented_span_args(sa[k], sa[k == 0 ? 1 : 0], sa[k == 2 ? 1 : 2], sc, flat, oy, ox)) continue;
                         if (pe.oriented == 0 || bx * oy - by * ox < 0) { by = oy; bx = ox; }
                         pe.oriented = 1;

@@ -48,9 +48,9 @@ final class ConfinedFileSystem {
     let root: String?
     let assetRealPath: String
     let maxFileSize: Int
+    /// The first refused reference (the one the error names; later ones add nothing and could be
+    /// many: a hostile file may reference thousands of outside files).
     private(set) var refused: [RefusedReference] = []
-    /// Every path handed to `open` (for tests).
-    private(set) var requested: [String] = []
 
     init(policy: AssetReferencePolicy, assetPath: String, maxFileSize: Int) {
         self.root = policy.root.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }
@@ -78,7 +78,6 @@ final class ConfinedFileSystem {
     }
 
     func open(_ path: String, mode: String) -> UnsafeMutablePointer<aiFile>? {
-        requested.append(path)
         if let reason = refusal(for: path, mode: mode) {
             record(RefusedReference(requested: path, reason: reason))
             return nil
@@ -86,7 +85,7 @@ final class ConfinedFileSystem {
         let real = ProjectRoot.canonical(ProjectRoot.absolute(path))
         // Non-blocking, so that opening a FIFO does not wait for a writer (cleared again below);
         // no symbolic link as the last component (`real` has none unless it could not be resolved).
-        let fd = Glibc_open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        let fd = openFile(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         var st = stat()
         guard fstat(fd, &st) == 0 else { close(fd); return nil }
@@ -110,13 +109,10 @@ final class ConfinedFileSystem {
         return handle
     }
 
-    /// Records a refusal once per file (assimp asks for the same file more than once, spelt
+    /// Records the first refusal only (assimp asks for the same file more than once, spelt
     /// differently: existence checks, retries with other base folders).
     private func record(_ r: RefusedReference) {
-        let key = ProjectRoot.standardized(ProjectRoot.absolute(r.requested))
-        if !refused.contains(where: { ProjectRoot.standardized(ProjectRoot.absolute($0.requested)) == key }) {
-            refused.append(r)
-        }
+        if refused.isEmpty { refused.append(r) }
     }
 
     /// The import error for the first refused reference of `displayPath`, or nil. (When a file is
@@ -269,7 +265,7 @@ private let confinedSeek: aiFileSeek = { file, offset, origin in
 
 private let confinedFlush: aiFileFlushProc = { _ in }
 
-/// `open(2)` with a mode argument-free signature (Swift imports the variadic C `open` as two overloads).
-private func Glibc_open(_ path: String, _ flags: Int32) -> Int32 {
+/// `open(2)` without a mode argument (no file is created).
+private func openFile(_ path: String, _ flags: Int32) -> Int32 {
     path.withCString { open($0, flags) }
 }

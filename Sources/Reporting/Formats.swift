@@ -60,6 +60,9 @@ extension Report {
                 ]
                 results.append(.object(r))
             }
+            if let line = OmittedViolations.notShown(scene.omitted) {
+                notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
+            }
             // Every scene that could not be loaded (a load error, or a path that does not exist)
             // has at least one notification, its message naming the file.
             let errors = scene.status == .error && scene.errors.isEmpty
@@ -167,6 +170,7 @@ extension Report {
             totalTests += tests; totalFailures += failures; totalErrors += errors
             suites += "  <testsuite name=\"\(xml(scene.path))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
             suites += cases
+            if let line = OmittedViolations.notShown(scene.omitted) { suites += "    <system-out>\(xml(line))</system-out>\n" }
             suites += "  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -229,6 +233,7 @@ extension Report {
                 out += "| \(v.severity.rawValue) | [\(code(v.rule))](\(v.help)) | \(v.markdownEntities) "
                 out += "| \(fmtValue(v.measured)) \(v.unit) | \(fmtValue(v.threshold)) \(v.unit) | \(spans) | \(v.location.map { String($0.line) } ?? "") |\n"
             }
+            if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(md(line))_\n" }
             out += "\n<details><summary>What to change</summary>\n\n"
             for v in s.violations { out += "- \(code(v.rule)) \(v.markdownEntities): \(md(v.message))\n" }
             out += "\n</details>\n"

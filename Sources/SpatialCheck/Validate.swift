@@ -30,6 +30,11 @@ extension SpatialCheck {
         public var captureSnapshots: Bool?
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
         public var timestamp: Date?
+        /// `--max-violations`: violations reported per rule and scene (0 = all); the rest are
+        /// counted, not listed. The exit code is decided on all of them (`limitViolations`).
+        public var maxViolations = SpatialCheck.defaultMaxViolationsPerRule
+        /// `--max-work`: the largest simulation a scene may ask for (see `WorkBudget`).
+        public var workBudget = WorkBudget()
         public init() {}
     }
 
@@ -98,12 +103,13 @@ extension SpatialCheck {
         let config = configuration
         let sceneLoad = load
         let isolation = options.isolation
+        let budget = options.workBudget
         let jobs = max(1, min(options.jobs, toCheck.count))
         let wantSnapshots = options.captureSnapshots ?? (options.format == .html)
         let work: @Sendable (Int) -> Void = { n in
             let (i, path) = toCheck[n]
             results.set(i, checkScene(path: path, load: sceneLoad, isolation: isolation, configuration: config,
-                                      snapshot: wantSnapshots))
+                                      snapshot: wantSnapshots, budget: budget))
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }
@@ -142,6 +148,9 @@ extension SpatialCheck {
         } else {
             exit = .clean
         }
+        // Bounded output, after the gate has seen every violation.
+        limitViolations(&report, perRule: options.maxViolations,
+                        total: options.format == .sarif ? sarifResultLimit : nil)
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
                           exitCode: exit, diagnostics: [])
     }
@@ -154,12 +163,16 @@ extension SpatialCheck {
 
     /// Loads, simulates and checks one scene.
     static func checkScene(path: String, load: LoadOptions, isolation: AssetImportIsolation? = nil,
-                           configuration: RuleConfiguration, snapshot: Bool = true) -> (report: SceneReport, snapshot: SceneSnapshot?) {
+                           configuration: RuleConfiguration, snapshot: Bool = true,
+                           budget: WorkBudget = WorkBudget()) -> (report: SceneReport, snapshot: SceneSnapshot?) {
         let scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
             return (SceneReport(path: path, status: .error, errors: error.diagnostics), nil)
         }
         let simulator = Simulator(scene: scene)
+        if let over = budget.check(WorkBudget.work(of: scene, frames: simulator.frameCount), path: path) {
+            return (SceneReport(path: path, status: .error, errors: [over]), nil)
+        }
         let engine = RuleEngine(scene: scene, configuration: configuration)
         simulator.run { frame in engine.consume(frame) }
         let violations = engine.finish().map(ReportViolation.init)
@@ -208,6 +221,7 @@ extension ReportViolation {
                   frameCount: v.frameCount, firstTime: v.firstTime, lastTime: v.lastTime, measured: v.measured,
                   threshold: v.threshold, unit: v.unit, worstFrame: v.worstFrame, message: v.message, help: v.help,
                   fingerprint: v.fingerprint, location: v.location, borderline: v.borderline)
+        omittedSpans = v.omittedSpans
     }
 }
 

@@ -191,11 +191,19 @@ struct Validate: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
     var timestamp = false
+    @Option(name: .customLong("max-violations"), parsing: .unconditional,
+            help: "Violations listed per rule and scene (default \(SpatialCheck.defaultMaxViolationsPerRule); 0 = all). The rest are counted in the summary and the exit code; SARIF lists at most \(SpatialCheck.sarifResultLimit) results.")
+    var maxViolations = SpatialCheck.defaultMaxViolationsPerRule
+    @Option(name: .customLong("max-work"), parsing: .unconditional,
+            help: "Largest entities × frames one scene may simulate (default \(WorkBudget.defaultEntityFrames); 0 = no limit); interactive pairs × frames may be \(WorkBudget.pairChecksPerEntityFrame) times that. A scene over it is an error (exit 2) before any frame is simulated.")
+    var maxWork = WorkBudget.defaultEntityFrames
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
     func validate() throws {
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, found \(jobs)") }
+        if maxViolations < 0 { throw ValidationError("--max-violations must be 0 (no limit) or more, found \(maxViolations)") }
+        if maxWork < 0 { throw ValidationError("--max-work must be 0 (no limit) or more, found \(maxWork)") }
     }
 
     func run() throws {
@@ -209,6 +217,8 @@ struct Validate: ParsableCommand {
         options.jobs = jobs
         options.quiet = quiet
         options.timestamp = timestamp ? Date() : nil
+        options.maxViolations = maxViolations
+        options.workBudget = WorkBudget(entityFrames: maxWork)
         options.color = useColor(format: format, output: output, noColor: noColor)
         if isTerminal(2) {
             options.progress = { done, total in

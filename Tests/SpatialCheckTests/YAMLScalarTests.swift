@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SceneLoader
+import SpatialModel
 
 /// How the loader types YAML scalars (YAML 1.1 as scene files have always been read, now without
 /// Yams' regular expressions): every expectation is written out by hand from the YAML 1.1 type
@@ -90,6 +91,17 @@ import Testing
         #expect(value("!!bool 'yes'")?.bool == true)
         #expect(type("!!null x") == .null)
         #expect(type("!custom 3") == .string)
+    }
+
+    /// Keys are names: a quoted key and the same plain key are one key, so they are duplicates
+    /// (Yams' default resolver typed `on` as a boolean and let both through, and the loader then
+    /// saw the key `on` twice).
+    @Test func quotedAndPlainKeysAreTheSameKey() {
+        var converter = TreeConverter(file: "t.scene.yaml")
+        #expect(converter.parse("m:\n  on: 1\n  'on': 2\n") == nil)
+        #expect(converter.diagnostics.count == 1)
+        #expect(converter.diagnostics.first?.message == "duplicate key 'on' in one mapping")
+        #expect(converter.diagnostics.first?.location == SourceLocation(line: 2, column: 3))
     }
 
     @Test func classifyDirectly() {

@@ -63,6 +63,9 @@ extension Report {
                 ]
                 results.append(.object(r))
             }
+            if let line = OmittedViolations.notShown(scene.omitted) {
+                notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
+            }
             // Every scene that could not be loaded (a load error, or a path that does not exist)
             // has at least one notification, its message naming the file.
             let errors = scene.status == .error && scene.errors.isEmpty
@@ -216,6 +219,7 @@ extension Report {
                 suites += "    </properties>\n"
             }
             suites += cases
+            if let line = OmittedViolations.notShown(scene.omitted) { suites += "    <system-out>\(xml(line))</system-out>\n" }
             suites += "  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -303,6 +307,7 @@ extension Report {
                 out += "| \(fmtValue(v.measured)) \(Escape.markdown(v.unit)) | \(fmtValue(v.threshold)) \(Escape.markdown(v.unit)) | \(spans) | \(v.location.map { String($0.line) } ?? "") |"
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
+            if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(md(line))_\n" }
             out += "\n<details><summary>What to change</summary>\n\n"
             for v in s.violationsNewFirst { out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities): \(Escape.markdown(v.message))\n" }
             out += "\n</details>\n"

@@ -88,6 +88,9 @@ public struct SceneReport: Sendable {
     /// The path as earlier versions wrote it (relative to the working directory), used to match
     /// an older baseline's scene; not written.
     public var legacyPath: String?
+    /// Violations left out of `violations` by `--max-violations` (and SARIF's result limit), per
+    /// rule and severity, sorted; they still count in `count(_:)` and decided the exit code.
+    public var omitted: [OmittedViolations] = []
 
     public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
                 frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
@@ -99,7 +102,30 @@ public struct SceneReport: Sendable {
         self.rulesChecked = rulesChecked
     }
 
-    public func count(_ s: Severity) -> Int { violations.reduce(0) { $0 + ($1.severity == s ? 1 : 0) } }
+    public func count(_ s: Severity) -> Int {
+        violations.reduce(0) { $0 + ($1.severity == s ? 1 : 0) } + omitted.reduce(0) { $0 + ($1.severity == s ? $1.count : 0) }
+    }
+
+    /// Violations left out of the report (all rules and severities).
+    public var omittedCount: Int { omitted.reduce(0) { $0 + $1.count } }
+}
+
+/// Violations of one rule and severity left out of a scene's report.
+public struct OmittedViolations: Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    public var count: Int
+    public init(rule: String, severity: Severity, count: Int) { self.rule = rule; self.severity = severity; self.count = count }
+
+    /// The line each report format prints for what a scene left out.
+    public static func notShown(_ omitted: [OmittedViolations]) -> String? {
+        let n = omitted.reduce(0) { $0 + $1.count }
+        guard n > 0 else { return nil }
+        var rules: [String] = []
+        for o in omitted where !rules.contains(o.rule) { rules.append(o.rule) }
+        let list = rules.prefix(5).joined(separator: ", ") + (rules.count > 5 ? " and \(rules.count - 5) more rules" : "")
+        return "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code. Raise the limit with --max-violations N (0 = no limit)"
+    }
 }
 
 public struct ReportViolation: Sendable {
@@ -124,6 +150,9 @@ public struct ReportViolation: Sendable {
     /// The fingerprint earlier versions gave it (scene path relative to the working directory),
     /// used only to match a baseline written by them; not written.
     public var legacyFingerprint: String?
+    /// Runs not listed in `spans` (the aggregation keeps the first ones and the latest); their
+    /// frames are in `frameCount`.
+    public var omittedSpans = 0
 
     public init(rule: String, severity: Severity, entities: [String], spans: [ClosedRange<Int>], frameCount: Int,
                 firstTime: Double, lastTime: Double, measured: Double, threshold: Double, unit: String,
@@ -199,6 +228,11 @@ extension SceneReport {
                 ("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })),
                 ("violations", .array(violations.map { $0.json() })),
             ]
+            if !omitted.isEmpty {
+                m.append(("omittedViolations", .array(omitted.map {
+                    .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue)), ("count", .int($0.count))])
+                })))
+            }
             if !warnings.isEmpty { m.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
             m.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))
         case .error:
@@ -223,6 +257,7 @@ extension ReportViolation {
             ("severity", .string(severity.rawValue)),
             ("entities", .array(entities.map(JSON.string))),
             ("spans", .array(spans.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })),
+        ] + (omittedSpans > 0 ? [("omittedSpans", JSON.int(omittedSpans))] : []) + [
             ("frameCount", .int(frameCount)),
             ("firstTime", .rounded(firstTime, digits: 6)),
             ("lastTime", .rounded(lastTime, digits: 6)),
@@ -294,6 +329,7 @@ extension Report {
                     out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
                     out += "    \(t(v.help))\n"
                 }
+                if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(line)\n" }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
                 out += "\n"
             }
@@ -348,7 +384,8 @@ func fmtValue(_ x: Double) -> String {
 
 func timeRange(_ v: ReportViolation, frameRate: Double) -> String {
     let spans = v.spans.prefix(3).map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
-    let more = v.spans.count > 3 ? " and \(v.spans.count - 3) more span\(v.spans.count - 3 == 1 ? "" : "s")" : ""
+    let hidden = max(0, v.spans.count - 3) + v.omittedSpans
+    let more = hidden > 0 ? " and \(hidden) more span\(hidden == 1 ? "" : "s")" : ""
     let seconds = frameRate > 0 ? fmt(Double(v.frameCount) / frameRate, 2) : "?"
     return "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s, frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frame\(v.frameCount == 1 ? "" : "s"), \(seconds) s)"
 }

@@ -106,7 +106,7 @@ extension Report {
                           abs(line) < 1e9, abs(column) < 1e9 else { return nil }
                     return SourceLocation(line: Int(line), column: Int(column))
                 }
-                scene.violations.append(ReportViolation(
+                var violation = (ReportViolation(
                     rule: rule, severity: severity, entities: ((v["entities"] as? [Any]) ?? []).compactMap { $0 as? String },
                     spans: spans, frameCount: Int(clamping: number(v["frameCount"]) ?? 0),
                     firstTime: number(v["firstTime"]) ?? 0, lastTime: number(v["lastTime"]) ?? 0,
@@ -114,6 +114,14 @@ extension Report {
                     worstFrame: Int(clamping: number(v["worstFrame"]) ?? 0), message: v["message"] as? String ?? "",
                     help: v["help"] as? String ?? "", fingerprint: v["fingerprint"] as? String ?? "",
                     location: loc, borderline: v["borderline"] as? Bool ?? false))
+                violation.omittedSpans = Int(clamping: number(v["omittedSpans"]).map { max(0, min($0, 1e12)) } ?? 0)
+                scene.violations.append(violation)
+            }
+            for o in (s["omittedViolations"] as? [Any]) ?? [] {
+                guard let o = o as? [String: Any], let rule = o["rule"] as? String,
+                      let severity = (o["severity"] as? String).flatMap(Severity.init(rawValue:)),
+                      let count = number(o["count"]), count >= 1, count < 1e12 else { continue }
+                scene.omitted.append(OmittedViolations(rule: rule, severity: severity, count: Int(count)))
             }
             scene.normalizeViolations()
             scenes.append(scene)

@@ -128,7 +128,7 @@ public final class RuleEngine {
             let paths = sortedPairs.map(\.0)
             if ignores.contains(where: { $0.matches(rule: meta.id, entities: paths) }) { continue }
             let spans = agg.mergedSpans()
-            let count = spans.reduce(0) { $0 + ($1[1] - $1[0] + 1) }
+            let count = agg.frameCount
             let p = processorOfRule[key.rule]
             let message = p >= 0 ? processors[p].message(rule: key.rule, agg, names) : meta.summary
             let borderline = (meta.angleDerived || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
@@ -142,7 +142,7 @@ public final class RuleEngine {
                 measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? meta.unit, worstFrame: agg.worstFrame,
                 message: message, help: meta.help,
                 fingerprint: violationFingerprint(rule: meta.id, scenePath: scene.path, entities: paths, subcheck: subcheck),
-                location: loc, borderline: borderline)))
+                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans)))
         }
         // Sub-checks of the same rule and entities (same severity) follow the main measurement.
         out.sort { x, y in

@@ -17,9 +17,20 @@ struct FindingKey: Hashable {
 }
 
 /// Running aggregate of one (rule, entity set).
+///
+/// Memory does not grow with the number of frames: at most `Aggregate.maxStoredSpans` runs are
+/// stored (the first `maxStoredSpans − 1` and the latest), however often the finding comes and goes;
+/// the runs in between are counted (`omittedSpans`) and their frames are in `frameCount`.
 struct Aggregate {
-    /// Flat inclusive spans: [s0, e0, s1, e1, ...].
-    var spans: [Int] = []
+    /// Runs stored per violation; reports list these and say how many more there were.
+    static let maxStoredSpans = 100
+    /// Flat inclusive spans, sorted and disjoint (not adjacent): [s0, e0, s1, e1, ...], at most
+    /// `maxStoredSpans` of them.
+    private(set) var spans: [Int] = []
+    /// Runs between the stored first ones and the latest that are not stored.
+    private(set) var omittedSpans = 0
+    /// Frames in which the finding held (stored and omitted runs).
+    private(set) var frameCount = 0
     var firstFrame = Int.max, lastFrame = Int.min
     var firstTime = Double.infinity, lastTime = -Double.infinity
     var measured = Double.nan
@@ -39,31 +50,82 @@ struct Aggregate {
     var recorded = false
 
     mutating func add(frame: Int, time: Double) {
-        if let last = spans.last, frame == last + 1 {
-            spans[spans.count - 1] = frame
-        } else if let last = spans.last, frame == last {
-            // already counted
-        } else {
-            spans.append(frame); spans.append(frame)
-        }
+        addSpan(frame, frame)
         if frame < firstFrame { firstFrame = frame; firstTime = time }
         if frame > lastFrame { lastFrame = frame; lastTime = time }
     }
 
-    /// Sorted, merged inclusive spans.
-    func mergedSpans() -> [[Int]] {
-        var pairs: [(Int, Int)] = []
-        var i = 0
-        while i + 1 < spans.count { pairs.append((spans[i], spans[i + 1])); i += 2 }
-        pairs.sort { $0.0 < $1.0 }
-        var out: [[Int]] = []
-        for (s, e) in pairs {
-            if let last = out.last, s <= last[1] + 1 {
-                out[out.count - 1][1] = max(last[1], e)
+    /// Adds the inclusive run `from ... to`, merged with the runs it touches.
+    ///
+    /// Runs come in frame order, or overlap the latest run (a dwell rule's whole run at the end);
+    /// both are exact. A run that starts before the latest stored run is merged exactly with the
+    /// stored runs; if runs were already omitted, frames it shares with them would be counted twice,
+    /// so `frameCount` is clamped to the frames between the first and the last.
+    mutating func addSpan(_ from: Int, _ to: Int) {
+        guard to >= from else { return }
+        let n = spans.count
+        if n == 0 {
+            spans.append(from); spans.append(to)
+            frameCount = to - from + 1
+            return
+        }
+        let lastStart = spans[n - 2], lastEnd = spans[n - 1]
+        if from > lastEnd + 1 {
+            // A new run after the latest.
+            frameCount += to - from + 1
+            if n / 2 < Self.maxStoredSpans {
+                spans.append(from); spans.append(to)
             } else {
-                out.append([s, e])
+                // The latest run becomes an omitted one; the new run is the latest.
+                omittedSpans += 1
+                spans[n - 2] = from; spans[n - 1] = to
+            }
+            return
+        }
+        if from >= lastStart {
+            // Continues or overlaps the latest run.
+            if to > lastEnd { frameCount += to - lastEnd; spans[n - 1] = to }
+            return
+        }
+        // Reaches back before the latest run: merge with every stored run it touches.
+        var pairs: [(Int, Int)] = []
+        pairs.reserveCapacity(n / 2 + 1)
+        var i = 0
+        while i + 1 < n { pairs.append((spans[i], spans[i + 1])); i += 2 }
+        pairs.append((from, to))
+        pairs.sort { $0.0 < $1.0 }
+        var merged: [(Int, Int)] = []
+        for (s, e) in pairs {
+            if let last = merged.last, s <= last.1 + 1 {
+                merged[merged.count - 1].1 = max(last.1, e)
+            } else {
+                merged.append((s, e))
             }
         }
+        if omittedSpans == 0 {
+            frameCount = merged.reduce(0) { $0 + $1.1 - $1.0 + 1 }
+        } else {
+            frameCount += to - from + 1
+        }
+        // Still at most `maxStoredSpans`: the first ones and the latest.
+        if merged.count > Self.maxStoredSpans {
+            let extra = merged.count - Self.maxStoredSpans
+            merged.removeSubrange((Self.maxStoredSpans - 1)..<(Self.maxStoredSpans - 1 + extra))
+            omittedSpans += extra
+        }
+        spans.removeAll(keepingCapacity: true)
+        for (s, e) in merged { spans.append(s); spans.append(e) }
+        if omittedSpans > 0, let first = spans.first, let last = spans.last {
+            frameCount = min(frameCount, last - first + 1)
+        }
+    }
+
+    /// Stored runs as `[[first, last]]`, sorted (see `omittedSpans` for the runs not stored).
+    func mergedSpans() -> [[Int]] {
+        var out: [[Int]] = []
+        out.reserveCapacity(spans.count / 2)
+        var i = 0
+        while i + 1 < spans.count { out.append([spans[i], spans[i + 1]]); i += 2 }
         return out
     }
 }
@@ -123,7 +185,7 @@ struct Findings {
                             aux: Double = .nan, severity: Severity? = nil, unit: String? = nil, variant: Int = 0) {
         guard to >= from else { return }
         let i = slot(rule: rule, e0, e1, variant: variant)
-        aggregates[i].spans.append(from); aggregates[i].spans.append(to)
+        aggregates[i].addSpan(from, to)
         if from < aggregates[i].firstFrame { aggregates[i].firstFrame = from; aggregates[i].firstTime = fromTime }
         if to > aggregates[i].lastFrame { aggregates[i].lastFrame = to; aggregates[i].lastTime = toTime }
         update(i, rule: rule, measured: measured, worstFrame: worstFrame, threshold: threshold, aux: aux,

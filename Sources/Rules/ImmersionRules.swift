@@ -119,7 +119,7 @@ func immersionFactories() -> [RuleFactory] {
                 let d = horizontal ? f.headDisplacementHorizontal : f.headDisplacement
                 return d > start && d <= radius ? .init(measured: d, threshold: start) : nil
             }, message: { agg, _ in
-                let frames = agg.mergedSpans().reduce(0) { $0 + $1[1] - $1[0] + 1 }
+                let frames = agg.frameCount
                 return "the head comes \(fmt(agg.measured)) m from where immersion began, inside the fade zone that starts at \(fmt(start)) m; the experience fades for \(fmt(Double(frames) * dt)) s. Keep the viewer within \(fmt(start)) m"
             }))
         },

@@ -6,7 +6,8 @@ public struct Violation: Sendable, Equatable {
     public var severity: Severity
     /// Entity paths, sorted.
     public var entities: [String]
-    /// Inclusive frame ranges `[first, last]` in which the condition held.
+    /// Inclusive frame ranges `[first, last]` in which the condition held: every run, or when
+    /// there were more than `Violation.maxListedSpans`, the first ones and the latest.
     public var spans: [[Int]]
     public var frameCount: Int
     public var firstTime: Double
@@ -24,6 +25,12 @@ public struct Violation: Sendable, Equatable {
     public var location: SourceLocation?
     /// Within ±15 % of an angle-derived threshold (hig-rules §0.3).
     public var borderline: Bool
+    /// Runs not listed in `spans` (between the first ones and the latest); their frames are in
+    /// `frameCount`. 0 unless the condition started more than `maxListedSpans` times.
+    public var omittedSpans: Int = 0
+
+    /// Runs listed per violation at most (aggregation memory does not grow with the frames).
+    public static var maxListedSpans: Int { Aggregate.maxStoredSpans }
 }
 
 /// Deterministic 64-bit FNV-1a (not Swift's seeded `Hasher`), so fingerprints are stable across runs.

@@ -91,7 +91,7 @@ struct TreeConverter {
         }
         let root: Yams.Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             diagnostics.append(Self.diagnostic(for: error, file: file, text: text))
             return nil
@@ -357,35 +357,219 @@ struct TreeConverter {
 
     private mutating func scalar(_ s: Yams.Node.Scalar, loc: SourceLocation) -> YScalar {
         let text = s.string
-        // YAML 1.1 sexagesimal numbers (`1:30:00`) overflow and trap inside Yams' Int constructor
-        // with enough components; scenes have no use for them, so they stay strings.
-        if text.contains(":") {
+        // YAML 1.1 sexagesimal numbers (`1:30:00`) and times stay strings (scenes have no use for them).
+        if text.utf8.contains(UInt8(ascii: ":")) {
             return YScalar(text: text, type: .string)
         }
         if text.utf8.count > Limits.maxStringLength {
             fail(loc, "a value is \(text.utf8.count) bytes long; the limit is \(Limits.maxStringLength)")
             return YScalar(text: "", type: .null)
         }
-        let node = Yams.Node.scalar(s)
-        switch Tag.Name(rawValue: node.tag.rawValue) {
-        case .str:
+        // The tag as parsed, not resolved: "" for a plain scalar without a tag (`Resolver.basic`
+        // never runs a regular expression; `YAMLScalar` classifies it), `tag:yaml.org,2002:str` for
+        // a quoted one, else an explicit tag.
+        return YAMLScalar.classify(text, tag: s.tag.description, plain: s.style == .plain || s.style == .any)
+    }
+}
+
+/// YAML 1.1 scalar typing as the loader has always read it (Yams' default resolver and
+/// constructors: bool, int, float, null, and everything else a string), done by hand in one pass
+/// over the text instead of up to seven regular expressions per value.
+///
+/// Plain (unquoted, untagged) scalars:
+/// - null: empty, `~`, `null`, `Null`, `NULL`;
+/// - bool: `yes`/`no`, `true`/`false`, `on`/`off` in lower case, capitalised or upper case;
+/// - int: `[-+]?(0|[1-9][0-9_]*)`, binary `0b…`, octal `0…` / `0o…`, hex `0x…` (underscores
+///   ignored); a value too large for Int is read as a Double;
+/// - float: `[-+]?[0-9][0-9_]*(.[0-9_]*)?([eE][-+]?[0-9]+)?`, `.[0-9_]+` with an optional signed
+///   exponent, `[-+]?.inf` (any of `inf`/`Inf`/`INF`), `.nan` (`nan`/`NaN`/`NAN`);
+/// - anything else (including `-.5`, which YAML 1.1 does not read as a number, dates and
+///   anything containing `:`) is a string.
+/// Quoted scalars are strings. An explicit tag (`!!int 3`, `!!str yes`) types the value as that
+/// tag says; a value the tag's constructor cannot read stays a string (an `!!int` then tries a Double).
+enum YAMLScalar {
+    static let strTag = "tag:yaml.org,2002:str"
+    static let nullTag = "tag:yaml.org,2002:null"
+    static let boolTag = "tag:yaml.org,2002:bool"
+    static let intTag = "tag:yaml.org,2002:int"
+    static let floatTag = "tag:yaml.org,2002:float"
+
+    enum Resolved { case string, null, bool, int, float }
+
+    static func classify(_ text: String, tag: String, plain: Bool) -> YScalar {
+        let resolved: Resolved
+        switch tag {
+        case "": resolved = resolve(text)
+        case nullTag: resolved = .null
+        case boolTag: resolved = .bool
+        case intTag: resolved = .int
+        case floatTag: resolved = .float
+        default: resolved = .string
+        }
+        switch resolved {
+        case .string:
             return YScalar(text: text, type: .string)
         case .null:
             return YScalar(text: text, type: .null)
         case .bool:
-            if let b = node.bool { return YScalar(text: text, type: .bool, bool: b) }
+            if let b = bool(text) { return YScalar(text: text, type: .bool, bool: b) }
             return YScalar(text: text, type: .string)
         case .int:
-            if let i = node.int { return YScalar(text: text, type: .number, number: Double(i)) }
-            if let d = Double(text.replacingOccurrences(of: "_", with: "")) {
-                return YScalar(text: text, type: .number, number: d)
-            }
+            if plain, let i = decimalInt(text) { return YScalar(text: text, type: .number, number: Double(i)) }
+            if plain, let i = int(text) { return YScalar(text: text, type: .number, number: Double(i)) }
+            if let d = Double(withoutUnderscores(text)) { return YScalar(text: text, type: .number, number: d) }
             return YScalar(text: text, type: .string)
         case .float:
-            if let d = node.float { return YScalar(text: text, type: .number, number: d) }
+            if plain, let d = float(text) { return YScalar(text: text, type: .number, number: d) }
             return YScalar(text: text, type: .string)
-        default:
-            return YScalar(text: text, type: .string)
+        }
+    }
+
+    /// The type YAML 1.1's implicit resolution gives a plain scalar (the order of Yams' default
+    /// resolver: bool, int, float, then null; everything else is a string).
+    static func resolve(_ text: String) -> Resolved {
+        var text = text
+        return text.withUTF8 { u in
+            if isBool(u) { return .bool }
+            if isInt(u) { return .int }
+            if isFloat(u) { return .float }
+            if u.isEmpty || (u.count == 1 && u[0] == UInt8(ascii: "~")) { return .null }
+            if u.count == 4, ["null", "Null", "NULL"].contains(String(decoding: u, as: UTF8.self)) { return .null }
+            return .string
+        }
+    }
+
+    private static let boolWords: Set<String> = [
+        "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+        "on", "On", "ON", "off", "Off", "OFF",
+    ]
+
+    private static func isBool(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard (2...5).contains(u.count) else { return false }
+        return boolWords.contains(String(decoding: u, as: UTF8.self))
+    }
+
+    private static func isDigit(_ c: UInt8, radix: Int = 10) -> Bool {
+        switch radix {
+        case 2: return c == 0x30 || c == 0x31
+        case 8: return c >= 0x30 && c <= 0x37
+        case 16: return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+        default: return c >= 0x30 && c <= 0x39
+        }
+    }
+
+    /// `[-+]?(0b[01_]+ | 0o?[0-7_]+ | 0 | [1-9][0-9_]* | 0x[0-9a-fA-F_]+)` (sexagesimal is excluded
+    /// earlier: it contains ':').
+    private static func isInt(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        if i < u.count, u[i] == UInt8(ascii: "-") || u[i] == UInt8(ascii: "+") { i += 1 }
+        guard i < u.count else { return false }
+        func all(from j: Int, radix: Int) -> Bool {
+            j < u.count && u[j...].allSatisfy { $0 == UInt8(ascii: "_") || isDigit($0, radix: radix) }
+        }
+        if u[i] == UInt8(ascii: "0") {
+            if i + 1 == u.count { return true }
+            switch u[i + 1] {
+            case UInt8(ascii: "b"): return all(from: i + 2, radix: 2)
+            case UInt8(ascii: "x"): return all(from: i + 2, radix: 16)
+            case UInt8(ascii: "o"): return all(from: i + 2, radix: 8)
+            default: return all(from: i + 1, radix: 8)
+            }
+        }
+        guard isDigit(u[i]) else { return false }
+        return u[(i + 1)...].allSatisfy { $0 == UInt8(ascii: "_") || isDigit($0) }
+    }
+
+    private static func isFloat(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        let dot = UInt8(ascii: "."), us = UInt8(ascii: "_")
+        var i = 0
+        let signed = i < u.count && (u[i] == UInt8(ascii: "-") || u[i] == UInt8(ascii: "+"))
+        if signed { i += 1 }
+        guard i < u.count else { return false }
+        if u[i] == dot {
+            let rest = String(decoding: u[(i + 1)...], as: UTF8.self)
+            if rest == "inf" || rest == "Inf" || rest == "INF" { return true }
+            if signed { return false }
+            if rest == "nan" || rest == "NaN" || rest == "NAN" { return true }
+            // `.[0-9_]+([eE][-+][0-9]+)?`
+            var j = i + 1
+            let start = j
+            while j < u.count, isDigit(u[j]) || u[j] == us { j += 1 }
+            guard j > start else { return false }
+            return exponent(u, from: j, signRequired: true)
+        }
+        // `[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?`
+        guard isDigit(u[i]) else { return false }
+        var j = i + 1
+        while j < u.count, isDigit(u[j]) || u[j] == us { j += 1 }
+        if j < u.count, u[j] == dot {
+            j += 1
+            while j < u.count, isDigit(u[j]) || u[j] == us { j += 1 }
+        }
+        return exponent(u, from: j, signRequired: false)
+    }
+
+    /// True when `u[j...]` is empty or an exponent `[eE][-+]?[0-9]+` (sign required if asked).
+    private static func exponent(_ u: UnsafeBufferPointer<UInt8>, from j: Int, signRequired: Bool) -> Bool {
+        if j == u.count { return true }
+        guard u[j] == UInt8(ascii: "e") || u[j] == UInt8(ascii: "E") else { return false }
+        var k = j + 1
+        if k < u.count, u[k] == UInt8(ascii: "-") || u[k] == UInt8(ascii: "+") { k += 1 } else if signRequired { return false }
+        guard k < u.count else { return false }
+        return u[k...].allSatisfy { isDigit($0) }
+    }
+
+    private static func withoutUnderscores(_ text: String) -> String {
+        text.utf8.contains(UInt8(ascii: "_")) ? String(text.unicodeScalars.filter { $0 != "_" }) : text
+    }
+
+    /// Yams' `Bool.construct`: true/yes/on and false/no/off in any letter case.
+    static func bool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on": true
+        case "false", "no", "off": false
+        default: nil
+        }
+    }
+
+    /// The common case of `int`: `[-+]?[1-9][0-9]{0,17}` or `0`, read without building strings.
+    static func decimalInt(_ text: String) -> Int? {
+        var value = 0, digits = 0, negative = false, first = true
+        for c in text.utf8 {
+            if first, c == UInt8(ascii: "-") || c == UInt8(ascii: "+") { negative = c == UInt8(ascii: "-"); first = false; continue }
+            guard c >= 0x30, c <= 0x39 else { return nil }
+            if digits == 0, c == 0x30 { return text.utf8.count == 1 ? 0 : nil }
+            first = false
+            digits += 1
+            guard digits <= 18 else { return nil }
+            value = value * 10 + Int(c - 0x30)
+        }
+        return digits == 0 ? nil : (negative ? -value : value)
+    }
+
+    /// Yams' `Int.construct` for a plain scalar: underscores dropped, `0x`/`0b`/`0o`/`0` prefixes
+    /// select the radix after an optional sign; nil when out of Int's range.
+    static func int(_ text: String) -> Int? {
+        let withSign = withoutUnderscores(text)
+        if withSign == "0" { return 0 }
+        let negative = withSign.hasPrefix("-")
+        let hasSign = negative || withSign.hasPrefix("+")
+        let digits = withSign.dropFirst(hasSign ? 1 : 0)
+        let sign = negative ? "-" : ""
+        for (prefix, radix) in [("0x", 16), ("0b", 2), ("0o", 8), ("0", 8)] where digits.hasPrefix(prefix) {
+            return Int(sign + digits.dropFirst(prefix.count), radix: radix)
+        }
+        return Int(withSign)
+    }
+
+    /// Yams' `Double.construct` for a plain scalar (sexagesimal excluded earlier).
+    static func float(_ text: String) -> Double? {
+        guard text.utf8.contains(UInt8(ascii: ".")) else { return Double(withoutUnderscores(text)) }
+        switch text.lowercased() {
+        case ".inf", "+.inf": return .infinity
+        case "-.inf": return -.infinity
+        case ".nan": return .nan
+        default: return Double(withoutUnderscores(text))
         }
     }
 }

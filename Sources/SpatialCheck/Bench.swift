@@ -22,6 +22,8 @@ extension SpatialCheck {
         /// Rule configuration; `.default` enables every rule of the catalog.
         public var configuration: RuleConfiguration = .default
         public var load = LoadOptions()
+        /// Runs of the whole pipeline on the loaded scene (`--repeat`); the result is the median run.
+        public var repeats = 1
         public init() {}
     }
 
@@ -50,6 +52,8 @@ extension SpatialCheck {
         /// Peak resident set size (getrusage `ru_maxrss`) after loading the scene and after the run, bytes.
         public var peakRSSAfterLoad: Int
         public var peakRSS: Int
+        /// ns per entity-frame of every run (`--repeat`), in the order they ran.
+        public var runs: [Double] = []
 
         public var entityFrames: Double { Double(frames) * Double(entities) }
         public var framesPerSecond: Double { total > 0 ? Double(frames) / (Double(total) / 1e9) : 0 }
@@ -60,6 +64,81 @@ extension SpatialCheck {
             [("animation", animation), ("transforms", transforms), ("quantities", quantities),
              ("rules", rules), ("aggregation", aggregation)]
         }
+        /// ns per entity-frame over the runs: median (the lower middle run for an even count),
+        /// minimum, maximum, and the spread (max − min) in % of the median.
+        public var spread: (median: Double, min: Double, max: Double, percent: Double) {
+            let sorted = (runs.isEmpty ? [perEntityFrame(total)] : runs).sorted()
+            let median = sorted[(sorted.count - 1) / 2]
+            let lo = sorted[0], hi = sorted[sorted.count - 1]
+            return (median, lo, hi, median > 0 ? 100 * (hi - lo) / median : 0)
+        }
+    }
+
+    /// A saved `bench --format json` result to compare with (`--baseline`).
+    public struct BenchBaseline: Sendable, Equatable {
+        public var path: String
+        public var scene: String
+        public var entities: Int
+        public var nanosecondsPerEntityFrame: Double
+        public init(path: String, scene: String, entities: Int, nanosecondsPerEntityFrame: Double) {
+            self.path = path; self.scene = scene; self.entities = entities
+            self.nanosecondsPerEntityFrame = nanosecondsPerEntityFrame
+        }
+
+        /// Reads a `spatialcheck-bench/1` document: the median ns per entity-frame of its runs
+        /// (`repeat`), else its `nanosecondsPerEntityFrame`.
+        public static func parse(_ data: Data, path: String) throws(Diagnostic) -> BenchBaseline {
+            let hint = "write one with `spatialcheck bench SCENE --repeat 5 --format json --output \(path)`"
+            guard let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                  obj["format"] as? String == "spatialcheck-bench/1" else {
+                throw Diagnostic(file: path, message: "not a spatialcheck bench result (format spatialcheck-bench/1)", hint: hint)
+            }
+            let median = ((obj["repeat"] as? [String: Any])?["medianNanosecondsPerEntityFrame"] as? NSNumber)?.doubleValue
+            guard let ns = median ?? (obj["nanosecondsPerEntityFrame"] as? NSNumber)?.doubleValue, ns.isFinite, ns > 0 else {
+                throw Diagnostic(file: path, message: "the bench result has no positive nanosecondsPerEntityFrame", hint: hint)
+            }
+            let entities = (obj["entities"] as? NSNumber)?.doubleValue ?? 0
+            return BenchBaseline(path: path, scene: obj["scene"] as? String ?? "?",
+                                 entities: entities.isFinite && abs(entities) < 1e15 ? Int(entities) : 0,
+                                 nanosecondsPerEntityFrame: ns)
+        }
+    }
+
+    /// The outcome of comparing a bench result with a baseline (`--max-regression`).
+    public struct BenchGate: Sendable, Equatable {
+        public var baseline: Double
+        public var current: Double
+        /// (current − baseline) / baseline in %: positive is slower.
+        public var changePercent: Double
+        public var maxRegressionPercent: Double
+        public var regressed: Bool { changePercent > maxRegressionPercent }
+
+        public init(baseline: Double, current: Double, maxRegressionPercent: Double) {
+            self.baseline = baseline; self.current = current; self.maxRegressionPercent = maxRegressionPercent
+            changePercent = baseline > 0 ? 100 * (current - baseline) / baseline : 0
+        }
+
+        public var summary: String {
+            func n(_ x: Double) -> String { String(format: "%.2f", x) }
+            let change = (changePercent >= 0 ? "+" : "") + String(format: "%.1f", changePercent)
+            return "\(n(current)) ns per entity-frame against the baseline's \(n(baseline)): \(change) % "
+                + (regressed ? "— REGRESSION over the allowed +\(String(format: "%g", maxRegressionPercent)) %"
+                             : "(allowed +\(String(format: "%g", maxRegressionPercent)) %)")
+        }
+    }
+
+    /// A percentage as `--max-regression` takes it: "10", "10%", "2.5 %"; nil unless finite and ≥ 0.
+    public static func parsePercent(_ text: String) -> Double? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("%") { t.removeLast(); t = t.trimmingCharacters(in: .whitespaces) }
+        guard let p = Double(t), p.isFinite, p >= 0 else { return nil }
+        return p
+    }
+
+    /// Compares the median run of `result` with `baseline`.
+    public static func gate(_ result: BenchResult, baseline: BenchBaseline, maxRegressionPercent: Double) -> BenchGate {
+        BenchGate(baseline: baseline.nanosecondsPerEntityFrame, current: result.spread.median,
+                  maxRegressionPercent: maxRegressionPercent)
     }
 
     /// Peak resident set size of this process so far, in bytes.
@@ -83,7 +162,14 @@ extension SpatialCheck {
         let start = SimulationPhaseTimes.now()
         let scene = try loadScene(path: path, options: options.load)
         let loadTime = SimulationPhaseTimes.now() &- start
-        var result = bench(scene: scene, options: options)
+        var results: [BenchResult] = []
+        for _ in 0..<max(1, options.repeats) { results.append(bench(scene: scene, options: options)) }
+        let runs = results.map { $0.perEntityFrame($0.total) }
+        // The median run (the lower middle one for an even count) is the result.
+        let order = runs.indices.sorted { runs[$0] < runs[$1] }
+        var result = results[order[(order.count - 1) / 2]]
+        result.runs = runs
+        result.peakRSS = peakResidentBytes()
         result.loadNanoseconds = loadTime
         return result
     }
@@ -126,7 +212,8 @@ extension SpatialCheck {
 
     /// Renders a bench result: a table for people, or JSON whose structure (keys and their order)
     /// never depends on the values.
-    public static func renderBench(_ r: BenchResult, format: BenchFormat) -> String {
+    public static func renderBench(_ r: BenchResult, format: BenchFormat, gate: BenchGate? = nil) -> String {
+        let spread = r.spread
         switch format {
         case .json:
             let phases: [(String, JSON)] = r.phases.map { name, ns in
@@ -151,7 +238,19 @@ extension SpatialCheck {
                 ("violations", .int(r.violations)),
                 ("peakRSSBytesAfterLoad", .int(r.peakRSSAfterLoad)),
                 ("peakRSSBytes", .int(r.peakRSS)),
-            ]).serialized()
+                ("repeat", .object([
+                    ("runs", .int(max(1, r.runs.count))),
+                    ("medianNanosecondsPerEntityFrame", JSON.rounded(spread.median, digits: 6)),
+                    ("minNanosecondsPerEntityFrame", JSON.rounded(spread.min, digits: 6)),
+                    ("maxNanosecondsPerEntityFrame", JSON.rounded(spread.max, digits: 6)),
+                    ("spreadPercent", JSON.rounded(spread.percent, digits: 3)),
+                ])),
+            ] + (gate.map { g in [("baseline", JSON.object([
+                ("nanosecondsPerEntityFrame", JSON.rounded(g.baseline, digits: 6)),
+                ("changePercent", JSON.rounded(g.changePercent, digits: 3)),
+                ("maxRegressionPercent", JSON.rounded(g.maxRegressionPercent, digits: 3)),
+                ("regressed", .bool(g.regressed)),
+            ]))] } ?? [])).serialized()
         case .text:
             func num(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
             var out = "scene        \(Escape.text(r.path))\n"
@@ -165,6 +264,11 @@ extension SpatialCheck {
                 out += "  " + name.padding(toLength: 13, withPad: " ", startingAt: 0)
                     + num(r.perEntityFrame(ns), 2).leftPadded(14) + "   " + num(share).leftPadded(5) + " %\n"
             }
+            if r.runs.count > 1 {
+                out += "repeat       \(r.runs.count) runs: median \(num(spread.median, 2)) ns per entity-frame, "
+                    + "min \(num(spread.min, 2)), max \(num(spread.max, 2)) (spread \(num(spread.percent)) % of the median; the table is the median run)\n"
+            }
+            if let gate { out += "baseline     \(gate.summary)\n" }
             out += "violations   \(r.violations)\n"
             out += "peak memory  \(r.peakRSS / 1_048_576) MiB (after load \(r.peakRSSAfterLoad / 1_048_576) MiB)\n"
             return out

@@ -60,10 +60,12 @@ extension SpatialCheck {
             merged.apply(c)
         }
         guard diagnostics.isEmpty else { return .failure(diagnostics) }
+        let exit: ExitCode = merged.hasLoadErrors ? .loadError : merged.failsGate(gating: gating) ? .violations : .clean
+        // SARIF stays under code scanning's result limit (after the gate has seen every violation).
+        if options.format == .sarif { limitViolations(&merged, perRule: 0, total: sarifResultLimit) }
         // Saved reports carry no geometry, so the HTML has no pictures here.
         var output = render(merged, snapshots: [:], format: options.format, color: options.color, quiet: options.quiet)
         if options.format == .text { output = merged.summary() + "\n" + output }
-        let exit: ExitCode = merged.hasLoadErrors ? .loadError : merged.failsGate(gating: gating) ? .violations : .clean
         return Outcome(output: output, exitCode: exit)
     }
 }

@@ -35,6 +35,11 @@ extension SpatialCheck {
         public var root: String?
         /// `--shard i/n`: check only the scenes of this shard (`Shard`).
         public var shard: Shard?
+        /// `--max-violations`: violations reported per rule and scene (0 = all); the rest are
+        /// counted, not listed. The exit code is decided on all of them (`limitViolations`).
+        public var maxViolations = SpatialCheck.defaultMaxViolationsPerRule
+        /// `--max-work`: the largest simulation a scene may ask for (see `WorkBudget`).
+        public var workBudget = WorkBudget()
         public init() {}
     }
 
@@ -112,12 +117,13 @@ extension SpatialCheck {
         let config = configuration
         let sceneLoad = load
         let isolation = options.isolation
+        let budget = options.workBudget
         let jobs = max(1, min(options.jobs, toCheck.count))
         let wantSnapshots = options.captureSnapshots ?? (options.format == .html)
         let work: @Sendable (Int) -> Void = { n in
             let (i, path, names) = toCheck[n]
             results.set(i, checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
-                                      snapshot: wantSnapshots))
+                                      snapshot: wantSnapshots, budget: budget))
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }
@@ -159,6 +165,9 @@ extension SpatialCheck {
         } else {
             exit = .clean
         }
+        // Bounded output, after the gate has seen every violation.
+        limitViolations(&report, perRule: options.maxViolations,
+                        total: options.format == .sarif ? sarifResultLimit : nil)
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
                           exitCode: exit, diagnostics: [])
     }
@@ -170,9 +179,10 @@ extension SpatialCheck {
     }
 
     /// Loads, simulates and checks one scene: read from `path`, reported (and fingerprinted) as
-    /// `names.report`, the path relative to the project root.
+    /// `names.report`, the path relative to the project root; a scene over `budget` is not simulated.
     static func checkScene(path: String, names: ScenePaths? = nil, load: LoadOptions, isolation: AssetImportIsolation? = nil,
-                           configuration: RuleConfiguration, snapshot: Bool = true) -> (report: SceneReport, snapshot: SceneSnapshot?) {
+                           configuration: RuleConfiguration, snapshot: Bool = true,
+                           budget: WorkBudget = WorkBudget()) -> (report: SceneReport, snapshot: SceneSnapshot?) {
         let names = names ?? ScenePaths(report: path, legacy: path, file: path)
         var scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
@@ -182,6 +192,9 @@ extension SpatialCheck {
         }
         scene.path = names.report
         let simulator = Simulator(scene: scene)
+        if let over = budget.check(WorkBudget.work(of: scene, frames: simulator.frameCount), path: path) {
+            return (SceneReport(path: path, status: .error, errors: [over]), nil)
+        }
         let engine = RuleEngine(scene: scene, configuration: configuration)
         simulator.run { frame in engine.consume(frame) }
         var violations = engine.finish().map(ReportViolation.init)
@@ -248,6 +261,7 @@ extension ReportViolation {
                   frameCount: v.frameCount, firstTime: v.firstTime, lastTime: v.lastTime, measured: v.measured,
                   threshold: v.threshold, unit: v.unit, worstFrame: v.worstFrame, message: v.message, help: v.help,
                   fingerprint: v.fingerprint, location: v.location, borderline: v.borderline)
+        omittedSpans = v.omittedSpans
     }
 }
 

@@ -31,10 +31,23 @@ struct Bench: ParsableCommand {
             help: "Degrees per point (default: the config's units.pointAngle, else the scene's, else 0.0671).")
     var pointAngle: Double?
     @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .customLong("repeat"), parsing: .unconditional,
+            help: "Run the pipeline N times on the loaded scene (1 to 1000) and report the median run, the minimum, the maximum and the spread.")
+    var repeats = 1
+    @Option(help: "A saved `bench --format json` result of the same scene: compare the median ns per entity-frame with it.")
+    var baseline: String?
+    @Option(name: .customLong("max-regression"),
+            help: "With --baseline: the slowdown allowed, in % (\"10\" or \"10%\", default 10); slower exits with 1.")
+    var maxRegression: String?
 
     func validate() throws {
         if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000, found \(frames)") }
+        if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat must be between 1 and 1000, found \(repeats)") }
         try checkPointAngle(pointAngle)
+        if maxRegression != nil && baseline == nil { throw ValidationError("--max-regression needs --baseline FILE") }
+        if let maxRegression, SpatialCheck.parsePercent(maxRegression) == nil {
+            throw ValidationError("--max-regression must be a percentage of 0 or more such as 10 or 10%, found '\(maxRegression)'")
+        }
     }
 
     func run() throws {
@@ -48,10 +61,28 @@ struct Bench: ParsableCommand {
         } catch {
             try finish(.failure(error.diagnostics), output: nil)
         }
+        options.repeats = repeats
+        var reference: SpatialCheck.BenchBaseline?
+        if let baseline {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: baseline))
+                reference = try SpatialCheck.BenchBaseline.parse(data, path: baseline)
+            } catch let d as Diagnostic {
+                try finish(.failure([d]), output: nil)
+            } catch {
+                try finish(.failure([Diagnostic(file: baseline, message: "cannot read the bench baseline",
+                                                hint: "write one with `spatialcheck bench SCENE --repeat 5 --format json --output \(baseline)`")]),
+                           output: nil)
+            }
+        }
         let outcome: SpatialCheck.Outcome
         do {
             let result = try SpatialCheck.bench(path: path, options: options)
-            outcome = SpatialCheck.Outcome(output: SpatialCheck.renderBench(result, format: format))
+            let gate = reference.map {
+                SpatialCheck.gate(result, baseline: $0, maxRegressionPercent: maxRegression.flatMap(SpatialCheck.parsePercent) ?? 10)
+            }
+            outcome = SpatialCheck.Outcome(output: SpatialCheck.renderBench(result, format: format, gate: gate),
+                                           exitCode: gate?.regressed == true ? .violations : .clean)
         } catch {
             outcome = .failure(error.diagnostics)
         }

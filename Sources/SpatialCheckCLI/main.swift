@@ -210,11 +210,19 @@ struct Validate: ParsableCommand {
     var root: String?
     @Option(help: "Check only shard i of n (e.g. 2/3): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
     var shard: Shard?
+    @Option(name: .customLong("max-violations"), parsing: .unconditional,
+            help: "Violations listed per rule and scene (default \(SpatialCheck.defaultMaxViolationsPerRule); 0 = all). The rest are counted in the summary and the exit code; SARIF lists at most \(SpatialCheck.sarifResultLimit) results.")
+    var maxViolations = SpatialCheck.defaultMaxViolationsPerRule
+    @Option(name: .customLong("max-work"), parsing: .unconditional,
+            help: "Largest entities × frames one scene may simulate (default \(WorkBudget.defaultEntityFrames); 0 = no limit); interactive pairs × frames may be \(WorkBudget.pairChecksPerEntityFrame) times that. A scene over it is an error (exit 2) before any frame is simulated.")
+    var maxWork = WorkBudget.defaultEntityFrames
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
     func validate() throws {
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, found \(jobs)") }
+        if maxViolations < 0 { throw ValidationError("--max-violations must be 0 (no limit) or more, found \(maxViolations)") }
+        if maxWork < 0 { throw ValidationError("--max-work must be 0 (no limit) or more, found \(maxWork)") }
     }
 
     func run() throws {
@@ -230,6 +238,8 @@ struct Validate: ParsableCommand {
         options.timestamp = timestamp ? Date() : nil
         options.root = root
         options.shard = shard
+        options.maxViolations = maxViolations
+        options.workBudget = WorkBudget(entityFrames: maxWork)
         options.color = useColor(format: format, output: output, noColor: noColor)
         if isTerminal(2) {
             options.progress = { done, total in

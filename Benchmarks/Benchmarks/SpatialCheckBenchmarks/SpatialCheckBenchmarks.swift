@@ -78,6 +78,25 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The crowded shape (issue 16): 1,000 windows of eight buttons around the viewer.
+    for n in [1_000, 10_000] {
+        let frames = n == 10_000 ? 18 : 180
+        let perEntityFrame = Benchmark.Configuration(
+            metrics: [.wallClock, .cpuTotal, .throughput, .peakMemoryResident, .mallocCountTotal],
+            timeUnits: .nanoseconds, warmupIterations: 1, scalingFactor: .one,
+            maxDuration: .seconds(10), maxIterations: 20)
+        Benchmark("validate crowded \(n) entities × \(frames) frames", configuration: perEntityFrame) { (benchmark: Benchmark, scene: Scene) -> Void in
+            let s = BenchScenes.withFrames(scene, frames)
+            for _ in benchmark.scaledIterations {
+                let engine = RuleEngine(scene: s)
+                Simulator(scene: s).run { q in engine.consume(q) }
+                BenchSupport.blackHole(engine.finish().count)
+            }
+        } setup: { () async throws -> Scene in
+            BenchScenes.load(entities: n, crowded: true)
+        }
+    }
+
     Benchmark("load 10000-entity scene (YAML, model building)") { benchmark in
         let path = BenchScenes.path(entities: 10_000)
         for _ in benchmark.scaledIterations { BenchSupport.blackHole(try? SpatialCheck.loadScene(path: path)) }

@@ -38,14 +38,17 @@ public enum BenchScenes {
         ProcessInfo.processInfo.environment["SPATIALCHECK_BENCH_SCENES"] ?? "/tmp/spatialcheck-bench-scenes"
     }
 
-    public static func path(entities: Int, dense: Bool = false) -> String {
-        let name = "bench-\(dense ? "dense-" : "")\(entities).scene.yaml"
+    /// `crowded`: the crowded shape of issue 16 (`gen-scenes --crowded`: windows of eight buttons
+    /// all around the viewer, targets dense in angle).
+    public static func path(entities: Int, dense: Bool = false, crowded: Bool = false) -> String {
+        let name = "bench-\(dense ? "dense-" : "")\(crowded ? "crowded-" : "")\(entities).scene.yaml"
         let path = (directory as NSString).appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: path) {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             p.arguments = ["python3", repositoryRoot + "/Tools/gen-scenes", "--entities", String(entities),
                            "--seed", String(seed), "--out-dir", directory] + (dense ? ["--dense"] : [])
+                + (crowded ? ["--crowded"] : [])
             p.standardOutput = FileHandle.nullDevice
             try? p.run()
             p.waitUntilExit()
@@ -53,8 +56,8 @@ public enum BenchScenes {
         return path
     }
 
-    public static func load(entities: Int, dense: Bool = false) -> Scene {
-        let path = path(entities: entities, dense: dense)
+    public static func load(entities: Int, dense: Bool = false, crowded: Bool = false) -> Scene {
+        let path = path(entities: entities, dense: dense, crowded: crowded)
         do { return try SpatialCheck.loadScene(path: path) } catch {
             fatalError("cannot load \(path): \(error.diagnostics.map(\.description).joined(separator: "; "))")
         }

@@ -1,0 +1,84 @@
+import Reporting
+import Rules
+import SpatialModel
+
+extension SpatialCheck {
+    /// Violations reported per rule and scene unless `--max-violations` says otherwise. Like
+    /// glTF-Validator's `max-issues`, it bounds the report of a scene that breaks one rule
+    /// everywhere (a keypad of 1,000 buttons on one spot has ~500,000 spacing pairs); 100 of one rule
+    /// are more than anyone reads, and 69 rules × 100 stay far below SARIF's result limit.
+    public static let defaultMaxViolationsPerRule = 100
+
+    /// GitHub code scanning rejects a SARIF run with more than 25,000 results.
+    public static let sarifResultLimit = 25_000
+
+    /// Leaves at most `perRule` violations of each rule in each scene (0 = no limit) and, when
+    /// `total` is given, at most `total` in the whole report, recording what was left out in
+    /// `SceneReport.omitted` (so the summary counts stay those of all violations).
+    ///
+    /// Which ones stay: per rule, the most severe first, and among equally severe ones those that
+    /// gate against a baseline (new or worsened) before the others, then in report order (rule, then
+    /// entities); the total limit keeps the most severe over all scenes, in report order. The kept
+    /// violations keep their order. Call it after the exit code is decided: the gate sees every
+    /// violation.
+    public static func limitViolations(_ report: inout Report, perRule: Int, total: Int? = nil) {
+        func gates(_ v: ReportViolation) -> Bool { v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
+        var keep: [[Bool]] = report.scenes.map { Array(repeating: true, count: $0.violations.count) }
+        if perRule > 0 {
+            for (s, scene) in report.scenes.enumerated() {
+                var byRule: [String: [Int]] = [:]
+                var order: [String] = []
+                for (i, v) in scene.violations.enumerated() {
+                    if byRule[v.rule] == nil { order.append(v.rule) }
+                    byRule[v.rule, default: []].append(i)
+                }
+                for rule in order {
+                    guard let indices = byRule[rule], indices.count > perRule else { continue }
+                    let ranked = indices.sorted { a, b in
+                        let va = scene.violations[a], vb = scene.violations[b]
+                        if va.severity != vb.severity { return va.severity < vb.severity }
+                        let ga = gates(va), gb = gates(vb)
+                        if ga != gb { return ga }
+                        return a < b
+                    }
+                    for i in ranked.dropFirst(perRule) { keep[s][i] = false }
+                }
+            }
+        }
+        if let total, total >= 0 {
+            var kept: [(scene: Int, index: Int, severity: Severity)] = []
+            for (s, scene) in report.scenes.enumerated() {
+                for (i, v) in scene.violations.enumerated() where keep[s][i] { kept.append((s, i, v.severity)) }
+            }
+            if kept.count > total {
+                // Stable: equal severities stay in report order.
+                let order: [Int] = kept.indices.sorted { a, b in
+                    let sa: Severity = kept[a].severity, sb: Severity = kept[b].severity
+                    if sa != sb { return sa < sb }
+                    return a < b
+                }
+                for r in order.dropFirst(total) { keep[kept[r].scene][kept[r].index] = false }
+            }
+        }
+        for s in report.scenes.indices where keep[s].contains(false) {
+            var counts: [String: [Severity: Int]] = [:]
+            var remaining: [ReportViolation] = []
+            for (i, v) in report.scenes[s].violations.enumerated() {
+                if keep[s][i] { remaining.append(v) } else { counts[v.rule, default: [:]][v.severity, default: 0] += 1 }
+            }
+            var omitted = report.scenes[s].omitted
+            for (rule, bySeverity) in counts {
+                for (severity, n) in bySeverity {
+                    if let j = omitted.firstIndex(where: { $0.rule == rule && $0.severity == severity }) {
+                        omitted[j].count += n
+                    } else {
+                        omitted.append(OmittedViolations(rule: rule, severity: severity, count: n))
+                    }
+                }
+            }
+            omitted.sort { $0.severity != $1.severity ? $0.severity < $1.severity : $0.rule < $1.rule }
+            report.scenes[s].omitted = omitted
+            report.scenes[s].violations = remaining
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import SpatialModel
+
+/// How much simulation `validate` does for one scene before it refuses: checked after loading,
+/// before the first frame, so a scene asking for hours of work fails in milliseconds.
+///
+/// - Entity-frames (entities × frames): by default 1,000,000,000, about 2–3 minutes of a
+///   sparse scene at this machine's ~7 M entity-frames/s (docs/performance.md); 100,000 entities
+///   fit for 10,000 frames, 10,000 entities for 100,000 frames (18.5 minutes at 90 Hz).
+/// - Pair checks, bounded above by interactive pairs × frames (t(t − 1)/2 × frames for t interactive
+///   entities): by default 100 × the entity-frame budget. The target rules test far fewer pairs
+///   (a spatial grid), so this catches only scenes whose pairs alone are out of reach.
+///
+/// `--max-work N` sets the entity-frame budget to N (and the pair bound to 100 × N); 0 removes both.
+public struct WorkBudget: Sendable, Equatable {
+    public static let defaultEntityFrames = 1_000_000_000
+    /// The pair-check bound per entity-frame of budget.
+    public static let pairChecksPerEntityFrame = 100
+
+    /// Largest entities × frames of one scene; 0 = no limit.
+    public var entityFrames: Int
+
+    public init(entityFrames: Int = WorkBudget.defaultEntityFrames) { self.entityFrames = max(0, entityFrames) }
+
+    public static let unlimited = WorkBudget(entityFrames: 0)
+
+    /// Largest interactive pairs × frames; 0 = no limit.
+    public var pairChecks: Double { Double(entityFrames) * Double(Self.pairChecksPerEntityFrame) }
+
+    /// The work a scene asks for.
+    public struct Work: Sendable, Equatable {
+        public var entities: Int
+        public var frames: Int
+        public var interactive: Int
+        public var entityFrames: Double { Double(entities) * Double(frames) }
+        /// Upper bound of the target rules' pair tests: every interactive pair on every frame.
+        public var pairChecks: Double {
+            let t = Double(interactive)
+            return t * max(0, t - 1) / 2 * Double(frames)
+        }
+    }
+
+    /// The work of simulating `frames` frames of `scene` (the simulator's frame count).
+    public static func work(of scene: Scene, frames: Int) -> Work {
+        Work(entities: scene.entities.count, frames: frames,
+             interactive: scene.entities.reduce(0) { $0 + ($1.interactive ? 1 : 0) })
+    }
+
+    /// nil when `work` fits, else the error to report for the scene at `path`.
+    public func check(_ work: Work, path: String) -> Diagnostic? {
+        guard entityFrames > 0 else { return nil }
+        let hint = "raise the budget with --max-work N (entity-frames; 0 = no limit), or check fewer frames with a shorter --duration or a lower --frame-rate"
+        if work.entityFrames > Double(entityFrames) {
+            return Diagnostic(
+                file: path,
+                message: "the scene asks for \(Self.count(work.entityFrames)) entity-frames (\(work.entities) entities × \(work.frames) frames); "
+                    + "the work budget is \(Self.count(Double(entityFrames))) (--max-work)",
+                hint: hint)
+        }
+        if work.pairChecks > pairChecks {
+            return Diagnostic(
+                file: path,
+                message: "the scene may need up to \(Self.count(work.pairChecks)) pair checks (\(work.interactive) interactive entities, "
+                    + "\(Self.count(Double(work.interactive) * Double(max(0, work.interactive - 1)) / 2)) pairs × \(work.frames) frames); "
+                    + "the budget is \(Self.count(pairChecks)) (\(Self.pairChecksPerEntityFrame) × --max-work)",
+                hint: hint)
+        }
+        return nil
+    }
+
+    /// A count written with thousands separators (exact below 2^53, which every count here is).
+    static func count(_ x: Double) -> String {
+        guard x.isFinite, x >= 0, x < 9e15 else { return x.isFinite ? "\(x)" : "∞" }
+        let digits = String(Int64(x.rounded()))
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
+    }
+}

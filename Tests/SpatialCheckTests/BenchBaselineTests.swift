@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import SpatialCheck
+import SpatialModel
+
+/// `bench --repeat N` (median and spread) and `--baseline FILE --max-regression P%` (the CI gate),
+/// on synthetic numbers: no timing is measured or asserted.
+@Suite struct BenchBaselineTests {
+    /// A result whose runs took `runs` ns per entity-frame (1,000 entity-frames each).
+    private func result(runs: [Double]) -> SpatialCheck.BenchResult {
+        var r = SpatialCheck.BenchResult(
+            path: "s.scene.yaml", entities: 100, nodes: 100, animations: 0, frames: 10, frameRate: 90,
+            loadNanoseconds: 0, animation: 0, transforms: 0, quantities: 0, rules: 0, aggregation: 0,
+            total: UInt64(runs.first ?? 0) * 1_000, violations: 0, peakRSSAfterLoad: 1, peakRSS: 1)
+        r.runs = runs
+        return r
+    }
+
+    @Test func medianAndSpread() {
+        let odd = result(runs: [300, 100, 200]).spread
+        #expect(odd.median == 200 && odd.min == 100 && odd.max == 300)
+        #expect(odd.percent == 100)  // (300 − 100) / 200
+        // An even count takes the lower middle run, a run that happened.
+        let even = result(runs: [400, 100, 300, 200]).spread
+        #expect(even.median == 200 && even.percent == 150)
+        // One run: itself, no spread.
+        let one = result(runs: [250]).spread
+        #expect(one.median == 250 && one.percent == 0)
+    }
+
+    @Test func gateAllowsUpToTheRegression() {
+        let base = SpatialCheck.BenchBaseline(path: "b.json", scene: "s", entities: 100, nanosecondsPerEntityFrame: 200)
+        // Median 220 against 200: +10 %.
+        let g = SpatialCheck.gate(result(runs: [230, 220, 210]), baseline: base, maxRegressionPercent: 10)
+        #expect(g.current == 220 && g.baseline == 200)
+        #expect(abs(g.changePercent - 10) < 1e-9)
+        #expect(!g.regressed)
+        #expect(SpatialCheck.gate(result(runs: [221]), baseline: base, maxRegressionPercent: 10).regressed)
+        // Faster is never a regression, even with 0 % allowed.
+        let faster = SpatialCheck.gate(result(runs: [150]), baseline: base, maxRegressionPercent: 0)
+        #expect(faster.changePercent == -25 && !faster.regressed)
+        #expect(SpatialCheck.gate(result(runs: [201]), baseline: base, maxRegressionPercent: 0).regressed)
+        #expect(SpatialCheck.gate(result(runs: [221]), baseline: base, maxRegressionPercent: 10).summary.contains("REGRESSION"))
+    }
+
+    @Test func percentages() {
+        #expect(SpatialCheck.parsePercent("10") == 10)
+        #expect(SpatialCheck.parsePercent("10%") == 10)
+        #expect(SpatialCheck.parsePercent(" 2.5 % ") == 2.5)
+        #expect(SpatialCheck.parsePercent("0") == 0)
+        #expect(SpatialCheck.parsePercent("-5") == nil)
+        #expect(SpatialCheck.parsePercent("ten") == nil)
+        #expect(SpatialCheck.parsePercent("inf") == nil)
+    }
+
+    @Test func baselineIsABenchResultAndRoundTrips() throws {
+        let r = result(runs: [300, 100, 200])
+        let json = SpatialCheck.renderBench(r, format: .json)
+        let back = try SpatialCheck.BenchBaseline.parse(Data(json.utf8), path: "b.json")
+        // The saved value is the median of the runs.
+        #expect(back.nanosecondsPerEntityFrame == 200)
+        #expect(back.entities == 100 && back.scene == "s.scene.yaml")
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let rep = try #require(obj["repeat"] as? [String: Any])
+        #expect((rep["runs"] as? NSNumber)?.intValue == 3)
+        #expect((rep["medianNanosecondsPerEntityFrame"] as? NSNumber)?.doubleValue == 200)
+        #expect(throws: Diagnostic.self) { try SpatialCheck.BenchBaseline.parse(Data("{}".utf8), path: "b.json") }
+        #expect(throws: Diagnostic.self) {
+            try SpatialCheck.BenchBaseline.parse(Data(#"{"format": "spatialcheck-bench/1", "nanosecondsPerEntityFrame": 0}"#.utf8), path: "b.json")
+        }
+    }
+
+    @Test func gateAppearsInBothFormats() {
+        let base = SpatialCheck.BenchBaseline(path: "b.json", scene: "s", entities: 100, nanosecondsPerEntityFrame: 100)
+        let r = result(runs: [150, 140, 160])
+        let g = SpatialCheck.gate(r, baseline: base, maxRegressionPercent: 20)
+        #expect(g.regressed)  // +50 %
+        #expect(SpatialCheck.renderBench(r, format: .text, gate: g).contains("+50.0 % — REGRESSION over the allowed +20 %"))
+        #expect(SpatialCheck.renderBench(r, format: .text, gate: g).contains("repeat       3 runs: median 150.00"))
+        #expect(SpatialCheck.renderBench(r, format: .json, gate: g).contains(#""regressed": true"#))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import SpatialCheck
+import Reporting
+import Rules
+
+/// `--max-violations`: at most N violations per rule and scene in every format, the rest counted
+/// and named; the exit code and the summary see every violation. SARIF stays under code scanning's
+/// 25,000 results.
+@Suite struct ViolationLimitTests {
+    private func violation(_ rule: String, _ severity: Severity, _ n: Int, baseline: BaselineStatus? = nil) -> ReportViolation {
+        var v = ReportViolation(rule: rule, severity: severity, entities: ["w/b\(n)"], spans: [0...9], frameCount: 10,
+                                firstTime: 0, lastTime: 0.1, measured: 40, threshold: 60, unit: "pt", worstFrame: 0,
+                                message: "\(rule) \(n)", help: "https://example.com", fingerprint: "\(rule)-\(n)",
+                                location: nil)
+        v.baseline = baseline
+        return v
+    }
+
+    /// Scene a: 5 errors of rule A, then 3 warnings and 1 info of rule B; scene b: 2 errors of A.
+    private func report() -> Report {
+        var a = SceneReport(path: "a.scene.yaml", status: .checked, frameRate: 90, frames: 10, duration: 0.1,
+                            rulesChecked: ["A", "B"])
+        a.violations = (0..<5).map { violation("A", .error, $0) } + (0..<3).map { violation("B", .warning, $0) }
+            + [violation("B", .info, 9)]
+        var b = SceneReport(path: "b.scene.yaml", status: .checked, frameRate: 90, frames: 10, duration: 0.1,
+                            rulesChecked: ["A"])
+        b.violations = (0..<2).map { violation("A", .error, $0) }
+        return Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error, scenes: [a, b])
+    }
+
+    @Test func capsEachRulePerScene() {
+        var r = report()
+        SpatialCheck.limitViolations(&r, perRule: 2)
+        let a = r.scenes[0]
+        #expect(a.violations.map(\.message) == ["A 0", "A 1", "B 0", "B 1"])
+        #expect(a.omitted == [OmittedViolations(rule: "A", severity: .error, count: 3),
+                              OmittedViolations(rule: "B", severity: .warning, count: 1),
+                              OmittedViolations(rule: "B", severity: .info, count: 1)])
+        #expect(a.omittedCount == 5)
+        // The summary counts every violation.
+        #expect(a.count(.error) == 5 && a.count(.warning) == 3 && a.count(.info) == 1)
+        #expect(r.scenes[1].violations.count == 2 && r.scenes[1].omitted.isEmpty)
+    }
+
+    @Test func zeroMeansNoLimit() {
+        var r = report()
+        SpatialCheck.limitViolations(&r, perRule: 0)
+        #expect(r.scenes[0].violations.count == 9 && r.scenes[0].omitted.isEmpty)
+    }
+
+    @Test func theMostSevereAndGatingViolationsStay() {
+        var s = SceneReport(path: "a.scene.yaml", status: .checked, frameRate: 90, frames: 10, duration: 0.1)
+        s.violations = [violation("A", .error, 0, baseline: .unchanged), violation("A", .error, 1, baseline: .new),
+                        violation("A", .warning, 2, baseline: .new)]
+        var r = Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error, scenes: [s])
+        #expect(r.failsGate)
+        SpatialCheck.limitViolations(&r, perRule: 1)
+        #expect(r.scenes[0].violations.map(\.message) == ["A 1"])
+        #expect(r.failsGate)
+    }
+
+    @Test func totalLimitKeepsTheMostSevere() {
+        var r = report()
+        SpatialCheck.limitViolations(&r, perRule: 0, total: 4)
+        #expect(r.scenes[0].violations.map(\.message) == ["A 0", "A 1", "A 2", "A 3"])
+        #expect(r.scenes[1].violations.isEmpty)
+        #expect(r.scenes[1].omitted == [OmittedViolations(rule: "A", severity: .error, count: 2)])
+        #expect(r.count(.error) == 7)
+    }
+
+    @Test func everyFormatSaysWhatWasLeftOut() throws {
+        var r = report()
+        SpatialCheck.limitViolations(&r, perRule: 2)
+        let line = "5 more violations not shown (A, B)"
+        #expect(r.text().contains(line))
+        #expect(r.markdown().contains(line))
+        #expect(r.junit().contains(line))
+        #expect(r.html(snapshots: [:]).contains(line))
+        let sarif = r.sarif(rules: SpatialCheck.ruleDescriptors).serialized()
+        #expect(sarif.contains("a.scene.yaml: " + line))
+        let json = r.json().serialized()
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let scenes = try #require(parsed["scenes"] as? [[String: Any]])
+        let omitted = try #require(scenes[0]["omittedViolations"] as? [[String: Any]])
+        #expect(omitted.count == 3)
+        #expect(omitted[0]["rule"] as? String == "A" && omitted[0]["count"] as? Int == 3)
+        let summary = try #require(scenes[0]["summary"] as? [String: Int])
+        #expect(summary["error"] == 5 && summary["warning"] == 3)
+        #expect(scenes[1]["omittedViolations"] == nil)
+        // Read back, the report keeps what was left out.
+        let back = try Report.parse(Data(json.utf8), path: "r.json")
+        #expect(back.scenes[0].omitted == r.scenes[0].omitted)
+    }
+
+    /// calculator-keypad-tight has 31 target-center-spacing errors and 20 target-hit-region-visionos
+    /// warnings (Scenes/golden/calculator-keypad-tight.json): with a limit of 5 the report lists 5 of
+    /// each, still counts all of them and still fails.
+    @Test func validateCountsEveryViolationBeforeTheLimit() throws {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .json
+        options.maxViolations = 5
+        options.failOn = .warning
+        let v = SpatialCheck.runValidation(paths: [TestPaths.repo("Scenes/calculator-keypad-tight.scene.yaml")], options: options)
+        #expect(v.exitCode == .violations)
+        let scene = try #require(v.report.scenes.first)
+        #expect(scene.violations.filter { $0.rule == "target-center-spacing" }.count == 5)
+        #expect(scene.violations.filter { $0.rule == "target-hit-region-visionos" }.count == 5)
+        #expect(scene.omitted.contains(OmittedViolations(rule: "target-center-spacing", severity: .error, count: 26)))
+        #expect(scene.omitted.contains(OmittedViolations(rule: "target-hit-region-visionos", severity: .warning, count: 15)))
+        #expect(scene.count(.error) == 31 && scene.count(.warning) == 20)
+    }
+
+    @Test func sarifStaysUnderCodeScanningsLimit() {
+        var s = SceneReport(path: "a.scene.yaml", status: .checked, frameRate: 90, frames: 10, duration: 0.1)
+        s.violations = (0..<30_000).map { violation("R\($0 % 3)", .warning, $0) }
+        var r = Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error, scenes: [s])
+        SpatialCheck.limitViolations(&r, perRule: 0, total: SpatialCheck.sarifResultLimit)
+        #expect(r.scenes[0].violations.count == 25_000)
+        #expect(r.scenes[0].omittedCount == 5_000)
+        #expect(SpatialCheck.sarifResultLimit == 25_000)
+    }
+}

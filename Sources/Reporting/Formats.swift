@@ -219,7 +219,7 @@ extension Report {
                 suites += "    </properties>\n"
             }
             suites += cases
-            if let line = OmittedViolations.notShown(scene.omitted) { suites += "    <system-out>\(xml(line))</system-out>\n" }
+            if let line = OmittedViolations.notShown(scene.omitted) { suites += "    <system-out>\(Escape.xml(line))</system-out>\n" }
             suites += "  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -307,7 +307,7 @@ extension Report {
                 out += "| \(fmtValue(v.measured)) \(Escape.markdown(v.unit)) | \(fmtValue(v.threshold)) \(Escape.markdown(v.unit)) | \(spans) | \(v.location.map { String($0.line) } ?? "") |"
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
-            if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(md(line))_\n" }
+            if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(Escape.markdown(line))_\n" }
             out += "\n<details><summary>What to change</summary>\n\n"
             for v in s.violationsNewFirst { out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities): \(Escape.markdown(v.message))\n" }
             out += "\n</details>\n"

@@ -132,7 +132,7 @@ extension Report {
                 }
                 body += "</article>\n"
             }
-            if let line = OmittedViolations.notShown(s.omitted) { body += "<p class=\"omitted\">\(xml(line))</p>\n" }
+            if let line = OmittedViolations.notShown(s.omitted) { body += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
             body += "</section>\n"
         }
         return """

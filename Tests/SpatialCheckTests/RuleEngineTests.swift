@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import Simulation
 @testable import Rules
+@testable import SpatialCheck
+import Reporting
 import SpatialModel
 
 @Suite struct RuleEngineTests {
@@ -210,5 +212,42 @@ import SpatialModel
         #expect(sevs == sevs.sorted())
         for (x, y) in zip(vs, vs.dropFirst()) where x.severity == y.severity { #expect(x.rule <= y.rule) }
         #expect(!vs.rule("immersion-launch-style").isEmpty)
+    }
+
+    @Test func explainSuggestsARuleForAMissingWord() {
+        #expect(containingEveryWord(of: "target-spacing", in: RuleCatalog.rules.map(\.id)) == "target-center-spacing")
+        #expect(containingEveryWord(of: "head locked", in: RuleCatalog.rules.map(\.id)) == "fov-head-locked")
+        #expect(containingEveryWord(of: "teleport", in: RuleCatalog.rules.map(\.id)) == nil)
+        #expect { try RuleCatalog.renderExplanation(id: "target-spacing") } throws: { error in
+            (error as? UnknownRule)?.description == "unknown rule 'target-spacing'; did you mean 'target-center-spacing'?"
+        }
+    }
+
+    @Test func smallNumbersKeepTwoSignificantDigits() {
+        #expect(fmt(0.005) == "0.005")
+        #expect(fmt(0.0234) == "0.023")
+        #expect(fmt(0.05) == "0.05")
+        #expect(fmt(12.5) == "12.5")
+        #expect(fmt(1.006) == "1.01")
+        #expect(fmt(60) == "60")
+        #expect(fmt(-0.0) == "0")
+        #expect(fmt(-0.004) == "-0.004")
+    }
+
+    @Test func mismatchedOrRepeatedFramesAreIgnored() {
+        let fx = RuleFixture(duration: 2.0 / 90)
+        let engine = RuleEngine(scene: fx.scene)
+        engine.consume(FrameQuantities(entityCount: 5))  // wrong entity count: ignored, no crash
+        var f = fx.frame(0)
+        f.frame = 3
+        engine.consume(f)
+        engine.consume(f)                                 // repeated frame: ignored
+        #expect(engine.finish().isEmpty)
+    }
+
+    @Test func thresholdOnARuleWithoutOneIsAnError() {
+        #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("rules: {fov-no-head-turn: {threshold: 3}}") }
+        #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("rules: {fov-no-head-turn: {bogus: 3}}") }
+        #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("failOn: [") }
     }
 }

@@ -1,3 +1,6 @@
+import Reporting
+@testable import SpatialCheck
+import Foundation
 import Testing
 @testable import Simulation
 @testable import Rules
@@ -80,4 +83,38 @@ extension FrameQuantities {
         let v = [c, axes.0, axes.1, axes.2]
         for (k, x) in v.enumerated() { for j in 0..<3 { boxFrames[12 * e + 3 * k + j] = x[j] } }
     }
+}
+
+/// Shared helpers of the end-to-end rule tests (loader → simulator → rules).
+enum RuleScenes {
+    /// Writes `yaml` to a fresh folder and checks it with the default configuration (or `config`).
+    static func check(_ yaml: String, config: String? = nil) throws -> [ReportViolation] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rule-scene-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.scene.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let configuration = try config.map { try RuleConfiguration.parse($0) } ?? .default
+        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: configuration, snapshot: false)
+        #expect(report.status == .checked, "\(report.errors.map(\.description))")
+        return report.violations
+    }
+
+    /// The violations of rule `id` on its fail example, `Scenes/rules/<id>/fail.scene.yaml`.
+    static func exampleViolations(_ id: String) -> [ReportViolation] {
+        let path = TestPaths.repo("Scenes/rules/\(id)/fail.scene.yaml")
+        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: .default)
+        return report.violations.filter { $0.rule == id }
+    }
+
+    /// Angle in degrees between the directions from `eye` to `a` and to `b`.
+    static func angle(_ a: Vec3, _ b: Vec3, eye: Vec3 = Vec3(0, 1.6, 0)) -> Double {
+        degrees(acos(dot(normalize(a - eye), normalize(b - eye))))
+    }
+
+    static let pointAngle = Units.defaultPointAngle
+    /// Metres per point of fixed-scale content: tan(0.0671°) · 1 m.
+    static let fixedPoint = tan(radians(pointAngle))
+    /// Metres per point of a dynamic window per metre of placement distance: tan(0.0671°).
+    static let pointsPerMetreAngle = tan(radians(Units.defaultPointAngle))
 }

@@ -1,0 +1,388 @@
+import Foundation
+import Testing
+@testable import Simulation
+@testable import Rules
+@testable import SpatialCheck
+import Reporting
+import SpatialModel
+
+/// Tests of the fov-* rules: head lock, launch placement, centring, vertical comfort, window clutter and coverage, head turns.
+/// Expected values are derived by hand from the geometry written out in each test.
+@Suite struct RuleFieldOfViewTests {
+    /// The viewer yaws from 0 to −90° (turns right) over t = 0…2 s and stays there. A panel at
+    /// [2, 1.5, 0] (to the right of the starting pose) is shown at t = 3 s. With `event` at t = 3 s
+    /// the resting pose is the turned one, and the panel is straight ahead of it (azimuth 0°,
+    /// elevation −2.9°); without it, the panel is 90° to the right of the resting line of sight.
+    private func turnRightThenShowPanel(event: SceneEvent.Action?) -> [Violation] {
+        var fx = RuleFixture(frameRate: 10, duration: 5)
+        let panel = fx.add("panel", .model) { e in e.interactive = true }
+        if let event { fx.scene.events = [SceneEvent(time: 3, action: event, location: SourceLocation(line: 40, column: 5))] }
+        return fx.run { i, f in
+            let yaw = -90 * min(1, Double(i) / 20)
+            let q = Quat(yaw: yaw, pitch: 0, roll: 0)
+            f.headRotation = q
+            f.headForward = q.act(Vec3(0, 0, -1))
+            f.visible[panel] = i >= 30
+            f.center[panel] = Vec3(2, 1.5, 0)
+            if event.map({ if case .setImmersion = $0 { return true } else { return false } }) == true {
+                f.immersion = i >= 30 ? .progressive : .shared
+            }
+        }.1.rule("fov-no-head-turn")
+    }
+
+    /// Solid angle (sr) of a flat w° × h° rectangle centred on, and facing, the line of sight.
+    private static func flatRectangle(_ w: Double, _ h: Double) -> Double {
+        4 * asin(sin(radians(w / 2)) * sin(radians(h / 2)))
+    }
+
+    /// The default 90° × 70° field of view, |azimuth| ≤ 45°, |elevation| ≤ 35°: π/2 · 2 sin 35°.
+    private static let fieldOfView = radians(90) * 2 * sin(radians(35))
+
+    /// How far the 128 × 128 grid may be from the exact solid angle here, in percentage points.
+    private static let gridTolerance = 0.5
+
+    @Test func walkingAroundAStillStatueIsNotHeadLock() throws {
+        // The viewer circles the statue at 2 m, turning 30° left (positive yaw) in 4 s to keep
+        // looking at it: its
+        // direction in the head frame stays put, but it does not move in the world.
+        var keys: [String] = []
+        for k in 0...16 {
+            let a = radians(Double(k) * 30 / 16)
+            keys.append("    - {t: \(Double(k) / 4), position: [\(2 * sin(a)), 1.6, \(-2 + 2 * cos(a))], rotation: {yaw: \(Double(k) * 30 / 16)}}")
+        }
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 4
+            viewer:
+              path:
+            \(keys.joined(separator: "\n"))
+            entities:
+              - {id: statue, kind: volume, position: [0, 1.6, -2], size: [0.4, 0.4, 0.4]}
+            """)
+        #expect(vs.filter { $0.rule == "fov-head-locked" }.isEmpty)
+    }
+
+    @Test func openingAMixedFullSpaceIsALaunch() throws {
+        // The viewer has turned 60° away when the Full Space (mixed) opens at t = 1 s (frame 90).
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 2
+            viewer:
+              path:
+                - {t: 0, rotation: {yaw: 0}}
+                - {t: 0.5, rotation: {yaw: 60}}
+            events:
+              - {t: 1, action: setImmersion, style: mixed, trigger: user}
+            entities:
+              - {id: main, kind: window, primary: true, placement: {distance: 2, azimuth: 0, elevation: 0}, size: [400, 300]}
+            """)
+        let v = vs.filter { $0.rule == "fov-launch-placement" }
+        #expect(v.first?.spans == [90...90])
+        #expect(abs((v.first?.measured ?? 0) - 60) < 1e-6)
+    }
+
+    @Test func ornamentsAreNotCountedAsWindows() throws {
+        // Three windows, each with an ornament (a window inside it): three open windows, fine.
+        func window(_ id: String, _ az: Int) -> String {
+            "  - {id: \(id), kind: window, placement: {distance: 3, azimuth: \(az), elevation: 0}, size: [400, 300], children: [{id: bar-\(id), kind: window, position: [0, -0.45, 0.02], size: [300, 60]}]}"
+        }
+        let three = try RuleScenes.check("format: spatialscene/1\nduration: 1\nentities:\n" + [window("a", -40), window("b", 0), window("c", 40)].joined(separator: "\n"))
+        #expect(three.filter { $0.rule == "fov-window-clutter" }.isEmpty)
+        let four = try RuleScenes.check("format: spatialscene/1\nduration: 1\nentities:\n" + [window("a", -40), window("b", 0), window("c", 40), window("d", 120)].joined(separator: "\n"))
+        let v = four.filter { $0.rule == "fov-window-clutter" }
+        #expect(v.map(\.measured) == [4])
+        #expect(v.first?.message.contains("open at once") == true)
+    }
+
+    @Test func recenterResetsTheRestingPose() {
+        #expect(turnRightThenShowPanel(event: .recenter).isEmpty)
+    }
+
+    @Test func enteringProgressiveImmersionResetsTheRestingPose() {
+        #expect(turnRightThenShowPanel(event: .setImmersion(.progressive, trigger: .user)).isEmpty)
+    }
+
+    @Test func withoutRecenterTheStartingPoseStaysTheRestingPose() {
+        let vs = turnRightThenShowPanel(event: nil)
+        #expect(vs.count == 1)
+        #expect(abs((vs.first?.measured ?? 0) - 90) < 1e-9)
+        #expect(vs.first?.spans == [[30, 49]])
+    }
+
+    /// A head-anchored HUD visible for 20 frames at 10 fps (2 s) while the head yaws 2° per frame:
+    /// locked in view for 2 s, during which the head turned 38° (frame 0 → frame 19).
+    @Test func declaredHeadAnchorReportsTimeLockedInView() {
+        var fx = RuleFixture(frameRate: 10, duration: 3)
+        let hud = fx.add("hud", .window) { e in e.anchor = .head }
+        let vs = fx.run { i, f in
+            let q = Quat(yaw: Double(min(i, 19)) * 2, pitch: 0, roll: 0)
+            f.headRotation = q
+            f.headForward = q.act(Vec3(0, 0, -1))
+            f.visible[hud] = i < 20
+        }.1.rule("fov-head-locked")
+        #expect(vs.count == 1)
+        let v = vs.first
+        #expect(v?.unit == "s")
+        #expect(abs((v?.measured ?? 0) - 2) < 1e-9)
+        #expect(v?.threshold == 0)
+        #expect(v?.spans == [[0, 19]])
+        #expect(v?.message.contains("declared head-anchored (anchor: head), so it stays fixed in view for 2 s while the head turns up to 38°") == true)
+        #expect(v?.message.contains("lazily follow") == true)
+    }
+
+    @Test func primaryContentOffCentreThenOutOfView() {
+        var fx = RuleFixture(frameRate: 10, duration: 4)
+        fx.add("player", .window) { e in e.primary = true }
+        let vs = fx.run { i, f in
+            f.eccentricity[0] = 20                      // off-centre: info on every frame
+            f.fullyInFOV[0] = i < 10                    // out of view from 1 s on: warning after 2 s more
+        }.1.rule("fov-important-centered")
+        // Two measurements, two violations: the out-of-view sub-check covers its whole run (frames
+        // 10–39, grace included) and measures how long it lasted, 30 frames at 10 Hz = 3 s; the
+        // off-centre info covers every frame at 20°.
+        #expect(vs.count == 2)
+        let out = vs.first { $0.severity == .warning }, off = vs.first { $0.severity == .info }
+        #expect(out?.spans == [[10, 39]])
+        #expect(abs((out?.measured ?? 0) - 3.0) < 1e-9)
+        #expect(out?.threshold == 2)
+        #expect(out?.unit == "s")
+        #expect(out?.borderline == false)
+        #expect(off?.spans == [[0, 39]])
+        #expect(off?.measured == 20)
+    }
+
+    /// Out of view for 1.5 s only (under the 2 s grace) while the viewer keeps moving: no warning.
+    @Test func primaryContentBrieflyOutOfViewIsFine() {
+        var fx = RuleFixture(frameRate: 10, duration: 4)
+        fx.add("player", .window) { e in e.primary = true }
+        fx.scene.viewer.path = [ViewerKey(time: 0, position: Vec3(0, 1.6, 0), rotation: .identity),
+                                ViewerKey(time: 10, position: Vec3(0, 1.6, 0), rotation: .identity)]
+        let vs = fx.run { i, f in f.fullyInFOV[0] = !(10..<25).contains(i) }.1.rule("fov-important-centered")
+        #expect(vs.isEmpty)
+    }
+
+    @Test func borderlineNearAnAngleThreshold() {
+        var fx = RuleFixture(frameRate: 10, duration: 1)
+        fx.add("player", .window) { e in e.primary = true }
+        let v = fx.run { _, f in f.eccentricity[0] = 16 }.1.rule("fov-important-centered").first
+        #expect(v?.severity == .info)
+        #expect(v?.borderline == true)  // 16° vs 15°: within 15 %
+    }
+
+    @Test func verticalComfortBand() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        fx.add("low", .window) { e in e.interactive = true }
+        fx.add("ok", .window) { e in e.interactive = true }
+        let vs = fx.run { _, f in f.elevationWorld[0] = -50; f.elevationWorld[1] = -10 }.1.rule("fov-vertical-comfort")
+        #expect(vs.map(\.entities) == [["low"]])
+        #expect(vs.first?.measured == 50)
+        #expect(vs.first?.threshold == 40)
+    }
+
+    @Test func windowClutterCountsVisibleWindows() {
+        var fx = RuleFixture(duration: 3.0 / 90)
+        for i in 0..<4 { fx.add("w\(i)", .window) }
+        let vs = fx.run { i, f in if i == 2 { f.visible[3] = false } }.1.rule("fov-window-clutter")
+        #expect(vs.first?.spans == [[0, 1]])
+        #expect(vs.first?.measured == 4)
+        #expect(vs.first?.severity == .info)
+    }
+
+    @Test func largeHeadLockedContentSaysItHidesTheView() {
+        var fx = RuleFixture(frameRate: 10, duration: 1)
+        fx.add("panel", .window) { e in e.anchor = .head }
+        fx.add("badge", .window) { e in e.anchor = .head }
+        // 40° × 30° over the 90° × 70° field of view: 1200 / 6300 = 19.05 %; the badge's 4° × 4°
+        // (the fixture's default) is 0.25 %.
+        let vs = fx.run { _, f in f.angularWidth[0] = 40; f.angularHeight[0] = 30 }.1.rule("fov-head-locked")
+        #expect(vs.map(\.entities) == [["badge"], ["panel"]])
+        #expect(vs.last?.message.contains("covers up to 19.05 % of the field of view") == true)
+        #expect(vs.first?.message.contains("field of view") == false)
+    }
+
+    @Test func checkedAtLaunchAndWhenAFullSpaceOpens() {
+        var fx = RuleFixture(frameRate: 10, duration: 2)
+        fx.add("main", .window) { e in e.primary = true }
+        let vs = fx.run { i, f in
+            f.eccentricity[0] = 30
+            f.immersion = i >= 10 ? .full : .shared
+        }.1.rule("fov-launch-placement")
+        #expect(vs.first?.spans == [[0, 0], [10, 10]])
+        #expect(vs.first?.measured == 30)
+    }
+
+    @Test func headAnchoredContentIsReported() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        fx.add("hud", .window) { e in e.anchor = .head }
+        #expect(fx.run().1.rule("fov-head-locked").first?.entities == ["hud"])
+    }
+
+    @Test func rigidHeadFollowingIsInferred() {
+        var fx = RuleFixture(frameRate: 10, duration: 4)
+        fx.add("panel", .window)
+        fx.add("statue", .model)
+        let vs = fx.run { i, f in
+            let yaw = Double(i) * 2  // 20°/s
+            let q = Quat(yaw: yaw, pitch: 0, roll: 0)
+            f.headRotation = q
+            f.headForward = q.act(Vec3(0, 0, -1))
+            f.center[0] = Vec3(0, 1.6, 0) + q.act(Vec3(0, 0, -2))  // follows the head
+            f.center[1] = Vec3(0, 1.6, -2)                           // stays in the world
+        }.1.rule("fov-head-locked")
+        #expect(vs.count == 1)
+        #expect(vs.first?.entities == ["panel"])
+        #expect(vs.first?.spans == [[20, 39]])
+    }
+
+    @Test func interactiveContentBehindTheRestingPoseNeedsAHeadTurn() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        fx.add("knob", .model) { e in e.interactive = true }
+        let vs = fx.run { _, f in f.center[0] = Vec3(2, 1.6, 0) }.1.rule("fov-no-head-turn")
+        #expect(abs((vs.first?.measured ?? 0) - 90) < 1e-9)
+        #expect(vs.first?.threshold == 45)
+    }
+
+    @Test func coverageIsTheUnionOfWindowsInTheSharedSpace() {
+        var fx = RuleFixture(frameRate: 10, duration: 0.4)
+        for id in ["a", "b", "c", "d"] { fx.add(id, .window) }
+        let vs = fx.run { i, f in
+            // a and b straight ahead 2 m away (the fixture's default centre), flat and facing the eye:
+            // a 60° × 50°, b the same on frame 0, then 80° × 60° (it contains a).
+            f.angularWidth[0] = 60; f.angularHeight[0] = 50
+            f.angularWidth[1] = i == 0 ? 60 : 80; f.angularHeight[1] = i == 0 ? 50 : 60
+            // c, d: open but out of view (count 4 > 3 on frames 0–2, no coverage).
+            for e in 2...3 { f.inFOV[e] = false }
+            if i == 2 { f.immersion = .full }   // only the Shared Space counts
+            if i == 3 { f.visible[1] = false }  // a alone
+        }.1.rule("fov-window-clutter")
+        #expect(vs.map(\.severity) == [.warning, .info])
+        guard vs.count == 2 else { return }
+        let coverage = vs[0], count = vs[1]
+        // Frame 0: the union is one 60° × 50° window, 4·asin(sin 30° · sin 25°) = 0.8517 sr = 47.3 % of
+        // the field of view (two counted apart would be 94.5 %). Frame 1: b alone, 4·asin(sin 40° ·
+        // sin 30°) = 1.3088 sr = 72.63 % (an azimuth × elevation rectangle would say 77.5 %).
+        let expected = 100 * Self.flatRectangle(80, 60) / Self.fieldOfView
+        #expect(abs(expected - 72.63) < 0.01)
+        #expect(abs(coverage.measured - expected) < Self.gridTolerance)
+        #expect(coverage.spans == [[1, 1]] && coverage.unit == "%" && coverage.threshold == 60 && coverage.entities.isEmpty)
+        #expect(count.measured == 4 && count.unit == "count" && count.spans == [[0, 2]])  // frame 3: three open
+        #expect(coverage.fingerprint != count.fingerprint)
+    }
+
+    @Test func coverageOfOneWindowClipsAndTheEyeInside() {
+        var f = FrameQuantities(entityCount: 1)
+        f.headPosition = Vec3(0, 1.6, 0)
+        let grid = FieldOfViewCoverage(fieldOfView: SIMD2(90, 70))
+        // The eye inside a window (360° × 180°): the whole field of view, exactly.
+        f.center[0] = Vec3(0, 1.6, -0.01); f.angularWidth[0] = 360; f.angularHeight[0] = 180
+        #expect(abs(grid.percent(of: [0], f) - 100) < 1e-9)
+        // A default 1280 × 720 pt window 2 m straight ahead: 73.7° × 45.7°, 0.9407 sr = 52.20 %.
+        let w = degrees(2 * atan(640 * tan(radians(0.0671)))), h = degrees(2 * atan(360 * tan(radians(0.0671))))
+        f.center[0] = Vec3(0, 1.6, -2); f.angularWidth[0] = w; f.angularHeight[0] = h
+        let single = 100 * Self.flatRectangle(w, h) / Self.fieldOfView
+        #expect(abs(single - 52.20) < 0.01)
+        #expect(abs(grid.percent(of: [0], f) - single) < Self.gridTolerance)
+        // Centred on azimuth 45° (the edge of the view), 30° × 20°, facing the eye: its vertical
+        // centre line lies on the 45° meridian, so exactly half is in view: 2·asin(sin 15° · sin 10°).
+        f.center[0] = Vec3(2 * sin(radians(45)), 1.6, -2 * cos(radians(45))); f.angularWidth[0] = 30; f.angularHeight[0] = 20
+        let half = 100 * Self.flatRectangle(30, 20) / 2 / Self.fieldOfView
+        #expect(abs(half - 4.99) < 0.01)
+        #expect(abs(grid.percent(of: [0], f) - half) < Self.gridTolerance)
+        // Turning the head 45° to the right brings it to the centre of the view: all of it.
+        f.headRotation = Quat(yaw: -45, pitch: 0, roll: 0)
+        #expect(abs(grid.percent(of: [0], f) - 2 * half) < Self.gridTolerance)
+    }
+
+    @Test func coverageAroundTheZenith() {
+        // A 40° × 40° window straight overhead, seen in a 90° × 180° field of view (π sr): it spans
+        // every azimuth, and by its 90° symmetry exactly a quarter of it, 4·asin(sin² 20°)/4, lies
+        // in the ±45° wedge: 3.73 %.
+        var f = FrameQuantities(entityCount: 1)
+        f.headPosition = Vec3(0, 1.6, 0)
+        f.center[0] = Vec3(0, 3.6, 0); f.angularWidth[0] = 40; f.angularHeight[0] = 40
+        let grid = FieldOfViewCoverage(fieldOfView: SIMD2(90, 180))
+        let expected = 100 * Self.flatRectangle(40, 40) / 4 / .pi
+        #expect(abs(expected - 3.73) < 0.01)
+        #expect(abs(grid.percent(of: [0], f) - expected) < Self.gridTolerance)
+    }
+
+    @Test func verticalSpanPerContainer() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        func column(_ id: String) -> [Int] {
+            let w = fx.window(id)
+            return (0..<3).map { fx.button("b\($0)", in: w, frame: RectPt(x: 0, y: Double($0) * 100, width: 60, height: 60)) }
+        }
+        let tall = column("tall"), row = column("row"), square = column("square"), behind = column("behind")
+        let lone = fx.window("lone")
+        let single = fx.button("b", in: lone, frame: RectPt(x: 0, y: 0, width: 60, height: 600))
+        let vs = fx.run { _, f in
+            for (k, e) in tall.enumerated() {  // elevations 20, 0, −20; ±2° tall; azimuths 0, 0, 2; ±3° wide
+                f.elevation[e] = 20 - 20 * Double(k); f.azimuth[e] = k == 2 ? 2 : 0
+                f.angularHeight[e] = 4; f.angularWidth[e] = 6
+            }
+            for (k, e) in row.enumerated() {   // laid out horizontally: 4° tall, 46° wide
+                f.azimuth[e] = -20 + 20 * Double(k); f.angularHeight[e] = 4; f.angularWidth[e] = 6
+            }
+            for (k, e) in square.enumerated() { // 44° tall but 56° wide
+                f.elevation[e] = 20 - 20 * Double(k); f.azimuth[e] = -25 + 25 * Double(k)
+                f.angularHeight[e] = 4; f.angularWidth[e] = 6
+            }
+            for (k, e) in behind.enumerated() { // across azimuth ±180°: 6° wide, not 358°
+                f.elevation[e] = 20 - 20 * Double(k); f.azimuth[e] = [178, -178, 179][k]
+                f.angularHeight[e] = 4; f.angularWidth[e] = 2
+            }
+            f.angularHeight[single] = 40       // one element alone is not a layout
+        }.1.rule("fov-vertical-comfort")
+        #expect(vs.map(\.entities) == [["behind"], ["tall"]])
+        guard vs.count == 2 else { return }
+        // tall: vertical (20 + 2) − (−20 − 2) = 44°, horizontal (2 + 3) − (0 − 3) = 8°.
+        #expect(vs[1].measured == 44 && vs[1].threshold == 30 && vs[1].severity == .info && vs[1].unit == "deg")
+        #expect(vs[1].message.contains("span 44° vertically but only 8° horizontally"))
+        // behind: 178 and −178 (= 182) and 179, ±1° → 177…183 = 6°.
+        #expect(vs[0].measured == 44)
+        #expect(vs[0].message.contains("span 44° vertically but only 6° horizontally"))
+    }
+
+    @Test func verticalSpanIsApartFromTheElevationBand() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        let w = fx.add("panel", .window) { e in e.interactive = true }
+        let b = (0..<2).map { fx.button("b\($0)", in: w, frame: RectPt(x: 0, y: Double($0) * 100, width: 60, height: 60)) }
+        let vs = fx.run { _, f in
+            f.elevationWorld[w] = -50                        // the panel itself: 50° below eye level
+            f.elevation[b[0]] = 20; f.elevation[b[1]] = -20  // its buttons: 44° tall, 4° wide
+            for e in b { f.angularHeight[e] = 4; f.angularWidth[e] = 4 }
+        }.1.rule("fov-vertical-comfort")
+        #expect(vs.map(\.severity) == [.warning, .info])
+        #expect(vs.map(\.entities) == [["panel"], ["panel"]])
+        #expect(vs.map(\.measured) == [50, 44])
+    }
+
+    @Test func tallWindowsCoverTheView() {
+        // Four flat 400 × 900 pt windows facing the eye at azimuths ±15°, ±45°, each 2·atan(200·t) =
+        // 26.37° wide and 2·atan(450·t) = 55.58° tall; solid angle 4·asin(sin 13.18° · sin 27.79°) =
+        // 0.4261 sr. No two overlap, and the two at ±45° are half in view (their centre lines lie on
+        // the ±45° meridians): 3 × 0.4261 sr of π/2 · 2 sin 35° = 70.94 %.
+        let w = degrees(2 * atan(200 * RuleScenes.pointsPerMetreAngle)), h = degrees(2 * atan(450 * RuleScenes.pointsPerMetreAngle))
+        let one = 4 * asin(sin(radians(w / 2)) * sin(radians(h / 2)))
+        let expected = 100 * 3 * one / (radians(90) * 2 * sin(radians(35)))
+        let v = RuleScenes.exampleViolations("fov-window-clutter").filter { $0.unit == "%" }
+        #expect(v.count == 1)
+        #expect(abs(expected - 70.94) < 0.01)
+        #expect(abs((v.first?.measured ?? 0) - expected) < 0.5)
+        #expect(v.first?.severity == .warning && v.first?.spans == [0...89])
+    }
+
+    @Test func stackedListIsTallerThanWide() {
+        // An upright 300 × 900 pt window 1.5 m away at elevation −10° (m = 1.5·t metres per point):
+        // its plane is 1.5·cos 10° away, its centre 1.5·sin 10° below the eye, and the buttons run
+        // from 410 pt above the centre to 410 pt below: atan((−c + 410 m)/D) − atan((−c − 410 m)/D)
+        // = 17.29° + 33.58° = 50.87°. The simulator's per-element extents give it within 0.1°.
+        let m = 1.5 * RuleScenes.pointsPerMetreAngle, d = 1.5 * cos(radians(10)), c = 1.5 * sin(radians(10))
+        let expected = degrees(atan((-c + 410 * m) / d) - atan((-c - 410 * m) / d))
+        let v = RuleScenes.exampleViolations("fov-vertical-comfort").filter { $0.entities == ["list"] }
+        #expect(v.count == 1)
+        #expect(abs(expected - 50.87) < 0.01)
+        #expect(abs((v.first?.measured ?? 0) - expected) < 0.1)
+        #expect(v.first?.severity == .info && v.first?.threshold == 30)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import Simulation
+@testable import Rules
+@testable import SpatialCheck
+import Reporting
+import SpatialModel
+
+/// Tests of the motion-* rules: peripheral and fast motion, looming.
+/// Expected values are derived by hand from the geometry written out in each test.
+@Suite struct RuleMotionTests {
+    @Test func staticElementsDoNotDuplicateTheirWindowsMotion() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("b", in: w, frame: RectPt(x: 0, y: 0, width: 60, height: 60))
+        let vs = fx.run { _, f in for e in 0..<2 { f.angularVelocity[e] = 90 } }.1.rule("motion-too-fast")
+        #expect(vs.map(\.entities) == [["player"]])
+    }
+
+    @Test func peripheralAndFastMotion() {
+        var fx = RuleFixture(duration: 3.0 / 90)
+        fx.add("bird", .model)
+        let vs = fx.run { _, f in f.eccentricity[0] = 40; f.angularVelocity[0] = 70 }.1
+        #expect(vs.rule("motion-peripheral").first?.measured == 70)
+        #expect(vs.rule("motion-too-fast").first?.threshold == 60)
+    }
+
+    @Test func loomingIsItsOwnViolationInMetresPerSecond() {
+        var fx = RuleFixture(frameRate: 10, duration: 1)
+        fx.add("ball", .model)
+        let vs = fx.run { i, f in
+            switch i {
+            case 3, 5: f.approachSpeed[0] = 2.5; f.distance[0] = 2.5
+            case 4: f.approachSpeed[0] = 2.8; f.distance[0] = 1.9  // worst frame
+            case 6: f.approachSpeed[0] = 2.5; f.distance[0] = 3.0  // not closer than 3 m
+            case 7: f.approachSpeed[0] = 2.0; f.distance[0] = 1.0  // not faster than 2 m/s
+            case 8: f.angularVelocity[0] = 90                       // the angular part
+            default: break
+            }
+        }.1.rule("motion-too-fast")
+        #expect(vs.count == 2)
+        guard vs.count == 2 else { return }
+        let (angular, looming) = (vs[0], vs[1])
+        #expect(angular.entities == ["ball"] && looming.entities == ["ball"])
+        #expect(angular.unit == "deg/s" && angular.measured == 90 && angular.threshold == 60 && angular.spans == [[8, 8]])
+        #expect(looming.unit == "m/s" && looming.measured == 2.8 && looming.threshold == 2)
+        #expect(looming.spans == [[3, 5]] && looming.worstFrame == 4 && looming.severity == .warning)
+        #expect(looming.message.contains("2.8 m/s only 1.9 m away"))
+        #expect(angular.fingerprint != looming.fingerprint)
+        // The main measurement keeps the fingerprint it had before sub-checks existed.
+        #expect(angular.fingerprint == violationFingerprint(rule: "motion-too-fast", scenePath: fx.scene.path, entities: ["ball"]))
+    }
+
+    @Test func loomingParametersAreConfigurable() throws {
+        var fx = RuleFixture(frameRate: 10, duration: 0.2)
+        fx.add("ball", .model)
+        let config = try RuleConfiguration.parse("rules: {motion-too-fast: {loomingSpeed: 3, loomingDistance: 1}}")
+        let vs = fx.run(configuration: config) { i, f in
+            f.approachSpeed[0] = 2.8; f.distance[0] = i == 0 ? 0.9 : 1.5
+        }.1.rule("motion-too-fast")
+        #expect(vs.isEmpty)  // 2.8 m/s is below the configured 3 m/s
+        let vs2 = fx.run(configuration: try RuleConfiguration.parse("rules: {motion-too-fast: {loomingDistance: 1}}")) { i, f in
+            f.approachSpeed[0] = 2.8; f.distance[0] = i == 0 ? 0.9 : 1.5
+        }.1.rule("motion-too-fast")
+        #expect(vs2.map(\.spans) == [[[0, 0]]])  // only the frame closer than 1 m
+    }
+
+    @Test func loomingBall() {
+        // The ball flies from z = −5 to z = −1 in 1 s toward the eye at (0, 1.6, 0): 4 m/s. At 90 Hz
+        // its distance at frame i is 5 − 4i/90, below 3 m from frame 46 (2.956 m) to the last, 89.
+        let v = RuleScenes.exampleViolations("motion-too-fast").filter { $0.entities == ["ball"] }
+        #expect(v.count == 1)
+        #expect(abs((v.first?.measured ?? 0) - 4) < 1e-6)
+        #expect(v.first?.unit == "m/s" && v.first?.threshold == 2)
+        #expect(v.first?.spans == [46...89])
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+@testable import Simulation
+@testable import Rules
+@testable import SpatialCheck
+import Reporting
+import SpatialModel
+
+/// Tests of the target-* rules: hit regions, spacing, overlap, hover padding, small targets in a row.
+/// Expected values are derived by hand from the geometry written out in each test.
+@Suite struct RuleTargetTests {
+    @Test func controlsOfAFixedScaleVolumeAreJudgedInPointEquivalents() throws {
+        // A 0.4 × 0.3 × 0.1 m fixed-scale volume 3 m ahead: its front face (z = −2.95) is
+        // 0.4/s × 0.3/s pt. Controls a and b are 60 pt squares centred at (130, 130) and (206, 130).
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: board
+                kind: volume
+                placement: {distance: 3, azimuth: 0, elevation: 0}
+                size: [0.4, 0.3, 0.1]
+                elements:
+                  - {id: a, role: custom, frame: [100, 100, 60, 60]}
+                  - {id: b, role: custom, frame: [176, 100, 60, 60]}
+            """)
+        let s = RuleScenes.fixedPoint
+        let w = 0.4 / s, h = 0.3 / s
+        func centre(_ x: Double) -> Vec3 { Vec3((x - w / 2) * s, 1.6 + (h / 2 - 130) * s, -2.95) }
+        let ca = centre(130), cb = centre(206)
+        // 76 pt apart on the face: about 25.8 pt_eq from the eye, below 60.
+        let spacing = RuleScenes.angle(ca, cb) / RuleScenes.pointAngle
+        let pair = vs.filter { $0.rule == "target-center-spacing" }
+        #expect(pair.map(\.entities) == [["board/a", "board/b"]])
+        #expect(pair.first?.unit == "pt_eq")
+        #expect(abs((pair.first?.measured ?? 0) - spacing) < 0.01)
+        // Each 60 pt control is 60 · s = 7 cm wide at ~2.95 m: about 20.3 pt_eq, below 28 (error).
+        let sizeA = 2 * degrees(atan(30 * s / length(ca - Vec3(0, 1.6, 0)))) / RuleScenes.pointAngle
+        let hit = vs.filter { $0.rule == "target-hit-region-visionos" }
+        #expect(hit.map(\.entities) == [["board/a"], ["board/b"]])
+        #expect(hit.allSatisfy { $0.unit == "pt_eq" && $0.severity == .error && $0.threshold == 28 })
+        #expect(abs((hit.first?.measured ?? 0) - sizeA) < 0.05 * sizeA)
+    }
+
+    @Test func onlyButtonsOfTheStandardSizesGetTheSystemHitRegion() throws {
+        // Buttons 44 and 52 pt tall are Regular and Large: fine. A 48 pt button is no standard
+        // size, so it needs a custom control's 60 pt (warning); so does a 44 pt custom control. A
+        // 36 pt system slider keeps the system's hit region; a 20 pt button is below 28 (error).
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [1200, 400]
+                elements:
+                  - {id: regular, role: button, frame: [0, 0, 120, 44]}
+                  - {id: large, role: button, frame: [200, 0, 120, 52]}
+                  - {id: odd, role: button, frame: [400, 0, 120, 48]}
+                  - {id: knob, role: custom, frame: [600, 0, 44, 44]}
+                  - {id: scrubber, role: slider, frame: [0, 200, 400, 36]}
+                  - {id: tiny, role: button, frame: [800, 0, 20, 20]}
+            """).filter { $0.rule == "target-hit-region-visionos" }
+        #expect(vs.map(\.entities) == [["w/tiny"], ["w/knob"], ["w/odd"]])
+        #expect(vs.map(\.severity) == [.error, .warning, .warning])
+        #expect(vs.map(\.measured) == [20, 44, 48])
+        #expect(vs.map(\.threshold) == [28, 60, 60])
+    }
+
+    /// A window with two 2D buttons 70 pt apart (edge gap 6 pt) and an interactive 3D model that the
+    /// fixture puts at the same direction as everything else: the button pair is compared in the
+    /// window's pt, every pair with the model in angle (pt_eq), and the model's own size is pt_eq.
+    @Test func pairsAcrossContainersAndModelsReportPtEq() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("a", in: w, frame: RectPt(x: 0, y: 0, width: 64, height: 64))
+        fx.button("b", in: w, frame: RectPt(x: 70, y: 0, width: 64, height: 64))
+        let fox = fx.add("fox", .model) { e in e.interactive = true }
+        let vs = fx.run { _, f in f.ptEq[fox] = 40 }.1
+
+        let inWindow = vs.rule("target-large-hover-padding").first { $0.entities == ["player/a", "player/b"] }
+        #expect(inWindow?.unit == "pt")
+        #expect(inWindow?.measured == 6)
+        #expect(inWindow?.message.contains("6 pt apart") == true)
+
+        // Same direction: centres 0 pt_eq apart, edges overlapping.
+        let spacing = vs.rule("target-center-spacing").first { $0.entities == ["fox", "player/a"] }
+        #expect(spacing?.unit == "pt_eq")
+        #expect(spacing?.measured == 0)
+        #expect(spacing?.message.contains("0 pt_eq apart") == true)
+        #expect(spacing?.message.contains(" pt ") == false)
+
+        let size = vs.rule("target-hit-region-visionos").first { $0.entities == ["fox"] }
+        #expect(size?.unit == "pt_eq")
+        #expect(size?.measured == 40)
+        #expect(size?.message == "fox is 40 pt_eq at its smaller side; make its hit region at least 60×60 pt_eq")
+        // The 2D buttons keep pt.
+        #expect(vs.rule("target-hit-region-visionos").allSatisfy { $0.entities == ["fox"] })
+    }
+
+    /// Overlap across containers (same depth): pt_eq, with the overlap in angle.
+    @Test func overlapAcrossContainersIsPtEq() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        fx.add("left", .model) { e in e.interactive = true }
+        fx.add("right", .model) { e in e.interactive = true }
+        let vs = fx.run { _, f in
+            // 4° wide each, centres 2° apart: 2° of overlap = 2 / 0.0671 pt_eq.
+            f.azimuth[0] = -1; f.azimuth[1] = 1
+        }.1.rule("target-no-overlap")
+        #expect(vs.count == 1)
+        #expect(vs.first?.unit == "pt_eq")
+        #expect(abs((vs.first?.measured ?? 0) - 2 / 0.0671) < 1e-6)
+    }
+
+    /// Two 64 pt buttons 6 pt apart in a window, a 60 pt_eq interactive model at the same direction
+    /// as everything (0 pt_eq centre distance, overlapping edges), and two marked asset nodes with
+    /// role button, also 60 pt_eq, overlapping everything in angle. The four controls make 6
+    /// padding pairs: (a, b) in the window's pt, the other five in pt_eq; never a pair with the
+    /// model, which keeps its target-center-spacing errors.
+    @Test func hoverPaddingOnlyComparesControls() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("a", in: w, frame: RectPt(x: 0, y: 0, width: 64, height: 64))
+        fx.button("b", in: w, frame: RectPt(x: 70, y: 0, width: 64, height: 64))
+        fx.add("fox", .model) { e in e.interactive = true }
+        let board = fx.add("board", .model)
+        fx.add("play", .node, parent: board) { e in e.role = .button; e.interactive = true }
+        fx.add("stop", .node, parent: board) { e in e.role = .button; e.interactive = true }
+        let vs = fx.run().1
+        let padding = vs.rule("target-large-hover-padding").map(\.entities)
+        #expect(padding.count == 6)
+        #expect(padding.contains(["player/a", "player/b"]))
+        #expect(padding.contains(["board/play", "board/stop"]))
+        #expect(padding.contains(["board/play", "player/a"]))
+        #expect(!padding.contains { $0.contains("fox") })
+        #expect(vs.rule("target-center-spacing").contains { $0.entities == ["fox", "player/a"] })
+    }
+
+    @Test func smallButtonsInARow() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        let w = fx.window()
+        fx.button("a", in: w, frame: RectPt(x: 300, y: 230, width: 32, height: 32))
+        fx.button("b", in: w, frame: RectPt(x: 360, y: 230, width: 32, height: 32))
+        fx.button("c", in: w, frame: RectPt(x: 420, y: 230, width: 32, height: 32))
+        fx.button("lone", in: w, frame: RectPt(x: 300, y: 500, width: 32, height: 32))  // 238 pt below: not a neighbour
+        fx.button("big", in: w, frame: RectPt(x: 480, y: 230, width: 44, height: 44))
+        let vs = fx.run().1.rule("target-small-in-row")
+        #expect(vs.map(\.entities) == [["player/a", "player/b"], ["player/b", "player/c"]])
+        #expect(vs.first?.measured == 28)
+        #expect(vs.first?.message.contains("row") == true)
+    }
+
+    @Test func hitRegionLevels() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("tiny", in: w, frame: RectPt(x: 0, y: 0, width: 20, height: 20))
+        fx.button("custom", in: w, frame: RectPt(x: 300, y: 0, width: 50, height: 50), role: .custom)
+        fx.button("regular", in: w, frame: RectPt(x: 600, y: 0, width: 44, height: 44))
+        let vs = fx.run().1.rule("target-hit-region-visionos")
+        #expect(vs.count == 2)
+        #expect(vs.first { $0.entities == ["player/tiny"] }?.severity == .error)
+        #expect(vs.first { $0.entities == ["player/tiny"] }?.threshold == 28)
+        #expect(vs.first { $0.entities == ["player/custom"] }?.severity == .warning)
+        #expect(vs.first { $0.entities == ["player/custom"] }?.measured == 50)
+    }
+
+    @Test func hitRegionRulesFollowPlatform() {
+        var fx = RuleFixture(platform: .iOS, duration: 2.0 / 60)
+        let w = fx.window()
+        fx.button("small", in: w, frame: RectPt(x: 0, y: 0, width: 40, height: 40))
+        let vs = fx.run().1
+        #expect(vs.rule("target-hit-region-visionos").isEmpty)
+        #expect(vs.rule("target-hit-region-ios").first?.severity == .warning)
+        #expect(vs.rule("target-center-spacing").isEmpty)  // visionOS rule skips iOS scenes
+    }
+
+    @Test func largeButtonsNeedHoverPadding() {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let w = fx.window()
+        fx.button("a", in: w, frame: RectPt(x: 0, y: 0, width: 64, height: 64))
+        fx.button("b", in: w, frame: RectPt(x: 70, y: 0, width: 64, height: 64))
+        let vs = fx.run().1
+        #expect(vs.rule("target-large-hover-padding").first?.measured == 6)
+        #expect(vs.rule("target-center-spacing").isEmpty)  // 70 pt apart
+    }
+}

@@ -316,6 +316,17 @@ struct USDImportTests {
         #expect(usdNear(table.restWorldBounds, Vec3(0.4, 0.2, -2.4), Vec3(1.6, 0.83, -1.6)))
         let knob = try #require(scene.entities.first { $0.path == "table/Knob" })
         #expect(knob.interactive)
+        // The file's components are the entity's facts: InputTarget with direct input only, the
+        // Collider box of 12 cm at (0, 0, 2) cm in the knob's frame (a centimetre layer: ×0.01 to
+        // metres, along the knob's own axes), and the Accessibility label; all from the file.
+        #expect(knob.interaction == .direct && knob.factSources.interaction == .file)
+        #expect(knob.accessibilityLabel == "Volume knob" && knob.factSources.accessibilityLabel == .file)
+        guard case .shape(let shape)? = knob.hitRegion else {
+            Issue.record("the knob's hit region is not its Collider: \(String(describing: knob.hitRegion))")
+            return
+        }
+        #expect(knob.factSources.hitRegion == .file && shape.origin == .node)
+        #expect(usdNear(shape.size, Vec3(0.12, 0.12, 0.12)) && usdNear(shape.center, Vec3(0, 0, 0.02)))
     }
 }
 

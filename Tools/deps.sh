@@ -44,6 +44,8 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 have_assimp || missing+=(libassimp-dev)
 have_glm || missing+=(libglm-dev)
+# USD import runs Python 3 (usd-core); on Debian it comes from apt like the rest.
+if ! command -v python3 >/dev/null 2>&1 && [ "$(uname)" != Darwin ]; then missing+=(python3 python3-venv python3-pip); fi
 for p in ${SPATIALCHECK_EXTRA_APT:-}; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done

@@ -23,6 +23,7 @@ public enum RuleCatalog {
         FovVerticalComfort.metadata, FovWindowClutter.metadata,
         TargetCenterSpacing.metadata, TargetNoOverlap.metadata, TargetHitRegionVisionOS.metadata,
         TargetHitRegionIOS.metadata, TargetLargeHoverPadding.metadata, TargetSmallInRow.metadata,
+        TargetHoverFeedback.metadata, TargetIndirectAvailable.metadata,
         DepthMinReadingDistance.metadata, DepthNearBriefOnly.metadata, DepthTextFlat.metadata,
         DepthWindowContentExtent.metadata, DepthLayerCount.metadata,
         BoundaryHeadExit.metadata, BoundaryFadeZone.metadata, BoundaryStyleVsLocomotion.metadata,
@@ -55,6 +56,7 @@ enum RuleFactories {
             RuleFactory(ids: [TargetSmallInRow.metadata.id]) { SmallInRowRule($0) },
         ]
         f += fovFactories()
+        f += inputFactories()
         f += depthFactories()
         f += immersionFactories()
         f += motionTypeFactories()

@@ -9,9 +9,11 @@ import SpatialModel
 //     magic "SCAI" | version u16 | kind u8 (1 asset, 2 diagnostic) | reserved u8 (0)
 //     payload length u64 | payload CRC-32 u32 | payload
 //
-// Asset payload (version 2): path, resolved path, format; the vertex table (a count, then each
+// Asset payload (version 3): path, resolved path, format; the vertex table (a count, then each
 // distinct vertex array once, as a float array); the nodes, each naming its vertex array by table
-// index (u32, 0xFFFFFFFF for none); clips; unit scale and note; warnings. Nodes whose vertices are
+// index (u32, 0xFFFFFFFF for none); clips; unit scale and note; warnings; the axis conversion (an
+// optional 4×4 matrix, 16 Doubles column-major) and its note. (Version 2 was the vertex table
+// alone or the axis conversion alone, on two lines of work; 3 is both.) Nodes whose vertices are
 // equal (the same mesh instanced by many nodes, or many meshes built from one glTF accessor) share
 // one table entry, and after decoding they share one array's storage: the parent process holds
 // each distinct vertex array once, however many nodes use it.
@@ -28,7 +30,7 @@ import SpatialModel
 public enum AssetCodec {
     /// "SCAI": spatialcheck asset import.
     public static let magic: [UInt8] = [0x53, 0x43, 0x41, 0x49]
-    public static let version: UInt16 = 2
+    public static let version: UInt16 = 3
     static let headerSize = 4 + 2 + 1 + 1 + 8 + 4
     /// No single string (a name, a message) is longer than this.
     public static let maxStringBytes = 16 * 1024 * 1024

@@ -1326,7 +1326,6 @@ final class SceneBuilder {
     // MARK: - Finish
 
     private func finish() {
-        checkDerivedRange()
         var nodeBounds = [AABB](repeating: .empty, count: nodes.count)
         for i in nodes.indices {
             if let v = nodeVertices[i] {
@@ -1342,10 +1341,16 @@ final class SceneBuilder {
                 nodeBounds[i] = nodes[i].geometry.transformed(by: world[i])
             }
         }
+        var bounds = [AABB](repeating: .empty, count: entities.count)
         for i in entities.indices {
-            var b = AABB.empty
+            for k in entities[i].geometryNodes.clamped(to: 0..<nodes.count) { bounds[i].formUnion(nodeBounds[k]) }
+        }
+        // The range check leaves a size that is only the asset's own coordinates to the
+        // plausibility check below; every other range error replaces the plausibility error.
+        checkDerivedRange(implausibleAssets: Set(entities.indices.filter { assetReach(of: $0, bounds: bounds[$0]) != nil }))
+        for i in entities.indices {
+            let b = bounds[i]
             let g = entities[i].geometryNodes.clamped(to: 0..<nodes.count)
-            for k in g { b.formUnion(nodeBounds[k]) }
             entities[i].restWorldBounds = b
             if entities[i].node >= 0, entities[i].node < world.count {
                 entities[i].restOrientation = world[entities[i].node].yawPitchRoll
@@ -1356,20 +1361,16 @@ final class SceneBuilder {
                 let c = b.isEmpty ? world[entities[i].node].translation : b.center
                 entities[i].placementDistance = length(c - eye0)
             }
-            if let a = entities[i].asset, !b.isEmpty, entities[i].kind == .model || entities[i].kind == .environment {
-                // After the unit conversion no real asset reaches further than this from its origin:
-                // coordinates beyond it (or non-finite) are a broken file, not a unit to guess.
-                let o = world[entities[i].node].translation
-                let reach = max(abs(b.min.x - o.x), abs(b.min.y - o.y), abs(b.min.z - o.z),
-                                abs(b.max.x - o.x), abs(b.max.y - o.y), abs(b.max.z - o.z))
-                if !(reach.isFinite && b.min.isFinite && b.max.isFinite) || reach > Self.maxAssetReach {
-                    let how = reach.isFinite && b.min.isFinite && b.max.isFinite
-                        ? "reaches \(Self.metres(reach)) from its origin" : "has non-finite coordinates"
+            if let a = entities[i].asset, let reach = assetReach(of: i, bounds: b) {
+                // Not when the range check has reported the entity (or one around or inside it):
+                // its transforms, not the file's coordinates, are the cause.
+                if !rangeReportedAround(i) && !rangeReported.contains(where: { g.contains(entities[$0].node) }) {
+                    let how = reach.isFinite ? "reaches \(Self.metres(reach)) from its origin" : "has non-finite coordinates"
                     r.error(entities[i].location,
                             "asset '\(a.path)' of \(entities[i].kind.rawValue) '\(entities[i].path)' \(how) after unit conversion (×\(Reader.format(a.unitScale)) m per file unit), beyond the \(Reader.format(Self.maxAssetReach / 1000)) km plausibility limit: its coordinates are broken",
                             hint: "open the file in a viewer and re-export it; if only its unit is wrong, set assetUnits (units used: \(a.unitReason))")
-                    continue
                 }
+                continue
             }
             if !b.isEmpty, !(b.min.isFinite && b.max.isFinite) || max(b.min.maxMagnitude, b.max.maxMagnitude) > Limits.maxWorldCoordinate {
                 // Not again for an entity that holds (or is inside) one with a range error.
@@ -1400,6 +1401,21 @@ final class SceneBuilder {
     /// asset's origin, after unit conversion (documented in scene-format.md, "Models and units").
     static let maxAssetReach = 100_000.0
 
+    /// How far the asset of model or environment `entity` reaches from its origin at rest
+    /// (`bounds`: its rest world bounds) when that is beyond `maxAssetReach` (infinity when not
+    /// finite), or nil when it is plausible or the entity has no asset. After the unit conversion
+    /// no real asset reaches further: coordinates beyond it are a broken file, not a unit to guess.
+    private func assetReach(of entity: Int, bounds b: AABB) -> Double? {
+        guard entities[entity].asset != nil, !b.isEmpty,
+              entities[entity].kind == .model || entities[entity].kind == .environment,
+              world.indices.contains(entities[entity].node) else { return nil }
+        let o = world[entities[entity].node].translation
+        let reach = max(abs(b.min.x - o.x), abs(b.min.y - o.y), abs(b.min.z - o.z),
+                        abs(b.max.x - o.x), abs(b.max.y - o.y), abs(b.max.z - o.z))
+        guard reach.isFinite, b.min.isFinite, b.max.isFinite else { return .infinity }
+        return reach > Self.maxAssetReach ? reach : nil
+    }
+
     static func metres(_ d: Double) -> String {
         d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
     }
@@ -1428,7 +1444,11 @@ extension SceneBuilder {
     /// (the world position, or the extent of its own geometry). Conservative: an animated chain
     /// is judged by the largest keys of every level together; nothing legitimate comes within
     /// orders of magnitude of 10¹² m.
-    fileprivate func checkDerivedRange() {
+    ///
+    /// A size out of range with the world scale and position in range, in an entity whose asset
+    /// fails the plausibility check (`implausibleAssets`), is the file's own coordinates: that
+    /// check reports it, naming the asset and `assetUnits`, and this one does not.
+    fileprivate func checkDerivedRange(implausibleAssets: Set<Int>) {
         let limit = Limits.maxWorldCoordinate
         let n = nodes.count
         var animScale = [Double](repeating: -1, count: n), animTrans = [Double](repeating: 0, count: n)
@@ -1478,6 +1498,7 @@ extension SceneBuilder {
             var k = node.parent
             while e == nil, let p = k, p >= 0, p < n { e = nodes[p].entity; k = nodes[p].parent }
             guard let entity = e, entities.indices.contains(entity), !rangeReportedAround(entity) else { continue }
+            if what == "size" && implausibleAssets.contains(entity) { continue }
             rangeReported.insert(entity)
             let shown = value.isFinite ? String(format: "%.3g", value) : "infinity"
             r.error(entities[entity].location,

@@ -60,18 +60,22 @@ struct AssetCodecVertexTableTests {
         let negativeZero: [Float] = [-0.0, 0, 0, 1, 0, 0, 0, 1, 0]
         let nodes = [node("root", parent: nil, end: 5, []), node("a", parent: 0, end: 2, a), node("b", parent: 0, end: 3, a),
                      node("c", parent: 0, end: 4, equalCopy), node("d", parent: 0, end: 5, negativeZero)]
+        // With an axis conversion (Z up → Y up: x → x, y → −z, z → y) so it travels too.
+        let zUp = Mat4(columnMajor: [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
         let asset = ImportedAsset(path: "x.glb", resolvedPath: "/x.glb", format: "t", nodes: nodes, animations: [],
-                                  declaredUnitScale: nil, unitNote: "")
+                                  declaredUnitScale: nil, unitNote: "", axisConversion: zUp, axisNote: "z up")
         let (table, refs) = ByteWriter.vertexTable(asset.nodes)
         #expect(table.count == 2)
         #expect(refs == [ByteWriter.noVertices, 0, 0, 0, 1])
         let bytes = asset.encoded()
         // Header 20; payload: strings 9 + 10 + 5; table 4 + 2 × (4 + 36); node count 4; nodes of
         // name (4 + n) + parent (1, +8) + end 8 + matrix 128 + TRS 81 + bounds 48 + vertex ref 4 +
-        // triangles 8 + marking 1: root 287, a…d 292 each; clips 4, unit 1, note 4, warnings 4.
-        #expect(bytes.count == 20 + 24 + 84 + 4 + 287 + 4 * 292 + 13)
+        // triangles 8 + marking 1: root 287, a…d 292 each; clips 4, unit 1, note 4, warnings 4;
+        // axis conversion flag 1 + 16 × 8, axis note 4 + 4 ("z up").
+        #expect(bytes.count == 20 + 24 + 84 + 4 + 287 + 4 * 292 + 13 + 129 + 8)
         let decoded = try ImportedAsset.decode(bytes)
         expectSameAsset(decoded, asset)
+        #expect(decoded.axisConversion?.m == [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
         #expect(vertexStorage(decoded) == (2, 72))
     }
 
@@ -82,8 +86,9 @@ struct AssetCodecVertexTableTests {
                                   declaredUnitScale: nil, unitNote: "")
         var bytes = asset.encoded()
         // The node's vertex reference is the u32 after its bounds: 4 bytes before the triangle
-        // count (i64) and the marking flag at the end of the node.
-        let refOffset = bytes.count - (1 + 8 + 4) - (4 + 1 + 4 + 4)  // node tail, then clips, unit, note, warnings
+        // count (i64) and the marking flag at the end of the node. After the node: clips (count 4),
+        // unit (flag 1), unit note 4, warnings 4, axis conversion (flag 1, none), axis note 4.
+        let refOffset = bytes.count - (1 + 8 + 4) - (4 + 1 + 4 + 4 + 1 + 4)
         #expect(Array(bytes[refOffset..<(refOffset + 4)]) == [0, 0, 0, 0])
         bytes[refOffset] = 7
         let payload = Array(bytes[AssetCodec.headerSize...])

@@ -13,6 +13,8 @@ func expectSameAsset(_ a: ImportedAsset, _ b: ImportedAsset, sourceLocation: Tes
     #expect(a.declaredUnitScale?.bitPattern == b.declaredUnitScale?.bitPattern, sourceLocation: sourceLocation)
     #expect(a.unitNote == b.unitNote, sourceLocation: sourceLocation)
     #expect(a.warnings == b.warnings, sourceLocation: sourceLocation)
+    #expect(a.axisConversion?.m.map(\.bitPattern) == b.axisConversion?.m.map(\.bitPattern), sourceLocation: sourceLocation)
+    #expect(a.axisNote == b.axisNote, sourceLocation: sourceLocation)
     #expect(a.nodes.count == b.nodes.count, sourceLocation: sourceLocation)
     for (x, y) in zip(a.nodes, b.nodes) {
         #expect(x.name == y.name, sourceLocation: sourceLocation)

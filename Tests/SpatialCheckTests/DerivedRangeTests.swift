@@ -115,6 +115,31 @@ import SpatialModel
         #expect(errs.first?.message == "the world scale of 'm' reaches 1e+300 at its asset node 'giant\\u{1B}[2J' (nested scales and positions multiply, animation keys included); at most 1e+12 is supported")
     }
 
+    @Test func anAssetOfPlausibleSizeScaledByAnimationKeysIsARangeErrorNotAPlausibilityOne() {
+        // A 1000 m asset node (plausible: under 100 km at rest) under a model whose scale keys reach
+        // 1e9: world scale √3 · 1e9 ≈ 1.73e9 (in range), size 1.73e9 · 1000 ≈ 1.73e12 (out). The
+        // cause is the keys, not the file's coordinates: the range check reports it.
+        let importer = AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
+            let root = AssetNode(name: "root", parent: nil, subtreeEnd: 2, local: .identity, localTRS: .identity,
+                                 meshBounds: .empty, vertices: [], triangles: 0, marking: nil)
+            let node = AssetNode(name: "long", parent: 0, subtreeEnd: 2, local: .identity, localTRS: .identity,
+                                 meshBounds: AABB(min: Vec3(0, 0, 0), max: Vec3(1000, 1, 1)),
+                                 vertices: [0, 0, 0, 1000, 0, 0, 0, 1, 1], triangles: 1, marking: nil)
+            return ImportedAsset(path: display, resolvedPath: resolved, format: "stub", nodes: [root, node], animations: [],
+                                 declaredUnitScale: nil, unitNote: "")
+        }
+        let errs = Self.errors("""
+            format: spatialscene/1
+            entities:
+              - id: m
+                kind: model
+                asset: robot.glb
+                animation: {keyframes: [{t: 0, scale: 1}, {t: 1, scale: 1e9}]}
+            """, importer: importer)
+        #expect(errs.count == 1, "\(errs.map(\.description))")
+        #expect(errs.first?.message.hasPrefix("the world size of 'm' reaches 1.73e+12 at its asset node 'long'") == true, "\(errs.map(\.message))")
+    }
+
     @Test func ordinaryNestingStaysWellInsideTheRange() throws {
         // Ten levels of scale 10 with positions of 100 m: a world scale of 1e10 and positions near
         // 1.1e11 m are absurd but inside the range, and load.

@@ -313,11 +313,16 @@ import SpatialModel
         let node = scene.nodes[k2.node]
         #expect(node.parent == nil && node.anchor == .head)
         #expect(near(node.rest.translation, Vec3(-0.1, 0, -1), 1e-12))
-        // The hand frame is 0.3 m below and 0.25 m in front of the eye: the label at (0, 1.7, −1)
-        // is (0, 0.4, −0.75) from it.
+        // The standing hand frame is 0.30 m below and 0.35 m in front of the eye, at (0, 1.3, −0.35),
+        // pitched down by φ = atan2(0.30, 0.35) to face the eye (cos φ = 0.35 / r, sin φ = 0.30 / r,
+        // r = √(0.35² + 0.30²) = √0.2125). The label at (0, 1.7, −1) is d = (0, 0.40, −0.65) from
+        // it in world axes; in the hand's axes (the inverse pitch, a turn by +φ about x):
+        //   y = cos φ · 0.40 − sin φ · (−0.65) = (0.35 · 0.40 + 0.30 · 0.65) / r = 0.335 / r ≈ 0.7267
+        //   z = sin φ · 0.40 + cos φ · (−0.65) = (0.30 · 0.40 − 0.35 · 0.65) / r = −0.1075 / r ≈ −0.2332
         let label = try Self.entity(scene, "radio/Label")
         #expect(label.anchor == .hand && scene.nodes[label.node].parent == nil)
-        #expect(near(scene.nodes[label.node].rest.translation, Vec3(0, 0.4, -0.75), 1e-12))
+        let r = 0.2125.squareRoot()
+        #expect(near(scene.nodes[label.node].rest.translation, Vec3(0, 0.335 / r, -0.1075 / r), 1e-12))
         #expect(near(label.restWorldBounds.center, Vec3(0, 1.7, -1), 1e-9))
 
         // fov-head-locked reports the head-anchored knob (declared), not the world-anchored model.

@@ -9,17 +9,6 @@ import SpatialModel
 /// visionOS and iOS, end to end (loader → simulator → rules). Every expected number is derived by
 /// hand from the scene's geometry.
 @Suite struct HitRegionTests {
-    private static func check(_ yaml: String) throws -> [ReportViolation] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hit-region-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("t.scene.yaml").path
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: .default, snapshot: false)
-        #expect(report.status == .checked, "\(report.errors.map(\.description))")
-        return report.violations
-    }
-
     /// A window 2 m ahead with `elements` (YAML flow mappings, one per line).
     private static func window(platform: String = "visionOS", scaleMode: String = "dynamic", distance: Double = 2,
                                size: String = "[1280, 720]", _ elements: [String]) -> String {
@@ -41,23 +30,23 @@ import SpatialModel
     @Test func aCustomControlPassesWithA60PointHitRegion() throws {
         // A 44×44 pt custom control in a dynamic window: 44 < 60 pt → warning. With a 60×60 pt
         // hit region it is measured at 60 pt: no violation.
-        let before = try Self.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44]}"]))
+        let before = try RuleScenes.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44]}"]))
             .filter { $0.rule == "target-hit-region-visionos" }
         #expect(before.map(\.measured) == [44] && before.map(\.threshold) == [60] && before.map(\.severity) == [.warning])
-        let after = try Self.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44], hitRegion: {size: [60, 60]}}"]))
+        let after = try RuleScenes.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44], hitRegion: {size: [60, 60]}}"]))
         #expect(after.filter { $0.rule == "target-hit-region-visionos" }.isEmpty)
         // Insets of −5 pt on every side: 44 + 2·5 = 54 pt, still a warning, measured 54.
-        let insets = try Self.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44], hitRegion: {insets: -5}}"]))
+        let insets = try RuleScenes.check(Self.window(["{id: dial, role: custom, frame: [600, 300, 44, 44], hitRegion: {insets: -5}}"]))
             .filter { $0.rule == "target-hit-region-visionos" }
         #expect(insets.map(\.measured) == [54])
     }
 
     @Test func aSystemControlWithAStatedHitRegionIsJudgedByIt() throws {
         // A toggle gets the system's hit region, unless its code says otherwise: 24 pt < 28 → error.
-        let vs = try Self.check(Self.window(["{id: t, role: toggle, frame: [600, 300, 51, 31], hitRegion: {size: [24, 24]}}"]))
+        let vs = try RuleScenes.check(Self.window(["{id: t, role: toggle, frame: [600, 300, 51, 31], hitRegion: {size: [24, 24]}}"]))
             .filter { $0.rule == "target-hit-region-visionos" }
         #expect(vs.map(\.measured) == [24] && vs.map(\.severity) == [.error])
-        let plain = try Self.check(Self.window(["{id: t, role: toggle, frame: [600, 300, 51, 31]}"]))
+        let plain = try RuleScenes.check(Self.window(["{id: t, role: toggle, frame: [600, 300, 51, 31]}"]))
         #expect(plain.filter { $0.rule == "target-hit-region-visionos" }.isEmpty)
     }
 
@@ -68,12 +57,12 @@ import SpatialModel
         let pa = Units.defaultPointAngle
         let s = tan(radians(pa))
         let expected = degrees(2 * atan(20 * s)) / pa
-        let before = try Self.check(Self.window(scaleMode: "fixed", distance: 1, size: "[200, 200]",
+        let before = try RuleScenes.check(Self.window(scaleMode: "fixed", distance: 1, size: "[200, 200]",
                                                 ["{id: dial, role: custom, frame: [80, 80, 40, 40]}"]))
             .filter { $0.rule == "target-hit-region-visionos" }
         #expect(before.count == 1 && before.first?.unit == "pt_eq")
         #expect(abs((before.first?.measured ?? 0) - expected) < 1e-6)
-        let after = try Self.check(Self.window(scaleMode: "fixed", distance: 1, size: "[200, 200]",
+        let after = try RuleScenes.check(Self.window(scaleMode: "fixed", distance: 1, size: "[200, 200]",
                                                ["{id: dial, role: custom, frame: [80, 80, 40, 40], hitRegion: {size: [70, 70]}}"]))
         #expect(after.filter { $0.rule == "target-hit-region-visionos" }.isEmpty)
         #expect(degrees(2 * atan(35 * s)) / pa > 60)
@@ -84,10 +73,10 @@ import SpatialModel
         // edges 26 pt apart: clean. The first one's hit region grows 30 pt to the right (insets
         // [0, 0, 0, −30]): x 100–174, centre 137. It overlaps the second (170–214) by 4 pt, and the
         // centres are 192 − 137 = 55 pt apart with no gap.
-        let plain = try Self.check(Self.window(["{id: a, role: button, frame: [100, 300, 44, 44]}",
+        let plain = try RuleScenes.check(Self.window(["{id: a, role: button, frame: [100, 300, 44, 44]}",
                                                 "{id: b, role: button, frame: [170, 300, 44, 44]}"]))
         #expect(plain.filter { $0.rule.hasPrefix("target-") }.isEmpty)
-        let vs = try Self.check(Self.window(["{id: a, role: button, frame: [100, 300, 44, 44], hitRegion: {insets: [0, 0, 0, -30]}}",
+        let vs = try RuleScenes.check(Self.window(["{id: a, role: button, frame: [100, 300, 44, 44], hitRegion: {insets: [0, 0, 0, -30]}}",
                                              "{id: b, role: button, frame: [170, 300, 44, 44]}"]))
         let overlap = vs.filter { $0.rule == "target-no-overlap" }
         #expect(overlap.map(\.measured) == [4] && overlap.map(\.unit) == ["pt"] && overlap.map(\.severity) == [.error])
@@ -100,18 +89,18 @@ import SpatialModel
         // as on visionOS, so no warning although 32 < 44. A button of the same frame gets none (UIKit
         // does not enlarge buttons): 32 pt < 44 → warning. A 30×30 pt button whose code gives it a
         // 44×44 pt touch area (hitRegion) passes.
-        let stepper = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+        let stepper = try RuleScenes.check(Self.window(platform: "iOS", size: "[390, 844]",
                                                  ["{id: qty, role: stepper, frame: [148, 600, 94, 32]}"]))
         #expect(stepper.filter { $0.rule == "target-hit-region-ios" }.isEmpty)
-        let button = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+        let button = try RuleScenes.check(Self.window(platform: "iOS", size: "[390, 844]",
                                                 ["{id: qty, role: button, frame: [148, 600, 94, 32]}"]))
             .filter { $0.rule == "target-hit-region-ios" }
         #expect(button.map(\.measured) == [32] && button.map(\.threshold) == [44] && button.map(\.severity) == [.warning])
-        let region = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+        let region = try RuleScenes.check(Self.window(platform: "iOS", size: "[390, 844]",
                                                 ["{id: info, role: button, frame: [344, 61, 30, 30], hitRegion: {size: [44, 44]}}"]))
         #expect(region.filter { $0.rule == "target-hit-region-ios" }.isEmpty)
         // A stepper below 28 pt is still an error: the system does not rescue a non-standard size.
-        let tiny = try Self.check(Self.window(platform: "iOS", size: "[390, 844]",
+        let tiny = try RuleScenes.check(Self.window(platform: "iOS", size: "[390, 844]",
                                               ["{id: qty, role: stepper, frame: [148, 600, 60, 20]}"]))
             .filter { $0.rule == "target-hit-region-ios" }
         #expect(tiny.map(\.measured) == [20] && tiny.map(\.severity) == [.error])

@@ -11,17 +11,6 @@ import SpatialModel
 /// simulator → rules) on elements and annotated asset nodes. A fact nobody states is unknown and
 /// must never be reported; every expectation below is written out from the scene text.
 @Suite struct RuleInputTests {
-    private static func check(_ yaml: String) throws -> [ReportViolation] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("input-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("t.scene.yaml").path
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: .default, snapshot: false)
-        #expect(report.status == .checked, "\(report.errors.map(\.description))")
-        return report.violations
-    }
-
     /// A 1280×720 pt window `w` 2 m ahead, one second at 90 Hz, with `elements` (one flow mapping
     /// each). Elements sit 100 pt apart so no spacing rule fires.
     private static func window(platform: String = "visionOS", _ elements: [String]) -> String {
@@ -48,7 +37,7 @@ import SpatialModel
     // MARK: target-hover-feedback
 
     @Test func onlyAStatedNoneOnInteractiveContentIsAWarning() throws {
-        let v = try Self.check(Self.window([
+        let v = try RuleScenes.check(Self.window([
             "role: button, label: Play",                           // e0: unstated → system default, unknown: clean
             "role: custom, hoverEffect: none",                     // e1: warning
             "role: button, label: Stop, hoverEffect: false",       // e2: false = none → warning
@@ -65,7 +54,7 @@ import SpatialModel
     }
 
     @Test func aButtonWithACustomHoverEffectIsInfoOtherControlsAreNot() throws {
-        let v = try Self.check(Self.window([
+        let v = try RuleScenes.check(Self.window([
             "role: button, label: Buy, hoverEffect: custom",   // e0: info
             "role: toggle, label: Wi-Fi, hoverEffect: custom", // e1: custom effects are allowed on other controls
             "role: custom, hoverEffect: custom",               // e2: clean
@@ -76,7 +65,7 @@ import SpatialModel
     }
 
     @Test func hoverIsNotJudgedOnIOS() throws {
-        let v = try Self.check(Self.window(platform: "iOS", ["role: button, label: Place, hoverEffect: none"]))
+        let v = try RuleScenes.check(Self.window(platform: "iOS", ["role: button, label: Place, hoverEffect: none"]))
         #expect(v.filter { $0.rule == "target-hover-feedback" }.isEmpty)
     }
 
@@ -114,7 +103,7 @@ import SpatialModel
     // MARK: target-indirect-available
 
     @Test func directOnlyUIControlsAreWarnings() throws {
-        let v = try Self.check(Self.window([
+        let v = try RuleScenes.check(Self.window([
             "role: button, label: Next, interaction: direct",    // e0: warning
             "role: slider, label: Volume, interaction: direct",  // e1: warning
             "role: button, label: Back, interaction: both",      // e2: clean
@@ -137,7 +126,7 @@ import SpatialModel
         #expect(try SceneAnnotationTests.entity(scene, "radio/Knob1").interaction == .direct)
         let v = Self.runRules(scene).rule("target-indirect-available")
         #expect(v.map(\.entities) == [["radio/Knob2"]])
-        let ios = try Self.check(Self.window(platform: "iOS", ["role: button, label: Place, interaction: direct"]))
+        let ios = try RuleScenes.check(Self.window(platform: "iOS", ["role: button, label: Place, interaction: direct"]))
         #expect(ios.filter { $0.rule == "target-indirect-available" }.isEmpty)
     }
 }

@@ -51,7 +51,7 @@ extension Report {
     /// path is the scene file's absolute path when known (`SceneReport.filePath`), as Xcode needs.
     public func xcode() -> String {
         annotations { $0.filePath ?? $0.path }.map { a in
-            "\(Escape.text(a.file)):\(a.line):\(a.column): \(a.level): \(Escape.text(a.message)) [\(a.rule)]\n"
+            "\(Escape.text(a.file)):\(a.line):\(a.column): \(a.level): \(Escape.text(a.message)) [\(Escape.text(a.rule))]\n"
         }.joined()
     }
 

@@ -259,6 +259,7 @@ enum SchemaBuilder {
             ("message", string()), ("help", string()),
             ("fingerprint", string(pattern: "^[0-9a-f]{16}$")),
             ("location", location),
+            ("omittedSpans", integer("runs left out of spans (between the first 99 and the latest)", minimum: 0)),
         ], required: ["rule", "severity", "entities", "measured", "threshold", "unit", "message", "fingerprint"])
         let scene = obj([
             ("path", string("relative to the project root")),
@@ -267,8 +268,13 @@ enum SchemaBuilder {
             ("status", enumeration(SceneReport.Status.allCases.map(\.rawValue))),
             ("frameRate", number()), ("frames", integer(minimum: 0)), ("duration", number()),
             ("pointAngle", number()),
+            ("fixedPointSize", number("metres per point for fixed-scale content")),
             ("summary", obj(Severity.allCases.map { ($0.rawValue, integer(minimum: 0)) })),
             ("violations", array(ref("violation"))),
+            ("omittedViolations", array(obj([("rule", enumeration(RuleCatalog.allRuleIDs)),
+                                             ("severity", enumeration(Severity.allCases.map(\.rawValue))),
+                                             ("count", integer(minimum: 0))], required: ["rule", "severity", "count"]),
+                                        "violations left out of the list, per rule and severity")),
             ("warnings", array(ref("diagnostic"))),
             ("rulesChecked", array(enumeration(RuleCatalog.allRuleIDs))),
             ("errors", array(ref("diagnostic"))),
@@ -282,7 +288,7 @@ enum SchemaBuilder {
             ("tool", obj([("name", string()), ("version", string())])),
             ("generatedAt", string("ISO 8601 UTC, with --timestamp")),
             ("shard", obj([("index", integer(minimum: 1)), ("count", integer(minimum: 1))], required: ["index", "count"])),
-            ("settings", obj([("pointAngle", number()), ("failOn", enumeration(FailOn.allCases.map(\.rawValue)))])),
+            ("settings", obj([("pointAngle", number()), ("fixedPointSize", number()), ("failOn", enumeration(FailOn.allCases.map(\.rawValue)))])),
             ("scenes", array(ref("scene"))),
             ("baseline", obj(baselineCounts)),
         ], required: ["format", "scenes"])

@@ -82,8 +82,9 @@ import SpatialCheck
     static let markupFormats: Set<ReportFormat> = [.html, .markdown, .junit]
 
     /// Checks one rendered output; `visible` are escaped forms it must show.
-    static func check(_ output: String, _ label: String, markup: Bool, visible: [String] = []) {
-        let problems = HostileStrings.problems(in: output, markup: markup)
+    /// `githubCommands` for `--format github`, whose lines are its own workflow commands.
+    static func check(_ output: String, _ label: String, markup: Bool, githubCommands: Bool = false, visible: [String] = []) {
+        let problems = HostileStrings.problems(in: output, markup: markup, githubCommands: githubCommands)
         #expect(problems.isEmpty, "\(label): \(problems)")
         for v in visible { #expect(output.contains(v), "\(label) does not show \(v.debugDescription)") }
     }
@@ -121,7 +122,8 @@ import SpatialCheck
         #expect(messages.contains("no animation clip"), "\(messages)")
         for format in ReportFormat.allCases {
             let out = SpatialCheck.render(v, format: format)
-            Self.check(out, "\(format)", markup: Self.markupFormats.contains(format), visible: Self.visibleForms(format))
+            Self.check(out, "\(format)", markup: Self.markupFormats.contains(format), githubCommands: format == .github,
+                       visible: Self.visibleForms(format))
         }
         // JSON is lossless: the exact name comes back.
         let json = try #require(try JSONSerialization.jsonObject(with: Data(SpatialCheck.render(v, format: .json).utf8)) as? [String: Any])
@@ -224,7 +226,14 @@ import SpatialCheck
             #expect(r.diagnostics.isEmpty, "\(r.diagnostics.map(\.description))")
             #expect(r.exitCode == .loadError)
             Self.check(r.output, "report --format \(format)", markup: Self.markupFormats.contains(format),
-                       visible: Self.visibleForms(format))
+                       githubCommands: format == .github, visible: Self.visibleForms(format))
+            // The one-line formats escape the saved rule id too; in a workflow command the forged
+            // annotation stays percent-encoded inside the message and the `file=` property.
+            if format == .xcode { #expect(r.output.contains("[\\u{1B}[2J\\u{1B}[Hcleared "), "\(r.output)") }
+            if format == .github {
+                #expect(r.output.contains("ok%0A::error file=x::forged"), "\(r.output)")
+                #expect(r.output.contains("::error file=ok%0A%3A%3Aerror file=x%3A%3Aforged,line=1,col=1,title=load-error::"), "\(r.output)")
+            }
             // `help: javascript:…` is never a link.
             #expect(!r.output.lowercased().contains("href=\"javascript"), "\(format)")
             #expect(!r.output.lowercased().contains("](javascript"), "\(format)")
@@ -291,7 +300,8 @@ import SpatialCheck
             var options = SpatialCheck.ReportOptions()
             options.format = format
             let r = SpatialCheck.report(paths: [dir + "/r.json"], options: options)
-            Self.check(r.output, "report --format \(format)", markup: Self.markupFormats.contains(format))
+            Self.check(r.output, "report --format \(format)", markup: Self.markupFormats.contains(format),
+                       githubCommands: format == .github)
         }
         // A scene file named like a command, found by a directory search and named directly.
         try "format: spatialscene/1\nentities:\n  - {id: w, kind: window}\n"

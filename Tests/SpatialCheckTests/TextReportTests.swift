@@ -41,7 +41,9 @@ import Rules
 
     @Test func oneFrameIsSingularAndPtEqIsExplainedOnce() {
         let text = Self.report().text()
-        #expect(text.contains("a.scene.yaml  1 frame at 90 Hz (0.01 s)\n"))
+        // The title line ends with the settings used: the report's pointAngle and its default
+        // fixedPointSize, tan(0.0671°) · 1 m = 0.0671 · π/180 m ≈ 0.001171 m.
+        #expect(text.contains("a.scene.yaml  1 frame at 90 Hz (0.01 s); pointAngle 0.0671°/pt, fixedPointSize 0.001171 m/pt\n"))
         #expect(text.contains("(1 frame, 0.01 s)"))
         #expect(text.contains("b.scene.yaml  90 frames at 90 Hz"))
         #expect(text.contains("(2 frames, 0.02 s)"))

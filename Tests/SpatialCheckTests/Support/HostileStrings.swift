@@ -44,13 +44,19 @@ enum HostileStrings {
 
     /// What is wrong with `output` for a sink: raw forbidden scalars, a forged annotation at the
     /// start of a line, and (for HTML, Markdown and XML, `markup: true`) raw `<script` or `<img`.
-    static func problems(in output: String, markup: Bool) -> [String] {
+    /// `githubCommands: true` is for `--format github`, whose lines are workflow commands of its
+    /// own: there every line must be exactly one of them (`isOwnGitHubCommand`) instead.
+    static func problems(in output: String, markup: Bool, githubCommands: Bool = false) -> [String] {
         var found: [String] = []
         let bad = Set(output.unicodeScalars.filter(isForbidden).map { String($0.value, radix: 16, uppercase: true) })
         if !bad.isEmpty { found.append("raw U+" + bad.sorted().joined(separator: ", U+")) }
-        if output.contains("\n::error") || output.hasPrefix("::error") { found.append("forged ::error line") }
+        if !githubCommands, output.contains("\n::error") || output.hasPrefix("::error") { found.append("forged ::error line") }
         // CI runners read a line whose first non-blank characters are `::` or `##[` as a command.
         for line in output.split(separator: "\n") {
+            if githubCommands {
+                if !isOwnGitHubCommand(line) { found.append("not one of our workflow commands: \(line.prefix(60))") }
+                continue
+            }
             let start = line.drop { $0 == " " || $0 == "\t" }
             if start.hasPrefix("::") || start.hasPrefix("##[") || start.hasPrefix("##vso[") {
                 found.append("a line that is a CI command: \(line.prefix(60))")
@@ -62,5 +68,24 @@ enum HostileStrings {
             if lower.contains("<img") { found.append("raw <img") }
         }
         return found
+    }
+
+    /// True when `line` is exactly one workflow command as `--format github` writes it:
+    /// `::error|warning|notice file=F,line=L,col=C,title=T::MESSAGE`, L and C positive integers,
+    /// F and T without a raw `:` or `,` (percent-encoded, so a value can neither end the
+    /// properties nor add one), and a MESSAGE without a raw line break (a forged
+    /// `\n::error file=x::forged` stays inside it as `%0A::error file=x::forged`). The first `::`
+    /// after the command ends the properties; a `::` inside the message is text, not a command.
+    static func isOwnGitHubCommand(_ line: Substring) -> Bool {
+        guard let kind = ["error", "warning", "notice"].first(where: { line.hasPrefix("::\($0) file=") }) else { return false }
+        let rest = line.dropFirst("::\(kind) file=".count)
+        guard let end = rest.range(of: "::") else { return false }
+        let properties = rest[..<end.lowerBound].split(separator: ",", omittingEmptySubsequences: false)
+        let message = rest[end.upperBound...]
+        guard properties.count == 4, !properties.contains(where: { $0.contains(":") }),
+              properties[1].hasPrefix("line="), let l = Int(properties[1].dropFirst(5)), l >= 1,
+              properties[2].hasPrefix("col="), let c = Int(properties[2].dropFirst(4)), c >= 1,
+              properties[3].hasPrefix("title="), properties[3].count > 6 else { return false }
+        return !message.contains("\r") && !message.contains("\n")
     }
 }

@@ -288,7 +288,10 @@ struct USDImportTests {
         #expect(try USDFixtures.load("cm_zup.usda").triangleCount == 984)
     }
 
-    @Test func aMemoryLimitTooSmallForUsdCoreIsNamedAsSuch() {
+    /// Not under AddressSanitizer: there no worker gets an address-space limit (USDWorkerProcess,
+    /// like the assimp worker), so there is nothing to name.
+    @Test(.enabled(if: !AssetImporter.runningUnderAddressSanitizer))
+    func aMemoryLimitTooSmallForUsdCoreIsNamedAsSuch() {
         let tiny = AssetImportIsolation(executable: "/nonexistent", memoryLimitBytes: 64 * 1024 * 1024)
         do {
             _ = try USDFixtures.load("cm_zup.usda", isolation: tiny)

@@ -31,6 +31,9 @@ public enum RuleCatalog {
         MotionPeripheral.metadata, MotionTooFast.metadata,
         TypeMinSize.metadata, TypeLegibleAcrossScale.metadata, TypeBillboard.metadata,
         EnvGroundPlane.metadata, ArFrameRate.metadata,
+        MotionVection.metadata, MotionReduceMotion.metadata, MotionFlashing.metadata,
+        WinContentInBounds.metadata, WinControlsKeepout.metadata, VolScaleMode.metadata, OrnWidth.metadata,
+        VideoUserStart.metadata, A11yCaptions.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -60,6 +63,9 @@ enum RuleFactories {
         f += depthFactories()
         f += immersionFactories()
         f += motionTypeFactories()
+        f += windowFactories()
+        f += mediaFactories()
+        f += comfortMotionFactories()
         return f
     }
 }

@@ -164,6 +164,7 @@ final class SceneBuilder {
         }
         parseUnits(top["units"])
         parseViewer(top["viewer"])
+        let settings = top["settings"].map(parseSettings) ?? SystemSettings()
 
         var topIds: [String: SourceLocation] = [:]
         if let list = top["entities"].flatMap({ r.list($0, "'entities'") }) {
@@ -179,9 +180,11 @@ final class SceneBuilder {
                       hint: "add entities under 'entities:'; an empty scene is reported as checked, not as clean content")
         }
         if r.hasErrors { throw failure() }
-        return Scene(path: path, name: name, platform: platform, immersion: immersion, frameRate: frameRate,
-                     duration: d, units: units, viewer: viewer, nodes: nodes, entities: entities,
-                     animations: animations, events: events, warnings: r.warnings)
+        var scene = Scene(path: path, name: name, platform: platform, immersion: immersion, frameRate: frameRate,
+                          duration: d, units: units, viewer: viewer, nodes: nodes, entities: entities,
+                          animations: animations, events: events, warnings: r.warnings)
+        scene.settings = settings
+        return scene
     }
 
     func buildBareAsset() throws(LoadFailure) -> Scene {
@@ -583,6 +586,8 @@ final class SceneBuilder {
         e.placementDistance = d0
         if interactive != nil { e.factSources.interactive = .annotation }
         if m.has("anchor") { e.factSources.anchor = .annotation }
+        e.media = m["media"].flatMap { parseMedia($0, what: what) }
+        e.representsRealObject = m["representsRealObject"].flatMap { r.bool($0, "'representsRealObject' of \(what)") }
         entities.append(e)
         if !nodeWorld.isFinite {
             r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
@@ -830,6 +835,7 @@ final class SceneBuilder {
             e.metresPerPoint = s
             e.placementDistance = length(world[nodeIdx].translation - eye0)
             elementFacts(m, &e, what: what, s: s)
+            e.media = m["media"].flatMap { parseMedia($0, what: what) }
             entities.append(e)
         }
     }
@@ -1139,8 +1145,12 @@ final class SceneBuilder {
 
     private func animation(_ n: YNode, entIdx: Int, nodeIdx: Int, rotPrefix: Quat, attachment: Attachment?, what: String) {
         guard let m = r.mapping(n, "'animation' of \(what)") else { return }
-        m.checkKeys(["keyframes", "clip", "loop", "speed"], in: "'animation' of \(what)", reader: r)
+        m.checkKeys(SceneKeys.animation, in: "'animation' of \(what)", reader: r)
         let loop = m["loop"].flatMap { r.bool($0, "'loop' of the animation") } ?? false
+        let trigger = m["trigger"].flatMap { r.enumValue($0, "'trigger' of the animation of \(what)", AnimationTrigger.self) }
+        let onReduceMotion = m["reduceMotion"].flatMap {
+            r.enumValue($0, "'reduceMotion' of the animation of \(what)", ReduceMotionBehavior.self)
+        } ?? .keep
         let speed = m["speed"].flatMap { r.positive($0, "'speed' of the animation") } ?? 1
         if m.has("keyframes") && m.has("clip") {
             r.error(m.keyLoc("clip"), "the animation of \(what) gives both 'keyframes' and 'clip'; give one of them")
@@ -1181,8 +1191,10 @@ final class SceneBuilder {
             }
             guard ok, let lastT else { return }
             entities[entIdx].animation = animations.count
-            animations.append(Animation(entity: entIdx, source: .keyframes, duration: lastT, loop: loop, speed: speed,
-                                        channels: [ch]))
+            var anim = Animation(entity: entIdx, source: .keyframes, duration: lastT, loop: loop, speed: speed,
+                                 channels: [ch])
+            anim.trigger = trigger; anim.reduceMotion = onReduceMotion
+            animations.append(anim)
             return
         }
         if let cn = m["clip"] {
@@ -1210,8 +1222,10 @@ final class SceneBuilder {
                 return c2
             }
             entities[entIdx].animation = animations.count
-            animations.append(Animation(entity: entIdx, source: .clip(name), duration: clip.duration, loop: loop,
-                                        speed: speed, channels: channels))
+            var anim = Animation(entity: entIdx, source: .clip(name), duration: clip.duration, loop: loop,
+                                 speed: speed, channels: channels)
+            anim.trigger = trigger; anim.reduceMotion = onReduceMotion
+            animations.append(anim)
             return
         }
         r.error(m.loc, "the animation of \(what) needs 'keyframes' or 'clip'")

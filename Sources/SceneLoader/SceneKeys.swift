@@ -6,14 +6,14 @@ import SpatialModel
 public enum SceneKeys {
     /// The top level of a scene file.
     public static let top = ["format", "name", "platform", "immersion", "frameRate", "duration", "units", "viewer",
-                             "entities", "events"]
+                             "entities", "events", "settings"]
     /// Every entity, whatever its kind.
     public static let common = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
-                                "anchor", "interactive", "primary", "visible", "children", "animation"]
+                                "anchor", "interactive", "primary", "visible", "children", "animation", "media"]
     /// The keys only some kinds take, per kind a scene file can name.
     public static let byKind: [(kind: EntityKind, keys: [String])] = [
-        (.window, ["size", "scaleMode", "elements"]),
-        (.volume, ["size", "scaleMode", "elements"]),
+        (.window, ["size", "scaleMode", "elements", "representsRealObject"]),
+        (.volume, ["size", "scaleMode", "elements", "representsRealObject"]),
         (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations"]),
         (.text, ["fontSize", "height", "string"]),
         (.environment, ["asset", "assetUnits", "assetAxes", "node", "groundPlane", "range", "annotations"]),
@@ -21,11 +21,20 @@ public enum SceneKeys {
     ]
     /// A 2D element of a window or volume.
     public static let element = ["id", "role", "frame", "depth", "fontSize", "label", "interactive", "primary", "visible"]
-        + elementFactKeys
+        + elementFactKeys + ["media"]
     /// `viewer`.
     public static let viewer = ["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion", "hand"]
     /// `placement`.
     public static let placement = ["distance", "azimuth", "elevation", "facing"]
+    /// `settings`: the accessibility settings the scene runs under.
+    public static let settings = ["reduceMotion", "dimFlashingLights"]
+    /// `media` of an entity or element.
+    public static let media = ["kind", "autoplay", "controls", "speech", "captions", "flashRate", "flashLuminance",
+                               "dimsFlashingLights", "cameraMotion"]
+    /// `cameraMotion` of `media`.
+    public static let cameraMotion = ["rotation", "acceleration"]
+    /// `animation` of an entity.
+    public static let animation = ["keyframes", "clip", "loop", "speed", "trigger", "reduceMotion"]
     /// One entry of an entity's `annotations`.
     public static let annotation = annotationKeys
 }

@@ -139,7 +139,7 @@ public struct Simulator: Sendable {
             }
             return out
         }
-        for (a, anim) in scene.animations.enumerated() {
+        for (a, anim) in scene.animations.enumerated() where scene.plays(anim) {
             for ch in anim.channels where ch.node >= 0 && ch.node < nodes.count {
                 let positions = cleaned(ch.positions) { $0.isFinite }
                 let rotations = cleaned(ch.rotations) { $0.isFinite && $0.lengthSquared > 0 }

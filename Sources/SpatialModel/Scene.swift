@@ -199,6 +199,11 @@ public struct Entity: Sendable {
     /// For an element with a 2D hit region: that region in its container's points.
     public var hitFrame: RectPt?
     public var accessibilityLabel: String?
+    /// The media it plays (`media`), nil when it plays none.
+    public var media: Media? = nil
+    /// A volume or fixed-scale window that shows a real object at its real size
+    /// (`representsRealObject`); nil when the scene does not say.
+    public var representsRealObject: Bool? = nil
     /// Where `interactive`, `interaction`, `hoverEffect`, `hitRegion`, `anchor` and
     /// `accessibilityLabel` came from.
     public var factSources: FactSources
@@ -275,6 +280,10 @@ public struct Animation: Sendable {
     public var speed: Double
     /// Channels with node indices into `Scene.nodes`, times in seconds of clip time.
     public var channels: [NodeChannel]
+    /// What starts it (`trigger`); nil when the scene does not say (the scene plays it: automatic).
+    public var trigger: AnimationTrigger? = nil
+    /// What the app does with it while Reduce Motion is on (`reduceMotion`, default keep).
+    public var reduceMotion: ReduceMotionBehavior = .keep
     public init(entity: Int, source: Source, duration: Double, loop: Bool, speed: Double, channels: [NodeChannel]) {
         self.entity = entity; self.source = source; self.duration = duration; self.loop = loop
         self.speed = speed; self.channels = channels
@@ -318,6 +327,8 @@ public struct Scene: Sendable {
     public var events: [SceneEvent]
     /// Non-fatal findings of the loader (e.g. an asset whose size suggests wrong units).
     public var warnings: [Diagnostic]
+    /// The accessibility settings the scene is simulated and judged under (`settings`).
+    public var settings = SystemSettings()
 
     public init(path: String, name: String? = nil, platform: Platform = .visionOS,
                 immersion: ImmersionStyle = .shared, frameRate: Double? = nil, duration: Double = 0,

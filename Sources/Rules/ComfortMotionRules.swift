@@ -1,0 +1,235 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+// Motion the person does not control: large content that moves on its own (vection), and what
+// still moves when Reduce Motion is on. Animations started by a person (`trigger: user`) are theirs.
+
+public enum MotionVection: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "motion-vection", name: "The world doesn't move without the person's control", category: .motion,
+        defaultSeverity: .warning, thresholdKey: "vectionSpeed",
+        parameters: [RuleParameter("vectionCoverage", 30, "% FOV", .external("vection heuristics: coherent motion of a large part of the visual field makes people feel they move"),
+                                   "share of the field of view that moving content must cover"),
+                     RuleParameter("vectionSpeed", 5, "deg/s", .external("vection heuristics"),
+                                   "rotation rate above which large moving content is a violation"),
+                     RuleParameter("vectionAcceleration", 0.5, "m/s²", .external("vection heuristics"),
+                                   "linear acceleration above which large moving content is a violation"),
+                     RuleParameter("accelerationWindowS", 0.25, "s", .configurable("acceleration is measured over this interval, so a keyframe corner is a change of velocity, not an infinite spike"),
+                                   "interval over which acceleration is measured")],
+        citations: [Citation("accessibility", "visionOS")],
+        summary: "Content covering more than 30 % of the field of view that moves on its own (an animation not started by the person, or the camera motion of a video) turning faster than 5°/s or accelerating faster than 0.5 m/s².",
+        rationale: "When most of what people see moves together, they feel that they themselves are moving (vection) while their body says they are still, which can cause motion sickness. The HIG asks to be gentle with camera and video motion and to avoid situations where people feel the world around them moves without their control.",
+        fixHint: "Let the person drive the motion (trigger it from a gesture and track it), slow the rotation below 5°/s and ease accelerations, make the moving content smaller, or cut between views with a fade.",
+        unit: "deg/s", worse: .higher, angleDerived: false,
+        notes: ["Per frame, for every visible entity (not 2D elements) that covers at least vectionCoverage of the field of view (angular width × height, each capped at the field of view) and is moved by an animation of its own or of an entity it is nested in that is not trigger: user: its rotation rate (the change of its own axes, and of the direction of its centre as seen from the eye when the eye is outside it) and its linear acceleration (change of the velocity of its centre over accelerationWindowS).",
+                "Video: media with cameraMotion {rotation, acceleration} is judged with those numbers while it covers vectionCoverage of the field of view.",
+                "Measured: the rotation rate in °/s against vectionSpeed; acceleration is the sub-check acceleration (m/s², threshold vectionAcceleration). Head movement never counts: content is measured in the world."],
+        subchecks: [RuleSubcheck("acceleration", unit: "m/s²")])
+}
+
+public enum MotionReduceMotion: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "motion-reduce-motion", name: "Reduce Motion stops automatic motion", category: .motion,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [RuleParameter("springOvershoot", 5, "%", .configurable("a bounce past the end value larger than this is visible; the HIG asks to tighten springs"),
+                                   "overshoot past an animation's end value, as a share of its change, above which a still-playing animation is an info")],
+        citations: [Citation("accessibility", "Cognitive"), Citation("animation", "Make animations optional", "S2")],
+        summary: "When the scene runs with Reduce Motion on (settings.reduceMotion: true): an animation the app still plays and did not start from a person's action that scales, moves in depth (z), slides in x or y, or repeats forever (warning), or that bounces more than 5 % past its end value (info).",
+        rationale: "With Reduce Motion on, the HIG asks apps to cut automatic and repeating animation (zooming, scaling, peripheral motion), to tighten springs, to tie animation to gestures, not to animate depth changes, and to replace x, y and z slides with fades, because fast and repetitive motion can cause dizziness and distraction.",
+        fixHint: "When Reduce Motion is on (accessibilityReduceMotion), don't play the animation or replace it with a fade, and state it in the scene (animation: {reduceMotion: stop} or fade); or start it from the person's gesture (trigger: user).",
+        platforms: [.visionOS, .iOS],
+        unit: "count", worse: .higher,
+        notes: ["Judged only in a run with settings.reduceMotion: true, the Reduce Motion variant of a scene (docs/scene-format.md, \"Settings\"). An animation with reduceMotion: stop or fade does not play in that run; one with trigger: user follows a person's action.",
+                "From the animation's keys in its entity's parent frame: scale when a scale key differs from the first by more than 1 %; depth when the position's z range exceeds 1 cm; slide when the x or y range does; repeats when it loops and changes anything. Measured: how many of these kinds (1–4); threshold 0.",
+                "Info (sub-check overshoot): a position or scale component that passes its end value by more than springOvershoot of its change (a bounce), when no warning applies. Reported over the frames the animation plays and its entity is visible."],
+        subchecks: [RuleSubcheck("overshoot", unit: "%")])
+}
+
+/// The motion an animation makes, for Reduce Motion: the kinds the HIG lists and the largest
+/// overshoot past an end value (% of the change).
+struct AnimationMotion {
+    var scale = false, depth = false, slide = false, repeats = false
+    var overshoot = 0.0
+    var kinds: [String] {
+        (scale ? ["scales"] : []) + (depth ? ["moves in depth"] : []) + (slide ? ["slides"] : []) + (repeats ? ["repeats forever"] : [])
+    }
+
+    init(_ a: Animation) {
+        var moves = false
+        func overshootOf(_ values: [Double], minChange: Double) -> Double {
+            guard let first = values.first, let last = values.last, abs(last - first) > minChange else { return 0 }
+            let dir: Double = last > first ? 1 : -1
+            let worst = values.map { dir * ($0 - last) }.max() ?? 0
+            return max(0, worst / abs(last - first) * 100)
+        }
+        for ch in a.channels {
+            let p = ch.positions.map(\.value)
+            if let p0 = p.first {
+                var lo = p0, hi = p0
+                for v in p { lo = pointwiseMin(lo, v); hi = pointwiseMax(hi, v) }
+                let range = hi - lo
+                if range.x > 0.01 || range.y > 0.01 { slide = true }
+                if range.z > 0.01 { depth = true }
+                if max(range.x, range.y, range.z) > 1e-6 { moves = true }
+                for k in 0..<3 { overshoot = max(overshoot, overshootOf(p.map { $0[k] }, minChange: 0.01)) }
+            }
+            let sc = ch.scales.map(\.value)
+            if let s0 = sc.first {
+                for v in sc {
+                    for k in 0..<3 where abs(v[k] - s0[k]) > 0.01 * max(abs(s0[k]), 1e-9) { scale = true }
+                    if v != s0 { moves = true }
+                }
+                for k in 0..<3 { overshoot = max(overshoot, overshootOf(sc.map { $0[k] }, minChange: 0.01 * abs(s0[k]))) }
+            }
+            if let r0 = ch.rotations.first?.value, ch.rotations.contains(where: { q in abs(q.value.x * r0.x + q.value.y * r0.y + q.value.z * r0.z + q.value.w * r0.w) < 0.99999 }) { moves = true }
+        }
+        repeats = a.loop && moves
+    }
+}
+
+final class VectionRule: RuleProcessor {
+    let rule: Int
+    let scene: Scene
+    /// Entities moved by an animation that no person started.
+    let moving: [Int]
+    /// Media with camera motion.
+    let filmed: [Int]
+    let coverage, speed, accel: Double
+    let window: Int
+    private var prevFront: [Vec3?], prevUp: [Vec3?]
+    /// Recent centres of each moving entity (newest last), enough for two velocities `window` frames apart.
+    private var centres: [[Vec3]]
+
+    init?(_ s: RuleSetup) {
+        guard let r = s.index(MotionVection.metadata.id) else { return nil }
+        let meta = MotionVection.metadata
+        rule = r; scene = s.scene
+        coverage = s.param(meta, "vectionCoverage") / 100
+        speed = s.param(meta, "vectionSpeed")
+        accel = s.param(meta, "vectionAcceleration")
+        let ws = s.param(meta, "accelerationWindowS")
+        window = max(1, Int((ws * s.scene.frameRate).rounded()))
+        let ents = s.scene.entities
+        func drivingTrigger(_ e: Int) -> (animated: Bool, user: Bool) {
+            var cur: Int? = e, steps = 0
+            var animated = false
+            while let c = cur, c < ents.count, steps <= ents.count {
+                if let a = ents[c].animation, a < s.scene.animations.count, s.scene.plays(s.scene.animations[a]) {
+                    if s.scene.animations[a].trigger == .user { return (true, true) }
+                    animated = true
+                }
+                cur = ents[c].parent; steps += 1
+            }
+            return (animated, false)
+        }
+        moving = ents.indices.filter { e in
+            guard ents[e].kind != .element && ents[e].kind != .node else { return false }
+            let d = drivingTrigger(e)
+            return d.animated && !d.user
+        }
+        filmed = ents.indices.filter {
+            guard let m = ents[$0].media else { return false }
+            return (m.cameraRotation ?? 0) > 0 || (m.cameraAcceleration ?? 0) > 0
+        }
+        if moving.isEmpty && filmed.isEmpty { return nil }
+        prevFront = Array(repeating: nil, count: moving.count)
+        prevUp = prevFront
+        centres = Array(repeating: [], count: moving.count)
+    }
+
+    private static func angle(_ a: Vec3, _ b: Vec3) -> Double {
+        let la = length(a), lb = length(b)
+        guard la > 1e-12, lb > 1e-12 else { return 0 }
+        return degrees(acos(min(1, max(-1, dot(a, b) / (la * lb)))))
+    }
+
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        let fov = scene.viewer.fieldOfView
+        let dt = f.deltaTime > 0 ? f.deltaTime : (scene.frameRate > 0 ? 1 / scene.frameRate : 0)
+        for (k, e) in moving.enumerated() {
+            let front = f.front[e], up = f.upAxis[e]
+            defer {
+                prevFront[k] = front; prevUp[k] = up
+                centres[k].append(f.center[e])
+                if centres[k].count > window + 2 { centres[k].removeFirst(centres[k].count - window - 2) }
+            }
+            guard f.visible[e], dt > 0 else { continue }
+            let share = fieldOfViewShare(f, e, fov: fov)
+            guard share >= coverage else { continue }
+            var omega = 0.0
+            if let pf = prevFront[k], let pu = prevUp[k] {
+                omega = max(Self.angle(pf, front), Self.angle(pu, up)) / dt
+            }
+            if f.angularWidth[e] < 359.9 { omega = max(omega, f.angularVelocity[e]) }
+            if omega > speed {
+                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
+            }
+            // Velocity now (this frame's centre and the last) and `window` frames earlier.
+            let c = centres[k], n = c.count
+            if n >= window + 1 {
+                let vNow = (f.center[e] - c[n - 1]) / dt
+                let vThen = (c[n - window] - c[n - window - 1]) / dt
+                let a = length(vNow - vThen) / (Double(window) * dt)
+                if a > accel {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
+                               aux: share * 100, unit: "m/s²", variant: 1)
+                }
+            }
+        }
+        for e in filmed where f.visible[e] {
+            guard let m = scene.entities[e].media else { continue }
+            let share = fieldOfViewShare(f, e, fov: fov)
+            guard share >= coverage else { continue }
+            if let w = m.cameraRotation, w > speed {
+                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: w, threshold: speed, aux: share * 100)
+            }
+            if let a = m.cameraAcceleration, a > accel {
+                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
+                           aux: share * 100, unit: "m/s²", variant: 1)
+            }
+        }
+    }
+
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        let what = names.joinedNames
+        if agg.unit == "m/s²" {
+            return "\(what) covers \(fmt(agg.aux)) % of the field of view and accelerates at \(fmt(agg.measured)) m/s² (over \(fmt(agg.threshold))) without the person's control; ease it or let the person drive it"
+        }
+        return "\(what) covers \(fmt(agg.aux)) % of the field of view and turns at \(fmt(agg.measured))°/s (over \(fmt(agg.threshold))°/s) without the person's control, which can make people feel they move; slow it or let the person drive it"
+    }
+}
+
+func comfortMotionFactories() -> [RuleFactory] {
+    [
+        RuleFactory(ids: [MotionVection.metadata.id]) { VectionRule($0) },
+        RuleFactory(ids: [MotionReduceMotion.metadata.id]) { s in
+            guard let r = s.index(MotionReduceMotion.metadata.id), s.scene.settings.reduceMotion else { return nil }
+            let meta = MotionReduceMotion.metadata
+            let limit = s.param(meta, "springOvershoot")
+            var info: [Int: (anim: Animation, motion: AnimationMotion)] = [:]
+            for a in s.scene.animations where s.scene.plays(a) && a.trigger != .user && a.entity < s.scene.entities.count {
+                let m = AnimationMotion(a)
+                if !m.kinds.isEmpty || m.overshoot > limit { info[a.entity] = (a, m) }
+            }
+            if info.isEmpty { return nil }
+            let cands = info.keys.sorted()
+            return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+                guard f.visible[e], let x = info[e] else { return nil }
+                guard x.anim.loop || f.time <= x.anim.endTime + 1e-9 else { return nil }
+                let kinds = x.motion.kinds
+                if !kinds.isEmpty {
+                    return .init(measured: Double(kinds.count), threshold: 0, aux: Double(e))
+                }
+                return .init(measured: x.motion.overshoot, threshold: limit, severity: .info, aux: Double(e), unit: "%", variant: 1)
+            }, message: { agg, names in
+                let e = Int(agg.aux.isFinite ? agg.aux : -1)
+                if agg.unit == "%" {
+                    return "\(names.joinedNames) bounces \(fmt(agg.measured)) % past its end value while Reduce Motion is on (over \(fmt(agg.threshold)) %); tighten the spring"
+                }
+                let kinds = info[e]?.motion.kinds ?? []
+                return "\(names.joinedNames) \(kinds.joinedNames) on its own while Reduce Motion is on; don't play it or replace it with a fade (animation reduceMotion: stop or fade), or start it from a gesture"
+            })
+        },
+    ]
+}

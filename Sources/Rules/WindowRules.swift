@@ -28,14 +28,14 @@ public enum WinControlsKeepout: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: "keepoutBandPt",
         parameters: [RuleParameter("keepoutBandPt", 60, "pt", .configurable("about one 44 pt control plus a 16 pt gap; the HIG gives no band size"),
                                    "height of the band above the top edge and below the bottom edge of a window that other content must keep clear of"),
-                     RuleParameter("depthToleranceM", 0.1, "m", .configurable("content this far behind the window's plane still crowds the controls in front of it (the same depth window as target-no-overlap)"),
-                                   "content farther behind the window's plane than this is hidden behind the controls and ignored")],
+                     RuleParameter("depthToleranceM", 0.25, "m", .configurable("content this close to the window's plane sits in the same layer as its controls; content farther in front or behind is a separate layer that people look past or through"),
+                                   "how far in front of or behind the window's plane other content is judged")],
         citations: [Citation("layout", "visionOS"), Citation("toolbars", "visionOS"), Citation("context-menus", "visionOS")],
         summary: "Content that is not part of a top-level window (another window, a volume, a model, 3D text) whose image, seen from the eye, enters the band above or below the window where the system draws its controls.",
         rationale: "The system shows a window's Share menu above it and its window bar, close and resize controls below it. Other content drawn over those bands (a second window stacked close below, a model floating under a window) covers the controls or sits where people look for them, so they become hard to see and to target.",
         fixHint: "Move the other content at least one control height (60 pt) away from the window's top and bottom edges, or behind the window; attach controls that belong to the window as an ornament, which the system lays out around its controls.",
         unit: "pt", worse: .lower,
-        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners more than depthToleranceM behind the plane, or behind the eye, are left out. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
+        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners more than depthToleranceM in front of or behind the plane are left out: content in another layer is seen past or through, as two windows at different depths are. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
                 "Measured: the gap in the window's points between the window's edge and the nearest projected edge of the other content (0 when it reaches the window itself); threshold keepoutBandPt.",
                 "Reading: ornaments are not counted: the HIG presents them as the way to add controls without interfering with the system's, and the system places its window controls around them."])
 }
@@ -183,7 +183,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
                 for c in f.boxCorners(o) {
                     let s = dot(c - plane.center, plane.normal)
-                    guard s >= -depthTolerance, s < eyeSide - 1e-6 else { continue }
+                    guard abs(s) <= depthTolerance, s < eyeSide - 1e-6 else { continue }
                     let lambda = eyeSide / (eyeSide - s)
                     let q = plane.planar(f.headPosition + (c - f.headPosition) * lambda)
                     lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
@@ -203,7 +203,9 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        let window = names.first ?? "the window", other = names.count > 1 ? names[1] : "other content"
+        let windowPaths = Set(windows.map { scene.entities[$0].path })
+        let window = names.first { windowPaths.contains($0) } ?? names.first ?? "the window"
+        let other = names.first { $0 != window } ?? "other content"
         let edge = agg.aux == 2 ? "above the top edge of \(window), where its Share menu appears" :
             "below the bottom edge of \(window), where its window bar and close and resize controls are"
         return "\(other) reaches into the \(fmt(agg.threshold)) pt band \(edge) (\(fmt(agg.measured)) pt from the edge as seen from the eye); move it clear of the window's controls"

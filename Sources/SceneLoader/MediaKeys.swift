@@ -20,10 +20,11 @@ extension SceneBuilder {
         let mwhat = "'media' of \(what)"
         guard let m = r.mapping(n, mwhat) else { return nil }
         m.checkKeys(SceneKeys.media, in: mwhat, reader: r)
-        guard let kn = m.require("kind", in: mwhat, reader: r,
-                                 hint: "kind is one of " + Reader.quoteList(MediaKind.allCases.map(\.rawValue))),
-              let kind = r.enumValue(kn, "'kind' of \(mwhat)", MediaKind.self) else { return nil }
-        var media = Media(kind: kind)
+        let kind = m.require("kind", in: mwhat, reader: r,
+                             hint: "kind is one of " + Reader.quoteList(MediaKind.allCases.map(\.rawValue)))
+            .flatMap { r.enumValue($0, "'kind' of \(mwhat)", MediaKind.self) }
+        // The other keys are read (and their errors reported) even when the kind is wrong.
+        var media = Media(kind: kind ?? .video)
         func flag(_ key: String) -> Bool? { m[key].flatMap { r.bool($0, "'\(key)' of \(mwhat)") } }
         media.autoplay = flag("autoplay")
         media.controls = flag("controls")
@@ -39,6 +40,6 @@ extension SceneBuilder {
             media.cameraRotation = cm["rotation"].flatMap { r.nonNegative($0, "'rotation' of 'cameraMotion' (degrees per second)") }
             media.cameraAcceleration = cm["acceleration"].flatMap { r.nonNegative($0, "'acceleration' of 'cameraMotion' (m/s²)") }
         }
-        return media
+        return kind == nil ? nil : media
     }
 }

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import SpatialCheck
+@testable import SceneLoader
+import Simulation
+import Reporting
+import SpatialModel
+
+/// The media rules `video-user-start`, `a11y-captions` and `motion-flashing`, end to end on
+/// scene text. What a scene does not state about its media is unknown and never reported; every
+/// expectation is written out from the scene text.
+@Suite struct RuleMediaTests {
+    /// A 1280×720 pt window `w` 2 m straight ahead (2·tan(0.0671°) = 2.342 mm per pt), one second
+    /// at 90 Hz. Each element is `[frame, yaml]`; elements are images (not interactive), so no
+    /// target rule applies.
+    private static func window(platform: String = "visionOS", settings: String? = nil,
+                               _ elements: [(frame: String, yaml: String)]) -> String {
+        """
+        format: spatialscene/1
+        platform: \(platform)
+        duration: 1
+        \(settings.map { "settings: " + $0 } ?? "")
+        entities:
+          - id: w
+            kind: window
+            placement: {distance: 2, azimuth: 0, elevation: 0}
+            size: [1280, 720]
+            elements:
+        \(elements.enumerated().map { i, e in "      - {id: e\(i), role: image, frame: \(e.frame), " + e.yaml + "}" }.joined(separator: "\n"))
+        """
+    }
+
+    /// Small 100×60 pt tiles in a row, 120 pt apart.
+    private static func tiles(_ yamls: [String]) -> [(frame: String, yaml: String)] {
+        yamls.enumerated().map { i, y in ("[\(20 + 120 * i), 330, 100, 60]", y) }
+    }
+
+    // MARK: video-user-start
+
+    @Test func autoplayWithoutControlsAndAutoplayingVideoAreWarnings() throws {
+        let v = try RuleScenes.check(Self.window(Self.tiles([
+            "media: {kind: video, autoplay: true, controls: false}",   // e0: no controls → warning
+            "media: {kind: video, autoplay: true, controls: true}",    // e1: visionOS video starts itself → warning
+            "media: {kind: audio, autoplay: true, controls: false}",   // e2: audio, no controls → warning
+            "media: {kind: audio, autoplay: true}",                    // e3: controls unknown: clean
+            "media: {kind: splash, autoplay: true, controls: false}",  // e4: a splash video: clean
+            "media: {kind: ambient, autoplay: true, controls: false}", // e5: a soundscape: clean
+            "media: {kind: video, autoplay: false, controls: false}",  // e6: starts from a user action: clean
+            "media: {kind: video}",                                    // e7: autoplay unknown: clean
+        ]))).filter { $0.rule == "video-user-start" }
+        #expect(v.map(\.entities) == [["w/e0"], ["w/e1"], ["w/e2"]])
+        #expect(v.allSatisfy { $0.severity == .warning && $0.measured == 1 && $0.threshold == 0 && $0.frameCount == 90 })
+        try #require(v.count == 3)
+        #expect(v[0].message.contains("no controls to stop it"))
+        #expect(v[1].message.contains("starts playing by itself"))
+    }
+
+    @Test func onIOSOnlyAutoplayWithoutControlsIsJudged() throws {
+        let v = try RuleScenes.check(Self.window(platform: "iOS", Self.tiles([
+            "media: {kind: video, autoplay: true, controls: false}",   // e0: warning
+            "media: {kind: video, autoplay: true, controls: true}",    // e1: clean on iOS
+        ]))).filter { $0.rule == "video-user-start" }
+        #expect(v.map(\.entities) == [["w/e0"]])
+    }
+
+    // MARK: a11y-captions
+
+    @Test func speechWithoutCaptionsIsAWarning() throws {
+        let v = try RuleScenes.check(Self.window(Self.tiles([
+            "media: {kind: video, speech: true}",                  // e0: no caption track listed → warning
+            "media: {kind: audio, speech: true, captions: false}", // e1: warning
+            "media: {kind: video, speech: true, captions: true}",  // e2: clean
+            "media: {kind: video, captions: false}",               // e3: speech unknown: clean
+            "media: {kind: video, speech: false}",                 // e4: no speech: clean
+        ]))).filter { $0.rule == "a11y-captions" }
+        #expect(v.map(\.entities) == [["w/e0"], ["w/e1"]])
+        #expect(v.allSatisfy { $0.severity == .warning && $0.spans == [0...89] })
+        #expect(v.first?.message.contains("no captions or subtitles") == true)
+    }
+
+    @Test func captionsAreJudgedOnEntitiesAndOnIOS() throws {
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            platform: iOS
+            duration: 1
+            entities:
+              - id: screen
+                kind: window
+                position: [0, 1.6, -2]
+                size: [600, 400]
+                media: {kind: video, autoplay: false, speech: true}
+            """).filter { $0.rule == "a11y-captions" }
+        #expect(v.map(\.entities) == [["screen"]])
+    }
+
+    // MARK: motion-flashing
+
+    /// The field-of-view share of a w × h pt element at the centre of the window 2 m ahead:
+    /// angular width × height (each 2·atan(size/2/2 m)) over 90° × 70°, in percent.
+    private static func share(_ w: Double, _ h: Double) -> Double {
+        let s = 2 * tan(0.0671 * Double.pi / 180)
+        let aw = 2 * atan(w * s / 2 / 2) * 180 / Double.pi, ah = 2 * atan(h * s / 2 / 2) * 180 / Double.pi
+        return aw * ah / (90 * 70) * 100
+    }
+
+    @Test func flashingOverThreePerSecondOnOnePercentOfTheViewIsAWarning() throws {
+        // 400 × 300 pt centred (x 440…840, y 210…510) spans 26.37° × 19.93°: 8.34 % of the view.
+        let v = try RuleScenes.check(Self.window([
+            ("[440, 210, 400, 300]", "media: {kind: effect, flashRate: 6, flashLuminance: 0.5}"),  // e0: warning
+            ("[20, 20, 200, 200]", "media: {kind: effect, flashRate: 3, flashLuminance: 0.5}"),    // e1: 3/s is allowed
+            ("[1060, 20, 200, 200]", "media: {kind: effect, flashRate: 8, flashLuminance: 0.05}"), // e2: ΔL < 0.1: clean
+            ("[20, 600, 20, 20]", "media: {kind: effect, flashRate: 8, flashLuminance: 0.5}"),     // e3: 0.03 % of the view: clean
+            ("[1060, 500, 200, 200]", "media: {kind: video, flashRate: 5}"),                      // e4: ΔL unstated counts: warning
+        ])).filter { $0.rule == "motion-flashing" }
+        #expect(v.map(\.entities) == [["w/e0"], ["w/e4"]])
+        let e0 = try #require(v.first)
+        #expect(e0.severity == .warning && e0.measured == 6 && e0.threshold == 3 && e0.unit == "Hz")
+        #expect(e0.frameCount == 90)
+        // The message states the share of the field of view, 8.34 % (hand-derived above).
+        #expect(abs(Self.share(400, 300) - 8.34) < 0.01)
+        #expect(e0.message.contains("8.34 % of the field of view"))
+        // e3: 20 pt is 1.342° a side, 1.8 deg² of 6300: 0.029 %, under 1 %; a 200 pt square
+        // (13.4° a side, off centre at most a little less) is about 2.9 %.
+        #expect(Self.share(20, 20) < 0.03)
+        #expect(Self.share(200, 200) > 2.8)
+    }
+
+    @Test func theFlashRateThresholdIsConfigurable() throws {
+        let yaml = Self.window([("[440, 210, 400, 300]", "media: {kind: effect, flashRate: 6}")])
+        let v = try RuleScenes.check(yaml, config: "rules:\n  motion-flashing: {flashRate: 7}\n")
+        #expect(v.filter { $0.rule == "motion-flashing" }.isEmpty)
+    }
+
+    @Test func dimFlashingLightsDimsAPlayerThatFollowsItAndFlagsAVideoThatIgnoresIt() throws {
+        let elements: [(frame: String, yaml: String)] = [
+            ("[440, 210, 400, 300]", "media: {kind: video, flashRate: 6, dimsFlashingLights: true}"),  // e0
+            ("[20, 20, 100, 100]", "media: {kind: video, dimsFlashingLights: false}"),                 // e1
+            ("[1060, 20, 200, 200]", "media: {kind: effect, flashRate: 6, dimsFlashingLights: false}"), // e2
+        ]
+        // Without the setting: e0 and e2 flash (warnings); nothing is said about ignoring it.
+        let off = try RuleScenes.check(Self.window(elements)).filter { $0.rule == "motion-flashing" }
+        #expect(off.map(\.entities) == [["w/e0"], ["w/e2"]])
+        #expect(off.allSatisfy { $0.severity == .warning })
+        // With Dim Flashing Lights on: e0's player dims its flashes (clean), e1 is a video that
+        // ignores the setting (info, count), e2 is an effect that still flashes (warning).
+        let on = try RuleScenes.check(Self.window(settings: "{dimFlashingLights: true}", elements))
+            .filter { $0.rule == "motion-flashing" }
+        // (Reports list warnings before infos.)
+        #expect(on.map(\.entities) == [["w/e2"], ["w/e1"]])
+        #expect(on.map(\.severity) == [.warning, .info])
+        try #require(on.count == 2)
+        #expect(on[0].unit == "Hz" && on[0].measured == 6)
+        #expect(on[1].unit == "count" && on[1].measured == 1 && on[1].message.contains("ignores Dim Flashing Lights"))
+    }
+
+    // MARK: loading
+
+    @Test func mediaKeysAreValidatedWithSuggestions() {
+        let errors = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                media: {kind: vidoe, autoplya: true, flashLuminance: 2}
+            """).map(\.description)
+        #expect(errors.count == 3, "\(errors)")
+        #expect(errors.contains { $0.contains("'autoplya'") && $0.contains("did you mean 'autoplay'") })
+        #expect(errors.contains { $0.contains("'vidoe'") && $0.contains("video") })
+        #expect(errors.contains { $0.contains("flashLuminance") && $0.contains("from 0 to 1") })
+    }
+
+    @Test func mediaLoadsOntoEntitiesAndElements() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                media: {kind: audio, autoplay: true, controls: false, speech: true, captions: true,
+                        flashRate: 2.5, flashLuminance: 0.3, dimsFlashingLights: true,
+                        cameraMotion: {rotation: 4, acceleration: 0.2}}
+                elements:
+                  - {id: v, frame: [0, 0, 10, 10], media: {kind: splash}}
+            """)
+        let w = try #require(scene.entities.first { $0.path == "w" }?.media)
+        #expect(w == Media(kind: .audio, autoplay: true, controls: false, speech: true, captions: true, flashRate: 2.5,
+                           flashLuminance: 0.3, dimsFlashingLights: true, cameraRotation: 4, cameraAcceleration: 0.2))
+        #expect(scene.entities.first { $0.path == "w/v" }?.media == Media(kind: .splash))
+    }
+}

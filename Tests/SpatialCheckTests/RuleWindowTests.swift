@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import SpatialCheck
+import Simulation
+import Reporting
+import SpatialModel
+
+/// The window rules `win-content-in-bounds`, `win-controls-keepout`, `vol-scale-mode` and
+/// `orn-width`, end to end on scene text. The main window is always 1280×720 pt, 2 m straight ahead
+/// of a standing viewer (eye (0, 1.6, 0)), so it spans x ±0.70266·(1280/600)… exactly:
+/// s = 2·tan(0.0671°) = 2.3422 mm per pt, half width 640·s = 1.49901 m, half height 360·s = 0.84319 m,
+/// in the plane z = −2 centred at y = 1.6.
+@Suite struct RuleWindowTests {
+    static let s = 2 * tan(0.0671 * Double.pi / 180)
+
+    private static func scene(_ body: String, duration: Double = 1) -> String {
+        """
+        format: spatialscene/1
+        duration: \(duration)
+        entities:
+          - id: main
+            kind: window
+            placement: {distance: 2, azimuth: 0, elevation: 0}
+            size: [1280, 720]
+        \(body)
+        """
+    }
+
+    // MARK: win-content-in-bounds
+
+    @Test func elementsOutsideTheWindowRectangleAreWarnings() throws {
+        let v = try RuleScenes.check(Self.scene("""
+                elements:
+                  - {id: footer, role: image, frame: [0, 680, 100, 80]}     # bottom 760 > 720: 40 pt below
+                  - {id: badge, role: image, frame: [-30, 100, 100, 60]}    # 30 pt past the left edge
+                  - {id: tag, role: image, frame: [1200, 0, 100, 60]}       # right 1300 > 1280: 20 pt
+                  - {id: body, role: image, frame: [500, 300, 100, 60]}     # inside: clean
+                  - {id: backdrop, role: image, frame: [0, 0, 1280, 720]}   # exactly the window: clean
+            """)).filter { $0.rule == "win-content-in-bounds" }
+        #expect(v.map(\.entities) == [["main/badge"], ["main/footer"], ["main/tag"]])
+        #expect(v.map(\.measured) == [30, 40, 20])
+        #expect(v.allSatisfy { $0.severity == .warning && $0.threshold == 0 && $0.unit == "pt" && $0.frameCount == 90 })
+        #expect(v[1].message.contains("spills below its bottom edge"))
+        #expect(!v[0].message.contains("below"))
+    }
+
+    @Test func nested3DContentIsProjectedOntoTheWindowPlane() throws {
+        // A 0.4 m cube-ish volume nested in the window, centred 0.8 m below the window's centre:
+        // its bottom is at −1.0 m, 0.15681 m below the bottom edge (−0.84319 m): 66.95 pt.
+        // An ornament (child window) below the window is not window content.
+        let v = try RuleScenes.check(Self.scene("""
+                children:
+                  - {id: stand, kind: volume, scaleMode: dynamic, position: [0, -0.8, 0.05], size: [0.4, 0.4, 0.1]}
+                  - {id: toolbar, kind: window, position: [0, -0.96, 0.02], size: [400, 80]}
+            """)).filter { $0.rule == "win-content-in-bounds" }
+        #expect(v.map(\.entities) == [["main/stand"]])
+        let expected = (1.0 - 360 * Self.s) / Self.s
+        #expect(abs(expected - 66.95) < 0.01)
+        #expect(abs((v.first?.measured ?? 0) - expected) < 0.01)
+        #expect(v.first?.message.contains("spills below") == true)
+    }
+
+    // MARK: win-controls-keepout
+
+    /// A 0.4 × 0.1 × 0.1 m volume (no elements) at world `position`, beside the main window.
+    private static func other(_ position: String) -> String {
+        "  - {id: box, kind: volume, scaleMode: dynamic, position: \(position), size: [0.4, 0.1, 0.1]}"
+    }
+
+    @Test func contentInTheBandBelowTheWindowIsAWarningWithItsGap() throws {
+        // The box spans y = 0.6…0.7 (−1.0…−0.9 from the window's centre) and z = −1.95…−1.85,
+        // 0.05…0.15 m in front of the window's plane. Projected from the eye onto z = −2 (factor
+        // 2 / (2 − depth)), its top edge lands highest for the nearest-to-plane corner:
+        // −0.9 · 2/1.95 = −0.92308 m, inside the band −0.98372…−0.84319 (60 pt = 0.14053 m);
+        // the gap to the bottom edge is (0.92308 − 0.84319) / s = 34.11 pt.
+        let v = try RuleScenes.check(Self.scene(Self.other("[0, 0.65, -1.9]")))
+            .filter { $0.rule == "win-controls-keepout" }
+        #expect(v.map(\.entities) == [["box", "main"]])
+        let gap = (0.9 * 2 / 1.95 - 360 * Self.s) / Self.s
+        #expect(abs(gap - 34.11) < 0.01)
+        let x = try #require(v.first)
+        #expect(abs(x.measured - gap) < 0.01 && x.threshold == 60 && x.unit == "pt" && x.severity == .warning)
+        #expect(x.message.contains("below the bottom edge of main") && x.message.contains("box reaches into"))
+    }
+
+    @Test func contentAboveTheTopEdgeIsJudgedToo() throws {
+        // Mirror image: y = 2.5…2.6 (+0.9…+1.0), so the band above the top edge (the Share menu).
+        let v = try RuleScenes.check(Self.scene(Self.other("[0, 2.55, -1.9]")))
+            .filter { $0.rule == "win-controls-keepout" }
+        #expect(v.count == 1)
+        #expect(v.first?.message.contains("above the top edge of main") == true)
+        #expect(abs((v.first?.measured ?? 0) - (0.9 * 2 / 1.95 - 360 * Self.s) / Self.s) < 0.01)
+    }
+
+    @Test func contentClearOfTheBandInAnotherLayerOrAnOrnamentIsClean() throws {
+        // Lower: y = 0.35…0.45 (−1.25…−1.15), projected top −1.15·2/1.95 = −1.179 < −0.984: clear.
+        // Behind: the first box moved to z = −2.35, 0.3…0.4 m behind the plane (> 0.25 m).
+        // Ornament: a child window at the bottom edge belongs to the window.
+        for body in [Self.other("[0, 0.45, -1.9]"), Self.other("[0, 0.65, -2.35]"),
+                     "    children:\n      - {id: toolbar, kind: window, position: [0, -0.9, 0.02], size: [400, 80]}"] {
+            let v = try RuleScenes.check(Self.scene(body)).filter { $0.rule == "win-controls-keepout" }
+            #expect(v.isEmpty, "\(body): \(v.map(\.message))")
+        }
+    }
+
+    @Test func theBandHeightIsConfigurable() throws {
+        // With a 30 pt band the 34.11 pt gap is clear.
+        let v = try RuleScenes.check(Self.scene(Self.other("[0, 0.65, -1.9]")),
+                                     config: "rules:\n  win-controls-keepout: {keepoutBandPt: 30}\n")
+        #expect(v.filter { $0.rule == "win-controls-keepout" }.isEmpty)
+    }
+
+    // MARK: vol-scale-mode
+
+    @Test func fixedScaleWithInteractiveContentIsAWarningAndPlainFixedVolumesAreInfo() throws {
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: game                  # fixed (the default) with two buttons and a text: warning, 3
+                kind: volume
+                position: [-1, 1.2, -2]
+                size: [0.5, 0.5, 0.5]
+                elements:
+                  - {id: a, role: button, frame: [20, 20, 60, 60]}
+                  - {id: b, role: button, frame: [200, 20, 60, 60]}
+                  - {id: t, role: text, frame: [20, 200, 200, 40], fontSize: 24}
+              - id: dyn                   # dynamic with a button: clean
+                kind: volume
+                scaleMode: dynamic
+                position: [0, 1.2, -2]
+                size: [0.5, 0.5, 0.5]
+                elements:
+                  - {id: a, role: button, frame: [20, 20, 60, 60]}
+              - id: statue                # fixed, nothing interactive, a real object: clean
+                kind: volume
+                representsRealObject: true
+                position: [1, 1.2, -2]
+                size: [0.3, 0.5, 0.3]
+              - id: vase                  # fixed, nothing interactive, not said: info
+                kind: volume
+                position: [1.6, 1.2, -2]
+                size: [0.3, 0.5, 0.3]
+              - id: card                  # a fixed-scale window with a button: warning, 1
+                kind: window
+                scaleMode: fixed
+                position: [0, 2.2, -2]
+                size: [300, 200]
+                elements:
+                  - {id: ok, role: button, frame: [120, 70, 60, 60]}
+            """).filter { $0.rule == "vol-scale-mode" }
+        #expect(v.map(\.entities) == [["card"], ["game"], ["vase"]])
+        #expect(v.map(\.severity) == [.warning, .warning, .info])
+        #expect(v.map(\.measured) == [1, 3, 1])
+        #expect(v[1].message.contains("holds 3 interactive or text items"))
+        #expect(v[2].message.contains("representsRealObject"))
+    }
+
+    // MARK: orn-width
+
+    @Test func anOrnamentWiderThanItsWindowIsAWarning() throws {
+        // Window 600×400 pt at 2 m. The ornament sits at (0, 1.04, −1.98), √(0.56² + 1.98²) =
+        // 2.05767 m from the eye, so its points are 2.05767/2 = 1.028835 of the window's: 900 pt is
+        // 925.95 of the window's points (> 600); 580 pt is 596.72 (≤ 600, clean).
+        func run(_ width: Int) throws -> [ReportViolation] {
+            try RuleScenes.check("""
+                format: spatialscene/1
+                duration: 1
+                entities:
+                  - id: notes
+                    kind: window
+                    placement: {distance: 2, azimuth: 0, elevation: 0}
+                    size: [600, 400]
+                    children:
+                      - {id: toolbar, kind: window, position: [0, -0.56, 0.02], size: [\(width), 80]}
+                """).filter { $0.rule == "orn-width" }
+        }
+        let ratio = (0.56 * 0.56 + 1.98 * 1.98).squareRoot() / 2
+        let wide = try run(900)
+        #expect(wide.map(\.entities) == [["notes/toolbar"]])
+        #expect(abs((wide.first?.measured ?? 0) - 900 * ratio) < 1e-6)
+        #expect(abs(900 * ratio - 925.95) < 0.01)
+        #expect(abs((wide.first?.threshold ?? 0) - 600) < 1e-9)
+        #expect(wide.first?.message.contains("wider than notes (600 pt)") == true)
+        #expect(abs(580 * ratio - 596.72) < 0.01)
+        #expect(try run(580).isEmpty)
+    }
+}

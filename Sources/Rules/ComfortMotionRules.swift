@@ -35,14 +35,14 @@ public enum MotionReduceMotion: RuleDescribing {
         parameters: [RuleParameter("springOvershoot", 5, "%", .configurable("a bounce past the end value larger than this is visible; the HIG asks to tighten springs"),
                                    "overshoot past an animation's end value, as a share of its change, above which a still-playing animation is an info")],
         citations: [Citation("accessibility", "Cognitive"), Citation("animation", "Make animations optional", "S2")],
-        summary: "When the scene runs with Reduce Motion on (settings.reduceMotion: true): an animation the app still plays and did not start from a person's action that scales, moves in depth (z), slides in x or y, or repeats forever (warning), or that bounces more than 5 % past its end value (info).",
+        summary: "When the scene runs with Reduce Motion on (settings.reduceMotion: true): an animation the app still plays and did not start from a person's action that scales, moves in depth (z), slides in x or y, or repeats forever (warning); an animation that still plays and bounces more than 5 % past its end value (info).",
         rationale: "With Reduce Motion on, the HIG asks apps to cut automatic and repeating animation (zooming, scaling, peripheral motion), to tighten springs, to tie animation to gestures, not to animate depth changes, and to replace x, y and z slides with fades, because fast and repetitive motion can cause dizziness and distraction.",
         fixHint: "When Reduce Motion is on (accessibilityReduceMotion), don't play the animation or replace it with a fade, and state it in the scene (animation: {reduceMotion: stop} or fade); or start it from the person's gesture (trigger: user).",
         platforms: [.visionOS, .iOS],
         unit: "count", worse: .higher,
         notes: ["Judged only in a run with settings.reduceMotion: true, the Reduce Motion variant of a scene (docs/scene-format.md, \"Settings\"). An animation with reduceMotion: stop or fade does not play in that run; one with trigger: user follows a person's action.",
                 "From the animation's keys in its entity's parent frame: scale when a scale key differs from the first by more than 1 %; depth when the position's z range exceeds 1 cm; slide when the x or y range does; repeats when it loops and changes anything. Measured: how many of these kinds (1–4); threshold 0.",
-                "Info (sub-check overshoot): a position or scale component that passes its end value by more than springOvershoot of its change (a bounce), when no warning applies. Reported over the frames the animation plays and its entity is visible."],
+                "Info (sub-check overshoot): an animation that still plays, including one a person starts, whose position or scale passes its end value by more than springOvershoot of its change (a bounce), when no warning applies. Reported over the frames the animation plays and its entity is visible."],
         subchecks: [RuleSubcheck("overshoot", unit: "%")])
 }
 
@@ -208,8 +208,10 @@ func comfortMotionFactories() -> [RuleFactory] {
             let meta = MotionReduceMotion.metadata
             let limit = s.param(meta, "springOvershoot")
             var info: [Int: (anim: Animation, motion: AnimationMotion)] = [:]
-            for a in s.scene.animations where s.scene.plays(a) && a.trigger != .user && a.entity < s.scene.entities.count {
-                let m = AnimationMotion(a)
+            for a in s.scene.animations where s.scene.plays(a) && a.entity < s.scene.entities.count {
+                var m = AnimationMotion(a)
+                // Motion a person starts is theirs; only its springs are judged.
+                if a.trigger == .user { m.scale = false; m.depth = false; m.slide = false; m.repeats = false }
                 if !m.kinds.isEmpty || m.overshoot > limit { info[a.entity] = (a, m) }
             }
             if info.isEmpty { return nil }

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import SpatialCheck
+@testable import SceneLoader
+import Simulation
+import Reporting
+import SpatialModel
+
+/// `motion-reduce-motion` and the `settings` run variant: what still moves when the scene runs
+/// with Reduce Motion on. Each animated entity is a small dynamic-scale volume (10 cm, 2 m ahead,
+/// far apart), so no other rule reacts; expectations come from the keyframes written below.
+@Suite struct RuleReduceMotionTests {
+    /// Two seconds at 90 Hz (frames 0…179) with `settings`, one volume per animation.
+    private static func scene(settings: String? = "{reduceMotion: true}", _ animations: [String]) -> String {
+        """
+        format: spatialscene/1
+        duration: 2
+        \(settings.map { "settings: " + $0 } ?? "")
+        entities:
+        \(animations.enumerated().map { i, a in
+            """
+              - id: v\(i)
+                kind: volume
+                scaleMode: dynamic
+                position: [\(Double(i) * 0.5 - 1.5), 1.6, -2]
+                size: [0.1, 0.1, 0.1]
+                animation: \(a)
+            """ }.joined(separator: "\n"))
+        """
+    }
+
+    /// Keyframes moving volume `i` by `delta` from its rest position over 1 s.
+    private static func move(_ i: Int, _ delta: (Double, Double, Double), extra: String = "") -> String {
+        let x = Double(i) * 0.5 - 1.5
+        return "{\(extra)keyframes: [{t: 0, position: [\(x), 1.6, -2]}, {t: 1, position: [\(x + delta.0), \(1.6 + delta.1), \(-2 + delta.2)]}]}"
+    }
+
+    @Test func automaticScaleSlideDepthAndRepeatsAreWarningsUnderReduceMotion() throws {
+        let v = try RuleScenes.check(Self.scene([
+            "{loop: true, keyframes: [{t: 0, scale: 1}, {t: 0.5, scale: 1.2}, {t: 1, scale: 1}]}", // v0: scales, repeats
+            Self.move(1, (0.3, 0, 0)),                                                          // v1: slides (x)
+            Self.move(2, (0, 0, 0.3)),                                                          // v2: moves in depth
+            "{keyframes: [{t: 0, rotation: {yaw: 0}}, {t: 1, rotation: {yaw: 30}}]}",           // v3: turns only: clean
+            Self.move(4, (0.3, 0, 0), extra: "trigger: user, "),                                // v4: a person's action: clean
+            Self.move(5, (0.3, 0, 0), extra: "reduceMotion: stop, "),                           // v5: not played: clean
+            Self.move(6, (0.3, 0, 0), extra: "reduceMotion: fade, "),                           // v6: a fade: clean
+            Self.move(7, (0.005, 0, 0)),                                                        // v7: 5 mm, under 1 cm: clean
+        ])).filter { $0.rule == "motion-reduce-motion" }
+        #expect(v.map(\.entities) == [["v0"], ["v1"], ["v2"]])
+        #expect(v.map(\.measured) == [2, 1, 1])
+        #expect(v.allSatisfy { $0.severity == .warning && $0.threshold == 0 && $0.unit == "count" })
+        try #require(v.count == 3)
+        // The loop plays the whole run; a 1 s animation plays for frames 0…90 (t = 90/90 = 1 s).
+        #expect(v[0].spans == [0...179])
+        #expect(v[1].spans == [0...90] && v[2].spans == [0...90])
+        #expect(v[0].message.contains("scales and repeats forever"))
+        #expect(v[1].message.contains("slides") && v[2].message.contains("moves in depth"))
+    }
+
+    @Test func withoutReduceMotionNothingIsJudged() throws {
+        let v = try RuleScenes.check(Self.scene(settings: nil, [Self.move(0, (0.3, 0, 0))]))
+        #expect(v.filter { $0.rule == "motion-reduce-motion" }.isEmpty)
+        let off = try RuleScenes.check(Self.scene(settings: "{reduceMotion: false}", [Self.move(0, (0.3, 0, 0))]))
+        #expect(off.filter { $0.rule == "motion-reduce-motion" }.isEmpty)
+    }
+
+    @Test func aSpringThatOvershootsIsInfoEvenWhenAPersonStartsIt() throws {
+        // x: −1.5 → −0.97 → −1.0 (t 0, 0.6, 1): the change is 0.5 m and the bounce 0.03 m past the
+        // end, 6 % (> 5 %). The second one bounces 0.02 m, 4 %: clean.
+        let v = try RuleScenes.check(Self.scene([
+            "{trigger: user, keyframes: [{t: 0, position: [-1.5, 1.6, -2]}, {t: 0.6, position: [-0.97, 1.6, -2]}, {t: 1, position: [-1.0, 1.6, -2]}]}",
+            "{trigger: user, keyframes: [{t: 0, position: [-1.0, 1.6, -2]}, {t: 0.6, position: [-0.48, 1.6, -2]}, {t: 1, position: [-0.5, 1.6, -2]}]}",
+        ])).filter { $0.rule == "motion-reduce-motion" }
+        #expect(v.map(\.entities) == [["v0"]])
+        let x = try #require(v.first)
+        #expect(x.severity == .info && x.unit == "%" && x.threshold == 5)
+        #expect(abs(x.measured - 6) < 1e-9)
+        #expect(x.message.contains("bounces 6 %"))
+    }
+
+    @Test func reduceMotionStopsTheAnimationsTheAppStopsInTheSimulation() throws {
+        // v0 slides 0.3 m in x unless Reduce Motion stops it.
+        let text = Self.scene([Self.move(0, (0.3, 0, 0), extra: "reduceMotion: stop, ")])
+        let on = try LoaderFixture.load(text)
+        #expect(on.settings == SystemSettings(reduceMotion: true, dimFlashingLights: false))
+        #expect(on.animations.first?.reduceMotion == .stop)
+        var xs: [Double] = []
+        Simulator(scene: on).run { f in if f.frame == 150 { xs.append(f.center[0].x) } }
+        #expect(xs.count == 1 && abs(xs[0] - -1.5) < 1e-9)
+        // The same scene without the setting plays it: at t = 150/90 s it has arrived at −1.2.
+        let off = try LoaderFixture.load(text.replacingOccurrences(of: "settings: {reduceMotion: true}", with: ""))
+        xs = []
+        Simulator(scene: off).run { f in if f.frame == 150 { xs.append(f.center[0].x) } }
+        #expect(xs.count == 1 && abs(xs[0] - -1.2) < 1e-9)
+    }
+
+    @Test func settingsAndAnimationKeysAreValidated() {
+        let errors = LoaderFixture.errors("""
+            format: spatialscene/1
+            settings: {reduceMotoin: true, dimFlashingLights: yes-please}
+            entities:
+              - id: v
+                kind: volume
+                size: [0.1, 0.1, 0.1]
+                animation: {trigger: person, reduceMotion: skip, keyframes: [{t: 0}]}
+            """).map(\.description)
+        #expect(errors.count == 4, "\(errors)")
+        #expect(errors.contains { $0.contains("'reduceMotoin'") && $0.contains("did you mean 'reduceMotion'") })
+        #expect(errors.contains { $0.contains("dimFlashingLights") })
+        #expect(errors.contains { $0.contains("'person'") && $0.contains("'user'") })
+        #expect(errors.contains { $0.contains("'skip'") && $0.contains("'stop'") })
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import SpatialCheck
+import Simulation
+import Reporting
+import SpatialModel
+
+/// `motion-vection`: large content that moves without the person's control. The panorama is a
+/// 3.6 × 2 × 0.1 m dynamic-scale volume centred 3 m straight ahead of the eye (0, 1.6, 0): at rest
+/// it spans 2·atan(1.8/3) = 61.93° × 2·atan(1/3) = 36.87°, 36.24 % of the 90° × 70° view.
+@Suite struct RuleVectionTests {
+    private static func panorama(size: String = "[3.6, 2, 0.1]", animation: String, media: String? = nil) -> String {
+        """
+        format: spatialscene/1
+        duration: 2
+        entities:
+          - id: panorama
+            kind: volume
+            scaleMode: dynamic
+            position: [0, 1.6, -3]
+            size: \(size)
+            animation: \(animation)
+        """
+    }
+
+    static func share(_ w: Double, _ h: Double, at d: Double) -> Double {
+        let aw = 2 * atan(w / 2 / d) * 180 / Double.pi, ah = 2 * atan(h / 2 / d) * 180 / Double.pi
+        return aw * ah / 6300 * 100
+    }
+
+    @Test func largeContentTurningOnItsOwnIsAWarning() throws {
+        // Roll 0 → 20° over 2 s: its up axis turns 10°/s; its centre stays put. Frame 0 has no
+        // previous frame, so frames 1…179 are reported.
+        let v = try RuleScenes.check(Self.panorama(animation: "{keyframes: [{t: 0, rotation: {roll: 0}}, {t: 2, rotation: {roll: 20}}]}"))
+            .filter { $0.rule == "motion-vection" }
+        #expect(v.map(\.entities) == [["panorama"]])
+        let x = try #require(v.first)
+        #expect(abs(x.measured - 10) < 1e-6 && x.threshold == 5 && x.unit == "deg/s" && x.severity == .warning)
+        #expect(x.spans == [1...179])
+        #expect(abs(Self.share(3.6, 2, at: 3) - 36.24) < 0.01)
+    }
+
+    @Test func userDrivenSlowOrSmallMotionIsClean() throws {
+        let roll = "keyframes: [{t: 0, rotation: {roll: 0}}, {t: 2, rotation: {roll: 20}}]"
+        for yaml in [
+            Self.panorama(animation: "{trigger: user, \(roll)}"),                                   // the person drives it
+            Self.panorama(animation: "{keyframes: [{t: 0, rotation: {roll: 0}}, {t: 2, rotation: {roll: 8}}]}"), // 4°/s
+            Self.panorama(size: "[2, 1.2, 0.1]", animation: "{\(roll)}"),                          // 13.2 % of the view
+        ] {
+            #expect(try RuleScenes.check(yaml).filter { $0.rule == "motion-vection" }.isEmpty)
+        }
+        // 2 × 1.2 m at 3 m: 36.87° × 22.62° = 13.24 %; with the coverage lowered to 10 % it counts.
+        #expect(abs(Self.share(2, 1.2, at: 3) - 13.24) < 0.01)
+        let low = try RuleScenes.check(Self.panorama(size: "[2, 1.2, 0.1]", animation: "{\(roll)}"),
+                                       config: "rules:\n  motion-vection: {vectionCoverage: 10}\n")
+        #expect(low.filter { $0.rule == "motion-vection" }.count == 1)
+    }
+
+    @Test func suddenAccelerationIsTheAccelerationSubcheck() throws {
+        // Still until t = 1 s, then straight toward the eye at 0.5 m/s (its direction never changes,
+        // so no rotation). Acceleration is measured over round(0.25 s · 90) = 23 frames: the jump
+        // from 0 to 0.5 m/s reads 0.5 / (23/90 s) = 1.957 m/s² on frames 91…113, the frames whose
+        // velocity 23 frames earlier (frames 68…90) was still 0.
+        let v = try RuleScenes.check(Self.panorama(animation:
+            "{keyframes: [{t: 0, position: [0, 1.6, -3]}, {t: 1, position: [0, 1.6, -3]}, {t: 2, position: [0, 1.6, -2.5]}]}"))
+            .filter { $0.rule == "motion-vection" }
+        #expect(v.count == 1)
+        let x = try #require(v.first)
+        #expect(x.unit == "m/s²" && x.threshold == 0.5)
+        #expect(abs(x.measured - 0.5 * 90 / 23) < 1e-6)
+        #expect(x.spans == [91...113])
+        #expect(x.message.contains("accelerates"))
+    }
+
+    @Test func filmedCameraMotionOfALargeVideoCounts() throws {
+        // A 1280×720 pt window 2 m ahead: 2·atan(640·s/2) × 2·atan(360·s/2) with s = 2·tan(0.0671°)
+        // per pt: 73.71° × 45.72°, 53.5 % of the view. Its video pans at 8°/s and accelerates at 0.8 m/s².
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: film
+                kind: window
+                placement: {distance: 2, azimuth: 0, elevation: 0}
+                size: [1280, 720]
+                media: {kind: video, autoplay: false, cameraMotion: {rotation: 8, acceleration: 0.8}}
+              - id: small
+                kind: window
+                placement: {distance: 2, azimuth: 60, elevation: 0}
+                size: [300, 200]
+                media: {kind: video, autoplay: false, cameraMotion: {rotation: 30}}
+            """).filter { $0.rule == "motion-vection" }
+        #expect(v.map(\.entities) == [["film"], ["film"]])
+        #expect(v.map(\.unit) == ["deg/s", "m/s²"])
+        #expect(v.map(\.measured) == [8, 0.8])
+        #expect(v.allSatisfy { $0.frameCount == 90 })
+        let s = 2 * tan(0.0671 * Double.pi / 180)
+        #expect(abs(Self.share(1280 * s, 720 * s, at: 2) - 53.5) < 0.05)
+    }
+}

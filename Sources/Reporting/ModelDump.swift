@@ -33,6 +33,8 @@ public enum ModelDump {
                 ("location", .object([("line", .int(e.location.line)), ("column", .int(e.location.column))])),
                 ("facts", facts(e)),
             ]
+            if let m = e.media { members.append(("media", media(m))) }
+            if let r = e.representsRealObject { members.append(("representsRealObject", .bool(r))) }
             return .object(members)
         }
         let totalTriangles = scene.entities.reduce(0) { $0 + triangles(of: $1, in: scene) }
@@ -40,7 +42,8 @@ public enum ModelDump {
             ("format", .string(formatTag)),
             ("path", .string(scene.path)),
             ("settings", .object([("pointAngle", .rounded(scene.units.pointAngle)),
-                                  ("fixedPointSize", .rounded(scene.units.fixedPointSize))])),
+                                  ("fixedPointSize", .rounded(scene.units.fixedPointSize))]
+                                 + scene.settings.enabledNames.map { ($0, JSON.bool(true)) })),
             ("entities", .array(entities)),
             ("bounds", bounds(scene.restWorldBounds)),
             ("triangles", .int(totalTriangles)),
@@ -65,6 +68,9 @@ public enum ModelDump {
         out += "  viewer: \(v.posture.rawValue), eye height \(fmt(v.eyeHeight, 2)) m, "
         out += "field of view \(fmt(v.fieldOfView.x, 0))°×\(fmt(v.fieldOfView.y, 0))°, "
         out += "\(v.path.count) path key\(v.path.count == 1 ? "" : "s"), motion \(v.motion.rawValue)\n"
+        if !scene.settings.enabledNames.isEmpty {
+            out += "  settings: \(scene.settings.enabledNames.joined(separator: ", ")) on\n"
+        }
         if v.handGiven || scene.entities.contains(where: { $0.anchor == .hand }), let h = v.hand.first {
             // Where hand-anchored content is held, in the head frame (scene-format.md, "Viewer").
             let d = length(h.position)
@@ -116,7 +122,19 @@ public enum ModelDump {
         if !keyed.isEmpty {
             out += "\nkeyframe animations\n"
             for a in keyed where scene.entities.indices.contains(a.entity) {
-                out += "  \(t(scene.entities[a.entity].path)): \(fmt(a.duration, 3)) s\(a.loop ? ", looping" : "")\n"
+                out += "  \(t(scene.entities[a.entity].path)): \(fmt(a.duration, 3)) s\(a.loop ? ", looping" : "")"
+                    + (a.trigger.map { ", trigger \($0.rawValue)" } ?? "")
+                    + (a.reduceMotion != .keep ? ", with Reduce Motion: \(a.reduceMotion.rawValue)" : "") + "\n"
+            }
+        }
+        let withMedia = scene.entities.filter { $0.media != nil || $0.representsRealObject != nil }
+        if !withMedia.isEmpty {
+            out += "\nmedia and scale intent\n"
+            for e in withMedia {
+                var parts: [String] = []
+                if let m = e.media { parts.append(mediaText(m)) }
+                if let r = e.representsRealObject { parts.append("represents a real object: \(r ? "yes" : "no")") }
+                out += "  \(t(e.path)): " + parts.joined(separator: "; ") + "\n"
             }
         }
         if !scene.events.isEmpty {
@@ -128,6 +146,33 @@ public enum ModelDump {
             for w in scene.warnings { out += "  " + w.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") + "\n" }
         }
         return out
+    }
+
+    // MARK: media
+
+    /// `media` of an entity in the JSON model: the stated keys only (unknown ones are left out).
+    static func media(_ m: Media) -> JSON {
+        var members: [(String, JSON)] = [("kind", .string(m.kind.rawValue))]
+        for (k, v) in [("autoplay", m.autoplay), ("controls", m.controls), ("speech", m.speech), ("captions", m.captions),
+                       ("dimsFlashingLights", m.dimsFlashingLights)] {
+            if let v { members.append((k, .bool(v))) }
+        }
+        for (k, v) in [("flashRate", m.flashRate), ("flashLuminance", m.flashLuminance),
+                       ("cameraRotation", m.cameraRotation), ("cameraAcceleration", m.cameraAcceleration)] {
+            if let v { members.append((k, .rounded(v))) }
+        }
+        return .object(members)
+    }
+
+    static func mediaText(_ m: Media) -> String {
+        func yn(_ b: Bool?) -> String { b.map { $0 ? "yes" : "no" } ?? "unknown" }
+        var s = "\(m.kind.rawValue), autoplay \(yn(m.autoplay)), controls \(yn(m.controls)), speech \(yn(m.speech)), captions \(yn(m.captions))"
+        if let r = m.flashRate { s += ", flashes \(fmtShort(r))/s" + (m.flashLuminance.map { " (ΔL \(fmtShort($0)))" } ?? "") }
+        if let d = m.dimsFlashingLights { s += ", follows Dim Flashing Lights \(d ? "yes" : "no")" }
+        if m.cameraRotation != nil || m.cameraAcceleration != nil {
+            s += ", camera motion \(fmtShort(m.cameraRotation ?? 0))°/s, \(fmtShort(m.cameraAcceleration ?? 0)) m/s²"
+        }
+        return s
     }
 
     // MARK: facts

@@ -121,7 +121,11 @@ enum SchemaBuilder {
             "children": array(ref("entity"), "nested entities, transforms relative to this one"),
             "animation": obj([("keyframes", array(obj(pose + [("scale", anyOf([number(), ref("vec3")]))]))),
                               ("clip", string("a clip stored in the model's asset")), ("loop", boolean),
-                              ("speed", number(exclusiveMinimum: 0))]),
+                              ("speed", number(exclusiveMinimum: 0)),
+                              ("trigger", enumeration(AnimationTrigger.allCases.map(\.rawValue), "user: a person's action starts it; system (default): the app does")),
+                              ("reduceMotion", enumeration(ReduceMotionBehavior.allCases.map(\.rawValue), "what the app does with it while Reduce Motion is on (default keep)"))]),
+            "media": ref("media"),
+            "representsRealObject": boolean,
             "size": .object([("description", .string("window: [w, h] in pt; volume: [w, h, d] in metres")), ("type", .string("array")),
                              ("items", number(exclusiveMinimum: 0)), ("minItems", .int(2)), ("maxItems", .int(3))]),
             "scaleMode": enumeration(ScaleMode.allCases.map(\.rawValue)),
@@ -163,6 +167,7 @@ enum SchemaBuilder {
             ("fontSize", number("pt", exclusiveMinimum: 0)),
             ("label", string()),
             ("interactive", boolean), ("primary", boolean), ("visible", boolean),
+            ("media", ref("media")),
         ]
         let element: JSON = .object([("type", .string("object")),
                                      ("properties", properties(SceneKeys.element, Dictionary(elementProps, uniquingKeysWith: { a, _ in a }))),
@@ -185,6 +190,15 @@ enum SchemaBuilder {
             ("trigger", enumeration(SceneEvent.Trigger.allCases.map(\.rawValue))),
             ("entity", string("the entity's path, for show and hide")),
         ], required: ["t", "action"])
+        let media = obj([
+            ("kind", enumeration(MediaKind.allCases.map(\.rawValue))),
+            ("autoplay", boolean), ("controls", boolean), ("speech", boolean), ("captions", boolean),
+            ("flashRate", number("flashes per second", minimum: 0)),
+            ("flashLuminance", number("change of relative luminance per flash, 0…1", minimum: 0)),
+            ("dimsFlashingLights", boolean),
+            ("cameraMotion", obj([("rotation", number("degrees per second", minimum: 0)),
+                                  ("acceleration", number("m/s²", minimum: 0))])),
+        ], required: ["kind"], description: "media the entity plays (docs/scene-format.md, \"Media\")")
         let root = obj([
             ("format", .object([("const", .string("spatialscene/1"))])),
             ("name", string("shown in reports")),
@@ -197,10 +211,12 @@ enum SchemaBuilder {
             ("viewer", ref("viewer")),
             ("entities", array(ref("entity"))),
             ("events", array(ref("event"))),
+            ("settings", obj([("reduceMotion", boolean), ("dimFlashingLights", boolean)],
+                             description: "accessibility settings the scene is simulated and judged under (default off)")),
         ], required: ["format"])
         return document(title: "spatialcheck scene (spatialscene/1)", root: root, definitions: [
             ("vec3", vec3), ("rotation", rotation), ("quaternion", quaternion), ("entity", entity),
-            ("element", element), ("viewer", viewer), ("event", event),
+            ("element", element), ("viewer", viewer), ("event", event), ("media", media),
         ])
     }
 

@@ -164,7 +164,9 @@ final class SceneBuilder {
         }
         parseUnits(top["units"])
         parseViewer(top["viewer"])
-        let settings = top["settings"].map(parseSettings) ?? SystemSettings()
+        var settings = top["settings"].map(parseSettings) ?? SystemSettings()
+        if options.settings.reduceMotion { settings.reduceMotion = true }
+        if options.settings.dimFlashingLights { settings.dimFlashingLights = true }
 
         var topIds: [String: SourceLocation] = [:]
         if let list = top["entities"].flatMap({ r.list($0, "'entities'") }) {

@@ -166,6 +166,9 @@ public struct LoadOptions: Sendable {
     /// `.spatialcheck.yaml`, else the enclosing git work tree, else the file's own folder). Use
     /// `SceneLoader.confinementRoot(for:options:)` for the root that applies to a file.
     public var confinementRoot: String?
+    /// Accessibility settings turned on for the run in addition to the scene's own `settings`
+    /// (`--setting reduceMotion`): the Reduce Motion / Dim Flashing Lights variant of every scene.
+    public var settings = SystemSettings()
     public init(pointAngle: Double? = nil, frameRate: Double? = nil, duration: Double? = nil,
                 allowExternalAssets: Bool = false, confinementRoot: String? = nil) {
         self.pointAngle = pointAngle; self.frameRate = frameRate; self.duration = duration

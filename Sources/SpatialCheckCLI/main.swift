@@ -98,8 +98,14 @@ struct SceneOptions: ParsableArguments {
     @Flag(name: .customLong("allow-external-assets"),
           help: "Let scenes and assets reference files outside the project root (the folder of .spatialcheck.yaml, else the git work tree, else the scene's folder; after '..', absolute paths and symlinks). .git folders stay unread. Only for trusted scenes.")
     var allowExternalAssets = false
+    @Option(name: .customLong("setting"),
+            help: "Run every scene with this accessibility setting on, as if its file said settings: {NAME: true}: reduceMotion or dimFlashingLights (repeatable).")
+    var settings: [String] = []
 
     func validate() throws {
+        for s in settings where !["reduceMotion", "dimFlashingLights"].contains(s) {
+            throw ValidationError("--setting takes reduceMotion or dimFlashingLights, found '\(s)'")
+        }
         if let frameRate, !(frameRate.isFinite && frameRate > 0 && frameRate <= 10_000) {
             throw ValidationError("--frame-rate must be a number of Hz greater than 0 and at most 10000, found \(frameRate)")
         }
@@ -110,7 +116,10 @@ struct SceneOptions: ParsableArguments {
     }
 
     var loadOptions: LoadOptions {
-        LoadOptions(pointAngle: pointAngle, frameRate: frameRate, duration: duration, allowExternalAssets: allowExternalAssets)
+        var o = LoadOptions(pointAngle: pointAngle, frameRate: frameRate, duration: duration, allowExternalAssets: allowExternalAssets)
+        o.settings = SystemSettings(reduceMotion: settings.contains("reduceMotion"),
+                                    dimFlashingLights: settings.contains("dimFlashingLights"))
+        return o
     }
 }
 

@@ -95,6 +95,20 @@ import SpatialModel
         #expect(xs.count == 1 && abs(xs[0] - -1.2) < 1e-9)
     }
 
+    @Test func theRunCanTurnASettingOnForEveryScene() throws {
+        // `--setting reduceMotion` (LoadOptions.settings) judges a scene that says nothing about
+        // settings as its Reduce Motion variant: the 0.3 m slide of v0 is then a warning.
+        let text = Self.scene(settings: nil, [Self.move(0, (0.3, 0, 0))])
+        var options = LoadOptions()
+        options.settings = SystemSettings(reduceMotion: true)
+        let scene = try LoaderFixture.load(text, options: options)
+        #expect(scene.settings.reduceMotion && !scene.settings.dimFlashingLights)
+        let engine = RuleEngine(scene: scene, configuration: .default)
+        Simulator(scene: scene).run { engine.consume($0) }
+        #expect(engine.finish().rule("motion-reduce-motion").map(\.entities) == [["v0"]])
+        #expect(try LoaderFixture.load(text).settings == SystemSettings())
+    }
+
     @Test func settingsAndAnimationKeysAreValidated() {
         let errors = LoaderFixture.errors("""
             format: spatialscene/1

@@ -28,7 +28,7 @@ public enum WinControlsKeepout: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: "keepoutBandPt",
         parameters: [RuleParameter("keepoutBandPt", 60, "pt", .configurable("about one 44 pt control plus a 16 pt gap; the HIG gives no band size"),
                                    "height of the band above the top edge and below the bottom edge of a window that other content must keep clear of"),
-                     RuleParameter("depthToleranceM", 0.25, "m", .configurable("content this close to the window's plane sits in the same layer as its controls; content farther in front or behind is a separate layer that people look past or through"),
+                     RuleParameter("depthToleranceM", 0.1, "m", .configurable("content this close to the window's plane sits in the same layer as its controls (the depth window of target-no-overlap across containers); content farther in front or behind is a separate layer that people look past or through"),
                                    "how far in front of or behind the window's plane other content is judged")],
         citations: [Citation("layout", "visionOS"), Citation("toolbars", "visionOS"), Citation("context-menus", "visionOS")],
         summary: "Content that is not part of a top-level window (another window, a volume, a model, 3D text) whose image, seen from the eye, enters the band above or below the window where the system draws its controls.",
@@ -36,7 +36,7 @@ public enum WinControlsKeepout: RuleDescribing {
         fixHint: "Move the other content at least one control height (60 pt) away from the window's top and bottom edges, or behind the window; attach controls that belong to the window as an ornament, which the system lays out around its controls.",
         unit: "pt", worse: .lower,
         notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners more than depthToleranceM in front of or behind the plane are left out: content in another layer is seen past or through, as two windows at different depths are. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
-                "Measured: the gap in the window's points between the window's edge and the nearest projected edge of the other content (0 when it reaches the window itself); threshold keepoutBandPt.",
+                "Measured: the gap in the window's points between the window's edge and the nearest projected edge of the other content (0 when it reaches the window itself); threshold keepoutBandPt. Two windows are one pair, reported once with the smaller gap (either one's controls).",
                 "Reading: ornaments are not counted: the HIG presents them as the way to add controls without interfering with the system's, and the system places its window controls around them."])
 }
 
@@ -46,12 +46,12 @@ public enum VolScaleMode: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [],
         citations: [Citation("windows", "visionOS volumes"), Citation("spatial-layout", "Scale")],
-        summary: "A fixed-scale volume or window that holds interactive content or text (warning), or a fixed-scale volume that does not state it shows a real object at its real size (info).",
+        summary: "A fixed-scale volume or window that holds interactive content or text (warning), or a fixed-scale volume that states it does not show a real object (representsRealObject: false, info).",
         rationale: "With fixed scale, content shrinks with distance like a physical object. That suits a virtual object that should look exactly like a real one, but interactive content and text must keep a usable size however far away people place them, so the HIG reserves fixed scale for noninteractive objects and asks to use it sparingly.",
         fixHint: "Give the volume dynamic scale (scaleMode: dynamic; .defaultWorldScaling(.dynamic) in SwiftUI) so its controls and text keep their angular size; keep fixed scale for a noninteractive object shown life-size, and say so (representsRealObject: true).",
         unit: "count", worse: .higher,
         notes: ["Warning: a volume, or a window with scaleMode: fixed, with interactive content or readable text anywhere inside it (its elements, nested entities and asset nodes). Measured: how many interactive or text entities it holds; threshold 0.",
-                "Info: a fixed-scale volume (the format's default, as in visionOS) with no interactive content or text whose representsRealObject is not true. Measured 1, threshold 0.",
+                "Info: a fixed-scale volume (the format's default, as in visionOS) with no interactive content or text that states representsRealObject: false. Reading: a volume that says nothing may well show a real object, so unstated is not reported. Measured 1, threshold 0.",
                 "Reported over the frames the volume or window is visible."])
 }
 
@@ -198,15 +198,18 @@ final class ControlsKeepoutRule: RuleProcessor {
                     if g < gap { gap = g; side = 2 }
                 }
                 guard gap.isFinite else { continue }
-                out.report(rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band, aux: side)
+                // aux: the window whose controls are covered, and the band (1 below, 2 above).
+                out.report(rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
+                           aux: Double(w) * 4 + side)
             }
         }
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        let windowPaths = Set(windows.map { scene.entities[$0].path })
-        let window = names.first { windowPaths.contains($0) } ?? names.first ?? "the window"
+        let code = agg.aux.isFinite && agg.aux >= 0 ? Int(agg.aux) : 1
+        let w = code / 4
+        let window = w < scene.entities.count ? scene.entities[w].path : (names.first ?? "the window")
         let other = names.first { $0 != window } ?? "other content"
-        let edge = agg.aux == 2 ? "above the top edge of \(window), where its Share menu appears" :
+        let edge = code % 4 == 2 ? "above the top edge of \(window), where its Share menu appears" :
             "below the bottom edge of \(window), where its window bar and close and resize controls are"
         return "\(other) reaches into the \(fmt(agg.threshold)) pt band \(edge) (\(fmt(agg.measured)) pt from the edge as seen from the eye); move it clear of the window's controls"
     }
@@ -225,13 +228,13 @@ func windowFactories() -> [RuleFactory] {
                 let count = inside.filter { ents[$0].interactive || ents[$0].isReadable }.count
                 if count > 0 {
                     items.append(.init(entity: i, measured: Double(count), threshold: 0, severity: .warning, aux: 0))
-                } else if e.kind == .volume, e.representsRealObject != true {
+                } else if e.kind == .volume, e.representsRealObject == false {
                     items.append(.init(entity: i, measured: 1, threshold: 0, severity: .info, aux: 1))
                 }
             }
             return StaticRule(rule: r, items: items) { agg, names in
                 if agg.aux == 1 {
-                    return "volume \(names.joinedNames) uses fixed scale but does not say it shows a real object at its real size; prefer dynamic scale, or state representsRealObject: true"
+                    return "volume \(names.joinedNames) uses fixed scale but does not show a real object at its real size; prefer dynamic scale"
                 }
                 let n = Int(agg.measured)
                 return "\(names.joinedNames) uses fixed scale but holds \(n) interactive or text item\(n == 1 ? "" : "s"), which shrink with distance; use dynamic scale so they keep a usable size"

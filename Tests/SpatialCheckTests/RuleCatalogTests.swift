@@ -12,9 +12,9 @@ import SpatialModel
             #expect(!m.citations.isEmpty, "\(m.id) has no citation")
             #expect(m.citations.allSatisfy { $0.url.hasPrefix("https://developer.apple.com/design/human-interface-guidelines/") })
             #expect(!m.platforms.isEmpty)
-            // The contract's units (cli-and-report.md), plus m/s (looming) and % (window coverage):
-            // docs/reports.md lists the extension.
-            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%"]
+            // The contract's units (cli-and-report.md), plus m/s (looming), % (window coverage),
+            // Hz (flashes per second) and m/s² (acceleration): docs/reports.md lists the extension.
+            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%", "Hz", "m/s²"]
             #expect(units.contains(m.unit), "\(m.id) unit \(m.unit)")
             for sub in m.subchecks { #expect(units.contains(sub.unit), "\(m.id) \(sub.name) unit \(sub.unit)") }
             #expect(Set(m.subchecks.map(\.name)).count == m.subchecks.count, "\(m.id) sub-check names repeat")
@@ -24,7 +24,8 @@ import SpatialModel
                 #expect(!(p.origin.justification ?? "").isEmpty, "\(m.id).\(p.key) needs a justification")
             }
             let prefix = m.id.split(separator: "-").first.map(String.init) ?? ""
-            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar"].contains(prefix))
+            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar",
+                     "win", "vol", "orn", "video", "a11y"].contains(prefix))
         }
     }
 

@@ -133,13 +133,18 @@ import SpatialModel
                 size: [0.5, 0.5, 0.5]
                 elements:
                   - {id: a, role: button, frame: [20, 20, 60, 60]}
+              - id: lamp                  # fixed, nothing interactive, nothing said: clean (unknown)
+                kind: volume
+                position: [2.2, 1.2, -2]
+                size: [0.3, 0.5, 0.3]
               - id: statue                # fixed, nothing interactive, a real object: clean
                 kind: volume
                 representsRealObject: true
                 position: [1, 1.2, -2]
                 size: [0.3, 0.5, 0.3]
-              - id: vase                  # fixed, nothing interactive, not said: info
+              - id: vase                  # fixed, nothing interactive, not a real object: info
                 kind: volume
+                representsRealObject: false
                 position: [1.6, 1.2, -2]
                 size: [0.3, 0.5, 0.3]
               - id: card                  # a fixed-scale window with a button: warning, 1
@@ -154,7 +159,7 @@ import SpatialModel
         #expect(v.map(\.severity) == [.warning, .warning, .info])
         #expect(v.map(\.measured) == [1, 3, 1])
         #expect(v[1].message.contains("holds 3 interactive or text items"))
-        #expect(v[2].message.contains("representsRealObject"))
+        #expect(v[2].message.contains("does not show a real object"))
     }
 
     // MARK: orn-width

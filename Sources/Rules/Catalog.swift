@@ -31,6 +31,10 @@ public enum RuleCatalog {
         MotionPeripheral.metadata, MotionTooFast.metadata,
         TypeMinSize.metadata, TypeLegibleAcrossScale.metadata, TypeBillboard.metadata,
         EnvGroundPlane.metadata, ArFrameRate.metadata,
+        // Issue 17 (r17a): accessibility, contrast, reach, exits and transitions.
+        A11yLabels.metadata, TypeContrast.metadata, TypeTabLabels.metadata,
+        TargetDirectReach.metadata, TargetHandKeepout.metadata,
+        ImmersionExitAffordance.metadata, ImmersionTransitionSmooth.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -60,6 +64,9 @@ enum RuleFactories {
         f += depthFactories()
         f += immersionFactories()
         f += motionTypeFactories()
+        f += accessibilityFactories()
+        f += reachFactories()
+        f += immersionTransitionFactories()
         return f
     }
 }

@@ -11,7 +11,9 @@ public enum Severity: String, Sendable, CaseIterable, Comparable {
 /// The rule categories of hig-rules §1.
 public enum RuleCategory: String, Sendable, CaseIterable {
     case fieldOfView = "field-of-view"
-    case targets, depth, immersion, motion, typography, environment, ar
+    case targets, depth, immersion, motion, typography, environment
+    case accessibility
+    case ar
 }
 
 /// Where a parameter's default comes from (hig-rules §0.2).

@@ -12,20 +12,22 @@ public enum SceneKeys {
                                 "anchor", "interactive", "primary", "visible", "children", "animation"]
     /// The keys only some kinds take, per kind a scene file can name.
     public static let byKind: [(kind: EntityKind, keys: [String])] = [
-        (.window, ["size", "scaleMode", "elements"]),
-        (.volume, ["size", "scaleMode", "elements"]),
-        (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations"]),
-        (.text, ["fontSize", "height", "string"]),
+        (.window, ["size", "scaleMode", "elements", "background"]),
+        (.volume, ["size", "scaleMode", "elements", "background"]),
+        (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations", "accessibilityLabel", "decorative"]),
+        (.text, ["fontSize", "height", "string", "accessibilityLabel", "decorative", "color", "background", "fontWeight"]),
         (.environment, ["asset", "assetUnits", "assetAxes", "node", "groundPlane", "range", "annotations"]),
         (.group, []),
     ]
     /// A 2D element of a window or volume.
     public static let element = ["id", "role", "frame", "depth", "fontSize", "label", "interactive", "primary", "visible"]
-        + elementFactKeys
+        + elementFactKeys + elementAppearanceKeys
     /// `viewer`.
     public static let viewer = ["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion", "hand"]
     /// `placement`.
     public static let placement = ["distance", "azimuth", "elevation", "facing"]
     /// One entry of an entity's `annotations`.
-    public static let annotation = annotationKeys
+    public static let annotation = annotationKeys + appearanceKeys
+    /// A `setImmersion` event (besides `t` and `action`).
+    public static let setImmersionEvent = ["style", "trigger", "transition"]
 }

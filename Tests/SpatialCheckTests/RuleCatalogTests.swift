@@ -12,9 +12,9 @@ import SpatialModel
             #expect(!m.citations.isEmpty, "\(m.id) has no citation")
             #expect(m.citations.allSatisfy { $0.url.hasPrefix("https://developer.apple.com/design/human-interface-guidelines/") })
             #expect(!m.platforms.isEmpty)
-            // The contract's units (cli-and-report.md), plus m/s (looming) and % (window coverage):
-            // docs/reports.md lists the extension.
-            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%"]
+            // The contract's units (cli-and-report.md), plus m/s (looming), % (window coverage) and
+            // ratio (contrast): docs/reports.md lists the extension.
+            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%", "ratio"]
             #expect(units.contains(m.unit), "\(m.id) unit \(m.unit)")
             for sub in m.subchecks { #expect(units.contains(sub.unit), "\(m.id) \(sub.name) unit \(sub.unit)") }
             #expect(Set(m.subchecks.map(\.name)).count == m.subchecks.count, "\(m.id) sub-check names repeat")
@@ -24,7 +24,7 @@ import SpatialModel
                 #expect(!(p.origin.justification ?? "").isEmpty, "\(m.id).\(p.key) needs a justification")
             }
             let prefix = m.id.split(separator: "-").first.map(String.init) ?? ""
-            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar"].contains(prefix))
+            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "a11y", "ar"].contains(prefix))
         }
     }
 
@@ -49,7 +49,7 @@ import SpatialModel
         let unchecked = Set(RuleCatalog.notChecked.map(\.id))
         #expect(unchecked.isDisjoint(with: RuleCatalog.allRuleIDs))
         #expect(unchecked.count + RuleCatalog.rules.count == 196)
-        #expect(unchecked.contains("type-contrast"))
+        #expect(unchecked.contains("type-light-weight"))
     }
 
     @Test func renderers() throws {
@@ -64,7 +64,7 @@ import SpatialModel
         do { _ = try RuleCatalog.renderExplanation(id: "target-centre-spacing") } catch let u as UnknownRule {
             #expect(u.suggestion == "target-center-spacing")
         }
-        #expect(try RuleCatalog.renderExplanation(id: "type-contrast").contains("not checked"))
+        #expect(try RuleCatalog.renderExplanation(id: "type-light-weight").contains("not checked"))
         let entries = RuleCatalog.entries()
         #expect(entries.count == RuleCatalog.rules.count)
         #expect(entries.first { $0.id == "fov-important-centered" }?.parameters.first?.origin == "EXT")

@@ -35,6 +35,7 @@ public enum ModelDump {
             ]
             if let m = e.media { members.append(("media", media(m))) }
             if let r = e.representsRealObject { members.append(("representsRealObject", .bool(r))) }
+            if let look = appearance(e) { members.append(("appearance", look)) }
             return .object(members)
         }
         let totalTriangles = scene.entities.reduce(0) { $0 + triangles(of: $1, in: scene) }
@@ -118,6 +119,11 @@ public enum ModelDump {
             out += "\nfacts (source in brackets; unknown = nothing says)\n"
             for e in stated { out += "  \(e.path): " + factsText(e) + "\n" }
         }
+        let looked = scene.entities.filter { appearance($0) != nil }
+        if !looked.isEmpty {
+            out += "\nappearance and accessibility (as stated)\n"
+            for e in looked { out += "  \(t(e.path)): " + appearanceText(e) + "\n" }
+        }
         let keyed = scene.animations.filter { $0.source == .keyframes }
         if !keyed.isEmpty {
             out += "\nkeyframe animations\n"
@@ -139,7 +145,10 @@ public enum ModelDump {
         }
         if !scene.events.isEmpty {
             out += "\nevents\n"
-            for ev in scene.events { out += "  t=\(fmt(ev.time, 3)) s: \(describe(ev.action, scene))\n" }
+            for ev in scene.events {
+                let fade = ev.transition.map { ", transition \(fmt($0, 3)) s" } ?? ""
+                out += "  t=\(fmt(ev.time, 3)) s: \(describe(ev.action, scene))\(fade)\n"
+            }
         }
         if !scene.warnings.isEmpty {
             out += "\nwarnings\n"
@@ -190,6 +199,28 @@ public enum ModelDump {
             ("anchor", fact(.string(e.anchor.rawValue), s.anchor)),
             ("accessibilityLabel", fact(.optional(e.accessibilityLabel), s.accessibilityLabel)),
         ])
+    }
+
+    /// `appearance` of an entity in the JSON model: the stated `decorative`, `color`,
+    /// `background`, `fontWeight` and `symbol` (nil when none is stated).
+    static func appearance(_ e: Entity) -> JSON? {
+        var m: [(String, JSON)] = []
+        if let v = e.decorative { m.append(("decorative", .bool(v))) }
+        if let v = e.color { m.append(("color", .string(v.text))) }
+        if let v = e.background { m.append(("background", .string(v.text))) }
+        if let v = e.fontWeight { m.append(("fontWeight", .string(v.rawValue))) }
+        if let v = e.symbol { m.append(("symbol", .string(v))) }
+        return m.isEmpty ? nil : .object(m)
+    }
+
+    static func appearanceText(_ e: Entity) -> String {
+        var parts: [String] = []
+        if let v = e.decorative { parts.append(v ? "decorative" : "not decorative") }
+        if let v = e.color { parts.append("color \(v.text)") }
+        if let v = e.background { parts.append("background \(v.text)") }
+        if let v = e.fontWeight { parts.append("font weight \(v.rawValue)") }
+        if let v = e.symbol { parts.append("symbol \"\(Escape.text(v))\"") }
+        return parts.joined(separator: ", ")
     }
 
     static func hitRegion(_ h: HitRegion, _ rect: RectPt?) -> JSON {

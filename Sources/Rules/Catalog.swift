@@ -34,6 +34,10 @@ public enum RuleCatalog {
         MotionVection.metadata, MotionReduceMotion.metadata, MotionFlashing.metadata,
         WinContentInBounds.metadata, WinControlsKeepout.metadata, VolScaleMode.metadata, OrnWidth.metadata,
         VideoUserStart.metadata, A11yCaptions.metadata,
+        // Issue 17 (r17a): accessibility, contrast, reach, exits and transitions.
+        A11yLabels.metadata, TypeContrast.metadata, TypeTabLabels.metadata,
+        TargetDirectReach.metadata, TargetHandKeepout.metadata,
+        ImmersionExitAffordance.metadata, ImmersionTransitionSmooth.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -66,6 +70,9 @@ enum RuleFactories {
         f += windowFactories()
         f += mediaFactories()
         f += comfortMotionFactories()
+        f += accessibilityFactories()
+        f += reachFactories()
+        f += immersionTransitionFactories()
         return f
     }
 }

@@ -14,6 +14,7 @@ struct NodeAnnotation {
     var role: ElementRole?
     var facts: NodeFacts
     var loc: SourceLocation
+    var look = NodeLook()
 }
 
 /// Path globs over asset node paths: `*` matches within one name, `**` across names, `?` one
@@ -109,7 +110,7 @@ extension SceneBuilder {
         for item in items {
             guard let m = r.mapping(item, "an entry of 'annotations' of \(what)") else { continue }
             let awhat = "an annotation of \(what)"
-            m.checkKeys(annotationKeys, in: awhat, reader: r)
+            m.checkKeys(SceneKeys.annotation, in: awhat, reader: r)
             var globs: [(String, SourceLocation)] = []
             if let gn = m.require("nodes", in: awhat, reader: r,
                                   hint: "name the asset nodes with a path glob, e.g. nodes: \"Root/Knob*\" (or a list of globs)") {
@@ -135,7 +136,8 @@ extension SceneBuilder {
             facts.hitRegion = m["hitRegion"].flatMap { parseHitRegion3D($0, "'hitRegion' of \(awhat)") }
             facts.anchor = m["anchor"].flatMap { r.enumValue($0, "'anchor' of \(awhat)", Anchor.self) }
             facts.accessibilityLabel = m["accessibilityLabel"].flatMap { r.string($0, "'accessibilityLabel' of \(awhat)") }
-            if !globs.isEmpty { out.append(NodeAnnotation(globs: globs, role: role, facts: facts, loc: m.loc)) }
+            let look = parseNodeLook(m, awhat)
+            if !globs.isEmpty { out.append(NodeAnnotation(globs: globs, role: role, facts: facts, loc: m.loc, look: look)) }
         }
         return out
     }
@@ -384,6 +386,7 @@ extension SceneBuilder {
                 if let v = a.facts.hitRegion { facts.hitRegion = v; src.hitRegion = .annotation }
                 if let v = a.facts.anchor { facts.anchor = v; src.anchor = .annotation }
                 if let v = a.facts.accessibilityLabel { facts.accessibilityLabel = v; src.accessibilityLabel = .annotation }
+                a.look.apply(to: &e)
             }
             if let v = facts.interactive { interactive = v; e.factSources.interactive = src.interactive }
             e.role = role

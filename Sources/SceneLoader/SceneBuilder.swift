@@ -590,6 +590,7 @@ final class SceneBuilder {
         if m.has("anchor") { e.factSources.anchor = .annotation }
         e.media = m["media"].flatMap { parseMedia($0, what: what) }
         e.representsRealObject = m["representsRealObject"].flatMap { r.bool($0, "'representsRealObject' of \(what)") }
+        parseAppearance(m, &e, what: what)
         entities.append(e)
         if !nodeWorld.isFinite {
             r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
@@ -838,6 +839,7 @@ final class SceneBuilder {
             e.placementDistance = length(world[nodeIdx].translation - eye0)
             elementFacts(m, &e, what: what, s: s)
             e.media = m["media"].flatMap { parseMedia($0, what: what) }
+            parseAppearance(m, &e, what: what)
             entities.append(e)
         }
     }
@@ -1250,10 +1252,10 @@ final class SceneBuilder {
             let action = an.flatMap { r.enumValue($0, "'action' of an event", EventAction.self) }
             var allowed = ["t", "action"]
             switch action {
-            case .setImmersion: allowed += ["style", "trigger"]
+            case .setImmersion: allowed += SceneKeys.setImmersionEvent
             case .show, .hide: allowed += ["entity"]
             case .recenter: break
-            case nil: allowed += ["style", "trigger", "entity"]
+            case nil: allowed += SceneKeys.setImmersionEvent + ["entity"]
             }
             m.checkKeys(allowed, in: action.map { "a '\($0.rawValue)' event" } ?? "an event", reader: r)
             var act: SceneEvent.Action?
@@ -1273,7 +1275,13 @@ final class SceneBuilder {
             case nil:
                 break
             }
-            if let t, let act { out.append(SceneEvent(time: t, action: act, location: m.loc)) }
+            if let t, let act {
+                var ev = SceneEvent(time: t, action: act, location: m.loc)
+                if case .setImmersion = act {
+                    ev.transition = m["transition"].flatMap { r.nonNegative($0, "'transition' of a setImmersion event (seconds)") }
+                }
+                out.append(ev)
+            }
         }
         let sorted = out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         warnConflictingEvents(sorted)

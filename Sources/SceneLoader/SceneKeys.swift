@@ -12,16 +12,16 @@ public enum SceneKeys {
                                 "anchor", "interactive", "primary", "visible", "children", "animation", "media"]
     /// The keys only some kinds take, per kind a scene file can name.
     public static let byKind: [(kind: EntityKind, keys: [String])] = [
-        (.window, ["size", "scaleMode", "elements", "representsRealObject"]),
-        (.volume, ["size", "scaleMode", "elements", "representsRealObject"]),
-        (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations"]),
-        (.text, ["fontSize", "height", "string"]),
+        (.window, ["size", "scaleMode", "elements", "representsRealObject", "background"]),
+        (.volume, ["size", "scaleMode", "elements", "representsRealObject", "background"]),
+        (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations", "accessibilityLabel", "decorative"]),
+        (.text, ["fontSize", "height", "string", "accessibilityLabel", "decorative", "color", "background", "fontWeight"]),
         (.environment, ["asset", "assetUnits", "assetAxes", "node", "groundPlane", "range", "annotations"]),
         (.group, []),
     ]
     /// A 2D element of a window or volume.
     public static let element = ["id", "role", "frame", "depth", "fontSize", "label", "interactive", "primary", "visible"]
-        + elementFactKeys + ["media"]
+        + elementFactKeys + elementAppearanceKeys + ["media"]
     /// `viewer`.
     public static let viewer = ["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion", "hand"]
     /// `placement`.
@@ -36,5 +36,7 @@ public enum SceneKeys {
     /// `animation` of an entity.
     public static let animation = ["keyframes", "clip", "loop", "speed", "trigger", "reduceMotion"]
     /// One entry of an entity's `annotations`.
-    public static let annotation = annotationKeys
+    public static let annotation = annotationKeys + appearanceKeys
+    /// A `setImmersion` event (besides `t` and `action`).
+    public static let setImmersionEvent = ["style", "trigger", "transition"]
 }

@@ -267,7 +267,7 @@ public struct Simulator: Sendable {
 
     /// A keyframed pose at time t: position linear, rotation slerp, held before the first and after
     /// the last key; `fallback` for an empty path or non-finite values.
-    static func sample(_ path: [ViewerKey], at t: Double, default fallback: (Vec3, Quat)) -> (Vec3, Quat) {
+    public static func sample(_ path: [ViewerKey], at t: Double, default fallback: (Vec3, Quat)) -> (Vec3, Quat) {
         var (position, rotation) = fallback
         if let first = path.first, let last = path.last {
             if !(t > first.time) || path.count == 1 {

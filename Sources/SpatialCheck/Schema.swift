@@ -98,6 +98,15 @@ enum SchemaBuilder {
         let quaternion = tuple(4, "[x, y, z, w]; instead of rotation")
         let pose: [(String, JSON)] = [("t", number("seconds", minimum: 0)), ("position", ref("vec3")),
                                       ("rotation", ref("rotation")), ("quaternion", ref("quaternion"))]
+        let paint = string("a colour \"#RRGGBB\" or \"#RRGGBBAA\" (quoted), or a system material: "
+                           + SystemMaterial.allCases.map(\.rawValue).joined(separator: ", "),
+                           pattern: "^(#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})|" + SystemMaterial.allCases.map(\.rawValue).joined(separator: "|") + ")$")
+        let appearanceProps: [(String, JSON)] = [
+            ("accessibilityLabel", string("its VoiceOver label")),
+            ("decorative", boolean),
+            ("color", paint), ("background", paint),
+            ("fontWeight", enumeration(FontWeight.allCases.map(\.rawValue))),
+        ]
         let allEntityKeys = commonEntityKeys + kindKeys.flatMap(\.1).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let entityProps: [String: JSON] = [
             "id": string("unique name: letters, digits, '-', '_', '.'", pattern: "^[A-Za-z0-9._-]+$"),
@@ -137,6 +146,8 @@ enum SchemaBuilder {
             "height": number("metres (fixed-size text)", exclusiveMinimum: 0),
             "string": string(),
             "groundPlane": boolean,
+            "accessibilityLabel": string("its VoiceOver label"), "decorative": boolean,
+            "color": paint, "background": paint, "fontWeight": enumeration(FontWeight.allCases.map(\.rawValue)),
             "range": tuple(2, "immersion range in degrees, [min, max]"),
             "assetAxes": enumeration(["auto", "none", "zUp"], "how the asset's axes are turned to +Y up (default auto)"),
             "annotations": array(.object([("type", .string("object")),
@@ -168,7 +179,7 @@ enum SchemaBuilder {
             ("label", string()),
             ("interactive", boolean), ("primary", boolean), ("visible", boolean),
             ("media", ref("media")),
-        ]
+        ] + appearanceProps + [("symbol", string("SF Symbol name (a tab's icon)"))]
         let element: JSON = .object([("type", .string("object")),
                                      ("properties", properties(SceneKeys.element, Dictionary(elementProps, uniquingKeysWith: { a, _ in a }))),
                                      ("required", .array([.string("id")])), ("additionalProperties", .bool(false))])
@@ -188,6 +199,7 @@ enum SchemaBuilder {
             ("action", enumeration(["setImmersion", "recenter", "show", "hide"])),
             ("style", enumeration(ImmersionStyle.allCases.map(\.rawValue))),
             ("trigger", enumeration(SceneEvent.Trigger.allCases.map(\.rawValue))),
+            ("transition", number("setImmersion: seconds the change takes to fade in", minimum: 0)),
             ("entity", string("the entity's path, for show and hide")),
         ], required: ["t", "action"])
         let media = obj([

@@ -32,8 +32,17 @@ public enum ScaleMode: String, Sendable, CaseIterable { case dynamic, fixed }
 
 public enum ElementRole: String, Sendable, CaseIterable {
     case button, toggle, slider, textField, link, menu, tab, picker, stepper, text, image, custom
-    /// Every role except text and image can be targeted by default.
-    public var defaultInteractive: Bool { self != .text && self != .image }
+    /// The control that leaves an immersive experience (`immersion-exit-affordance`).
+    case exit
+    /// Containers: a toolbar (or tab bar ornament), a sheet, an alert. Not targets themselves.
+    case toolbar, sheet, alert
+    /// Every role except text, image and the containers can be targeted by default.
+    public var defaultInteractive: Bool {
+        switch self {
+        case .text, .image, .toolbar, .sheet, .alert: false
+        default: true
+        }
+    }
 }
 
 public enum Posture: String, Sendable, CaseIterable {
@@ -207,6 +216,14 @@ public struct Entity: Sendable {
     /// Where `interactive`, `interaction`, `hoverEffect`, `hitRegion`, `anchor` and
     /// `accessibilityLabel` came from.
     public var factSources: FactSources
+    /// Stated decorative: purely visual, hidden from VoiceOver (needs no label); nil when nothing says.
+    public var decorative: Bool? = nil
+    /// Text (foreground) colour and what the content is drawn on; nil when nothing says.
+    public var color: Paint? = nil
+    public var background: Paint? = nil
+    public var fontWeight: FontWeight? = nil
+    /// SF Symbol name shown by the element (a tab's icon); nil when nothing says.
+    public var symbol: String? = nil
 
     public init(id: String, path: String, kind: EntityKind, node: Int, location: SourceLocation) {
         self.id = id; self.path = path; self.kind = kind; self.role = nil; self.node = node
@@ -303,6 +320,9 @@ public struct SceneEvent: Sendable {
     public var time: Double
     public var action: Action
     public var location: SourceLocation?
+    /// `setImmersion` only: seconds the change takes to fade in (`transition`); nil when nothing
+    /// says (the system's own transition).
+    public var transition: Double? = nil
     public init(time: Double, action: Action, location: SourceLocation?) {
         self.time = time; self.action = action; self.location = location
     }

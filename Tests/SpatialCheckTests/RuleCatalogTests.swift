@@ -14,7 +14,7 @@ import SpatialModel
             #expect(!m.platforms.isEmpty)
             // The contract's units (cli-and-report.md), plus m/s (looming), % (window coverage),
             // Hz (flashes per second) and m/s² (acceleration): docs/reports.md lists the extension.
-            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%", "Hz", "m/s²"]
+            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%", "Hz", "m/s²", "ratio"]
             #expect(units.contains(m.unit), "\(m.id) unit \(m.unit)")
             for sub in m.subchecks { #expect(units.contains(sub.unit), "\(m.id) \(sub.name) unit \(sub.unit)") }
             #expect(Set(m.subchecks.map(\.name)).count == m.subchecks.count, "\(m.id) sub-check names repeat")
@@ -50,7 +50,7 @@ import SpatialModel
         let unchecked = Set(RuleCatalog.notChecked.map(\.id))
         #expect(unchecked.isDisjoint(with: RuleCatalog.allRuleIDs))
         #expect(unchecked.count + RuleCatalog.rules.count == 196)
-        #expect(unchecked.contains("type-contrast"))
+        #expect(unchecked.contains("type-light-weight"))
     }
 
     @Test func renderers() throws {
@@ -65,7 +65,7 @@ import SpatialModel
         do { _ = try RuleCatalog.renderExplanation(id: "target-centre-spacing") } catch let u as UnknownRule {
             #expect(u.suggestion == "target-center-spacing")
         }
-        #expect(try RuleCatalog.renderExplanation(id: "type-contrast").contains("not checked"))
+        #expect(try RuleCatalog.renderExplanation(id: "type-light-weight").contains("not checked"))
         let entries = RuleCatalog.entries()
         #expect(entries.count == RuleCatalog.rules.count)
         #expect(entries.first { $0.id == "fov-important-centered" }?.parameters.first?.origin == "EXT")

@@ -1,0 +1,149 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+// Rules on where content that people touch, or that sits on their hands, is placed relative to
+// the body: direct-touch content within arm's reach, and content kept off the palm, where the
+// system shows its own hand overlays.
+
+public enum TargetDirectReach: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-direct-reach", name: "Direct-touch content is within reach", category: .targets,
+        defaultSeverity: .warning, thresholdKey: "reach",
+        parameters: [
+            RuleParameter("reach", 0.65, "m", .external("typical adult arm reach from the shoulder is 0.6–0.75 m (anthropometric tables)"), "farthest distance from a shoulder to the content's nearest point"),
+            RuleParameter("shoulderDrop", 0.25, "m", .external("typical vertical distance from the eyes to the shoulder joints"), "how far below the eye the shoulders are estimated"),
+            RuleParameter("shoulderHalfWidth", 0.18, "m", .external("half of a typical adult shoulder (biacromial) width"), "how far left and right of the eye the shoulders are estimated"),
+        ],
+        citations: [Citation("gestures", "visionOS"), Citation("designing-for-visionos", "Best practices")],
+        summary: "Content that takes direct touch only (interaction: direct) is more than 0.65 m from the nearest shoulder, out of arm's reach.",
+        rationale: "Direct gestures mean touching content with a finger or hand; the HIG keeps them for content close enough to reach comfortably. Content that only reacts to touch but sits beyond arm's reach makes people walk or lean to use it, or cannot be used at all from a seat.",
+        fixHint: "Bring touchable content within about 0.65 m of the shoulders (about half a metre in front of a standing person's chest), or let it take indirect input too (interaction: both).",
+        unit: "m", worse: .higher,
+        notes: ["Candidates: interactive content stated interaction: direct (content that also takes indirect input can be used from afar). Hand-anchored content is on the hand and not judged.",
+                "Shoulders: the eye position moved shoulderDrop down (world vertical) and shoulderHalfWidth to each side along the head's horizontal right axis. Measured: the distance from the nearer shoulder to the nearest point of the content's box.",
+                "Reported over the frames the content is visible and out of reach; measured is the largest distance."])
+}
+
+public enum TargetHandKeepout: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "target-hand-keepout", name: "Content stays off the hand", category: .targets,
+        defaultSeverity: .warning, thresholdKey: "keepout",
+        parameters: [
+            RuleParameter("keepout", 0.15, "m", .configurable("about one hand length: the region around the palm where the system shows its Home indicator and Control Center overlays"), "closest content may come to the palm centre while the palm faces the viewer"),
+            RuleParameter("facing", 0.5, "cos", .configurable("the palm counts as turned toward the eyes within 60° (cos 60° = 0.5)"), "palm normal · direction to the eye above which the palm faces the viewer"),
+        ],
+        citations: [Citation("gestures", "Working with system overlays in visionOS")],
+        summary: "Content within 0.15 m of the palm centre while the palm faces the viewer (warning); content anchored to the hand (info).",
+        rationale: "visionOS shows system overlays at the hand: looking at a palm turned toward the face brings up the Home indicator and, with a tap, Control Center. The HIG asks apps to avoid anchoring content to the hand or wrist where possible, and content tied to a hand must stay clear of the hand itself so it neither hides nor fights those overlays.",
+        fixHint: "Keep hand-attached content at least 0.15 m from the palm (offset it beside or above the hand), or anchor it to the world or a window instead.",
+        unit: "m", worse: .lower,
+        notes: ["Palm: the hand pose of the viewer (viewer.hand, by default the posture's pose, which is raised to look at the palm); its centre is the pose's position and its normal the pose's +Z axis, which points back at the eye by default. The palm faces the viewer while normal · (direction to the eye) > facing.",
+                "Warning: while the palm faces the viewer, any visible window, volume, model, text or asset node whose box comes closer to the palm centre than keepout; measured is the distance (the smallest seen).",
+                "Info (sub-check `anchored`): content anchored to the hand (anchor: hand on an entity, or on an asset node), reported once per anchored subtree over the frames it is visible."],
+        subchecks: [RuleSubcheck("anchored", unit: "count")])
+}
+
+/// Distance from `p` to entity `e`'s box in frame `f` (0 inside): its oriented box when the frame
+/// has one, else its world bounds.
+func distanceToBox(_ f: FrameQuantities, _ e: Int, from p: Vec3) -> Double {
+    let o = 12 * e
+    guard o + 11 < f.boxFrames.count else {
+        let lo = f.boundsMin[e], hi = f.boundsMax[e]
+        let q = Vec3(min(max(p.x, lo.x), hi.x), min(max(p.y, lo.y), hi.y), min(max(p.z, lo.z), hi.z))
+        return length(p - q)
+    }
+    let c = Vec3(f.boxFrames[o], f.boxFrames[o + 1], f.boxFrames[o + 2])
+    let d = p - c
+    var nearest = c
+    for k in 0..<3 {
+        let a = f.boxAxis(e, k)
+        let half = length(a)
+        guard half > 1e-12 else { continue }
+        let u = a / half
+        nearest += u * min(max(dot(d, u), -half), half)
+    }
+    return length(p - nearest)
+}
+
+func reachFactories() -> [RuleFactory] {
+    [
+        RuleFactory(ids: [TargetDirectReach.metadata.id]) { s in
+            let m = TargetDirectReach.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let reach = s.param(m, "reach"), drop = s.param(m, "shoulderDrop"), half = s.param(m, "shoulderHalfWidth")
+            let candidates = s.scene.entities.indices.filter {
+                let e = s.scene.entities[$0]
+                return e.interactive && e.interaction == .direct && e.anchor != .hand
+            }
+            guard !candidates.isEmpty else { return nil }
+            final class Shoulders { var frame = -1; var left = Vec3.zero; var right = Vec3.zero }
+            let sh = Shoulders()
+            return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, check: { f, e in
+                guard f.visible[e] else { return nil }
+                if sh.frame != f.frame {
+                    sh.frame = f.frame
+                    let rightAxis = f.headRotation.act(Vec3(1, 0, 0))
+                    let flat = Vec3(rightAxis.x, 0, rightAxis.z)
+                    let side = length(flat) > 1e-9 ? flat / length(flat) : Vec3(1, 0, 0)
+                    let base = f.headPosition - Vec3(0, drop, 0)
+                    sh.left = base - side * half; sh.right = base + side * half
+                }
+                let d = min(distanceToBox(f, e, from: sh.left), distanceToBox(f, e, from: sh.right))
+                return d > reach + 1e-9 ? .init(measured: d, threshold: reach) : nil
+            }, message: { agg, names in
+                "\(names.joinedNames) takes direct touch only but is \(fmt(agg.measured)) m from the nearer shoulder, beyond the \(fmt(agg.threshold)) m people can reach; move it within reach or let it take indirect input too (interaction: both)"
+            })
+        },
+        RuleFactory(ids: [TargetHandKeepout.metadata.id]) { s in
+            let m = TargetHandKeepout.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let keepout = s.param(m, "keepout"), facing = s.param(m, "facing")
+            let ents = s.scene.entities
+            // The root of each hand-anchored subtree (elements follow their container).
+            let anchored = ents.indices.filter { i in
+                let e = ents[i]
+                guard e.anchor == .hand, e.kind != .element else { return false }
+                return e.parent.map { ents.indices.contains($0) ? ents[$0].anchor != .hand : true } ?? true
+            }
+            let near: Set<EntityKind> = [.window, .volume, .model, .text, .node]
+            let candidates = ents.indices.filter { near.contains(ents[$0].kind) }
+            let hand = s.scene.viewer.hand
+            let fallback = s.scene.viewer.posture.defaultHandPose
+            final class Keepout: RuleProcessor {
+                let rule: Int, anchored: [Int], candidates: [Int], keepout: Double, facing: Double
+                let pose: (Double) -> (Vec3, Quat)
+                init(_ r: Int, _ a: [Int], _ c: [Int], _ k: Double, _ fc: Double, _ p: @escaping (Double) -> (Vec3, Quat)) {
+                    rule = r; anchored = a; candidates = c; keepout = k; facing = fc; pose = p
+                }
+                func consume(_ f: FrameQuantities, _ out: inout Findings) {
+                    for e in anchored where f.visible[e] {
+                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: 1, threshold: 0,
+                                   severity: .info, unit: "count", variant: 1)
+                    }
+                    let (hp, hq) = pose(f.time)
+                    let palm = f.headPosition + f.headRotation.act(hp)
+                    let normal = (f.headRotation * hq).normalized.act(Vec3(0, 0, 1))
+                    let toEye = f.headPosition - palm
+                    let dist = length(toEye)
+                    guard dist > 1e-9, dot(normal, toEye / dist) > facing else { return }
+                    for e in candidates where f.visible[e] {
+                        let d = distanceToBox(f, e, from: palm)
+                        if d < keepout - 1e-9 {
+                            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout)
+                        }
+                    }
+                }
+                func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+                    if agg.variant == 1 {
+                        return "\(names.joinedNames) is anchored to the hand, where visionOS shows its Home indicator and Control Center; anchor it to the world or a window where you can, or keep it well clear of the palm"
+                    }
+                    return "\(names.joinedNames) comes \(fmt(agg.measured)) m from the palm while the palm faces the viewer, inside the \(fmt(agg.threshold)) m kept clear for the system's hand overlays; move it away from the hand"
+                }
+            }
+            return Keepout(r, anchored, candidates, keepout, facing) { t in
+                Simulator.sample(hand, at: t, default: (fallback.position, fallback.rotation))
+            }
+        },
+    ]
+}

@@ -72,6 +72,11 @@ public enum ModelDump {
             out += "  hand: \(v.handGiven ? (v.hand.count > 1 ? "path of \(v.hand.count) keys, first at" : "at") : "default \(v.posture.rawValue) pose,")"
             out += " \(vec(h.position)) m from the eye in the head frame (\(fmt(d, 3)) m away, \(fmt(below, 1))° below eye level)\n"
         }
+        if let dev = scene.device {
+            // The iOS device whose camera is the viewer (scene-format.md, "Device").
+            out += "  device: \(dev.model.map { Escape.text($0) + ", " } ?? "")screen \(fmt(dev.screen.x, 0))×\(fmt(dev.screen.y, 0)) pt \(dev.orientation.rawValue), "
+            out += "camera field of view \(fmt(dev.fieldOfView.x, 1))°×\(fmt(dev.fieldOfView.y, 1))° (\(dev.fieldOfViewGiven ? "given" : "derived")), \(fmt(dev.pointAngle, 4))°/pt at the centre\n"
+        }
         out += "\n"
 
         let header = ["entity", "kind", "role", "interactive", "scale", "yaw, pitch, roll (°)", "world bounds at rest (m)", "triangles"]
@@ -262,6 +267,10 @@ public enum ModelDump {
         case .recenter: return "recenter"
         case .show(let i): return "show \(name(i))"
         case .hide(let i): return "hide \(name(i))"
+        case .ar(.tracking(let state, let reason)): return "tracking → \(state.rawValue)" + (reason.map { " (\($0.rawValue))" } ?? "")
+        case .ar(.plane(let id, let detected, let alignment)):
+            return "plane \(Escape.text(id)) \(detected ? "detected" : "lost")" + (alignment.map { " (\($0.rawValue))" } ?? "")
+        case .ar(.referenceImages(let n)): return "reference images → \(n)"
         }
     }
 

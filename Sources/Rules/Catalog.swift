@@ -31,6 +31,9 @@ public enum RuleCatalog {
         MotionPeripheral.metadata, MotionTooFast.metadata,
         TypeMinSize.metadata, TypeLegibleAcrossScale.metadata, TypeBillboard.metadata,
         EnvGroundPlane.metadata, ArFrameRate.metadata,
+        ArScreenClutter.metadata, ArMinimizeWorldText.metadata, ArComfortDistance.metadata, ArSafetyMovement.metadata,
+        ArCoachingShown.metadata, ArCoachingHideUI.metadata, ArGestureProximity.metadata, ArScaleNotDistance.metadata,
+        ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -60,6 +63,7 @@ enum RuleFactories {
         f += depthFactories()
         f += immersionFactories()
         f += motionTypeFactories()
+        f += arkitFactories()
         return f
     }
 }

@@ -32,8 +32,10 @@ public enum ScaleMode: String, Sendable, CaseIterable { case dynamic, fixed }
 
 public enum ElementRole: String, Sendable, CaseIterable {
     case button, toggle, slider, textField, link, menu, tab, picker, stepper, text, image, custom
-    /// Every role except text and image can be targeted by default.
-    public var defaultInteractive: Bool { self != .text && self != .image }
+    /// iOS AR: the placement indicator (reticle) and the coaching overlay (ARCoachingOverlayView).
+    case placementIndicator, coaching
+    /// Every role except text, image, placementIndicator and coaching can be targeted by default.
+    public var defaultInteractive: Bool { self != .text && self != .image && self != .placementIndicator && self != .coaching }
 }
 
 public enum Posture: String, Sendable, CaseIterable {
@@ -290,6 +292,8 @@ public struct SceneEvent: Sendable {
         case recenter
         case show(entity: Int)
         case hide(entity: Int)
+        /// An ARKit session event (iOS): tracking state, plane, reference images.
+        case ar(AREvent)
     }
     public var time: Double
     public var action: Action
@@ -318,6 +322,8 @@ public struct Scene: Sendable {
     public var events: [SceneEvent]
     /// Non-fatal findings of the loader (e.g. an asset whose size suggests wrong units).
     public var warnings: [Diagnostic]
+    /// iOS: the device whose camera is the viewer (`device`); nil when the scene gives none.
+    public var device: Device? = nil
 
     public init(path: String, name: String? = nil, platform: Platform = .visionOS,
                 immersion: ImmersionStyle = .shared, frameRate: Double? = nil, duration: Double = 0,

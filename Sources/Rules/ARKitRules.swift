@@ -3,8 +3,8 @@ import SpatialModel
 import Simulation
 
 // iOS/iPadOS ARKit rules (hig-rules §1.10, augmented-reality page). On iOS the viewer is the
-// device's camera (`viewer.path` is the device path); content anchored to the head is screen
-// space (the overlay of the app's 2D UI), everything else is in the world. With a `device`, one
+// device's camera (`viewer.path` is the device path); windows and their elements, and anything
+// anchored to the head, are screen space (the app's 2D UI), everything else is in the world. With a `device`, one
 // point is the camera view's angle of one screen point (`Device.pointAngle`), so pt_eq sizes of
 // world content are on-screen points.
 
@@ -68,7 +68,7 @@ public enum ArMinimizeWorldText: RuleDescribing {
         rationale: "The HIG asks to minimise text in the environment and show only what people need; text in the world competes with the camera view and is hard to read as the device moves.",
         fixHint: "Show fewer labels in the world: keep one short label per object, and move details into screen-space UI shown on demand.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["World-space text: text entities and text elements or nodes that are not anchored to the head (screen space). On screen: visible and in the field of view (viewer.fieldOfView, the camera's with a device). Characters: the text's string, else its label. Reported on the scene."],
+        notes: ["World-space text: text entities and text-role asset nodes that are not anchored to the head (elements, in windows, are the screen's UI on iOS). On screen: visible and in the field of view (viewer.fieldOfView, the camera's with a device). Characters: the text's string, else its label. Reported on the scene."],
         subchecks: [RuleSubcheck("characters", unit: "chars")])
 }
 
@@ -111,7 +111,7 @@ public enum ArCoachingHideUI: RuleDescribing {
         rationale: "The HIG asks apps to hide unrelated UI while the coaching overlay is up, so people focus on what it asks them to do.",
         fixHint: "Hide the app's controls while coaching is active (coachingOverlayViewWillActivate) and show them again when it ends.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["Screen-space elements: elements of head-anchored windows (the screen on iOS). Exempt: elements of role coaching, and reset, restart or cancel controls (id or label containing one of these words). Reported per element over the frames both it and a coaching entity are visible; measured is 1."])
+        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, cancel or close controls (id or label containing one of these words: people may always leave or restart). Reported per element over the frames both it and a coaching entity are visible; measured is 1."])
 }
 
 public enum ArCriticalTextScreenSpace: RuleDescribing {
@@ -124,7 +124,7 @@ public enum ArCriticalTextScreenSpace: RuleDescribing {
         rationale: "The HIG asks for critical labels, annotations and instructions in screen space, where they stay readable however the device moves; text in the world should face people and keep the same type size at any distance.",
         fixHint: "Put critical text in the screen-space UI; give world labels a constant screen size (scale them with distance) and make them face the camera.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["World text: text entities and text elements or nodes not anchored to the head. Critical: primary: true. Judged on the frames the text is visible and on screen.",
+        notes: ["World text: text entities and text-role asset nodes not anchored to the head. Critical: primary: true. Judged on the frames the text is visible and on screen.",
                 "Size change (sub-check `sizeChange`, %): the text's em height in on-screen points (pt_eq, with the device's point angle) at its largest ÷ at its smallest over the frames it is on screen, − 1. Reported once over the frames from the first to the last it was seen.",
                 "The facing angle of world text is type-billboard's, and its smallest size type-min-size's (11 pt on iOS); both run on iOS scenes."],
         subchecks: [RuleSubcheck("sizeChange", unit: "%")])
@@ -140,7 +140,7 @@ public enum ArGestureProximity: RuleDescribing {
         rationale: "Small, thin or distant objects are hard to touch; the HIG asks apps to treat a gesture near an interactive object as aimed at it, so the touch area should be at least as big as a touch target.",
         fixHint: "Give the object a larger hit region (a CollisionComponent shape larger than the object; hitRegion in the scene), or make it larger.",
         platforms: [.iOS], unit: "pt", worse: .lower,
-        notes: ["Interactive entities not anchored to the head, visible and on screen. Size: the object's thinnest width as seen (pt_eq, in on-screen points with the device's point angle); with a stated 3D hit region, the larger of that and the region's smallest extent seen at the object's distance, 2·atan(s / 2d) / pointAngle; for an element of a world window, its hit region (or frame) in metres seen at its distance."])
+        notes: ["Interactive objects in the world (models, asset nodes, text; not elements, windows or head-anchored content), visible and on screen. Size: the object's thinnest width as seen (pt_eq, in on-screen points with the device's point angle); with a stated 3D hit region, the larger of that and the region's smallest extent seen at the object's distance, 2·atan(s / 2d) / pointAngle; a 2D hit region in points on an asset node counts at the fixed point size."])
 }
 
 public enum ArScreenClutter: RuleDescribing {
@@ -156,7 +156,7 @@ public enum ArScreenClutter: RuleDescribing {
         rationale: "The HIG asks AR apps to use as much of the display as possible for the camera view and virtual objects, and not to clutter it with controls and information.",
         fixHint: "Show fewer persistent controls, make them smaller, or hide them until people need them.",
         platforms: [.iOS], unit: "%", worse: .higher,
-        notes: ["Per head-anchored window (the screen): the area of the union of its visible elements' frames, clipped to the screen (device.screen, else the window's size), ÷ the screen's area. Coaching overlays and placement indicators are not counted. Every counted element is taken as opaque (the scene format has no opacity)."])
+        notes: ["Per window (on iOS a window models the screen's 2D UI): the area of the union of its visible elements' frames, clipped to the screen (device.screen, else the window's size), ÷ the screen's area. Coaching overlays and placement indicators are not counted. Every counted element is taken as opaque (the scene format has no opacity)."])
 }
 
 public enum ArReferenceImageLimit: RuleDescribing {
@@ -174,8 +174,11 @@ public enum ArReferenceImageLimit: RuleDescribing {
 
 // MARK: - Shared
 
-/// Screen-space content on iOS: anchored to the head (the overlay that models the screen).
-private func isScreenSpace(_ e: Entity) -> Bool { e.anchor != .world }
+/// Screen-space content on iOS: anchored to the head, or a window, volume or element (the
+/// scene format models the app's 2D UI as windows; type-min-size reads iOS elements the same way).
+func isScreenSpace(_ e: Entity) -> Bool {
+    e.anchor != .world || e.kind == .element || e.kind == .window || e.kind == .volume
+}
 
 /// World text: readable content not in screen space.
 private func isWorldText(_ e: Entity) -> Bool { e.isReadable && !isScreenSpace(e) }
@@ -394,7 +397,7 @@ func arkitFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let coaching = ents.indices.filter { ents[$0].role == .coaching }
             guard !coaching.isEmpty else { return nil }
-            let exempt = ["reset", "restart", "cancel"]
+            let exempt = ["reset", "restart", "cancel", "close"]
             let others = ents.indices.filter { i in
                 let e = ents[i]
                 guard e.kind == .element, isScreenSpace(e), e.role != .coaching else { return false }
@@ -457,16 +460,15 @@ func arkitFactories() -> [RuleFactory] {
                 case .shape(let sh)?: return min(sh.size.x, sh.size.y, sh.size.z)
                 case .some:
                     guard let rect = en.hitFrame ?? en.frame else { return nil }
-                    return min(rect.width, rect.height) * en.metresPerPoint
+                    return min(rect.width, rect.height) * s.scene.units.fixedPointSize
                 case nil:
-                    guard en.kind == .element, let rect = en.frame else { return nil }
-                    return min(rect.width, rect.height) * en.metresPerPoint
+                    return nil
                 }
             }
             return ClosureRule({ f, out in
                 for (k, e) in cands.enumerated() where f.visible[e] && f.inFOV[e] && f.distance[e] > 0 {
                     var size = f.ptEq[e]
-                    if let h = hit[k] { size = max(ents[e].kind == .element ? 0 : size, degrees(2 * atan(h / (2 * f.distance[e]))) / pa) }
+                    if let h = hit[k] { size = max(size, degrees(2 * atan(h / (2 * f.distance[e]))) / pa) }
                     if size < minSize - 1e-9 {
                         out.report(rule: r, e, frame: f.frame, time: f.time, measured: size, threshold: minSize)
                     }
@@ -480,7 +482,7 @@ func arkitFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let warn = s.param(m, "maxCoverage"), info = s.param(m, "infoCoverage")
             let ents = s.scene.entities
-            let screens = ents.indices.filter { (ents[$0].kind == .window || ents[$0].kind == .volume) && isScreenSpace(ents[$0]) && ents[$0].sizePt != nil }
+            let screens = ents.indices.filter { (ents[$0].kind == .window || ents[$0].kind == .volume) && ents[$0].sizePt != nil }
             let device = s.scene.device
             let members: [[Int]] = screens.map { c in
                 ents.indices.filter { ents[$0].container == c && ents[$0].kind == .element && ents[$0].frame != nil

@@ -19,7 +19,7 @@ public enum TargetCenterSpacing: RuleDescribing {
         rationale: "People aim with their eyes, which are less precise than a finger; the HIG asks for room around every interactive element (centres at least 60 pt apart, or 16 pt between them) so each is easy to look at and its hover highlight does not run into its neighbour.",
         fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges.",
         platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
-        notes: ["iOS AR: only world content is compared (screen-space UI, anchored to the head, is target-hit-region-ios's), in on-screen points: with a scene `device`, the point angle is the camera view's angle of one screen point at the screen's centre, so pt_eq is the on-screen distance.",
+        notes: ["iOS AR: only world content is compared (screen-space UI, elements and head-anchored content, is target-hit-region-ios's), in on-screen points: with a scene `device`, the point angle is the camera view's angle of one screen point at the screen's centre, so pt_eq is the on-screen distance.",
                 "Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
                 "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding.",
@@ -98,9 +98,10 @@ final class TargetPairAnalyzer: RuleProcessor {
         var byContainer: [Int: [Int]] = [:]
         var dyn: [Int] = []
         var grp: [Int] = []
-        // iOS AR: world targets only; screen-space UI (anchored to the head) is target-hit-region-ios's.
+        // iOS AR: world targets only; screen-space UI (elements, head-anchored content) is
+        // target-hit-region-ios's.
         let worldOnly = s.scene.platform == .iOS
-        for (i, e) in ents.enumerated() where e.interactive && !(worldOnly && e.anchor != .world) {
+        for (i, e) in ents.enumerated() where e.interactive && !(worldOnly && (e.anchor != .world || e.kind == .element)) {
             if let c = e.container, measuredInPoints(i, s.scene), e.animation == nil {
                 inContainer[i] = true
                 byContainer[c, default: []].append(i)
@@ -284,7 +285,7 @@ public enum TargetHitRegionIOS: RuleDescribing {
         fixHint: "Make the control at least 44×44 pt, or give it a 44×44 pt hit region (hitRegion: {size: [44, 44]}).",
         platforms: [.iOS], unit: "pt", worse: .lower,
         notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used.",
-                "Screen-space content only (anchored to the head: the overlay that models the screen). Interactive objects in the world are judged by their on-screen size in ar-gesture-proximity.",
+                "Screen-space controls only: elements (the scene format's 2D UI) and head-anchored content. Interactive objects in the world (models, asset nodes, text) are judged by their on-screen size in ar-gesture-proximity.",
                 "Measured on the element's hitRegion when it has one (size, or its frame moved by insets), else its frame. System controls other than buttons (toggles, steppers, pickers and segmented controls, sliders, text fields, menus, tabs, links) get the system's touch area, as on visionOS: below 44 pt they are not flagged (below 28 pt they still are). Buttons and custom controls are judged by their frame or hitRegion; so is any control with a hitRegion of its own."])
 }
 
@@ -297,8 +298,9 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     let minimum = s.param(meta, "minimum")
     let upper = s.param(meta, ios ? "frequent" : "custom")
     let ents = s.scene.entities
-    // iOS: screen-space controls only (anchored to the head); world objects are ar-gesture-proximity's.
-    let cands = ents.indices.filter { ents[$0].interactive && !(ios && ents[$0].anchor == .world) }
+    // iOS: screen-space controls only (elements, or head-anchored content); objects in the world
+    // are ar-gesture-proximity's.
+    let cands = ents.indices.filter { ents[$0].interactive && !(ios && ents[$0].kind != .element && ents[$0].anchor == .world) }
     let inPoints = ents.indices.map { measuredInPoints($0, s.scene) }
     // A system control (any role but custom) gets the system's hit region; a button only at one of
     // the HIG's button sizes, read from its frame's smaller side in pt (its height). Other buttons,

@@ -98,6 +98,7 @@ final class SceneBuilder {
     /// iOS `device`, and whether `units.pointAngle` was stated (then the device does not set it).
     private var device: Device?
     private var pointAngleGiven = false
+    private var viewerFieldOfViewGiven = false
     var eye0 = Vec3(0, 1.6, 0)
     var q0 = Quat.identity
     private var yaw0 = 0.0
@@ -168,6 +169,8 @@ final class SceneBuilder {
         parseUnits(top["units"])
         parseDevice(top["device"], platform: platform)
         parseViewer(top["viewer"])
+        // On iOS the viewer sees what the device's camera shows.
+        if let d = device, !viewerFieldOfViewGiven { viewer.fieldOfView = d.fieldOfView }
 
         var topIds: [String: SourceLocation] = [:]
         if let list = top["entities"].flatMap({ r.list($0, "'entities'") }) {
@@ -328,9 +331,10 @@ final class SceneBuilder {
         let posture = m["posture"].flatMap { r.enumValue($0, "'viewer.posture'", Posture.self) } ?? .standing
         let eye = m["eyeHeight"].flatMap { r.positive($0, "'viewer.eyeHeight'") } ?? posture.eyeHeight
         let ipd = m["ipd"].flatMap { r.positive($0, "'viewer.ipd'") } ?? 0.063
-        var fov = device?.fieldOfView ?? SIMD2<Double>(90, 70)
+        var fov = SIMD2<Double>(90, 70)
         if let f = m["fieldOfView"],
            let v = r.numbers(f, count: 2, "'viewer.fieldOfView'", shape: "[horizontal, vertical] in degrees") {
+            viewerFieldOfViewGiven = true
             if v.allSatisfy({ $0 > 0 && $0 <= 180 }) { fov = SIMD2(v[0], v[1]) } else {
                 r.error(f.loc, "'viewer.fieldOfView' angles must be greater than 0 and at most 180 degrees, found [\(v.map(Reader.format).joined(separator: ", "))]")
             }

@@ -45,6 +45,16 @@ public enum ModelDump {
             ("bounds", bounds(scene.restWorldBounds)),
             ("triangles", .int(totalTriangles)),
         ]
+        if let d = scene.device {
+            // iOS: the device whose camera is the viewer (scene-format.md, "Device").
+            var dev: [(String, JSON)] = []
+            if let m = d.model { dev.append(("model", .string(m))) }
+            dev += [("screen", .array([.rounded(d.screen.x), .rounded(d.screen.y)])),
+                    ("orientation", .string(d.orientation.rawValue)),
+                    ("fieldOfView", .array([.rounded(d.fieldOfView.x), .rounded(d.fieldOfView.y)])),
+                    ("fieldOfViewGiven", .bool(d.fieldOfViewGiven))]
+            top.insert(("device", .object(dev)), at: 3)
+        }
         if !scene.warnings.isEmpty {
             top.append(("warnings", .array(scene.warnings.map { .string($0.description) })))
         }

@@ -49,6 +49,16 @@ public enum ModelDump {
             ("bounds", bounds(scene.restWorldBounds)),
             ("triangles", .int(totalTriangles)),
         ]
+        if let d = scene.device {
+            // iOS: the device whose camera is the viewer (scene-format.md, "Device").
+            var dev: [(String, JSON)] = []
+            if let m = d.model { dev.append(("model", .string(m))) }
+            dev += [("screen", .array([.rounded(d.screen.x), .rounded(d.screen.y)])),
+                    ("orientation", .string(d.orientation.rawValue)),
+                    ("fieldOfView", .array([.rounded(d.fieldOfView.x), .rounded(d.fieldOfView.y)])),
+                    ("fieldOfViewGiven", .bool(d.fieldOfViewGiven))]
+            top.insert(("device", .object(dev)), at: 3)
+        }
         if !scene.warnings.isEmpty {
             top.append(("warnings", .array(scene.warnings.map { .string($0.description) })))
         }
@@ -78,6 +88,11 @@ public enum ModelDump {
             let below = d > 0 ? degrees(asin(min(1, max(-1, -h.position.y / d)))) : 0
             out += "  hand: \(v.handGiven ? (v.hand.count > 1 ? "path of \(v.hand.count) keys, first at" : "at") : "default \(v.posture.rawValue) pose,")"
             out += " \(vec(h.position)) m from the eye in the head frame (\(fmt(d, 3)) m away, \(fmt(below, 1))° below eye level)\n"
+        }
+        if let dev = scene.device {
+            // The iOS device whose camera is the viewer (scene-format.md, "Device").
+            out += "  device: \(dev.model.map { Escape.text($0) + ", " } ?? "")screen \(fmt(dev.screen.x, 0))×\(fmt(dev.screen.y, 0)) pt \(dev.orientation.rawValue), "
+            out += "camera field of view \(fmt(dev.fieldOfView.x, 1))°×\(fmt(dev.fieldOfView.y, 1))° (\(dev.fieldOfViewGiven ? "given" : "derived")), \(fmt(dev.pointAngle, 4))°/pt at the centre\n"
         }
         out += "\n"
 
@@ -338,6 +353,10 @@ public enum ModelDump {
         case .recenter: return "recenter"
         case .show(let i): return "show \(name(i))"
         case .hide(let i): return "hide \(name(i))"
+        case .ar(.tracking(let state, let reason)): return "tracking → \(state.rawValue)" + (reason.map { " (\($0.rawValue))" } ?? "")
+        case .ar(.plane(let id, let detected, let alignment)):
+            return "plane \(Escape.text(id)) \(detected ? "detected" : "lost")" + (alignment.map { " (\($0.rawValue))" } ?? "")
+        case .ar(.referenceImages(let n)): return "reference images → \(n)"
         }
     }
 

@@ -38,6 +38,9 @@ public enum RuleCatalog {
         A11yLabels.metadata, TypeContrast.metadata, TypeTabLabels.metadata,
         TargetDirectReach.metadata, TargetHandKeepout.metadata,
         ImmersionExitAffordance.metadata, ImmersionTransitionSmooth.metadata,
+        ArScreenClutter.metadata, ArMinimizeWorldText.metadata, ArComfortDistance.metadata, ArSafetyMovement.metadata,
+        ArCoachingShown.metadata, ArCoachingHideUI.metadata, ArGestureProximity.metadata, ArScaleNotDistance.metadata,
+        ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -73,6 +76,7 @@ enum RuleFactories {
         f += accessibilityFactories()
         f += reachFactories()
         f += immersionTransitionFactories()
+        f += arkitFactories()
         return f
     }
 }

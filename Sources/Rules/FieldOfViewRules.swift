@@ -577,7 +577,7 @@ final class RestingPose {
             case .setImmersion(let newStyle, _):
                 if newStyle.hasBoundary && !style.hasBoundary { reset = true }
                 style = newStyle
-            case .show, .hide: break
+            case .show, .hide, .ar: break
             }
         }
         if reset { position = f.headPosition; inverseRotation = f.headRotation.conjugate }

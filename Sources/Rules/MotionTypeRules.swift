@@ -91,8 +91,8 @@ public enum TypeBillboard: RuleDescribing {
         summary: "3D text is seen at more than 30° (info) or 45° (warning) from its front, or is rolled more than 20° against the viewer's head (info).",
         rationale: "Text tied to a point in space should turn to face people so it is never read from the side or at a steep angle.",
         fixHint: "Turn the text toward the viewer (facing: viewer) or make it billboard.",
-        unit: "deg", worse: .higher,
-        notes: ["Angle between the text's front (+Z) and the direction to the eye, judged on the frames the text is in the field of view (viewer.fieldOfView). One violation per text: its severity is that of its worst frame, and its spans cover every frame above 30°.",
+        platforms: [.visionOS, .iOS], unit: "deg", worse: .higher,
+        notes: ["Angle between the text's front (+Z) and the direction to the eye, judged on the frames the text is in the field of view (viewer.fieldOfView; on iOS the device camera's, the eye its position). One violation per text: its severity is that of its worst frame, and its spans cover every frame above 30°.",
                 "Roll (sub-check `roll`, info): the text's roll against the world less the head's roll, 0–180°. The text's roll is the signed angle, about its front (+Z), between the world's up projected into the text's plane and the text's up (+Y); the head's roll the signed angle, about its backward axis, between the world's up projected across the head's forward direction and the head's up. Text rolled about its own front by r reads r (less any roll of the head the same way); pitch of the text or of the head is not roll, and neither is the perspective of a pitched head looking at level text off-axis (it reads 0 at any pitch and azimuth). Not judged when the text lies flat (its front vertical). Reported as a violation of its own, beside the facing angle."],
         subchecks: [RuleSubcheck("roll", unit: "deg")])
 }

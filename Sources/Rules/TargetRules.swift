@@ -18,8 +18,9 @@ public enum TargetCenterSpacing: RuleDescribing {
         summary: "Two eye-targetable elements whose centres are closer than 60 pt and whose edges are less than 16 pt apart.",
         rationale: "People aim with their eyes, which are less precise than a finger; the HIG asks for room around every interactive element (centres at least 60 pt apart, or 16 pt between them) so each is easy to look at and its hover highlight does not run into its neighbour.",
         fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges.",
-        unit: "pt", worse: .lower,
-        notes: ["Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
+        platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
+        notes: ["iOS AR: only world content is compared (screen-space UI, elements and head-anchored content, is target-hit-region-ios's), in on-screen points: with a scene `device`, the point angle is the camera view's angle of one screen point at the screen's centre, so pt_eq is the on-screen distance.",
+                "Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
                 "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding.",
                 "In angle, each entity is the rectangle of its angular width and height around its direction, except a flat element whose image is tilted (seen obliquely, off to the side and above or below): it is compared by its own outline, the parallelogram of its two half-axes projected across the line of sight to the pair's midpoint, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."])
@@ -38,8 +39,9 @@ public enum TargetNoOverlap: RuleDescribing {
         summary: "Hit regions of two interactive elements intersect.",
         rationale: "When controls overlap each other it is hard to pick the one you mean; the HIG asks that controls never overlap other interactive elements.",
         fixHint: "Separate the two elements so their frames no longer intersect (and then keep the spacing of target-center-spacing).",
-        unit: "pt", worse: .higher,
-        notes: ["Measured value: overlap depth, the smaller of the overlap's width and height. Same container → error; across containers (angular projection within 0.1 m of depth) → warning."])
+        platforms: [.visionOS, .iOS], unit: "pt", worse: .higher,
+        notes: ["Measured value: overlap depth, the smaller of the overlap's width and height. Same container → error; across containers (angular projection within 0.1 m of depth) → warning.",
+                "iOS AR: world content only, on screen (see target-center-spacing)."])
 }
 
 public enum TargetLargeHoverPadding: RuleDescribing {
@@ -96,7 +98,10 @@ final class TargetPairAnalyzer: RuleProcessor {
         var byContainer: [Int: [Int]] = [:]
         var dyn: [Int] = []
         var grp: [Int] = []
-        for (i, e) in ents.enumerated() where e.interactive {
+        // iOS AR: world targets only; screen-space UI (elements, head-anchored content) is
+        // target-hit-region-ios's.
+        let worldOnly = s.scene.platform == .iOS
+        for (i, e) in ents.enumerated() where e.interactive && !(worldOnly && (e.anchor != .world || e.kind == .element)) {
             if let c = e.container, measuredInPoints(i, s.scene), e.animation == nil {
                 inContainer[i] = true
                 byContainer[c, default: []].append(i)
@@ -280,6 +285,7 @@ public enum TargetHitRegionIOS: RuleDescribing {
         fixHint: "Make the control at least 44×44 pt, or give it a 44×44 pt hit region (hitRegion: {size: [44, 44]}).",
         platforms: [.iOS], unit: "pt", worse: .lower,
         notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used.",
+                "Screen-space controls only: elements (the scene format's 2D UI) and head-anchored content. Interactive objects in the world (models, asset nodes, text) are judged by their on-screen size in ar-gesture-proximity.",
                 "Measured on the element's hitRegion when it has one (size, or its frame moved by insets), else its frame. System controls other than buttons (toggles, steppers, pickers and segmented controls, sliders, text fields, menus, tabs, links) get the system's touch area, as on visionOS: below 44 pt they are not flagged (below 28 pt they still are). Buttons and custom controls are judged by their frame or hitRegion; so is any control with a hitRegion of its own."])
 }
 
@@ -292,7 +298,9 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     let minimum = s.param(meta, "minimum")
     let upper = s.param(meta, ios ? "frequent" : "custom")
     let ents = s.scene.entities
-    let cands = ents.indices.filter { ents[$0].interactive }
+    // iOS: screen-space controls only (elements, or head-anchored content); objects in the world
+    // are ar-gesture-proximity's.
+    let cands = ents.indices.filter { ents[$0].interactive && !(ios && ents[$0].kind != .element && ents[$0].anchor == .world) }
     let inPoints = ents.indices.map { measuredInPoints($0, s.scene) }
     // A system control (any role but custom) gets the system's hit region; a button only at one of
     // the HIG's button sizes, read from its frame's smaller side in pt (its height). Other buttons,

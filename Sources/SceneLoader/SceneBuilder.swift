@@ -20,7 +20,7 @@ private enum Facing: String, CaseIterable { case viewer, none }
 /// `assetAxes`: `auto` applies the axis system the file declares (FBX `GlobalSettings`), `none`
 /// applies none, `zUp` reads the file as +Z up, −Y front (CAD, 3ds Max, Blender scenes).
 private enum AxesName: String, CaseIterable { case auto, none, zUp }
-private enum EventAction: String, CaseIterable { case setImmersion, recenter, show, hide }
+private enum EventAction: String, CaseIterable { case setImmersion, recenter, show, hide, trackingState, planeDetected, planeLost, referenceImages }
 private enum UnitName: String, CaseIterable {
     case meters, centimeters, millimeters, inches, feet
     var metres: Double {
@@ -95,6 +95,10 @@ final class SceneBuilder {
     var paths: [String: SourceLocation?] = [:]
     var units = Units()
     private var viewer = Viewer()
+    /// iOS `device`, and whether `units.pointAngle` was stated (then the device does not set it).
+    private var device: Device?
+    private var pointAngleGiven = false
+    private var viewerFieldOfViewGiven = false
     var eye0 = Vec3(0, 1.6, 0)
     var q0 = Quat.identity
     private var yaw0 = 0.0
@@ -163,10 +167,13 @@ final class SceneBuilder {
             if o.isFinite, o > 0 { duration = o } else { r.error(nil, "the duration override must be greater than 0, found \(o)") }
         }
         parseUnits(top["units"])
+        parseDevice(top["device"], platform: platform)
         parseViewer(top["viewer"])
         var settings = top["settings"].map(parseSettings) ?? SystemSettings()
         if options.settings.reduceMotion { settings.reduceMotion = true }
         if options.settings.dimFlashingLights { settings.dimFlashingLights = true }
+        // On iOS the viewer sees what the device's camera shows.
+        if let d = device, !viewerFieldOfViewGiven { viewer.fieldOfView = d.fieldOfView }
 
         var topIds: [String: SourceLocation] = [:]
         if let list = top["entities"].flatMap({ r.list($0, "'entities'") }) {
@@ -186,7 +193,54 @@ final class SceneBuilder {
                           duration: d, units: units, viewer: viewer, nodes: nodes, entities: entities,
                           animations: animations, events: events, warnings: r.warnings)
         scene.settings = settings
+        scene.device = device
         return scene
+    }
+
+    /// `device` (iOS): a preset `model` or a `screen` in points, `orientation`, and the camera's
+    /// horizontal `fieldOfView`. It sets the point angle (unless `units.pointAngle` or an override
+    /// gives one) and the viewer's field of view (unless `viewer.fieldOfView` gives one).
+    private func parseDevice(_ n: YNode?, platform: Platform) {
+        guard let n, let m = r.mapping(n, "'device'") else { return }
+        m.checkKeys(SceneKeys.device, in: "'device'", reader: r)
+        if platform != .iOS {
+            r.warning(m.loc, "'device' describes an iPhone or iPad and is used only when 'platform' is iOS",
+                      hint: "add 'platform: iOS', or remove 'device'")
+            return
+        }
+        var screen: SIMD2<Double>?
+        var model: String?
+        if let mn = m["model"], let name = r.string(mn, "'device.model'") {
+            if let p = Device.preset(named: name) { screen = p; model = name } else {
+                let names = Device.presets.map(\.name)
+                let guess = r.suggest(name, in: names)
+                r.error(mn.loc, "'device.model' '\(quoted(name))' is not a known device; known models: \(Reader.quoteList(names))",
+                        hint: guess.map { "did you mean '\($0)'?" } ?? "give the screen size instead: screen: [width, height] in points")
+            }
+        }
+        if let sn = m["screen"], let v = r.numbers(sn, count: 2, "'device.screen'", shape: "[width, height] in points") {
+            if v.allSatisfy({ $0 >= 100 && $0 <= 4000 }) { screen = SIMD2(v[0], v[1]) } else {
+                r.error(sn.loc, "'device.screen' sides must be between 100 and 4000 points, found [\(v.map(Reader.format).joined(separator: ", "))]",
+                        hint: "an iPhone is about 390 × 844 pt, an iPad about 820 × 1180 pt")
+            }
+        }
+        let orientation = m["orientation"].flatMap { r.enumValue($0, "'device.orientation'", DeviceOrientation.self) } ?? .portrait
+        var fov: Double?
+        if let fn = m["fieldOfView"] {
+            fov = r.number(fn, "'device.fieldOfView' (horizontal, degrees)", rule: "greater than 0 and less than 180") { $0 > 0 && $0 < 180 }
+        }
+        guard let screen else {
+            if !m.has("model") && !m.has("screen") {
+                r.error(m.loc, "'device' needs a 'model' or a 'screen'", hint: "for example model: iPhone 15, or screen: [393, 852]")
+            }
+            return
+        }
+        let d = Device(model: model, screenPortrait: screen, orientation: orientation, horizontalFieldOfView: fov)
+        device = d
+        if !pointAngleGiven && options.pointAngle == nil {
+            // Fixed-scale content keeps its metres per point (a length, not a view angle).
+            units = Units(pointAngle: d.pointAngle, fixedPointSize: units.fixedPointSize)
+        }
     }
 
     func buildBareAsset() throws(LoadFailure) -> Scene {
@@ -256,6 +310,7 @@ final class SceneBuilder {
             m.checkKeys(["pointAngle", "fixedPointSize"], in: "'units'", reader: r)
             if let v = m["pointAngle"] {
                 paLoc = v.loc
+                pointAngleGiven = true
                 pa = r.number(v, "'units.pointAngle' (degrees per point)", rule: "greater than 0 and less than 1") { $0 > 0 && $0 < 1 }
             }
             fixed = m["fixedPointSize"].flatMap { r.positive($0, "'units.fixedPointSize' (metres per point)") }
@@ -283,6 +338,7 @@ final class SceneBuilder {
         var fov = SIMD2<Double>(90, 70)
         if let f = m["fieldOfView"],
            let v = r.numbers(f, count: 2, "'viewer.fieldOfView'", shape: "[horizontal, vertical] in degrees") {
+            viewerFieldOfViewGiven = true
             if v.allSatisfy({ $0 > 0 && $0 <= 180 }) { fov = SIMD2(v[0], v[1]) } else {
                 r.error(f.loc, "'viewer.fieldOfView' angles must be greater than 0 and at most 180 degrees, found [\(v.map(Reader.format).joined(separator: ", "))]")
             }
@@ -1255,7 +1311,10 @@ final class SceneBuilder {
             case .setImmersion: allowed += SceneKeys.setImmersionEvent
             case .show, .hide: allowed += ["entity"]
             case .recenter: break
-            case nil: allowed += SceneKeys.setImmersionEvent + ["entity"]
+            case .trackingState: allowed += ["state", "reason"]
+            case .planeDetected, .planeLost: allowed += ["plane", "alignment"]
+            case .referenceImages: allowed += ["count"]
+            case nil: allowed += SceneKeys.setImmersionEvent + ["entity", "state", "reason", "plane", "alignment", "count"]
             }
             m.checkKeys(allowed, in: action.map { "a '\($0.rawValue)' event" } ?? "an event", reader: r)
             var act: SceneEvent.Action?
@@ -1271,6 +1330,31 @@ final class SceneBuilder {
                 if let en = m.require("entity", in: "a '\(action?.rawValue ?? "")' event", reader: r),
                    let ref = r.string(en, "'entity' of an event"), let idx = resolveEntity(ref, loc: en.loc) {
                     act = action == .show ? .show(entity: idx) : .hide(entity: idx)
+                }
+            case .trackingState:
+                let state = m.require("state", in: "a 'trackingState' event", reader: r,
+                                      hint: "state is one of " + Reader.quoteList(TrackingState.allCases.map(\.rawValue)))
+                    .flatMap { r.enumValue($0, "'state' of a trackingState event", TrackingState.self) }
+                let reason = m["reason"].flatMap { r.enumValue($0, "'reason' of a trackingState event", TrackingReason.self) }
+                if let state {
+                    if reason != nil, state != .limited {
+                        r.error(m.keyLoc("reason"), "'reason' applies only to 'state: limited', found state '\(state.rawValue)'",
+                                hint: "remove 'reason', or use state: limited")
+                    } else {
+                        act = .ar(.tracking(state, reason: reason))
+                    }
+                }
+            case .planeDetected, .planeLost:
+                let what = "a '\(action?.rawValue ?? "")' event"
+                let alignment = m["alignment"].flatMap { r.enumValue($0, "'alignment' of \(what)", PlaneAlignment.self) }
+                if let pn = m.require("plane", in: what, reader: r, hint: "plane: an id of your choice, e.g. floor"),
+                   let id = r.string(pn, "'plane' of \(what)") {
+                    act = .ar(.plane(id: id, detected: action == .planeDetected, alignment: alignment))
+                }
+            case .referenceImages:
+                if let cn = m.require("count", in: "a 'referenceImages' event", reader: r),
+                   let c = r.number(cn, "'count' of a referenceImages event", rule: "a whole number from 0 to 1000000", { $0 >= 0 && $0 <= 1_000_000 && $0 == $0.rounded() }) {
+                    act = .ar(.referenceImages(count: Int(c)))
                 }
             case nil:
                 break

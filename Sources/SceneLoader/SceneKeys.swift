@@ -6,7 +6,7 @@ import SpatialModel
 public enum SceneKeys {
     /// The top level of a scene file.
     public static let top = ["format", "name", "platform", "immersion", "frameRate", "duration", "units", "viewer",
-                             "entities", "events", "settings"]
+                             "entities", "events", "settings", "device"]
     /// Every entity, whatever its kind.
     public static let common = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
                                 "anchor", "interactive", "primary", "visible", "children", "animation", "media"]
@@ -24,6 +24,8 @@ public enum SceneKeys {
         + elementFactKeys + elementAppearanceKeys + ["media"]
     /// `viewer`.
     public static let viewer = ["posture", "eyeHeight", "ipd", "fieldOfView", "path", "motion", "hand"]
+    /// `device` (iOS).
+    public static let device = ["model", "screen", "orientation", "fieldOfView"]
     /// `placement`.
     public static let placement = ["distance", "azimuth", "elevation", "facing"]
     /// `settings`: the accessibility settings the scene runs under.

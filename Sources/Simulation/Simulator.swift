@@ -398,6 +398,8 @@ public struct Simulator: Sendable {
                     Simulator.setVisibility(true, of: e, in: &visible, scene: scene)
                 case .hide(let e):
                     Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
+                case .ar:
+                    break
                 }
                 nextEvent += 1
             }

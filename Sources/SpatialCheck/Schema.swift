@@ -194,13 +194,27 @@ enum SchemaBuilder {
         let viewer: JSON = .object([("type", .string("object")),
                                     ("properties", properties(SceneKeys.viewer, Dictionary(viewerProps, uniquingKeysWith: { a, _ in a }))),
                                     ("additionalProperties", .bool(false))])
+        let deviceProps: [(String, JSON)] = [
+            ("model", string("a preset (case, spaces and hyphens ignored): " + Device.presets.map(\.name).joined(separator: ", "))),
+            ("screen", tuple(2, "screen size in pt, [width, height] in portrait")),
+            ("orientation", enumeration(DeviceOrientation.allCases.map(\.rawValue))),
+            ("fieldOfView", number("horizontal field of view of the camera view on screen, degrees", exclusiveMinimum: 0, exclusiveMaximum: 180)),
+        ]
+        let device: JSON = .object([("type", .string("object")),
+                                    ("properties", properties(SceneKeys.device, Dictionary(deviceProps, uniquingKeysWith: { a, _ in a }))),
+                                    ("additionalProperties", .bool(false))])
         let event = obj([
             ("t", number("seconds", minimum: 0)),
-            ("action", enumeration(["setImmersion", "recenter", "show", "hide"])),
+            ("action", enumeration(["setImmersion", "recenter", "show", "hide", "trackingState", "planeDetected", "planeLost", "referenceImages"])),
             ("style", enumeration(ImmersionStyle.allCases.map(\.rawValue))),
             ("trigger", enumeration(SceneEvent.Trigger.allCases.map(\.rawValue))),
             ("transition", number("setImmersion: seconds the change takes to fade in", minimum: 0)),
             ("entity", string("the entity's path, for show and hide")),
+            ("state", enumeration(TrackingState.allCases.map(\.rawValue), "ARKit tracking state, for trackingState")),
+            ("reason", enumeration(TrackingReason.allCases.map(\.rawValue), "why tracking is limited (state: limited only)")),
+            ("plane", string("an id for the plane, for planeDetected and planeLost")),
+            ("alignment", enumeration(PlaneAlignment.allCases.map(\.rawValue))),
+            ("count", number("reference images active for detection, for referenceImages", minimum: 0)),
         ], required: ["t", "action"])
         let media = obj([
             ("kind", enumeration(MediaKind.allCases.map(\.rawValue))),
@@ -225,10 +239,11 @@ enum SchemaBuilder {
             ("events", array(ref("event"))),
             ("settings", obj([("reduceMotion", boolean), ("dimFlashingLights", boolean)],
                              description: "accessibility settings the scene is simulated and judged under (default off)")),
+            ("device", ref("device")),
         ], required: ["format"])
         return document(title: "spatialcheck scene (spatialscene/1)", root: root, definitions: [
             ("vec3", vec3), ("rotation", rotation), ("quaternion", quaternion), ("entity", entity),
-            ("element", element), ("viewer", viewer), ("event", event), ("media", media),
+            ("element", element), ("viewer", viewer), ("event", event), ("media", media), ("device", device),
         ])
     }
 

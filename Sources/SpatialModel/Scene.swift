@@ -36,10 +36,13 @@ public enum ElementRole: String, Sendable, CaseIterable {
     case exit
     /// Containers: a toolbar (or tab bar ornament), a sheet, an alert. Not targets themselves.
     case toolbar, sheet, alert
-    /// Every role except text, image and the containers can be targeted by default.
+    /// iOS AR: the placement indicator (reticle) and the coaching overlay (ARCoachingOverlayView).
+    case placementIndicator, coaching
+    /// Every role except text, image, the containers, the placement indicator and coaching can be
+    /// targeted by default.
     public var defaultInteractive: Bool {
         switch self {
-        case .text, .image, .toolbar, .sheet, .alert: false
+        case .text, .image, .toolbar, .sheet, .alert, .placementIndicator, .coaching: false
         default: true
         }
     }
@@ -316,6 +319,8 @@ public struct SceneEvent: Sendable {
         case recenter
         case show(entity: Int)
         case hide(entity: Int)
+        /// An ARKit session event (iOS): tracking state, plane, reference images.
+        case ar(AREvent)
     }
     public var time: Double
     public var action: Action
@@ -349,6 +354,8 @@ public struct Scene: Sendable {
     public var warnings: [Diagnostic]
     /// The accessibility settings the scene is simulated and judged under (`settings`).
     public var settings = SystemSettings()
+    /// iOS: the device whose camera is the viewer (`device`); nil when the scene gives none.
+    public var device: Device? = nil
 
     public init(path: String, name: String? = nil, platform: Platform = .visionOS,
                 immersion: ImmersionStyle = .shared, frameRate: Double? = nil, duration: Double = 0,

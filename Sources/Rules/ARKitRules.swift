@@ -1,0 +1,535 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+// iOS/iPadOS ARKit rules (hig-rules §1.10, augmented-reality page). On iOS the viewer is the
+// device's camera (`viewer.path` is the device path); windows and their elements, and anything
+// anchored to the head, are screen space (the app's 2D UI), everything else is in the world. With a `device`, one
+// point is the camera view's angle of one screen point (`Device.pointAngle`), so pt_eq sizes of
+// world content are on-screen points.
+
+private let arBest = Citation("augmented-reality", "Best practices", "S0, S1")
+private let arCoaching = Citation("augmented-reality", "Providing coaching", "S0, S1")
+private let arInterruptions = Citation("augmented-reality", "Handling interruptions", "S0")
+private let arObjects = Citation("augmented-reality", "Designing object interactions", "S0, S1")
+private let arCommunicating = Citation("augmented-reality", "Communicating with people", "S0, S1")
+private let arRealWorld = Citation("augmented-reality", "Reacting to real-world objects", "S0, S1")
+
+public enum ArSafetyMovement: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-safety-movement", name: "AR does not ask for large or sudden movement", category: .ar,
+        defaultSeverity: .warning, thresholdKey: "maxSpeed",
+        parameters: [
+            RuleParameter("maxSpeed", 1, "m/s", .configurable("a brisk indoor walk; faster is hurrying through a room people are not watching"), "device translation speed"),
+            RuleParameter("maxDisplacement", 2, "m", .configurable("more than a step or two in a short time"), "device displacement within the window"),
+            RuleParameter("window", 2, "s", .configurable("the time span of a 'sudden' movement"), "window for maxDisplacement"),
+            RuleParameter("maxRotation", 90, "deg/s", .configurable("a quarter turn per second is a sweeping turn"), "device rotation speed"),
+        ],
+        citations: [arBest],
+        summary: "The device path moves faster than 1 m/s, more than 2 m within 2 s (sub-check `displacement`), or turns faster than 90°/s (sub-check `rotation`).",
+        rationale: "People absorbed in an AR experience may not notice what is around them; the HIG asks apps not to encourage large, rapid or sweeping movements.",
+        fixHint: "Design the experience so people can take part standing or moving slowly: bring content to them, keep targets within a small area, and ramp up movement gradually.",
+        platforms: [.iOS], unit: "m/s", worse: .higher,
+        notes: ["Reading: the scene's device path (viewer.path on iOS) is what the experience asks people to do, so every movement it scripts counts as required.",
+                "Speed: |p_i − p_(i−1)| / Δt per frame (the path is interpolated linearly, so it is constant between keys). Displacement (sub-check `displacement`, m): |p_i − p_(i−n)| with n = window × frame rate (from the first frame while fewer frames have passed). Rotation (sub-check `rotation`, deg/s): the angle of the rotation between two frames' orientations / Δt. Reported on the scene, over the frames the limit is exceeded."],
+        subchecks: [RuleSubcheck("displacement", unit: "m"), RuleSubcheck("rotation", unit: "deg/s")])
+}
+
+public enum ArComfortDistance: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-comfort-distance", name: "AR does not need the device close or steeply tilted", category: .ar,
+        defaultSeverity: .info, thresholdKey: "maxPitch",
+        parameters: [
+            RuleParameter("maxPitch", 45, "deg", .configurable("holding the device steeply up or down tires the wrists and neck"), "device pitch above or below the horizon"),
+            RuleParameter("pitchDuration", 30, "s", .configurable("a short glance is fine; holding the pose is not"), "how long the pitch may be held"),
+            RuleParameter("minDistance", 0.3, "m", .configurable("closer than a comfortably held phone"), "closest distance to an interactive object on screen"),
+        ],
+        citations: [arBest],
+        summary: "The device is pitched more than 45° up or down for more than 30 s, or an interactive object on screen is closer than 0.3 m to the device (sub-check `near`).",
+        rationale: "Holding a device at one distance or angle for long is tiring; the HIG asks apps to place objects so people needn't bring the device close, and to keep sessions short with breaks.",
+        fixHint: "Place content where people can see it holding the device naturally (near eye level, an arm's length away), and don't make them hold it close to an object to interact.",
+        platforms: [.iOS], unit: "deg", worse: .higher,
+        notes: ["Pitch: |device pitch| (viewer pitch) above 45° without a break for more than 30 s; measured is the largest pitch of the run, reported over the whole run (scene-level).",
+                "Near (sub-check `near`, m): an interactive world entity (not screen-space UI) that is visible and on screen (viewer.fieldOfView, the camera's with a device) while closer than 0.3 m to the device; measured is 0.3 m minus the closest distance (how far inside the limit it came), so the worst frame is the closest.",
+                "Not checked: continuous play longer than 5 min without a rest phase (scenes have no game phases)."],
+        subchecks: [RuleSubcheck("near", unit: "m")])
+}
+
+public enum ArMinimizeWorldText: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-minimize-world-text", name: "Little text in the AR world", category: .ar,
+        defaultSeverity: .info, thresholdKey: "maxTexts",
+        parameters: [
+            RuleParameter("maxTexts", 3, "count", .configurable("a title, a price and a hint"), "world-space texts on screen at once"),
+            RuleParameter("maxCharacters", 100, "chars", .configurable("about one short sentence per text"), "characters of world-space text on screen at once"),
+        ],
+        citations: [arBest],
+        summary: "More than 3 world-space texts on screen at once, or more than 100 characters of them (sub-check `characters`).",
+        rationale: "The HIG asks to minimise text in the environment and show only what people need; text in the world competes with the camera view and is hard to read as the device moves.",
+        fixHint: "Show fewer labels in the world: keep one short label per object, and move details into screen-space UI shown on demand.",
+        platforms: [.iOS], unit: "count", worse: .higher,
+        notes: ["World-space text: text entities and text-role asset nodes that are not anchored to the head (elements, in windows, are the screen's UI on iOS). On screen: visible and in the field of view (viewer.fieldOfView, the camera's with a device). Characters: the text's string, else its label. Reported on the scene."],
+        subchecks: [RuleSubcheck("characters", unit: "chars")])
+}
+
+public enum ArScaleNotDistance: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-scale-not-distance", name: "Scale is not used to fake distance", category: .ar,
+        defaultSeverity: .info, thresholdKey: "maxGrowth",
+        parameters: [
+            RuleParameter("maxGrowth", 20, "%", .configurable("a clearly visible change of size"), "growth of an animated object while its distance does not shrink"),
+            RuleParameter("distanceTolerance", 0.01, "m", .configurable("below tracking noise"), "distance change that counts as staying the same"),
+        ],
+        citations: [arObjects],
+        summary: "An animation scales an object up by more than 20 % while its distance from the device stays the same or grows.",
+        rationale: "Scaling an object up does not bring it closer; it only looks like a bigger object that is still far away (HIG tip, S1). To bring something near, move it.",
+        fixHint: "Animate the object's position toward the person instead of its scale.",
+        platforms: [.iOS], unit: "%", worse: .higher,
+        notes: ["Only entities driven by an animation with scale keys. Size: the longest half-axis of the entity's box as the simulator measures it (its oriented box), compared with the smallest size seen so far; growth = size / smallest − 1, in %, reported when above 20 % while the distance to the device is no less than at the smallest size (minus 1 cm)."])
+}
+
+public enum ArCoachingShown: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-coaching-shown", name: "Coaching is shown while tracking starts or recovers", category: .ar,
+        defaultSeverity: .warning, thresholdKey: "grace",
+        parameters: [RuleParameter("grace", 2, "s", .configurable("long enough to skip coaching when tracking settles quickly"), "limited tracking without coaching")],
+        citations: [arCoaching, arInterruptions],
+        summary: "Tracking is limited (initializing or relocalizing) for more than 2 s with no coaching overlay visible.",
+        rationale: "While ARKit initializes or relocalizes, people need to know what to do (move the device, point at a surface); the HIG asks apps to show the system coaching overlay, or a custom one, at these times.",
+        fixHint: "Add an ARCoachingOverlayView (or a custom coaching view) with activatesAutomatically, and state it in the scene as an element of role coaching shown while tracking is limited.",
+        platforms: [.iOS], unit: "s", worse: .higher,
+        notes: ["Tracking state comes from trackingState events (unknown, and never a violation, before the first). Coaching: any entity of role coaching that is visible. Measured: how long the state lasted without coaching, reported over the whole run once it passes 2 s."])
+}
+
+public enum ArCoachingHideUI: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-coaching-hide-ui", name: "Coaching hides the app's other UI", category: .ar,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [],
+        citations: [arCoaching],
+        summary: "A screen-space element other than the coaching overlay (or a reset or cancel control) is visible while coaching is shown.",
+        rationale: "The HIG asks apps to hide unrelated UI while the coaching overlay is up, so people focus on what it asks them to do.",
+        fixHint: "Hide the app's controls while coaching is active (coachingOverlayViewWillActivate) and show them again when it ends.",
+        platforms: [.iOS], unit: "count", worse: .higher,
+        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, cancel or close controls (id or label containing one of these words: people may always leave or restart). Reported per element over the frames both it and a coaching entity are visible; measured is 1."])
+}
+
+public enum ArCriticalTextScreenSpace: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-critical-text-screen-space", name: "Critical text is in screen space", category: .ar,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [RuleParameter("maxSizeChange", 20, "%", .configurable("a clearly visible change of type size"), "change of a world label's on-screen size")],
+        citations: [arCommunicating],
+        summary: "Critical text (primary: true) placed in the world instead of on the screen (warning), or a world label whose on-screen size changes by more than 20 % as the device moves (sub-check `sizeChange`, info).",
+        rationale: "The HIG asks for critical labels, annotations and instructions in screen space, where they stay readable however the device moves; text in the world should face people and keep the same type size at any distance.",
+        fixHint: "Put critical text in the screen-space UI; give world labels a constant screen size (scale them with distance) and make them face the camera.",
+        platforms: [.iOS], unit: "count", worse: .higher,
+        notes: ["World text: text entities and text-role asset nodes not anchored to the head. Critical: primary: true. Judged on the frames the text is visible and on screen.",
+                "Size change (sub-check `sizeChange`, %): the text's em height in on-screen points (pt_eq, with the device's point angle) at its largest ÷ at its smallest over the frames it is on screen, − 1. Reported once over the frames from the first to the last it was seen.",
+                "The facing angle of world text is type-billboard's, and its smallest size type-min-size's (11 pt on iOS); both run on iOS scenes."],
+        subchecks: [RuleSubcheck("sizeChange", unit: "%")])
+}
+
+public enum ArGestureProximity: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-gesture-proximity", name: "Small AR objects have a larger touch area", category: .ar,
+        defaultSeverity: .warning, thresholdKey: "minSize",
+        parameters: [RuleParameter("minSize", 44, "pt", .configurable("the iOS minimum touch target (buttons › Best practices: 44×44 pt)"), "on-screen size of an interactive object's touch area")],
+        citations: [arObjects, Citation("buttons", "Best practices")],
+        summary: "An interactive object in the world appears smaller than 44 pt on screen and has no hit region that makes its touch area larger.",
+        rationale: "Small, thin or distant objects are hard to touch; the HIG asks apps to treat a gesture near an interactive object as aimed at it, so the touch area should be at least as big as a touch target.",
+        fixHint: "Give the object a larger hit region (a CollisionComponent shape larger than the object; hitRegion in the scene), or make it larger.",
+        platforms: [.iOS], unit: "pt", worse: .lower,
+        notes: ["Interactive objects in the world (models, asset nodes, text; not elements, windows or head-anchored content), visible and on screen. Size: the object's thinnest width as seen (pt_eq, in on-screen points with the device's point angle); with a stated 3D hit region, the larger of that and the region's smallest extent seen at the object's distance, 2·atan(s / 2d) / pointAngle; a 2D hit region in points on an asset node counts at the fixed point size."])
+}
+
+public enum ArScreenClutter: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-screen-clutter", name: "Screen UI leaves the camera view clear", category: .ar,
+        defaultSeverity: .warning, thresholdKey: "maxCoverage",
+        parameters: [
+            RuleParameter("maxCoverage", 35, "%", .configurable("a third of the screen is no longer 'as much of the display as possible'"), "warning above this share of the screen"),
+            RuleParameter("infoCoverage", 20, "%", .configurable("a fifth of the screen: worth a look"), "info above this share of the screen"),
+        ],
+        citations: [arBest],
+        summary: "Visible screen-space UI covers more than 20 % (info) or 35 % (warning) of the screen.",
+        rationale: "The HIG asks AR apps to use as much of the display as possible for the camera view and virtual objects, and not to clutter it with controls and information.",
+        fixHint: "Show fewer persistent controls, make them smaller, or hide them until people need them.",
+        platforms: [.iOS], unit: "%", worse: .higher,
+        notes: ["Per window (on iOS a window models the screen's 2D UI): the area of the union of its visible elements' frames, clipped to the screen (device.screen, else the window's size), ÷ the screen's area. Coaching overlays and placement indicators are not counted. Every counted element is taken as opaque (the scene format has no opacity)."])
+}
+
+public enum ArReferenceImageLimit: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-reference-image-limit", name: "At most 100 reference images at once", category: .ar,
+        defaultSeverity: .warning, thresholdKey: "maxImages",
+        parameters: [RuleParameter("maxImages", 100, "count", .hig, "reference images active at once")],
+        citations: [arRealWorld],
+        summary: "More than 100 reference images are active for detection at once.",
+        rationale: "Image detection works best with 100 or fewer distinct reference images active; the HIG suggests switching sets by context (for example by location) when more are needed.",
+        fixHint: "Split the images into sets of 100 or fewer and swap detectionImages as the context changes.",
+        platforms: [.iOS], unit: "count", worse: .higher,
+        notes: ["From referenceImages events: reported on the scene over the frames the active count exceeds 100."])
+}
+
+// MARK: - Shared
+
+/// Screen-space content on iOS: anchored to the head, or a window, volume or element (the
+/// scene format models the app's 2D UI as windows; type-min-size reads iOS elements the same way).
+func isScreenSpace(_ e: Entity) -> Bool {
+    e.anchor != .world || e.kind == .element || e.kind == .window || e.kind == .volume
+}
+
+/// World text: readable content not in screen space.
+private func isWorldText(_ e: Entity) -> Bool { e.isReadable && !isScreenSpace(e) }
+
+/// The ARKit session state as events set it, advanced frame by frame.
+final class ARSessionState {
+    private var cursor: EventCursor
+    private(set) var tracking: TrackingState?
+    private(set) var reason: TrackingReason?
+    private(set) var referenceImages: Int?
+    private(set) var referenceImagesLocation: SourceLocation?
+    private(set) var planes = Set<String>()
+    init(_ scene: Scene) { cursor = EventCursor(scene) }
+    func advance(to time: Double) {
+        for ev in cursor.advance(to: time) {
+            guard case .ar(let a) = ev.action else { continue }
+            switch a {
+            case .tracking(let s, let r): tracking = s; reason = r
+            case .plane(let id, let detected, _): if detected { planes.insert(id) } else { planes.remove(id) }
+            case .referenceImages(let n): referenceImages = n; referenceImagesLocation = ev.location
+            }
+        }
+    }
+    /// Limited while initializing or relocalizing: the states coaching is for.
+    var needsCoaching: Bool { tracking == .limited && (reason == .initializing || reason == .relocalizing) }
+}
+
+/// Area of the union of rectangles (x0, y0, x1, y1) by coordinate compression (n is small).
+func unionArea(_ rects: [(Double, Double, Double, Double)]) -> Double {
+    let xs = Array(Set(rects.flatMap { [$0.0, $0.2] })).sorted()
+    guard xs.count > 1 else { return 0 }
+    var area = 0.0
+    for k in 0..<(xs.count - 1) {
+        let a = xs[k], b = xs[k + 1]
+        let spans = rects.filter { $0.0 <= a && $0.2 >= b }.map { ($0.1, $0.3) }.sorted { $0.0 < $1.0 }
+        var covered = 0.0, cs = -Double.infinity, ce = -Double.infinity
+        for (s, e) in spans {
+            if s > ce { if ce > cs { covered += ce - cs }; cs = s; ce = e } else { ce = max(ce, e) }
+        }
+        if ce > cs { covered += ce - cs }
+        area += covered * (b - a)
+    }
+    return area
+}
+
+/// A processor with its own per-frame body and message.
+final class ClosureRule: RuleProcessor {
+    let body: (FrameQuantities, inout Findings) -> Void
+    let end: (inout Findings, EndState) -> Void
+    let describe: (Aggregate, [String]) -> String
+    init(_ body: @escaping (FrameQuantities, inout Findings) -> Void,
+         finish: @escaping (inout Findings, EndState) -> Void = { _, _ in },
+         message: @escaping (Aggregate, [String]) -> String) {
+        self.body = body; self.end = finish; self.describe = message
+    }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) { body(f, &out) }
+    func finish(_ out: inout Findings, _ end: EndState) { self.end(&out, end) }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { describe(agg, names) }
+}
+
+// MARK: - Factories
+
+func arkitFactories() -> [RuleFactory] {
+    [
+        RuleFactory(ids: [ArSafetyMovement.metadata.id]) { s in
+            let m = ArSafetyMovement.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxSpeed = s.param(m, "maxSpeed"), maxDisp = s.param(m, "maxDisplacement")
+            let window = s.param(m, "window"), maxRot = s.param(m, "maxRotation")
+            let n = max(1, Int((window * s.scene.frameRate).rounded()))
+            var history: [Vec3] = []
+            var prevRot: Quat?
+            var head = 0
+            return ClosureRule({ f, out in
+                let p = f.headPosition
+                if history.isEmpty { history = Array(repeating: p, count: n) }
+                // history[head] is the position n frames ago (the first frame's while fewer have passed).
+                let old = history[head]
+                history[head] = p
+                head = (head + 1) % n
+                if let q0 = prevRot, f.deltaTime > 0, f.frame > 0 {
+                    let prev = history[(head + n - 2) % n]
+                    let speed = length(p - prev) / f.deltaTime
+                    if speed > maxSpeed + 1e-9 {
+                        out.report(rule: r, frame: f.frame, time: f.time, measured: speed, threshold: maxSpeed)
+                    }
+                    let q1 = f.headRotation
+                    let d = abs(q0.x * q1.x + q0.y * q1.y + q0.z * q1.z + q0.w * q1.w)
+                    let rate = degrees(2 * acos(min(1, d))) / f.deltaTime
+                    if rate > maxRot + 1e-9 {
+                        out.report(rule: r, frame: f.frame, time: f.time, measured: rate, threshold: maxRot, unit: "deg/s", variant: 2)
+                    }
+                }
+                let disp = length(p - old)
+                if disp > maxDisp + 1e-9 {
+                    out.report(rule: r, frame: f.frame, time: f.time, measured: disp, threshold: maxDisp, unit: "m", variant: 1)
+                }
+                prevRot = f.headRotation
+            }, message: { agg, _ in
+                switch agg.variant {
+                case 1: return "the device path moves \(fmt(agg.measured)) m within \(fmt(window)) s (more than \(fmt(agg.threshold)) m); don't ask people to cover ground quickly while they watch the screen"
+                case 2: return "the device path turns at \(fmt(agg.measured))°/s (more than \(fmt(agg.threshold))°/s); avoid sweeping turns people make without looking around them"
+                default: return "the device path moves at \(fmt(agg.measured)) m/s (more than \(fmt(agg.threshold)) m/s); don't ask people to hurry while they watch the screen"
+                }
+            })
+        },
+        RuleFactory(ids: [ArComfortDistance.metadata.id]) { s in
+            let m = ArComfortDistance.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxPitch = s.param(m, "maxPitch"), hold = s.param(m, "pitchDuration"), minD = s.param(m, "minDistance")
+            let ents = s.scene.entities
+            let near = ents.indices.filter { ents[$0].interactive && !isScreenSpace(ents[$0]) }
+            let dt = s.frameDuration
+            var runStart = -1, runStartTime = 0.0, worst = 0.0, worstFrame = 0, runs: [(Int, Double, Int, Double, Double, Int)] = []
+            func close(_ last: Int, _ lastTime: Double) {
+                if runStart >= 0, lastTime - runStartTime + dt > hold + 1e-9 {
+                    runs.append((runStart, runStartTime, last, lastTime, worst, worstFrame))
+                }
+                runStart = -1
+            }
+            var lastFrame = -1, lastTime = 0.0
+            return ClosureRule({ f, out in
+                let pitch = abs(f.headPitch)
+                if pitch > maxPitch + 1e-9 {
+                    if runStart < 0 { runStart = f.frame; runStartTime = f.time; worst = pitch; worstFrame = f.frame }
+                    if pitch > worst { worst = pitch; worstFrame = f.frame }
+                } else {
+                    close(lastFrame, lastTime)
+                }
+                lastFrame = f.frame; lastTime = f.time
+                for e in near where f.visible[e] && f.inFOV[e] && f.distance[e] < minD - 1e-9 {
+                    out.report(rule: r, e, frame: f.frame, time: f.time, measured: minD - f.distance[e], threshold: minD,
+                               aux: f.distance[e], unit: "m", variant: 1)
+                }
+            }, finish: { out, end in
+                // A run still open at the end counts when it has lasted long enough, or when the
+                // scene ends at rest (it would go on for ever).
+                if runStart >= 0, end.staticEnd {
+                    runs.append((runStart, runStartTime, end.lastFrame, end.lastTime, worst, worstFrame))
+                    runStart = -1
+                }
+                close(end.lastFrame, end.lastTime)
+                // Only the longest run's pitch is the measurement; the others add their spans.
+                for run in runs {
+                    out.reportRun(rule: r, from: run.0, fromTime: run.1, to: run.2, toTime: run.3, measured: run.4,
+                                  worstFrame: run.5, threshold: maxPitch, aux: run.3 - run.1 + dt)
+                }
+            }, message: { agg, names in
+                if agg.variant == 1 {
+                    return "\(names.joinedNames) is interactive and on screen \(fmt(agg.aux)) m from the device (closer than \(fmt(agg.threshold)) m); place it so people needn't bring the device close"
+                }
+                return "the device is held pitched \(fmt(agg.measured))° (more than \(fmt(agg.threshold))°) for more than \(fmt(hold)) s; place content so people can hold the device naturally"
+            })
+        },
+        RuleFactory(ids: [ArMinimizeWorldText.metadata.id]) { s in
+            let m = ArMinimizeWorldText.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxTexts = s.param(m, "maxTexts"), maxChars = s.param(m, "maxCharacters")
+            let ents = s.scene.entities
+            let texts = ents.indices.filter { isWorldText(ents[$0]) }
+            let chars = texts.map { Double((ents[$0].string ?? ents[$0].label ?? "").count) }
+            return ClosureRule({ f, out in
+                var count = 0.0, c = 0.0
+                for (k, e) in texts.enumerated() where f.visible[e] && f.inFOV[e] { count += 1; c += chars[k] }
+                if count > maxTexts { out.report(rule: r, frame: f.frame, time: f.time, measured: count, threshold: maxTexts) }
+                if c > maxChars { out.report(rule: r, frame: f.frame, time: f.time, measured: c, threshold: maxChars, unit: "chars", variant: 1) }
+            }, message: { agg, _ in
+                agg.variant == 1
+                    ? "\(fmt(agg.measured)) characters of world-space text are on screen at once (more than \(fmt(agg.threshold))); keep world labels short and move details to screen-space UI"
+                    : "\(fmt(agg.measured)) world-space texts are on screen at once (more than \(fmt(agg.threshold))); show only the text people need in the world"
+            })
+        },
+        RuleFactory(ids: [ArScaleNotDistance.metadata.id]) { s in
+            let m = ArScaleNotDistance.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxGrowth = s.param(m, "maxGrowth"), tol = s.param(m, "distanceTolerance")
+            let sc = s.scene
+            let cands = sc.entities.indices.filter { e in
+                guard let a = sc.entities[e].animation, sc.animations.indices.contains(a) else { return false }
+                return sc.animations[a].channels.contains { !$0.scales.isEmpty }
+            }
+            var smallest = [Double](repeating: .infinity, count: cands.count)
+            var distAtSmallest = [Double](repeating: 0, count: cands.count)
+            return ClosureRule({ f, out in
+                for (k, e) in cands.enumerated() where f.visible[e] {
+                    let size = max(length(f.boxAxis(e, 0)), length(f.boxAxis(e, 1)), length(f.boxAxis(e, 2)))
+                    guard size > 0 else { continue }
+                    if size < smallest[k] { smallest[k] = size; distAtSmallest[k] = f.distance[e] }
+                    let growth = (size / smallest[k] - 1) * 100
+                    if growth > maxGrowth + 1e-9, f.distance[e] >= distAtSmallest[k] - tol {
+                        out.report(rule: r, e, frame: f.frame, time: f.time, measured: growth, threshold: maxGrowth, aux: f.distance[e])
+                    }
+                }
+            }, message: { agg, names in
+                "\(names.joinedNames) grows by \(fmt(agg.measured)) % while staying \(fmt(agg.aux)) m away; scaling up does not bring an object nearer, so move it toward the person instead"
+            })
+        },
+        RuleFactory(ids: [ArCoachingShown.metadata.id]) { s in
+            let m = ArCoachingShown.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let grace = s.param(m, "grace")
+            let ents = s.scene.entities
+            let coaching = ents.indices.filter { ents[$0].role == .coaching }
+            let state = ARSessionState(s.scene)
+            let cond = ConditionRule(rule: r, meta: m, candidates: [-1], dwell: grace, measuresRunLength: true,
+                                     frameDuration: s.frameDuration, check: { f, _ in
+                guard state.needsCoaching, !coaching.contains(where: { f.visible[$0] }) else { return nil }
+                return .init(measured: 0, threshold: grace, aux: state.reason == .relocalizing ? 1 : 0)
+            }, message: { agg, _ in
+                "tracking is limited (\(agg.aux == 1 ? "relocalizing" : "initializing")) for \(fmt(agg.measured)) s with no coaching overlay; show ARCoachingOverlayView (or your own coaching) until tracking is normal"
+            })
+            return HookedProcessor(cond, before: { f in state.advance(to: f.time) })
+        },
+        RuleFactory(ids: [ArCoachingHideUI.metadata.id]) { s in
+            guard let r = s.index(ArCoachingHideUI.metadata.id) else { return nil }
+            let ents = s.scene.entities
+            let coaching = ents.indices.filter { ents[$0].role == .coaching }
+            guard !coaching.isEmpty else { return nil }
+            let exempt = ["reset", "restart", "cancel", "close"]
+            let others = ents.indices.filter { i in
+                let e = ents[i]
+                guard e.kind == .element, isScreenSpace(e), e.role != .coaching else { return false }
+                let words = (e.id + " " + (e.label ?? "")).lowercased()
+                return !exempt.contains { words.contains($0) }
+            }
+            return ClosureRule({ f, out in
+                guard coaching.contains(where: { f.visible[$0] }) else { return }
+                for e in others where f.visible[e] {
+                    out.report(rule: r, e, frame: f.frame, time: f.time, measured: 1, threshold: 0)
+                }
+            }, message: { _, names in
+                "\(names.joinedNames) stays visible while the coaching overlay is shown; hide unrelated UI during coaching"
+            })
+        },
+        RuleFactory(ids: [ArCriticalTextScreenSpace.metadata.id]) { s in
+            let m = ArCriticalTextScreenSpace.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxChange = s.param(m, "maxSizeChange")
+            let ents = s.scene.entities
+            let texts = ents.indices.filter { isWorldText(ents[$0]) }
+            var lo = [Double](repeating: .infinity, count: texts.count), hi = [Double](repeating: 0, count: texts.count)
+            var first = [Int](repeating: -1, count: texts.count), last = [Int](repeating: -1, count: texts.count)
+            var firstT = [Double](repeating: 0, count: texts.count), lastT = firstT
+            var hiFrame = [Int](repeating: 0, count: texts.count)
+            return ClosureRule({ f, out in
+                for (k, e) in texts.enumerated() where f.visible[e] && f.inFOV[e] {
+                    if ents[e].primary { out.report(rule: r, e, frame: f.frame, time: f.time, measured: 1, threshold: 0) }
+                    let pt = f.ptEq[e]
+                    guard pt.isFinite, pt > 0 else { continue }
+                    if first[k] < 0 { first[k] = f.frame; firstT[k] = f.time }
+                    last[k] = f.frame; lastT[k] = f.time
+                    lo[k] = min(lo[k], pt)
+                    if pt > hi[k] { hi[k] = pt; hiFrame[k] = f.frame }
+                }
+            }, finish: { out, _ in
+                for (k, e) in texts.enumerated() where first[k] >= 0 && lo[k] > 0 {
+                    let change = (hi[k] / lo[k] - 1) * 100
+                    guard change > maxChange + 1e-9 else { continue }
+                    out.reportRun(rule: r, e, from: first[k], fromTime: firstT[k], to: last[k], toTime: lastT[k],
+                                  measured: change, worstFrame: hiFrame[k], threshold: maxChange, aux: lo[k],
+                                  severity: .info, unit: "%", variant: 1)
+                }
+            }, message: { agg, names in
+                agg.variant == 1
+                    ? "world label \(names.joinedNames) changes its on-screen size by \(fmt(agg.measured)) % (from \(fmt(agg.aux)) pt) as the device moves; keep world labels at one type size on screen"
+                    : "\(names.joinedNames) is critical text placed in the world; put critical labels and instructions in screen space"
+            })
+        },
+        RuleFactory(ids: [ArGestureProximity.metadata.id]) { s in
+            let m = ArGestureProximity.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let minSize = s.param(m, "minSize"), pa = s.pointAngle
+            let ents = s.scene.entities
+            let cands = ents.indices.filter { ents[$0].interactive && !isScreenSpace(ents[$0]) && ents[$0].kind != .window && ents[$0].kind != .volume }
+            // The stated hit region's smallest extent in metres (nil: none stated).
+            let hit: [Double?] = cands.map { e in
+                let en = ents[e]
+                switch en.hitRegion {
+                case .shape(let sh)?: return min(sh.size.x, sh.size.y, sh.size.z)
+                case .some:
+                    guard let rect = en.hitFrame ?? en.frame else { return nil }
+                    return min(rect.width, rect.height) * s.scene.units.fixedPointSize
+                case nil:
+                    return nil
+                }
+            }
+            return ClosureRule({ f, out in
+                for (k, e) in cands.enumerated() where f.visible[e] && f.inFOV[e] && f.distance[e] > 0 {
+                    var size = f.ptEq[e]
+                    if let h = hit[k] { size = max(size, degrees(2 * atan(h / (2 * f.distance[e]))) / pa) }
+                    if size < minSize - 1e-9 {
+                        out.report(rule: r, e, frame: f.frame, time: f.time, measured: size, threshold: minSize)
+                    }
+                }
+            }, message: { agg, names in
+                "\(names.joinedNames) is interactive but only \(fmt(agg.measured)) pt on screen; give it a touch area of at least \(fmt(agg.threshold)) pt (a larger hit region) so a touch near it reaches it"
+            })
+        },
+        RuleFactory(ids: [ArScreenClutter.metadata.id]) { s in
+            let m = ArScreenClutter.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let warn = s.param(m, "maxCoverage"), info = s.param(m, "infoCoverage")
+            let ents = s.scene.entities
+            let screens = ents.indices.filter { (ents[$0].kind == .window || ents[$0].kind == .volume) && ents[$0].sizePt != nil }
+            let device = s.scene.device
+            let members: [[Int]] = screens.map { c in
+                ents.indices.filter { ents[$0].container == c && ents[$0].kind == .element && ents[$0].frame != nil
+                    && ents[$0].role != .coaching && ents[$0].role != .placementIndicator }
+            }
+            var lastVisible: [[Bool]] = screens.map { _ in [] }
+            var lastCoverage = [Double](repeating: 0, count: screens.count)
+            return ClosureRule({ f, out in
+                for (k, c) in screens.enumerated() where f.visible[c] {
+                    let vis = members[k].map { f.visible[$0] }
+                    if vis != lastVisible[k] {
+                        lastVisible[k] = vis
+                        let size = device?.screen ?? ents[c].sizePt ?? SIMD2(0, 0)
+                        var rects: [(Double, Double, Double, Double)] = []
+                        for (j, e) in members[k].enumerated() where vis[j] {
+                            guard let fr = ents[e].frame else { continue }
+                            let x0 = max(0, fr.x), y0 = max(0, fr.y)
+                            let x1 = min(size.x, fr.x + fr.width), y1 = min(size.y, fr.y + fr.height)
+                            if x1 > x0, y1 > y0 { rects.append((x0, y0, x1, y1)) }
+                        }
+                        let area = size.x * size.y
+                        lastCoverage[k] = area > 0 ? unionArea(rects) / area * 100 : 0
+                    }
+                    let cov = lastCoverage[k]
+                    if cov > warn + 1e-9 {
+                        out.report(rule: r, c, frame: f.frame, time: f.time, measured: cov, threshold: warn, severity: .warning)
+                    } else if cov > info + 1e-9 {
+                        out.report(rule: r, c, frame: f.frame, time: f.time, measured: cov, threshold: info, severity: .info)
+                    }
+                }
+            }, message: { agg, names in
+                "screen-space UI of \(names.joinedNames) covers \(fmt(agg.measured)) % of the screen (more than \(fmt(agg.threshold)) %); leave the camera view clear: fewer, smaller or hideable controls"
+            })
+        },
+        RuleFactory(ids: [ArReferenceImageLimit.metadata.id]) { s in
+            let m = ArReferenceImageLimit.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxImages = s.param(m, "maxImages")
+            let state = ARSessionState(s.scene)
+            return ClosureRule({ f, out in
+                state.advance(to: f.time)
+                guard let n = state.referenceImages, Double(n) > maxImages else { return }
+                out.report(rule: r, frame: f.frame, time: f.time, measured: Double(n), threshold: maxImages)
+                out.setLocation(rule: r, -1, -1, state.referenceImagesLocation)
+            }, message: { agg, _ in
+                "\(fmt(agg.measured)) reference images are active at once (more than \(fmt(agg.threshold))); split them into sets and swap them by context"
+            })
+        },
+    ]
+}

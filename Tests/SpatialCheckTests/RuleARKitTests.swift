@@ -1,0 +1,429 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import SpatialCheck
+@testable import SceneLoader
+import Reporting
+import SpatialModel
+
+/// The iOS ARKit rules and the iOS device, end to end (loader → simulator → rules). Every
+/// expected number is derived below from the scene text: the device's camera view (a 26 mm
+/// equivalent 4:3 camera aspect-filled onto the screen), the device path, and the geometry.
+@Suite struct RuleARKitTests {
+    // MARK: Hand-derived device numbers
+
+    /// Half-diagonal of the 36 × 24 mm reference frame, and the 4:3 image's half-sides at 26 mm.
+    static let halfDiagonal = (36.0 * 36 + 24 * 24).squareRoot() / 2          // 21.633 mm
+    static let tanLong = 0.8 * halfDiagonal / 26                                // 0.66564
+    static let tanShort = 0.6 * halfDiagonal / 26                               // 0.49923
+    /// iPhone 13, portrait (390 × 844 pt): the screen (0.462) is narrower than the image (0.75),
+    /// so the full long side shows vertically and the width is cropped.
+    static let tanH13 = tanLong * 390 / 844                                     // 0.30759
+    static let pointAngle13 = degrees(atan(2 * tanH13 / 390))                   // 0.0903752°
+
+    /// A scene with the box asset (1 m cube centred on its origin) beside it as box.glb.
+    static func check(_ yaml: String, config: String? = nil) throws -> [ReportViolation] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rule-arkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: TestPaths.repo("Scenes/assets/box-textured/BoxTextured.glb"),
+                                         toPath: dir.appendingPathComponent("box.glb").path)
+        let path = dir.appendingPathComponent("t.scene.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let configuration = try config.map { try RuleConfiguration.parse($0) } ?? .default
+        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: configuration, snapshot: false)
+        #expect(report.status == .checked, "\(report.errors.map(\.description))")
+        return report.violations
+    }
+
+    static let head = """
+        format: spatialscene/1
+        platform: iOS
+        device: {model: iPhone 13}
+
+        """
+
+    // MARK: device
+
+    @Test func iPhonePortraitDerivesFieldOfViewAndPointAngle() throws {
+        let s = try LoaderFixture.load(Self.head + "duration: 1\n")
+        let d = try #require(s.device)
+        #expect(d.screen == SIMD2(390, 844))
+        #expect(abs(d.fieldOfView.x - degrees(2 * atan(Self.tanH13))) < 1e-9)      // 34.19°
+        #expect(abs(d.fieldOfView.x - 34.19) < 0.01)
+        #expect(abs(d.fieldOfView.y - degrees(2 * atan(Self.tanLong))) < 1e-9)     // 67.29°
+        #expect(abs(s.units.pointAngle - Self.pointAngle13) < 1e-12)
+        #expect(abs(s.units.pointAngle - 0.0903752) < 1e-7)
+        // The viewer sees what the camera shows; fixed-scale content keeps its metres per point.
+        #expect(s.viewer.fieldOfView == d.fieldOfView)
+        #expect(abs(s.units.fixedPointSize - tan(radians(Units.defaultPointAngle))) < 1e-15)
+    }
+
+    @Test func landscapeAndIPadAndGivenFieldOfView() throws {
+        // Landscape 844 × 390: the image's long side runs across the screen, the height is cropped.
+        let l = try #require(try LoaderFixture.load("format: spatialscene/1\nplatform: iOS\ndevice: {screen: [390, 844], orientation: landscape}\n").device)
+        #expect(l.screen == SIMD2(844, 390))
+        #expect(abs(l.fieldOfView.x - degrees(2 * atan(Self.tanLong))) < 1e-9)
+        #expect(abs(l.fieldOfView.y - degrees(2 * atan(Self.tanLong * 390 / 844))) < 1e-9)
+        // Same camera, same pixels per radian: the point angle does not depend on the orientation.
+        #expect(abs(l.pointAngle - degrees(atan(2 * Self.tanLong / 844))) < 1e-12)
+        #expect(abs(l.pointAngle - Self.pointAngle13) < 1e-12)
+        // iPad 11-inch, 820 × 1180 pt: 0.695 < 0.75, so the width is cropped too.
+        let p = try #require(try LoaderFixture.load("format: spatialscene/1\nplatform: iOS\ndevice: {model: ipad-11-inch}\n").device)
+        let tanH = Self.tanLong * 820 / 1180
+        #expect(abs(p.fieldOfView.x - degrees(2 * atan(tanH))) < 1e-9)             // 49.63°
+        #expect(abs(p.pointAngle - degrees(atan(2 * tanH / 820))) < 1e-12)
+        // A stated field of view wins; the vertical one follows from the screen's aspect.
+        let g = try #require(try LoaderFixture.load("format: spatialscene/1\nplatform: iOS\ndevice: {model: iPhone 13, fieldOfView: 40}\n").device)
+        #expect(g.fieldOfViewGiven && g.fieldOfView.x == 40)
+        #expect(abs(g.fieldOfView.y - degrees(2 * atan(tan(radians(20)) * 844 / 390))) < 1e-9)
+        // units.pointAngle, when given, is kept.
+        let u = try LoaderFixture.load("format: spatialscene/1\nplatform: iOS\nunits: {pointAngle: 0.05}\ndevice: {model: iPhone 13}\n")
+        #expect(u.units.pointAngle == 0.05)
+    }
+
+    @Test func deviceMistakesAreReported() throws {
+        let d = LoaderFixture.single("format: spatialscene/1\nplatform: iOS\ndevice: {model: iPhone 31}\n")
+        #expect(d?.location == SourceLocation(line: 3, column: 17))
+        #expect(d?.message.hasPrefix("'device.model' 'iPhone 31' is not a known device") == true)
+        #expect(d?.hint == "did you mean 'iPhone 13'?")
+        let k = LoaderFixture.single("format: spatialscene/1\nplatform: iOS\ndevice: {model: iPhone 13, orientaton: landscape}\n")
+        #expect(k?.message == "unknown key 'orientaton' in 'device'")
+        #expect(k?.hint == "did you mean 'orientation'?")
+        let r = LoaderFixture.single("""
+            format: spatialscene/1
+            platform: iOS
+            events:
+              - {t: 0, action: trackingState, state: normal, reason: initializing}
+            """)
+        #expect(r?.message == "'reason' applies only to 'state: limited', found state 'normal'")
+        let s = LoaderFixture.single("""
+            format: spatialscene/1
+            platform: iOS
+            events:
+              - {t: 0, action: trackingState, state: limitted}
+            """)
+        #expect(s?.hint == "did you mean 'limited'?")
+        // On visionOS the device is ignored with a warning, and the units stay the headset's.
+        let v = try LoaderFixture.load("format: spatialscene/1\ndevice: {model: iPhone 13}\n")
+        #expect(v.device == nil && v.units.pointAngle == Units.defaultPointAngle)
+        #expect(v.warnings.contains { $0.message.contains("used only when 'platform' is iOS") })
+    }
+
+    @Test func sessionEventsAreLoadedInTimeOrder() throws {
+        let s = try LoaderFixture.load(Self.head + """
+            duration: 3
+            events:
+              - {t: 2, action: planeLost, plane: floor}
+              - {t: 0, action: trackingState, state: limited, reason: initializing}
+              - {t: 1, action: planeDetected, plane: floor, alignment: horizontal}
+              - {t: 1, action: referenceImages, count: 12}
+            """)
+        #expect(s.events.map(\.time) == [0, 1, 1, 2])
+        guard case .ar(.tracking(.limited, reason: .initializing)) = s.events[0].action,
+              case .ar(.plane(id: "floor", detected: true, alignment: .horizontal)) = s.events[1].action,
+              case .ar(.referenceImages(count: 12)) = s.events[2].action,
+              case .ar(.plane(id: "floor", detected: false, alignment: nil)) = s.events[3].action else {
+            Issue.record("unexpected events: \(s.events.map(\.action))"); return
+        }
+    }
+
+    // MARK: ar-safety-movement
+
+    @Test func safetyMovementSpeedDisplacementAndRotation() throws {
+        // 3 m along −Z in 2 s (1.5 m/s, frames 1…120 at 60 Hz), then a 120° turn in 1 s (frames
+        // 121…179). Displacement over the last 2 s (120 frames) is 1.5·t > 2 m from t > 4/3 s
+        // (frame 81), 3 m at t = 2 s (frame 120).
+        let v = try Self.check(Self.head + """
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.4, 0]}
+                - {t: 2, position: [0, 1.4, -3]}
+                - {t: 3, position: [0, 1.4, -3], rotation: {yaw: 120}}
+            entities:
+              - {id: chest, kind: model, asset: box.glb, position: [0, 0.2, -5], scale: 0.4}
+            """).filter { $0.rule == "ar-safety-movement" }
+        #expect(v.count == 3)
+        let speed = try #require(v.first { $0.unit == "m/s" })
+        #expect(abs(speed.measured - 1.5) < 1e-6 && speed.threshold == 1 && speed.spans == [1...120])
+        #expect(speed.entities.isEmpty && speed.severity == .warning)
+        let disp = try #require(v.first { $0.unit == "m" })
+        #expect(abs(disp.measured - 3) < 1e-6 && disp.worstFrame == 120 && disp.spans.first?.lowerBound == 81)
+        let rot = try #require(v.first { $0.unit == "deg/s" })
+        #expect(abs(rot.measured - 120) < 1e-3 && rot.threshold == 90 && rot.spans == [121...179])
+    }
+
+    @Test func safetyMovementStrollIsClean() throws {
+        // 1 m in 2 s (0.5 m/s), a 45° turn over 1.5 s (30°/s).
+        let v = try Self.check(Self.head + """
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.4, 0]}
+                - {t: 2, position: [0, 1.4, -1]}
+                - {t: 3.5, position: [0, 1.4, -1], rotation: {yaw: 45}}
+            """)
+        #expect(v.filter { $0.rule == "ar-safety-movement" }.isEmpty)
+    }
+
+    // MARK: ar-comfort-distance
+
+    @Test func comfortDistancePitchHeldAndNearObject() throws {
+        // Pitched 60° down for 35 s: one run over the whole scene (frames 0…2099), measured 60°.
+        let v = try Self.check(Self.head + """
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.4, 0], rotation: {pitch: -60}}
+                - {t: 35, position: [0, 1.4, 0], rotation: {pitch: -60}}
+            """).filter { $0.rule == "ar-comfort-distance" }
+        #expect(v.count == 1)
+        #expect(abs((v.first?.measured ?? 0) - 60) < 1e-6 && v.first?.spans == [0...2099] && v.first?.severity == .info)
+        // 50° held for 20 s, then raised to 20° (t = 21 s): shorter than 30 s, clean.
+        let short = try Self.check(Self.head + """
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.4, 0], rotation: {pitch: -50}}
+                - {t: 20, position: [0, 1.4, 0], rotation: {pitch: -50}}
+                - {t: 21, position: [0, 1.4, 0], rotation: {pitch: -20}}
+                - {t: 25, position: [0, 1.4, 0], rotation: {pitch: -20}}
+            """)
+        #expect(short.filter { $0.rule == "ar-comfort-distance" }.isEmpty)
+        // An interactive 10 cm box whose centre is 0.25 m ahead of the camera: 0.05 m inside the limit.
+        let near = try Self.check(Self.head + """
+            duration: 1
+            entities:
+              - {id: gem, kind: model, asset: box.glb, position: [0, 1.6, -0.25], scale: 0.1, interactive: true}
+              - {id: far, kind: model, asset: box.glb, position: [0.3, 1.6, -1], scale: 0.1, interactive: true}
+            """).filter { $0.rule == "ar-comfort-distance" }
+        #expect(near.map(\.entities) == [["gem"]])
+        #expect(abs((near.first?.measured ?? 0) - 0.05) < 1e-6 && near.first?.unit == "m" && near.first?.spans == [0...59])
+        #expect(near.first?.message.contains("0.25 m from the device") == true)
+    }
+
+    // MARK: ar-minimize-world-text
+
+    @Test func minimizeWorldTextCountsTextsAndCharactersOnScreen() throws {
+        let v = try Self.check(Self.head + """
+            duration: 1
+            entities:
+              - {id: a, kind: text, position: [0, 1.55, -2], height: 0.08, string: Aeron Lounge Chair}
+              - {id: b, kind: text, position: [0, 1.45, -2], height: 0.06, string: "$1,295 or $108/month for 12 months"}
+              - {id: c, kind: text, position: [0, 1.35, -2], height: 0.06, string: Recycled ocean plastic and aluminium}
+              - {id: d, kind: text, position: [0, 1.25, -2], height: 0.06, string: Free delivery in 5 days}
+              - {id: behind, kind: text, position: [0, 1.6, 2], height: 0.06, string: Not on screen}
+            """).filter { $0.rule == "ar-minimize-world-text" }
+        // 4 texts on screen (the fifth is behind the camera); 18 + 34 + 36 + 23 = 111 characters.
+        #expect(v.map(\.measured) == [4, 111])
+        #expect(v.map(\.threshold) == [3, 100])
+        #expect(v.allSatisfy { $0.spans == [0...59] && $0.entities.isEmpty && $0.severity == .info })
+        let three = try Self.check(Self.head + """
+            duration: 1
+            entities:
+              - {id: a, kind: text, position: [0, 1.55, -2], height: 0.08, string: Chair}
+              - {id: b, kind: text, position: [0, 1.45, -2], height: 0.06, string: "$1,295"}
+              - {id: c, kind: text, position: [0, 1.35, -2], height: 0.06, string: Oak}
+            """)
+        #expect(three.filter { $0.rule == "ar-minimize-world-text" }.isEmpty)
+    }
+
+    // MARK: ar-scale-not-distance
+
+    @Test func scalingUpInPlaceIsReportedMovingCloserIsNot() throws {
+        // Scale 0.2 → 0.4 over 1 s at 60 Hz: size_i / size_0 − 1 = i/60, above 20 % from frame 13;
+        // the last frame (59) is the worst, 59/60 = 98.33 %.
+        let v = try Self.check(Self.head + """
+            entities:
+              - id: m
+                kind: model
+                asset: box.glb
+                position: [0, 1.6, -2]
+                scale: 0.2
+                animation: {keyframes: [{t: 0, scale: 0.2}, {t: 1, scale: 0.4}]}
+            """).filter { $0.rule == "ar-scale-not-distance" }
+        #expect(v.map(\.entities) == [["m"]])
+        #expect(abs((v.first?.measured ?? 0) - 5900.0 / 60) < 1e-3 && v.first?.spans == [13...59] && v.first?.worstFrame == 59)
+        // Scaled up while it is brought from 2 m to 1 m: not faking distance.
+        let closer = try Self.check(Self.head + """
+            entities:
+              - id: m
+                kind: model
+                asset: box.glb
+                position: [0, 1.6, -2]
+                scale: 0.2
+                animation: {keyframes: [{t: 0, scale: 0.2, position: [0, 1.6, -2]}, {t: 1, scale: 0.3, position: [0, 1.6, -1]}]}
+            """)
+        #expect(closer.filter { $0.rule == "ar-scale-not-distance" }.isEmpty)
+    }
+
+    // MARK: ar-coaching-shown / ar-coaching-hide-ui
+
+    static func screen(_ elements: [String], events: [String], duration: Double) -> String {
+        head + """
+            duration: \(duration)
+            entities:
+              - id: screen
+                kind: window
+                anchor: head
+                position: [0, 0, -2]
+                size: [390, 844]
+                elements:
+            \(elements.map { "      - {" + $0 + "}" }.joined(separator: "\n"))
+            events:
+            \(events.map { "  - {" + $0 + "}" }.joined(separator: "\n"))
+            """
+    }
+
+    @Test func coachingMissingWhileInitializingIsOneRun() throws {
+        // Limited (initializing) for t < 4 s: frames 0…239, 4 s without coaching.
+        let v = try Self.check(Self.screen(["id: b, role: button, frame: [159, 700, 72, 72]"],
+                                           events: ["t: 0, action: trackingState, state: limited, reason: initializing",
+                                                    "t: 4, action: trackingState, state: normal"], duration: 5))
+            .filter { $0.rule == "ar-coaching-shown" }
+        #expect(v.count == 1)
+        #expect(abs((v.first?.measured ?? 0) - 4) < 1e-6 && v.first?.spans == [0...239] && v.first?.entities == [])
+        // Relocalizing from 1 s to 4.5 s with coaching shown from 2 s: 1 s without coaching, clean.
+        let r = try Self.check(Self.screen(["id: coaching, role: coaching, frame: [0, 0, 390, 844], visible: false"],
+                                           events: ["t: 0, action: trackingState, state: normal",
+                                                    "t: 1, action: trackingState, state: limited, reason: relocalizing",
+                                                    "t: 2, action: show, entity: screen/coaching",
+                                                    "t: 4.5, action: trackingState, state: normal",
+                                                    "t: 4.5, action: hide, entity: screen/coaching"], duration: 5))
+        #expect(r.filter { $0.rule.hasPrefix("ar-coaching") }.isEmpty)
+        // Limited for another reason (excessive motion) is not what coaching is for.
+        let m = try Self.check(Self.screen(["id: b, role: button, frame: [159, 700, 72, 72]"],
+                                           events: ["t: 0, action: trackingState, state: limited, reason: excessiveMotion"], duration: 5))
+        #expect(m.filter { $0.rule == "ar-coaching-shown" }.isEmpty)
+    }
+
+    @Test func coachingHidesOtherUIExceptReset() throws {
+        // Coaching visible for t < 3 s (frames 0…179); cart stays; reset and the hint hidden then are fine.
+        let v = try Self.check(Self.screen(["id: coaching, role: coaching, frame: [0, 0, 390, 844]",
+                                            "id: cart, role: button, frame: [235, 710, 140, 50], label: Add to Cart",
+                                            "id: reset, role: button, frame: [16, 54, 44, 44], label: Reset",
+                                            "id: hint, role: text, frame: [60, 600, 270, 24], fontSize: 15, label: Tap to place, visible: false"],
+                                           events: ["t: 3, action: hide, entity: screen/coaching",
+                                                    "t: 3, action: show, entity: screen/hint"], duration: 4))
+            .filter { $0.rule == "ar-coaching-hide-ui" }
+        #expect(v.map(\.entities) == [["screen/cart"]])
+        #expect(v.first?.spans == [0...179] && v.first?.severity == .warning)
+    }
+
+    // MARK: ar-critical-text-screen-space
+
+    @Test func criticalWorldTextAndChangingLabelSize() throws {
+        // Walking from z = 0 to −1.5 m in 2 s toward a 6 cm label at z = −3 (eye height): at frame
+        // 0 it is 3 m away, at the last frame (119, t = 119/60) 3 − 1.5·119/120 m. Its em spans
+        // 2·atan(0.03 / d) facing the camera, so the size grows by atan(0.03/d₁)/atan(0.03/3) − 1.
+        let v = try Self.check(Self.head + """
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.6, 0]}
+                - {t: 2, position: [0, 1.6, -1.5]}
+            entities:
+              - {id: price, kind: text, position: [0, 1.6, -3], height: 0.06, string: "$129"}
+              - {id: go, kind: text, position: [0.5, 1.6, -4], height: 0.1, string: Point at the floor, primary: true, facing: viewer}
+            """).filter { $0.rule == "ar-critical-text-screen-space" }
+        let d1 = 3 - 1.5 * 119.0 / 120
+        let growth = (atan(0.03 / d1) / atan(0.03 / 3) - 1) * 100                 // 98.33 %
+        let price = try #require(v.first { $0.entities == ["price"] })
+        #expect(abs(price.measured - growth) < 0.01 && price.severity == .info && price.unit == "%")
+        #expect(price.spans == [0...119] && price.worstFrame == 119)
+        let go = v.filter { $0.entities == ["go"] }
+        #expect(go.map(\.severity) == [.warning, .info])
+        #expect(go.first?.measured == 1 && go.first?.spans == [0...119])
+        // Seen from one place, a label keeps its size: clean.
+        let still = try Self.check(Self.head + "duration: 1\nentities:\n  - {id: price, kind: text, position: [0, 1.6, -3], height: 0.06, string: \"$129\"}\n")
+        #expect(still.isEmpty)
+    }
+
+    // MARK: ar-gesture-proximity
+
+    @Test func smallObjectsNeedALargerTouchArea() throws {
+        // A 2 cm cube whose centre is 1 m ahead: its thinnest width as seen is the near face's
+        // 2 cm at 0.99 m, 2·atan(0.01/0.99) = 1.157°, ÷ 0.0903752°/pt = 12.81 pt.
+        let v = try Self.check(Self.head + """
+            duration: 1
+            entities:
+              - {id: token, kind: model, asset: box.glb, position: [0, 1.6, -1], scale: 0.02, interactive: true}
+              - {id: big, kind: model, asset: box.glb, position: [0.4, 1.6, -1], scale: 0.1, interactive: true}
+            """)
+        let g = v.filter { $0.rule == "ar-gesture-proximity" }
+        #expect(g.map(\.entities) == [["token"]])
+        let expected = degrees(2 * atan(0.01 / 0.99)) / Self.pointAngle13
+        #expect(abs((g.first?.measured ?? 0) - expected) < 1e-3 && g.first?.threshold == 44 && g.first?.unit == "pt")
+        // World objects are not judged as screen controls by target-hit-region-ios any more.
+        #expect(v.filter { $0.rule == "target-hit-region-ios" }.isEmpty)
+    }
+
+    // MARK: ar-screen-clutter
+
+    @Test func screenClutterIsTheUnionOfVisibleUIOverTheScreen() throws {
+        // Two overlapping 200 × 200 pt panels, offset by 100 pt: union 70,000 pt² of 390 × 844 =
+        // 329,160 pt², 21.27 % (info, above 20 %). The coaching overlay is not counted.
+        let info = try Self.check(Self.screen(["id: a, role: image, frame: [0, 0, 200, 200]",
+                                               "id: b, role: image, frame: [100, 100, 200, 200]",
+                                               "id: c, role: coaching, frame: [0, 0, 390, 844], visible: false"],
+                                              events: [], duration: 1).replacingOccurrences(of: "events:\n", with: ""))
+            .filter { $0.rule == "ar-screen-clutter" }
+        #expect(info.count == 1)
+        #expect(abs((info.first?.measured ?? 0) - 7_000_000.0 / 329_160) < 1e-3 && info.first?.severity == .info && info.first?.threshold == 20)
+        // A 390 × 400 pt sheet (half of it off the 844 pt screen's bottom: 390 × 344 on screen,
+        // 40.76 %) → warning, until it is hidden at t = 0.5 s (frames 0…29).
+        let warn = try Self.check(Self.screen(["id: sheet, role: image, frame: [0, 500, 390, 400]"],
+                                              events: ["t: 0.5, action: hide, entity: screen/sheet"], duration: 1))
+            .filter { $0.rule == "ar-screen-clutter" }
+        #expect(warn.map(\.entities) == [["screen"]])
+        #expect(abs((warn.first?.measured ?? 0) - 390.0 * 344 / 329_160 * 100) < 1e-3 && warn.first?.severity == .warning)
+        #expect(warn.first?.spans == [0...29])
+    }
+
+    // MARK: ar-reference-image-limit
+
+    @Test func referenceImagesAboveOneHundred() throws {
+        let v = try Self.check(Self.head + """
+            duration: 2
+            events:
+              - {t: 0, action: referenceImages, count: 150}
+              - {t: 1, action: referenceImages, count: 100}
+            """).filter { $0.rule == "ar-reference-image-limit" }
+        // 150 for t < 1 s (frames 0…59); exactly 100 is allowed.
+        #expect(v.count == 1 && v.first?.measured == 150 && v.first?.threshold == 100 && v.first?.spans == [0...59])
+        #expect(v.first?.location == SourceLocation(line: 6, column: 5))
+    }
+
+    // MARK: World-content rules on iOS
+
+    @Test func worldTargetsAreSpacedInOnScreenPointsScreenUIIsNot() throws {
+        // Two 5 cm cubes 1 m ahead, centres 6 cm apart: 2·atan(0.03) = 3.436° apart, ÷ 0.0903752°/pt
+        // = 38.0 pt on screen (< 60), 1 cm between them. Two overlay buttons 50 pt apart are screen
+        // UI and not compared.
+        let v = try Self.check(Self.head + """
+            duration: 1
+            entities:
+              - {id: left, kind: model, asset: box.glb, position: [-0.03, 1.6, -1], scale: 0.05, interactive: true}
+              - {id: right, kind: model, asset: box.glb, position: [0.03, 1.6, -1], scale: 0.05, interactive: true}
+              - id: screen
+                kind: window
+                anchor: head
+                position: [0, 0, -2]
+                size: [390, 844]
+                elements:
+                  - {id: a, role: button, frame: [100, 700, 44, 44]}
+                  - {id: b, role: button, frame: [150, 700, 44, 44]}
+            """)
+        let spacing = v.filter { $0.rule == "target-center-spacing" }
+        #expect(spacing.map(\.entities) == [["left", "right"]])
+        let expected = degrees(2 * atan(0.03)) / Self.pointAngle13
+        #expect(abs((spacing.first?.measured ?? 0) - expected) < 0.05 && spacing.first?.unit == "pt_eq")
+        #expect(v.filter { $0.rule == "target-no-overlap" }.isEmpty)
+    }
+
+    @Test func worldTextFacesTheCameraOnIOS() throws {
+        // Text 2 m ahead turned 60° away: 60° between its front and the camera (warning).
+        let v = try Self.check(Self.head + """
+            duration: 1
+            entities:
+              - {id: sign, kind: text, position: [0, 1.6, -2], rotation: {yaw: 60}, height: 0.1, string: Exit}
+            """).filter { $0.rule == "type-billboard" }
+        #expect(v.count == 1 && abs((v.first?.measured ?? 0) - 60) < 1e-6 && v.first?.severity == .warning)
+    }
+}

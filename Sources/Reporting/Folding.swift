@@ -104,16 +104,21 @@ func foldCause(_ v: ReportViolation) -> String {
     return "\(v.unit)|\(v.baseline?.rawValue ?? "")|\(template)"
 }
 
+/// What the members are: entities (one entity each), pairs (two each) or findings.
+func foldNoun(_ vs: [ReportViolation]) -> String {
+    let n = vs.count
+    let sizes = Set(vs.map(\.entities.count))
+    switch sizes.count == 1 ? sizes.first : nil {
+    case 1?: return n == 1 ? "entity" : "entities"
+    case 2?: return n == 1 ? "pair" : "pairs"
+    default: return n == 1 ? "finding" : "findings"
+    }
+}
+
 /// "15 pairs in calculator measure 56 pt, threshold 60 pt"; a range of values as `min–max`.
 func foldSummary(_ vs: [ReportViolation], container: String) -> String {
     let n = vs.count
-    let sizes = Set(vs.map(\.entities.count))
-    let noun: String
-    switch (sizes.count == 1 ? sizes.first : nil) {
-    case 1?: noun = n == 1 ? "entity" : "entities"
-    case 2?: noun = n == 1 ? "pair" : "pairs"
-    default: noun = n == 1 ? "finding" : "findings"
-    }
+    let noun = foldNoun(vs)
     let place = container.isEmpty ? "in the scene" : "in \(container)"
     let unit = vs.first?.unit ?? ""
     func value(_ r: ClosedRange<Double>) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 import Rules
 
@@ -229,6 +230,17 @@ extension Report {
     }
 }
 
+/// Text inside an HTML element of a Markdown comment (a `<summary>`, where Markdown is not read):
+/// HTML-escaped (`Escape.html`), with mentions, issue references and autolinks broken as
+/// `Escape.markdown` breaks them (`Escape.markdownBreak`), so nothing notifies or links.
+func markdownHTMLText(_ s: String) -> String {
+    Escape.html(s)
+        .replacingOccurrences(of: "@", with: "@" + Escape.markdownBreak)
+        .replacingOccurrences(of: #"(?<!&)#"#, with: "#" + Escape.markdownBreak, options: .regularExpression)
+        .replacingOccurrences(of: "://", with: ":" + Escape.markdownBreak + "//")
+        .replacingOccurrences(of: "www.", with: "www" + Escape.markdownBreak + ".")
+}
+
 /// Diagnostics (`Diagnostic.description`, whose parts are already escaped and whose only line
 /// break is the one before the hint) as XML character data: each line through `Escape.xml`,
 /// joined by real line breaks. Not for raw text: a line break from input must be escaped first.
@@ -325,7 +337,7 @@ extension Report {
             }
             if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(Escape.markdown(line))_\n" }
             for g in groups where g.isFolded {
-                out += "\n<details><summary>\(Escape.markdownCode(g.rule)): \(Escape.markdown(g.summary))</summary>\n\n"
+                out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
                 for m in g.members {
                     out += "- \(m.markdownEntities): \(fmtValue(m.measured)) \(Escape.markdown(m.unit)), frames \(spans(m))"
                     out += "\(m.location.map { ", line \($0.line)" } ?? "")\n"

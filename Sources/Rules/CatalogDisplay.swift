@@ -20,8 +20,8 @@ extension RuleCatalog {
         (#"\s*hig-rules §[0-9.]*[0-9]"#, ""),
         // " · S0, S1", " · S0/S1", " · S1 only".
         (#"\s*·\s*S[0-9](\s*[,/]\s*S[0-9])*(\s+only)?\b"#, ""),
-        // "(S3 same)", "(S0, S1)".
-        (#"\s*\(S[0-9](\s*,\s*S[0-9])*(\s+same)?\)"#, ""),
+        // "(S3 same)", "(S0, S1)", and any remark about a seed file ("(heading lost in S0 body)").
+        (#"\s*\([^()]*\bS[0-9]\b[^()]*\)"#, ""),
         // "S2 Color (4.5:1 …)": the seed's own name stays.
         (#"\bS[0-9]\s+(?=[A-Z])"#, ""),
         // A tag left alone after a separator ("; S1 only").

@@ -79,3 +79,92 @@ import Rules
         #expect(groups.map(\.summary) == ["2 entities in doc measure 9.00–10.0 pt_eq, threshold 12.0–17.0 pt_eq"])
     }
 }
+
+/// Folding in the text and Markdown reports, `--expand`, and the line of what no tool checked.
+@Suite struct FoldedReportTests {
+    static func report(members: Int) -> Report {
+        // `members` key pairs in `keypad`, 56 pt apart except the second (52 pt), then a lone
+        // size finding.
+        var vs = (0..<members).map { i -> ReportViolation in
+            var v = FoldingTests.v("target-center-spacing", ["keypad/k\(i)", "keypad/k\(i + 1)"], measured: i == 1 ? 52 : 56)
+            v.location = SourceLocation(line: 10 + i, column: 7)
+            v.spans = [0...89]; v.frameCount = 90; v.lastTime = 89.0 / 90
+            return v
+        }
+        var lone = FoldingTests.v("target-min-size", ["keypad/k0"], measured: 40, threshold: 60, message: "keypad/k0 is 40 pt wide")
+        lone.location = SourceLocation(line: 10, column: 7)
+        vs.append(lone)
+        var report = Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [
+            SceneReport(path: "a.scene.yaml", status: .checked, frameRate: 90, frames: 90, duration: 1, violations: vs),
+        ])
+        report.notChecked = NotChecked(catalogRules: 164, manualReview: 69)
+        return report
+    }
+
+    @Test func textShowsAGroupOnceWithItsMembers() {
+        let text = Self.report(members: 3).text()
+        #expect(text.contains("""
+              a.scene.yaml:10:7: error [target-center-spacing] 3 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt
+                first: centres of keypad/k0 and keypad/k1 are 56 pt apart; move them to at least 60 pt apart
+                https://x
+                  - keypad/k0, keypad/k1 (line 10): 56.0 pt; t = 0.00–0.99 s, frames 0–89 (90 frames, 1.00 s)
+                  - keypad/k1, keypad/k2 (line 11): 52.0 pt; t = 0.00–0.99 s, frames 0–89 (90 frames, 1.00 s)
+                  - keypad/k2, keypad/k3 (line 12): 56.0 pt; t = 0.00–0.99 s, frames 0–89 (90 frames, 1.00 s)
+              a.scene.yaml:10:7: error [target-min-size] keypad/k0
+                keypad/k0 is 40 pt wide
+                measured 40.0 pt, threshold 60.0 pt; worst at frame 0
+
+            """))
+        // The counts stay counts of violations.
+        #expect(text.hasSuffix("not checked: 164 catalog rules and 69 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them)\n1 scene checked: 4 errors, 0 warnings, 0 info\n"))
+    }
+
+    @Test func expandShowsEachViolation() {
+        let text = Self.report(members: 3).text(expand: true)
+        #expect(!text.contains("pairs in keypad"))
+        #expect(text.components(separatedBy: "error [target-center-spacing] keypad/k").count == 4)
+        #expect(text.contains("  a.scene.yaml:11:7: error [target-center-spacing] keypad/k1, keypad/k2\n    centres of keypad/k1 and keypad/k2 are 52 pt apart; move them to at least 60 pt apart\n    measured 52.0 pt, threshold 60.0 pt; worst at frame 0\n"))
+    }
+
+    @Test func longGroupsShowNineMembersAndACount() {
+        let text = Self.report(members: 12).text()
+        #expect(text.contains("12 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt"))
+        #expect(text.contains("      - keypad/k8, keypad/k9 (line 18)"))
+        #expect(!text.contains("      - keypad/k9, keypad/k10"))
+        #expect(text.contains("      … and 3 more (--expand lists each)\n"))
+        #expect(!Self.report(members: 10).text().contains("more (--expand"), "10 members fit")
+    }
+
+    @Test func markdownFoldsIntoOneRowAndADetailsList() {
+        let md = Self.report(members: 3).markdown()
+        #expect(md.contains("| error | `target-center-spacing` | 3 pairs in `keypad` (listed below) | 52.0–56.0 pt | 60.0 pt | 0–89, … | 10 |\n| error | `target-min-size` | `keypad/k0` | 40.0 pt | 60.0 pt | 0–0 | 10 |\n"))
+        #expect(md.contains("""
+            <details><summary><code>target-center-spacing</code>: 3 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt</summary>
+
+            - `keypad/k0`, `keypad/k1`: 56.0 pt, frames 0–89, line 10
+            - `keypad/k1`, `keypad/k2`: 52.0 pt, frames 0–89, line 11
+            - `keypad/k2`, `keypad/k3`: 56.0 pt, frames 0–89, line 12
+
+            </details>
+            """))
+        #expect(md.contains("- `target-center-spacing` `keypad/k0`, `keypad/k1` and 2 more like it: centres of keypad/k0"))
+        #expect(md.contains("\nnot checked: 164 catalog rules and 69 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them).\n"))
+        let expanded = Self.report(members: 3).markdown(expand: true)
+        #expect(!expanded.contains("<details><summary><code>"))
+        #expect(expanded.contains("| error | `target-center-spacing` | `keypad/k1`, `keypad/k2` | 52.0 pt | 60.0 pt | 0–89 | 11 |\n"))
+    }
+
+    @Test func machineFormatsKeepOneResultPerViolation() throws {
+        let r = Self.report(members: 3)
+        let json = r.json().serialized()
+        #expect(json.components(separatedBy: "\"rule\": \"target-center-spacing\"").count == 4)
+        #expect(json.contains("\"notChecked\": {\n    \"catalogRules\": 164,\n    \"manualReview\": 69\n  }"))
+        #expect(r.xcode().split(separator: "\n").count == 4)
+        let sarif = r.sarif(rules: []).serialized()
+        #expect(sarif.components(separatedBy: "\"ruleId\"").count == 5)
+    }
+
+    @Test func htmlSummaryTextBreaksMentionsAndLinks() {
+        #expect(markdownHTMLText("<b>@team #12 https://x www.y &#35;") == "&lt;b&gt;@&#8205;team #&#8205;12 https:&#8205;//x www&#8205;.y &amp;#&#8205;35;")
+    }
+}

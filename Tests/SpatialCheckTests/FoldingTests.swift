@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import SpatialModel
 import Rules
 @testable import Reporting
@@ -166,5 +167,48 @@ import Rules
 
     @Test func htmlSummaryTextBreaksMentionsAndLinks() {
         #expect(markdownHTMLText("<b>@team #12 https://x www.y &#35;") == "&lt;b&gt;@&#8205;team #&#8205;12 https:&#8205;//x www&#8205;.y &amp;#&#8205;35;")
+    }
+}
+
+/// The command line: `--expand`, the run time on standard error only, `rules --manual`.
+@Suite struct FoldingCLITests {
+    @Test func validateFoldsExpandsAndPutsTheRunTimeOnStderr() throws {
+        let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
+        let folded = try CLIHarness.run(["validate", scene])
+        #expect(folded.status == 1)
+        // controls/back–play and controls/forward–play, both 44 pt apart in the window `controls`.
+        #expect(folded.stdout.contains("error [target-center-spacing] 2 pairs in controls measure 44.0 pt, threshold 60.0 pt\n"))
+        #expect(folded.stdout.contains("\nnot checked: \(RuleCatalog.notChecked.count) catalog rules and \(RuleCatalog.manualReview.count) manual-review items"))
+        #expect(folded.stderr.wholeMatch(of: /run time [0-9]+\.[0-9]{2} s\n/) != nil, "\(folded.stderr)")
+        #expect(!folded.stdout.contains("run time"))
+        let again = try CLIHarness.run(["validate", scene])
+        #expect(again.stdout == folded.stdout, "the report stays byte-identical")
+
+        let expanded = try CLIHarness.run(["validate", scene, "--expand"])
+        #expect(expanded.status == 1)
+        #expect(expanded.stdout.contains(":29:9: error [target-center-spacing] controls/back, controls/play\n"))
+        #expect(expanded.stdout.contains(":31:9: error [target-center-spacing] controls/forward, controls/play\n"))
+        #expect(!expanded.stdout.contains("pairs in controls"))
+
+        let json = try CLIHarness.run(["validate", scene, "--format", "json"])
+        #expect(json.stderr.isEmpty, "no run time outside the text report: \(json.stderr)")
+    }
+
+    @Test func reportTakesExpandToo() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let saved = dir + "/r.json"
+        _ = try CLIHarness.run(["validate", TestPaths.repo("Scenes/media-player.scene.yaml"), "--format", "json", "--output", saved])
+        let folded = try CLIHarness.run(["report", saved, "--format", "markdown"])
+        #expect(folded.stdout.contains("| 2 pairs in `controls` (listed below) | 44.0 pt | 60.0 pt |"))
+        let expanded = try CLIHarness.run(["report", saved, "--format", "markdown", "--expand"])
+        #expect(expanded.stdout.contains("| `controls/back`, `controls/play` | 44.0 pt | 60.0 pt | 0–1079 | 29 |"))
+    }
+
+    @Test func rulesManualListsWhatNoRuleChecks() throws {
+        let r = try CLIHarness.run(["rules", "--manual"])
+        #expect(r.status == 0)
+        #expect(r.stdout == RuleCatalog.renderNotChecked())
+        #expect(try CLIHarness.run(["rules", "--manual", "--format", "json"]).status == 2)
     }
 }

@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "Rules", targets: ["Rules"]),
         .library(name: "Reporting", targets: ["Reporting"]),
+        // `swift package spatialcheck [PATHS]` in a package that depends on this one (docs/ci.md).
+        .plugin(name: "SpatialCheckPlugin", targets: ["SpatialCheckPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +47,15 @@ let package = Package(
         .executableTarget(
             name: "SpatialCheckCLI",
             dependencies: ["SpatialCheck", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .plugin(
+            name: "SpatialCheckPlugin",
+            capability: .command(
+                intent: .custom(verb: "spatialcheck",
+                                description: "Check the package's scene files against the HIG's comfort guidance (xcode-format diagnostics)")
+            )
+            // No dependency on SpatialCheckCLI: the plugin builds the `spatialcheck` product itself
+            // (swiftlang/swift-package-manager#8831; see the plugin's source).
         ),
         .testTarget(
             name: "SpatialCheckTests",

@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 import Rules
 
@@ -229,6 +230,17 @@ extension Report {
     }
 }
 
+/// Text inside an HTML element of a Markdown comment (a `<summary>`, where Markdown is not read):
+/// HTML-escaped (`Escape.html`), with mentions, issue references and autolinks broken as
+/// `Escape.markdown` breaks them (`Escape.markdownBreak`), so nothing notifies or links.
+func markdownHTMLText(_ s: String) -> String {
+    Escape.html(s)
+        .replacingOccurrences(of: "@", with: "@" + Escape.markdownBreak)
+        .replacingOccurrences(of: #"(?<!&)#"#, with: "#" + Escape.markdownBreak, options: .regularExpression)
+        .replacingOccurrences(of: "://", with: ":" + Escape.markdownBreak + "//")
+        .replacingOccurrences(of: "www.", with: "www" + Escape.markdownBreak + ".")
+}
+
 /// Diagnostics (`Diagnostic.description`, whose parts are already escaped and whose only line
 /// break is the one before the hint) as XML character data: each line through `Escape.xml`,
 /// joined by real line breaks. Not for raw text: a line break from input must be escaped first.
@@ -249,8 +261,10 @@ extension Report {
     /// and a last line says how many. Paths, rule ids and entity ids are code spans
     /// (`Escape.markdownCode`), messages and hints escaped inline text (`Escape.markdown`): nothing
     /// from input becomes HTML, a link, a mention or a new line. The only links go to Apple's
-    /// documentation (`Escape.appleDocumentationURL`).
-    public func markdown(limit: Int = Report.markdownCommentLimit) -> String {
+    /// documentation (`Escape.appleDocumentationURL`). Violations of one rule in one container with
+    /// the same cause (`foldViolations`) are one row, with their list in a `<details>` block after
+    /// the table; `expand` gives every violation its own row.
+    public func markdown(limit: Int = Report.markdownCommentLimit, expand: Bool = false) -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
         let failed = scenes.filter { $0.status == .error }.count
         var out = "## spatialcheck\n\n"
@@ -300,18 +314,49 @@ extension Report {
             let hasBaseline = s.violations.contains { $0.baseline != nil }
             out += "| severity | rule | entities | measured | threshold | frames | line |\(hasBaseline ? " baseline |" : "")\n"
             out += "| --- | --- | --- | ---: | ---: | --- | ---: |\(hasBaseline ? " --- |" : "")\n"
-            for v in s.violationsNewFirst {
-                let spans = v.spans.prefix(2).map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
-                    + (v.spans.count > 2 ? ", …" : "")
-                out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
-                out += "| \(fmtValue(v.measured)) \(Escape.markdown(v.unit)) | \(fmtValue(v.threshold)) \(Escape.markdown(v.unit)) | \(spans) | \(v.location.map { String($0.line) } ?? "") |"
+            let groups = expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst)
+            func spans(_ v: ReportViolation) -> String {
+                v.spans.prefix(2).map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ") + (v.spans.count > 2 ? ", …" : "")
+            }
+            func range(_ r: ClosedRange<Double>) -> String {
+                let lo = fmtValue(r.lowerBound), hi = fmtValue(r.upperBound)
+                return lo == hi ? lo : "\(lo)–\(hi)"
+            }
+            for g in groups {
+                guard let v = g.members.first else { continue }
+                let unit = Escape.markdown(v.unit)
+                if g.isFolded {
+                    let place = g.container.isEmpty ? "in the scene" : "in \(Escape.markdownCode(g.container))"
+                    out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(g.count) \(foldNoun(g.members)) \(place) (listed below) "
+                    out += "| \(range(g.measuredRange)) \(unit) | \(range(g.thresholdRange)) \(unit) | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
+                } else {
+                    out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
+                    out += "| \(fmtValue(v.measured)) \(unit) | \(fmtValue(v.threshold)) \(unit) | \(spans(v)) | \(v.location.map { String($0.line) } ?? "") |"
+                }
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
             if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(Escape.markdown(line))_\n" }
+            for g in groups where g.isFolded {
+                out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
+                for m in g.members {
+                    out += "- \(m.markdownEntities): \(fmtValue(m.measured)) \(Escape.markdown(m.unit)), frames \(spans(m))"
+                    out += "\(m.location.map { ", line \($0.line)" } ?? "")\n"
+                }
+                out += "\n</details>\n"
+            }
             out += "\n<details><summary>What to change</summary>\n\n"
-            for v in s.violationsNewFirst { out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities): \(Escape.markdown(v.message))\n" }
+            for g in groups {
+                guard let v = g.members.first else { continue }
+                if g.isFolded {
+                    out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities) and \(g.count - 1) more like it: \(Escape.markdown(v.message))\n"
+                } else {
+                    out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities): \(Escape.markdown(v.message))\n"
+                }
+            }
             out += "\n</details>\n"
         }
+        // Our own words and numbers only (nothing from input): the backticks are a code span.
+        if let notChecked { out += "\n\(notChecked.line).\n" }
         if leftOutRows > 0 || leftOutScenes > 0 {
             var parts: [String] = []
             if leftOutRows > 0 { parts.append("\(leftOutRows) row\(leftOutRows == 1 ? "" : "s") of the scene table") }

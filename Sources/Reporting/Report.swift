@@ -21,6 +21,10 @@ public struct Report: Sendable {
     /// `--shard i/n`: this report holds shard `index` (1-based) of `count`; written as `shard` and
     /// each scene's `order` so that `spatialcheck report` can put the shards back together.
     public var shard: Shard?
+    /// What no tool checked: the catalog's rules that are not implemented and its manual-review
+    /// items (set from the rule catalog by `validate` and `report`; nil: not stated). Text and
+    /// Markdown say it in one line, JSON as `notChecked`.
+    public var notChecked: NotChecked?
 
     public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
         self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
@@ -56,6 +60,24 @@ public struct Report: Sendable {
         f.timeZone = TimeZone(identifier: "UTC")
         f.formatOptions = [.withInternetDateTime]
         return f.string(from: date)
+    }
+}
+
+/// How many guidelines of the catalog no tool checked (`Report.notChecked`).
+public struct NotChecked: Sendable, Equatable {
+    /// Catalog rules not implemented (the scene format does not describe what they need).
+    public var catalogRules: Int
+    /// Manual-review items: guidance only a person can judge.
+    public var manualReview: Int
+    public init(catalogRules: Int, manualReview: Int) { self.catalogRules = catalogRules; self.manualReview = manualReview }
+
+    /// The command that lists them.
+    public static let listCommand = "spatialcheck rules --manual"
+
+    /// "not checked: 164 catalog rules and 57 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them)"
+    public var line: String {
+        "not checked: \(catalogRules) catalog rule\(catalogRules == 1 ? "" : "s") and \(manualReview) manual-review item\(manualReview == 1 ? "" : "s")"
+            + " (a person has to review them; `\(NotChecked.listCommand)` lists them)"
     }
 }
 
@@ -189,7 +211,8 @@ extension Report {
                 ("failOn", .string(failOn?.rawValue ?? "never")),
             ])),
             ("scenes", .array(scenes.map { $0.json() })),
-        ] + baselineJSON())
+        ] + (notChecked.map { [("notChecked", JSON.object([("catalogRules", .int($0.catalogRules)), ("manualReview", .int($0.manualReview))]))] } ?? [])
+          + baselineJSON())
     }
 
     private func baselineJSON() -> [(String, JSON)] {
@@ -283,7 +306,10 @@ extension Report {
     /// string from input (paths, names, ids, messages, and all of a saved report) goes through
     /// `Escape.text`, so the only control sequences are the colours added here.
     /// With `byRule` (validate's text report), a count per rule, worst first, before the totals.
-    public func text(color: Bool = false, quiet: Bool = false, byRule: Bool = false) -> String {
+    /// Violations of one rule in one container with the same cause (`foldViolations`) are shown
+    /// once, with one indented line per member (at most `Report.textGroupLines`); `expand` shows
+    /// each violation in full instead.
+    public func text(color: Bool = false, quiet: Bool = false, byRule: Bool = false, expand: Bool = false) -> String {
         let t: (String) -> String = { Escape.text($0) }
         let paint = Painter(enabled: color)
         var out = ""
@@ -304,7 +330,9 @@ extension Report {
                 out += "; " + Report.settingsText(pointAngle: scene.pointAngle ?? pointAngle,
                                                   fixedPointSize: scene.fixedPointSize ?? fixedPointSize) + "\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
-                for v in scene.violations {
+                let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations)
+                for group in groups {
+                    guard let v = group.members.first else { continue }
                     let sev: String
                     switch v.severity {
                     case .error: sev = paint.red("error")
@@ -315,19 +343,29 @@ extension Report {
                     // (line 1, column 1 for a scene-wide violation without a location).
                     let loc = t("\(scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))")
                     let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) in the baseline)" } ?? ""
-                    out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
-                    out += "    \(t(v.message))\n"
-                    out += "    measured \(fmtValue(v.measured)) \(t(v.unit)), threshold \(fmtValue(v.threshold)) \(t(v.unit))"
-                    out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
-                    out += "; worst at frame \(v.worstFrame)\n"
+                    if group.isFolded {
+                        out += "  \(loc): \(sev) [\(t(v.rule))] \(t(group.summary))\(known)\n"
+                        out += "    first: \(t(v.message))\n"
+                    } else {
+                        out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
+                        out += "    \(t(v.message))\n"
+                        out += "    measured \(fmtValue(v.measured)) \(t(v.unit)), threshold \(fmtValue(v.threshold)) \(t(v.unit))"
+                        out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
+                        out += "; worst at frame \(v.worstFrame)\n"
+                    }
                     if v.unit == "pt_eq" && !explainedPtEq {
                         // The first time the unit appears, say what it is.
                         explainedPtEq = true
                         out += "    (pt_eq, point-equivalents: the angle the viewer sees divided by the angle of one point, "
                         out += "\(fmt(scene.pointAngle ?? pointAngle, 4))°, so it compares with the HIG's sizes in points at any distance)\n"
                     }
-                    out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
-                    out += "    \(t(v.help))\n"
+                    if group.isFolded {
+                        out += "    \(t(v.help))\n"
+                        out += groupLines(group, path: scene.path, frameRate: scene.frameRate)
+                    } else {
+                        out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
+                        out += "    \(t(v.help))\n"
+                    }
                 }
                 if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(line)\n" }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
@@ -346,6 +384,7 @@ extension Report {
             summary += "\(c(.improved)) improved, \(fixedInBaseline.count) fixed"
         }
         if byRule { out += ruleSummary() }
+        if let notChecked { out += notChecked.line + "\n" }
         out += paint.bold(summary) + "\n"
         if let generatedAt { out += "generated at \(t(generatedAt))\n" }
         return out
@@ -353,6 +392,26 @@ extension Report {
 }
 
 extension Report {
+    /// Member lines a folded group shows in the text report at most (the first ones, then a line
+    /// with how many more; `--expand` shows every violation).
+    public static let textGroupLines = 10
+
+    /// The members of a folded group, one indented line each: entities, line, measured value,
+    /// frames; past `textGroupLines`, the first `textGroupLines − 1` and a line with the rest.
+    func groupLines(_ group: ViolationGroup, path: String, frameRate: Double) -> String {
+        let t: (String) -> String = { Escape.text($0) }
+        let shown = group.members.count <= Report.textGroupLines ? group.members[...] : group.members.prefix(Report.textGroupLines - 1)
+        var out = ""
+        for m in shown {
+            out += "      - \(t(m.entityList)) (line \(max(1, m.location?.line ?? 1))): \(fmtValue(m.measured)) \(t(m.unit))"
+            out += m.borderline ? " (borderline)" : ""
+            out += "; \(timeRange(m, frameRate: frameRate))\n"
+        }
+        let more = group.members.count - shown.count
+        if more > 0 { out += "      … and \(more) more (--expand lists each)\n" }
+        return out
+    }
+
     /// `by rule:` and one line per rule with violations: its counts by severity, rules with more
     /// errors first, then warnings, then info, then by id. Empty without violations.
     func ruleSummary() -> String {

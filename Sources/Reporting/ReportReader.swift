@@ -137,6 +137,12 @@ extension Report {
             }
             report.shard = parsed
         }
+        // What no tool checked, as the writer's catalog counted it (information only; `report`
+        // states its own catalog's counts).
+        if let o = top["notChecked"] as? [String: Any], let c = number(o["catalogRules"]), let m = number(o["manualReview"]),
+           c >= 0, m >= 0, c < 1e6, m < 1e6 {
+            report.notChecked = NotChecked(catalogRules: Int(c), manualReview: Int(m))
+        }
         // Reports written before fixedPointSize was stated keep the default for their pointAngle.
         if let f = number(settings?["fixedPointSize"]), f.isFinite, f > 0 { report.fixedPointSize = f }
         return report

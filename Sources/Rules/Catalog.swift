@@ -125,8 +125,8 @@ extension RuleCatalog {
                     RuleParameterEntry(key: $0.key, defaultValue: $0.defaultValue, unit: $0.unit, origin: $0.origin.tag,
                                        justification: $0.origin.justification, summary: $0.summary)
                 },
-                citations: m.citations.map(\.text), urls: m.citations.map(\.url), help: m.help,
-                examples: [m.failExample, m.passExample], notes: m.notes)
+                citations: m.citations.map(\.displayText), urls: m.citations.map(\.url), help: m.help,
+                examples: [m.failExample, m.passExample], notes: m.notes.map(forPeople))
         }
     }
 
@@ -147,7 +147,7 @@ extension RuleCatalog {
                 let platforms = m.platforms == [.visionOS] ? "" : " [\(m.platforms.map(\.rawValue).joined(separator: ", "))]"
                 out.append("  \(m.id.padding(toLength: idWidth, withPad: " ", startingAt: 0))  \(m.defaultSeverity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(m.name)\(platforms)")
                 if !thresholds.isEmpty { out.append("      thresholds: \(thresholds)") }
-                out.append("      source: \(m.citations.map(\.text).joined(separator: "; "))")
+                out.append("      source: \(m.citations.map(\.displayText).joined(separator: "; "))")
             }
             out.append("")
         }
@@ -155,7 +155,20 @@ extension RuleCatalog {
         out.append("  " + notChecked.map(\.id).joined(separator: ", "))
         out.append("")
         out.append("Manual review (\(manualReview.count) items a person has to check):")
-        for item in manualReview { out.append("  \(item.id): \(item.summary) (\(item.source))") }
+        for item in manualReview { out.append("  \(item.id): \(item.summary) (\(forPeople(item.source)))") }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `spatialcheck rules --manual`: what no tool checks, for a person to review: the catalog
+    /// rules not implemented (with their HIG source and the scene data they would need), then the
+    /// manual-review checklist.
+    public static func renderNotChecked() -> String {
+        var out: [String] = []
+        out.append("Not checked by any rule (\(notChecked.count) catalog rules; the scene format does not describe what they need yet):")
+        for u in notChecked { out.append("  \(u.id): \(forPeople(u.source)); needs \(u.needs)") }
+        out.append("")
+        out.append("Manual review (\(manualReview.count) items a person has to check):")
+        for item in manualReview { out.append("  \(item.id): \(item.summary) (\(forPeople(item.source)))") }
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -163,10 +176,10 @@ extension RuleCatalog {
     public static func renderExplanation(id: String) throws -> String {
         guard let m = metadata(id: id) else {
             if let u = notChecked.first(where: { $0.id == id }) {
-                return "\(u.id): not checked by spatialcheck yet.\n  source: \(u.source)\n  it needs: \(u.needs)\n"
+                return "\(u.id): not checked by spatialcheck yet.\n  source: \(forPeople(u.source))\n  it needs: \(u.needs)\n"
             }
             if let mr = manualReview.first(where: { $0.id == id }) {
-                return "\(mr.id): manual review item.\n  \(mr.summary)\n  source: \(mr.source)\n"
+                return "\(mr.id): manual review item.\n  \(mr.summary)\n  source: \(forPeople(mr.source))\n"
             }
             let ids = allRuleIDs + notChecked.map(\.id) + manualReview.map(\.id)
             throw UnknownRule(id: id, suggestion: closestMatch(to: id, in: ids) ?? containingEveryWord(of: id, in: ids))
@@ -177,11 +190,11 @@ extension RuleCatalog {
         out.append("")
         out.append("What it measures")
         out.append("  \(m.summary)")
-        for n in m.notes { out.append("  - \(n)") }
+        for n in m.notes { out.append("  - \(forPeople(n))") }
         out.append("")
         out.append("Why")
         out.append("  \(m.rationale)")
-        for c in m.citations { out.append("  HIG: \(c.text)  \(c.url)") }
+        for c in m.citations { out.append("  HIG: \(c.displayText)  \(c.url)") }
         out.append("")
         if !m.parameters.isEmpty {
             out.append("Parameters (set in .spatialcheck.yaml under rules: \(m.id): {...})")

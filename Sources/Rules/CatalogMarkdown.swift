@@ -55,7 +55,7 @@ extension RuleCatalog {
         out.append("")
         out.append("| id | HIG source | needs |")
         out.append("| --- | --- | --- |")
-        for u in notChecked { out.append("| `\(u.id)` | \(cell(u.source)) | \(cell(u.needs)) |") }
+        for u in notChecked { out.append("| `\(u.id)` | \(cell(forPeople(u.source))) | \(cell(u.needs)) |") }
         out.append("")
         out.append("## Manual review")
         out.append("")
@@ -63,7 +63,7 @@ extension RuleCatalog {
         out.append("")
         out.append("| id | what to check | HIG source |")
         out.append("| --- | --- | --- |")
-        for i in manualReview { out.append("| `\(i.id)` | \(cell(i.summary)) | \(cell(i.source)) |") }
+        for i in manualReview { out.append("| `\(i.id)` | \(cell(i.summary)) | \(cell(forPeople(i.source))) |") }
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -83,12 +83,12 @@ extension RuleCatalog {
         if !m.notes.isEmpty {
             out.append("How it reads the guideline:")
             out.append("")
-            for n in m.notes { out.append("- \(n)") }
+            for n in m.notes { out.append("- \(forPeople(n))") }
             out.append("")
         }
         out.append("**Why.** \(m.rationale)")
         out.append("")
-        for c in m.citations { out.append("- HIG: [\(c.text)](\(c.url))") }
+        for c in m.citations { out.append("- HIG: [\(c.displayText)](\(c.url))") }
         out.append("")
         if !m.parameters.isEmpty {
             out.append("**Parameters** (`rules: \(m.id): {key: value}` in `.spatialcheck.yaml`):")

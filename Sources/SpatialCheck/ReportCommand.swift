@@ -11,6 +11,8 @@ extension SpatialCheck {
         public var color = false
         /// Text output: list only scenes with violations or errors (as `validate --quiet`).
         public var quiet = false
+        /// `--expand`: text and Markdown show every violation on its own (no folding).
+        public var expand = false
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none).
         public var timestamp: Date?
         /// `--root`: the project root the reports' scene paths are relative to, for the formats
@@ -52,6 +54,7 @@ extension SpatialCheck {
             merged.scenes[i].filePath = p.hasPrefix("/") ? p : (root == "/" ? "/" : root + "/") + p
         }
         merged.generatedAt = options.timestamp.map(Report.timestamp)
+        merged.notChecked = catalogNotChecked
         var gating: Set<String>?
         if let b = options.baselinePath {
             guard let baseline = read(b) else { return .failure(diagnostics) }
@@ -64,7 +67,8 @@ extension SpatialCheck {
         // SARIF stays under code scanning's result limit (after the gate has seen every violation).
         if options.format == .sarif { limitViolations(&merged, perRule: 0, total: sarifResultLimit) }
         // Saved reports carry no geometry, so the HTML has no pictures here.
-        var output = render(merged, snapshots: [:], format: options.format, color: options.color, quiet: options.quiet)
+        var output = render(merged, snapshots: [:], format: options.format, color: options.color, quiet: options.quiet,
+                            expand: options.expand)
         if options.format == .text { output = merged.summary() + "\n" + output }
         return Outcome(output: output, exitCode: exit)
     }

@@ -24,10 +24,10 @@ extension SpatialCheck {
                 ])
             })),
             ("manualReview", .array(RuleCatalog.manualReview.map { m in
-                .object([("id", .string(m.id)), ("summary", .string(m.summary)), ("source", .string(m.source))])
+                .object([("id", .string(m.id)), ("summary", .string(m.summary)), ("source", .string(RuleCatalog.forPeople(m.source)))])
             })),
             ("notChecked", .array(RuleCatalog.notChecked.map { u in
-                .object([("id", .string(u.id)), ("source", .string(u.source)), ("needs", .string(u.needs))])
+                .object([("id", .string(u.id)), ("source", .string(RuleCatalog.forPeople(u.source))), ("needs", .string(u.needs))])
             })),
         ])
     }

@@ -333,6 +333,9 @@ enum SchemaBuilder {
             ("shard", obj([("index", integer(minimum: 1)), ("count", integer(minimum: 1))], required: ["index", "count"])),
             ("settings", obj([("pointAngle", number()), ("fixedPointSize", number()), ("failOn", enumeration(FailOn.allCases.map(\.rawValue)))])),
             ("scenes", array(ref("scene"))),
+            ("notChecked", obj([("catalogRules", integer("catalog rules no rule checks", minimum: 0)),
+                                ("manualReview", integer("manual-review items (spatialcheck rules --manual)", minimum: 0))],
+                               required: ["catalogRules", "manualReview"])),
             ("baseline", obj(baselineCounts)),
         ], required: ["format", "scenes"])
         return document(title: "spatialcheck report (spatialcheck-report/1)", root: root, definitions: [

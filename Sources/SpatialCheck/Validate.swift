@@ -23,6 +23,9 @@ extension SpatialCheck {
         public var jobs = 1
         public var color = false
         public var quiet = false
+        /// `--expand`: text and Markdown show every violation on its own instead of folding
+        /// violations of one rule in one container with the same cause (`foldViolations`).
+        public var expand = false
         /// Called after each scene with (done, total), for progress on a terminal.
         public var progress: (@Sendable (Int, Int) -> Void)?
         /// Capture the geometry the HTML report draws (a second simulation pass per scene). nil:
@@ -61,7 +64,7 @@ extension SpatialCheck {
     public static func validate(paths: [String], options: ValidateOptions) -> Outcome {
         let v = runValidation(paths: paths, options: options)
         if v.aborted { return .failure(v.diagnostics) }
-        return Outcome(output: render(v, format: options.format, color: options.color, quiet: options.quiet),
+        return Outcome(output: render(v, format: options.format, color: options.color, quiet: options.quiet, expand: options.expand),
                        diagnostics: v.diagnostics, exitCode: v.exitCode)
     }
 
@@ -151,6 +154,7 @@ extension SpatialCheck {
                             failOn: Severity(configuration.failOn), scenes: scenes)
         report.generatedAt = options.timestamp.map(Report.timestamp)
         report.shard = options.shard
+        report.notChecked = catalogNotChecked
         var comparison: BaselineComparison?
         if let baselineReport {
             let c = BaselineComparison(current: report, baseline: baselineReport)
@@ -216,22 +220,35 @@ extension SpatialCheck {
         return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: worst))
     }
 
+    /// What no tool checked, from the rule catalog: its rules not implemented and its
+    /// manual-review items (`spatialcheck rules --manual` lists them).
+    public static var catalogNotChecked: NotChecked {
+        NotChecked(catalogRules: RuleCatalog.notChecked.count, manualReview: RuleCatalog.manualReview.count)
+    }
+
+    /// The last line of `validate`'s text output, written to standard error so that the report on
+    /// standard output (or `--output`) stays byte-identical from run to run: "run time 1.42 s".
+    public static func runTimeLine(seconds: Double) -> String {
+        "run time \(fmt(max(0, seconds), 2)) s\n"
+    }
+
     /// Renders a validation in the requested format.
-    public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false) -> String {
+    public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false,
+                              expand: Bool = false) -> String {
         // The text of `validate` ends with a count per rule (`report` starts with its own summary).
-        if format == .text { return v.report.text(color: color, quiet: quiet, byRule: true) }
-        return render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet)
+        if format == .text { return v.report.text(color: color, quiet: quiet, byRule: true, expand: expand) }
+        return render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet, expand: expand)
     }
 
     /// Renders a report; `snapshots` (scene path → geometry) give the HTML report its pictures.
     public static func render(_ report: Report, snapshots: [String: SceneSnapshot], format: ReportFormat,
-                              color: Bool = false, quiet: Bool = false) -> String {
+                              color: Bool = false, quiet: Bool = false, expand: Bool = false) -> String {
         switch format {
-        case .text: return report.text(color: color, quiet: quiet)
+        case .text: return report.text(color: color, quiet: quiet, expand: expand)
         case .json: return report.json().serialized()
         case .sarif: return report.sarif(rules: ruleDescriptors).serialized()
         case .junit: return report.junit()
-        case .markdown: return report.markdown()
+        case .markdown: return report.markdown(expand: expand)
         case .html: return report.html(snapshots: snapshots)
         case .xcode: return report.xcode()
         case .github: return report.github(workspace: githubWorkspace)

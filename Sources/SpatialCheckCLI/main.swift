@@ -29,7 +29,9 @@ struct SpatialCheckCommand: ParsableCommand {
 /// Writes a command's outcome: output to stdout or --output, diagnostics to stderr; exits with its
 /// code. An outcome without output (the command stopped before producing it) writes nothing, and
 /// leaves an existing --output file alone.
-func finish(_ outcome: SpatialCheck.Outcome, output: String?) throws -> Never {
+/// `trailer` goes to stderr last (validate's run time: on stderr so that the report stays
+/// byte-identical from run to run).
+func finish(_ outcome: SpatialCheck.Outcome, output: String?, trailer: String? = nil) throws -> Never {
     for d in outcome.diagnostics {
         FileHandle.standardError.write(Data((d.description + "\n").utf8))
     }
@@ -45,6 +47,7 @@ func finish(_ outcome: SpatialCheck.Outcome, output: String?) throws -> Never {
     } else {
         FileHandle.standardOutput.write(Data(outcome.output.utf8))
     }
+    if let trailer { FileHandle.standardError.write(Data(trailer.utf8)) }
     throw ExitCode(outcome.exitCode.rawValue)
 }
 
@@ -212,6 +215,8 @@ struct Validate: ParsableCommand {
     @Option(parsing: .unconditional, help: "Scenes checked in parallel, 1 to 256 (the output is identical to a serial run).")
     var jobs: Int = 1
     @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
+    @Flag(help: "Text and Markdown: show every violation on its own (by default violations of one rule in one container with the same cause are shown once, with their list).")
+    var expand = false
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
     var timestamp = false
@@ -244,6 +249,7 @@ struct Validate: ParsableCommand {
         options.isolation = imports.isolation
         options.jobs = jobs
         options.quiet = quiet
+        options.expand = expand
         options.timestamp = timestamp ? Date() : nil
         options.root = root
         options.shard = shard
@@ -256,7 +262,11 @@ struct Validate: ParsableCommand {
                 FileHandle.standardError.write(Data("\rchecked \(done)/\(total) scenes\(done == total ? "\n" : "")".utf8))
             }
         }
-        try finish(SpatialCheck.validate(paths: paths, options: options), output: output)
+        let start = Date()
+        let outcome = SpatialCheck.validate(paths: paths, options: options)
+        // The run time goes to stderr (the report itself stays byte-identical), after the text report.
+        let trailer = format == .text && outcome.writesOutput ? SpatialCheck.runTimeLine(seconds: Date().timeIntervalSince(start)) : nil
+        try finish(outcome, output: output, trailer: trailer)
     }
 }
 
@@ -273,6 +283,8 @@ struct Report: ParsableCommand {
     @Option(help: "Project root the reports' scene paths are relative to, for --format xcode (default: found from the current directory).")
     var root: String?
     @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
+    @Flag(help: "Text and Markdown: show every violation on its own (by default violations of one rule in one container with the same cause are shown once, with their list).")
+    var expand = false
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
     var timestamp = false
@@ -283,6 +295,7 @@ struct Report: ParsableCommand {
         options.baselinePath = baseline
         options.failOn = failOn
         options.quiet = quiet
+        options.expand = expand
         options.root = root
         options.timestamp = timestamp ? Date() : nil
         options.color = useColor(format: format, output: output, noColor: noColor)
@@ -295,8 +308,18 @@ struct Rules: ParsableCommand {
         abstract: "List every rule: id, category, default severity, thresholds, HIG source; then what needs manual review.")
     enum Format: String, ExpressibleByArgument { case text, json, markdown }
     @Option(help: "text, json, or markdown (the rule reference, docs/rules.md).") var format: Format = .text
+    @Flag(help: "List only what no rule checks: the catalog rules not implemented and the manual-review items.")
+    var manual = false
+
+    func validate() throws {
+        if manual && format != .text { throw ValidationError("--manual prints text only; the JSON and Markdown forms include the same lists") }
+    }
 
     func run() throws {
+        if manual {
+            print(RuleCatalog.renderNotChecked(), terminator: "")
+            return
+        }
         switch format {
         case .text: print(RuleCatalog.renderList(), terminator: "")
         case .json: print(SpatialCheck.ruleCatalogJSON().serialized(), terminator: "")

@@ -58,7 +58,7 @@ import SpatialModel
         for id in RuleCatalog.allRuleIDs { #expect(list.contains(id)) }
         #expect(list.contains("mr-alert-copy"))
         let ex = try RuleCatalog.renderExplanation(id: "target-center-spacing")
-        #expect(ex.contains("spatial-layout › Best practices · S0"))
+        #expect(ex.contains("spatial-layout › Best practices  https://"))
         #expect(ex.contains("centerSpacing (threshold) = 60 pt  [HIG]"))
         #expect(ex.contains("Scenes/rules/target-center-spacing/fail.scene.yaml"))
         #expect(throws: UnknownRule.self) { try RuleCatalog.renderExplanation(id: "target-centre-spacing") }
@@ -69,5 +69,43 @@ import SpatialModel
         let entries = RuleCatalog.entries()
         #expect(entries.count == RuleCatalog.rules.count)
         #expect(entries.first { $0.id == "fov-important-centered" }?.parameters.first?.origin == "EXT")
+    }
+}
+
+/// What people read of the catalog's sources: the HIG page and section, never the catalog's
+/// internal tags (seed files `S0`…`S3`, `hig-rules §N`).
+@Suite struct CatalogDisplayTests {
+    @Test func internalTagsAreRemoved() {
+        #expect(RuleCatalog.forPeople("spatial-layout › Best practices · S0") == "spatial-layout › Best practices")
+        #expect(RuleCatalog.forPeople("augmented-reality › Best practices · S0, S1") == "augmented-reality › Best practices")
+        #expect(RuleCatalog.forPeople("augmented-reality › Designing object interactions · S1 only") == "augmented-reality › Designing object interactions")
+        #expect(RuleCatalog.forPeople("typography › visionOS · S0 (S3 same); windows › visionOS volumes · S0") == "typography › visionOS; windows › visionOS volumes")
+        #expect(RuleCatalog.forPeople("accessibility › Vision · S0; voiceover (S0, S1)") == "accessibility › Vision; voiceover")
+        #expect(RuleCatalog.forPeople("typography › visionOS · S0; S2 Color (4.5:1 minimum, 7:1 preferred)") == "typography › visionOS; Color (4.5:1 minimum, 7:1 preferred)")
+        #expect(RuleCatalog.forPeople("immersive-experiences › Displaying virtual hands (heading lost in S0 body) · S0") == "immersive-experiences › Displaying virtual hands")
+        #expect(RuleCatalog.forPeople("in angle, from the eye at each frame (hig-rules §2.3).") == "in angle, from the eye at each frame.")
+        #expect(RuleCatalog.forPeople("The resting pose is H0 (hig-rules §0.3): the head pose") == "The resting pose is H0: the head pose")
+    }
+
+    @Test func noTagReachesRulesExplainOrTheDocs() throws {
+        let tag = try Regex(#"\bS[0-9]\b|hig-rules §"#)
+        var texts = [RuleCatalog.renderList(), RuleCatalog.renderNotChecked(), RuleCatalog.renderMarkdown()]
+        for id in RuleCatalog.allRuleIDs + RuleCatalog.notChecked.map(\.id) + RuleCatalog.manualReview.map(\.id) {
+            texts.append(try RuleCatalog.renderExplanation(id: id))
+        }
+        for e in RuleCatalog.entries() { texts += e.citations + e.notes }
+        for t in texts {
+            for line in t.split(separator: "\n") where line.contains(tag) { Issue.record("internal tag in: \(line)") }
+        }
+        // The page and section stay.
+        #expect(try RuleCatalog.renderExplanation(id: "target-center-spacing").contains("HIG: spatial-layout › Best practices  https://developer.apple.com/design/human-interface-guidelines/spatial-layout"))
+    }
+
+    @Test func manualListsWhatNoRuleChecks() {
+        let text = RuleCatalog.renderNotChecked()
+        #expect(text.hasPrefix("Not checked by any rule (\(RuleCatalog.notChecked.count) catalog rules;"))
+        #expect(text.contains("\n  type-contrast: accessibility › Vision; typography › visionOS; Color (4.5:1 minimum, 7:1 preferred); needs `el.fgColor`, `el.background`, `env.samples`\n"))
+        #expect(text.contains("Manual review (\(RuleCatalog.manualReview.count) items a person has to check):"))
+        #expect(text.contains("\n  mr-alert-copy: "))
     }
 }

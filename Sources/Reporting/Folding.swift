@@ -1,0 +1,130 @@
+import Foundation
+import SpatialModel
+import Rules
+
+/// Violations of one rule in one container with the same cause, shown to people as one finding
+/// ("15 pairs in calculator measure 56 pt, threshold 60 pt") with the list behind it. Folding is
+/// for the people-facing formats only (text, Markdown, HTML); JSON, SARIF, JUnit, xcode, github and
+/// fingerprints stay one result per violation.
+public struct ViolationGroup: Sendable {
+    /// The rule id of every member.
+    public var rule: String
+    /// The severity of every member.
+    public var severity: Severity
+    /// The deepest entity path that holds every entity of every member ("" = the scene root).
+    public var container: String
+    /// What the members have in common beyond rule, container and severity: the sub-check (the
+    /// unit of the measurement), the baseline status and the form of the message with entity
+    /// paths and numbers taken out. Equal keys (with equal rule, container and severity) fold.
+    public var cause: String
+    /// The violations, in the order of the report.
+    public var members: [ReportViolation]
+    /// One line for people: how many, where, the measured value (or its range `min–max`) and the
+    /// threshold (or its range). Plain text from input (paths, units): renderers escape it.
+    public var summary: String
+
+    public init(rule: String, severity: Severity, container: String, cause: String, members: [ReportViolation], summary: String) {
+        self.rule = rule; self.severity = severity; self.container = container; self.cause = cause
+        self.members = members; self.summary = summary
+    }
+
+    /// More than one member: shown once, with the members behind it.
+    public var isFolded: Bool { members.count > 1 }
+    public var count: Int { members.count }
+    /// Smallest and largest measured value of the members.
+    public var measuredRange: ClosedRange<Double> { ViolationGroup.range(members.map(\.measured)) }
+    /// Smallest and largest threshold of the members.
+    public var thresholdRange: ClosedRange<Double> { ViolationGroup.range(members.map(\.threshold)) }
+
+    static func range(_ xs: [Double]) -> ClosedRange<Double> {
+        let finite = xs.filter { !$0.isNaN }
+        guard let lo = finite.min(), let hi = finite.max() else { return 0...0 }
+        return lo...hi
+    }
+}
+
+/// Folds violations (one scene's, in report order) into groups: violations with the same rule,
+/// severity, container (`ViolationGroup.container`) and cause (`ViolationGroup.cause`) form one
+/// group; any other violation is a group of one. Groups are in the order of their first member,
+/// members in report order, so the same input gives the same groups.
+public func foldViolations(_ violations: [ReportViolation]) -> [ViolationGroup] {
+    struct Key: Hashable { var rule: String; var severity: Severity; var container: String; var cause: String }
+    var order: [Key] = []
+    var members: [Key: [ReportViolation]] = [:]
+    for v in violations {
+        let key = Key(rule: v.rule, severity: v.severity, container: foldContainer(v.entities), cause: foldCause(v))
+        if members[key] == nil { order.append(key) }
+        members[key, default: []].append(v)
+    }
+    return order.map { key in
+        let vs = members[key] ?? []
+        return ViolationGroup(rule: key.rule, severity: key.severity, container: key.container, cause: key.cause,
+                              members: vs, summary: foldSummary(vs, container: key.container))
+    }
+}
+
+/// The deepest common ancestor of the parents of `entities` ("" when they share none, or for a
+/// scene-wide violation).
+func foldContainer(_ entities: [String]) -> String {
+    let parents: [[Substring]] = entities.map { Array($0.split(separator: "/", omittingEmptySubsequences: false).dropLast()) }
+    guard var common = parents.first else { return "" }
+    for p in parents.dropFirst() {
+        var n = 0
+        while n < common.count && n < p.count && common[n] == p[n] { n += 1 }
+        common = Array(common.prefix(n))
+    }
+    return common.joined(separator: "/")
+}
+
+/// The cause key of a violation: its unit (a sub-check measures in a unit of its own), its
+/// baseline status, and its message with its entity paths replaced by `‹e›` and every number by `#`.
+func foldCause(_ v: ReportViolation) -> String {
+    var message = v.message
+    // Longest paths first, so that `a/b` is not half-replaced through `a`.
+    for e in v.entities.sorted(by: { $0.count > $1.count }) where !e.isEmpty {
+        message = message.replacingOccurrences(of: e, with: "\u{2039}e\u{203A}")
+    }
+    var template = ""
+    var inNumber = false
+    var pendingSeparator: Character?
+    for c in message {
+        if c.isASCII && c.isNumber {
+            if !inNumber { template += "#"; inNumber = true }
+            pendingSeparator = nil
+        } else if inNumber && (c == "." || c == ",") && pendingSeparator == nil {
+            // A decimal point or thousands separator between digits stays inside the number.
+            pendingSeparator = c
+        } else {
+            if let s = pendingSeparator { template.append(s); pendingSeparator = nil }
+            inNumber = false
+            template.append(c)
+        }
+    }
+    if let s = pendingSeparator { template.append(s) }
+    return "\(v.unit)|\(v.baseline?.rawValue ?? "")|\(template)"
+}
+
+/// What the members are: entities (one entity each), pairs (two each) or findings.
+func foldNoun(_ vs: [ReportViolation]) -> String {
+    let n = vs.count
+    let sizes = Set(vs.map(\.entities.count))
+    switch sizes.count == 1 ? sizes.first : nil {
+    case 1?: return n == 1 ? "entity" : "entities"
+    case 2?: return n == 1 ? "pair" : "pairs"
+    default: return n == 1 ? "finding" : "findings"
+    }
+}
+
+/// "15 pairs in calculator measure 56 pt, threshold 60 pt"; a range of values as `min–max`.
+func foldSummary(_ vs: [ReportViolation], container: String) -> String {
+    let n = vs.count
+    let noun = foldNoun(vs)
+    let place = container.isEmpty ? "in the scene" : "in \(container)"
+    let unit = vs.first?.unit ?? ""
+    func value(_ r: ClosedRange<Double>) -> String {
+        let lo = fmtValue(r.lowerBound), hi = fmtValue(r.upperBound)
+        return (lo == hi ? lo : "\(lo)–\(hi)") + (unit.isEmpty ? "" : " \(unit)")
+    }
+    let verb = n == 1 ? "measures" : "measure"
+    return "\(n) \(noun) \(place) \(verb) \(value(ViolationGroup.range(vs.map(\.measured)))), threshold \(value(ViolationGroup.range(vs.map(\.threshold))))"
+}

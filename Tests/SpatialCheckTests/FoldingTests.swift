@@ -1,0 +1,214 @@
+import Testing
+import Foundation
+import SpatialModel
+import Rules
+@testable import Reporting
+
+/// `foldViolations`: which violations form one group, in which order, and the group's summary line.
+@Suite struct FoldingTests {
+    static func v(_ rule: String, _ entities: [String], measured: Double, threshold: Double = 60, unit: String = "pt",
+                  severity: Severity = .error, message: String? = nil, baseline: BaselineStatus? = nil) -> ReportViolation {
+        let msg = message ?? "centres of \(entities.joined(separator: " and ")) are \(Int(measured)) pt apart; move them to at least \(Int(threshold)) pt apart"
+        var r = ReportViolation(rule: rule, severity: severity, entities: entities, spans: [0...0], frameCount: 1, firstTime: 0,
+                                lastTime: 0, measured: measured, threshold: threshold, unit: unit, worstFrame: 0, message: msg,
+                                help: "https://x", fingerprint: entities.joined(separator: "+"), location: nil)
+        r.baseline = baseline
+        return r
+    }
+
+    @Test func pairsOfOneContainerFoldIntoOneGroup() {
+        let vs = [
+            Self.v("target-center-spacing", ["keypad/one", "keypad/two"], measured: 56),
+            Self.v("target-center-spacing", ["keypad/two", "keypad/three"], measured: 52),
+            Self.v("target-center-spacing", ["keypad/four", "keypad/one"], measured: 56),
+        ]
+        let groups = foldViolations(vs)
+        #expect(groups.count == 1)
+        #expect(groups.first?.container == "keypad")
+        #expect(groups.first?.isFolded == true)
+        #expect(groups.first?.members.map(\.fingerprint) == ["keypad/one+keypad/two", "keypad/two+keypad/three", "keypad/four+keypad/one"])
+        // Measured 52 to 56 pt, one threshold.
+        #expect(groups.first?.summary == "3 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt")
+        #expect(groups.first?.measuredRange == 52...56)
+        #expect(groups.first?.thresholdRange == 60...60)
+    }
+
+    @Test func differentContainerRuleSeverityCauseOrBaselineSplit() {
+        let vs = [
+            Self.v("target-center-spacing", ["keypad/one", "keypad/two"], measured: 56),                 // A
+            Self.v("target-center-spacing", ["toolbar/a", "toolbar/b"], measured: 56),                   // other container
+            Self.v("target-min-size", ["keypad/one"], measured: 40, message: "keypad/one is 40 pt"),     // other rule
+            Self.v("target-center-spacing", ["keypad/three", "keypad/four"], measured: 50, severity: .warning), // other severity
+            Self.v("target-center-spacing", ["keypad/five", "keypad/six"], measured: 0,
+                   message: "keypad/five and keypad/six overlap"),                                       // other cause
+            Self.v("target-center-spacing", ["keypad/one", "keypad/three"], measured: 55, unit: "deg"),  // other sub-check unit
+            Self.v("target-center-spacing", ["keypad/seven", "keypad/eight"], measured: 54, baseline: .new), // other baseline status
+            Self.v("target-center-spacing", ["keypad/two", "keypad/three"], measured: 57),               // joins A
+        ]
+        let groups = foldViolations(vs)
+        #expect(groups.map(\.count) == [2, 1, 1, 1, 1, 1, 1])
+        // Groups in the order of their first member; A's members in report order.
+        #expect(groups.first?.members.map(\.fingerprint) == ["keypad/one+keypad/two", "keypad/two+keypad/three"])
+        #expect(groups.map(\.container) == ["keypad", "toolbar", "keypad", "keypad", "keypad", "keypad", "keypad"])
+        #expect(groups[2].summary == "1 entity in keypad measures 40.0 pt, threshold 60.0 pt")
+    }
+
+    @Test func containerIsTheDeepestCommonAncestor() {
+        #expect(foldContainer(["app/keypad/row1/seven", "app/keypad/row2/four"]) == "app/keypad")
+        #expect(foldContainer(["app/keypad/seven"]) == "app/keypad")
+        #expect(foldContainer(["seven", "eight"]) == "")
+        #expect(foldContainer([]) == "")
+        let wholeScene = foldViolations([
+            Self.v("fov-window-clutter", [], measured: 4, threshold: 3, unit: "count", message: "4 windows open"),
+            Self.v("fov-window-clutter", [], measured: 5, threshold: 3, unit: "count", message: "5 windows open"),
+        ])
+        #expect(wholeScene.map(\.summary) == ["2 findings in the scene measure 4.00–5.00 count, threshold 3.00 count"])
+    }
+
+    @Test func numbersAndEntityPathsLeaveTheCauseKey() {
+        let a = Self.v("r", ["p/k1", "p/k2"], measured: 1, message: "centres of p/k1 and p/k2 are 56.5 pt apart, 1,200 frames")
+        let b = Self.v("r", ["p/k10", "p/k3"], measured: 1, message: "centres of p/k10 and p/k3 are 7 pt apart, 3 frames")
+        #expect(foldCause(a) == "pt||centres of ‹e› and ‹e› are # pt apart, # frames")
+        #expect(foldCause(a) == foldCause(b))
+    }
+
+    @Test func thresholdRangeIsStated() {
+        let groups = foldViolations([
+            Self.v("type-min-size", ["doc/a"], measured: 10, threshold: 12, unit: "pt_eq", message: "text doc/a is 10 pt_eq"),
+            Self.v("type-min-size", ["doc/b"], measured: 9, threshold: 17, unit: "pt_eq", message: "text doc/b is 9 pt_eq"),
+        ])
+        #expect(groups.map(\.summary) == ["2 entities in doc measure 9.00–10.0 pt_eq, threshold 12.0–17.0 pt_eq"])
+    }
+}
+
+/// Folding in the text and Markdown reports, `--expand`, and the line of what no tool checked.
+@Suite struct FoldedReportTests {
+    static func report(members: Int) -> Report {
+        // `members` key pairs in `keypad`, 56 pt apart except the second (52 pt), then a lone
+        // size finding.
+        var vs = (0..<members).map { i -> ReportViolation in
+            var v = FoldingTests.v("target-center-spacing", ["keypad/k\(i)", "keypad/k\(i + 1)"], measured: i == 1 ? 52 : 56)
+            v.location = SourceLocation(line: 10 + i, column: 7)
+            v.spans = [0...89]; v.frameCount = 90; v.lastTime = 89.0 / 90
+            return v
+        }
+        var lone = FoldingTests.v("target-min-size", ["keypad/k0"], measured: 40, threshold: 60, message: "keypad/k0 is 40 pt wide")
+        lone.location = SourceLocation(line: 10, column: 7)
+        vs.append(lone)
+        var report = Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [
+            SceneReport(path: "a.scene.yaml", status: .checked, frameRate: 90, frames: 90, duration: 1, violations: vs),
+        ])
+        report.notChecked = NotChecked(catalogRules: 164, manualReview: 69)
+        return report
+    }
+
+    @Test func textShowsAGroupOnceWithItsMembers() {
+        let text = Self.report(members: 3).text()
+        #expect(text.contains("""
+              a.scene.yaml:10:7: error [target-center-spacing] 3 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt
+                first: centres of keypad/k0 and keypad/k1 are 56 pt apart; move them to at least 60 pt apart
+                https://x
+                  - keypad/k0, keypad/k1 (line 10): 56.0 pt; t = 0.00–0.99 s, frames 0–89 (90 frames, 1.00 s)
+                  - keypad/k1, keypad/k2 (line 11): 52.0 pt; t = 0.00–0.99 s, frames 0–89 (90 frames, 1.00 s)
+                  - keypad/k2, keypad/k3 (line 12): 56.0 pt; t = 0.00–0.99 s, frames 0–89 (90 frames, 1.00 s)
+              a.scene.yaml:10:7: error [target-min-size] keypad/k0
+                keypad/k0 is 40 pt wide
+                measured 40.0 pt, threshold 60.0 pt; worst at frame 0
+
+            """))
+        // The counts stay counts of violations.
+        #expect(text.hasSuffix("not checked: 164 catalog rules and 69 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them)\n1 scene checked: 4 errors, 0 warnings, 0 info\n"))
+    }
+
+    @Test func expandShowsEachViolation() {
+        let text = Self.report(members: 3).text(expand: true)
+        #expect(!text.contains("pairs in keypad"))
+        #expect(text.components(separatedBy: "error [target-center-spacing] keypad/k").count == 4)
+        #expect(text.contains("  a.scene.yaml:11:7: error [target-center-spacing] keypad/k1, keypad/k2\n    centres of keypad/k1 and keypad/k2 are 52 pt apart; move them to at least 60 pt apart\n    measured 52.0 pt, threshold 60.0 pt; worst at frame 0\n"))
+    }
+
+    @Test func longGroupsShowNineMembersAndACount() {
+        let text = Self.report(members: 12).text()
+        #expect(text.contains("12 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt"))
+        #expect(text.contains("      - keypad/k8, keypad/k9 (line 18)"))
+        #expect(!text.contains("      - keypad/k9, keypad/k10"))
+        #expect(text.contains("      … and 3 more (--expand lists each)\n"))
+        #expect(!Self.report(members: 10).text().contains("more (--expand"), "10 members fit")
+    }
+
+    @Test func markdownFoldsIntoOneRowAndADetailsList() {
+        let md = Self.report(members: 3).markdown()
+        #expect(md.contains("| error | `target-center-spacing` | 3 pairs in `keypad` (listed below) | 52.0–56.0 pt | 60.0 pt | 0–89, … | 10 |\n| error | `target-min-size` | `keypad/k0` | 40.0 pt | 60.0 pt | 0–0 | 10 |\n"))
+        #expect(md.contains("""
+            <details><summary><code>target-center-spacing</code>: 3 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt</summary>
+
+            - `keypad/k0`, `keypad/k1`: 56.0 pt, frames 0–89, line 10
+            - `keypad/k1`, `keypad/k2`: 52.0 pt, frames 0–89, line 11
+            - `keypad/k2`, `keypad/k3`: 56.0 pt, frames 0–89, line 12
+
+            </details>
+            """))
+        #expect(md.contains("- `target-center-spacing` `keypad/k0`, `keypad/k1` and 2 more like it: centres of keypad/k0"))
+        #expect(md.contains("\nnot checked: 164 catalog rules and 69 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them).\n"))
+        let expanded = Self.report(members: 3).markdown(expand: true)
+        #expect(!expanded.contains("<details><summary><code>"))
+        #expect(expanded.contains("| error | `target-center-spacing` | `keypad/k1`, `keypad/k2` | 52.0 pt | 60.0 pt | 0–89 | 11 |\n"))
+    }
+
+    @Test func machineFormatsKeepOneResultPerViolation() throws {
+        let r = Self.report(members: 3)
+        let json = r.json().serialized()
+        #expect(json.components(separatedBy: "\"rule\": \"target-center-spacing\"").count == 4)
+        #expect(json.contains("\"notChecked\": {\n    \"catalogRules\": 164,\n    \"manualReview\": 69\n  }"))
+        #expect(r.xcode().split(separator: "\n").count == 4)
+        let sarif = r.sarif(rules: []).serialized()
+        #expect(sarif.components(separatedBy: "\"ruleId\"").count == 5)
+    }
+
+    @Test func htmlSummaryTextBreaksMentionsAndLinks() {
+        #expect(markdownHTMLText("<b>@team #12 https://x www.y &#35;") == "&lt;b&gt;@&#8205;team #&#8205;12 https:&#8205;//x www&#8205;.y &amp;#&#8205;35;")
+    }
+}
+
+/// The command line: `--expand`, the run time on standard error only, `rules --manual`.
+@Suite struct FoldingCLITests {
+    @Test func validateFoldsExpandsAndPutsTheRunTimeOnStderr() throws {
+        let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
+        let folded = try CLIHarness.run(["validate", scene])
+        #expect(folded.status == 1)
+        // controls/back–play and controls/forward–play, both 44 pt apart in the window `controls`.
+        #expect(folded.stdout.contains("error [target-center-spacing] 2 pairs in controls measure 44.0 pt, threshold 60.0 pt\n"))
+        #expect(folded.stdout.contains("\nnot checked: \(RuleCatalog.notChecked.count) catalog rules and \(RuleCatalog.manualReview.count) manual-review items"))
+        #expect(folded.stderr.wholeMatch(of: /run time [0-9]+\.[0-9]{2} s\n/) != nil, "\(folded.stderr)")
+        #expect(!folded.stdout.contains("run time"))
+        let again = try CLIHarness.run(["validate", scene])
+        #expect(again.stdout == folded.stdout, "the report stays byte-identical")
+
+        let expanded = try CLIHarness.run(["validate", scene, "--expand"])
+        #expect(expanded.status == 1)
+        #expect(expanded.stdout.contains(":29:9: error [target-center-spacing] controls/back, controls/play\n"))
+        #expect(expanded.stdout.contains(":31:9: error [target-center-spacing] controls/forward, controls/play\n"))
+        #expect(!expanded.stdout.contains("pairs in controls"))
+
+        let json = try CLIHarness.run(["validate", scene, "--format", "json"])
+        #expect(json.stderr.isEmpty, "no run time outside the text report: \(json.stderr)")
+    }
+
+    @Test func reportTakesExpandToo() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let saved = dir + "/r.json"
+        _ = try CLIHarness.run(["validate", TestPaths.repo("Scenes/media-player.scene.yaml"), "--format", "json", "--output", saved])
+        let folded = try CLIHarness.run(["report", saved, "--format", "markdown"])
+        #expect(folded.stdout.contains("| 2 pairs in `controls` (listed below) | 44.0 pt | 60.0 pt |"))
+        let expanded = try CLIHarness.run(["report", saved, "--format", "markdown", "--expand"])
+        #expect(expanded.stdout.contains("| `controls/back`, `controls/play` | 44.0 pt | 60.0 pt | 0–1079 | 29 |"))
+    }
+
+    @Test func rulesManualListsWhatNoRuleChecks() throws {
+        let r = try CLIHarness.run(["rules", "--manual"])
+        #expect(r.status == 0)
+        #expect(r.stdout == RuleCatalog.renderNotChecked())
+        #expect(try CLIHarness.run(["rules", "--manual", "--format", "json"]).status == 2)
+    }
+}

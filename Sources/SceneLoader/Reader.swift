@@ -69,30 +69,30 @@ final class Reader {
 
     // MARK: - Shapes
 
-    func mapping(_ n: YNode, _ what: String) -> YMap? {
+    func mapping(_ n: YNode, _ what: @autoclosure () -> String) -> YMap? {
         if case let .mapping(pairs) = n.kind { return YMap(node: n, pairs: pairs) }
-        error(n.loc, "\(what) expects a mapping, found \(Self.describe(n))")
+        error(n.loc, "\(what()) expects a mapping, found \(Self.describe(n))")
         return nil
     }
 
-    func list(_ n: YNode, _ what: String) -> [YNode]? {
+    func list(_ n: YNode, _ what: @autoclosure () -> String) -> [YNode]? {
         if case let .sequence(items) = n.kind { return items }
-        error(n.loc, "\(what) expects a list, found \(Self.describe(n))")
+        error(n.loc, "\(what()) expects a list, found \(Self.describe(n))")
         return nil
     }
 
-    func number(_ n: YNode, _ what: String, expected: String = "a number") -> Double? {
+    func number(_ n: YNode, _ what: @autoclosure () -> String, expected: @autoclosure () -> String = "a number") -> Double? {
         guard case let .scalar(s) = n.kind, s.type == .number, let d = s.number else {
-            error(n.loc, "\(what) expects \(expected), found \(Self.describe(n))")
+            error(n.loc, "\(what()) expects \(expected()), found \(Self.describe(n))")
             return nil
         }
         guard d.isFinite else {
-            error(n.loc, "\(what) must be a finite number, found \(quoted(s.text))",
+            error(n.loc, "\(what()) must be a finite number, found \(quoted(s.text))",
                   hint: "NaN and infinity are not valid in a scene")
             return nil
         }
         guard abs(d) <= Limits.maxMagnitude else {
-            error(n.loc, "\(what) is out of range: \(quoted(s.text)) is larger in magnitude than \(Self.format(Limits.maxMagnitude))",
+            error(n.loc, "\(what()) is out of range: \(quoted(s.text)) is larger in magnitude than \(Self.format(Limits.maxMagnitude))",
                   hint: "scene numbers are metres, points, seconds, degrees or Hz; none needs more than \(Self.format(Limits.maxMagnitude))")
             return nil
         }
@@ -100,68 +100,71 @@ final class Reader {
     }
 
     /// A number satisfying `check`, which is described by `rule` ("greater than 0").
-    func number(_ n: YNode, _ what: String, rule: String, _ check: (Double) -> Bool) -> Double? {
-        guard let d = number(n, what, expected: "a number \(rule)") else { return nil }
+    func number(_ n: YNode, _ what: @autoclosure () -> String, rule: @autoclosure () -> String,
+                _ check: (Double) -> Bool) -> Double? {
+        guard let d = number(n, what(), expected: "a number \(rule())") else { return nil }
         guard check(d) else {
-            error(n.loc, "\(what) must be \(rule), found \(Self.format(d))")
+            error(n.loc, "\(what()) must be \(rule()), found \(Self.format(d))")
             return nil
         }
         return d
     }
 
-    func positive(_ n: YNode, _ what: String) -> Double? { number(n, what, rule: "greater than 0") { $0 > 0 } }
-    func nonNegative(_ n: YNode, _ what: String) -> Double? { number(n, what, rule: "0 or more") { $0 >= 0 } }
+    func positive(_ n: YNode, _ what: @autoclosure () -> String) -> Double? { number(n, what(), rule: "greater than 0") { $0 > 0 } }
+    func nonNegative(_ n: YNode, _ what: @autoclosure () -> String) -> Double? { number(n, what(), rule: "0 or more") { $0 >= 0 } }
 
-    func bool(_ n: YNode, _ what: String) -> Bool? {
+    func bool(_ n: YNode, _ what: @autoclosure () -> String) -> Bool? {
         if case let .scalar(s) = n.kind, s.type == .bool, let b = s.bool { return b }
-        error(n.loc, "\(what) expects true or false, found \(Self.describe(n))")
+        error(n.loc, "\(what()) expects true or false, found \(Self.describe(n))")
         return nil
     }
 
     /// Any non-empty scalar as text (so `label: 42` reads as "42").
-    func string(_ n: YNode, _ what: String) -> String? {
+    func string(_ n: YNode, _ what: @autoclosure () -> String) -> String? {
         if case let .scalar(s) = n.kind, s.type != .null { return s.text }
-        error(n.loc, "\(what) expects a string, found \(Self.describe(n))")
+        error(n.loc, "\(what()) expects a string, found \(Self.describe(n))")
         return nil
     }
 
     /// One of `E`'s raw values. A value that is not one is an error suggesting the closest name:
     /// the one `aliases` maps it to (lowercased; abbreviations such as `cm`, which are too far from
     /// any name for the edit distance), else the nearest by edit distance.
-    func enumValue<E: RawRepresentable & CaseIterable>(_ n: YNode, _ what: String, _: E.Type,
+    func enumValue<E: RawRepresentable & CaseIterable>(_ n: YNode, _ what: @autoclosure () -> String, _: E.Type,
                                                        aliases: [String: E] = [:]) -> E?
     where E.RawValue == String {
-        let names = E.allCases.map(\.rawValue)
         guard case let .scalar(s) = n.kind, s.type != .null else {
-            error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found \(Self.describe(n))")
+            let names = E.allCases.map(\.rawValue)
+            error(n.loc, "\(what()) expects one of \(Self.quoteList(names)), found \(Self.describe(n))")
             return nil
         }
         if let v = E(rawValue: s.text) { return v }
+        let names = E.allCases.map(\.rawValue)
         let match = aliases[s.text.lowercased()]?.rawValue ?? suggest(s.text, in: names)
-        error(n.loc, "\(what) expects one of \(Self.quoteList(names)), found '\(quoted(s.text))'",
+        error(n.loc, "\(what()) expects one of \(Self.quoteList(names)), found '\(quoted(s.text))'",
               hint: match.map { "did you mean '\($0)'?" })
         return nil
     }
 
     /// A list of exactly `count` finite numbers, described by `shape` ("[x, y, z] in metres").
-    func numbers(_ n: YNode, count: Int, _ what: String, shape: String) -> [Double]? {
+    func numbers(_ n: YNode, count: Int, _ what: @autoclosure () -> String, shape: @autoclosure () -> String) -> [Double]? {
         guard case let .sequence(items) = n.kind else {
-            error(n.loc, "\(what) expects \(shape), found \(Self.describe(n))")
+            error(n.loc, "\(what()) expects \(shape()), found \(Self.describe(n))")
             return nil
         }
         guard items.count == count else {
-            error(n.loc, "\(what) expects \(shape) (\(count) numbers), found \(Self.describe(n))")
+            error(n.loc, "\(what()) expects \(shape()) (\(count) numbers), found \(Self.describe(n))")
             return nil
         }
         var out: [Double] = []
+        out.reserveCapacity(count)
         for item in items {
-            if let d = number(item, "an item of \(what)") { out.append(d) }
+            if let d = number(item, "an item of \(what())") { out.append(d) }
         }
         return out.count == count ? out : nil
     }
 
-    func vec3(_ n: YNode, _ what: String, shape: String = "[x, y, z] in metres") -> Vec3? {
-        guard let v = numbers(n, count: 3, what, shape: shape) else { return nil }
+    func vec3(_ n: YNode, _ what: @autoclosure () -> String, shape: @autoclosure () -> String = "[x, y, z] in metres") -> Vec3? {
+        guard let v = numbers(n, count: 3, what(), shape: shape()) else { return nil }
         return Vec3(v[0], v[1], v[2])
     }
 
@@ -183,10 +186,10 @@ struct YMap {
 
     /// Reports every key not in `allowed`. `elsewhere` maps keys that are valid in other contexts to
     /// an explanation ("applies to window, volume").
-    func checkKeys(_ allowed: [String], in what: String, reader: Reader, elsewhere: [String: String] = [:]) {
+    func checkKeys(_ allowed: [String], in what: @autoclosure () -> String, reader: Reader, elsewhere: [String: String] = [:]) {
         for p in pairs where !allowed.contains(p.key) {
             if let other = elsewhere[p.key] {
-                reader.error(p.keyLoc, "'\(quoted(p.key))' is not a key of \(what); it \(other)")
+                reader.error(p.keyLoc, "'\(quoted(p.key))' is not a key of \(what()); it \(other)")
                 continue
             }
             let hint: String
@@ -195,14 +198,15 @@ struct YMap {
             } else {
                 hint = "valid keys: " + Reader.quoteList(allowed, limit: 40)
             }
-            reader.error(p.keyLoc, "unknown key '\(quoted(p.key))' in \(what)", hint: hint)
+            reader.error(p.keyLoc, "unknown key '\(quoted(p.key))' in \(what())", hint: hint)
         }
     }
 
     /// Reports a missing required key at the mapping's location.
-    func require(_ key: String, in what: String, reader: Reader, hint: String? = nil) -> YNode? {
+    func require(_ key: String, in what: @autoclosure () -> String, reader: Reader,
+                 hint: @autoclosure () -> String? = nil) -> YNode? {
         if let v = self[key] { return v }
-        reader.error(loc, "\(what) is missing the required key '\(key)'", hint: hint)
+        reader.error(loc, "\(what()) is missing the required key '\(key)'", hint: hint())
         return nil
     }
 }

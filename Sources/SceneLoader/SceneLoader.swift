@@ -6,7 +6,8 @@ import AssetImport
 ///
 /// `shared/spec/scene-format.md` is the contract. Where it leaves things open, this loader decides:
 ///
-/// - **Parsing.** YAML and JSON go through the same path (`Yams.compose`; JSON is YAML flow syntax),
+/// - **Parsing.** YAML and JSON go through the same path (libyaml's events, `YAMLTree.swift`; JSON is YAML
+///   flow syntax, and plain JSON takes an exact fast path, `JSONTree.swift`),
 ///   so every error in either carries `line:column`. All errors of a file are collected in one run
 ///   and returned sorted by location as a `LoadFailure`; warnings go to `Scene.warnings`.
 ///   Limits (`SceneLimits`, docs/security.md): file size 16 MiB, nesting depth 64, 1,000,000 YAML

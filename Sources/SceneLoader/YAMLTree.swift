@@ -1,8 +1,8 @@
 import Foundation
 import SpatialModel
-import Yams
+import CYaml
 
-/// A scene document after parsing: Yams' node tree reduced to what the loader reads, with a
+/// A scene document after parsing: libyaml's events read into what the loader reads, with a
 /// line:column on every node and every mapping key. Built with hard limits (nesting depth, node
 /// count after alias expansion, string length) so hostile input cannot exhaust the stack or memory.
 struct YNode {
@@ -71,15 +71,41 @@ func sanitizedMessage(_ s: String) -> String {
     return Escape.text(s, limit: Limits.maxMessage)
 }
 
+/// Builds the loader's tree straight from libyaml's events (libyaml is the `CYaml` module inside
+/// Yams): no intermediate Yams node tree, no resolver, every scalar read once and typed by
+/// `YAMLScalar`. The result is what composing with Yams and converting gave before: the same
+/// tree, the same syntax errors (libyaml's text and marks), the same duplicate-key errors (at the
+/// first occurrence of the first duplicated key in sorted order, as Yams reported them), the same
+/// limit errors (checked in document order; a syntax or duplicate-key error anywhere in the file
+/// takes precedence over a limit error, as composing came before converting).
 struct TreeConverter {
     let file: String
     var diagnostics: [Diagnostic] = []
     private var nodeCount = 0
     private var aliasCount = 0
-    private var collectionMarks = Set<Int>()
+    /// The first limit or shape error (later ones are not reported); parsing continues after it
+    /// only to find a YAML error, which takes its place.
     private var fatal = false
+    private var fatalDiagnostic: Diagnostic?
+    /// Anchored values by name (a later anchor of the same name replaces an earlier one).
+    private var anchors: [String: Anchored] = [:]
+    /// The keys of the mappings being read, innermost last (one buffer for all of them).
+    private var keyStack: [MappingKey] = []
 
-    init(file: String) { self.file = file }
+    private struct Anchored {
+        var node: YNode
+        /// The tag Yams' duplicate check compared keys with ("" for a collection).
+        var keyTag: String
+        var isCollection: Bool
+    }
+
+    /// Whether plain JSON documents take `JSONTree`'s fast path (tests compare both paths).
+    private let jsonFastPath: Bool
+
+    init(file: String, jsonFastPath: Bool = true) {
+        self.file = file
+        self.jsonFastPath = jsonFastPath
+    }
 
     /// Parses `text` into a tree, or returns nil with `diagnostics` describing why.
     mutating func parse(_ text: String) -> YNode? {
@@ -89,32 +115,288 @@ struct TreeConverter {
                                           hint: "keys are plain names such as 'position'; anchors and aliases may be used as values only"))
             return nil
         }
-        let root: Yams.Node?
-        do {
-            root = try Yams.compose(yaml: text, .basic)
-        } catch let error as YamlError {
-            diagnostics.append(Self.diagnostic(for: error, file: file, text: text))
-            return nil
-        } catch {
-            diagnostics.append(Diagnostic(file: file, message: "cannot parse the scene file"))
-            return nil
+        if jsonFastPath, let root = JSONTree.parse(text) { return root }
+        var bytes = text
+        let result: Result<YNode?, YAMLFailure> = bytes.withUTF8 { buffer in
+            let events = LibYAMLEvents(buffer)
+            do throws(YAMLFailure) {
+                return .success(try document(events))
+            } catch {
+                return .failure(error)
+            }
         }
-        guard let root else {
-            diagnostics.append(Diagnostic(file: file, location: SourceLocation(line: 1, column: 1),
-                                          message: "the scene file is empty",
-                                          hint: "a scene starts with 'format: spatialscene/1'"))
+        switch result {
+        case let .failure(error):
+            diagnostics = [Self.diagnostic(for: error, file: file, text: text)]
             return nil
+        case .success(nil):
+            diagnostics = [Diagnostic(file: file, location: SourceLocation(line: 1, column: 1),
+                                      message: "the scene file is empty",
+                                      hint: "a scene starts with 'format: spatialscene/1'")]
+            return nil
+        case let .success(root?):
+            if let fatalDiagnostic {
+                diagnostics = [fatalDiagnostic]
+                return nil
+            }
+            return root
         }
-        let tree = convert(root, depth: 1)
-        return fatal ? nil : tree
     }
 
-    /// Yams hashes every mapping key while composing (to find duplicates); an alias bomb used as a
+    /// The single document of the stream (nil for an empty stream), as Yams' `compose` read it.
+    private mutating func document(_ events: LibYAMLEvents) throws(YAMLFailure) -> YNode? {
+        try events.next()  // stream start
+        try events.next()
+        if events.type == YAML_STREAM_END_EVENT { return nil }
+        try events.next()  // after the document start: the root
+        let root = try node(events, depth: 1)
+        try events.next()  // document end
+        try events.next()
+        if events.type != YAML_STREAM_END_EVENT {
+            throw .syntax(problem: "but found another document",
+                          context: ("expected a single document in the stream", 1, 1),
+                          line: events.line, column: events.column)
+        }
+        return root
+    }
+
+    private mutating func fail(_ loc: SourceLocation, _ message: String, hint: String? = nil) {
+        if !fatal { fatalDiagnostic = Diagnostic(file: file, location: loc, message: sanitizedMessage(message), hint: hint) }
+        fatal = true
+    }
+
+    /// Counts one value at `depth` against the limits (the order of the checks is the order of
+    /// the messages a file that breaks several limits gets).
+    private mutating func count(_ loc: SourceLocation, depth: Int, viaAlias: Bool) {
+        if fatal { return }
+        if viaAlias {
+            aliasCount += 1
+            if aliasCount > Limits.maxAliasValues {
+                fail(loc, "the scene expands to more than \(Limits.maxAliasValues) YAML values through aliases",
+                     hint: "this limit protects against alias bombs ('billion laughs'); repeat the content instead of an alias")
+                return
+            }
+        }
+        nodeCount += 1
+        if nodeCount > Limits.maxNodes {
+            fail(loc, "the scene has more than \(Limits.maxNodes) YAML values (after expanding aliases)",
+                 hint: "this limit protects against alias bombs; split the scene")
+            return
+        }
+        if depth > Limits.maxDepth {
+            fail(loc, "the scene is nested more than \(Limits.maxDepth) levels deep")
+        }
+    }
+
+    /// Counts every value of an anchored collection again for one alias use (each is a value of
+    /// the expanded document), in document order.
+    private mutating func countExpansion(_ n: YNode, depth: Int) {
+        count(n.loc, depth: depth, viaAlias: true)
+        if fatal { return }
+        switch n.kind {
+        case .scalar: break
+        case let .sequence(items):
+            for item in items {
+                countExpansion(item, depth: depth + 1)
+                if fatal { return }
+            }
+        case let .mapping(pairs):
+            for pair in pairs {
+                countExpansion(pair.value, depth: depth + 1)
+                if fatal { return }
+            }
+        }
+    }
+
+    /// The value whose first event is the current one; on return the current event is its last.
+    /// `counted` is false for mapping keys (they are not values of the document's limits).
+    private mutating func node(_ events: LibYAMLEvents, depth: Int, counted: Bool = true) throws(YAMLFailure) -> YNode {
+        let loc = events.location
+        switch events.type {
+        case YAML_SCALAR_EVENT:
+            if counted { count(loc, depth: depth, viaAlias: false) }
+            let data = events.event.pointee.data.scalar
+            let tag = Self.tag(data)
+            let value = fatal ? YScalar(text: "", type: .null) : scalar(events.scalarBytes, tag: tag, style: data.style, loc: loc)
+            let n = YNode(kind: .scalar(value), loc: loc)
+            if let anchor = data.anchor { register(anchor, Anchored(node: n, keyTag: Self.keyTag(tag), isCollection: false)) }
+            return n
+        case YAML_ALIAS_EVENT:
+            let name = events.event.pointee.data.alias.anchor.map { String(cString: $0) } ?? ""
+            guard let anchored = anchors[name] else {
+                throw .syntax(problem: "found undefined alias", context: nil, line: events.line, column: events.column)
+            }
+            if counted {
+                if anchored.isCollection { countExpansion(anchored.node, depth: depth) } else {
+                    count(anchored.node.loc, depth: depth, viaAlias: false)
+                }
+            }
+            return anchored.node
+        case YAML_SEQUENCE_START_EVENT:
+            if counted { count(loc, depth: depth, viaAlias: false) }
+            let anchor = events.event.pointee.data.sequence_start.anchor.map { String(cString: $0) }
+            var items: [YNode] = []
+            items.reserveCapacity(4)
+            while true {
+                try events.next()
+                if events.type == YAML_SEQUENCE_END_EVENT { break }
+                let item = try node(events, depth: depth + 1, counted: counted)
+                if !fatal { items.append(item) }
+            }
+            let n = YNode(kind: .sequence(items), loc: loc)
+            if let anchor { anchors[anchor] = Anchored(node: n, keyTag: "", isCollection: true) }
+            return n
+        case YAML_MAPPING_START_EVENT:
+            if counted { count(loc, depth: depth, viaAlias: false) }
+            let anchor = events.event.pointee.data.mapping_start.anchor.map { String(cString: $0) }
+            var pairs: [YPair] = []
+            pairs.reserveCapacity(4)
+            let firstKey = keyStack.count
+            while true {
+                try events.next()
+                if events.type == YAML_MAPPING_END_EVENT { break }
+                let key = try mappingKey(events, depth: depth + 1)
+                keyStack.append(key)
+                try events.next()
+                let value = try node(events, depth: depth + 1, counted: counted)
+                if !fatal, let text = key.text { pairs.append(YPair(key: text, keyLoc: key.loc, value: value)) }
+            }
+            try Self.checkDuplicates(keyStack[firstKey...])
+            keyStack.removeSubrange(firstKey...)
+            let n = YNode(kind: .mapping(pairs), loc: loc)
+            if let anchor { anchors[anchor] = Anchored(node: n, keyTag: "", isCollection: true) }
+            return n
+        default:
+            // libyaml produces only these four kinds of events for a value.
+            throw .syntax(problem: "unexpected event", context: nil, line: events.line, column: events.column)
+        }
+    }
+
+    private mutating func register(_ anchor: UnsafeMutablePointer<yaml_char_t>, _ value: Anchored) {
+        anchors[String(cString: anchor)] = value
+    }
+
+    /// A mapping key: its text (nil for a list or mapping, an error), location and the tag the
+    /// duplicate check compares.
+    private struct MappingKey {
+        var text: String?
+        var tag: String
+        var loc: SourceLocation
+    }
+
+    private mutating func mappingKey(_ events: LibYAMLEvents, depth: Int) throws(YAMLFailure) -> MappingKey {
+        let loc = events.location
+        let key: MappingKey
+        switch events.type {
+        case YAML_SCALAR_EVENT:
+            let data = events.event.pointee.data.scalar
+            let tag = Self.tag(data)
+            let text = String(decoding: events.scalarBytes, as: UTF8.self)
+            key = MappingKey(text: text, tag: Self.keyTag(tag), loc: loc)
+            if let anchor = data.anchor, !fatal {
+                // A key's anchor may be used as a value later: type it as one.
+                let value = scalar(events.scalarBytes, tag: tag, style: data.style, loc: loc)
+                register(anchor, Anchored(node: YNode(kind: .scalar(value), loc: loc), keyTag: key.tag, isCollection: false))
+            }
+        case YAML_ALIAS_EVENT:
+            let aliased = try node(events, depth: depth, counted: false)
+            let name = events.event.pointee.data.alias.anchor.map { String(cString: $0) } ?? ""
+            if case let .scalar(s) = aliased.kind {
+                key = MappingKey(text: s.text, tag: anchors[name]?.keyTag ?? YAMLScalar.strTag, loc: aliased.loc)
+            } else {
+                key = MappingKey(text: nil, tag: "", loc: aliased.loc)
+                fail(aliased.loc, "a mapping key must be a plain name, found a \(Self.kindName(aliased))")
+            }
+        default:
+            let collection = try node(events, depth: depth, counted: false)
+            key = MappingKey(text: nil, tag: "", loc: loc)
+            fail(loc, "a mapping key must be a plain name, found a \(Self.kindName(collection))")
+        }
+        if let text = key.text, text.utf8.count > Limits.maxStringLength, text.unicodeScalars.count > Limits.maxStringLength {
+            fail(key.loc, "a key is longer than \(Limits.maxStringLength) characters")
+        }
+        return key
+    }
+
+    private static func kindName(_ n: YNode) -> String {
+        if case .sequence = n.kind { return "list" }
+        return "mapping"
+    }
+
+    /// Yams' duplicate check: keys are equal when their text and resolved tag are (a quoted and a
+    /// plain `on` are both `str`); the error names the duplicated keys sorted, at the first
+    /// occurrence of the first of them. Lists and mappings as keys are errors of their own.
+    private static func checkDuplicates(_ keys: ArraySlice<MappingKey>) throws(YAMLFailure) {
+        guard keys.count > 1 else { return }
+        var duplicated: [MappingKey] = []
+        if keys.count <= 16 {
+            for i in keys.indices.dropFirst() where keys[i].text != nil {
+                for j in keys.startIndex..<i where keys[j].text == keys[i].text && keys[j].tag == keys[i].tag {
+                    if !duplicated.contains(where: { $0.text == keys[j].text && $0.tag == keys[j].tag }) {
+                        duplicated.append(keys[j])
+                    }
+                    break
+                }
+            }
+        } else {
+            struct Identity: Hashable { var text: String; var tag: String }
+            var first: [Identity: Int] = [:]
+            var reported = Set<Identity>()
+            for (i, k) in zip(keys.indices, keys) {
+                guard let text = k.text else { continue }
+                let id = Identity(text: text, tag: k.tag)
+                if let j = first[id] {
+                    if reported.insert(id).inserted { duplicated.append(keys[j]) }
+                } else {
+                    first[id] = i
+                }
+            }
+        }
+        guard !duplicated.isEmpty else { return }
+        // Yams sorts by text only; among equal texts the order is that of its dictionary, so
+        // equal texts with different tags are ordered here by first occurrence.
+        let sorted = duplicated.enumerated().sorted {
+            ($0.element.text ?? "", $0.offset) < ($1.element.text ?? "", $1.offset)
+        }.map(\.element)
+        throw .duplicateKeys(sorted.map { $0.text ?? "" }, sorted[0].loc)
+    }
+
+    /// The tag of a scalar event as Yams passed it on: `tag:yaml.org,2002:str` for a quoted
+    /// scalar without a tag, "" for a plain one without, else the explicit tag.
+    private static func tag(_ data: LibYAMLEvents.ScalarData) -> String {
+        if data.quoted_implicit == 1 { return YAMLScalar.strTag }
+        return data.tag.map { String(cString: $0) } ?? ""
+    }
+
+    /// The tag Yams' `Resolver.basic` resolved a key to for its duplicate check.
+    private static func keyTag(_ tag: String) -> String { tag.isEmpty ? YAMLScalar.strTag : tag }
+
+    private mutating func scalar(_ bytes: UnsafeBufferPointer<UInt8>, tag: String, style: yaml_scalar_style_t,
+                                 loc: SourceLocation) -> YScalar {
+        let text = String(decoding: bytes, as: UTF8.self)
+        // YAML 1.1 sexagesimal numbers (`1:30:00`) and times stay strings (scenes have no use for them).
+        if bytes.contains(UInt8(ascii: ":")) {
+            return YScalar(text: text, type: .string)
+        }
+        if bytes.count > Limits.maxStringLength {
+            fail(loc, "a value is \(bytes.count) bytes long; the limit is \(Limits.maxStringLength)")
+            return YScalar(text: "", type: .null)
+        }
+        // The tag as parsed, not resolved: "" for a plain scalar without a tag (`YAMLScalar`
+        // classifies it), `tag:yaml.org,2002:str` for a quoted one, else an explicit tag.
+        return YAMLScalar.classify(text, tag: tag, plain: style == YAML_PLAIN_SCALAR_STYLE || style == YAML_ANY_SCALAR_STYLE)
+    }
+
+    /// A mapping key that is an alias or a collection made Yams hash the aliased structure while
+    /// composing (to find duplicates), exponential for an alias bomb. Scene keys are plain names,
     /// key makes that exponential before any limit of ours can apply. Scene keys are plain names,
     /// so when the text defines anchors, a key that is an alias (`*a: `), a flow collection
     /// (`[..]: `, `{..}: `) or an explicit `? ` key is rejected up front. Conservative: quotes are
     /// not tracked, so such patterns inside strings of a file that uses anchors are rejected too.
     static func complexKeyWithAnchors(_ text: String) -> SourceLocation? {
+        // Only documents that define anchors can carry a bomb (most have no '&' at all).
+        let ampersand = text.utf8.withContiguousStorageIfAvailable { u in u.baseAddress.map { memchr($0, 0x26, u.count) != nil } ?? false }
+        guard ampersand ?? text.utf8.contains(UInt8(ascii: "&")) else { return nil }
         let scalars = Array(text.unicodeScalars)
         func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
         func isAnchorChar(_ c: Unicode.Scalar) -> Bool {
@@ -179,21 +461,11 @@ struct TreeConverter {
         return nil
     }
 
-    static func location(_ mark: Mark?) -> SourceLocation {
-        guard let mark else { return SourceLocation(line: 1, column: 1) }
-        return SourceLocation(line: max(1, mark.line), column: max(1, mark.column))
-    }
-
-    /// Yams' errors carry the whole YAML text (`yaml:`) and their descriptions print a snippet of
-    /// it; only the problem, the context and the marks are used here, so no line of the file is
-    /// echoed. (The problem text itself is libyaml's fixed wording, possibly naming one character.)
-    static func diagnostic(for error: YamlError, file: String, text: String? = nil) -> Diagnostic {
+    /// libyaml's errors keep only the problem, the context and the marks, so no line of the file
+    /// is echoed. (The problem text itself is libyaml's fixed wording, possibly naming one character.)
+    static func diagnostic(for error: YAMLFailure, file: String, text: String) -> Diagnostic {
         let d = rawDiagnostic(for: error, file: file, text: text)
-        var location = d.location
-        if location == nil, case let .reader(_, offset?, _, _) = error, let text {
-            location = Self.location(ofByte: offset, in: text)
-        }
-        return Diagnostic(file: file, location: location, message: sanitizedMessage(d.message),
+        return Diagnostic(file: file, location: d.location, message: sanitizedMessage(d.message),
                           hint: d.hint.map(sanitizedMessage))
     }
 
@@ -209,22 +481,24 @@ struct TreeConverter {
         return SourceLocation(line: line, column: column)
     }
 
-    private static func rawDiagnostic(for error: YamlError, file: String, text: String?) -> Diagnostic {
+    private static func rawDiagnostic(for error: YAMLFailure, file: String, text: String) -> Diagnostic {
         switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-             let .composer(context, problem, mark, _):
-            return syntaxDiagnostic(problem: problem, context: context, mark: mark, file: file, text: text)
-        case let .duplicatedKeysInMapping(duplicates, context):
+        case let .syntax(problem, context, line, column):
+            return syntaxDiagnostic(problem: problem, context: context, line: line, column: column, file: file, text: text)
+        case let .duplicateKeys(duplicates, loc):
             let keys = duplicates.prefix(5).map { "'\(quoted($0))'" }.joined(separator: ", ")
-            return Diagnostic(file: file, location: location(context.mark),
+            return Diagnostic(file: file, location: loc,
                               message: "duplicate key \(keys) in one mapping",
                               hint: "each key may appear once; remove or rename the repeated one")
-        case let .reader(problem, offset, _, _):
-            return Diagnostic(file: file, message: "cannot read the scene file: \(problem)"
-                              + (offset.map { " at byte \($0)" } ?? ""))
+        case let .reader(problem, byteOffset):
+            // The offset as Yams gave it: characters before the byte (nil inside a character).
+            let offset = text.utf8.index(text.utf8.startIndex, offsetBy: byteOffset, limitedBy: text.utf8.endIndex)?
+                .samePosition(in: text).map { text.distance(from: text.startIndex, to: $0) }
+            return Diagnostic(file: file, location: offset.flatMap { location(ofByte: $0, in: text) },
+                              message: "cannot read the scene file: \(problem)" + (offset.map { " at byte \($0)" } ?? ""))
         case .memory:
             return Diagnostic(file: file, message: "cannot parse the scene file: out of memory")
-        default:
+        case .other:
             return Diagnostic(file: file, message: "cannot parse the scene file")
         }
     }
@@ -239,22 +513,23 @@ struct TreeConverter {
     /// position after the last character, which for a file ending in a line break is a line the
     /// file does not have. Such a location is replaced by the context mark (where the unclosed
     /// construct starts) when that is inside the file, else by the end of the last line.
-    static func syntaxDiagnostic(problem: String, context: YamlError.Context?, mark: Mark, file: String,
-                                 text: String?) -> Diagnostic {
-        var loc = location(mark)
+    static func syntaxDiagnostic(problem: String, context: (text: String, line: Int, column: Int)?, line markLine: Int,
+                                 column markColumn: Int, file: String, text: String?) -> Diagnostic {
+        func location(_ l: Int, _ c: Int) -> SourceLocation { SourceLocation(line: max(1, l), column: max(1, c)) }
+        var loc = location(markLine, markColumn)
         var atEnd = false
         var line: [Unicode.Scalar] = []
         if let text {
-            let doc = DocumentLines(text, keep: [mark.line] + (context.map { [$0.mark.line] } ?? []))
+            let doc = DocumentLines(text, keep: [markLine] + (context.map { [$0.line] } ?? []))
             if !doc.contains(loc) {
                 atEnd = true
-                if let c = context.map({ location($0.mark) }), doc.contains(c) { loc = c } else { loc = doc.end }
+                if let c = context.map({ location($0.line, $0.column) }), doc.contains(c) { loc = c } else { loc = doc.end }
             }
             line = doc.kept[loc.line] ?? []
         }
         var message = "YAML syntax error: \(problem)"
         if atEnd && !problem.contains("end of stream") { message += " at the end of the file" }
-        if let context { message += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+        if let context { message += " (\(context.text) at \(context.line):\(context.column))" }
         return Diagnostic(file: file, location: loc, message: message,
                           hint: syntaxHint(problem: problem, context: context?.text ?? "", line: line, column: loc.column))
     }
@@ -286,89 +561,6 @@ struct TreeConverter {
             return "a quoted value is not closed; add the closing quote"
         }
         return nil
-    }
-
-    private mutating func fail(_ loc: SourceLocation, _ message: String, hint: String? = nil) {
-        if !fatal { diagnostics.append(Diagnostic(file: file, location: loc, message: sanitizedMessage(message), hint: hint)) }
-        fatal = true
-    }
-
-    private mutating func convert(_ node: Yams.Node, depth: Int, viaAlias: Bool = false) -> YNode {
-        let loc = Self.location(node.mark)
-        let empty = YNode(kind: .scalar(YScalar(text: "", type: .null)), loc: loc)
-        if fatal { return empty }
-        // Yams resolves an alias to the anchored node itself, mark included: a collection whose
-        // mark was converted before is an alias use, and everything under it is alias expansion.
-        var viaAlias = viaAlias
-        if !viaAlias, node.isCollection, let mark = node.mark {
-            viaAlias = !collectionMarks.insert(mark.line &* 1_000_003 &+ mark.column).inserted
-        }
-        if viaAlias {
-            aliasCount += 1
-            if aliasCount > Limits.maxAliasValues {
-                fail(loc, "the scene expands to more than \(Limits.maxAliasValues) YAML values through aliases",
-                     hint: "this limit protects against alias bombs ('billion laughs'); repeat the content instead of an alias")
-                return empty
-            }
-        }
-        nodeCount += 1
-        if nodeCount > Limits.maxNodes {
-            fail(loc, "the scene has more than \(Limits.maxNodes) YAML values (after expanding aliases)",
-                 hint: "this limit protects against alias bombs; split the scene")
-            return empty
-        }
-        if depth > Limits.maxDepth {
-            fail(loc, "the scene is nested more than \(Limits.maxDepth) levels deep")
-            return empty
-        }
-        switch node {
-        case let .scalar(s):
-            return YNode(kind: .scalar(scalar(s, loc: loc)), loc: loc)
-        case let .alias(a):
-            // Yams resolves aliases while composing; a bare alias node carries no value.
-            return YNode(kind: .scalar(YScalar(text: "*\(a.anchor.rawValue)", type: .null)), loc: loc)
-        case let .sequence(seq):
-            var items: [YNode] = []
-            items.reserveCapacity(seq.count)
-            for item in seq {
-                items.append(convert(item, depth: depth + 1, viaAlias: viaAlias))
-                if fatal { return empty }
-            }
-            return YNode(kind: .sequence(items), loc: loc)
-        case let .mapping(map):
-            var pairs: [YPair] = []
-            for (k, v) in map {
-                let kloc = Self.location(k.mark)
-                guard case let .scalar(ks) = k else {
-                    fail(kloc, "a mapping key must be a plain name, found a \(k.sequence != nil ? "list" : "mapping")")
-                    return empty
-                }
-                if ks.string.unicodeScalars.count > Limits.maxStringLength {
-                    fail(kloc, "a key is longer than \(Limits.maxStringLength) characters")
-                    return empty
-                }
-                let value = convert(v, depth: depth + 1, viaAlias: viaAlias)
-                if fatal { return empty }
-                pairs.append(YPair(key: ks.string, keyLoc: kloc, value: value))
-            }
-            return YNode(kind: .mapping(pairs), loc: loc)
-        }
-    }
-
-    private mutating func scalar(_ s: Yams.Node.Scalar, loc: SourceLocation) -> YScalar {
-        let text = s.string
-        // YAML 1.1 sexagesimal numbers (`1:30:00`) and times stay strings (scenes have no use for them).
-        if text.utf8.contains(UInt8(ascii: ":")) {
-            return YScalar(text: text, type: .string)
-        }
-        if text.utf8.count > Limits.maxStringLength {
-            fail(loc, "a value is \(text.utf8.count) bytes long; the limit is \(Limits.maxStringLength)")
-            return YScalar(text: "", type: .null)
-        }
-        // The tag as parsed, not resolved: "" for a plain scalar without a tag (`Resolver.basic`
-        // never runs a regular expression; `YAMLScalar` classifies it), `tag:yaml.org,2002:str` for
-        // a quoted one, else an explicit tag.
-        return YAMLScalar.classify(text, tag: s.tag.description, plain: s.style == .plain || s.style == .any)
     }
 }
 
@@ -434,10 +626,12 @@ enum YAMLScalar {
             if isInt(u) { return .int }
             if isFloat(u) { return .float }
             if u.isEmpty || (u.count == 1 && u[0] == UInt8(ascii: "~")) { return .null }
-            if u.count == 4, ["null", "Null", "NULL"].contains(String(decoding: u, as: UTF8.self)) { return .null }
+            if u.count == 4, nullWords.contains(String(decoding: u, as: UTF8.self)) { return .null }
             return .string
         }
     }
+
+    private static let nullWords: Set<String> = ["null", "Null", "NULL"]
 
     private static let boolWords: Set<String> = [
         "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
@@ -446,6 +640,10 @@ enum YAMLScalar {
 
     private static func isBool(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         guard (2...5).contains(u.count) else { return false }
+        switch u[0] | 0x20 {  // the first letter of every word, in either case
+        case UInt8(ascii: "y"), UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "o"): break
+        default: return false
+        }
         return boolWords.contains(String(decoding: u, as: UTF8.self))
     }
 
@@ -564,21 +762,14 @@ enum YAMLScalar {
 
     /// Yams' `Double.construct` for a plain scalar (sexagesimal excluded earlier).
     static func float(_ text: String) -> Double? {
-        guard text.utf8.contains(UInt8(ascii: ".")) else { return Double(withoutUnderscores(text)) }
+        // Only `.inf` and `.nan` (in their spellings) end in a letter 'f' or 'n'.
+        guard text.utf8.contains(UInt8(ascii: ".")), let last = text.utf8.last,
+              last | 0x20 == UInt8(ascii: "f") || last | 0x20 == UInt8(ascii: "n") else { return Double(withoutUnderscores(text)) }
         switch text.lowercased() {
         case ".inf", "+.inf": return .infinity
         case "-.inf": return -.infinity
         case ".nan": return .nan
         default: return Double(withoutUnderscores(text))
-        }
-    }
-}
-
-private extension Yams.Node {
-    var isCollection: Bool {
-        switch self {
-        case .sequence, .mapping: true
-        default: false
         }
     }
 }
@@ -632,5 +823,74 @@ struct DocumentLines {
     /// The position just after the last character (1:1 for an empty document).
     var end: SourceLocation {
         count == 0 ? SourceLocation(line: 1, column: 1) : SourceLocation(line: count, column: lastLength + 1)
+    }
+}
+
+/// Why libyaml or the duplicate check stopped the parse (what Yams threw before, as values).
+enum YAMLFailure: Error {
+    /// A scanner, parser or composer error: libyaml's problem text at a 1-based mark, with its context.
+    case syntax(problem: String, context: (text: String, line: Int, column: Int)?, line: Int, column: Int)
+    case duplicateKeys([String], SourceLocation)
+    /// A reader error (a character YAML does not allow) at a byte offset of the UTF-8 input.
+    case reader(problem: String, byteOffset: Int)
+    case memory
+    case other
+}
+
+/// libyaml's parser over a UTF-8 buffer, one event at a time (the buffer must outlive it). The
+/// input and encoding are set as Yams set them, so marks and errors are libyaml's as before.
+final class LibYAMLEvents {
+    typealias ScalarData = yaml_event_t.__Unnamed_union_data.__Unnamed_struct_scalar
+    private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+    let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+    private var hasEvent = false
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+        parser.initialize(to: yaml_parser_t())
+        event.initialize(to: yaml_event_t())
+        yaml_parser_initialize(parser)
+        yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
+    }
+
+    deinit {
+        if hasEvent { yaml_event_delete(event) }
+        yaml_parser_delete(parser)
+        parser.deallocate()
+        event.deallocate()
+    }
+
+    /// Moves to the next event.
+    func next() throws(YAMLFailure) {
+        if hasEvent {
+            yaml_event_delete(event)
+            hasEvent = false
+        }
+        guard yaml_parser_parse(parser, event) == 1 else { throw failure }
+        hasEvent = true
+    }
+
+    var type: yaml_event_type_t { event.pointee.type }
+    var line: Int { event.pointee.start_mark.line + 1 }
+    var column: Int { event.pointee.start_mark.column + 1 }
+    var location: SourceLocation { SourceLocation(line: max(1, line), column: max(1, column)) }
+
+    /// The current scalar event's value (UTF-8; libyaml validated it).
+    var scalarBytes: UnsafeBufferPointer<UInt8> {
+        let s = event.pointee.data.scalar
+        return UnsafeBufferPointer(start: s.value, count: s.length)
+    }
+
+    private var failure: YAMLFailure {
+        let p = parser.pointee
+        let problem = p.problem.map { String(cString: $0) } ?? "unknown problem"
+        let context = p.context.map { (text: String(cString: $0), line: p.context_mark.line + 1, column: p.context_mark.column + 1) }
+        switch p.error {
+        case YAML_MEMORY_ERROR: return .memory
+        case YAML_READER_ERROR: return .reader(problem: problem, byteOffset: p.problem_offset)
+        case YAML_SCANNER_ERROR, YAML_PARSER_ERROR, YAML_COMPOSER_ERROR:
+            return .syntax(problem: problem, context: context, line: p.problem_mark.line + 1, column: p.problem_mark.column + 1)
+        default: return .other
+        }
     }
 }

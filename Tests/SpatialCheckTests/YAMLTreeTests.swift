@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import SceneLoader
+import SpatialModel
+
+/// The loader's tree as libyaml's events build it (`TreeConverter`) and as the plain-JSON fast path
+/// builds it (`JSONTree`). Every expectation is written out by hand: node types, values and the
+/// line:column of every value and key (columns count characters; a byte-order mark is not one).
+@Suite struct YAMLTreeTests {
+    /// `{key@l:c: value, …}@l:c`, `[…]@l:c`, `type(text)@l:c` (numbers and booleans with their value).
+    static func render(_ n: YNode) -> String {
+        let at = "@\(n.loc.line):\(n.loc.column)"
+        switch n.kind {
+        case let .scalar(s):
+            switch s.type {
+            case .number: return "number(\(s.number.map { "\($0)" } ?? "?"))" + at
+            case .bool: return "bool(\(s.bool.map { "\($0)" } ?? "?"))" + at
+            case .string: return "string(\(s.text))" + at
+            case .null: return "null(\(s.text))" + at
+            }
+        case let .sequence(items):
+            return "[" + items.map(render).joined(separator: ", ") + "]" + at
+        case let .mapping(pairs):
+            return "{" + pairs.map { "\($0.key)@\($0.keyLoc.line):\($0.keyLoc.column): \(render($0.value))" }
+                .joined(separator: ", ") + "}" + at
+        }
+    }
+
+    private func tree(_ text: String, fastPath: Bool = true) -> String? {
+        var c = TreeConverter(file: "t.scene.yaml", jsonFastPath: fastPath)
+        return c.parse(text).map(Self.render)
+    }
+
+    private func errors(_ text: String) -> [Diagnostic] {
+        var c = TreeConverter(file: "t.scene.yaml")
+        _ = c.parse(text)
+        return c.diagnostics
+    }
+
+    @Test func anchorsAndAliasesRepeatTheAnchoredValue() {
+        // The node's mark is where its properties start (the '&').
+        #expect(tree("a: &x [1, 2]\nb: *x\n")
+            == "{a@1:1: [number(1.0)@1:8, number(2.0)@1:11]@1:4, b@2:1: [number(1.0)@1:8, number(2.0)@1:11]@1:4}@1:1")
+        #expect(tree("a: &s hello\nb: *s\n") == "{a@1:1: string(hello)@1:4, b@2:1: string(hello)@1:4}@1:1")
+    }
+
+    @Test func mergeKeysAreNotExpanded() {
+        // `<<` was never a merge for the loader: it stays a key of its own (an unknown key later).
+        #expect(tree("base: &b {x: 1}\nitem:\n  <<: *b\n  y: 2\n")
+            == "{base@1:1: {x@1:11: number(1.0)@1:14}@1:7, item@2:1: {<<@3:3: {x@1:11: number(1.0)@1:14}@1:7, y@4:3: number(2.0)@4:6}@3:3}@1:1")
+    }
+
+    @Test func tagsTypeTheValue() {
+        #expect(tree("a: !!str 42\nb: !!int \"7\"\nc: !!float 1\nd: !custom x\ne: !!bool yes\n")
+            == "{a@1:1: string(42)@1:4, b@2:1: number(7.0)@2:4, c@3:1: number(1.0)@3:4, d@4:1: string(x)@4:4, e@5:1: bool(true)@5:4}@1:1")
+    }
+
+    @Test func quotedAndPlainScalars() {
+        #expect(tree("a: \"1\"\nb: 1\nc: '1'\nd: 1.5\n")
+            == "{a@1:1: string(1)@1:4, b@2:1: number(1.0)@2:4, c@3:1: string(1)@3:4, d@4:1: number(1.5)@4:4}@1:1")
+    }
+
+    @Test func yesNoOnOffAreBooleansWhenPlain() {
+        #expect(tree("a: yes\nb: No\nc: on\nd: OFF\ne: 'yes'\nf: y\n")
+            == "{a@1:1: bool(true)@1:4, b@2:1: bool(false)@2:4, c@3:1: bool(true)@3:4, d@4:1: bool(false)@4:4, e@5:1: string(yes)@5:4, f@6:1: string(y)@6:4}@1:1")
+    }
+
+    @Test func nulls() {
+        // An empty value's mark is where the value would start: after the ':' of its key.
+        #expect(tree("a:\nb: ~\nc: null\nd: 'null'\n")
+            == "{a@1:1: null()@1:3, b@2:1: null(~)@2:4, c@3:1: null(null)@3:4, d@4:1: string(null)@4:4}@1:1")
+    }
+
+    @Test func infinityAndNaN() {
+        #expect(tree("a: .inf\nb: -.Inf\nc: [.NaN]\n")
+            == "{a@1:1: number(inf)@1:4, b@2:1: number(-inf)@2:4, c@3:1: [number(nan)@3:5]@3:4}@1:1")
+    }
+
+    @Test func aSecondDocumentIsAnError() {
+        let e = errors("a: 1\n---\nb: 2\n")
+        #expect(e.count == 1)
+        #expect(e.first?.message == "YAML syntax error: but found another document (expected a single document in the stream at 1:1)")
+        #expect(e.first?.location == SourceLocation(line: 2, column: 1))
+    }
+
+    @Test func duplicateKeysAreNamedAtTheirFirstOccurrence() {
+        let e = errors("a: 1\nb: 2\na: 3\nb: 4\n")
+        #expect(e.first?.message == "duplicate key 'a', 'b' in one mapping")
+        #expect(e.first?.location == SourceLocation(line: 1, column: 1))
+        let nested = errors("x:\n  z: 1\n  k: 1\n  k: 2\n")
+        #expect(nested.first?.message == "duplicate key 'k' in one mapping")
+        #expect(nested.first?.location == SourceLocation(line: 3, column: 3))
+        // A quoted and a plain key with the same text are the same key.
+        #expect(errors("{\"on\": 1, on: 2}").first?.message == "duplicate key 'on' in one mapping")
+        // The same key in two mappings is not a duplicate.
+        #expect(tree("a: {k: 1}\nb: {k: 2}\n") == "{a@1:1: {k@1:5: number(1.0)@1:8}@1:4, b@2:1: {k@2:5: number(2.0)@2:8}@2:4}@1:1")
+    }
+
+    @Test func aDuplicateKeyWinsOverALaterLimitError() {
+        // Composing came before converting: a YAML error anywhere is reported instead of a limit.
+        let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        let e = errors("a: \(deep)\nb: 1\nb: 2\n")
+        #expect(e.count == 1)
+        #expect(e.first?.message == "duplicate key 'b' in one mapping")
+        #expect(errors("a: \(deep)\n").first?.message == "the scene is nested more than 64 levels deep")
+    }
+
+    @Test func undefinedAliasIsASyntaxError() {
+        let e = errors("a: *nope\n")
+        #expect(e.first?.message == "YAML syntax error: found undefined alias")
+        #expect(e.first?.location == SourceLocation(line: 1, column: 4))
+    }
+
+    @Test func byteOrderMarkIsNotAColumn() throws {
+        // Read from a file (as the CLI reads it): `format: x` puts the value at column 9.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("yamltree-bom-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, body, column) in [("b.scene.yaml", "format: x\n", 9), ("b.scene.json", "{\"format\": \"x\"}\n", 12)] {
+            let path = dir.appendingPathComponent(name).path
+            try Data([0xEF, 0xBB, 0xBF] + Array(body.utf8)).write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try SceneLoader.load(path: path)
+                Issue.record("\(name) loaded")
+            } catch {
+                let d = error.diagnostics.first { $0.message.hasPrefix("unsupported scene format") }
+                #expect(d?.location == SourceLocation(line: 1, column: column), "\(name)")
+            }
+        }
+    }
+
+    @Test func crlfLineBreaks() {
+        #expect(tree("a: 1\r\nb:\r\n  - x\r\n  - 'y'\r\n")
+            == "{a@1:1: number(1.0)@1:4, b@2:1: [string(x)@3:5, string(y)@4:5]@3:3}@1:1")
+    }
+
+    @Test func emptyFileIsNamed() {
+        #expect(errors("").first?.message == "the scene file is empty")
+        #expect(errors("# only a comment\n").first?.message == "the scene file is empty")
+    }
+}
+
+/// The plain-JSON fast path: the same tree as libyaml's path for everything it accepts, and
+/// nothing it cannot read exactly (those files go through libyaml, so their results are unchanged).
+@Suite struct JSONTreeTests {
+    private func both(_ text: String) -> (fast: String?, libyaml: String?) {
+        (JSONTree.parse(text).map(YAMLTreeTests.render),
+         { var c = TreeConverter(file: "t.scene.json", jsonFastPath: false); return c.parse(text).map(YAMLTreeTests.render) }())
+    }
+
+    @Test func locationsAndTypes() {
+        let text = "{\"a\": [1, \"x\"],\n \"b\": {\"c\": true, \"d\": null, \"e\": -2.5e1}}"
+        let expected = "{a@1:2: [number(1.0)@1:8, string(x)@1:11]@1:7, b@2:2: {c@2:8: bool(true)@2:13, d@2:19: null(null)@2:24, e@2:30: number(-25.0)@2:35}@2:7}@1:1"
+        let r = both(text)
+        #expect(r.fast == expected)
+        #expect(r.libyaml == expected)
+    }
+
+    @Test func nonASCIICountsCharacters() {
+        let expected = "{é@1:2: string(ü)@1:7, k@1:12: number(1.0)@1:17}@1:1"
+        #expect(both("{\"é\": \"ü\", \"k\": 1}").fast == expected)
+        #expect(both("{\"é\": \"ü\", \"k\": 1}").libyaml == expected)
+    }
+
+    @Test func escapesAreReadAsLibyamlReadsThem() {
+        let r = both(#"{"a": "x\"y\\z\/\u00e9\n", "b": ["", "\t"]}"#)
+        #expect(r.fast != nil)
+        #expect(r.fast == r.libyaml)
+        #expect(r.fast == "{a@1:2: string(x\"y\\z/é\n)@1:7, b@1:28: [string()@1:34, string(\t)@1:38]@1:33}@1:1")
+    }
+
+    @Test func acceptedDocumentsMatchLibyaml() {
+        for text in ["{}", "[]", "[{}, [], [[1]]]", "{\"a\":1,\"b\":[0,-0,1E5,0.5,true,false,null]}",
+                     "{\n \"x\": [\n  1,\n  2\n ]\n}\n", "  {\"k\": \"with: colon\"}  \n", "{\"0x1F\": \"on\", \"on\": \"0x1F\"}"] {
+            let r = both(text)
+            #expect(r.fast != nil, "\(text)")
+            #expect(r.fast == r.libyaml, "\(text)")
+        }
+    }
+
+    @Test func everythingElseGoesThroughLibyaml() {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        for text in ["{\"a\": 1, \"a\": 2}", "{\"a\":\t1}", "{\"a\": 1}\r\n", "\u{FEFF}{}", "{\"a\": 1,}", "[1 2]",
+                     "{\"a\": \"\\ud83d\\ude00\"}", "{\"a\": \"x\u{85}y\"}", "{\"a\": \"x\u{2028}y\"}", "\"top\"", "1",
+                     "{\"a\": 01}", "{\"a\": .5}", "{\"a\": yes}", "{a: 1}", "{\"a\"\n: 1}", "[1] # c", deep,
+                     "{\"" + String(repeating: "k", count: 1_100) + "\": 1}", "", "{\"a\": 1} {}"] {
+            #expect(JSONTree.parse(text) == nil, "\(text.prefix(40))")
+        }
+    }
+
+    @Test func errorsAreLibyamlsWithTheFastPath() {
+        // A file the fast path declines gets libyaml's diagnostics, as before.
+        var c = TreeConverter(file: "t.scene.json")
+        #expect(c.parse("{\"a\": 1,\n \"a\": 2}") == nil)
+        #expect(c.diagnostics.first?.message == "duplicate key 'a' in one mapping")
+        #expect(c.diagnostics.first?.location == SourceLocation(line: 1, column: 2))
+        var d = TreeConverter(file: "t.scene.json")
+        #expect(d.parse("{\"a\": [1, 2}") == nil)
+        #expect(d.diagnostics.first?.message.hasPrefix("YAML syntax error: did not find expected ',' or ']'") == true)
+    }
+}

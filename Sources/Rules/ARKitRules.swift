@@ -61,7 +61,7 @@ public enum ArMinimizeWorldText: RuleDescribing {
         defaultSeverity: .info, thresholdKey: "maxTexts",
         parameters: [
             RuleParameter("maxTexts", 3, "count", .configurable("a title, a price and a hint"), "world-space texts on screen at once"),
-            RuleParameter("maxCharacters", 100, "chars", .configurable("about one short sentence per text"), "characters of world-space text on screen at once"),
+            RuleParameter("maxCharacters", 100, "count", .configurable("about one short sentence per text"), "characters of world-space text on screen at once"),
         ],
         citations: [arBest],
         summary: "More than 3 world-space texts on screen at once, or more than 100 characters of them (sub-check `characters`).",
@@ -69,7 +69,7 @@ public enum ArMinimizeWorldText: RuleDescribing {
         fixHint: "Show fewer labels in the world: keep one short label per object, and move details into screen-space UI shown on demand.",
         platforms: [.iOS], unit: "count", worse: .higher,
         notes: ["World-space text: text entities and text-role asset nodes that are not anchored to the head (elements, in windows, are the screen's UI on iOS). On screen: visible and in the field of view (viewer.fieldOfView, the camera's with a device). Characters: the text's string, else its label. Reported on the scene."],
-        subchecks: [RuleSubcheck("characters", unit: "chars")])
+        subchecks: [RuleSubcheck("characters", unit: "count")])
 }
 
 public enum ArScaleNotDistance: RuleDescribing {
@@ -251,7 +251,9 @@ func arkitFactories() -> [RuleFactory] {
             let n = max(1, Int((window * s.scene.frameRate).rounded()))
             var history: [Vec3] = []
             var prevRot: Quat?
+            var prevPos = Vec3.zero
             var head = 0
+            let viewerLocation = s.scene.viewer.location
             return ClosureRule({ f, out in
                 let p = f.headPosition
                 if history.isEmpty { history = Array(repeating: p, count: n) }
@@ -260,10 +262,10 @@ func arkitFactories() -> [RuleFactory] {
                 history[head] = p
                 head = (head + 1) % n
                 if let q0 = prevRot, f.deltaTime > 0, f.frame > 0 {
-                    let prev = history[(head + n - 2) % n]
-                    let speed = length(p - prev) / f.deltaTime
+                    let speed = length(p - prevPos) / f.deltaTime
                     if speed > maxSpeed + 1e-9 {
                         out.report(rule: r, frame: f.frame, time: f.time, measured: speed, threshold: maxSpeed)
+                        out.setLocation(rule: r, -1, -1, viewerLocation)
                     }
                     let q1 = f.headRotation
                     let d = abs(q0.x * q1.x + q0.y * q1.y + q0.z * q1.z + q0.w * q1.w)
@@ -277,6 +279,7 @@ func arkitFactories() -> [RuleFactory] {
                     out.report(rule: r, frame: f.frame, time: f.time, measured: disp, threshold: maxDisp, unit: "m", variant: 1)
                 }
                 prevRot = f.headRotation
+                prevPos = p
             }, message: { agg, _ in
                 switch agg.variant {
                 case 1: return "the device path moves \(fmt(agg.measured)) m within \(fmt(window)) s (more than \(fmt(agg.threshold)) m); don't ask people to cover ground quickly while they watch the screen"
@@ -344,7 +347,7 @@ func arkitFactories() -> [RuleFactory] {
                 var count = 0.0, c = 0.0
                 for (k, e) in texts.enumerated() where f.visible[e] && f.inFOV[e] { count += 1; c += chars[k] }
                 if count > maxTexts { out.report(rule: r, frame: f.frame, time: f.time, measured: count, threshold: maxTexts) }
-                if c > maxChars { out.report(rule: r, frame: f.frame, time: f.time, measured: c, threshold: maxChars, unit: "chars", variant: 1) }
+                if c > maxChars { out.report(rule: r, frame: f.frame, time: f.time, measured: c, threshold: maxChars, variant: 1) }
             }, message: { agg, _ in
                 agg.variant == 1
                     ? "\(fmt(agg.measured)) characters of world-space text are on screen at once (more than \(fmt(agg.threshold))); keep world labels short and move details to screen-space UI"

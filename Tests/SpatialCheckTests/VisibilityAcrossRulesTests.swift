@@ -13,6 +13,8 @@ import SpatialModel
     static let sceneLevel: Set<String> = [
         "immersion-launch-style", "immersion-user-initiated", "boundary-head-exit", "boundary-fade-zone",
         "boundary-style-vs-locomotion", "ar-frame-rate",
+        // How the device is held (its pitch), whatever is shown.
+        "ar-comfort-distance",
     ]
 
     /// Each rule's failing example played one second later (its viewer path, animations and events

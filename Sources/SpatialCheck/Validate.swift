@@ -28,6 +28,9 @@ extension SpatialCheck {
         /// Capture the geometry the HTML report draws (a second simulation pass per scene). nil:
         /// only when `format` is HTML.
         public var captureSnapshots: Bool?
+        /// `--with-geometry`: write each scene's snapshot into the JSON report as `geometry`, so
+        /// `spatialcheck report --format html` can draw the pictures later (implies capturing it).
+        public var withGeometry = false
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
         public var timestamp: Date?
         /// `--root`: the folder scene paths in the report (and so fingerprints) are relative to;
@@ -119,7 +122,7 @@ extension SpatialCheck {
         let isolation = options.isolation
         let budget = options.workBudget
         let jobs = max(1, min(options.jobs, toCheck.count))
-        let wantSnapshots = options.captureSnapshots ?? (options.format == .html)
+        let wantSnapshots = options.withGeometry || (options.captureSnapshots ?? (options.format == .html))
         let work: @Sendable (Int) -> Void = { n in
             let (i, path, names) = toCheck[n]
             results.set(i, checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
@@ -144,6 +147,7 @@ extension SpatialCheck {
         for (n, r) in results.all().enumerated() {
             var scene = r.report
             if options.shard != nil, n < inputs.count { scene.order = inputs[n].order }
+            if options.withGeometry { scene.geometry = r.snapshot }
             scenes.append(scene)
             if let s = r.snapshot { snapshots[r.report.path] = s }
         }
@@ -212,8 +216,9 @@ extension SpatialCheck {
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
         guard snapshot else { return (report, nil) }
-        let worst = Set(violations.map(\.worstFrame))
-        return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: worst))
+        let plan = snapshotPlan(scene: scene, violations: violations)
+        return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
+                                        marked: plan.marked, series: plan.series))
     }
 
     /// Renders a validation in the requested format.

@@ -44,6 +44,8 @@ public struct SceneSnapshot: Sendable {
     public var fieldOfView: SIMD2<Double>
     /// Views keyed by frame index (the worst frames of the violations).
     public var views: [Int: View]
+    /// The 3D replay's data, when captured (`ValidateOptions.replay`).
+    public var replay: ReplayData?
 
     public init(viewerPath: [SIMD2<Double>], boundaryOrigins: [SIMD2<Double>], boundaryRadius: Double = 1.5,
                 fadeRadius: Double = 1.2, footprints: [Footprint], fieldOfView: SIMD2<Double>, views: [Int: View]) {
@@ -95,9 +97,12 @@ extension Report {
                 body += timelineSVG(scene: s) + "</figure>\n"
             }
             body += "</div>\n"
+            if let replay = snap?.replay {
+                body += "<div class=\"replay-slot\" data-scene-index=\"\(n)\">" + ReplayHTML.section(replay, sceneIndex: n) + "</div>\n"
+            }
             if s.violations.isEmpty { body += "<p class=\"clean\">No violations.</p>\n" }
             for v in s.violationsNewFirst {
-                body += "<article class=\"violation sev-border-\(v.severity.rawValue)\">\n"
+                body += "<article class=\"violation vcard sev-border-\(v.severity.rawValue)\" data-scene-index=\"\(n)\" data-frame=\"\(v.worstFrame)\" data-entities=\"\(Escape.html(v.entities.joined(separator: " ")))\">\n"
                 // A saved report's help field is untrusted: a link only to an https: URL.
                 let rule = Escape.httpsURL(v.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(v.rule))</a>" } ?? Escape.html(v.rule)
                 let badge = v.baseline.map { b -> String in
@@ -156,7 +161,7 @@ extension Report {
             </style>
             </head>
             <body>
-            \(body)</body>
+            \(body)\(snapshots.values.contains { $0.replay != nil } ? ReplayHTML.script : "")</body>
             </html>
 
             """

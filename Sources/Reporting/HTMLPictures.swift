@@ -190,7 +190,7 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         let p = snapshot.viewerPath[i]
         let x0 = f.px(o.x), z0 = f.pz(o.y), x1 = f.px(p.x), z1 = f.pz(p.y)
         out += "<path d=\"M\(n(x0)) \(n(z0))L\(n(x1)) \(n(z1))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"4 2\"/>\n"
-        let text = "\(fmtValue(v.measured)) m, limit \(fmtValue(v.threshold)) m"
+        let text = "\(plainNumber(v.measured)) m, limit \(plainNumber(v.threshold)) m"
         let tw = Double(text.count) * 6 + 8
         if let (x, y) = board.place([((x0 + x1) / 2 + 6, (z0 + z1) / 2), ((x0 + x1) / 2 - tw - 6, (z0 + z1) / 2)],
                                     width: tw, height: 12, bounds: (w, h)) {
@@ -224,6 +224,16 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     return out
 }
 
+/// `fmtValue` without a trailing ".0" or ".00" ("56 pt", "2.4 m", "1.35 m").
+func plainNumber(_ x: Double) -> String {
+    var t = fmtValue(x)
+    if t.contains(".") {
+        while t.hasSuffix("0") { t.removeLast() }
+        if t.hasSuffix(".") { t.removeLast() }
+    }
+    return t
+}
+
 func fmtMetres(_ m: Double) -> String {
     m >= 1 ? "\(fmt(m, 0)) m" : m >= 0.01 ? "\(fmt(m * 100, 0)) cm" : "\(fmt(m * 1000, 0)) mm"
 }
@@ -242,7 +252,7 @@ struct ViewMeasure {
     }
     /// "44 pt ↔ 60 pt needed" and the like: the label of the measured quantity.
     var label: String {
-        let m = fmtValue(measured), t = fmtValue(threshold)
+        let m = plainNumber(measured), t = plainNumber(threshold)
         switch unit {
         case "pt", "pt_eq":
             return lead.count == 2 ? "\(m) \(unit) ↔ \(t) \(unit) needed" : "\(m) \(unit), \(t) \(unit) needed"
@@ -403,13 +413,19 @@ func timelineSVG(scene: SceneReport, groups: [ViolationGroup], snapshot: SceneSn
         let label = shortLabel(g.rule + (g.isFolded ? " ×\(g.count)" : " " + (g.members.first?.entities.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")), max: 34)
         body += "<text x=\"4\" y=\"\(n(y + 11))\" font-size=\"10\" fill=\"#1d1d1f\">\(Escape.html(label))</text>\n"
         body += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 3))\" width=\"\(n(plotW))\" height=\"\(n(rowH - 6))\" fill=\"#eef0f3\"/>\n"
-        var drawn = 0
-        for v in g.members {
-            for span in v.spans where drawn < 300 {
-                let x0 = fx(span.lowerBound), x1 = fx(span.upperBound + 1)
-                body += "<rect x=\"\(n(x0))\" y=\"\(n(y + 3))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(rowH - 6))\" fill=\"\(severityColor(g.severity))\"><title>\(Escape.html(v.rule)) \(Escape.html(v.entityList)): frames \(span.lowerBound)–\(span.upperBound), t = \(fmt(Double(span.lowerBound) / rate, 2))–\(fmt(Double(span.upperBound + 1) / rate, 2)) s</title></rect>\n"
-                drawn += 1
+        // The union of the members' spans, at most 100 runs.
+        var merged: [ClosedRange<Int>] = []
+        for span in g.members.flatMap(\.spans).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, span.lowerBound <= last.upperBound + 1 {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
+            } else {
+                merged.append(span)
             }
+        }
+        let who = g.isFolded ? "\(g.count) findings" : (g.members.first?.entityList ?? "")
+        for span in merged.prefix(100) {
+            let x0 = fx(span.lowerBound), x1 = fx(span.upperBound + 1)
+            body += "<rect x=\"\(n(x0))\" y=\"\(n(y + 3))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(rowH - 6))\" fill=\"\(severityColor(g.severity))\"><title>\(Escape.html(g.rule)) \(Escape.html(who)): frames \(span.lowerBound)–\(span.upperBound), t = \(fmt(Double(span.lowerBound) / rate, 2))–\(fmt(Double(span.upperBound + 1) / rate, 2)) s</title></rect>\n"
         }
         y += rowH
     }

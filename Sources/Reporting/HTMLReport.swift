@@ -9,19 +9,22 @@ extension Report {
     /// frame. Everything is static SVG; a small inline script only sorts the table and filters
     /// cards by severity, so the page reads the same without JavaScript. Every string from input —
     /// in text, attributes and SVG labels — goes through `Escape.html`; a rule links to its `help`
-    /// only when that is an `https:` URL (`Escape.httpsURL`). `replaySections` (scene path → HTML
-    /// of its 3D replay) and `replayScript` fill each scene's `replay-slot` when given.
-    public func html(snapshots: [String: SceneSnapshot], replaySections: [String: String] = [:],
-                     replayScript: String = "") -> String {
+    /// only when that is an `https:` URL (`Escape.httpsURL`). A scene's 3D replay (`replays`, keyed
+    /// like `snapshots`, else the snapshot's own `replay`) fills its `replay-slot`.
+    public func html(snapshots: [String: SceneSnapshot], replays: [String: ReplayData] = [:]) -> String {
         var body = banner()
+        var anyReplay = false
         body += sceneTable()
         body += ruleIndex()
         for (n, s) in scenes.enumerated() {
-            body += sceneSection(s, index: n, snapshot: snapshots[s.path] ?? s.geometry, replay: replaySections[s.path])
+            let snap = snapshots[s.path] ?? s.geometry
+            let replay = (replays[s.path] ?? snap?.replay).map { ReplayHTML.section($0, sceneIndex: n) }
+            if replay != nil { anyReplay = true }
+            body += sceneSection(s, index: n, snapshot: snap, replay: replay)
         }
         body += "<footer><p>spatialcheck \(Escape.html(toolVersion)) · findings of one rule, container and cause are folded into one card; "
         body += "the JSON, SARIF and JUnit reports list each violation.</p></footer>\n"
-        let script = replayScript.isEmpty ? "" : "<script>\n\(replayScript)\n</script>\n"
+        let script = anyReplay ? ReplayHTML.script : ""
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             + "<meta name=\"color-scheme\" content=\"light dark\">\n"
@@ -59,8 +62,9 @@ extension Report {
         out += "<div><dt>pointAngle</dt><dd>\(fmt(pointAngle, 4))°/pt</dd></div>"
         out += "<div><dt>fixedPointSize</dt><dd>\(fixedPointSizeText(fixedPointSize)) m/pt</dd></div>"
         if let shard { out += "<div><dt>shard</dt><dd>\(shard.index)/\(shard.count)</dd></div>" }
-        if let generatedAt { out += "<div><dt>generated</dt><dd>\(Escape.html(generatedAt))</dd></div>" }
-        out += "</dl>\n</header>\n"
+        out += "</dl>\n"
+        if let generatedAt { out += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
+        out += "</header>\n"
         return out
     }
 
@@ -131,8 +135,8 @@ extension Report {
             return out
         }
         let settings = Report.settingsText(pointAngle: s.pointAngle ?? pointAngle, fixedPointSize: s.fixedPointSize ?? fixedPointSize)
-        out += "<p class=\"meta\">\(s.frames) frames at \(fmt(s.frameRate, 0)) Hz (\(fmt(s.duration, 2)) s) · \(settings)"
-        if let p = s.platform { out += " · \(Escape.html(p))" }
+        out += "<p class=\"meta\">\(s.frames) frames at \(fmt(s.frameRate, 0)) Hz (\(fmt(s.duration, 2)) s). \(settings)."
+        if let p = s.platform { out += " Platform: \(Escape.html(p))." }
         out += "</p>\n"
         let groups = foldViolations(s.violationsNewFirst)
         out += "<div class=\"figures\">\n"
@@ -149,15 +153,18 @@ extension Report {
         out += "</div>\n"
         out += "<div class=\"replay-slot\" data-scene-index=\"\(n)\">\(replay ?? "")</div>\n"
         if s.violations.isEmpty && s.omittedCount == 0 { out += "<p class=\"status-clean\">✓ No findings: this scene is clean.</p>\n" }
+        // At most `SceneSnapshot.maxViews` cards draw pictures, so the page stays bounded.
         for (k, g) in groups.enumerated() {
-            out += card(g, scene: s, sceneIndex: n, groupIndex: k, snapshot: snap)
+            out += card(g, scene: s, sceneIndex: n, groupIndex: k, snapshot: k < SceneSnapshot.maxViews ? snap : nil,
+                        picturesLeftOut: snap != nil && k >= SceneSnapshot.maxViews)
         }
         if let line = OmittedViolations.notShown(s.omitted) { out += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
         out += "<p class=\"top\"><a href=\"#top\">↑ summary</a></p>\n</section>\n"
         return out
     }
 
-    func card(_ g: ViolationGroup, scene s: SceneReport, sceneIndex n: Int, groupIndex k: Int, snapshot snap: SceneSnapshot?) -> String {
+    func card(_ g: ViolationGroup, scene s: SceneReport, sceneIndex n: Int, groupIndex k: Int, snapshot snap: SceneSnapshot?,
+              picturesLeftOut: Bool = false) -> String {
         guard let first = g.members.first else { return "" }
         // The member whose worst frame was captured draws the picture (the first, usually).
         let lead = g.members.first { snap?.views[$0.worstFrame] != nil } ?? first
@@ -184,8 +191,14 @@ extension Report {
             if let l = first.location { out += "; <code>\(Escape.html(s.path)):\(l.line):\(l.column)</code>" }
             out += "</p>\n"
         }
-        if let snap, let view = snap.views[lead.worstFrame] {
+        if picturesLeftOut {
+            out += "<p class=\"meta\">No picture: the first \(SceneSnapshot.maxViews) findings of a scene have pictures.</p>\n"
+        }
+        if let snap, var view = snap.views[lead.worstFrame] {
             let hot = Set(g.members.filter { $0.worstFrame == lead.worstFrame || g.isFolded }.flatMap(\.entities))
+            // This card's entities and the context nearest them (the captured view may hold
+            // the marked entities of other cards too).
+            view.boxes = SceneSnapshot.neighbourhood(view.boxes, marked: hot)
             out += "<div class=\"figures\">\n"
             let wholeScene = lead.entities.isEmpty ? "; a whole-scene finding: the ✕ on the plan shows where the viewer stands" : ""
             out += "<figure class=\"view\"><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s)\(g.isFolded ? ", all \(g.count) findings marked" : "")\(wholeScene).</figcaption>\n"

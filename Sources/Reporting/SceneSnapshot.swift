@@ -92,6 +92,8 @@ public struct SceneSnapshot: Sendable {
     public var views: [Int: View]
     public var series: [Series]
     public var events: [Event]
+    /// The 3D replay's data, when captured (`ValidateOptions.replay`); not part of `json()`.
+    public var replay: ReplayData?
 
     public init(viewerPath: [SIMD2<Double>], pathFrames: [Int] = [], boundaryOrigins: [SIMD2<Double>], boundaryRadius: Double = 1.5,
                 fadeRadius: Double = 1.2, footprints: [Footprint], fieldOfView: SIMD2<Double>, views: [Int: View],
@@ -114,6 +116,29 @@ public struct SceneSnapshot: Sendable {
         case "motion-peripheral", "motion-too-fast": return entityCount == 1 ? "angularVelocity" : nil
         default: return nil
         }
+    }
+
+    /// The marked boxes, their ancestors, and the `SceneSnapshot.maxContextBoxes` other boxes whose
+    /// centres are nearest the marked ones' (nearest straight ahead when none is marked), so a view
+    /// of a crowded scene stays bounded.
+    public static func neighbourhood(_ boxes: [ViewBox], marked: Set<String>) -> [ViewBox] {
+        guard boxes.count > SceneSnapshot.maxContextBoxes + marked.count else { return boxes }
+        var keep = Set<String>()
+        for m in marked {
+            let parts = m.split(separator: "/")
+            for k in 1...max(parts.count, 1) { keep.insert(parts.prefix(k).joined(separator: "/")) }
+        }
+        let hot = boxes.filter { marked.contains($0.path) }
+        let cx = hot.isEmpty ? 0 : hot.map(\.centerAz).reduce(0, +) / Double(hot.count)
+        let cy = hot.isEmpty ? 0 : hot.map(\.centerEl).reduce(0, +) / Double(hot.count)
+        let others = boxes.enumerated().filter { !keep.contains($0.element.path) }.sorted {
+            let a = $0.element, b = $1.element
+            let da = (a.centerAz - cx) * (a.centerAz - cx) + (a.centerEl - cy) * (a.centerEl - cy)
+            let db = (b.centerAz - cx) * (b.centerAz - cx) + (b.centerEl - cy) * (b.centerEl - cy)
+            return da != db ? da < db : $0.offset < $1.offset
+        }.prefix(SceneSnapshot.maxContextBoxes).map(\.offset)
+        let chosen = Set(others)
+        return boxes.enumerated().filter { chosen.contains($0.offset) || keep.contains($0.element.path) }.map(\.element)
     }
 
     /// The index of the path sample nearest frame `f` (nil without a path).

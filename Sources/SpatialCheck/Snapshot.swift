@@ -100,7 +100,7 @@ extension SpatialCheck {
                 boxes.append(.init(path: scene.entities[e].path, minAz: minAz, maxAz: maxAz,
                                    minEl: minEl, maxEl: maxEl, distance: q.distance[e]))
             }
-            views[q.frame] = .init(frame: q.frame, time: q.time, boxes: neighbourhood(boxes, marked: marked[q.frame] ?? []))
+            views[q.frame] = .init(frame: q.frame, time: q.time, boxes: SceneSnapshot.neighbourhood(boxes, marked: marked[q.frame] ?? []))
         }
         let footprints = scene.entities.enumerated().compactMap { i, e -> SceneSnapshot.Footprint? in
             let b = e.restWorldBounds
@@ -117,29 +117,6 @@ extension SpatialCheck {
         return SceneSnapshot(viewerPath: path, pathFrames: pathFrames, boundaryOrigins: origins, footprints: footprints,
                              fieldOfView: simulator.fieldOfView, views: views, series: series,
                              events: events(of: scene, frameRate: simulator.frameRate, frames: count))
-    }
-
-    /// The marked boxes, their ancestors, and the `SceneSnapshot.maxContextBoxes` other boxes whose
-    /// centres are nearest the marked ones' (nearest straight ahead when none is marked), so a view
-    /// of a crowded scene stays bounded.
-    static func neighbourhood(_ boxes: [SceneSnapshot.ViewBox], marked: Set<String>) -> [SceneSnapshot.ViewBox] {
-        guard boxes.count > SceneSnapshot.maxContextBoxes + marked.count else { return boxes }
-        var keep = Set<String>()
-        for m in marked {
-            let parts = m.split(separator: "/")
-            for k in 1...max(parts.count, 1) { keep.insert(parts.prefix(k).joined(separator: "/")) }
-        }
-        let hot = boxes.filter { marked.contains($0.path) }
-        let cx = hot.isEmpty ? 0 : hot.map(\.centerAz).reduce(0, +) / Double(hot.count)
-        let cy = hot.isEmpty ? 0 : hot.map(\.centerEl).reduce(0, +) / Double(hot.count)
-        let others = boxes.enumerated().filter { !keep.contains($0.element.path) }.sorted {
-            let a = $0.element, b = $1.element
-            let da = (a.centerAz - cx) * (a.centerAz - cx) + (a.centerEl - cy) * (a.centerEl - cy)
-            let db = (b.centerAz - cx) * (b.centerAz - cx) + (b.centerEl - cy) * (b.centerEl - cy)
-            return da != db ? da < db : $0.offset < $1.offset
-        }.prefix(SceneSnapshot.maxContextBoxes).map(\.offset)
-        let chosen = Set(others)
-        return boxes.enumerated().filter { chosen.contains($0.offset) || keep.contains($0.element.path) }.map(\.element)
     }
 
     /// The scene's events at the first frame they apply to (frame time ≥ event time).

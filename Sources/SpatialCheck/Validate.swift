@@ -31,6 +31,8 @@ extension SpatialCheck {
         /// `--with-geometry`: write each scene's snapshot into the JSON report as `geometry`, so
         /// `spatialcheck report --format html` can draw the pictures later (implies capturing it).
         public var withGeometry = false
+        /// Also capture the HTML report's 3D replay (with the snapshots; a third simulation pass).
+        public var replay = false
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
         public var timestamp: Date?
         /// `--root`: the folder scene paths in the report (and so fingerprints) are relative to;
@@ -126,7 +128,7 @@ extension SpatialCheck {
         let work: @Sendable (Int) -> Void = { n in
             let (i, path, names) = toCheck[n]
             results.set(i, checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
-                                      snapshot: wantSnapshots, budget: budget))
+                                      snapshot: wantSnapshots, budget: budget, replay: options.replay))
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }
@@ -186,7 +188,7 @@ extension SpatialCheck {
     /// `names.report`, the path relative to the project root; a scene over `budget` is not simulated.
     static func checkScene(path: String, names: ScenePaths? = nil, load: LoadOptions, isolation: AssetImportIsolation? = nil,
                            configuration: RuleConfiguration, snapshot: Bool = true,
-                           budget: WorkBudget = WorkBudget()) -> (report: SceneReport, snapshot: SceneSnapshot?) {
+                           budget: WorkBudget = WorkBudget(), replay: Bool = false) -> (report: SceneReport, snapshot: SceneSnapshot?) {
         let names = names ?? ScenePaths(report: path, legacy: path, file: path)
         var scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
@@ -217,8 +219,10 @@ extension SpatialCheck {
         report.fixedPointSize = scene.units.fixedPointSize
         guard snapshot else { return (report, nil) }
         let plan = snapshotPlan(scene: scene, violations: violations)
-        return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
-                                        marked: plan.marked, series: plan.series))
+        var snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
+                                   marked: plan.marked, series: plan.series)
+        if replay { snap.replay = captureReplay(scene: scene, violations: violations) }
+        return (report, snap)
     }
 
     /// Renders a validation in the requested format.

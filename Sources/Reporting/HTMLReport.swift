@@ -1,328 +1,238 @@
 import SpatialModel
 import Rules
 
-/// Geometry the HTML report draws, captured from the simulation by the pipeline.
-public struct SceneSnapshot: Sendable {
-    /// Top-down footprint of an entity at rest: world x/z extents, and the outline of its box seen
-    /// from above (x, z points in order; a turned window is a slanted strip, not its bounding square).
-    public struct Footprint: Sendable {
-        public var path: String
-        public var kind: String
-        public var minX, maxX, minZ, maxZ: Double
-        public var outline: [SIMD2<Double>]
-        public init(path: String, kind: String, minX: Double, maxX: Double, minZ: Double, maxZ: Double,
-                    outline: [SIMD2<Double>] = []) {
-            self.path = path; self.kind = kind; self.minX = minX; self.maxX = maxX; self.minZ = minZ; self.maxZ = maxZ
-            self.outline = outline
-        }
-    }
-    /// An entity as seen from the eye at one frame: its box in head-frame azimuth/elevation degrees.
-    public struct ViewBox: Sendable {
-        public var path: String
-        public var minAz, maxAz, minEl, maxEl: Double
-        public var distance: Double
-        public init(path: String, minAz: Double, maxAz: Double, minEl: Double, maxEl: Double, distance: Double) {
-            self.path = path; self.minAz = minAz; self.maxAz = maxAz; self.minEl = minEl; self.maxEl = maxEl
-            self.distance = distance
-        }
-    }
-    public struct View: Sendable {
-        public var frame: Int
-        public var time: Double
-        public var boxes: [ViewBox]
-        public init(frame: Int, time: Double, boxes: [ViewBox]) { self.frame = frame; self.time = time; self.boxes = boxes }
-    }
-
-    /// Viewer path (x, z) sampled over the run, in order.
-    public var viewerPath: [SIMD2<Double>]
-    /// Boundary origins (x, z) used during the run (progressive/full immersion), if any.
-    public var boundaryOrigins: [SIMD2<Double>]
-    public var boundaryRadius: Double
-    public var fadeRadius: Double
-    public var footprints: [Footprint]
-    /// Field of view (horizontal, vertical) in degrees.
-    public var fieldOfView: SIMD2<Double>
-    /// Views keyed by frame index (the worst frames of the violations).
-    public var views: [Int: View]
-
-    public init(viewerPath: [SIMD2<Double>], boundaryOrigins: [SIMD2<Double>], boundaryRadius: Double = 1.5,
-                fadeRadius: Double = 1.2, footprints: [Footprint], fieldOfView: SIMD2<Double>, views: [Int: View]) {
-        self.viewerPath = viewerPath; self.boundaryOrigins = boundaryOrigins; self.boundaryRadius = boundaryRadius
-        self.fadeRadius = fadeRadius; self.footprints = footprints; self.fieldOfView = fieldOfView; self.views = views
-    }
-}
-
 extension Report {
-    /// One self-contained HTML page (no scripts, no network): summary, and per scene a top-down
-    /// plan, a timeline of violations, and each violation with the viewer's view at its worst frame.
-    /// Every string from input — in text, attributes and SVG labels — goes through `Escape.html`;
-    /// a rule links to its `help` only when that is an `https:` URL (`Escape.httpsURL`).
-    public func html(snapshots: [String: SceneSnapshot]) -> String {
+    /// One self-contained HTML page: a verdict banner (pass or fail at `failOn`, counts, baseline,
+    /// tool and settings), a sortable table of scenes, an index by rule and severity, and per scene
+    /// a top-down plan, a timeline in seconds with the measured values against their thresholds, and
+    /// one card per group of folded findings (`foldViolations`) with the viewer's view at its worst
+    /// frame. Everything is static SVG; a small inline script only sorts the table and filters
+    /// cards by severity, so the page reads the same without JavaScript. Every string from input —
+    /// in text, attributes and SVG labels — goes through `Escape.html`; a rule links to its `help`
+    /// only when that is an `https:` URL (`Escape.httpsURL`). A scene's 3D replay (`replays`, keyed
+    /// like `snapshots`, else the snapshot's own `replay`) fills its `replay-slot`.
+    public func html(snapshots: [String: SceneSnapshot], replays: [String: ReplayData] = [:]) -> String {
+        var body = banner()
+        var anyReplay = false
+        body += sceneTable()
+        body += ruleIndex()
+        for (n, s) in scenes.enumerated() {
+            let snap = snapshots[s.path] ?? s.geometry
+            let replay = (replays[s.path] ?? snap?.replay).map { ReplayHTML.section($0, sceneIndex: n) }
+            if replay != nil { anyReplay = true }
+            body += sceneSection(s, index: n, snapshot: snap, replay: replay)
+        }
+        body += "<footer><p>spatialcheck \(Escape.html(toolVersion)) · findings of one rule, container and cause are folded into one card; "
+        body += "the JSON, SARIF and JUnit reports list each violation.</p></footer>\n"
+        let script = anyReplay ? ReplayHTML.script : ""
+        return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            + "<meta name=\"color-scheme\" content=\"light dark\">\n"
+            + "<title>spatialcheck report: \(verdictWord)</title>\n<style>\n\(htmlStyle)</style>\n</head>\n<body>\n"
+            + "<main>\n\(body)</main>\n<script>\n\(htmlScript)</script>\n\(script)</body>\n</html>\n"
+    }
+
+    /// True when the run fails its gate (or a scene could not be loaded).
+    var failsPage: Bool { hasLoadErrors || failsGate }
+    var verdictWord: String { failsPage ? "fail" : "pass" }
+
+    func banner() -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
-        var body = ""
-        body += "<h1>spatialcheck report</h1>\n"
-        body += "<p class=\"summary\"><span class=\"sev-error\">\(e) error\(e == 1 ? "" : "s")</span> · "
-        body += "<span class=\"sev-warning\">\(w) warning\(w == 1 ? "" : "s")</span> · <span class=\"sev-info\">\(i) info</span>"
-        body += " in \(scenes.count) scene\(scenes.count == 1 ? "" : "s"). \(Report.settingsText(pointAngle: pointAngle, fixedPointSize: fixedPointSize)).</p>\n"
-        if let counts = baselineCounts {
-            body += "<p class=\"baseline\">Against the baseline: <span class=\"badge badge-new\">\(counts.new) new</span> "
-            body += "<span class=\"badge badge-worsened\">\(counts.worsened) worsened</span> "
-            body += "<span class=\"badge badge-known\">\(counts.known) known</span> "
-            body += "<span class=\"badge badge-fixed\">\(counts.fixed) fixed</span></p>\n"
+        let clean = scenes.filter { $0.status == .checked && $0.violations.isEmpty && $0.omittedCount == 0 }.count
+        let broken = scenes.filter { $0.status == .error }.count
+        let gate = failOn.map { "fails on \($0.rawValue)\($0 == .error ? "" : " and worse")" } ?? "never fails (--fail-on never)"
+        var out = "<header class=\"banner \(failsPage ? "fail" : "pass")\" id=\"top\">\n"
+        out += "<p class=\"verdict\"><span class=\"verdict-word\">\(failsPage ? "✕ Fail" : "✓ Pass")</span>"
+        out += "<span class=\"gate\">gate: \(gate)\(broken > 0 ? "; \(broken) scene\(broken == 1 ? "" : "s") could not be loaded" : "")</span></p>\n"
+        out += "<h1>spatialcheck report</h1>\n"
+        out += "<ul class=\"counts\">"
+        out += "<li class=\"count-error\"><b>\(e)</b> error\(e == 1 ? "" : "s")</li>"
+        out += "<li class=\"count-warning\"><b>\(w)</b> warning\(w == 1 ? "" : "s")</li>"
+        out += "<li class=\"count-info\"><b>\(i)</b> info</li>"
+        out += "<li><b>\(scenes.count)</b> scene\(scenes.count == 1 ? "" : "s"), \(clean) clean</li></ul>\n"
+        if let c = baselineCounts {
+            out += "<p class=\"baseline\">Against the baseline: <span class=\"badge badge-new\">\(c.new) new</span> "
+            out += "<span class=\"badge badge-worsened\">\(c.worsened) worsened</span> "
+            out += "<span class=\"badge badge-known\">\(c.known) known</span> "
+            out += "<span class=\"badge badge-fixed\">\(c.fixed) fixed</span> — only new and worsened findings fail the gate.</p>\n"
         }
-        if let generatedAt { body += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
-        body += "<table class=\"scenes\"><tr><th>scene</th><th>status</th><th>errors</th><th>warnings</th><th>info</th></tr>\n"
+        out += "<dl class=\"settings\">"
+        out += "<div><dt>tool</dt><dd>spatialcheck \(Escape.html(toolVersion))</dd></div>"
+        out += "<div><dt>fail on</dt><dd>\(failOn?.rawValue ?? "never")</dd></div>"
+        out += "<div><dt>pointAngle</dt><dd>\(fmt(pointAngle, 4))°/pt</dd></div>"
+        out += "<div><dt>fixedPointSize</dt><dd>\(fixedPointSizeText(fixedPointSize)) m/pt</dd></div>"
+        if let shard { out += "<div><dt>shard</dt><dd>\(shard.index)/\(shard.count)</dd></div>" }
+        out += "</dl>\n"
+        if let generatedAt { out += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
+        out += "</header>\n"
+        return out
+    }
+
+    func sceneTable() -> String {
+        var out = "<nav aria-label=\"scenes\"><h2 id=\"scenes\">Scenes</h2>\n"
+        out += "<p class=\"hint js-only\">Click a column heading to sort.</p>\n"
+        out += "<table class=\"scenes sortable\"><thead><tr><th scope=\"col\" data-type=\"text\">scene</th><th scope=\"col\" data-type=\"num\">status</th>"
+        out += "<th scope=\"col\" data-type=\"num\" class=\"n\">errors</th><th scope=\"col\" data-type=\"num\" class=\"n\">warnings</th>"
+        out += "<th scope=\"col\" data-type=\"num\" class=\"n\">info</th><th scope=\"col\" data-type=\"num\" class=\"n\">findings</th>"
+        out += "<th scope=\"col\" data-type=\"num\" class=\"n\">duration (s)</th></tr></thead>\n<tbody>\n"
         for (n, s) in scenes.enumerated() {
-            let status = s.status == .error ? "could not be loaded" : s.violations.isEmpty ? "clean" : "violations"
-            body += "<tr><td><a href=\"#scene-\(n)\">\(Escape.html(s.path))</a></td><td>\(status)</td><td>\(s.count(.error))</td><td>\(s.count(.warning))</td><td>\(s.count(.info))</td></tr>\n"
+            let status: String, rank: Int
+            if s.status == .error { status = "<span class=\"status-broken\">could not be loaded</span>"; rank = 0 }
+            else if s.violations.isEmpty && s.omittedCount == 0 { status = "<span class=\"status-clean\">✓ clean</span>"; rank = 4 }
+            else if s.count(.error) > 0 { status = "<span class=\"sev-error\">errors</span>"; rank = 1 }
+            else if s.count(.warning) > 0 { status = "<span class=\"sev-warning\">warnings</span>"; rank = 2 }
+            else { status = "<span class=\"sev-info\">info only</span>"; rank = 3 }
+            let groups = foldViolations(s.violations).count
+            out += "<tr class=\"\(rank == 4 ? "clean" : "")\"><td><a href=\"#scene-\(n)\">\(Escape.html(s.path))</a></td>"
+            out += "<td data-sort=\"\(rank)\">\(status)</td><td class=\"n\">\(s.count(.error))</td><td class=\"n\">\(s.count(.warning))</td>"
+            out += "<td class=\"n\">\(s.count(.info))</td><td class=\"n\">\(groups)</td><td class=\"n\">\(fmt(s.duration, 2))</td></tr>\n"
         }
-        body += "</table>\n"
+        out += "</tbody></table></nav>\n"
+        return out
+    }
+
+    /// Every folded finding by severity, then rule: a link to its card.
+    func ruleIndex() -> String {
+        var rows: [(Severity, String, Int, Int, ViolationGroup)] = []
         for (n, s) in scenes.enumerated() {
-            body += "<section id=\"scene-\(n)\">\n<h2>\(Escape.html(s.name.map { "\(s.path) — \($0)" } ?? s.path))</h2>\n"
-            if s.status == .error {
-                body += "<ul class=\"errors\">" + s.errors.map { "<li><code>\(htmlLines($0.description))</code></li>" }.joined() + "</ul>\n</section>\n"
-                continue
-            }
-            body += "<p>\(s.frames) frames at \(fmt(s.frameRate, 0)) Hz (\(fmt(s.duration, 2)) s).</p>\n"
-            let snap = snapshots[s.path]
-            body += "<div class=\"figures\">\n"
-            if let snap {
-                body += "<figure><figcaption>Top-down plan: viewer path, 1.5 m boundary, entities by worst severity</figcaption>\n"
-                body += planSVG(scene: s, snapshot: snap) + "</figure>\n"
-            }
-            if !s.violations.isEmpty {
-                body += "<figure><figcaption>Timeline of violations over the frames</figcaption>\n"
-                body += timelineSVG(scene: s) + "</figure>\n"
-            }
-            body += "</div>\n"
-            if s.violations.isEmpty { body += "<p class=\"clean\">No violations.</p>\n" }
-            for v in s.violationsNewFirst {
-                body += "<article class=\"violation sev-border-\(v.severity.rawValue)\">\n"
-                // A saved report's help field is untrusted: a link only to an https: URL.
-                let rule = Escape.httpsURL(v.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(v.rule))</a>" } ?? Escape.html(v.rule)
-                let badge = v.baseline.map { b -> String in
-                    let kind = b == .new || b == .worsened ? b.rawValue : "known"
-                    return " <span class=\"badge badge-\(kind)\">\(b == .new || b == .worsened ? b.rawValue : "known: \(b.rawValue)")</span>"
-                } ?? ""
-                body += "<h3><span class=\"sev-\(v.severity.rawValue)\">\(v.severity.rawValue)</span> \(rule)\(badge)</h3>\n"
-                let who = v.entities.isEmpty ? "whole scene" : v.entities.joined(separator: ", ")
-                body += "<p><b>\(Escape.html(who))</b>: \(Escape.html(v.message))</p>\n"
-                body += "<p>measured \(fmtValue(v.measured)) \(Escape.html(v.unit)), threshold \(fmtValue(v.threshold)) \(Escape.html(v.unit)); "
-                body += "\(Escape.html(timeRange(v, frameRate: s.frameRate))); worst at frame \(v.worstFrame)"
-                if let l = v.location { body += "; <code>\(Escape.html(s.path)):\(l.line):\(l.column)</code>" }
-                body += "</p>\n"
-                if let snap, let view = snap.views[v.worstFrame] {
-                    body += "<div class=\"figures\">\n"
-                    let wholeScene = v.entities.isEmpty
-                        ? "; a whole-scene finding, so nothing is marked: the ✕ on the plan shows where the viewer stands" : ""
-                    body += "<figure><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s); dashed: comfortable field of view\(wholeScene)</figcaption>\n"
-                    body += viewSVG(view: view, highlight: Set(v.entities), fov: snap.fieldOfView, severity: v.severity) + "</figure>\n"
-                    // Small marked entities (buttons 2 m away span a degree or two): add a zoomed detail.
-                    let hot = view.boxes.filter { v.entities.contains($0.path) }
-                    if let minAz = hot.map(\.minAz).min(), let maxAz = hot.map(\.maxAz).max(),
-                       let minEl = hot.map(\.minEl).min(), let maxEl = hot.map(\.maxEl).max(),
-                       max(maxAz - minAz, (maxEl - minEl) / 0.625) < 20 {
-                        let half = max(4, max(maxAz - minAz, (maxEl - minEl) / 0.625) * 1.5)
-                        let c = SIMD2((minAz + maxAz) / 2, (minEl + maxEl) / 2)
-                        body += "<figure><figcaption>Detail: ±\(fmt(half, 1))° around the marked entities</figcaption>\n"
-                        body += viewSVG(view: view, highlight: Set(v.entities), fov: snap.fieldOfView, severity: v.severity,
-                                        center: c, halfAz: half) + "</figure>\n"
-                    }
-                    body += "</div>\n"
+            for (k, g) in foldViolations(s.violationsNewFirst).enumerated() { rows.append((g.severity, g.rule, n, k, g)) }
+        }
+        guard !rows.isEmpty else { return "" }
+        rows.sort { a, b in a.0 != b.0 ? a.0 < b.0 : a.1 != b.1 ? a.1 < b.1 : a.2 != b.2 ? a.2 < b.2 : a.3 < b.3 }
+        var out = "<nav aria-label=\"findings by severity and rule\" class=\"index\"><h2 id=\"findings\">Findings by severity and rule</h2>\n"
+        out += "<p class=\"filters js-only\" role=\"group\" aria-label=\"show severities\">Show: "
+        for sev in Severity.allCases {
+            out += "<label><input type=\"checkbox\" data-filter=\"\(sev.rawValue)\" checked> \(sev.rawValue)</label> "
+        }
+        out += "</p>\n"
+        let shown = rows.prefix(500)
+        for sev in Severity.allCases {
+            let ofSev = shown.filter { $0.0 == sev }
+            guard !ofSev.isEmpty else { continue }
+            out += "<h3 class=\"sev-\(sev.rawValue)\" id=\"severity-\(sev.rawValue)\">\(sev.rawValue)</h3>\n<ul class=\"rule-index\">\n"
+            var rule = ""
+            for r in ofSev {
+                if r.1 != rule {
+                    if !rule.isEmpty { out += "</ul></li>\n" }
+                    rule = r.1
+                    out += "<li><code>\(Escape.html(rule))</code><ul>"
                 }
-                body += "</article>\n"
+                out += "<li><a href=\"#s\(r.2)-g\(r.3)\">\(Escape.html(scenes[r.2].path))</a>: \(Escape.html(r.4.summary))</li>"
             }
-            if let line = OmittedViolations.notShown(s.omitted) { body += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
-            body += "</section>\n"
+            out += "</ul></li>\n</ul>\n"
         }
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>spatialcheck report</title>
-            <style>
-            body{font-family:-apple-system,system-ui,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#1d1d1f;padding:0 1em}
-            h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.3em}h3{margin:.2em 0}
-            table.scenes{border-collapse:collapse}table.scenes td,table.scenes th{border:1px solid #ddd;padding:.3em .6em;text-align:left}
-            .sev-error{color:#c0261b;font-weight:600}.sev-warning{color:#a15c00;font-weight:600}.sev-info{color:#1c5fb8;font-weight:600}
-            .violation{border-left:4px solid #ccc;padding:.4em 1em;margin:1em 0;background:#fafafa}
-            .sev-border-error{border-color:#c0261b}.sev-border-warning{border-color:#e08a00}.sev-border-info{border-color:#1c5fb8}
-            figure{margin:.5em 0}figcaption{font-size:.85em;color:#555}.figures{display:flex;flex-wrap:wrap;gap:1.5em}
-            svg{background:#fff;border:1px solid #ddd}code{font-size:.9em}.clean{color:#237a2b}
-            .badge{display:inline-block;font-size:.75em;font-weight:600;padding:.1em .5em;border-radius:.8em;color:#fff;vertical-align:middle}
-            .badge-new{background:#c0261b}.badge-worsened{background:#a15c00}.badge-known{background:#8e8e93}.badge-fixed{background:#237a2b}
-            </style>
-            </head>
-            <body>
-            \(body)</body>
-            </html>
-
-            """
+        if rows.count > shown.count { out += "<p>… and \(rows.count - shown.count) more findings in the scenes below.</p>\n" }
+        out += "</nav>\n"
+        return out
     }
-}
 
-private func color(_ s: Severity?) -> String {
-    switch s {
-    case .error?: return "#c0261b"
-    case .warning?: return "#e08a00"
-    case .info?: return "#1c5fb8"
-    case nil: return "#8e8e93"
-    }
-}
-
-private func n(_ x: Double) -> String { fmt(x, 1) }
-
-/// Top-down plan: +X right, −Z (forward) up.
-func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
-    // An entity's colour is the worst severity of its own violations and its children's
-    // (a window is red when one of its buttons is).
-    var worst: [String: Severity] = [:]
-    for v in scene.violations {
-        for path in v.entities {
-            let parts = path.split(separator: "/").map(String.init)
-            for k in 1...max(parts.count, 1) {
-                let prefix = parts.prefix(k).joined(separator: "/")
-                if let old = worst[prefix], old <= v.severity { continue }
-                worst[prefix] = v.severity
-            }
+    func sceneSection(_ s: SceneReport, index n: Int, snapshot snap: SceneSnapshot?, replay: String?) -> String {
+        var out = "<section class=\"scene\" id=\"scene-\(n)\">\n"
+        out += "<h2>\(Escape.html(s.path))\(s.name.map { " <span class=\"scene-name\">\(Escape.html($0))</span>" } ?? "")</h2>\n"
+        if s.status == .error {
+            out += "<p class=\"status-broken\">Could not be loaded:</p>\n"
+            out += "<ul class=\"errors\">" + s.errors.map { "<li><code>\(htmlLines($0.description))</code></li>" }.joined() + "</ul>\n</section>\n"
+            return out
         }
+        let settings = Report.settingsText(pointAngle: s.pointAngle ?? pointAngle, fixedPointSize: s.fixedPointSize ?? fixedPointSize)
+        out += "<p class=\"meta\">\(s.frames) frames at \(fmt(s.frameRate, 0)) Hz (\(fmt(s.duration, 2)) s). \(settings)."
+        if let p = s.platform { out += " Platform: \(Escape.html(p))." }
+        out += "</p>\n"
+        let groups = foldViolations(s.violationsNewFirst)
+        out += "<div class=\"figures\">\n"
+        if let snap {
+            out += "<figure class=\"plan\"><figcaption>Top-down plan: where the viewer walks and where the content is, coloured by its worst finding.</figcaption>\n"
+            out += planSVG(scene: s, snapshot: snap) + "</figure>\n"
+        }
+        if !s.violations.isEmpty || !(snap?.events.isEmpty ?? true) {
+            out += "<figure class=\"timeline\"><figcaption>Timeline in seconds: when each finding occurs"
+            out += (snap?.series.isEmpty ?? true) ? "" : ", and the measured value against its threshold"
+            out += ". Hover for frame and value.</figcaption>\n"
+            out += timelineSVG(scene: s, groups: groups, snapshot: snap) + "</figure>\n"
+        }
+        out += "</div>\n"
+        out += "<div class=\"replay-slot\" data-scene-index=\"\(n)\">\(replay ?? "")</div>\n"
+        if s.violations.isEmpty && s.omittedCount == 0 { out += "<p class=\"status-clean\">✓ No findings: this scene is clean.</p>\n" }
+        // At most `SceneSnapshot.maxViews` cards draw pictures, so the page stays bounded.
+        for (k, g) in groups.enumerated() {
+            out += card(g, scene: s, sceneIndex: n, groupIndex: k, snapshot: k < SceneSnapshot.maxViews ? snap : nil,
+                        picturesLeftOut: snap != nil && k >= SceneSnapshot.maxViews)
+        }
+        if let line = OmittedViolations.notShown(s.omitted) { out += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
+        out += "<p class=\"top\"><a href=\"#top\">↑ summary</a></p>\n</section>\n"
+        return out
     }
-    // Extent: path, boundary circles and footprints, with a margin.
-    var minX = -1.0, maxX = 1.0, minZ = -1.0, maxZ = 1.0
-    func include(_ x: Double, _ z: Double) {
-        guard x.isFinite, z.isFinite else { return }
-        minX = min(minX, x); maxX = max(maxX, x); minZ = min(minZ, z); maxZ = max(maxZ, z)
-    }
-    for p in snapshot.viewerPath { include(p.x, p.y) }
-    for o in snapshot.boundaryOrigins {
-        include(o.x - snapshot.boundaryRadius, o.y - snapshot.boundaryRadius)
-        include(o.x + snapshot.boundaryRadius, o.y + snapshot.boundaryRadius)
-    }
-    for f in snapshot.footprints where abs(f.minX) < 100 && abs(f.maxX) < 100 && abs(f.minZ) < 100 && abs(f.maxZ) < 100 {
-        include(f.minX, f.minZ); include(f.maxX, f.maxZ)
-    }
-    minX -= 0.5; maxX += 0.5; minZ -= 0.5; maxZ += 0.5
-    let width = 480.0
-    let scale = width / max(maxX - minX, 0.1)
-    let height = min(720, max(200, (maxZ - minZ) * scale))
-    let sz = height / max(maxZ - minZ, 0.1)
-    let s = min(scale, sz)
-    func px(_ x: Double) -> Double { (x - minX) * s }
-    func pz(_ z: Double) -> Double { (z - minZ) * s }
-    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(px(maxX)))\" height=\"\(n(pz(maxZ)))\" viewBox=\"0 0 \(n(px(maxX))) \(n(pz(maxZ)))\" role=\"img\" aria-label=\"top-down plan\">\n"
-    // 1 m grid
-    var g = (minX).rounded(.up)
-    while g <= maxX { out += "<line x1=\"\(n(px(g)))\" y1=\"0\" x2=\"\(n(px(g)))\" y2=\"\(n(pz(maxZ)))\" stroke=\"#eee\"/>\n"; g += 1 }
-    g = (minZ).rounded(.up)
-    while g <= maxZ { out += "<line x1=\"0\" y1=\"\(n(pz(g)))\" x2=\"\(n(px(maxX)))\" y2=\"\(n(pz(g)))\" stroke=\"#eee\"/>\n"; g += 1 }
-    for o in snapshot.boundaryOrigins {
-        out += "<circle cx=\"\(n(px(o.x)))\" cy=\"\(n(pz(o.y)))\" r=\"\(n(snapshot.boundaryRadius * s))\" fill=\"none\" stroke=\"#c0261b\" stroke-width=\"1.5\"/>\n"
-        out += "<circle cx=\"\(n(px(o.x)))\" cy=\"\(n(pz(o.y)))\" r=\"\(n(snapshot.fadeRadius * s))\" fill=\"none\" stroke=\"#e08a00\" stroke-dasharray=\"4 3\"/>\n"
-    }
-    for f in snapshot.footprints {
-        let c = color(worst[f.path])
-        let title = "<title>\(Escape.html(f.path)) (\(Escape.html(f.kind)))</title>"
-        if f.outline.count >= 3 {
-            let points = f.outline.map { "\(n(px($0.x))),\(n(pz($0.y)))" }.joined(separator: " ")
-            out += "<polygon points=\"\(points)\" fill=\"\(c)\" fill-opacity=\"0.25\" stroke=\"\(c)\" stroke-width=\"2\">\(title)</polygon>\n"
-        } else if f.outline.count == 2 {
-            // A flat upright panel (a window) seen from above: a line.
-            let a = f.outline[0], b = f.outline[1]
-            out += "<line x1=\"\(n(px(a.x)))\" y1=\"\(n(pz(a.y)))\" x2=\"\(n(px(b.x)))\" y2=\"\(n(pz(b.y)))\" stroke=\"\(c)\" stroke-width=\"4\" stroke-linecap=\"round\">\(title)</line>\n"
+
+    func card(_ g: ViolationGroup, scene s: SceneReport, sceneIndex n: Int, groupIndex k: Int, snapshot snap: SceneSnapshot?,
+              picturesLeftOut: Bool = false) -> String {
+        guard let first = g.members.first else { return "" }
+        // The member whose worst frame was captured draws the picture (the first, usually).
+        let lead = g.members.first { snap?.views[$0.worstFrame] != nil } ?? first
+        let entities = Array(Set(g.members.flatMap(\.entities))).sorted()
+        var out = "<article class=\"vcard sev-border-\(g.severity.rawValue)\" id=\"s\(n)-g\(k)\" data-severity=\"\(g.severity.rawValue)\""
+        out += " data-scene-index=\"\(n)\" data-frame=\"\(lead.worstFrame)\" data-entities=\"\(Escape.html(entities.joined(separator: " ")))\">\n"
+        let rule = Escape.httpsURL(first.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(g.rule))</a>" } ?? Escape.html(g.rule)
+        let badge = first.baseline.map { b -> String in
+            let kind = b == .new || b == .worsened ? b.rawValue : "known"
+            return " <span class=\"badge badge-\(kind)\">\(b == .new || b == .worsened ? b.rawValue : "known: \(b.rawValue)")</span>"
+        } ?? ""
+        out += "<h3><span class=\"sev sev-\(g.severity.rawValue)\">\(g.severity.rawValue)</span> <code>\(rule)</code>\(badge)"
+        if g.isFolded { out += " <span class=\"fold\">× \(g.count)</span>" }
+        out += "</h3>\n"
+        if g.isFolded {
+            out += "<p class=\"summary\">\(Escape.html(g.summary)).</p>\n"
+            out += "<p>\(Escape.html(first.message))</p>\n"
         } else {
-            let w = max((f.maxX - f.minX) * s, 2), h = max((f.maxZ - f.minZ) * s, 2)
-            out += "<rect x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ)))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(c)\" fill-opacity=\"0.25\" stroke=\"\(c)\">\(title)</rect>\n"
+            let who = first.entities.isEmpty ? "whole scene" : first.entities.joined(separator: ", ")
+            out += "<p><b>\(Escape.html(who))</b>: \(Escape.html(first.message))</p>\n"
+            out += "<p class=\"measure\">measured <b>\(fmtValue(first.measured)) \(Escape.html(first.unit))</b>, threshold \(fmtValue(first.threshold)) \(Escape.html(first.unit))"
+            if first.borderline { out += " (borderline)" }
+            out += "; \(Escape.html(timeRange(first, frameRate: s.frameRate))); worst at frame \(first.worstFrame)"
+            if let l = first.location { out += "; <code>\(Escape.html(s.path)):\(l.line):\(l.column)</code>" }
+            out += "</p>\n"
         }
-        if !f.path.contains("/") {
-            out += "<text x=\"\(n(px(f.minX)))\" y=\"\(n(pz(f.minZ) - 3))\" font-size=\"10\" fill=\"#333\">\(Escape.html(f.path))</text>\n"
+        if picturesLeftOut {
+            out += "<p class=\"meta\">No picture: the first \(SceneSnapshot.maxViews) findings of a scene have pictures.</p>\n"
         }
-    }
-    if let first = snapshot.viewerPath.first {
-        let points = snapshot.viewerPath.map { "\(n(px($0.x))),\(n(pz($0.y)))" }.joined(separator: " ")
-        out += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#1d1d1f\" stroke-width=\"2\"/>\n"
-        out += "<circle cx=\"\(n(px(first.x)))\" cy=\"\(n(pz(first.y)))\" r=\"5\" fill=\"#1d1d1f\"><title>viewer at t = 0</title></circle>\n"
-    }
-    // The viewer at each violation's worst frame. The path holds every `step`-th frame (and the
-    // last), as captured by SpatialCheck.captureSnapshot, so frame f is sample f / step.
-    if !snapshot.viewerPath.isEmpty, scene.frames > 0 {
-        let step = max(1, scene.frames / 400)
-        var marked = Set<Int>()
-        for v in scene.violations.sorted(by: { $0.severity < $1.severity }) {  // errors first
-            let i = min(snapshot.viewerPath.count - 1, v.worstFrame / step)
-            guard marked.insert(i).inserted else { continue }
-            let p = snapshot.viewerPath[i], x = px(p.x), z = pz(p.y), c = color(v.severity)
-            out += "<path d=\"M\(n(x - 6)) \(n(z - 6))L\(n(x + 6)) \(n(z + 6))M\(n(x - 6)) \(n(z + 6))L\(n(x + 6)) \(n(z - 6))\" stroke=\"\(c)\" stroke-width=\"3\"><title>viewer at frame \(v.worstFrame), worst frame of \(Escape.html(v.rule))</title></path>\n"
+        if let snap, var view = snap.views[lead.worstFrame] {
+            let hot = Set(g.members.filter { $0.worstFrame == lead.worstFrame || g.isFolded }.flatMap(\.entities))
+            // This card's entities and the context nearest them (the captured view may hold
+            // the marked entities of other cards too).
+            view.boxes = SceneSnapshot.neighbourhood(view.boxes, marked: hot)
+            out += "<div class=\"figures\">\n"
+            let wholeScene = lead.entities.isEmpty ? "; a whole-scene finding: the ✕ on the plan shows where the viewer stands" : ""
+            out += "<figure class=\"view\"><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s)\(g.isFolded ? ", all \(g.count) findings marked" : "")\(wholeScene).</figcaption>\n"
+            // Small marked entities (buttons 2 m away span a degree or two): the measurement is
+            // drawn on a zoomed detail, the whole view keeps the context.
+            let boxes = view.boxes.filter { hot.contains($0.path) }
+            var zoom: (SIMD2<Double>, Double)?
+            if let minAz = boxes.map(\.minAz).min(), let maxAz = boxes.map(\.maxAz).max(),
+               let minEl = boxes.map(\.minEl).min(), let maxEl = boxes.map(\.maxEl).max(),
+               max(maxAz - minAz, (maxEl - minEl) / 0.625) < 40 {
+                zoom = (SIMD2((minAz + maxAz) / 2, (minEl + maxEl) / 2), max(4, max(maxAz - minAz, (maxEl - minEl) / 0.625) * 0.75))
+            }
+            out += viewSVG(view: view, highlight: hot, fov: snap.fieldOfView, severity: g.severity,
+                           measure: ViewMeasure(group: g, lead: lead), annotate: zoom == nil) + "</figure>\n"
+            if let (c, half) = zoom {
+                out += "<figure class=\"view\"><figcaption>Detail: ±\(fmt(half, 1))° around the marked entities.</figcaption>\n"
+                out += viewSVG(view: view, highlight: hot, fov: snap.fieldOfView, severity: g.severity,
+                               measure: ViewMeasure(group: g, lead: lead), center: c, halfAz: half) + "</figure>\n"
+            }
+            out += "</div>\n"
         }
-    }
-    out += "</svg>\n"
-    return out
-}
-
-/// The view from the eye: azimuth right, elevation up, with the comfort field of view dashed.
-/// `center` and `halfAz` pick the window: by default ±100° by ±62.5° around straight ahead (16:10);
-/// the detail view zooms onto small marked entities.
-func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double>, severity: Severity,
-             center: SIMD2<Double> = .zero, halfAz: Double = 100) -> String {
-    let w = 480.0, h = 300.0
-    let azRange = halfAz, elRange = halfAz * 0.625
-    func px(_ az: Double) -> Double { (az - center.x + azRange) / (2 * azRange) * w }
-    func py(_ el: Double) -> Double { (elRange - (el - center.y)) / (2 * elRange) * h }
-    let detail = halfAz < 100
-    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h))\" viewBox=\"0 0 \(n(w)) \(n(h))\" role=\"img\" aria-label=\"\(detail ? "detail of the view" : "view") at frame \(view.frame)\">\n"
-    out += "<rect x=\"0\" y=\"0\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#f4f6f8\"/>\n"
-    out += "<line x1=\"\(n(px(0)))\" y1=\"0\" x2=\"\(n(px(0)))\" y2=\"\(n(h))\" stroke=\"#dde\"/>\n"
-    out += "<line x1=\"0\" y1=\"\(n(py(0)))\" x2=\"\(n(w))\" y2=\"\(n(py(0)))\" stroke=\"#dde\"/>\n"
-    out += "<rect x=\"\(n(px(-fov.x / 2)))\" y=\"\(n(py(fov.y / 2)))\" width=\"\(n(px(fov.x / 2) - px(-fov.x / 2)))\" height=\"\(n(py(-fov.y / 2) - py(fov.y / 2)))\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n"
-    // Far first, so nearer content draws on top. Labels of marked entities go in a list at the
-    // top left (they would overlap on neighbouring small targets), each box numbered.
-    var labels: [String] = []
-    // Marked entities last, so their container never covers them.
-    let ordered = view.boxes.sorted {
-        let h0 = highlight.contains($0.path), h1 = highlight.contains($1.path)
-        return h0 != h1 ? h1 : $0.distance > $1.distance
-    }
-    for b in ordered {
-        let hot = highlight.contains(b.path)
-        let x0 = max(0, px(b.minAz)), x1 = min(w, px(b.maxAz))
-        let y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
-        guard x1 >= x0, y1 >= y0 else { continue }
-        let c = hot ? color(severity) : "#8e8e93"
-        out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? c : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(c)\" stroke-width=\"\(hot ? "2.5" : "1")\"><title>\(Escape.html(b.path)) at \(fmt(b.distance, 2)) m</title></rect>\n"
-        if hot {
-            labels.append(b.path)
-            out += "<text x=\"\(n(x0))\" y=\"\(n(max(10, y0 - 3 - Double(labels.count - 1) * 11)))\" font-size=\"10\" fill=\"\(c)\">\(labels.count)</text>\n"
+        if g.isFolded {
+            out += "<details><summary>The \(g.count) findings</summary>\n<table class=\"members\"><thead><tr><th>entities</th><th class=\"n\">measured</th><th class=\"n\">threshold</th><th>when</th></tr></thead><tbody>\n"
+            for v in g.members.prefix(200) {
+                out += "<tr><td>\(Escape.html(v.entityList))</td><td class=\"n\">\(fmtValue(v.measured)) \(Escape.html(v.unit))</td>"
+                out += "<td class=\"n\">\(fmtValue(v.threshold)) \(Escape.html(v.unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
+            }
+            out += "</tbody></table>\n"
+            if g.count > 200 { out += "<p>… and \(g.count - 200) more (the JSON report lists every one).</p>\n" }
+            out += "</details>\n"
         }
+        out += "</article>\n"
+        return out
     }
-    for (i, label) in labels.enumerated() {
-        out += "<text x=\"6\" y=\"\(n(14 + Double(i) * 12))\" font-size=\"11\" fill=\"\(color(severity))\">\(i + 1) \(Escape.html(label))</text>\n"
-    }
-    out += "</svg>\n"
-    return out
-}
-
-/// One row per violation, bars over its frame spans.
-func timelineSVG(scene: SceneReport) -> String {
-    let rowH = 16.0, labelW = 220.0, barW = 420.0
-    let h = Double(scene.violations.count) * rowH + 20
-    let frames = Double(max(scene.frames, 1))
-    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(labelW + barW + 10))\" height=\"\(n(h))\" role=\"img\" aria-label=\"timeline\">\n"
-    for (i, v) in scene.violations.enumerated() {
-        let y = Double(i) * rowH + 4
-        let label = v.rule + " " + (v.entities.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")
-        out += "<text x=\"2\" y=\"\(n(y + 11))\" font-size=\"10\" fill=\"#333\">\(Escape.html(String(label.prefix(40))))</text>\n"
-        out += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 2))\" width=\"\(n(barW))\" height=\"\(n(rowH - 6))\" fill=\"#f0f0f0\"/>\n"
-        for span in v.spans {
-            let x = labelW + Double(span.lowerBound) / frames * barW
-            let wd = max(Double(span.upperBound - span.lowerBound + 1) / frames * barW, 1.5)
-            out += "<rect x=\"\(n(x))\" y=\"\(n(y + 2))\" width=\"\(n(wd))\" height=\"\(n(rowH - 6))\" fill=\"\(color(v.severity))\"/>\n"
-        }
-    }
-    out += "<text x=\"\(n(labelW))\" y=\"\(n(h - 3))\" font-size=\"9\" fill=\"#777\">frame 0</text>\n"
-    out += "<text x=\"\(n(labelW + barW - 50))\" y=\"\(n(h - 3))\" font-size=\"9\" fill=\"#777\">frame \(scene.frames - 1)</text>\n"
-    out += "</svg>\n"
-    return out
 }
 
 /// A multi-line text (a diagnostic with its hint) as HTML: each line through `Escape.html`,
@@ -330,3 +240,91 @@ func timelineSVG(scene: SceneReport) -> String {
 func htmlLines(_ s: String) -> String {
     s.split(separator: "\n", omittingEmptySubsequences: false).map { Escape.html(String($0)) }.joined(separator: "<br>")
 }
+
+/// Colours: severity text colours meet 4.5:1 on their background in both schemes (light
+/// #b3261e, #8a4b00, #1a5a9e on white; dark #ff8a80, #f0b35a, #8cbcf5 on #16181c). Pictures keep a
+/// light paper background in both schemes so their colours read the same.
+let htmlStyle = """
+:root{--bg:#ffffff;--fg:#1d1d1f;--muted:#5b5e66;--line:#d8dbe0;--card:#f6f7f9;--err:#b3261e;--warn:#8a4b00;--info:#1a5a9e;--ok:#1e6b2a;--accent:#0b57d0;
+--pass-bg:#e6f4ea;--fail-bg:#fce8e6}
+@media (prefers-color-scheme:dark){:root{--bg:#16181c;--fg:#e8eaed;--muted:#a9adb5;--line:#3a3d44;--card:#1f2227;--err:#ff8a80;--warn:#f0b35a;--info:#8cbcf5;--ok:#7fd18b;--accent:#8ab4f8;
+--pass-bg:#17301d;--fail-bg:#3a1c1a}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",system-ui,Helvetica,Arial,sans-serif}
+main{max-width:1180px;margin:0 auto;padding:1.5rem 1.25rem 3rem}
+h1{font-size:1.9rem;line-height:1.2;margin:.2rem 0 .6rem;letter-spacing:-.01em}
+h2{font-size:1.35rem;margin:2.5rem 0 .5rem;padding-bottom:.3rem;border-bottom:1px solid var(--line)}
+h3{font-size:1.05rem;margin:.1rem 0 .4rem}
+a{color:var(--accent)}code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.banner{border-radius:12px;padding:1.1rem 1.4rem;margin-bottom:1.5rem;border:1px solid var(--line)}
+.banner.pass{background:var(--pass-bg)}.banner.fail{background:var(--fail-bg)}
+.verdict{margin:0;display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap}
+.verdict-word{font-size:1.6rem;font-weight:700;letter-spacing:.02em;text-transform:uppercase}
+.pass .verdict-word{color:var(--ok)}.fail .verdict-word{color:var(--err)}.gate{color:var(--muted)}
+.counts{list-style:none;padding:0;margin:.3rem 0;display:flex;gap:1.5rem;flex-wrap:wrap;font-size:1.05rem}
+.counts b{font-size:1.5rem;font-variant-numeric:tabular-nums}
+.count-error b{color:var(--err)}.count-warning b{color:var(--warn)}.count-info b{color:var(--info)}
+.settings{display:flex;flex-wrap:wrap;gap:.3rem 1.6rem;margin:.6rem 0 0;font-size:.9rem}
+.settings div{display:flex;gap:.4rem}.settings dt{color:var(--muted)}.settings dd{margin:0;font-weight:600}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}
+th,td{border-bottom:1px solid var(--line);padding:.35rem .7rem;text-align:left;vertical-align:top}
+th{font-weight:600;color:var(--muted);font-size:.85rem;text-transform:uppercase;letter-spacing:.04em}
+.n{text-align:right}
+table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:" ▲"}
+table.sortable th[aria-sort=descending]::after{content:" ▼"}
+tr.clean td:first-child a{color:var(--ok)}
+.status-clean{color:var(--ok);font-weight:600}.status-broken{color:var(--err);font-weight:600}
+.sev-error{color:var(--err);font-weight:600}.sev-warning{color:var(--warn);font-weight:600}.sev-info{color:var(--info);font-weight:600}
+.sev{text-transform:uppercase;font-size:.8rem;letter-spacing:.05em}
+.vcard{border:1px solid var(--line);border-left:5px solid var(--line);border-radius:8px;padding:.8rem 1.1rem;margin:1rem 0;background:var(--card)}
+.sev-border-error{border-left-color:var(--err)}.sev-border-warning{border-left-color:var(--warn)}.sev-border-info{border-left-color:var(--info)}
+.vcard p{margin:.3rem 0}.summary{font-weight:600}.fold{font-weight:600;color:var(--muted)}
+.meta,.hint,figcaption{color:var(--muted);font-size:.88rem}
+figure{margin:.4rem 0;max-width:100%}figcaption{margin-bottom:.3rem;max-width:560px}
+.figures{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
+svg{background:#fff;border:1px solid var(--line);border-radius:6px;max-width:100%;height:auto;color:#1d1d1f}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.1em .55em;border-radius:.8em;color:#fff;vertical-align:middle}
+.badge-new{background:#b3261e}.badge-worsened{background:#8a4b00}.badge-known{background:#5b5e66}.badge-fixed{background:#1e6b2a}
+.rule-index{padding-left:1.2rem}.rule-index ul{padding-left:1.2rem;margin:.1rem 0 .5rem}.index{font-size:.92rem}
+.filters label{margin-right:.8rem}.js-only{display:none}.js .js-only{display:block}
+.hidden-by-filter{display:none}
+details{margin:.5rem 0}summary{cursor:pointer;color:var(--accent)}table.members{font-size:.85rem;margin-top:.4rem}
+.top{font-size:.85rem}footer{color:var(--muted);font-size:.85rem;border-top:1px solid var(--line);margin-top:3rem}
+@media print{body{background:#fff;color:#000;font-size:11pt}main{max-width:none;padding:0}
+.js-only,.filters,.replay-slot,.top{display:none!important}a{color:#000;text-decoration:none}
+.banner,.vcard{break-inside:avoid;background:#fff!important}.scene{break-before:page}
+details>*{display:block}svg{border-color:#999}}
+
+"""
+
+/// Sorting of the scene table and the severity filter; without it the page is complete.
+let htmlScript = """
+(function(){
+document.documentElement.classList.add("js");
+document.querySelectorAll("table.sortable").forEach(function(table){
+  var heads=table.querySelectorAll("th");
+  heads.forEach(function(th,col){
+    th.tabIndex=0;
+    function sort(){
+      var asc=th.getAttribute("aria-sort")!=="ascending";
+      heads.forEach(function(h){h.removeAttribute("aria-sort");});
+      th.setAttribute("aria-sort",asc?"ascending":"descending");
+      var body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);
+      var num=th.getAttribute("data-type")==="num";
+      function key(r){var c=r.cells[col];var v=c.getAttribute("data-sort")||c.textContent;return num?parseFloat(v)||0:v.toLowerCase();}
+      rows.sort(function(a,b){var x=key(a),y=key(b);return (x<y?-1:x>y?1:0)*(asc?1:-1);});
+      rows.forEach(function(r){body.appendChild(r);});
+    }
+    th.addEventListener("click",sort);
+    th.addEventListener("keydown",function(e){if(e.key==="Enter"||e.key===" "){e.preventDefault();sort();}});
+  });
+});
+document.querySelectorAll("input[data-filter]").forEach(function(box){
+  box.addEventListener("change",function(){
+    var sev=box.getAttribute("data-filter");
+    document.querySelectorAll(".vcard[data-severity=\\""+sev+"\\"]").forEach(function(c){c.classList.toggle("hidden-by-filter",!box.checked);});
+  });
+});
+})();
+
+"""

@@ -113,6 +113,9 @@ public struct SceneReport: Sendable {
     /// Violations left out of `violations` by `--max-violations` (and SARIF's result limit), per
     /// rule and severity, sorted; they still count in `count(_:)` and decided the exit code.
     public var omitted: [OmittedViolations] = []
+    /// The geometry the HTML report draws, written to JSON as `geometry` only when set
+    /// (`validate --with-geometry`), and read back by `spatialcheck report`.
+    public var geometry: SceneSnapshot?
 
     public init(path: String, name: String? = nil, status: Status, platform: String? = nil,
                 frameRate: Double = 0, frames: Int = 0, duration: Double = 0,
@@ -258,6 +261,7 @@ extension SceneReport {
             }
             if !warnings.isEmpty { m.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
             m.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))
+            if let geometry { m.append(("geometry", geometry.json())) }
         case .error:
             m.append(("errors", .array(errors.map(diagnosticJSON))))
         }

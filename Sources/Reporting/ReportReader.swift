@@ -123,6 +123,7 @@ extension Report {
                       let count = number(o["count"]), count >= 1, count < 1e12 else { continue }
                 scene.omitted.append(OmittedViolations(rule: rule, severity: severity, count: Int(count)))
             }
+            if let g = s["geometry"] { scene.geometry = SceneSnapshot(json: g) }
             scene.normalizeViolations()
             scenes.append(scene)
         }

@@ -66,8 +66,11 @@ extension SpatialCheck {
         let exit: ExitCode = merged.hasLoadErrors ? .loadError : merged.failsGate(gating: gating) ? .violations : .clean
         // SARIF stays under code scanning's result limit (after the gate has seen every violation).
         if options.format == .sarif { limitViolations(&merged, perRule: 0, total: sarifResultLimit) }
-        // Saved reports carry no geometry, so the HTML has no pictures here.
-        var output = render(merged, snapshots: [:], format: options.format, color: options.color, quiet: options.quiet,
+        // Reports written with `validate --with-geometry` carry each scene's geometry: the HTML
+        // draws its pictures from it (without it, the page has no pictures).
+        var snapshots: [String: SceneSnapshot] = [:]
+        for s in merged.scenes { if let g = s.geometry { snapshots[s.path] = g } }
+        var output = render(merged, snapshots: snapshots, format: options.format, color: options.color, quiet: options.quiet,
                             expand: options.expand)
         if options.format == .text { output = merged.summary() + "\n" + output }
         return Outcome(output: output, exitCode: exit)

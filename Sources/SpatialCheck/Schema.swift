@@ -320,8 +320,30 @@ enum SchemaBuilder {
                                         "violations left out of the list, per rule and severity")),
             ("warnings", array(ref("diagnostic"))),
             ("rulesChecked", array(enumeration(RuleCatalog.allRuleIDs))),
+            ("geometry", ref("geometry")),
             ("errors", array(ref("diagnostic"))),
         ], required: ["path", "status"])
+        let xz = array(number(), "x, z in metres (top-down, −z forward)")
+        let geometry = obj([
+            ("viewerPath", array(xz, "head position sampled over the run (at most ~400 points)")),
+            ("pathFrames", array(integer(minimum: 0), "frame of each viewerPath sample")),
+            ("boundaryOrigins", array(xz, "boundary origins used during the run")),
+            ("boundaryRadius", number("m")), ("fadeRadius", number("m")),
+            ("fieldOfView", array(number(), "horizontal, vertical comfort field of view in degrees")),
+            ("footprints", array(obj([("path", string()), ("kind", string()),
+                                      ("bounds", array(number(), "minX, maxX, minZ, maxZ at rest")),
+                                      ("outline", array(xz, "the box seen from above"))], required: ["path", "bounds"]))),
+            ("views", array(obj([("frame", integer(minimum: 0)), ("time", number()),
+                                 ("boxes", array(array(.object([]), "[path, minAz, maxAz, minEl, maxEl, distance] in head-frame degrees and m")))],
+                                required: ["frame", "boxes"]), "the view from the eye at violations' worst frames")),
+            ("series", array(obj([("quantity", enumeration(["boundary", "distance", "eccentricity", "angularVelocity"])),
+                                  ("entity", .object([("type", .array([.string("string"), .string("null")]))])),
+                                  ("unit", string()), ("frames", array(integer(minimum: 0))), ("values", array(number()))],
+                                 required: ["quantity", "frames", "values"]), "measured quantities over time, sampled")),
+            ("events", array(obj([("frame", integer(minimum: 0)), ("time", number()),
+                                  ("kind", enumeration(["show", "hide", "immersion", "recenter"])), ("detail", string())],
+                                 required: ["frame", "kind"]))),
+        ], description: "what the HTML report draws (validate --with-geometry only)")
         var baselineCounts: [(String, JSON)] = BaselineStatus.allCases.map { ($0.rawValue, integer(minimum: 0)) }
         baselineCounts.append(("fixedViolations", array(obj([("scene", string()), ("rule", enumeration(RuleCatalog.allRuleIDs)),
                                                              ("entities", array(string())),
@@ -339,7 +361,7 @@ enum SchemaBuilder {
             ("baseline", obj(baselineCounts)),
         ], required: ["format", "scenes"])
         return document(title: "spatialcheck report (spatialcheck-report/1)", root: root, definitions: [
-            ("scene", scene), ("violation", violation), ("diagnostic", diagnostic),
+            ("scene", scene), ("violation", violation), ("diagnostic", diagnostic), ("geometry", geometry),
         ])
     }
 

@@ -4,27 +4,84 @@ import Simulation
 import Reporting
 
 extension SpatialCheck {
+    /// A per-frame quantity the timeline plots against a violation's threshold.
+    struct SeriesRequest: Hashable {
+        var quantity: String
+        /// Entity index, nil for the head's distance from the boundary origin.
+        var entity: Int?
+    }
+
+    /// What to capture for a scene's violations: the frames to draw views at (each fold group's
+    /// first worst frame, errors first, at most `SceneSnapshot.maxViews`), the entities to mark in
+    /// each of those views (all members of the groups drawn there), and the series to record.
+    static func snapshotPlan(scene: Scene, violations: [ReportViolation])
+        -> (frames: Set<Int>, marked: [Int: Set<String>], series: [SeriesRequest]) {
+        let groups = foldViolations(violations).enumerated().sorted {
+            $0.element.severity != $1.element.severity ? $0.element.severity < $1.element.severity : $0.offset < $1.offset
+        }.map(\.element)
+        var frames = Set<Int>(), marked: [Int: Set<String>] = [:]
+        for g in groups {
+            guard let f = g.members.first?.worstFrame else { continue }
+            if !frames.contains(f) {
+                guard frames.count < SceneSnapshot.maxViews else { continue }
+                frames.insert(f)
+            }
+            for v in g.members { marked[f, default: []].formUnion(v.entities) }
+        }
+        let index = Dictionary(scene.entities.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        var series: [SeriesRequest] = []
+        for v in violations {
+            guard let q = SceneSnapshot.seriesQuantity(rule: v.rule, entityCount: v.entities.count) else { continue }
+            let r = SeriesRequest(quantity: q, entity: q == "boundary" ? nil : v.entities.first.flatMap { index[$0] })
+            if q != "boundary" && r.entity == nil { continue }
+            if !series.contains(r) && series.count < SceneSnapshot.maxSeries { series.append(r) }
+        }
+        return (frames, marked, series)
+    }
+
     /// Replays a scene to capture what the HTML report draws: the viewer path, boundary origins,
-    /// rest footprints, and the view from the eye at the requested frames.
-    static func captureSnapshot(scene: Scene, options: SimulationOptions, frames wanted: Set<Int>) -> SceneSnapshot {
+    /// rest footprints, the view from the eye at the requested frames (the `marked` entities and at
+    /// most `SceneSnapshot.maxContextBoxes` others nearest them), the requested series and the events.
+    static func captureSnapshot(scene: Scene, options: SimulationOptions, frames wanted: Set<Int>,
+                                marked: [Int: Set<String>] = [:], series requests: [SeriesRequest] = []) -> SceneSnapshot {
         let simulator = Simulator(scene: scene, options: options)
-        let step = max(1, simulator.frameCount / 400)
-        var path: [SIMD2<Double>] = []
+        let count = simulator.frameCount
+        let step = max(1, (count + SceneSnapshot.maxSeriesPoints - 1) / SceneSnapshot.maxSeriesPoints)
+        var path: [SIMD2<Double>] = [], pathFrames: [Int] = []
         var origins: [SIMD2<Double>] = []
         var views: [Int: SceneSnapshot.View] = [:]
         var outlines: [[SIMD2<Double>]] = Array(repeating: [], count: scene.entities.count)
+        var seriesFrames: [[Int]] = Array(repeating: [], count: requests.count)
+        var seriesValues: [[Double]] = Array(repeating: [], count: requests.count)
+        var sawBoundary = false
         simulator.run { q in
             if q.frame == 0 {
                 for e in 0..<min(q.entityCount, outlines.count) {
                     outlines[e] = convexHull(q.boxCorners(e).map { SIMD2($0.x, $0.z) })
                 }
             }
-            if q.frame % step == 0 || q.frame == simulator.frameCount - 1 {
+            let sample = q.frame % step == 0 || q.frame == count - 1
+            if sample {
                 path.append(SIMD2(q.headPosition.x, q.headPosition.z))
+                pathFrames.append(q.frame)
             }
             if let o = q.boundaryOrigin {
+                sawBoundary = true
                 let p = SIMD2(o.x, o.z)
                 if origins.last != p { origins.append(p) }
+            }
+            if sample || wanted.contains(q.frame) {
+                for (k, r) in requests.enumerated() {
+                    let value: Double?
+                    switch (r.quantity, r.entity) {
+                    case ("boundary", _): value = q.boundaryOrigin == nil ? nil : q.headDisplacement
+                    case ("distance", let e?) where e < q.entityCount: value = q.visible[e] ? q.distance[e] : nil
+                    case ("eccentricity", let e?) where e < q.entityCount: value = q.visible[e] ? q.eccentricity[e] : nil
+                    case ("angularVelocity", let e?) where e < q.entityCount: value = q.visible[e] ? q.angularVelocity[e] : nil
+                    default: value = nil
+                    }
+                    if let value, value.isFinite { seriesFrames[k].append(q.frame); seriesValues[k].append(value) }
+                }
             }
             guard wanted.contains(q.frame) else { return }
             var boxes: [SceneSnapshot.ViewBox] = []
@@ -43,7 +100,7 @@ extension SpatialCheck {
                 boxes.append(.init(path: scene.entities[e].path, minAz: minAz, maxAz: maxAz,
                                    minEl: minEl, maxEl: maxEl, distance: q.distance[e]))
             }
-            views[q.frame] = .init(frame: q.frame, time: q.time, boxes: boxes)
+            views[q.frame] = .init(frame: q.frame, time: q.time, boxes: SceneSnapshot.neighbourhood(boxes, marked: marked[q.frame] ?? []))
         }
         let footprints = scene.entities.enumerated().compactMap { i, e -> SceneSnapshot.Footprint? in
             let b = e.restWorldBounds
@@ -51,8 +108,33 @@ extension SpatialCheck {
             return .init(path: e.path, kind: e.kind.rawValue, minX: b.min.x, maxX: b.max.x, minZ: b.min.z, maxZ: b.max.z,
                          outline: i < outlines.count ? outlines[i] : [])
         }
-        return SceneSnapshot(viewerPath: path, boundaryOrigins: origins, footprints: footprints,
-                             fieldOfView: simulator.fieldOfView, views: views)
+        let series = requests.enumerated().compactMap { k, r -> SceneSnapshot.Series? in
+            guard !seriesFrames[k].isEmpty, r.quantity != "boundary" || sawBoundary else { return nil }
+            let unit = r.quantity == "boundary" || r.quantity == "distance" ? "m" : r.quantity == "eccentricity" ? "deg" : "deg/s"
+            return .init(quantity: r.quantity, entity: r.entity.map { scene.entities[$0].path }, unit: unit,
+                         frames: seriesFrames[k], values: seriesValues[k])
+        }
+        return SceneSnapshot(viewerPath: path, pathFrames: pathFrames, boundaryOrigins: origins, footprints: footprints,
+                             fieldOfView: simulator.fieldOfView, views: views, series: series,
+                             events: events(of: scene, frameRate: simulator.frameRate, frames: count))
+    }
+
+    /// The scene's events at the first frame they apply to (frame time ≥ event time).
+    static func events(of scene: Scene, frameRate: Double, frames: Int) -> [SceneSnapshot.Event] {
+        scene.events.prefix(1000).compactMap { e in
+            guard e.time.isFinite, frames > 0 else { return nil }
+            let f = min(frames - 1, max(0, Int(min((e.time * frameRate - 1e-9).rounded(.up), 1e12))))
+            switch e.action {
+            case .setImmersion(let style, let trigger):
+                return .init(frame: f, time: e.time, kind: "immersion", detail: "\(style.rawValue) (\(trigger.rawValue))")
+            case .recenter:
+                return .init(frame: f, time: e.time, kind: "recenter", detail: "")
+            case .show(let i):
+                return .init(frame: f, time: e.time, kind: "show", detail: i >= 0 && i < scene.entities.count ? scene.entities[i].path : "")
+            case .hide(let i):
+                return .init(frame: f, time: e.time, kind: "hide", detail: i >= 0 && i < scene.entities.count ? scene.entities[i].path : "")
+            }
+        }
     }
 }
 

@@ -31,6 +31,11 @@ extension SpatialCheck {
         /// Capture the geometry the HTML report draws (a second simulation pass per scene). nil:
         /// only when `format` is HTML.
         public var captureSnapshots: Bool?
+        /// `--with-geometry`: write each scene's snapshot into the JSON report as `geometry`, so
+        /// `spatialcheck report --format html` can draw the pictures later (implies capturing it).
+        public var withGeometry = false
+        /// Also capture the HTML report's 3D replay (with the snapshots; a third simulation pass).
+        public var replay = false
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
         public var timestamp: Date?
         /// `--root`: the folder scene paths in the report (and so fingerprints) are relative to;
@@ -122,11 +127,11 @@ extension SpatialCheck {
         let isolation = options.isolation
         let budget = options.workBudget
         let jobs = max(1, min(options.jobs, toCheck.count))
-        let wantSnapshots = options.captureSnapshots ?? (options.format == .html)
+        let wantSnapshots = options.withGeometry || (options.captureSnapshots ?? (options.format == .html))
         let work: @Sendable (Int) -> Void = { n in
             let (i, path, names) = toCheck[n]
             results.set(i, checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
-                                      snapshot: wantSnapshots, budget: budget))
+                                      snapshot: wantSnapshots, budget: budget, replay: options.replay))
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }
@@ -147,6 +152,7 @@ extension SpatialCheck {
         for (n, r) in results.all().enumerated() {
             var scene = r.report
             if options.shard != nil, n < inputs.count { scene.order = inputs[n].order }
+            if options.withGeometry { scene.geometry = r.snapshot }
             scenes.append(scene)
             if let s = r.snapshot { snapshots[r.report.path] = s }
         }
@@ -186,7 +192,7 @@ extension SpatialCheck {
     /// `names.report`, the path relative to the project root; a scene over `budget` is not simulated.
     static func checkScene(path: String, names: ScenePaths? = nil, load: LoadOptions, isolation: AssetImportIsolation? = nil,
                            configuration: RuleConfiguration, snapshot: Bool = true,
-                           budget: WorkBudget = WorkBudget()) -> (report: SceneReport, snapshot: SceneSnapshot?) {
+                           budget: WorkBudget = WorkBudget(), replay: Bool = false) -> (report: SceneReport, snapshot: SceneSnapshot?) {
         let names = names ?? ScenePaths(report: path, legacy: path, file: path)
         var scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
@@ -216,8 +222,11 @@ extension SpatialCheck {
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
         guard snapshot else { return (report, nil) }
-        let worst = Set(violations.map(\.worstFrame))
-        return (report, captureSnapshot(scene: scene, options: SimulationOptions(), frames: worst))
+        let plan = snapshotPlan(scene: scene, violations: violations)
+        var snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
+                                   marked: plan.marked, series: plan.series)
+        if replay { snap.replay = captureReplay(scene: scene, violations: violations) }
+        return (report, snap)
     }
 
     /// What no tool checked, from the rule catalog: its rules not implemented and its

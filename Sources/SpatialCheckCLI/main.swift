@@ -220,6 +220,8 @@ struct Validate: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
     @Flag(help: "Write when the report was made (UTC): JSON generatedAt, SARIF endTimeUtc, JUnit timestamp, a line in the others.")
     var timestamp = false
+    @Flag(name: .customLong("with-geometry"), help: "JSON: write each scene's geometry (plan, views, timeline series) so `spatialcheck report --format html` can draw the pictures later.")
+    var withGeometry = false
     @Option(help: "Project root that scene paths (and so fingerprints) are relative to (default: the folder of the nearest .spatialcheck.yaml, else the git work tree, else the current directory).")
     var root: String?
     @Option(help: "Check only shard i of n (e.g. 2/3): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
@@ -251,6 +253,7 @@ struct Validate: ParsableCommand {
         options.quiet = quiet
         options.expand = expand
         options.timestamp = timestamp ? Date() : nil
+        options.withGeometry = withGeometry
         options.root = root
         options.shard = shard
         options.maxViolations = maxViolations

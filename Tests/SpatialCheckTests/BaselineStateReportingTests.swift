@@ -92,7 +92,7 @@ import Rules
         let html = Self.report().html(snapshots: [:])
         #expect(html.contains("<span class=\"badge badge-new\">1 new</span>"))
         #expect(html.contains("<span class=\"badge badge-fixed\">1 fixed</span>"))
-        #expect(html.contains("<a href=\"https://developer.apple.com/design/human-interface-guidelines/spatial-layout\">type-min-size</a> <span class=\"badge badge-new\">new</span></h3>"))
+        #expect(html.contains("<a href=\"https://developer.apple.com/design/human-interface-guidelines/spatial-layout\">type-min-size</a></code> <span class=\"badge badge-new\">new</span></h3>"))
         #expect(html.contains("<span class=\"badge badge-known\">known: unchanged</span>"))
         #expect(!AnnotationFormatTests.report().html(snapshots: [:]).contains("class=\"badge"))
     }

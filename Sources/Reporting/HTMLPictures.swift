@@ -1,0 +1,492 @@
+import SpatialModel
+import Rules
+
+// The static SVG pictures of the HTML report: top-down plan, the viewer's view, the timeline.
+// Pictures have a light "paper" background in both colour schemes.
+
+func severityColor(_ s: Severity?) -> String {
+    switch s {
+    case .error?: return "#c0261b"
+    case .warning?: return "#d17a00"
+    case .info?: return "#1c5fb8"
+    case nil: return "#8e8e93"
+    }
+}
+
+/// Text colour on the white paper (≥ 4.5:1).
+private func severityText(_ s: Severity?) -> String {
+    switch s {
+    case .error?: return "#b3261e"
+    case .warning?: return "#8a4b00"
+    case .info?: return "#1a5a9e"
+    case nil: return "#5b5e66"
+    }
+}
+
+private func n(_ x: Double) -> String { fmt(x, 1) }
+
+/// A label: truncated in the middle beyond `max` characters (paths keep their start and leaf).
+func shortLabel(_ s: String, max: Int = 28) -> String {
+    guard s.count > max, max > 3 else { return s }
+    let head = (max - 1) / 2, tail = max - 1 - head
+    return String(s.prefix(head)) + "…" + String(s.suffix(tail))
+}
+
+/// The largest of 1, 2, 5 × 10^k (m) that is at most `x`.
+func niceLength(_ x: Double) -> Double {
+    guard x.isFinite, x >= 1e-6, x <= 1e9 else { return 1 }
+    var p = 1.0
+    while p * 10 <= x { p *= 10 }
+    while p > x { p /= 10 }
+    for m in [5.0, 2, 1] where m * p <= x { return m * p }
+    return p
+}
+
+/// Greedy label placement: a label is drawn only where it overlaps no earlier one.
+struct LabelBoard {
+    var taken: [(Double, Double, Double, Double)] = []
+    /// Tries the candidate boxes (x, y of the baseline start, width, height) in order.
+    mutating func place(_ candidates: [(Double, Double)], width: Double, height: Double, bounds: (Double, Double)) -> (Double, Double)? {
+        for (x, y) in candidates {
+            let r = (x, y - height, x + width, y + 2)
+            guard r.0 >= 0, r.1 >= 0, r.2 <= bounds.0, r.3 <= bounds.1 else { continue }
+            if taken.contains(where: { $0.0 < r.2 && r.0 < $0.2 && $0.1 < r.3 && r.1 < $0.3 }) { continue }
+            taken.append(r)
+            return (x, y)
+        }
+        return nil
+    }
+}
+
+/// The plan's scale: metres → pixels and the extent it fits (content plus a margin).
+struct PlanFrame {
+    var minX, maxX, minZ, maxZ: Double
+    var scale: Double
+    static let maxSide = 520.0
+
+    init(snapshot: SceneSnapshot, frames: Int) {
+        var minX = Double.infinity, maxX = -Double.infinity, minZ = Double.infinity, maxZ = -Double.infinity
+        func include(_ x: Double, _ z: Double) {
+            guard x.isFinite, z.isFinite, abs(x) < 1000, abs(z) < 1000 else { return }
+            minX = min(minX, x); maxX = max(maxX, x); minZ = min(minZ, z); maxZ = max(maxZ, z)
+        }
+        for p in snapshot.viewerPath { include(p.x, p.y) }
+        for o in snapshot.boundaryOrigins {
+            include(o.x - snapshot.boundaryRadius, o.y - snapshot.boundaryRadius)
+            include(o.x + snapshot.boundaryRadius, o.y + snapshot.boundaryRadius)
+        }
+        for f in snapshot.footprints { include(f.minX, f.minZ); include(f.maxX, f.maxZ) }
+        if !minX.isFinite { minX = -1; maxX = 1; minZ = -1; maxZ = 1 }
+        // At least 2 m across, and a margin of 8 % (at least 0.3 m) around the content.
+        let cx = (minX + maxX) / 2, cz = (minZ + maxZ) / 2
+        let dx = max(maxX - minX, 2), dz = max(maxZ - minZ, 2)
+        let margin = max(0.3, 0.08 * max(dx, dz))
+        self.minX = cx - dx / 2 - margin; self.maxX = cx + dx / 2 + margin
+        self.minZ = cz - dz / 2 - margin; self.maxZ = cz + dz / 2 + margin
+        scale = min(PlanFrame.maxSide / (self.maxX - self.minX), PlanFrame.maxSide / (self.maxZ - self.minZ))
+        // At least `minWidth` wide (room for the legend): widen the extent around its centre.
+        if (self.maxX - self.minX) * scale < PlanFrame.minWidth {
+            let half = PlanFrame.minWidth / scale / 2
+            self.minX = cx - half; self.maxX = cx + half
+        }
+    }
+    static let minWidth = 480.0
+    func px(_ x: Double) -> Double { (x - minX) * scale }
+    func pz(_ z: Double) -> Double { (z - minZ) * scale }
+    var width: Double { (maxX - minX) * scale }
+    var height: Double { (maxZ - minZ) * scale }
+    /// The scale bar: a round length near a fifth of the width, and its length in pixels.
+    var scaleBar: (metres: Double, pixels: Double) {
+        let m = niceLength((maxX - minX) / 5)
+        return (m, m * scale)
+    }
+}
+
+/// Top-down plan: +X right, −Z (forward) up, fitted to its content, with a scale bar, a forward
+/// arrow, entity labels placed without overlap, and a legend for every marker.
+func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
+    // An entity's colour is the worst severity of its own violations and its children's
+    // (a window is red when one of its buttons is).
+    var worst: [String: Severity] = [:]
+    for v in scene.violations {
+        for path in v.entities {
+            let parts = path.split(separator: "/").map(String.init)
+            for k in 1...max(parts.count, 1) {
+                let prefix = parts.prefix(k).joined(separator: "/")
+                if let old = worst[prefix], old <= v.severity { continue }
+                worst[prefix] = v.severity
+            }
+        }
+    }
+    let f = PlanFrame(snapshot: snapshot, frames: scene.frames)
+    let w = f.width, h = f.height
+    let legendH = 54.0
+    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h + legendH))\" viewBox=\"0 0 \(n(w)) \(n(h + legendH))\" role=\"img\" aria-label=\"top-down plan\" font-family=\"system-ui,sans-serif\">\n"
+    out += "<title>Top-down plan of \(Escape.html(scene.path))</title>\n"
+    // Grid: every scale-bar length.
+    let bar = f.scaleBar
+    var g = (f.minX / bar.metres).rounded(.up) * bar.metres
+    var lines = 0
+    while g <= f.maxX && lines < 200 { out += "<line x1=\"\(n(f.px(g)))\" y1=\"0\" x2=\"\(n(f.px(g)))\" y2=\"\(n(h))\" stroke=\"#eceef1\"/>\n"; g += bar.metres; lines += 1 }
+    g = (f.minZ / bar.metres).rounded(.up) * bar.metres
+    while g <= f.maxZ && lines < 400 { out += "<line x1=\"0\" y1=\"\(n(f.pz(g)))\" x2=\"\(n(w))\" y2=\"\(n(f.pz(g)))\" stroke=\"#eceef1\"/>\n"; g += bar.metres; lines += 1 }
+    for o in snapshot.boundaryOrigins.prefix(50) {
+        out += "<circle cx=\"\(n(f.px(o.x)))\" cy=\"\(n(f.pz(o.y)))\" r=\"\(n(snapshot.boundaryRadius * f.scale))\" fill=\"none\" stroke=\"#c0261b\" stroke-width=\"1.5\"><title>boundary: \(fmt(snapshot.boundaryRadius, 2)) m around the boundary origin</title></circle>\n"
+        out += "<circle cx=\"\(n(f.px(o.x)))\" cy=\"\(n(f.pz(o.y)))\" r=\"\(n(snapshot.fadeRadius * f.scale))\" fill=\"none\" stroke=\"#d17a00\" stroke-dasharray=\"5 3\"><title>fade zone starts at \(fmt(snapshot.fadeRadius, 2)) m</title></circle>\n"
+        out += "<path d=\"M\(n(f.px(o.x) - 4)) \(n(f.pz(o.y)))h8M\(n(f.px(o.x))) \(n(f.pz(o.y) - 4))v8\" stroke=\"#c0261b\"/>\n"
+    }
+    var board = LabelBoard()
+    var labels = ""
+    // Footprints: unmarked first, so marked ones draw on top.
+    let ordered = snapshot.footprints.enumerated().sorted {
+        let a = worst[$0.element.path].map { 3 - $0.rank } ?? 0, b = worst[$1.element.path].map { 3 - $0.rank } ?? 0
+        return a != b ? a < b : $0.offset < $1.offset
+    }.map(\.element)
+    for fp in ordered {
+        let sev = worst[fp.path]
+        let c = severityColor(sev)
+        let title = "<title>\(Escape.html(fp.path)) (\(Escape.html(fp.kind)))\(sev.map { ": worst finding \($0.rawValue)" } ?? "")</title>"
+        if fp.outline.count >= 3 {
+            let points = fp.outline.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
+            out += "<polygon points=\"\(points)\" fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\" stroke-width=\"1.5\">\(title)</polygon>\n"
+        } else if fp.outline.count == 2 {
+            // A flat upright panel (a window) seen from above: a line.
+            let a = fp.outline[0], b = fp.outline[1]
+            out += "<line x1=\"\(n(f.px(a.x)))\" y1=\"\(n(f.pz(a.y)))\" x2=\"\(n(f.px(b.x)))\" y2=\"\(n(f.pz(b.y)))\" stroke=\"\(c)\" stroke-width=\"4\" stroke-linecap=\"round\">\(title)</line>\n"
+        } else {
+            let bw = max((fp.maxX - fp.minX) * f.scale, 2), bh = max((fp.maxZ - fp.minZ) * f.scale, 2)
+            out += "<rect x=\"\(n(f.px(fp.minX)))\" y=\"\(n(f.pz(fp.minZ)))\" width=\"\(n(bw))\" height=\"\(n(bh))\" fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\">\(title)</rect>\n"
+        }
+    }
+    // Labels: marked entities first, then top-level ones; skipped where they would overlap.
+    let labelled = ordered.reversed().filter { worst[$0.path] != nil || !$0.path.contains("/") }
+    for fp in labelled.prefix(400) {
+        let text = shortLabel(fp.path.split(separator: "/").last.map(String.init) ?? fp.path, max: 22)
+        let tw = Double(text.count) * 5.6 + 4
+        let x0 = f.px(fp.minX), x1 = f.px(fp.maxX), z0 = f.pz(fp.minZ), z1 = f.pz(fp.maxZ)
+        let cx = (x0 + x1) / 2 - tw / 2
+        guard let (x, y) = board.place([(cx, z0 - 4), (cx, z1 + 12), (x1 + 4, (z0 + z1) / 2 + 4), (x0 - tw - 4, (z0 + z1) / 2 + 4)],
+                                       width: tw, height: 10, bounds: (w, h)) else { continue }
+        let sev = worst[fp.path]
+        labels += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"10\" fill=\"\(severityText(sev))\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"\(sev == nil ? "" : " font-weight=\"600\"")>\(Escape.html(text))<title>\(Escape.html(fp.path))</title></text>\n"
+    }
+    if let first = snapshot.viewerPath.first {
+        let points = snapshot.viewerPath.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
+        out += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#1d1d1f\" stroke-width=\"2\" stroke-linejoin=\"round\"><title>viewer path</title></polyline>\n"
+        out += "<circle cx=\"\(n(f.px(first.x)))\" cy=\"\(n(f.pz(first.y)))\" r=\"5\" fill=\"#1d1d1f\"><title>viewer at t = 0</title></circle>\n"
+    }
+    // The viewer at each violation's worst frame.
+    var marked = Set<Int>()
+    for v in scene.violations.sorted(by: { $0.severity < $1.severity }) {  // errors first
+        guard marked.count < 200, let i = snapshot.pathIndex(frame: v.worstFrame), marked.insert(i).inserted else { continue }
+        let p = snapshot.viewerPath[i], x = f.px(p.x), z = f.pz(p.y), c = severityColor(v.severity)
+        out += "<path d=\"M\(n(x - 5)) \(n(z - 5))L\(n(x + 5)) \(n(z + 5))M\(n(x - 5)) \(n(z + 5))L\(n(x + 5)) \(n(z - 5))\" stroke=\"\(c)\" stroke-width=\"2.5\"><title>viewer at frame \(v.worstFrame), worst frame of \(Escape.html(v.rule))</title></path>\n"
+    }
+    // The measured distance of boundary findings: boundary origin → the viewer at the worst frame.
+    var measuredBoundary = Set<String>()
+    for v in scene.violations where v.rule.hasPrefix("boundary-") && v.unit == "m" {
+        guard let o = snapshot.boundaryOrigins.first, let i = snapshot.pathIndex(frame: v.worstFrame),
+              measuredBoundary.insert("\(i)").inserted else { continue }
+        let p = snapshot.viewerPath[i]
+        let x0 = f.px(o.x), z0 = f.pz(o.y), x1 = f.px(p.x), z1 = f.pz(p.y)
+        out += "<path d=\"M\(n(x0)) \(n(z0))L\(n(x1)) \(n(z1))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"4 2\"/>\n"
+        let text = "\(plainNumber(v.measured)) m, limit \(plainNumber(v.threshold)) m"
+        let tw = Double(text.count) * 6 + 8
+        if let (x, y) = board.place([((x0 + x1) / 2 + 6, (z0 + z1) / 2), ((x0 + x1) / 2 - tw - 6, (z0 + z1) / 2)],
+                                    width: tw, height: 12, bounds: (w, h)) {
+            out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"11\" font-weight=\"600\" fill=\"#1d1d1f\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">\(Escape.html(text))<title>\(Escape.html(v.rule)) at frame \(v.worstFrame)</title></text>\n"
+        }
+    }
+    out += labels
+    // Forward arrow (top right) and scale bar (bottom left).
+    let ax = w - 22
+    out += "<g aria-label=\"forward\"><path d=\"M\(n(ax)) 34V12M\(n(ax - 5)) 19L\(n(ax)) 11L\(n(ax + 5)) 19\" stroke=\"#1d1d1f\" stroke-width=\"2\" fill=\"none\"/>"
+    out += "<text x=\"\(n(ax))\" y=\"46\" font-size=\"9\" text-anchor=\"middle\" fill=\"#1d1d1f\">−z</text><title>forward: −z, where the viewer faces at t = 0</title></g>\n"
+    let by = h - 12
+    out += "<g aria-label=\"scale bar\"><rect x=\"8\" y=\"\(n(by - 14))\" width=\"\(n(bar.pixels + 8))\" height=\"22\" fill=\"#fff\" fill-opacity=\"0.85\"/>"
+    out += "<path d=\"M12 \(n(by - 4))V\(n(by))H\(n(12 + bar.pixels))V\(n(by - 4))\" stroke=\"#1d1d1f\" stroke-width=\"1.5\" fill=\"none\"/>"
+    out += "<text x=\"\(n(12 + bar.pixels / 2))\" y=\"\(n(by - 5))\" font-size=\"10\" text-anchor=\"middle\" fill=\"#1d1d1f\">\(fmtMetres(bar.metres))</text></g>\n"
+    // Legend.
+    let ly = h + 16, ly2 = h + 38
+    out += "<rect x=\"0\" y=\"\(n(h))\" width=\"\(n(w))\" height=\"\(n(legendH))\" fill=\"#f6f7f9\"/>\n"
+    out += "<g font-size=\"10\" fill=\"#1d1d1f\">"
+    out += "<circle cx=\"12\" cy=\"\(n(ly - 3))\" r=\"4\" fill=\"#1d1d1f\"/><path d=\"M18 \(n(ly - 3))h16\" stroke=\"#1d1d1f\" stroke-width=\"2\"/><text x=\"38\" y=\"\(n(ly))\">viewer start, path</text>"
+    out += "<path d=\"M140 \(n(ly - 7))l8 8m0 -8l-8 8\" stroke=\"#c0261b\" stroke-width=\"2.5\"/><text x=\"152\" y=\"\(n(ly))\">viewer at a worst frame</text>"
+    out += "<circle cx=\"290\" cy=\"\(n(ly - 3))\" r=\"6\" fill=\"none\" stroke=\"#c0261b\" stroke-width=\"1.5\"/><text x=\"300\" y=\"\(n(ly))\">\(fmt(snapshot.boundaryRadius, 1)) m boundary</text>"
+    out += "<circle cx=\"392\" cy=\"\(n(ly - 3))\" r=\"6\" fill=\"none\" stroke=\"#d17a00\" stroke-dasharray=\"3 2\"/><text x=\"402\" y=\"\(n(ly))\">\(fmt(snapshot.fadeRadius, 1)) m fade</text>"
+    var lx = 8.0
+    for (sev, name) in [(Severity?.some(.error), "error"), (.warning, "warning"), (.info, "info"), (nil, "no finding")] {
+        out += "<rect x=\"\(n(lx))\" y=\"\(n(ly2 - 9))\" width=\"10\" height=\"10\" fill=\"\(severityColor(sev))\" fill-opacity=\"0.3\" stroke=\"\(severityColor(sev))\"/><text x=\"\(n(lx + 14))\" y=\"\(n(ly2))\">\(name)</text>"
+        lx += name == "no finding" ? 70 : Double(name.count) * 6 + 24
+    }
+    out += "<text x=\"\(n(lx + 4))\" y=\"\(n(ly2))\" fill=\"#5b5e66\">entities by worst finding</text></g>\n"
+    out += "</svg>\n"
+    return out
+}
+
+/// `fmtValue` without a trailing ".0" or ".00" ("56 pt", "2.4 m", "1.35 m").
+func plainNumber(_ x: Double) -> String {
+    var t = fmtValue(x)
+    if t.contains(".") {
+        while t.hasSuffix("0") { t.removeLast() }
+        if t.hasSuffix(".") { t.removeLast() }
+    }
+    return t
+}
+
+func fmtMetres(_ m: Double) -> String {
+    m >= 1 ? "\(fmt(m, 0)) m" : m >= 0.01 ? "\(fmt(m * 100, 0)) cm" : "\(fmt(m * 1000, 0)) mm"
+}
+
+/// What a view draws as the measured quantity of a finding.
+struct ViewMeasure {
+    var unit: String
+    var measured: Double
+    var threshold: Double
+    var lead: [String]
+    /// Entity pairs of all members (folded findings mark every pair).
+    var pairs: [[String]]
+    init(group: ViolationGroup, lead: ReportViolation) {
+        unit = lead.unit; measured = lead.measured; threshold = lead.threshold; self.lead = lead.entities
+        pairs = group.members.map(\.entities).filter { $0.count == 2 }
+    }
+    /// "44 pt ↔ 60 pt needed" and the like: the label of the measured quantity.
+    var label: String {
+        let m = plainNumber(measured), t = plainNumber(threshold)
+        switch unit {
+        case "pt", "pt_eq":
+            return lead.count == 2 ? "\(m) \(unit) ↔ \(t) \(unit) needed" : "\(m) \(unit), \(t) \(unit) needed"
+        case "deg": return "\(m)° off-axis, limit \(t)°"
+        case "m": return "\(m) m, limit \(t) m"
+        default: return "measured \(m) \(unit), threshold \(t) \(unit)"
+        }
+    }
+}
+
+/// The view from the eye: azimuth right, elevation up, with the comfort field of view dashed, the
+/// marked entities labelled and the measured quantity drawn (`measure`).
+/// `center` and `halfAz` pick the window: by default ±100° by ±62.5° around straight ahead (16:10);
+/// the detail view zooms onto small marked entities.
+func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double>, severity: Severity,
+             measure: ViewMeasure? = nil, annotate: Bool = true, center: SIMD2<Double> = .zero, halfAz: Double = 100) -> String {
+    let w = 480.0, h = 300.0, foot = 22.0
+    let azRange = halfAz, elRange = halfAz * 0.625
+    func px(_ az: Double) -> Double { (az - center.x + azRange) / (2 * azRange) * w }
+    func py(_ el: Double) -> Double { (elRange - (el - center.y)) / (2 * elRange) * h }
+    let detail = halfAz < 100
+    let c = severityColor(severity), tc = severityText(severity)
+    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h + foot))\" viewBox=\"0 0 \(n(w)) \(n(h + foot))\" role=\"img\" aria-label=\"\(detail ? "detail of the view" : "view") at frame \(view.frame)\" font-family=\"system-ui,sans-serif\">\n"
+    out += "<rect x=\"0\" y=\"0\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#f4f6f8\"/>\n"
+    out += "<line x1=\"\(n(px(0)))\" y1=\"0\" x2=\"\(n(px(0)))\" y2=\"\(n(h))\" stroke=\"#d5d9e0\"/>\n"
+    out += "<line x1=\"0\" y1=\"\(n(py(0)))\" x2=\"\(n(w))\" y2=\"\(n(py(0)))\" stroke=\"#d5d9e0\"/>\n"
+    out += "<rect x=\"\(n(px(-fov.x / 2)))\" y=\"\(n(py(fov.y / 2)))\" width=\"\(n(px(fov.x / 2) - px(-fov.x / 2)))\" height=\"\(n(py(-fov.y / 2) - py(fov.y / 2)))\" fill=\"none\" stroke=\"#5b5e66\" stroke-dasharray=\"6 4\"><title>comfortable field of view, \(fmt(fov.x, 0))° × \(fmt(fov.y, 0))°</title></rect>\n"
+    // Far first, so nearer content draws on top; marked entities last.
+    let ordered = view.boxes.sorted {
+        let h0 = highlight.contains($0.path), h1 = highlight.contains($1.path)
+        return h0 != h1 ? h1 : $0.distance > $1.distance
+    }
+    var hotBoxes: [SceneSnapshot.ViewBox] = []
+    for b in ordered {
+        let hot = highlight.contains(b.path)
+        let x0 = max(0, px(b.minAz)), x1 = min(w, px(b.maxAz))
+        let y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
+        guard x1 >= x0, y1 >= y0 else { continue }
+        let col = hot ? c : "#8e8e93"
+        out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\"><title>\(Escape.html(b.path)) at \(fmt(b.distance, 2)) m</title></rect>\n"
+        if hot { hotBoxes.append(b) }
+    }
+    // The measured quantity.
+    var anchor: (Double, Double)?
+    if let m = measure, annotate {
+        let byPath = Dictionary(hotBoxes.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        switch m.unit {
+        case "pt", "pt_eq":
+            for pair in m.pairs.prefix(60) {
+                guard let a = byPath[pair[0]], let b = byPath[pair[1]] else { continue }
+                let isLead = pair == m.lead
+                out += "<path d=\"M\(n(px(a.centerAz))) \(n(py(a.centerEl)))L\(n(px(b.centerAz))) \(n(py(b.centerEl)))\" stroke=\"\(isLead ? "#1d1d1f" : c)\" stroke-width=\"\(isLead ? "1.5" : "1")\" marker-start=\"none\"/>\n"
+                for e in [a, b] { out += "<circle cx=\"\(n(px(e.centerAz)))\" cy=\"\(n(py(e.centerEl)))\" r=\"2\" fill=\"#1d1d1f\"/>\n" }
+                if isLead { anchor = ((px(a.centerAz) + px(b.centerAz)) / 2, (py(a.centerEl) + py(b.centerEl)) / 2) }
+            }
+            if m.lead.count == 1, let b = byPath[m.lead[0]] {
+                // A dimension line under the box, across its width.
+                let x0 = px(b.minAz), x1 = px(b.maxAz), y = min(h - 4, py(b.minEl) + 6)
+                out += "<path d=\"M\(n(x0)) \(n(y - 3))v6M\(n(x1)) \(n(y - 3))v6M\(n(x0)) \(n(y))H\(n(x1))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\"/>\n"
+                anchor = ((x0 + x1) / 2, y + 2)
+            }
+        case "deg":
+            if m.lead.count == 1, let b = byPath[m.lead[0]] {
+                out += "<path d=\"M\(n(px(0))) \(n(py(0)))L\(n(px(b.centerAz))) \(n(py(b.centerEl)))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>\n"
+                out += "<circle cx=\"\(n(px(0)))\" cy=\"\(n(py(0)))\" r=\"3\" fill=\"#1d1d1f\"><title>straight ahead</title></circle>\n"
+                anchor = ((px(0) + px(b.centerAz)) / 2, (py(0) + py(b.centerEl)) / 2)
+            }
+        case "m":
+            if m.lead.count == 1, let b = byPath[m.lead[0]] { anchor = (px(b.centerAz), py(b.maxEl) - 4) }
+        default: break
+        }
+        if let (ax, ay) = anchor {
+            let text = m.label
+            let tw = Double(text.count) * 6.2 + 8
+            let x = min(max(2, ax - tw / 2), w - tw - 2), y = min(max(14, ay - 6), h - 4)
+            out += "<rect x=\"\(n(x))\" y=\"\(n(y - 12))\" width=\"\(n(tw))\" height=\"16\" rx=\"3\" fill=\"#fff\" fill-opacity=\"0.92\" stroke=\"\(c)\"/>"
+            out += "<text x=\"\(n(x + 4))\" y=\"\(n(y))\" font-size=\"11\" font-weight=\"600\" fill=\"#1d1d1f\">\(Escape.html(text))</text>\n"
+        }
+    }
+    // Labels of the marked entities: beside the box when few, else numbered with a list.
+    var board = LabelBoard()
+    if let (ax, ay) = anchor { board.taken.append((ax - 120, ay - 20, ax + 120, ay + 6)) }
+    let names = hotBoxes.map { $0.path }
+    if names.count <= 3 {
+        for b in hotBoxes {
+            let text = shortLabel(b.path, max: 34)
+            let tw = Double(text.count) * 5.8 + 4
+            let x0 = max(0, px(b.minAz)), y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
+            if let (x, y) = board.place([(x0, y0 - 4), (x0, y1 + 12), (max(0, x0 - tw - 4), y0 + 10)], width: tw, height: 10, bounds: (w, h)) {
+                out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"10.5\" font-weight=\"600\" fill=\"\(tc)\" stroke=\"#f4f6f8\" stroke-width=\"3\" paint-order=\"stroke\">\(Escape.html(text))</text>\n"
+            }
+        }
+    } else {
+        for (i, b) in hotBoxes.enumerated() where i < 30 {
+            let x0 = max(0, px(b.minAz)), y0 = max(10, py(b.maxEl) - 2)
+            out += "<text x=\"\(n(x0))\" y=\"\(n(y0))\" font-size=\"9\" fill=\"\(tc)\" stroke=\"#f4f6f8\" stroke-width=\"2\" paint-order=\"stroke\">\(i + 1)</text>\n"
+        }
+        let listed = hotBoxes.prefix(8)
+        out += "<rect x=\"2\" y=\"2\" width=\"190\" height=\"\(n(Double(listed.count + (hotBoxes.count > 8 ? 1 : 0)) * 12 + 6))\" fill=\"#fff\" fill-opacity=\"0.85\"/>\n"
+        for (i, b) in listed.enumerated() {
+            out += "<text x=\"6\" y=\"\(n(14 + Double(i) * 12))\" font-size=\"10\" fill=\"\(tc)\">\(i + 1) \(Escape.html(shortLabel(b.path, max: 30)))</text>\n"
+        }
+        if hotBoxes.count > 8 {
+            out += "<text x=\"6\" y=\"\(n(14 + 8 * 12))\" font-size=\"10\" fill=\"\(tc)\">… and \(hotBoxes.count - 8) more</text>\n"
+        }
+    }
+    // Footer: axes and the measurement.
+    out += "<rect x=\"0\" y=\"\(n(h))\" width=\"\(n(w))\" height=\"\(n(foot))\" fill=\"#fff\"/>\n"
+    out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">azimuth \(fmt(center.x - azRange, 0))° … \(fmt(center.x + azRange, 0))°, elevation \(fmt(center.y - elRange, 0))° … \(fmt(center.y + elRange, 0))°</text>\n"
+    if let m = measure {
+        out += "<text x=\"\(n(w - 6))\" y=\"\(n(h + 15))\" font-size=\"10\" font-weight=\"600\" text-anchor=\"end\" fill=\"\(tc)\">\(Escape.html(m.label))</text>\n"
+    }
+    out += "</svg>\n"
+    return out
+}
+
+/// The timeline in seconds: events on top, one lane per finding (group) with its spans, then the
+/// captured series with their thresholds (and the boundary's radius and fade lines), each point
+/// with its frame and value on hover.
+func timelineSVG(scene: SceneReport, groups: [ViolationGroup], snapshot: SceneSnapshot?) -> String {
+    let labelW = 190.0, plotW = 520.0, rowH = 16.0, right = 16.0
+    let rate = scene.frameRate > 0 ? scene.frameRate : 90
+    let duration = max(scene.duration, Double(max(scene.frames, 1)) / rate, 1e-3)
+    func tx(_ t: Double) -> Double { labelW + min(max(t / duration, 0), 1) * plotW }
+    func fx(_ f: Int) -> Double { tx(Double(f) / rate) }
+    let lanes = Array(groups.prefix(40))
+    let events = snapshot?.events ?? []
+    let series = snapshot?.series ?? []
+    let chartH = 110.0, chartGap = 34.0
+    var y = 8.0
+    var body = ""
+    // Axis ticks (seconds).
+    let step = niceLength(duration / 6)
+    func axis(y: Double) -> String {
+        var a = "<line x1=\"\(n(labelW))\" y1=\"\(n(y))\" x2=\"\(n(labelW + plotW))\" y2=\"\(n(y))\" stroke=\"#8e8e93\"/>\n"
+        var t = 0.0, k = 0
+        while t <= duration + 1e-9 && k < 60 {
+            a += "<line x1=\"\(n(tx(t)))\" y1=\"\(n(y))\" x2=\"\(n(tx(t)))\" y2=\"\(n(y + 4))\" stroke=\"#8e8e93\"/>"
+            a += "<text x=\"\(n(tx(t)))\" y=\"\(n(y + 14))\" font-size=\"9.5\" text-anchor=\"middle\" fill=\"#5b5e66\">\(fmt(t, step < 1 ? 1 : 0))</text>\n"
+            t += step; k += 1
+        }
+        a += "<text x=\"\(n(labelW + plotW + 4))\" y=\"\(n(y + 14))\" font-size=\"9.5\" fill=\"#5b5e66\">s</text>\n"
+        return a
+    }
+    // Events lane.
+    if !events.isEmpty {
+        body += "<text x=\"4\" y=\"\(n(y + 11))\" font-size=\"10\" fill=\"#5b5e66\">events</text>\n"
+        for e in events.prefix(300) {
+            let x = fx(e.frame)
+            let col = e.kind == "immersion" ? "#6b3fa0" : e.kind == "recenter" ? "#0b57d0" : "#5b5e66"
+            let glyph = e.kind == "show" ? "▲" : e.kind == "hide" ? "▽" : e.kind == "recenter" ? "⟲" : "◆"
+            body += "<text x=\"\(n(x))\" y=\"\(n(y + 12))\" font-size=\"11\" text-anchor=\"middle\" fill=\"\(col)\">\(glyph)<title>\(Escape.html(e.kind)) \(Escape.html(e.detail)) at t = \(fmt(e.time, 2)) s (frame \(e.frame))</title></text>\n"
+        }
+        y += rowH + 4
+    }
+    let lanesTop = y
+    for g in lanes {
+        let label = shortLabel(g.rule + (g.isFolded ? " ×\(g.count)" : " " + (g.members.first?.entities.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "")), max: 34)
+        body += "<text x=\"4\" y=\"\(n(y + 11))\" font-size=\"10\" fill=\"#1d1d1f\">\(Escape.html(label))</text>\n"
+        body += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 3))\" width=\"\(n(plotW))\" height=\"\(n(rowH - 6))\" fill=\"#eef0f3\"/>\n"
+        // The union of the members' spans, at most 100 runs.
+        var merged: [ClosedRange<Int>] = []
+        for span in g.members.flatMap(\.spans).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, span.lowerBound <= last.upperBound + 1 {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
+            } else {
+                merged.append(span)
+            }
+        }
+        let who = g.isFolded ? "\(g.count) findings" : (g.members.first?.entityList ?? "")
+        for span in merged.prefix(100) {
+            let x0 = fx(span.lowerBound), x1 = fx(span.upperBound + 1)
+            body += "<rect x=\"\(n(x0))\" y=\"\(n(y + 3))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(rowH - 6))\" fill=\"\(severityColor(g.severity))\"><title>\(Escape.html(g.rule)) \(Escape.html(who)): frames \(span.lowerBound)–\(span.upperBound), t = \(fmt(Double(span.lowerBound) / rate, 2))–\(fmt(Double(span.upperBound + 1) / rate, 2)) s</title></rect>\n"
+        }
+        y += rowH
+    }
+    if groups.count > lanes.count {
+        body += "<text x=\"4\" y=\"\(n(y + 11))\" font-size=\"10\" fill=\"#5b5e66\">… and \(groups.count - lanes.count) more findings</text>\n"
+        y += rowH
+    }
+    let lanesBottom = y
+    // Event lines across the lanes.
+    for e in events.prefix(300) {
+        body += "<line x1=\"\(n(fx(e.frame)))\" y1=\"\(n(lanesTop))\" x2=\"\(n(fx(e.frame)))\" y2=\"\(n(lanesBottom))\" stroke=\"#6b3fa0\" stroke-opacity=\"0.5\" stroke-dasharray=\"2 2\"/>\n"
+    }
+    y += 4
+    body += axis(y: y)
+    y += 22
+    // Series charts.
+    for s in series {
+        let related = groups.filter { g in
+            g.members.contains { v in SceneSnapshot.seriesQuantity(rule: v.rule, entityCount: v.entities.count) == s.quantity
+                && (s.quantity == "boundary" || v.entities.first == s.entity) }
+        }
+        var lines: [(Double, String, String, Bool)] = []  // value, colour, label, dashed
+        if s.quantity == "boundary", let snap = snapshot {
+            lines.append((snap.boundaryRadius, "#c0261b", "boundary \(fmt(snap.boundaryRadius, 1)) m", false))
+            lines.append((snap.fadeRadius, "#d17a00", "fade \(fmt(snap.fadeRadius, 1)) m", true))
+        }
+        for g in related {
+            for t in Set(g.members.map(\.threshold)).sorted() where !lines.contains(where: { abs($0.0 - t) < 1e-9 }) && lines.count < 6 {
+                lines.append((t, severityColor(g.severity), "\(g.rule) \(fmtValue(t)) \(s.unit)", true))
+            }
+        }
+        let vals = s.values + lines.map(\.0)
+        guard let lo0 = vals.min(), let hi0 = vals.max() else { continue }
+        let lo = min(0, lo0), hi = hi0 + max((hi0 - lo) * 0.08, 1e-6)
+        let top = y + 14
+        func vy(_ v: Double) -> Double { top + chartH - (v - lo) / (hi - lo) * chartH }
+        body += "<text x=\"\(n(labelW))\" y=\"\(n(y + 8))\" font-size=\"10.5\" font-weight=\"600\" fill=\"#1d1d1f\">\(Escape.html(shortLabel(s.label, max: 70))) (\(Escape.html(s.unit)))</text>\n"
+        body += "<rect x=\"\(n(labelW))\" y=\"\(n(top))\" width=\"\(n(plotW))\" height=\"\(n(chartH))\" fill=\"#f8f9fb\" stroke=\"#d5d9e0\"/>\n"
+        // y ticks: bottom, top.
+        for v in [lo, (lo + hi) / 2, hi] {
+            body += "<text x=\"\(n(labelW - 4))\" y=\"\(n(vy(v) + 3))\" font-size=\"9.5\" text-anchor=\"end\" fill=\"#5b5e66\">\(fmtValue(v))</text>\n"
+        }
+        for l in lines {
+            body += "<line x1=\"\(n(labelW))\" y1=\"\(n(vy(l.0)))\" x2=\"\(n(labelW + plotW))\" y2=\"\(n(vy(l.0)))\" stroke=\"\(l.1)\" stroke-width=\"1.5\"\(l.3 ? " stroke-dasharray=\"6 3\"" : "")><title>\(Escape.html(l.2))</title></line>\n"
+            body += "<text x=\"\(n(labelW + plotW - 4))\" y=\"\(n(vy(l.0) - 3))\" font-size=\"9.5\" text-anchor=\"end\" fill=\"\(l.1 == "#d17a00" ? "#8a4b00" : l.1 == "#c0261b" ? "#b3261e" : l.1)\" stroke=\"#f8f9fb\" stroke-width=\"3\" paint-order=\"stroke\">\(Escape.html(l.2))</text>\n"
+        }
+        let points = zip(s.frames, s.values).map { "\(n(fx($0.0))),\(n(vy($0.1)))" }.joined(separator: " ")
+        body += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#1d1d1f\" stroke-width=\"1.6\" stroke-linejoin=\"round\"/>\n"
+        for (f, v) in zip(s.frames, s.values) {
+            body += "<circle cx=\"\(n(fx(f)))\" cy=\"\(n(vy(v)))\" r=\"2.2\" fill=\"#1d1d1f\" fill-opacity=\"0.35\"><title>frame \(f), t = \(fmt(Double(f) / rate, 2)) s: \(fmtValue(v)) \(Escape.html(s.unit))</title></circle>\n"
+        }
+        for e in events.prefix(300) {
+            body += "<line x1=\"\(n(fx(e.frame)))\" y1=\"\(n(top))\" x2=\"\(n(fx(e.frame)))\" y2=\"\(n(top + chartH))\" stroke=\"#6b3fa0\" stroke-opacity=\"0.5\" stroke-dasharray=\"2 2\"/>\n"
+        }
+        y = top + chartH + 4
+        body += axis(y: y)
+        y += chartGap - 10
+    }
+    let height = y + 4
+    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(labelW + plotW + right))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(labelW + plotW + right)) \(n(height))\" role=\"img\" aria-label=\"timeline\" font-family=\"system-ui,sans-serif\">\n"
+    out += "<title>Timeline of \(Escape.html(scene.path)) in seconds</title>\n"
+    out += body + "</svg>\n"
+    return out
+}

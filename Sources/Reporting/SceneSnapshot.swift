@@ -1,0 +1,250 @@
+import Foundation
+import SpatialModel
+import Rules
+
+/// Geometry the HTML report draws, captured from the simulation by the pipeline, and written into
+/// the JSON report as a scene's `geometry` by `validate --with-geometry` (`json()`, `init(json:)`).
+/// Bounded whatever the scene: a viewer path of at most ~400 points, at most `maxSeries` series of
+/// at most ~400 points, views only at violations' worst frames (at most `maxViews`), each with the
+/// marked entities and at most `maxContextBoxes` others around them.
+public struct SceneSnapshot: Sendable {
+    public static let maxViews = 60
+    public static let maxContextBoxes = 150
+    public static let maxSeries = 24
+    public static let maxSeriesPoints = 400
+
+    /// Top-down footprint of an entity at rest: world x/z extents, and the outline of its box seen
+    /// from above (x, z points in order; a turned window is a slanted strip, not its bounding square).
+    public struct Footprint: Sendable {
+        public var path: String
+        public var kind: String
+        public var minX, maxX, minZ, maxZ: Double
+        public var outline: [SIMD2<Double>]
+        public init(path: String, kind: String, minX: Double, maxX: Double, minZ: Double, maxZ: Double,
+                    outline: [SIMD2<Double>] = []) {
+            self.path = path; self.kind = kind; self.minX = minX; self.maxX = maxX; self.minZ = minZ; self.maxZ = maxZ
+            self.outline = outline
+        }
+    }
+    /// An entity as seen from the eye at one frame: its box in head-frame azimuth/elevation degrees.
+    public struct ViewBox: Sendable {
+        public var path: String
+        public var minAz, maxAz, minEl, maxEl: Double
+        public var distance: Double
+        public init(path: String, minAz: Double, maxAz: Double, minEl: Double, maxEl: Double, distance: Double) {
+            self.path = path; self.minAz = minAz; self.maxAz = maxAz; self.minEl = minEl; self.maxEl = maxEl
+            self.distance = distance
+        }
+        public var centerAz: Double { (minAz + maxAz) / 2 }
+        public var centerEl: Double { (minEl + maxEl) / 2 }
+    }
+    public struct View: Sendable {
+        public var frame: Int
+        public var time: Double
+        public var boxes: [ViewBox]
+        public init(frame: Int, time: Double, boxes: [ViewBox]) { self.frame = frame; self.time = time; self.boxes = boxes }
+    }
+    /// A measured quantity over the run, sampled (at most `maxSeriesPoints` points), for the
+    /// timeline: `quantity` names what it is (`boundary`: the head's distance from the boundary
+    /// origin; `distance`, `eccentricity`, `angularVelocity`: of `entity`).
+    public struct Series: Sendable {
+        public var quantity: String
+        public var entity: String?
+        public var unit: String
+        public var frames: [Int]
+        public var values: [Double]
+        public init(quantity: String, entity: String?, unit: String, frames: [Int], values: [Double]) {
+            self.quantity = quantity; self.entity = entity; self.unit = unit; self.frames = frames; self.values = values
+        }
+        /// What the series shows, for people.
+        public var label: String {
+            switch quantity {
+            case "boundary": return "head distance from the boundary origin"
+            case "distance": return "distance eye → \(entity ?? "entity")"
+            case "eccentricity": return "angle of \(entity ?? "entity") off the line of sight"
+            case "angularVelocity": return "angular speed of \(entity ?? "entity")"
+            default: return quantity
+            }
+        }
+    }
+    /// A scene event (show, hide, immersion, recenter) at its frame.
+    public struct Event: Sendable {
+        public var frame: Int
+        public var time: Double
+        public var kind: String
+        public var detail: String
+        public init(frame: Int, time: Double, kind: String, detail: String) {
+            self.frame = frame; self.time = time; self.kind = kind; self.detail = detail
+        }
+    }
+
+    /// Viewer path (x, z) sampled over the run, in order, and the frame of each sample.
+    public var viewerPath: [SIMD2<Double>]
+    public var pathFrames: [Int]
+    /// Boundary origins (x, z) used during the run (progressive/full immersion), if any.
+    public var boundaryOrigins: [SIMD2<Double>]
+    public var boundaryRadius: Double
+    public var fadeRadius: Double
+    public var footprints: [Footprint]
+    /// Field of view (horizontal, vertical) in degrees.
+    public var fieldOfView: SIMD2<Double>
+    /// Views keyed by frame index (the worst frames of the violations).
+    public var views: [Int: View]
+    public var series: [Series]
+    public var events: [Event]
+    /// The 3D replay's data, when captured (`ValidateOptions.replay`); not part of `json()`.
+    public var replay: ReplayData?
+
+    public init(viewerPath: [SIMD2<Double>], pathFrames: [Int] = [], boundaryOrigins: [SIMD2<Double>], boundaryRadius: Double = 1.5,
+                fadeRadius: Double = 1.2, footprints: [Footprint], fieldOfView: SIMD2<Double>, views: [Int: View],
+                series: [Series] = [], events: [Event] = []) {
+        self.viewerPath = viewerPath; self.pathFrames = pathFrames; self.boundaryOrigins = boundaryOrigins
+        self.boundaryRadius = boundaryRadius
+        self.fadeRadius = fadeRadius; self.footprints = footprints; self.fieldOfView = fieldOfView; self.views = views
+        self.series = series; self.events = events
+    }
+
+    /// The series that shows what `rule` measures, where the simulator has it per frame: the head's
+    /// distance from the boundary origin (boundary rules), the eye → entity distance (reading
+    /// distance rules), the angle off the line of sight (centring rules), the angular speed
+    /// (motion rules). nil for the rest (pairs, counts, durations).
+    public static func seriesQuantity(rule: String, entityCount: Int) -> String? {
+        switch rule {
+        case "boundary-head-exit", "boundary-fade-zone": return "boundary"
+        case "depth-min-reading-distance", "depth-near-brief-only": return entityCount == 1 ? "distance" : nil
+        case "fov-important-centered", "fov-no-head-turn": return entityCount == 1 ? "eccentricity" : nil
+        case "motion-peripheral", "motion-too-fast": return entityCount == 1 ? "angularVelocity" : nil
+        default: return nil
+        }
+    }
+
+    /// The marked boxes, their ancestors, and the `SceneSnapshot.maxContextBoxes` other boxes whose
+    /// centres are nearest the marked ones' (nearest straight ahead when none is marked), so a view
+    /// of a crowded scene stays bounded.
+    public static func neighbourhood(_ boxes: [ViewBox], marked: Set<String>) -> [ViewBox] {
+        guard boxes.count > SceneSnapshot.maxContextBoxes + marked.count else { return boxes }
+        var keep = Set<String>()
+        for m in marked {
+            let parts = m.split(separator: "/")
+            for k in 1...max(parts.count, 1) { keep.insert(parts.prefix(k).joined(separator: "/")) }
+        }
+        let hot = boxes.filter { marked.contains($0.path) }
+        let cx = hot.isEmpty ? 0 : hot.map(\.centerAz).reduce(0, +) / Double(hot.count)
+        let cy = hot.isEmpty ? 0 : hot.map(\.centerEl).reduce(0, +) / Double(hot.count)
+        let others = boxes.enumerated().filter { !keep.contains($0.element.path) }.sorted {
+            let a = $0.element, b = $1.element
+            let da = (a.centerAz - cx) * (a.centerAz - cx) + (a.centerEl - cy) * (a.centerEl - cy)
+            let db = (b.centerAz - cx) * (b.centerAz - cx) + (b.centerEl - cy) * (b.centerEl - cy)
+            return da != db ? da < db : $0.offset < $1.offset
+        }.prefix(SceneSnapshot.maxContextBoxes).map(\.offset)
+        let chosen = Set(others)
+        return boxes.enumerated().filter { chosen.contains($0.offset) || keep.contains($0.element.path) }.map(\.element)
+    }
+
+    /// The index of the path sample nearest frame `f` (nil without a path).
+    public func pathIndex(frame f: Int) -> Int? {
+        guard !viewerPath.isEmpty else { return nil }
+        guard pathFrames.count == viewerPath.count else { return min(viewerPath.count - 1, max(0, f)) }
+        var lo = 0, hi = pathFrames.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pathFrames[mid] < f { lo = mid + 1 } else { hi = mid }
+        }
+        if lo > 0 && abs(pathFrames[lo - 1] - f) <= abs(pathFrames[lo] - f) { return lo - 1 }
+        return lo
+    }
+}
+
+// MARK: - JSON (`geometry` of a scene in the JSON report)
+
+extension SceneSnapshot {
+    private static func num(_ x: Double) -> JSON { .rounded(x, digits: 6) }
+    private static func point(_ p: SIMD2<Double>) -> JSON { .array([num(p.x), num(p.y)]) }
+
+    /// The snapshot as the JSON report's `geometry` object (numbers to 6 significant digits).
+    public func json() -> JSON {
+        .object([
+            ("viewerPath", .array(viewerPath.map(Self.point))),
+            ("pathFrames", .array(pathFrames.map(JSON.int))),
+            ("boundaryOrigins", .array(boundaryOrigins.map(Self.point))),
+            ("boundaryRadius", Self.num(boundaryRadius)),
+            ("fadeRadius", Self.num(fadeRadius)),
+            ("fieldOfView", .array([Self.num(fieldOfView.x), Self.num(fieldOfView.y)])),
+            ("footprints", .array(footprints.map { f in
+                .object([("path", .string(f.path)), ("kind", .string(f.kind)),
+                         ("bounds", .array([Self.num(f.minX), Self.num(f.maxX), Self.num(f.minZ), Self.num(f.maxZ)])),
+                         ("outline", .array(f.outline.map(Self.point)))])
+            })),
+            ("views", .array(views.keys.sorted().compactMap { views[$0] }.map { v in
+                .object([("frame", .int(v.frame)), ("time", Self.num(v.time)),
+                         ("boxes", .array(v.boxes.map { b in
+                             .array([.string(b.path), Self.num(b.minAz), Self.num(b.maxAz), Self.num(b.minEl),
+                                     Self.num(b.maxEl), Self.num(b.distance)])
+                         }))])
+            })),
+            ("series", .array(series.map { s in
+                .object([("quantity", .string(s.quantity)), ("entity", JSON.optional(s.entity)), ("unit", .string(s.unit)),
+                         ("frames", .array(s.frames.map(JSON.int))), ("values", .array(s.values.map(Self.num)))])
+            })),
+            ("events", .array(events.map { e in
+                .object([("frame", .int(e.frame)), ("time", Self.num(e.time)), ("kind", .string(e.kind)), ("detail", .string(e.detail))])
+            })),
+        ])
+    }
+
+    /// Reads a `geometry` object (from `JSONSerialization`); nil when it is not one. Bad or
+    /// non-finite numbers drop the item they are in, and every list is capped, so a hostile report
+    /// cannot make the page unbounded.
+    public init?(json any: Any) {
+        guard let o = any as? [String: Any] else { return nil }
+        func d(_ x: Any?) -> Double? {
+            guard let n = x as? NSNumber else { return nil }
+            let v = n.doubleValue
+            return v.isFinite && abs(v) < 1e9 ? v : nil
+        }
+        func i(_ x: Any?) -> Int? { d(x).map { Int($0) } }
+        func pt(_ x: Any?) -> SIMD2<Double>? {
+            guard let a = x as? [Any], a.count == 2, let px = d(a[0]), let pz = d(a[1]) else { return nil }
+            return SIMD2(px, pz)
+        }
+        func list(_ key: String, cap: Int) -> [Any] { Array(((o[key] as? [Any]) ?? []).prefix(cap)) }
+        let path = list("viewerPath", cap: 2 * Self.maxSeriesPoints).compactMap(pt)
+        let frames = list("pathFrames", cap: 2 * Self.maxSeriesPoints).compactMap(i)
+        let fov = (o["fieldOfView"] as? [Any]).flatMap { a -> SIMD2<Double>? in
+            guard a.count == 2, let h = d(a[0]), let v = d(a[1]) else { return nil }
+            return SIMD2(h, v)
+        } ?? SIMD2(60, 40)
+        let footprints = list("footprints", cap: 200_000).compactMap { x -> Footprint? in
+            guard let f = x as? [String: Any], let p = f["path"] as? String, let b = f["bounds"] as? [Any], b.count == 4,
+                  let x0 = d(b[0]), let x1 = d(b[1]), let z0 = d(b[2]), let z1 = d(b[3]) else { return nil }
+            return Footprint(path: p, kind: f["kind"] as? String ?? "", minX: x0, maxX: x1, minZ: z0, maxZ: z1,
+                             outline: ((f["outline"] as? [Any]) ?? []).prefix(16).compactMap(pt))
+        }
+        var views: [Int: View] = [:]
+        for x in list("views", cap: Self.maxViews) {
+            guard let v = x as? [String: Any], let f = i(v["frame"]) else { continue }
+            let boxes = ((v["boxes"] as? [Any]) ?? []).prefix(Self.maxContextBoxes + 200).compactMap { b -> ViewBox? in
+                guard let a = b as? [Any], a.count == 6, let p = a[0] as? String, let a0 = d(a[1]), let a1 = d(a[2]),
+                      let e0 = d(a[3]), let e1 = d(a[4]), let dist = d(a[5]) else { return nil }
+                return ViewBox(path: p, minAz: a0, maxAz: a1, minEl: e0, maxEl: e1, distance: dist)
+            }
+            views[f] = View(frame: f, time: d(v["time"]) ?? 0, boxes: boxes)
+        }
+        let series = list("series", cap: Self.maxSeries).compactMap { x -> Series? in
+            guard let s = x as? [String: Any], let q = s["quantity"] as? String else { return nil }
+            let fs = ((s["frames"] as? [Any]) ?? []).prefix(2 * Self.maxSeriesPoints).map { i($0) }
+            let vs = ((s["values"] as? [Any]) ?? []).prefix(2 * Self.maxSeriesPoints).map { d($0) }
+            var frames: [Int] = [], values: [Double] = []
+            for (f, v) in zip(fs, vs) { if let f, let v { frames.append(f); values.append(v) } }
+            return Series(quantity: q, entity: s["entity"] as? String, unit: s["unit"] as? String ?? "", frames: frames, values: values)
+        }
+        let events = list("events", cap: 1000).compactMap { x -> Event? in
+            guard let e = x as? [String: Any], let f = i(e["frame"]), let k = e["kind"] as? String else { return nil }
+            return Event(frame: f, time: d(e["time"]) ?? 0, kind: k, detail: e["detail"] as? String ?? "")
+        }
+        self.init(viewerPath: path, pathFrames: frames.count == path.count ? frames : [],
+                  boundaryOrigins: list("boundaryOrigins", cap: 1000).compactMap(pt),
+                  boundaryRadius: d(o["boundaryRadius"]) ?? 1.5, fadeRadius: d(o["fadeRadius"]) ?? 1.2,
+                  footprints: footprints, fieldOfView: fov, views: views, series: series, events: events)
+    }
+}

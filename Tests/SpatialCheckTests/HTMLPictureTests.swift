@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import SpatialCheck
+@testable import Reporting
+import SpatialModel
+import Rules
+
+/// The HTML report's pictures and page (issue 18): the plan's scale, the measured quantity on the
+/// view, folded cards, the timeline's series, and the geometry saved in the JSON report.
+@Suite struct HTMLPictureTests {
+    /// A 4 m × 1 m volume from x −2…2, z −3…−2 and a viewer standing at the origin.
+    static func plainSnapshot() -> SceneSnapshot {
+        SceneSnapshot(viewerPath: [SIMD2(0, 0)], pathFrames: [0], boundaryOrigins: [],
+                      footprints: [.init(path: "table", kind: "volume", minX: -2, maxX: 2, minZ: -3, maxZ: -2)],
+                      fieldOfView: SIMD2(60, 40), views: [:])
+    }
+
+    @Test func planFitsItsContentWithARoundScaleBar() {
+        // Content x −2…2 (4 m), z −3…0 (3 m); margin max(0.3, 0.08 · 4) = 0.32 m on each side:
+        // 4.64 m × 3.64 m; 520 px for the larger side: 520 / 4.64 = 112.0690 px/m.
+        let f = PlanFrame(snapshot: Self.plainSnapshot(), frames: 1)
+        #expect(abs(f.minX - -2.32) < 1e-12 && abs(f.maxX - 2.32) < 1e-12)
+        #expect(abs(f.minZ - -3.32) < 1e-12 && abs(f.maxZ - 0.32) < 1e-12)
+        #expect(abs(f.scale - 520 / 4.64) < 1e-9)
+        // A fifth of the width is 0.928 m: the bar is the round 0.5 m below it, 56.03 px long.
+        #expect(f.scaleBar.metres == 0.5)
+        #expect(abs(f.scaleBar.pixels - 56.0345) < 1e-4)
+        let scene = SceneReport(path: "t.scene.yaml", status: .checked, frameRate: 90, frames: 1, duration: 0.01)
+        let svg = planSVG(scene: scene, snapshot: Self.plainSnapshot())
+        // The bar sits 12 px above the bottom of the 3.64 · 112.069 = 407.93 px tall plan, from
+        // x = 12 to 12 + 56.03.
+        #expect(svg.contains("M12 391.9V395.9H68.0V391.9"))
+        #expect(svg.contains(">50 cm</text>"))
+        #expect(svg.contains("aria-label=\"forward\"") && svg.contains("aria-label=\"scale bar\""))
+        for legend in ["viewer start, path", "viewer at a worst frame", "1.5 m boundary", "1.2 m fade", "no finding"] {
+            #expect(svg.contains(legend), "legend: \(legend)")
+        }
+        #expect(svg.contains(">table<title>table</title></text>"))  // the entity's label
+    }
+
+    @Test func niceLengthsAreOneTwoFive() {
+        #expect(niceLength(0.928) == 0.5)
+        #expect(niceLength(3.1) == 2)
+        #expect(niceLength(7) == 5)
+        #expect(niceLength(12) == 10)
+        #expect(abs(niceLength(0.04) - 0.02) < 1e-15)
+    }
+
+    @Test func dimensionLineLabelsMeasuredAndNeeded() {
+        func v(_ entities: [String], _ measured: Double, _ threshold: Double, _ unit: String) -> ReportViolation {
+            ReportViolation(rule: "r", severity: .error, entities: entities, spans: [0...0], frameCount: 1, firstTime: 0,
+                            lastTime: 0, measured: measured, threshold: threshold, unit: unit, worstFrame: 0,
+                            message: "", help: "", fingerprint: "0000000000000000", location: nil)
+        }
+        func label(_ x: ReportViolation) -> String {
+            ViewMeasure(group: foldViolations([x])[0], lead: x).label
+        }
+        #expect(label(v(["k/a", "k/b"], 44, 60, "pt")) == "44 pt ↔ 60 pt needed")
+        #expect(label(v(["k/a"], 48, 60, "pt")) == "48 pt, 60 pt needed")
+        #expect(label(v(["w"], 35.24, 30, "deg")) == "35.2° off-axis, limit 30°")
+        #expect(label(v([], 2.4, 1.5, "m")) == "2.4 m, limit 1.5 m")
+        // The view draws the pair's dimension line between the two centres and the label.
+        let view = SceneSnapshot.View(frame: 0, time: 0, boxes: [
+            .init(path: "k/a", minAz: -2, maxAz: 0, minEl: -1, maxEl: 1, distance: 1),
+            .init(path: "k/b", minAz: 0.5, maxAz: 2.5, minEl: -1, maxEl: 1, distance: 1),
+        ])
+        let x = v(["k/a", "k/b"], 44, 60, "pt")
+        let svg = viewSVG(view: view, highlight: ["k/a", "k/b"], fov: SIMD2(60, 40), severity: .error,
+                          measure: ViewMeasure(group: foldViolations([x])[0], lead: x), center: SIMD2(0.25, 0), halfAz: 5)
+        // Centres −1° and 1.5° in a ±5° window around 0.25° 480 px wide: x = (az − 0.25 + 5) / 10 · 480.
+        #expect(svg.contains("M180.0 150.0L300.0 150.0"))
+        #expect(svg.contains(">44 pt ↔ 60 pt needed</text>"))
+        #expect(svg.contains(">k/a</text>") && svg.contains(">k/b</text>"))
+    }
+
+    /// calculator-keypad-tight: a 4 × 5 keypad whose 20 keys are 48 pt wide and 56 pt apart (centre
+    /// to centre). Its 31 neighbour pairs (5 rows × 3 across + 4 columns × 4 down) and 20 keys fold
+    /// into two cards, each with all its pairs or keys marked in one view.
+    @Test func calculatorKeypadTightFoldsIntoTwoCards() throws {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .html
+        let run = SpatialCheck.runValidation(paths: [TestPaths.repo("Scenes/calculator-keypad-tight.scene.yaml")], options: options)
+        let html = SpatialCheck.render(run, format: .html)
+        #expect(html.components(separatedBy: "<article class=\"vcard").count - 1 == 2)
+        #expect(html.contains("<span class=\"fold\">× 31</span>"))
+        #expect(html.contains("<span class=\"fold\">× 20</span>"))
+        #expect(html.contains("31 pairs in calculator measure 56.0 pt, threshold 60.0 pt."))
+        #expect(html.contains(">56 pt ↔ 60 pt needed</text>"))
+        #expect(html.contains(">48 pt, 60 pt needed</text>"))
+        #expect(html.contains("data-scene-index=\"0\" data-frame=\"0\" data-entities=\"calculator/add calculator/backspace"))
+        #expect(html.contains("<div class=\"replay-slot\" data-scene-index=\"0\">"))
+        #expect(html.contains("<header class=\"banner fail\""))
+    }
+
+    /// immersive-walk-boundary: full immersion from t = 2 s (frame 180 at 90 Hz); the viewer walks
+    /// from z = 0 to −2.4 m between t = 4 and 10 s and stands there until 14 s.
+    @Test func timelineSeriesFollowsTheHeadFromTheBoundaryOrigin() throws {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .html
+        let run = SpatialCheck.runValidation(paths: [TestPaths.repo("Scenes/immersive-walk-boundary.scene.yaml")], options: options)
+        let snap = try #require(run.snapshots.values.first)
+        let s = try #require(snap.series.first { $0.quantity == "boundary" })
+        #expect(s.values.count <= SceneSnapshot.maxSeriesPoints + 1 + SceneSnapshot.maxViews)
+        #expect(s.frames.first == 180)          // no boundary before immersion
+        #expect(abs((s.values.max() ?? 0) - 2.4) < 1e-9)
+        #expect(abs((s.values.first ?? 1)) < 1e-9)
+        let immersion = try #require(snap.events.first { $0.kind == "immersion" })
+        #expect(immersion.frame == 180 && immersion.detail.hasPrefix("full"))
+        let html = SpatialCheck.render(run, format: .html)
+        #expect(html.contains("head distance from the boundary origin (m)"))
+        #expect(html.contains("boundary 1.5 m") && html.contains("fade 1.2 m"))
+        #expect(html.contains("<title>frame 180, t = 2.00 s: 0.00 m</title>"))
+        #expect(html.contains(">2.4 m, limit 1.5 m<title>"))  // the distance drawn on the plan
+    }
+
+    @Test func withGeometryRoundTripsAndIsOffByDefault() throws {
+        let path = TestPaths.repo("Scenes/immersive-walk-boundary.scene.yaml")
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .json
+        let plain = SpatialCheck.render(SpatialCheck.runValidation(paths: [path], options: options), format: .json)
+        #expect(!plain.contains("\"geometry\""))
+        let golden = try String(contentsOfFile: TestPaths.repo("Scenes/golden/immersive-walk-boundary.json"), encoding: .utf8)
+        #expect(!golden.contains("\"geometry\""))
+        options.withGeometry = true
+        let run = SpatialCheck.runValidation(paths: [path], options: options)
+        let json = SpatialCheck.render(run, format: .json)
+        #expect(json.contains("\"geometry\""))
+        let back = try Report.parse(Data(json.utf8), path: "r.json")
+        let g = try #require(back.scenes.first?.geometry)
+        let direct = try #require(run.snapshots.values.first)
+        #expect(g.viewerPath.count == direct.viewerPath.count && g.footprints.count == direct.footprints.count)
+        #expect(g.views.keys.sorted() == direct.views.keys.sorted())
+        #expect(g.series.count == direct.series.count && g.events.count == direct.events.count)
+        // Written again, the read-back geometry gives the same bytes (numbers are stored rounded).
+        #expect(g.json().serialized() == direct.json().serialized())
+        // And the page from the saved report draws the same pictures.
+        let saved = back.html(snapshots: [:])
+        let live = run.report.html(snapshots: run.snapshots)
+        #expect(saved.components(separatedBy: "<svg").count == live.components(separatedBy: "<svg").count)
+        #expect(saved.contains("aria-label=\"top-down plan\"") && saved.contains("head distance from the boundary origin"))
+    }
+
+    @Test func geometryFromAHostileReportIsBounded() throws {
+        let many = (0..<5000).map { "{\"frame\": \($0), \"boxes\": []}" }.joined(separator: ",")
+        let text = "{\"viewerPath\": [[1, 2], [\"x\", 3], [1e300, 0]], \"views\": [\(many)], \"fieldOfView\": [60]}"
+        let any = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let g = try #require(SceneSnapshot(json: any))
+        #expect(g.viewerPath.count == 1)
+        #expect(g.views.count == SceneSnapshot.maxViews)
+        #expect(g.fieldOfView == SIMD2(60, 40))
+    }
+}

@@ -4,7 +4,7 @@
 let replayScript = #"""
 (function(){"use strict";
 var SEV={3:[192,38,27],2:[224,138,0],1:[28,95,184]};
-var BASE={window:[214,220,230],element:[176,186,200],volume:[160,170,184],model:[150,160,172],text:[196,202,210],node:[170,178,190]};
+var BASE={window:[178,192,212],element:[176,186,200],volume:[160,170,184],model:[150,160,172],text:[196,202,210],node:[170,178,190]};
 var D2R=Math.PI/180, T2R=Math.PI/1800;
 var scenes=[], gl=null, glCanvas=null, prog=null, buf=null;
 /* -- matrices (column-major) -- */
@@ -35,7 +35,7 @@ function sevAt(flat,f){flat=arr(flat);var w=0;for(var i=0;i+2<flat.length;i+=3)i
 function hex(c){return"#"+c.map(function(x){return(x<16?"0":"")+x.toString(16);}).join("");}
 /* -- GL -- */
 function initGL(){if(gl)return gl;try{glCanvas=document.createElement("canvas");glCanvas.width=720;glCanvas.height=420;
- gl=glCanvas.getContext("webgl",{antialias:false,preserveDrawingBuffer:true})||glCanvas.getContext("experimental-webgl",{antialias:false,preserveDrawingBuffer:true});}catch(e){gl=null;}
+ var o={alpha:false,antialias:false,preserveDrawingBuffer:true};gl=glCanvas.getContext("webgl",o)||glCanvas.getContext("experimental-webgl",o);}catch(e){gl=null;}
  if(!gl)return null;
  function sh(t,s){var x=gl.createShader(t);gl.shaderSource(x,s);gl.compileShader(x);return x;}
  prog=gl.createProgram();
@@ -110,7 +110,7 @@ Scene.prototype.render=function(){var S=this,f=S.frame;if(!initGL())return;
   var col=E.sev?SEV[E.sev]:(BASE[E.kind]||BASE.node),target=E.sev?solid:glass,alpha=E.sev?1:(E.kind==="volume"?0.12:0.55);
   for(var q=0;q<6;q++){var F=FACES[q],s=E.sev?1:SHADE[q],c=[col[0]*s,col[1]*s,col[2]*s];
    [0,1,2,0,2,3].forEach(function(n){vtx(target,corners[F[n]],c,alpha);});}
-  var foc=!!S.focus[S.e[i][0]],ec=foc?[0,0,0]:E.sev?[col[0]*0.7,col[1]*0.7,col[2]*0.7]:[90,98,110],dst=foc?fat:lines;
+  var foc=!!S.focus[S.e[i][0]],ec=foc?[0,0,0]:E.sev?col:[90,98,110],dst=foc?fat:lines;
   EDGES.forEach(function(ed){vtx(dst,corners[ed[0]],ec,1);vtx(dst,corners[ed[1]],ec,1);});}
  /* boundary and fade circles on the floor */
  var bo=null;for(var b=0;b+4<S.bo.length;b+=5)if(S.bo[b]<=f)bo=S.bo[b+1]?[S.bo[b+2]/1000,S.bo[b+4]/1000]:null;
@@ -131,10 +131,10 @@ Scene.prototype.render=function(){var S=this,f=S.frame;if(!initGL())return;
    vtx(lines,[A[0]+(B[0]-A[0])*u0,A[1]+(B[1]-A[1])*u0,A[2]+(B[2]-A[2])*u0],fc,1);vtx(lines,[A[0]+(B[0]-A[0])*u1,A[1]+(B[1]-A[1])*u1,A[2]+(B[2]-A[2])*u1],fc,1);}
   if(S.mode==="orbit"){vtx(lines,H.p,fc,0.5);vtx(lines,A,fc,0.5);}}
  if(S.mode==="orbit"){var fwd=apply(H.R,[0,0,-0.35]);vtx(fat,H.p,[30,30,32],1);vtx(fat,[H.p[0]+fwd[0],H.p[1]+fwd[1],H.p[2]+fwd[2]],[30,30,32],1);}
- /* opaque highlights, then glass pushed back (highlights win where coplanar), then lines */
- gl.depthMask(true);draw(gl.TRIANGLES,solid,m);
- gl.enable(gl.POLYGON_OFFSET_FILL);gl.polygonOffset(2,8);gl.depthMask(false);draw(gl.TRIANGLES,glass,m);
- gl.disable(gl.POLYGON_OFFSET_FILL);gl.depthMask(true);draw(gl.LINES,lines,m);gl.lineWidth(1);draw(gl.LINES,fat,m);
+ /* glass first without depth writes, then the opaque highlights over it (a finding shows through
+    translucent panels, never dimmed), then lines */
+ gl.depthMask(false);draw(gl.TRIANGLES,glass,m);
+ gl.depthMask(true);draw(gl.TRIANGLES,solid,m);draw(gl.LINES,lines,m);draw(gl.LINES,fat,m);
  S.ctx.clearRect(0,0,S.canvas.width,S.canvas.height);S.ctx.drawImage(glCanvas,0,0);
  var imm="";for(var j=0;j<S.imm.length;j++)if(Array.isArray(S.imm[j])&&S.imm[j][0]<=f)imm=String(S.imm[j][1]);
  S.label.textContent="frame "+f+" · "+(f/S.fps).toFixed(2)+" s"+(imm?" · "+imm:"");S.last=m;};

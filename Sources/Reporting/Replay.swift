@@ -131,6 +131,7 @@ public struct ReplayData: Sendable, Equatable {
 public struct TrackRecorder: Sendable {
     public private(set) var keyframes: [ReplayData.Keyframe] = []
     private var pending: [ReplayData.Keyframe] = []
+    private var holdUntil: Int?
     private let angles: Set<Int>
     private let maxGap: Int
     public init(angles: Set<Int> = [], maxGap: Int = 120) { self.angles = angles; self.maxGap = max(2, maxGap) }
@@ -140,7 +141,7 @@ public struct TrackRecorder: Sendable {
         if let prev = pending.last ?? keyframes.last, prev.values.count == values.count {
             for i in angles where i < values.count {
                 // Unwrap against the previous sample (tenths of a degree).
-                var d = values[i] - prev.values[i]
+                var d = values[i] &- prev.values[i]
                 d = ((d % 3600) + 3600) % 3600
                 if d > 1800 { d -= 3600 }
                 values[i] = prev.values[i] &+ d
@@ -148,14 +149,27 @@ public struct TrackRecorder: Sendable {
         }
         let sample = ReplayData.Keyframe(frame: frame, values: values)
         guard let key = keyframes.last, key.values.count == values.count else {
-            keyframes.append(sample); pending = []; return
+            keyframes.append(sample); pending = []; holdUntil = nil; return
         }
-        if frame - key.frame <= maxGap && fits(from: key, to: sample) {
+        // Holding still costs nothing however long: only the last frame of the hold is remembered,
+        // and becomes a keyframe when the track moves again.
+        if values == key.values && frame > key.frame && pending.allSatisfy({ $0.values == key.values }) {
+            pending = []
+            holdUntil = frame
+            return
+        }
+        if let hold = holdUntil {
+            holdUntil = nil
+            if hold > key.frame { keyframes.append(.init(frame: hold, values: key.values)) }
+            if let last = keyframes.last, frame &- last.frame <= maxGap && frame > last.frame { pending = [sample] } else { keyframes.append(sample) }
+            return
+        }
+        if frame &- key.frame <= maxGap && fits(from: key, to: sample) {
             pending.append(sample)
         } else if let prev = pending.last {
             keyframes.append(prev)
             pending = []
-            if fits(from: prev, to: sample) && frame - prev.frame <= maxGap { pending = [sample] } else { keyframes.append(sample) }
+            if fits(from: prev, to: sample) && frame &- prev.frame <= maxGap { pending = [sample] } else { keyframes.append(sample) }
         } else {
             keyframes.append(sample)
         }
@@ -172,10 +186,10 @@ public struct TrackRecorder: Sendable {
 
     /// Whether interpolating `a` → `b` reproduces every pending sample within one unit.
     private func fits(from a: ReplayData.Keyframe, to b: ReplayData.Keyframe) -> Bool {
-        let span = Double(b.frame - a.frame)
+        let span = Double(b.frame) - Double(a.frame)
         guard span > 0 else { return false }
         for s in pending {
-            let t = Double(s.frame - a.frame) / span
+            let t = (Double(s.frame) - Double(a.frame)) / span
             for i in 0..<min(s.values.count, a.values.count, b.values.count) {
                 let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
                 if abs(v - Double(s.values[i])) > 1.0 { return false }
@@ -210,7 +224,7 @@ extension ReplayData {
     private static func ints(_ a: [Int]) -> String { "[" + a.map(String.init).joined(separator: ",") + "]" }
 
     private static func number(_ x: Double) -> String {
-        guard x.isFinite else { return "0" }
+        guard x.isFinite, abs(x) < 1e12 else { return "0" }
         let r = (x * 1000).rounded() / 1000
         if r == r.rounded(), abs(r) < 1e15 { return String(Int(r)) }
         return String(r)
@@ -253,8 +267,9 @@ extension ReplayData {
         guard let o = json as? [String: Any],
               (o["v"] as? Int) == 1,
               let frames = o["frames"] as? Int, frames >= 0, frames <= Self.maxFrames,
-              let fps = Self.double(o["fps"]), fps.isFinite, fps > 0,
+              let fps = Self.double(o["fps"]), fps > 0, fps <= 10_000,
               let fov = o["fov"] as? [Any], fov.count == 2, let fh = Self.double(fov[0]), let fv = Self.double(fov[1]),
+              fh >= 0, fh <= 360, fv >= 0, fv <= 360,
               let br = Self.int(o["br"]), let fr = Self.int(o["fr"]),
               let e = o["e"] as? [Any], e.count <= Self.maxEntities,
               let t = o["t"] as? [Any], t.count == e.count,
@@ -308,7 +323,7 @@ extension ReplayData {
     }
 
     private static func int(_ x: Any?) -> Int? {
-        guard let i = x as? Int, abs(i) <= maxMagnitude else { return nil }
+        guard let i = x as? Int, i >= -maxMagnitude, i <= maxMagnitude else { return nil }
         return i
     }
     private static func double(_ x: Any?) -> Double? {

@@ -8,7 +8,7 @@ extension SpatialCheck {
     /// box (centre, orientation, size) per frame, reduced to keyframes; visibility; the head pose;
     /// the boundary origin and immersion style as they change; and, from the scene's violations,
     /// each entity's severity over the frames of their spans.
-    static func captureReplay(scene: Scene, options: SimulationOptions = SimulationOptions(),
+    public static func captureReplay(scene: Scene, options: SimulationOptions = SimulationOptions(),
                               violations: [ReportViolation]) -> ReplayData {
         let simulator = Simulator(scene: scene, options: options)
         let count = scene.entities.count

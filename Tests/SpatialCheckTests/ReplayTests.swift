@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import SpatialCheck
+@testable import Reporting
+import SpatialModel
+import Rules
+
+/// The 3D replay's data (`ReplayData`, `TrackRecorder`, `captureReplay`): compaction to keyframes,
+/// the JSON round trip, and decoding hostile JSON.
+@Suite struct ReplayTests {
+    /// A still window and a volume that moves 1 m along +X in the first second (linear), then
+    /// holds, for 3 s at 90 Hz (270 frames). By hand: the window is one keyframe; the volume is two,
+    /// frame 0 at (0, 1, −2) m and frame 90 at (1, 1, −2) m, both unrotated and 0.4 × 0.2 × 0.4 m; the
+    /// still head is one keyframe at (0, 1.6, 0) m looking along −Z.
+    @Test func stillWindowAndAnimatedBoxKeyframes() throws {
+        let replay = try capture("""
+            format: spatialscene/1
+            platform: visionOS
+            immersion: shared
+            duration: 3
+            frameRate: 90
+            entities:
+              - id: panel
+                kind: window
+                placement: {distance: 2, azimuth: 0, elevation: 0}
+                size: [800, 600]
+              - id: box
+                kind: volume
+                position: [0, 1, -2]
+                size: [0.4, 0.2, 0.4]
+                animation:
+                  keyframes:
+                    - {t: 0, position: [0, 1, -2]}
+                    - {t: 1, position: [1, 1, -2]}
+            """)
+        #expect(replay.frameCount == 270)
+        #expect(replay.entities.map(\.path) == ["panel", "box"])
+        #expect(replay.entities.map(\.kind) == ["window", "volume"])
+        #expect(replay.tracks[0].count == 1)
+        #expect(replay.tracks[0].first?.frame == 0)
+        #expect(replay.tracks[1] == [
+            .init(frame: 0, values: [0, 1000, -2000, 0, 0, 0, 400, 200, 400]),
+            .init(frame: 90, values: [1000, 1000, -2000, 0, 0, 0, 400, 200, 400]),
+        ])
+        #expect(replay.size(of: 1) == SIMD3(400, 200, 400))
+        #expect(replay.head == [.init(frame: 0, values: [0, 1600, 0, 0, 0, 0])])
+        #expect(replay.visibility == [[0...269], [0...269]])
+        #expect(replay.immersion == [.init(frame: 0, style: "shared")])
+        #expect(replay.boundary.isEmpty)
+    }
+
+    /// The recorder alone, on hand-made samples (1 unit = 1 mm or 0.1°).
+    @Test func recorderKeepsOnlyTurningPoints() {
+        var still = TrackRecorder()
+        for f in 0..<1000 { still.append(frame: f, values: [5, 5]) }
+        #expect(still.finish() == [.init(frame: 0, values: [5, 5])])
+
+        // 0 → 300 over frames 0...30 (10 per frame), back to 0 by frame 60, then still.
+        var tent = TrackRecorder()
+        for f in 0...100 { tent.append(frame: f, values: [f <= 30 ? 10 * f : f <= 60 ? 300 - 10 * (f - 30) : 0]) }
+        #expect(tent.finish().map(\.frame) == [0, 30, 60])
+        #expect(tent.finish().map(\.values) == [[0], [300], [0]])
+
+        // A yaw turning at 1° per frame through ±180° (1790, 1800, −1790 = 1810, ...) is one line.
+        var turn = TrackRecorder(angles: [0])
+        for f in 0...20 {
+            var a = 1700 + 10 * f
+            if a > 1800 { a -= 3600 }
+            turn.append(frame: f, values: [a])
+        }
+        #expect(turn.finish() == [.init(frame: 0, values: [1700]), .init(frame: 20, values: [1900])])
+
+        // A sample off the line by 2 units is kept; by 1 unit (rounding) is not.
+        var bump = TrackRecorder()
+        for (f, v) in [0, 10, 21, 30, 40].enumerated() { bump.append(frame: f, values: [v]) }
+        #expect(bump.finish().map(\.frame) == [0, 4])
+        var kink = TrackRecorder()
+        for (f, v) in [0, 10, 22, 30, 40].enumerated() { kink.append(frame: f, values: [v]) }
+        #expect(kink.finish().map(\.frame) == [0, 2, 4])
+    }
+
+    /// Worst severity per frame: a warning over 0...10 and an error over 5...7 on one entity.
+    @Test func severityIntervalsKeepTheWorst() {
+        func v(_ s: Severity, _ spans: [ClosedRange<Int>], _ entities: [String]) -> ReportViolation {
+            ReportViolation(rule: "r", severity: s, entities: entities, spans: spans, frameCount: 0, firstTime: 0, lastTime: 0,
+                            measured: 0, threshold: 0, unit: "", worstFrame: spans.first?.lowerBound ?? 0, message: "", help: "",
+                            fingerprint: "", location: nil)
+        }
+        let r = ReplayData.severityIntervals(
+            entityPaths: ["a", "b"],
+            violations: [v(.warning, [0...10], ["a"]), v(.error, [5...7, 40...400], ["a", "b"]), v(.info, [3...4], [])],
+            frameCount: 100)
+        #expect(r.entities[0] == [.init(severity: .warning, frames: 0...4), .init(severity: .error, frames: 5...7),
+                                  .init(severity: .warning, frames: 8...10), .init(severity: .error, frames: 40...99)])
+        #expect(r.entities[1] == [.init(severity: .error, frames: 5...7), .init(severity: .error, frames: 40...99)])
+        #expect(r.scene == [.init(severity: .info, frames: 3...4)])
+    }
+
+    static let sample = ReplayData(
+        frameCount: 120, frameRate: 90, fieldOfView: SIMD2(60, 45),
+        entities: [.init(path: "w</script><b>\"x\"", kind: "window", parent: nil), .init(path: "w/b", kind: "element", parent: 0)],
+        tracks: [[.init(frame: 0, values: [1, -2, 3, 0, 0, 0, 800, 600, 0])],
+                 [.init(frame: 0, values: [1, 2, 3, 4, 5, 6, 7, 8, 9]), .init(frame: 7, values: [-10, 20, -30, 3590, -5, 0, 7, 8, 9])]],
+        visibility: [[0...119], [0...10, 20...119]],
+        severities: [[], [.init(severity: .error, frames: 3...9), .init(severity: .info, frames: 11...12)]],
+        sceneSeverities: [.init(severity: .warning, frames: 0...0)],
+        head: [.init(frame: 0, values: [0, 1600, 0, 0, 0, 0]), .init(frame: 119, values: [500, 1600, -20, 900, -100, 0])],
+        boundary: [.init(frame: 0, origin: SIMD3(0, 1600, 0)), .init(frame: 60, origin: nil)],
+        immersion: [.init(frame: 0, style: "full"), .init(frame: 60, style: "mixed")])
+
+    @Test func jsonRoundTripsAndIsDeterministic() throws {
+        let json = Self.sample.json()
+        #expect(json == Self.sample.json())
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        #expect(ReplayData(json: parsed) == Self.sample)
+        // Delta encoding, by hand: the element's second keyframe is 7 frames and (−11, 18, −33, 3586, −10, −6, 0, 0, 0) on.
+        #expect(json.contains("[0,1,2,3,4,5,6,7,8,9,7,-11,18,-33,3586,-10,-6,0,0,0]"))
+        // In the page: nothing in the data can close its script element.
+        let section = ReplayHTML.section(Self.sample, sceneIndex: 3)
+        #expect(section.components(separatedBy: "</script>").count == 2)
+        #expect(section.contains("w\\u003c/script>\\u003cb>\\\"x\\\""))
+        #expect(section.contains("data-scene-index=\"3\""))
+        #expect(section.contains(" hidden>"))
+    }
+
+    /// Decoding never traps: malformed, inconsistent and out-of-range input gives nil, and random
+    /// mutations of a valid object either decode or give nil.
+    @Test func hostileJSONNeverCrashes() throws {
+        let valid = try #require(try JSONSerialization.jsonObject(with: Data(Self.sample.json().utf8)) as? [String: Any])
+        func with(_ key: String, _ value: Any) -> [String: Any] { var o = valid; o[key] = value; return o }
+        let hostile: [Any] = [
+            NSNull(), 1, "x", [1, 2], [String: Any](),
+            with("v", 2), with("frames", -1), with("frames", 1e300), with("fps", 0), with("fps", "90"),
+            with("fov", [1]), with("e", [["a", "window"]]), with("e", [["a", "window", 5], ["b", "element", 0]]),
+            with("e", [["a", "window", -2], ["b", "element", 0]]), with("t", [[1, 2, 3]]),
+            with("t", [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]]),
+            with("t", [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [-5, 1, 2, 3, 4, 5, 6, 7, 8, 9]]),
+            with("t", [[0, Int.max, 2, 3, 4, 5, 6, 7, 8, 9], []]),
+            with("t", [[0, 999_999_999_999, 2, 3, 4, 5, 6, 7, 8, 9, 1, 999_999_999_999, 2, 3, 4, 5, 6, 7, 8, 9], []]),
+            with("t", [[0, 1.5, 2, 3, 4, 5, 6, 7, 8, 9], []]),
+            with("vis", [[5, 1], []]), with("vis", [[1], []]), with("sev", [[7, 1, 2], []]), with("sev", [[3, 5, 2], []]),
+            with("ssev", "x"), with("head", [Int.min, 0, 0, 0, 0, 0, 0]), with("bo", [0, 2, 0, 0, 0]), with("bo", [0, 1, 0]),
+            with("imm", [[0]]), with("imm", [["0", "full"]]),
+        ]
+        for h in hostile { #expect(ReplayData(json: h) == nil) }
+        // Deterministic mutations (a linear congruential generator): replace a random leaf.
+        var seed: UInt64 = 0x5eed
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(max(n, 1)))
+        }
+        let junk: [Any] = [NSNull(), -1, 0, Int.max, Int.min, 1e308, -0.5, "", "\u{0}", [Any](), [String: Any](), true]
+        func mutate(_ x: Any) -> Any {
+            if var a = x as? [Any], !a.isEmpty {
+                let i = next(a.count)
+                switch next(4) {
+                case 0: a.remove(at: i)
+                case 1: a[i] = junk[next(junk.count)]
+                default: a[i] = mutate(a[i])
+                }
+                return a
+            }
+            if var o = x as? [String: Any], !o.isEmpty {
+                let keys = o.keys.sorted()
+                let k = keys[next(keys.count)]
+                o[k] = next(3) == 0 ? junk[next(junk.count)] : mutate(o[k] as Any)
+                return o
+            }
+            return junk[next(junk.count)]
+        }
+        var decoded = 0
+        for _ in 0..<2000 {
+            let m = mutate(mutate(valid))
+            if let r = ReplayData(json: m) {
+                decoded += 1
+                // What decodes re-encodes to JSON that decodes to the same data.
+                let again = try JSONSerialization.jsonObject(with: Data(r.json().utf8))
+                #expect(ReplayData(json: again) == r)
+            }
+        }
+        #expect(decoded < 2000)
+    }
+
+    /// The size budget, measured: a 20 s scene (90 Hz, 1800 frames) with 200 entities — four
+    /// windows of 30 buttons, 40 volumes each moving along a 5-point path and turning, 36 still
+    /// volumes — and a viewer looking around: the replay (its section and the script) stays under
+    /// 2 MB; so does the whole page once its static pictures are left out (what the page's own
+    /// pictures weigh is the page's business, not the replay's).
+    @Test func twentySecondsOfTwoHundredEntitiesFitTheBudget() throws {
+        var yaml = "format: spatialscene/1\nplatform: visionOS\nimmersion: mixed\nduration: 20\nframeRate: 90\n"
+        yaml += "viewer: {motion: look-around}\nentities:\n"
+        for w in 0..<4 {
+            yaml += "  - id: w\(w)\n    kind: window\n    placement: {distance: 2.5, azimuth: \(w * 40 - 60), elevation: 0}\n    size: [900, 600]\n    elements:\n"
+            for b in 0..<30 {
+                yaml += "      - {id: b\(b), role: button, frame: [\(20 + (b % 6) * 140), \(20 + (b / 6) * 110), 100, 80]}\n"
+            }
+        }
+        for v in 0..<76 {
+            let x = Double(v % 10) - 4.5, z = -3.0 - Double(v / 10)
+            yaml += "  - id: v\(v)\n    kind: volume\n    position: [\(x), 1, \(z)]\n    size: [0.3, 0.3, 0.3]\n"
+            if v < 40 {
+                yaml += "    animation:\n      loop: true\n      keyframes:\n"
+                for k in 0..<5 {
+                    yaml += "        - {t: \(k * 2), position: [\(x + (k % 2 == 0 ? 0 : 0.5)), \(1 + 0.1 * Double(k)), \(z)], rotation: {yaw: \(k * 60)}}\n"
+                }
+            }
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("big.scene.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .html
+        options.replay = true
+        let run = SpatialCheck.runValidation(paths: [path], options: options)
+        let replay = try #require(run.snapshots.values.first?.replay)
+        #expect(replay.entities.count == 200)
+        #expect(replay.frameCount == 1800)
+        let html = SpatialCheck.render(run, format: .html)
+        let section = ReplayHTML.section(replay, sceneIndex: 0).utf8.count + ReplayHTML.script.utf8.count
+        let data = replay.json().utf8.count
+        var withoutPictures = run
+        withoutPictures.snapshots = withoutPictures.snapshots.mapValues { s in var s = s; s.views = [:]; return s }
+        let lean = SpatialCheck.render(withoutPictures, format: .html).utf8.count
+        print("replay budget: 200 entities × 1800 frames: data \(data) bytes, section + script \(section) bytes, " +
+              "page \(html.utf8.count) bytes, page without the violation views \(lean) bytes")
+        #expect(section < 2_000_000)
+        #expect(lean < 2_000_000)
+    }
+
+    private func capture(_ yaml: String) throws -> ReplayData {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.scene.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let scene = try SpatialCheck.loadScene(path: path)
+        return SpatialCheck.captureReplay(scene: scene, violations: [])
+    }
+}

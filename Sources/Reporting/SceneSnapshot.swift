@@ -92,7 +92,7 @@ public struct SceneSnapshot: Sendable {
     public var views: [Int: View]
     public var series: [Series]
     public var events: [Event]
-    /// The 3D replay's data, when captured (`ValidateOptions.replay`); not part of `json()`.
+    /// The 3D replay's data, when captured (`ValidateOptions.replay`); `json()` writes it as `replay`.
     public var replay: ReplayData?
 
     public init(viewerPath: [SIMD2<Double>], pathFrames: [Int] = [], boundaryOrigins: [SIMD2<Double>], boundaryRadius: Double = 1.5,
@@ -189,7 +189,21 @@ extension SceneSnapshot {
             ("events", .array(events.map { e in
                 .object([("frame", .int(e.frame)), ("time", Self.num(e.time)), ("kind", .string(e.kind)), ("detail", .string(e.detail))])
             })),
-        ])
+        ] + (replay.flatMap(Self.replayJSON).map { [("replay", $0)] } ?? []))
+    }
+
+    /// The replay's compact JSON as a value of the report's tree (object keys sorted).
+    private static func replayJSON(_ r: ReplayData) -> JSON? {
+        guard let any = try? JSONSerialization.jsonObject(with: Data(r.json().utf8)) else { return nil }
+        func convert(_ x: Any) -> JSON {
+            if let i = x as? Int { return .int(i) }
+            if let d = x as? Double { return .number(d) }
+            if let s = x as? String { return .string(s) }
+            if let a = x as? [Any] { return .array(a.map(convert)) }
+            if let o = x as? [String: Any] { return .object(o.keys.sorted().map { ($0, convert(o[$0] ?? NSNull())) }) }
+            return .null
+        }
+        return convert(any)
     }
 
     /// Reads a `geometry` object (from `JSONSerialization`); nil when it is not one. Bad or
@@ -242,9 +256,11 @@ extension SceneSnapshot {
             guard let e = x as? [String: Any], let f = i(e["frame"]), let k = e["kind"] as? String else { return nil }
             return Event(frame: f, time: d(e["time"]) ?? 0, kind: k, detail: e["detail"] as? String ?? "")
         }
+        let replay = o["replay"].flatMap { ReplayData(json: $0) }
         self.init(viewerPath: path, pathFrames: frames.count == path.count ? frames : [],
                   boundaryOrigins: list("boundaryOrigins", cap: 1000).compactMap(pt),
                   boundaryRadius: d(o["boundaryRadius"]) ?? 1.5, fadeRadius: d(o["fadeRadius"]) ?? 1.2,
                   footprints: footprints, fieldOfView: fov, views: views, series: series, events: events)
+        self.replay = replay
     }
 }

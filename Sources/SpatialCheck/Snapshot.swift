@@ -133,6 +133,13 @@ extension SpatialCheck {
                 return .init(frame: f, time: e.time, kind: "show", detail: i >= 0 && i < scene.entities.count ? scene.entities[i].path : "")
             case .hide(let i):
                 return .init(frame: f, time: e.time, kind: "hide", detail: i >= 0 && i < scene.entities.count ? scene.entities[i].path : "")
+            case .ar(.tracking(let state, let reason)):
+                return .init(frame: f, time: e.time, kind: "tracking",
+                             detail: state.rawValue + (reason.map { " (\($0.rawValue))" } ?? ""))
+            case .ar(.plane(let id, let detected, _)):
+                return .init(frame: f, time: e.time, kind: detected ? "plane detected" : "plane lost", detail: id)
+            case .ar(.referenceImages(let count)):
+                return .init(frame: f, time: e.time, kind: "reference images", detail: "\(count)")
             }
         }
     }

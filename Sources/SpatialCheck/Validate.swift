@@ -34,8 +34,9 @@ extension SpatialCheck {
         /// `--with-geometry`: write each scene's snapshot into the JSON report as `geometry`, so
         /// `spatialcheck report --format html` can draw the pictures later (implies capturing it).
         public var withGeometry = false
-        /// Also capture the HTML report's 3D replay (with the snapshots; a third simulation pass).
-        public var replay = false
+        /// Capture the HTML report's 3D replay (with the snapshots; a third simulation pass). nil: when
+        /// the format is HTML or `withGeometry` is set; false: `--no-replay`.
+        public var replay: Bool? = nil
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
         public var timestamp: Date?
         /// `--root`: the folder scene paths in the report (and so fingerprints) are relative to;
@@ -128,10 +129,12 @@ extension SpatialCheck {
         let budget = options.workBudget
         let jobs = max(1, min(options.jobs, toCheck.count))
         let wantSnapshots = options.withGeometry || (options.captureSnapshots ?? (options.format == .html))
+        // The HTML page and saved geometry carry the 3D replay unless it is turned off.
+        let wantReplay = wantSnapshots && (options.replay ?? (options.format == .html || options.withGeometry))
         let work: @Sendable (Int) -> Void = { n in
             let (i, path, names) = toCheck[n]
             results.set(i, checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
-                                      snapshot: wantSnapshots, budget: budget, replay: options.replay))
+                                      snapshot: wantSnapshots, budget: budget, replay: wantReplay))
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }

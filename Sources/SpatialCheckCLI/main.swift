@@ -222,6 +222,9 @@ struct Validate: ParsableCommand {
     var timestamp = false
     @Flag(name: .customLong("with-geometry"), help: "JSON: write each scene's geometry (plan, views, timeline series) so `spatialcheck report --format html` can draw the pictures later.")
     var withGeometry = false
+
+    @Flag(name: .customLong("no-replay"), help: "HTML and --with-geometry: leave out the interactive 3D replay (saves a simulation pass per scene).")
+    var noReplay = false
     @Option(help: "Project root that scene paths (and so fingerprints) are relative to (default: the folder of the nearest .spatialcheck.yaml, else the git work tree, else the current directory).")
     var root: String?
     @Option(help: "Check only shard i of n (e.g. 2/3): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
@@ -254,6 +257,7 @@ struct Validate: ParsableCommand {
         options.expand = expand
         options.timestamp = timestamp ? Date() : nil
         options.withGeometry = withGeometry
+        if noReplay { options.replay = false }
         options.root = root
         options.shard = shard
         options.maxViolations = maxViolations

@@ -35,6 +35,7 @@ public enum RuleCatalog {
         A11yLabels.metadata, TypeContrast.metadata, TypeTabLabels.metadata,
         TargetDirectReach.metadata, TargetHandKeepout.metadata,
         ImmersionExitAffordance.metadata, ImmersionTransitionSmooth.metadata,
+        EnvArkitRequiresFullSpace.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -67,6 +68,7 @@ enum RuleFactories {
         f += accessibilityFactories()
         f += reachFactories()
         f += immersionTransitionFactories()
+        f += fullSpaceFactories()
         return f
     }
 }

@@ -13,6 +13,7 @@ import SpatialModel
     static let sceneLevel: Set<String> = [
         "immersion-launch-style", "immersion-user-initiated", "boundary-head-exit", "boundary-fade-zone",
         "boundary-style-vs-locomotion", "ar-frame-rate",
+        "immersion-exit-affordance", "immersion-transition-smooth",
     ]
 
     /// Each rule's failing example played one second later (its viewer path, animations and events

@@ -41,6 +41,7 @@ public enum RuleCatalog {
         ArScreenClutter.metadata, ArMinimizeWorldText.metadata, ArComfortDistance.metadata, ArSafetyMovement.metadata,
         ArCoachingShown.metadata, ArCoachingHideUI.metadata, ArGestureProximity.metadata, ArScaleNotDistance.metadata,
         ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata,
+        EnvArkitRequiresFullSpace.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -77,6 +78,7 @@ enum RuleFactories {
         f += reachFactories()
         f += immersionTransitionFactories()
         f += arkitFactories()
+        f += fullSpaceFactories()
         return f
     }
 }

@@ -15,6 +15,7 @@ import SpatialModel
         "boundary-style-vs-locomotion", "ar-frame-rate",
         // How the device is held (its pitch), whatever is shown.
         "ar-comfort-distance",
+        "immersion-exit-affordance", "immersion-transition-smooth",
     ]
 
     /// Each rule's failing example played one second later (its viewer path, animations and events

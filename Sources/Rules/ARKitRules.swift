@@ -82,7 +82,7 @@ public enum ArScaleNotDistance: RuleDescribing {
         ],
         citations: [arObjects],
         summary: "An animation scales an object up by more than 20 % while its distance from the device stays the same or grows.",
-        rationale: "Scaling an object up does not bring it closer; it only looks like a bigger object that is still far away (HIG tip, S1). To bring something near, move it.",
+        rationale: "Scaling an object up does not bring it closer; it only looks like a bigger object that is still far away (HIG tip). To bring something near, move it.",
         fixHint: "Animate the object's position toward the person instead of its scale.",
         platforms: [.iOS], unit: "%", worse: .higher,
         notes: ["Only entities driven by an animation with scale keys. Size: the longest half-axis of the entity's box as the simulator measures it (its oriented box), compared with the smallest size seen so far; growth = size / smallest − 1, in %, reported when above 20 % while the distance to the device is no less than at the smallest size (minus 1 cm)."])

@@ -104,7 +104,7 @@ import SpatialModel
     @Test func manualListsWhatNoRuleChecks() {
         let text = RuleCatalog.renderNotChecked()
         #expect(text.hasPrefix("Not checked by any rule (\(RuleCatalog.notChecked.count) catalog rules;"))
-        #expect(text.contains("\n  type-contrast: accessibility › Vision; typography › visionOS; Color (4.5:1 minimum, 7:1 preferred); needs `el.fgColor`, `el.background`, `env.samples`\n"))
+        #expect(text.contains("\n  fov-repeating-pattern: eyes › Making items easy to see; needs `mat.repeatingPattern`, geometry\n"))
         #expect(text.contains("Manual review (\(RuleCatalog.manualReview.count) items a person has to check):"))
         #expect(text.contains("\n  mr-alert-copy: "))
     }

@@ -128,7 +128,8 @@ public final class ReferenceRunner {
         var spent: UInt64 = 0
         for i in 0..<frames {
             let (p, r) = simulator.headPose(at: Double(i) * dt)
-            let hand = p + r.act(Simulator.handOffset)
+            // The hand frame: the head pose followed by the hand's pose in the head frame.
+            let hand = p + r.act(simulator.handPose(at: Double(i) * dt).position)
             let roots = Self.matrix(p, r) + Self.matrix(hand, r)
             var head = ref_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w), fov_h: fov.x, fov_v: fov.y)
             let t0 = nowNanoseconds()

@@ -116,43 +116,77 @@ public final class RuleEngine {
         let end = EndState(lastFrame: max(lastFrame, 0), lastTime: lastTime,
                            staticEnd: Self.endsStatic(scene, lastTime: lastTime, dt: dt), frameDuration: dt)
         if lastFrame >= 0 { for p in processors { p.finish(&findings, end) } }
-        var out: [(variant: Int, violation: Violation)] = []
+        var out: [Violation] = []
+        out.reserveCapacity(findings.aggregates.count)
+        // Sort keys as integers, computed once: severity, the rule id's rank, the entity paths'
+        // ranks (in path order; equal paths share a rank), the sub-check, then the order of first
+        // appearance (a stable sort). The same order as comparing the violations' strings.
+        struct Rank { var severity: Int; var rule: Int; var count: Int; var e0: Int; var e1: Int; var variant: Int }
+        var ranks: [Rank] = []
+        ranks.reserveCapacity(findings.aggregates.count)
+        let ruleRank = Self.ranks(of: rules.map(\.id))
+        var pathRank: [Int] = []
+        let help = rules.map(\.help)
         let ignores = configuration.ignore
+        let entities = scene.entities
         for (key, agg) in zip(findings.keys, findings.aggregates) {
             let meta = rules[key.rule]
             var idx: [Int] = []
             if key.a >= 0 { idx.append(key.a) }
             if key.b >= 0 { idx.append(key.b) }
-            let names = idx.compactMap { $0 < scene.entities.count ? scene.entities[$0].path : nil }
+            let names = idx.compactMap { $0 < entities.count ? entities[$0].path : nil }
             let sortedPairs = zip(names, idx).sorted { $0.0 < $1.0 }
             let paths = sortedPairs.map(\.0)
-            if ignores.contains(where: { $0.matches(rule: meta.id, entities: paths) }) { continue }
+            if !ignores.isEmpty, ignores.contains(where: { $0.matches(rule: meta.id, entities: paths) }) { continue }
             let spans = agg.mergedSpans()
             let count = agg.frameCount
             let p = processorOfRule[key.rule]
             let message = p >= 0 ? processors[p].message(rule: key.rule, agg, names) : meta.summary
             let borderline = (meta.angleDerived || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
                 && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
-            let loc = sortedPairs.first.map { scene.entities[$0.1].location } ?? findings.locations[key]
+            let loc = sortedPairs.first.map { entities[$0.1].location } ?? findings.locations[key]
             let subcheck = key.variant > 0 && key.variant <= meta.subchecks.count ? meta.subchecks[key.variant - 1].name : nil
-            out.append((key.variant, Violation(
+            if !sortedPairs.isEmpty, pathRank.isEmpty { pathRank = Self.ranks(of: entities.map(\.path)) }
+            ranks.append(Rank(severity: agg.severity.rank, rule: ruleRank[key.rule], count: sortedPairs.count,
+                              e0: sortedPairs.count > 0 ? pathRank[sortedPairs[0].1] : 0,
+                              e1: sortedPairs.count > 1 ? pathRank[sortedPairs[1].1] : 0, variant: key.variant))
+            out.append(Violation(
                 rule: meta.id, severity: agg.severity, entities: paths, spans: spans, frameCount: count,
                 firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
                 lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
                 measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? meta.unit, worstFrame: agg.worstFrame,
-                message: message, help: meta.help,
+                message: message, help: help[key.rule],
                 fingerprint: violationFingerprint(rule: meta.id, scenePath: scene.path, entities: paths, subcheck: subcheck),
-                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans)))
+                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans))
         }
         // Sub-checks of the same rule and entities (same severity) follow the main measurement.
-        out.sort { x, y in
-            let a = x.violation, b = y.violation
-            if a.severity != b.severity { return a.severity < b.severity }
-            if a.rule != b.rule { return a.rule < b.rule }
-            if a.entities != b.entities { return a.entities.lexicographicallyPrecedes(b.entities) }
-            return x.variant < y.variant
+        var order = Array(out.indices)
+        ranks.withUnsafeBufferPointer { r in
+            order.sort { i, j in
+                let a = r[i], b = r[j]
+                if a.severity != b.severity { return a.severity < b.severity }
+                if a.rule != b.rule { return a.rule < b.rule }
+                // Entity paths compared lexicographically (a prefix first).
+                if a.count > 0, b.count > 0, a.e0 != b.e0 { return a.e0 < b.e0 }
+                if a.count > 1, b.count > 1, a.e1 != b.e1 { return a.e1 < b.e1 }
+                if a.count != b.count { return a.count < b.count }
+                if a.variant != b.variant { return a.variant < b.variant }
+                return i < j
+            }
         }
-        return out.map(\.violation)
+        return order.map { out[$0] }
+    }
+
+    /// The rank of each string in sorted order (equal strings share a rank).
+    static func ranks(of strings: [String]) -> [Int] {
+        let sorted = strings.indices.sorted { strings[$0] < strings[$1] }
+        var rank = Array(repeating: 0, count: strings.count)
+        var r = 0
+        for (k, i) in sorted.enumerated() {
+            if k > 0, strings[i] != strings[sorted[k - 1]] { r += 1 }
+            rank[i] = r
+        }
+        return rank
     }
 
     static func endsStatic(_ scene: Scene, lastTime: Double, dt: Double) -> Bool {
@@ -317,9 +351,25 @@ func fmt(_ x: Double) -> String {
     let scale = pow(10, Double(decimals))
     let r = (x * scale).rounded() / scale
     if r == r.rounded() && abs(r) < 1e15 { return String(Int(r)) }
-    var s = String(format: "%.\(decimals)f", r)
-    while s.hasSuffix("0") { s.removeLast() }
-    if s.hasSuffix(".") { s.removeLast() }
+    // r is a whole number k of 10^-decimals (up to the binary representation, far below half a
+    // unit of the last decimal), so "%.<decimals>f" prints k's digits with a decimal point.
+    let k = (abs(r) * scale).rounded()
+    guard k < 1e15 else {
+        var s = String(format: "%.\(decimals)f", r)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s
+    }
+    var digits = Array(String(Int(k)).utf8)
+    if digits.count <= decimals { digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals + 1 - digits.count), at: 0) }
+    var frac = digits.count
+    while frac > digits.count - decimals, digits[frac - 1] == UInt8(ascii: "0") { frac -= 1 }
+    var s = r < 0 ? "-" : ""
+    s += String(decoding: digits[..<(digits.count - decimals)], as: UTF8.self)
+    if frac > digits.count - decimals {
+        s += "."
+        s += String(decoding: digits[(digits.count - decimals)..<frac], as: UTF8.self)
+    }
     return s
 }
 

@@ -149,6 +149,9 @@ struct Findings {
     /// Per rule: slot of (rule, e) for each entity e, -1 before its first finding; empty until the
     /// rule's first single-entity finding.
     private var singleSlot: [[Int32]]
+    /// Every other key (pairs, scene-level findings, sub-checks) packed into one integer
+    /// (`PackedSlots`); keys outside its range go through `slotOfKey`.
+    private var packed: PackedSlots
     private var slotOfKey: [FindingKey: Int] = [:]
 
     init(rules: [RuleMetadata], severityOverride: [Severity?], entityCount: Int) {
@@ -157,6 +160,7 @@ struct Findings {
         self.severityOverride = severityOverride
         self.entityCount = entityCount
         singleSlot = Array(repeating: [], count: rules.count)
+        packed = PackedSlots(ruleCount: rules.count, entityCount: entityCount)
     }
 
     /// The aggregate of `key`, if it has had a finding.
@@ -165,6 +169,10 @@ struct Findings {
             let slots = singleSlot[key.rule]
             guard !slots.isEmpty, slots[key.a] >= 0 else { return nil }
             return aggregates[Int(slots[key.a])]
+        }
+        if let k = packed.pack(rule: key.rule, key.a, key.b, variant: key.variant) {
+            let s = packed.find(k)
+            return s >= 0 ? aggregates[s] : nil
         }
         return slotOfKey[key].map { aggregates[$0] }
     }
@@ -200,6 +208,14 @@ struct Findings {
             if s >= 0 { return Int(s) }
             let n = append(FindingKey(rule: rule, e0))
             singleSlot[rule][e0] = Int32(truncatingIfNeeded: n)
+            return n
+        }
+        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
+        if let k = packed.pack(rule: rule, lo, hi, variant: variant) {
+            let s = packed.find(k)
+            if s >= 0 { return s }
+            let n = append(FindingKey(rule: rule, e0, e1, variant: variant))
+            packed.insert(k, slot: n)
             return n
         }
         let key = FindingKey(rule: rule, e0, e1, variant: variant)
@@ -244,5 +260,83 @@ extension Aggregate {
         }
         self.angular = self.angular || angular
         if self.unit == nil { self.unit = unit }
+    }
+}
+
+/// Open-addressing table from a finding key packed into one integer,
+/// `((rule · 64 + variant) · (n + 1) + a + 1) · (n + 1) + b + 1` for n entities, to its aggregate's
+/// index: one multiply-shift hash and a linear probe over two flat arrays, instead of hashing a
+/// four-field struct into a `Dictionary`. `pack` returns nil for a key outside that range (a
+/// sub-check ≥ 64, an entity index outside the scene, or a scene so large the product overflows),
+/// which the caller keeps in a dictionary instead.
+struct PackedSlots {
+    private static let empty = UInt64.max
+    private var keys: [UInt64]
+    private var values: [Int32]
+    private var count = 0
+    private var shift: UInt64
+    private let span: UInt64
+    private let usable: Bool
+    private let ruleCount: Int
+
+    init(ruleCount: Int, entityCount: Int) {
+        self.ruleCount = ruleCount
+        let n = UInt64(max(0, entityCount)) + 1
+        let (nn, o1) = n.multipliedReportingOverflow(by: n)
+        let (all, o2) = nn.multipliedReportingOverflow(by: UInt64(max(1, ruleCount)) * 64)
+        usable = !o1 && !o2 && all < UInt64.max / 2
+        span = n
+        keys = Array(repeating: Self.empty, count: 64)
+        values = Array(repeating: -1, count: 64)
+        shift = 64 - 6
+    }
+
+    @inline(__always)
+    func pack(rule: Int, _ a: Int, _ b: Int, variant: Int) -> UInt64? {
+        guard usable, rule >= 0, rule < ruleCount, variant >= 0, variant < 64,
+              a >= -1, b >= -1, UInt64(a + 1) < span, UInt64(b + 1) < span else { return nil }
+        return ((UInt64(rule) &* 64 &+ UInt64(variant)) &* span &+ UInt64(a + 1)) &* span &+ UInt64(b + 1)
+    }
+
+    @inline(__always)
+    private func home(_ k: UInt64) -> Int { Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+
+    /// The slot stored for `k`, or -1.
+    @inline(__always)
+    func find(_ k: UInt64) -> Int {
+        let mask = keys.count - 1
+        return keys.withUnsafeBufferPointer { kp in
+            var i = home(k)
+            while true {
+                let s = kp[i]
+                if s == k { return Int(values[i]) }
+                if s == Self.empty { return -1 }
+                i = (i + 1) & mask
+            }
+        }
+    }
+
+    mutating func insert(_ k: UInt64, slot: Int) {
+        if (count + 1) * 2 > keys.count { grow() }
+        let mask = keys.count - 1
+        var i = home(k)
+        while keys[i] != Self.empty { i = (i + 1) & mask }
+        keys[i] = k
+        values[i] = Int32(truncatingIfNeeded: slot)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        keys = Array(repeating: Self.empty, count: oldKeys.count * 2)
+        values = Array(repeating: -1, count: oldKeys.count * 2)
+        shift -= 1
+        let mask = keys.count - 1
+        for (j, k) in oldKeys.enumerated() where k != Self.empty {
+            var i = home(k)
+            while keys[i] != Self.empty { i = (i + 1) & mask }
+            keys[i] = k
+            values[i] = oldValues[j]
+        }
     }
 }

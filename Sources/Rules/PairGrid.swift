@@ -138,17 +138,22 @@ struct ImageQuad {
 /// overlap, the smallest penetration along the normals of their sides (for upright rectangles the
 /// smaller of the overlap's width and height).
 func quadGap(_ a: ImageQuad, _ b: ImageQuad) -> (gap: Double, overlap: Double) {
+    // Written without arrays (this runs per pair and frame for tilted targets): the sides and
+    // corners are visited in the same order, with the same arithmetic, as the array form.
     let d = b.center - a.center
     var separated = false
     var penetration = Double.infinity
-    for side in [a.u, a.v, b.u, b.v] {
+    @inline(__always) func reach(_ n: SIMD2<Double>, _ q: ImageQuad) -> Double {
+        abs(n.x * q.u.x + n.y * q.u.y) + abs(n.x * q.v.x + n.y * q.v.y)
+    }
+    @inline(__always) func test(_ side: SIMD2<Double>) {
         let l = (side.x * side.x + side.y * side.y).squareRoot()
-        guard l > 0, l.isFinite else { continue }
+        guard l > 0, l.isFinite else { return }
         let n = SIMD2(-side.y / l, side.x / l)
-        @inline(__always) func reach(_ q: ImageQuad) -> Double { abs(n.x * q.u.x + n.y * q.u.y) + abs(n.x * q.v.x + n.y * q.v.y) }
-        let sep = abs(n.x * d.x + n.y * d.y) - reach(a) - reach(b)
+        let sep = abs(n.x * d.x + n.y * d.y) - reach(n, a) - reach(n, b)
         if sep > 0 { separated = true } else { penetration = min(penetration, -sep) }
     }
+    test(a.u); test(a.v); test(b.u); test(b.v)
     if !separated {
         // No side separates them (or both are points): they overlap, or are points at one place.
         return (0, penetration.isFinite ? penetration : 0)
@@ -161,7 +166,7 @@ func quadGap(_ a: ImageQuad, _ b: ImageQuad) -> (gap: Double, overlap: Double) {
         let c = w - t * e
         return (c.x * c.x + c.y * c.y).squareRoot()
     }
-    let ca = a.corners, cb = b.corners
+    let ca = QuadCorners(a), cb = QuadCorners(b)
     var best = Double.infinity
     for i in 0..<4 {
         for j in 0..<4 {
@@ -169,4 +174,15 @@ func quadGap(_ a: ImageQuad, _ b: ImageQuad) -> (gap: Double, overlap: Double) {
         }
     }
     return (best.isFinite ? best : 0, 0)
+}
+
+/// `ImageQuad.corners` without an array.
+struct QuadCorners {
+    let c0, c1, c2, c3: SIMD2<Double>
+    @inline(__always) init(_ q: ImageQuad) {
+        c0 = q.center - q.u - q.v; c1 = q.center + q.u - q.v; c2 = q.center + q.u + q.v; c3 = q.center - q.u + q.v
+    }
+    @inline(__always) subscript(_ i: Int) -> SIMD2<Double> {
+        switch i { case 0: c0; case 1: c1; case 2: c2; default: c3 }
+    }
 }

@@ -80,7 +80,14 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var grid = PairGrid()
     private var staticChecks = 0
     private var ax0: [Double], ay0: [Double], ax1: [Double], ay1: [Double], slot: [Int]
+    /// Per slot of the frame's angular pass: unit direction eye → centre, and whether the entity is
+    /// flat (exactly two non-zero box half-axes, finite distance), so its image may be tilted.
+    private var direction: [Vec3], flat: [Bool]
+    /// A flat entity's two half-axes (in axis order), per slot.
+    private var axisU: [Vec3], axisV: [Vec3]
     var pairChecks: Int { staticChecks + grid.checks }
+    /// The thresholds as messages print them, formatted once.
+    private let spacingText: String, edgeGapText: String, padGapText: String
 
     init(_ s: RuleSetup) {
         spacingRule = s.index(TargetCenterSpacing.metadata.id)
@@ -93,6 +100,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         padGap = s.param(TargetLargeHoverPadding.metadata, "gap")
         largeSize = s.param(TargetLargeHoverPadding.metadata, "largeSize")
         pointAngle = s.pointAngle
+        spacingText = fmt(spacing); edgeGapText = fmt(edgeGap); padGapText = fmt(padGap)
         let ents = s.scene.entities
         var inContainer = [Bool](repeating: false, count: ents.count)
         var byContainer: [Int: [Int]] = [:]
@@ -120,6 +128,8 @@ final class TargetPairAnalyzer: RuleProcessor {
         runAngular = Set(grp).count > 1
         let n = dyn.count
         ax0 = Array(repeating: 0, count: n); ay0 = ax0; ax1 = ax0; ay1 = ax0; slot = Array(repeating: 0, count: n)
+        direction = Array(repeating: .zero, count: n); flat = Array(repeating: false, count: n)
+        axisU = direction; axisV = direction
         // Same-container pairs, once.
         var pg = PairGrid()
         for c in byContainer.keys.sorted() {
@@ -166,50 +176,66 @@ final class TargetPairAnalyzer: RuleProcessor {
                        severity: s.rule == overlapRule ? .error : nil, unit: "pt")
         }
         guard runAngular else { return }
-        // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation).
+        // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation),
+        // with what the pair test needs of it computed once per entity, not once per pair.
         var n = 0
+        let head = f.headPosition
         // One exclusive access per buffer and frame, not one per element.
         ax0.withUnsafeMutableBufferPointer { x0 in
         ax1.withUnsafeMutableBufferPointer { x1 in
         ay0.withUnsafeMutableBufferPointer { y0 in
         ay1.withUnsafeMutableBufferPointer { y1 in
         slot.withUnsafeMutableBufferPointer { sl in
+        direction.withUnsafeMutableBufferPointer { dir in
+        flat.withUnsafeMutableBufferPointer { fl in
+        axisU.withUnsafeMutableBufferPointer { au in
+        axisV.withUnsafeMutableBufferPointer { av in
             for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 {
                 let hw = f.angularWidth[e] / 2, hh = f.angularHeight[e] / 2
                 x0[n] = f.azimuth[e] - hw; x1[n] = f.azimuth[e] + hw
                 y0[n] = f.elevation[e] - hh; y1[n] = f.elevation[e] + hh
                 sl[n] = k
+                dir[n] = normalize(f.center[e] - head)
+                if let axes = Self.flatAxes(f, e), f.distance[e].isFinite {
+                    fl[n] = true; au[n] = axes.0; av[n] = axes.1
+                } else {
+                    fl[n] = false
+                }
                 n += 1
             }
-        }}}}}
+        }}}}}}}}}
         let pa = pointAngle
-        let head = f.headPosition
-        grid.search(count: n, minX: ax0, minY: ay0, maxX: ax1, maxY: ay1, cell: spacing * pa,
+        // The pair closure reads only these locals (no class properties: no exclusivity checks).
+        let x0 = ax0, y0 = ay0, x1 = ax1, y1 = ay1, sl = slot, dir = direction, fl = flat, au = axisU, av = axisV
+        let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl
+        let maxOverlap = maxOverlap, edgeGap = edgeGap, padGap = padGap, largeSize = largeSize, depthWindow = depthWindow
+        grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa,
                     margin: max(edgeGap, padGap) * pa) { i, j in
-            let ka = slot[i], kb = slot[j]
-            let a = dynamicEntities[ka], b = dynamicEntities[kb]
-            if group[ka] == group[kb], staticInContainer[a], staticInContainer[b] { return }
-            var g = rectGap(ax0[i], ay0[i], ax1[i], ay1[i], ax0[j], ay0[j], ax1[j], ay1[j])
+            let ka = sl[i], kb = sl[j]
+            let a = dyn[ka], b = dyn[kb]
+            if grp[ka] == grp[kb], still[a], still[b] { return }
+            var g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
             // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
-            // skip the centre separation (normalisations and an acos) for it.
+            // skip the centre separation for it.
             guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
             // A flat element whose image is tilted is compared by its own outline, not by the
             // upright box around its image (which would bring tilted neighbours falsely close).
             // Both projected across the line of sight to the pair's midpoint, so that two parallel
-            // elements keep parallel images.
-            let mid = normalize(f.center[a] + f.center[b] - 2 * head)
-            let r = cross(mid, f.headUp), lr = length(r)
-            let right = lr > 1e-12 ? r / lr : Vec3(1, 0, 0), up = cross(right, mid)
-            let qa = imageQuad(f, a, ax0[i], ay0[i], ax1[i], ay1[i], right: right, up: up)
-            let qb = imageQuad(f, b, ax0[j], ay0[j], ax1[j], ay1[j], right: right, up: up)
-            if qa.tilted || qb.tilted {
-                g = quadGap(qa.quad, qb.quad)
-                guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
+            // elements keep parallel images. Only a flat entity's image can be tilted.
+            if fl[i] || fl[j] {
+                let mid = normalize(f.center[a] + f.center[b] - 2 * head)
+                let r = cross(mid, f.headUp), lr = length(r)
+                let right = lr > 1e-12 ? r / lr : Vec3(1, 0, 0), up = cross(right, mid)
+                let qa = Self.imageQuad(f, a, x0[i], y0[i], x1[i], y1[i], axes: fl[i] ? (au[i], av[i]) : nil, right: right, up: up)
+                let qb = Self.imageQuad(f, b, x0[j], y0[j], x1[j], y1[j], axes: fl[j] ? (au[j], av[j]) : nil, right: right, up: up)
+                if qa.tilted || qb.tilted {
+                    g = quadGap(qa.quad, qb.quad)
+                    guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
+                }
             }
-            let da = normalize(f.center[a] - head), db = normalize(f.center[b] - head)
-            let cosv = max(-1, min(1, dot(da, db)))
+            let cosv = max(-1, min(1, dot(dir[i], dir[j])))
             let sep = degrees(acos(cosv)) / pa
-            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && isControl[a] && isControl[b]
+            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && control[a] && control[b]
             let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
             evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,
                      sameDepth: sameDepth, angular: true) { rule, m, aux, thr in
@@ -219,18 +245,30 @@ final class TargetPairAnalyzer: RuleProcessor {
         }
     }
 
+    /// The two non-zero half-axes of entity `e`'s box, in axis order, when exactly two are non-zero.
+    @inline(__always)
+    static func flatAxes(_ f: FrameQuantities, _ e: Int) -> (Vec3, Vec3)? {
+        let a0 = f.boxAxis(e, 0), a1 = f.boxAxis(e, 1), a2 = f.boxAxis(e, 2)
+        let z0 = a0 == .zero, z1 = a1 == .zero, z2 = a2 == .zero
+        if z0, !z1, !z2 { return (a1, a2) }
+        if !z0, z1, !z2 { return (a0, a2) }
+        if !z0, !z1, z2 { return (a0, a1) }
+        return nil
+    }
+
     /// Entity `e`'s image in (azimuth, elevation) degrees: the upright rectangle x0…x1 × y0…y1 of its
     /// angular extent, or, for a flat box (one zero half-axis) whose image is tilted, the
     /// parallelogram around its direction of its two half-axes a projected on the plane across a
     /// line of sight, (a·right, a·up) / distance in degrees (right = sight × head up, up = right × sight).
-    func imageQuad(_ f: FrameQuantities, _ e: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                   right: Vec3, up: Vec3) -> (quad: ImageQuad, tilted: Bool) {
+    /// `axes`: its two half-axes when it is flat (`flatAxes`), else nil.
+    @inline(__always)
+    static func imageQuad(_ f: FrameQuantities, _ e: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                          axes: (Vec3, Vec3)?, right: Vec3, up: Vec3) -> (quad: ImageQuad, tilted: Bool) {
         let upright = ImageQuad(center: SIMD2((x0 + x1) / 2, (y0 + y1) / 2), u: SIMD2((x1 - x0) / 2, 0), v: SIMD2(0, (y1 - y0) / 2))
-        let axes = [f.boxAxis(e, 0), f.boxAxis(e, 1), f.boxAxis(e, 2)].filter { $0 != .zero }
         let d = f.distance[e]
-        guard axes.count == 2, d > 0, d.isFinite else { return (upright, false) }
+        guard let axes, d > 0, d.isFinite else { return (upright, false) }
         let k = 180 / Double.pi / d
-        let u = SIMD2(dot(axes[0], right), dot(axes[0], up)) * k, v = SIMD2(dot(axes[1], right), dot(axes[1], up)) * k
+        let u = SIMD2(dot(axes.0, right), dot(axes.0, up)) * k, v = SIMD2(dot(axes.1, right), dot(axes.1, up)) * k
         @inline(__always) func skew(_ p: SIMD2<Double>) -> Bool { min(abs(p.x), abs(p.y)) > 1e-6 * max(abs(p.x), abs(p.y)) }
         guard skew(u) || skew(v), u.x.isFinite, u.y.isFinite, v.x.isFinite, v.y.isFinite else { return (upright, false) }
         return (ImageQuad(center: SIMD2(f.azimuth[e], f.elevation[e]), u: u, v: v), true)
@@ -238,16 +276,31 @@ final class TargetPairAnalyzer: RuleProcessor {
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         // A pair is always compared in the same space: pt inside one 2D container, pt_eq otherwise.
+        // Built by appending into one reserved string (one of these per violating pair).
         let u = agg.unit ?? "pt"
-        let pair = names.sorted()
-        let a = pair.first ?? "?", b = pair.count > 1 ? pair[1] : "?"
+        let a: String, b: String
+        if names.count == 2 {
+            (a, b) = names[1] < names[0] ? (names[1], names[0]) : (names[0], names[1])
+        } else {
+            let pair = names.sorted()
+            a = pair.first ?? "?"; b = pair.count > 1 ? pair[1] : "?"
+        }
+        var s = ""
+        s.reserveCapacity(a.utf8.count + b.utf8.count + 160)
         if rule == spacingRule {
-            return "centres of \(a) and \(b) are \(fmt(agg.measured)) \(u) apart and only \(fmt(agg.aux)) \(u) separate their edges; move them to at least \(fmt(spacing)) \(u) apart or leave \(fmt(edgeGap)) \(u) between them"
+            s += "centres of "; s += a; s += " and "; s += b; s += " are "; s += fmt(agg.measured); s += " "; s += u
+            s += " apart and only "; s += fmt(agg.aux); s += " "; s += u; s += " separate their edges; move them to at least "
+            s += spacingText; s += " "; s += u; s += " apart or leave "; s += edgeGapText; s += " "; s += u; s += " between them"
+            return s
         }
         if rule == overlapRule {
-            return "\(a) and \(b) overlap by \(fmt(agg.measured)) \(u); separate them so neither hit region covers the other"
+            s += a; s += " and "; s += b; s += " overlap by "; s += fmt(agg.measured); s += " "; s += u
+            s += "; separate them so neither hit region covers the other"
+            return s
         }
-        return "large buttons \(a) and \(b) are only \(fmt(agg.measured)) \(u) apart at their edges; leave at least \(fmt(padGap)) \(u) (4 pt of hover padding each)"
+        s += "large buttons "; s += a; s += " and "; s += b; s += " are only "; s += fmt(agg.measured); s += " "; s += u
+        s += " apart at their edges; leave at least "; s += padGapText; s += " "; s += u; s += " (4 pt of hover padding each)"
+        return s
     }
 }
 

@@ -128,7 +128,8 @@ public final class ReferenceRunner {
         var spent: UInt64 = 0
         for i in 0..<frames {
             let (p, r) = simulator.headPose(at: Double(i) * dt)
-            let hand = p + r.act(Simulator.handOffset)
+            // The hand frame: the head pose followed by the hand's pose in the head frame.
+            let hand = p + r.act(simulator.handPose(at: Double(i) * dt).position)
             let roots = Self.matrix(p, r) + Self.matrix(hand, r)
             var head = ref_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w), fov_h: fov.x, fov_v: fov.y)
             let t0 = nowNanoseconds()
@@ -222,4 +223,93 @@ public enum AssimpAlone {
 @discardableResult
 public func importWithModel(_ path: String) -> Bool {
     (try? AssetImporter.load(resolvedPath: path, displayPath: path)) != nil
+}
+
+// MARK: - Target pairs (issue 16 item 1)
+
+/// The angular pass of the three target-pair rules with their aggregation, Swift (`RuleEngine`
+/// with only those rules enabled) against the C++ reference (`pair_reference.cpp`), fed the same
+/// simulated frames: each frame is simulated once and handed to both, alternating which goes
+/// first, each timed on its own.
+public struct PairPassResult: Sendable {
+    public var frames = 0
+    public var swiftNanoseconds: UInt64 = 0
+    public var referenceNanoseconds: UInt64 = 0
+    /// Candidate pair tests (the grid's) and violating pair-frames (findings), per the reference.
+    public var pairTests = 0
+    public var violatingPairFrames = 0
+    public var swiftPairTests = 0
+    /// `RuleEngine.finish` for these rules (messages, fingerprints, sort of the violations): work
+    /// per violation, which the reference does not do; not in `swiftNanoseconds`.
+    public var swiftFinishNanoseconds: UInt64 = 0
+    public var ratio: Double { referenceNanoseconds > 0 ? Double(swiftNanoseconds) / Double(referenceNanoseconds) : .nan }
+}
+
+public let targetPairRuleIDs = ["target-center-spacing", "target-no-overlap", "target-large-hover-padding"]
+
+public func pairPassComparison(scene: Scene, frames: Int) -> PairPassResult {
+    let s = BenchScenes.withFrames(scene, frames)
+    var settings: [String: RuleSettings] = [:]
+    for r in RuleCatalog.rules where !targetPairRuleIDs.contains(r.id) { settings[r.id] = RuleSettings(enabled: false) }
+    let engine = RuleEngine(scene: s, configuration: RuleConfiguration(rules: settings))
+    // The analyzer's inputs, derived as `TargetPairAnalyzer.init` derives them: every interactive
+    // entity; an element measured in its dynamic-scale container's pt and not animated is still in
+    // its container (group = container), anything else is its own group.
+    let ents = s.entities
+    var dynamic: [Int32] = [], group: [Int32] = []
+    var still = [UInt8](repeating: 0, count: ents.count)
+    for (i, e) in ents.enumerated() where e.interactive {
+        var inPoints = false
+        if e.kind == .element, e.frame != nil {
+            if s.platform == .iOS { inPoints = true } else if let c = e.container, c >= 0, c < ents.count { inPoints = ents[c].scaleMode == .dynamic }
+        }
+        if let c = e.container, inPoints, e.animation == nil {
+            still[i] = 1; group.append(Int32(c))
+        } else {
+            group.append(Int32(-(i + 1)))
+        }
+        dynamic.append(Int32(i))
+    }
+    let control: [UInt8] = ents.map { e in
+        (e.kind == .element || e.kind == .node) && (e.role.map { $0 != .text && $0 != .image } ?? false) ? 1 : 0
+    }
+    func p(_ id: String, _ key: String) -> Double {
+        RuleCatalog.rules.first { $0.id == id }?.parameter(key)?.defaultValue ?? .nan
+    }
+    let pa = s.units.pointAngle > 0 ? s.units.pointAngle : Units.defaultPointAngle
+    guard let ref = ref_pairs_create(ents.count, dynamic, group, dynamic.count, still, control,
+                                     p("target-center-spacing", "centerSpacing"), p("target-center-spacing", "edgeGap"),
+                                     p("target-no-overlap", "maxOverlap"), p("target-no-overlap", "depthWindow"),
+                                     p("target-large-hover-padding", "gap"), p("target-large-hover-padding", "largeSize"), pa)
+    else { return PairPassResult() }
+    defer { ref_pairs_destroy(ref) }
+    var result = PairPassResult()
+    Simulator(scene: s).run { q in
+        let refFirst = q.frame % 2 == 0
+        func runRef() {
+            let t0 = nowNanoseconds()
+            q.visible.withUnsafeBytes { vis in
+            q.center.withUnsafeBytes { ctr in
+                let head = [q.headPosition.x, q.headPosition.y, q.headPosition.z]
+                let up = [q.headUp.x, q.headUp.y, q.headUp.z]
+                ref_pairs_frame(ref, Int64(q.frame), vis.bindMemory(to: UInt8.self).baseAddress, q.distance, q.azimuth,
+                                q.elevation, q.angularWidth, q.angularHeight, q.ptEq,
+                                ctr.bindMemory(to: Double.self).baseAddress, q.boxFrames, head, up)
+            }}
+            result.referenceNanoseconds += nowNanoseconds() - t0
+        }
+        if refFirst { runRef() }
+        let t0 = nowNanoseconds()
+        engine.consume(q)
+        result.swiftNanoseconds += nowNanoseconds() - t0
+        if !refFirst { runRef() }
+        result.frames += 1
+    }
+    let t0 = nowNanoseconds()
+    blackHole(engine.finish().count)
+    result.swiftFinishNanoseconds = nowNanoseconds() - t0
+    result.pairTests = Int(ref_pairs_checks(ref))
+    result.violatingPairFrames = Int(ref_pairs_findings(ref))
+    result.swiftPairTests = engine.pairChecks
+    return result
 }

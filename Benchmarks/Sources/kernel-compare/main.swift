@@ -1,7 +1,10 @@
 // kernel-compare: the ratios of issue 7 that need two measurements in the same run.
 //
 //   kernel-compare [--entities 1000,10000,100000] [--entity-frames 2000000] [--repeats 5] [--import-iterations 20]
-//                  [--per-asset]
+//                  [--per-asset] [--pairs 1000,10000] [--pair-frames 30]
+//
+// `--pairs`: per crowded scene size (`gen-scenes --crowded`), the target-pair rules' angular pass
+// and aggregation in Swift against the C++ reference (`pair_reference.cpp`), same frames (issue 16).
 //
 // `--entities ""` skips the kernel comparison. `--per-asset` adds, per shared asset, the same
 // alternating comparison (assimp alone vs the importer, medians over the repeats).
@@ -21,6 +24,8 @@ var entityFrames = 2_000_000
 var repeats = 5
 var importIterations = 20
 var perAsset = false
+var pairSizes: [Int] = []
+var pairFrames = 30
 var args = CommandLine.arguments.dropFirst().makeIterator()
 while let a = args.next() {
     switch a {
@@ -30,6 +35,8 @@ while let a = args.next() {
     case "--repeats": repeats = Int(args.next() ?? "") ?? repeats
     case "--import-iterations": importIterations = Int(args.next() ?? "") ?? importIterations
     case "--per-asset": perAsset = true
+    case "--pairs": pairSizes = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
+    case "--pair-frames": pairFrames = Int(args.next() ?? "") ?? pairFrames
     default:
         FileHandle.standardError.write(Data("usage: kernel-compare [--entities N,N] [--entity-frames N | --frames N] [--repeats N] [--import-iterations N] [--per-asset]\n".utf8))
         exit(2)
@@ -109,9 +116,34 @@ if !files.isEmpty && importIterations > 0 {
         """
 }
 
+var pairRows: [String] = []
+for n in pairSizes {
+    let scene = BenchScenes.load(entities: n, crowded: true)
+    _ = pairPassComparison(scene: scene, frames: 2) // warm up
+    var runs: [PairPassResult] = []
+    for _ in 0..<max(1, repeats) { runs.append(pairPassComparison(scene: scene, frames: pairFrames)) }
+    let ratios = runs.map(\.ratio)
+    guard let m = runs.sorted(by: { $0.ratio < $1.ratio }).dropFirst(runs.count / 2).first else { continue }
+    let tests = Double(max(1, m.pairTests)), findings = Double(max(1, m.violatingPairFrames))
+    pairRows.append("""
+        {"entities": \(scene.entities.count), "frames": \(m.frames), "repeats": \(runs.count), \
+        "pairTestsPerFrame": \(r(Double(m.pairTests) / Double(max(1, m.frames)))), \
+        "swiftPairTestsPerFrame": \(r(Double(m.swiftPairTests) / Double(max(1, m.frames)))), \
+        "violatingPairFramesPerFrame": \(r(Double(m.violatingPairFrames) / Double(max(1, m.frames)))), \
+        "swiftNsPerPairTest": \(r(Double(m.swiftNanoseconds) / tests)), "referenceNsPerPairTest": \(r(Double(m.referenceNanoseconds) / tests)), \
+        "swiftNsPerViolatingPairFrame": \(r(Double(m.swiftNanoseconds) / findings)), \
+        "referenceNsPerViolatingPairFrame": \(r(Double(m.referenceNanoseconds) / findings)), \
+        "swiftFinishNsPerViolatingPairFrame": \(r(Double(m.swiftFinishNanoseconds) / findings)), \
+        "ratio": \(r(m.ratio)), "ratioMin": \(r(ratios.min() ?? .nan)), "ratioMax": \(r(ratios.max() ?? .nan))}
+        """)
+}
+
 print("""
 {
   "format": "spatialcheck-kernel-compare/1",
+  "pairs": [
+    \(pairRows.joined(separator: ",\n    "))
+  ],
   "kernel": [
     \(kernelRows.joined(separator: ",\n    "))
   ],

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import Rules
+
+/// `fmt` (numbers in messages) prints digits itself; it must give the text the printf form gave:
+/// round to 2 decimals (2 significant digits below 0.1), then "%.Nf" with trailing zeros dropped.
+@Suite struct NumberFormatTests {
+    /// The printf form `fmt` had, kept here as the oracle.
+    private func printfForm(_ x: Double) -> String {
+        guard x.isFinite else { return x.isNaN ? "n/a" : (x > 0 ? "inf" : "-inf") }
+        let a = abs(x)
+        let decimals = a > 0 && a < 0.1 ? min(8, 1 - Int(log10(a).rounded(.down))) : 2
+        let scale = pow(10, Double(decimals))
+        let r = (x * scale).rounded() / scale
+        if r == r.rounded() && abs(r) < 1e15 { return String(Int(r)) }
+        var s = String(format: "%.\(decimals)f", r)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s
+    }
+
+    @Test func handWrittenValues() {
+        #expect(fmt(58.364) == "58.36")
+        #expect(fmt(-3.5) == "-3.5")
+        #expect(fmt(0.005) == "0.005")
+        #expect(fmt(-0.05) == "-0.05")
+        #expect(fmt(0.0123456) == "0.012")
+        #expect(fmt(12.001) == "12")
+        #expect(fmt(1.10) == "1.1")
+        #expect(fmt(0.000001234) == "0.0000012")
+        #expect(fmt(.nan) == "n/a")
+    }
+
+    @Test func matchesPrintfOnManyValues() {
+        var rng = SystemRandomNumberGenerator()
+        var mismatches: [Double] = []
+        for k in 0..<200_000 {
+            let exponent = Double.random(in: -9...16, using: &rng)
+            var x = pow(10, exponent) * (Bool.random(using: &rng) ? 1 : -1)
+            if k % 3 == 0 { x = (x * 1000).rounded() / 1000 }   // values near a rounding boundary
+            if k % 7 == 0 { x = Double(Int.random(in: -100_000...100_000, using: &rng)) / 200 }
+            if fmt(x) != printfForm(x) { mismatches.append(x) }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
+    }
+}

@@ -168,7 +168,11 @@ extension Report {
         guard let first = g.members.first else { return "" }
         // The member whose worst frame was captured draws the picture (the first, usually).
         let lead = g.members.first { snap?.views[$0.worstFrame] != nil } ?? first
-        let entities = Array(Set(g.members.flatMap(\.entities))).sorted()
+        // The replay jumps to the lead's worst frame and outlines the members in a finding there.
+        let atFrame = g.members.filter { m in
+            m.spans.contains { $0.contains(lead.worstFrame) }
+        }
+        let entities = Array(Set((atFrame.isEmpty ? [lead] : atFrame).flatMap(\.entities))).sorted()
         var out = "<article class=\"vcard sev-border-\(g.severity.rawValue)\" id=\"s\(n)-g\(k)\" data-severity=\"\(g.severity.rawValue)\""
         out += " data-scene-index=\"\(n)\" data-frame=\"\(lead.worstFrame)\" data-entities=\"\(Escape.html(entities.joined(separator: " ")))\">\n"
         let rule = Escape.httpsURL(first.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(g.rule))</a>" } ?? Escape.html(g.rule)

@@ -64,9 +64,12 @@ enum HostileStrings {
         }
         if markup {
             let lower = output.lowercased()
-            // The HTML report's own inline scripts open as `<script>` and a line break; any other
+            // The HTML report's own inline scripts open as `<script>` and a line break, and each 3D
+            // replay's data as `<script type="application/json" class="replay-data">`; any other
             // raw `<script` came from input.
-            if lower.replacingOccurrences(of: "<script>\n", with: "").contains("<script") { found.append("raw <script") }
+            let ours = lower.replacingOccurrences(of: "<script>\n", with: "")
+                .replacingOccurrences(of: "<script type=\"application/json\" class=\"replay-data\">", with: "")
+            if ours.contains("<script") { found.append("raw <script") }
             if lower.contains("<img") { found.append("raw <img") }
         }
         return found

@@ -101,14 +101,17 @@ Scene.prototype.render=function(){var S=this,f=S.frame;if(!initGL())return;
  gl.viewport(0,0,glCanvas.width,glCanvas.height);gl.clearColor(0.957,0.965,0.973,1);gl.clear(gl.COLOR_BUFFER_BIT|gl.DEPTH_BUFFER_BIT);
  gl.useProgram(prog);gl.enable(gl.DEPTH_TEST);gl.depthFunc(gl.LEQUAL);gl.enable(gl.BLEND);gl.blendFunc(gl.SRC_ALPHA,gl.ONE_MINUS_SRC_ALPHA);
  var m=S.matrix(),solid=[],glass=[],lines=[],fat=[];
+ if(!S.kids){S.kids={};for(var j0=0;j0<S.e.length;j0++){var pa=S.e[j0][2];if(typeof pa==="number"&&pa>=0)S.kids[pa]=true;}}
  /* floor grid, 1 m */
  var g=[0.86*255,0.87*255,0.89*255],x0=Math.floor(S.lo[0])-2,x1=Math.ceil(S.hi[0])+2,z0=Math.floor(S.lo[2])-2,z1=Math.ceil(S.hi[2])+2;
  for(var x=x0;x<=x1;x++){vtx(lines,[x,0,z0],g,1);vtx(lines,[x,0,z1],g,1);}for(var z=z0;z<=z1;z++){vtx(lines,[x0,0,z],g,1);vtx(lines,[x1,0,z],g,1);}
  /* entities */
  for(var i=0;i<S.e.length;i++){var E=S.entityAt(i,f);if(!E)continue;var corners=[];
   for(var k=0;k<8;k++){var l=[(k&1?1:-1)*E.h[0],(k&2?1:-1)*E.h[1],(k&4?1:-1)*E.h[2]],w=apply(E.R,l);corners.push([E.c[0]+w[0],E.c[1]+w[1],E.c[2]+w[2]]);}
-  var col=E.sev?SEV[E.sev]:(BASE[E.kind]||BASE.node),target=E.sev?solid:glass,alpha=E.sev?1:(E.kind==="volume"?0.12:0.55);
-  for(var q=0;q<6;q++){var F=FACES[q],s=E.sev?1:SHADE[q],c=[col[0]*s,col[1]*s,col[2]*s];
+  /* a finding on a leaf is an opaque box; on a container (window, volume) tinted glass, so the
+     content inside it stays visible */
+  var box=E.sev&&!S.kids[i],col=E.sev?SEV[E.sev]:(BASE[E.kind]||BASE.node),target=box?solid:glass,alpha=box?1:(E.sev?0.3:(E.kind==="volume"?0.12:0.55));
+  for(var q=0;q<6;q++){var F=FACES[q],s=box?1:SHADE[q],c=[col[0]*s,col[1]*s,col[2]*s];
    [0,1,2,0,2,3].forEach(function(n){vtx(target,corners[F[n]],c,alpha);});}
   var foc=!!S.focus[S.e[i][0]],ec=foc?[0,0,0]:E.sev?col:[90,98,110],dst=foc?fat:lines;
   EDGES.forEach(function(ed){vtx(dst,corners[ed[0]],ec,1);vtx(dst,corners[ed[1]],ec,1);});}

@@ -112,7 +112,7 @@ public enum ModelDump {
             ])
         }
         out += table(header: header, rows: rows)
-        let absolute = scene.entities.filter { $0.placementMode == .absolute }
+        let absolute = scene.platform == .visionOS ? scene.entities.filter { $0.placementMode == .absolute } : []
         if !absolute.isEmpty {
             out += "\nplaced at an absolute world height (placementMode; judged seated, standing and reclined by fov-posture-variants)\n"
             for e in absolute { out += "  \(t(e.path))\n" }

@@ -13,6 +13,7 @@ public enum FovPostureVariants: RuleDescribing {
             RuleParameter("seatedEyeHeight", 1.2, "m", .external("typical seated adult eye height (anthropometric tables)"), "eye height of the seated variant"),
             RuleParameter("standingEyeHeight", 1.6, "m", .external("typical standing adult eye height (anthropometric tables)"), "eye height of the standing variant"),
             RuleParameter("reclinedPitch", 30, "deg", .external("a person reclining in a chair or on a sofa looks up by about this much at rest"), "upward pitch of the head's resting line of sight in the reclined variant"),
+            RuleParameter("floorContact", 0.05, "m", .configurable("content standing on the floor belongs there in every posture, like a real object"), "content whose lowest point is at most this high is on the floor and not judged"),
         ],
         citations: [Citation("designing-for-visionos", "Ergonomics"), Citation("spatial-layout", "Field of view"),
                     Citation("windows", "visionOS volumes")],
@@ -23,6 +24,7 @@ public enum FovPostureVariants: RuleDescribing {
         notes: ["Reading: judged are the interactive or readable world-anchored entities (the candidates of fov-vertical-comfort) under a top-level entity whose placementMode is absolute. placementMode defaults to headRelative for entities placed with `placement` and for windows and volumes (the system places those relative to the head whatever coordinates the scene gives), and to absolute for other top-level entities given a world `position` (models, text, groups at a fixed place in the room).",
                 "Variants, computed per frame from the scene's own head path without running it again: seated and standing shift the eye by (variant eye height − the eye height at the first frame) vertically, and the elevation is that of the entity's centre against the world horizontal at the shifted eye; reclined keeps the eye and measures the elevation against a resting line of sight pitched 30° up (elevationWorld − 30°). A variant equal to the scene's own posture (the same eye height) adds nothing.",
                 "Thresholds: fov-vertical-comfort's `below` (40°) and `above` (20°), as configured for that rule. Measured: the angle below or above the variant's resting line of sight at the worst frame; the message names every variant that fails and the worst one's elevation.",
+                "Not judged: content standing on the floor (its lowest point at most 5 cm above y = 0 at that frame: a pet walking through the room, furniture), which belongs there whatever the person's posture; and scenes for iOS, where the camera, not a posture, sets the view.",
                 "No double report: an entity that is outside the comfortable band at any frame in the scene's own posture is left to fov-vertical-comfort and not reported here."])
 }
 
@@ -42,12 +44,12 @@ func postureFactories() -> [RuleFactory] {
                 (ents[$0].interactive || ents[$0].isReadable) && ents[$0].anchor == .world
                     && ents[root($0)].placementMode == .absolute
             }
-            guard !cands.isEmpty else { return nil }
+            guard !cands.isEmpty, s.scene.platform == .visionOS else { return nil }
             let v = FovVerticalComfort.metadata
             return PostureVariantsRule(rule: r, candidates: cands,
                                        below: s.param(v, "below"), above: s.param(v, "above"),
                                        seatedEye: s.param(m, "seatedEyeHeight"), standingEye: s.param(m, "standingEyeHeight"),
-                                       reclinedPitch: s.param(m, "reclinedPitch"))
+                                       reclinedPitch: s.param(m, "reclinedPitch"), floorContact: s.param(m, "floorContact"))
         },
     ]
 }
@@ -67,7 +69,7 @@ final class PostureVariantsRule: RuleProcessor {
     }
 
     let rule: Int, candidates: [Int]
-    let below: Double, above: Double, seatedEye: Double, standingEye: Double, reclinedPitch: Double
+    let below: Double, above: Double, seatedEye: Double, standingEye: Double, reclinedPitch: Double, floorContact: Double
     /// Eye height at the first frame (the scene's own posture).
     var eye0: Double?
     var ownFails: [Bool]
@@ -75,10 +77,11 @@ final class PostureVariantsRule: RuleProcessor {
     var masks: [Int]
     var runs: [[Run]]
 
-    init(rule: Int, candidates: [Int], below: Double, above: Double, seatedEye: Double, standingEye: Double, reclinedPitch: Double) {
+    init(rule: Int, candidates: [Int], below: Double, above: Double, seatedEye: Double, standingEye: Double, reclinedPitch: Double, floorContact: Double) {
         self.rule = rule; self.candidates = candidates
         self.below = below; self.above = above
         self.seatedEye = seatedEye; self.standingEye = standingEye; self.reclinedPitch = reclinedPitch
+        self.floorContact = floorContact
         ownFails = Array(repeating: false, count: candidates.count)
         masks = Array(repeating: 0, count: candidates.count)
         runs = Array(repeating: [], count: candidates.count)
@@ -102,6 +105,8 @@ final class PostureVariantsRule: RuleProcessor {
             let elW = f.elevationWorld[e]
             guard elW.isFinite else { continue }
             if outside(elW) != nil { ownFails[k] = true; runs[k] = []; continue }
+            // On the floor: where it belongs in every posture.
+            if f.boundsMin[e].y <= floorContact { continue }
             let c = f.center[e]
             let horiz = ((c.x - h.x) * (c.x - h.x) + (c.z - h.z) * (c.z - h.z)).squareRoot()
             var worst: (measured: Double, threshold: Double, side: Int, variant: Int)?
@@ -151,12 +156,12 @@ final class PostureVariantsRule: RuleProcessor {
         let failing = (0..<3).filter { mask & (1 << $0) != 0 }.map { Self.variantNames[$0] }
         let posture: String
         switch worst {
-        case 0: posture = "seated (eye at \(fmt(seatedEye)) m)"
-        case 1: posture = "standing (eye at \(fmt(standingEye)) m)"
-        default: posture = "reclined (resting line of sight \(fmt(reclinedPitch))° up)"
+        case 0: posture = "of a seated person (eye at \(fmt(seatedEye)) m)"
+        case 1: posture = "of a standing person (eye at \(fmt(standingEye)) m)"
+        default: posture = "of a reclined person (looking \(fmt(reclinedPitch))° up at rest)"
         }
         return "\(names.joinedNames) sits at a fixed world height that is comfortable in the scene's own posture but not when the person is \(failing.isEmpty ? "in another posture" : failing.joined(separator: ", ")): "
-            + "\(fmt(agg.measured))° \(isBelow ? "below" : "above") the line of sight \(posture) (comfortable: \(fmt(below))° below to \(fmt(above))° above); "
+            + "\(fmt(agg.measured))° \(isBelow ? "below" : "above") the resting line of sight \(posture) (comfortable: \(fmt(below))° below to \(fmt(above))° above); "
             + "place it relative to the viewer instead of at a fixed height, or let people move it"
     }
 }

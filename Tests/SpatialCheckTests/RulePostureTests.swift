@@ -2,7 +2,9 @@ import Foundation
 import Testing
 @testable import SpatialCheck
 import Reporting
-import Rules
+@testable import Rules
+@testable import Simulation
+import SpatialModel
 
 /// `fov-posture-variants`: content at an absolute world height judged seated (eye 1.2 m), standing
 /// (1.6 m) and reclined (resting line of sight 30° up) against fov-vertical-comfort's band
@@ -118,5 +120,27 @@ import Rules
         #expect(try load(typo).1.contains { $0.contains("placementMode") })
         let bad = "format: spatialscene/1\nentities:\n  - {id: g, kind: group, position: [0, 1, -1], placementMode: fixed}\n"
         #expect(try load(bad).1.contains { $0.contains("headRelative") })
+    }
+
+    /// Synthetic frames (eye 1.6 m at the origin): an interactive model 3 m ahead with its centre
+    /// 0.3 m high is atan(−1.3 / 3) = −23.43° standing (comfortable), reclined −53.43° (fails,
+    /// seated atan(−0.9 / 3) = −16.70° does not). Standing on the floor (lowest point at y = 0) it
+    /// is not judged; lifted 0.2 m off the floor it is reported, frames 0–4, measured 53.43°.
+    @Test func contentOnTheFloorIsNotJudged() {
+        for (low, expected) in [(0.0, false), (0.2, true)] {
+            var fx = RuleFixture(duration: 5.0 / 90)
+            fx.add("fox", .model) { e in e.interactive = true; e.placementMode = .absolute }
+            let v = fx.run { _, f in
+                f.center[0] = Vec3(0, 0.3, -3)
+                f.boundsMin[0] = Vec3(-0.1, low, -3.1); f.boundsMax[0] = Vec3(0.1, 0.6 - low, -2.9)
+                f.elevationWorld[0] = degrees(atan2(-1.3, 3))
+            }.1.rule("fov-posture-variants")
+            #expect(!v.isEmpty == expected, "lowest point \(low)")
+            if expected {
+                #expect(v.first?.spans == [[0, 4]])
+                #expect(abs((v.first?.measured ?? 0) - 53.4287) < 0.001)
+                #expect(v.first?.threshold == 40)
+            }
+        }
     }
 }

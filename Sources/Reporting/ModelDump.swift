@@ -35,6 +35,7 @@ public enum ModelDump {
             ]
             if let m = e.media { members.append(("media", media(m))) }
             if let r = e.representsRealObject { members.append(("representsRealObject", .bool(r))) }
+            if let p = e.placementMode { members.append(("placementMode", .string(p.rawValue))) }
             if let look = appearance(e) { members.append(("appearance", look)) }
             return .object(members)
         }
@@ -111,6 +112,11 @@ public enum ModelDump {
             ])
         }
         out += table(header: header, rows: rows)
+        let absolute = scene.platform == .visionOS ? scene.entities.filter { $0.placementMode == .absolute } : []
+        if !absolute.isEmpty {
+            out += "\nplaced at an absolute world height (placementMode; judged seated, standing and reclined by fov-posture-variants)\n"
+            for e in absolute { out += "  \(t(e.path))\n" }
+        }
 
         let assets = scene.entities.filter { $0.asset != nil }
         if !assets.isEmpty {

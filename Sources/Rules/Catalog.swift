@@ -42,6 +42,7 @@ public enum RuleCatalog {
         ArCoachingShown.metadata, ArCoachingHideUI.metadata, ArGestureProximity.metadata, ArScaleNotDistance.metadata,
         ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata,
         EnvArkitRequiresFullSpace.metadata,
+        FovPostureVariants.metadata,
     ]
 
     public static var allRuleIDs: [String] { rules.map(\.id) }
@@ -79,6 +80,7 @@ enum RuleFactories {
         f += immersionTransitionFactories()
         f += arkitFactories()
         f += fullSpaceFactories()
+        f += postureFactories()
         return f
     }
 }

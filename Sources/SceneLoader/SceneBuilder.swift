@@ -646,6 +646,22 @@ final class SceneBuilder {
         if m.has("anchor") { e.factSources.anchor = .annotation }
         e.media = m["media"].flatMap { parseMedia($0, what: what) }
         e.representsRealObject = m["representsRealObject"].flatMap { r.bool($0, "'representsRealObject' of \(what)") }
+        // Placement mode (top-level, world-anchored): stated, or by default absolute for content
+        // given a world `position` and head-relative for content given `placement` and for windows
+        // and volumes (visionOS places those relative to the head whatever the scene's coordinates).
+        if let pmn = m["placementMode"] {
+            if parent != nil {
+                r.error(m.keyLoc("placementMode"), "'placementMode' is only for top-level entities; \(what) is a child",
+                        hint: "children move with their parent; set 'placementMode' on the top-level entity")
+            } else if anchor != .world {
+                r.error(m.keyLoc("placementMode"), "'placementMode' is only for world-anchored entities; \(what) is \(anchor.rawValue)-anchored",
+                        hint: "head- and hand-anchored content follows the person already; remove 'placementMode'")
+            } else {
+                e.placementMode = r.enumValue(pmn, "'placementMode' of \(what)", PlacementMode.self)
+            }
+        } else if parent == nil && anchor == .world {
+            e.placementMode = placed || kind == .window || kind == .volume ? .headRelative : .absolute
+        }
         parseAppearance(m, &e, what: what)
         entities.append(e)
         if !nodeWorld.isFinite {

@@ -9,7 +9,8 @@ public enum SceneKeys {
                              "entities", "events", "settings", "device"]
     /// Every entity, whatever its kind.
     public static let common = ["id", "kind", "position", "placement", "rotation", "quaternion", "facing", "scale",
-                                "anchor", "interactive", "primary", "visible", "children", "animation", "media"]
+                                "anchor", "interactive", "primary", "visible", "children", "animation", "media",
+                                "placementMode"]
     /// The keys only some kinds take, per kind a scene file can name.
     public static let byKind: [(kind: EntityKind, keys: [String])] = [
         (.window, ["size", "scaleMode", "elements", "representsRealObject", "background"]),

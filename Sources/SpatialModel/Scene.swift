@@ -30,6 +30,11 @@ public enum Anchor: String, Sendable, CaseIterable { case world, head, hand }
 
 public enum ScaleMode: String, Sendable, CaseIterable { case dynamic, fixed }
 
+/// How a top-level entity's position relates to the person (`placementMode`): `absolute` content
+/// sits at a fixed height in the room whatever the person's posture; `headRelative` content is
+/// placed relative to the viewer's head (as visionOS places windows and volumes).
+public enum PlacementMode: String, Sendable, CaseIterable { case absolute, headRelative }
+
 public enum ElementRole: String, Sendable, CaseIterable {
     case button, toggle, slider, textField, link, menu, tab, picker, stepper, text, image, custom
     /// The control that leaves an immersive experience (`immersion-exit-affordance`).
@@ -216,6 +221,10 @@ public struct Entity: Sendable {
     /// A volume or fixed-scale window that shows a real object at its real size
     /// (`representsRealObject`); nil when the scene does not say.
     public var representsRealObject: Bool? = nil
+    /// For a top-level world-anchored entity: whether it sits at an absolute world height or is
+    /// placed relative to the head (`placementMode`, or its default); nil for children and head- or
+    /// hand-anchored content.
+    public var placementMode: PlacementMode? = nil
     /// Where `interactive`, `interaction`, `hoverEffect`, `hitRegion`, `anchor` and
     /// `accessibilityLabel` came from.
     public var factSources: FactSources

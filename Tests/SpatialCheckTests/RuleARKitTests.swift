@@ -23,17 +23,7 @@ import SpatialModel
 
     /// A scene with the box asset (1 m cube centred on its origin) beside it as box.glb.
     static func check(_ yaml: String, config: String? = nil) throws -> [ReportViolation] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rule-arkit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.copyItem(atPath: TestPaths.repo("Scenes/assets/box-textured/BoxTextured.glb"),
-                                         toPath: dir.appendingPathComponent("box.glb").path)
-        let path = dir.appendingPathComponent("t.scene.yaml").path
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        let configuration = try config.map { try RuleConfiguration.parse($0) } ?? .default
-        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: configuration, snapshot: false)
-        #expect(report.status == .checked, "\(report.errors.map(\.description))")
-        return report.violations
+        try RuleScenes.check(yaml, config: config, assets: ["box.glb": "Scenes/assets/box-textured/BoxTextured.glb"])
     }
 
     static let head = """

@@ -29,12 +29,6 @@ import SpatialModel
         """
     }
 
-    private static func runRules(_ scene: Scene) -> [Violation] {
-        let engine = RuleEngine(scene: scene, configuration: .default)
-        Simulator(scene: scene).run { engine.consume($0) }
-        return engine.finish()
-    }
-
     // MARK: a11y-labels
 
     @Test func customControlsAndImagesNeedLabelsStandardControlsDoNot() throws {
@@ -82,10 +76,10 @@ import SpatialModel
                   - {nodes: "Root/btn_reset", accessibilityLabel: Reset}
             """)
         #expect(try SceneAnnotationTests.entity(scene, "radio/Label").decorative == true)
-        #expect(Self.runRules(scene).rule("a11y-labels").map(\.entities) == [["radio/Knob2"]])
+        #expect(RuleScenes.run(scene).rule("a11y-labels").map(\.entities) == [["radio/Knob2"]])
         // Without its annotation the name-prefixed button (a 3D control) has no label.
         let bare = try SceneAnnotationTests.load(annotations: "")
-        #expect(Self.runRules(bare).rule("a11y-labels").map(\.entities) == [["radio/btn_reset"]])
+        #expect(RuleScenes.run(bare).rule("a11y-labels").map(\.entities) == [["radio/btn_reset"]])
     }
 
     @Test func labelsAreJudgedOnIOSToo() throws {

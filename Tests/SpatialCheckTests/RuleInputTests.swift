@@ -28,12 +28,6 @@ import SpatialModel
         """
     }
 
-    private static func runRules(_ scene: Scene) -> [Violation] {
-        let engine = RuleEngine(scene: scene, configuration: .default)
-        Simulator(scene: scene).run { engine.consume($0) }
-        return engine.finish()
-    }
-
     // MARK: target-hover-feedback
 
     @Test func onlyAStatedNoneOnInteractiveContentIsAWarning() throws {
@@ -82,7 +76,7 @@ import SpatialModel
             """)
         let k1 = try SceneAnnotationTests.entity(scene, "radio/Knob1")
         #expect(k1.interactive && k1.factSources.interactive == .file && k1.hoverEffect == HoverEffect.none)
-        let v = Self.runRules(scene).rule("target-hover-feedback")
+        let v = RuleScenes.run(scene).rule("target-hover-feedback")
         #expect(v.map(\.entities) == [["radio/Knob1"], ["radio/Label"]])
         #expect(v.map(\.severity) == [.warning, .info])
     }
@@ -124,7 +118,7 @@ import SpatialModel
                   - {nodes: "Root/Knob2", role: button, interactive: true, interaction: direct}
             """)
         #expect(try SceneAnnotationTests.entity(scene, "radio/Knob1").interaction == .direct)
-        let v = Self.runRules(scene).rule("target-indirect-available")
+        let v = RuleScenes.run(scene).rule("target-indirect-available")
         #expect(v.map(\.entities) == [["radio/Knob2"]])
         let ios = try RuleScenes.check(Self.window(platform: "iOS", ["role: button, label: Place, interaction: direct"]))
         #expect(ios.filter { $0.rule == "target-indirect-available" }.isEmpty)

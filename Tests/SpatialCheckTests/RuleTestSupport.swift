@@ -87,11 +87,22 @@ extension FrameQuantities {
 
 /// Shared helpers of the end-to-end rule tests (loader → simulator → rules).
 enum RuleScenes {
-    /// Writes `yaml` to a fresh folder and checks it with the default configuration (or `config`).
-    static func check(_ yaml: String, config: String? = nil) throws -> [ReportViolation] {
+    /// Runs the rules with the default configuration over a loaded scene.
+    static func run(_ scene: Scene) -> [Violation] {
+        let engine = RuleEngine(scene: scene, configuration: .default)
+        Simulator(scene: scene).run { engine.consume($0) }
+        return engine.finish()
+    }
+
+    /// Writes `yaml` to a fresh folder (with copies of `assets`: file name → path in the
+    /// repository) and checks it with the default configuration (or `config`).
+    static func check(_ yaml: String, config: String? = nil, assets: [String: String] = [:]) throws -> [ReportViolation] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rule-scene-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, source) in assets.sorted(by: { $0.key < $1.key }) {
+            try FileManager.default.copyItem(atPath: TestPaths.repo(source), toPath: dir.appendingPathComponent(name).path)
+        }
         let path = dir.appendingPathComponent("t.scene.yaml").path
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let configuration = try config.map { try RuleConfiguration.parse($0) } ?? .default

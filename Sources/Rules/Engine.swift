@@ -112,55 +112,67 @@ public final class RuleEngine {
 
     /// Close open runs and return the violations, sorted by severity, rule id, then entities.
     public func finish() -> [Violation] {
+        var out: [Violation] = []
+        out.reserveCapacity(aggregateCount)
+        finish(deferringMessagesAbove: nil) { out.append($0) }
+        return out
+    }
+
+    /// Aggregates so far, one per (rule, entity set) found: an upper bound on the number of
+    /// violations `finish` returns (ignored ones are left out).
+    public var aggregateCount: Int { findings.aggregates.count }
+
+    /// `finish()`, handing the violations to `body` one at a time, in the same order and with the
+    /// same contents, except that when `limit` is given, every violation of a rule with more than
+    /// `limit` violations gets an empty message: the returned `PendingMessages` writes those on
+    /// demand. `validate` passes its `--max-violations` here and asks only for the messages of the
+    /// violations its report keeps (a message is most of the per-violation cost, ~10,000
+    /// instructions for a target pair); fingerprints, which the baseline gate needs for all, are
+    /// always written. Call it once, like `finish()`.
+    @discardableResult
+    public func finish(deferringMessagesAbove limit: Int?, _ body: (Violation) -> Void) -> PendingMessages {
         let dt = scene.frameRate > 0 ? 1 / scene.frameRate : 0
         let end = EndState(lastFrame: max(lastFrame, 0), lastTime: lastTime,
                            staticEnd: Self.endsStatic(scene, lastTime: lastTime, dt: dt), frameDuration: dt)
         if lastFrame >= 0 { for p in processors { p.finish(&findings, end) } }
-        var out: [Violation] = []
-        out.reserveCapacity(findings.aggregates.count)
+        let keys = findings.keys, aggregates = findings.aggregates
+        let entities = scene.entities
+        let paths = entities.map(\.path)
+        let ignores = configuration.ignore
+        // Per violation: its aggregate and its entities in path order (equal paths keep index
+        // order), -1 = none. Out-of-scene entity indices are left out, as their paths are.
+        struct Item { var slot: Int; var e0: Int; var e1: Int }
         // Sort keys as integers, computed once: severity, the rule id's rank, the entity paths'
         // ranks (in path order; equal paths share a rank), the sub-check, then the order of first
         // appearance (a stable sort). The same order as comparing the violations' strings.
         struct Rank { var severity: Int; var rule: Int; var count: Int; var e0: Int; var e1: Int; var variant: Int }
+        var items: [Item] = []
         var ranks: [Rank] = []
-        ranks.reserveCapacity(findings.aggregates.count)
+        items.reserveCapacity(keys.count)
+        ranks.reserveCapacity(keys.count)
         let ruleRank = Self.ranks(of: rules.map(\.id))
         var pathRank: [Int] = []
-        let help = rules.map(\.help)
-        let ignores = configuration.ignore
-        let entities = scene.entities
-        for (key, agg) in zip(findings.keys, findings.aggregates) {
-            let meta = rules[key.rule]
-            var idx: [Int] = []
-            if key.a >= 0 { idx.append(key.a) }
-            if key.b >= 0 { idx.append(key.b) }
-            let names = idx.compactMap { $0 < entities.count ? entities[$0].path : nil }
-            let sortedPairs = zip(names, idx).sorted { $0.0 < $1.0 }
-            let paths = sortedPairs.map(\.0)
-            if !ignores.isEmpty, ignores.contains(where: { $0.matches(rule: meta.id, entities: paths) }) { continue }
-            let spans = agg.mergedSpans()
-            let count = agg.frameCount
-            let p = processorOfRule[key.rule]
-            let message = p >= 0 ? processors[p].message(rule: key.rule, agg, names) : meta.summary
-            let borderline = (meta.angleDerived || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
-                && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
-            let loc = sortedPairs.first.map { entities[$0.1].location } ?? findings.locations[key]
-            let subcheck = key.variant > 0 && key.variant <= meta.subchecks.count ? meta.subchecks[key.variant - 1].name : nil
-            if !sortedPairs.isEmpty, pathRank.isEmpty { pathRank = Self.ranks(of: entities.map(\.path)) }
-            ranks.append(Rank(severity: agg.severity.rank, rule: ruleRank[key.rule], count: sortedPairs.count,
-                              e0: sortedPairs.count > 0 ? pathRank[sortedPairs[0].1] : 0,
-                              e1: sortedPairs.count > 1 ? pathRank[sortedPairs[1].1] : 0, variant: key.variant))
-            out.append(Violation(
-                rule: meta.id, severity: agg.severity, entities: paths, spans: spans, frameCount: count,
-                firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
-                lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
-                measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? meta.unit, worstFrame: agg.worstFrame,
-                message: message, help: help[key.rule],
-                fingerprint: violationFingerprint(rule: meta.id, scenePath: scene.path, entities: paths, subcheck: subcheck),
-                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans))
+        var perRule = Array(repeating: 0, count: rules.count)
+        for slot in keys.indices {
+            let key = keys[slot]
+            var x = key.a >= 0 && key.a < paths.count ? key.a : -1
+            var y = key.b >= 0 && key.b < paths.count ? key.b : -1
+            if x < 0 { x = y; y = -1 }
+            if y >= 0, paths[y] < paths[x] { swap(&x, &y) }
+            if !ignores.isEmpty {
+                let sorted = x < 0 ? [] : y < 0 ? [paths[x]] : [paths[x], paths[y]]
+                let id = rules[key.rule].id
+                if ignores.contains(where: { $0.matches(rule: id, entities: sorted) }) { continue }
+            }
+            if x >= 0, pathRank.isEmpty { pathRank = Self.ranks(of: paths) }
+            items.append(Item(slot: slot, e0: x, e1: y))
+            ranks.append(Rank(severity: aggregates[slot].severity.rank, rule: ruleRank[key.rule],
+                              count: x < 0 ? 0 : y < 0 ? 1 : 2, e0: x >= 0 ? pathRank[x] : 0,
+                              e1: y >= 0 ? pathRank[y] : 0, variant: key.variant))
+            perRule[key.rule] += 1
         }
         // Sub-checks of the same rule and entities (same severity) follow the main measurement.
-        var order = Array(out.indices)
+        var order = Array(items.indices)
         ranks.withUnsafeBufferPointer { r in
             order.sort { i, j in
                 let a = r[i], b = r[j]
@@ -174,7 +186,47 @@ public final class RuleEngine {
                 return i < j
             }
         }
-        return order.map { out[$0] }
+        ranks = []
+        let writer = MessageWriter(processors: processors, processorOfRule: processorOfRule,
+                                   summaries: rules.map(\.summary), paths: paths, keys: keys, aggregates: aggregates)
+        let deferred = perRule.map { n in limit.map { n > $0 } ?? false }
+        let help = rules.map(\.help)
+        // Every fingerprint of a rule starts with the hash of its id and the scene path.
+        let prefixes = rules.map { r -> FNV1a64 in
+            var h = FNV1a64()
+            h.combine(r.id)
+            h.combine(scene.path)
+            return h
+        }
+        var pendingIndices: [Int] = [], pendingSlots: [Int32] = []
+        for (n, k) in order.enumerated() {
+            let item = items[k]
+            let key = keys[item.slot]
+            let agg = aggregates[item.slot]
+            let meta = rules[key.rule]
+            let sorted = item.e0 < 0 ? [] : item.e1 < 0 ? [paths[item.e0]] : [paths[item.e0], paths[item.e1]]
+            let message: String
+            if deferred[key.rule] {
+                message = ""
+                pendingIndices.append(n)
+                pendingSlots.append(Int32(truncatingIfNeeded: item.slot))
+            } else {
+                message = writer.message(slot: item.slot)
+            }
+            let borderline = (meta.angleDerived || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
+                && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
+            let loc = item.e0 >= 0 ? entities[item.e0].location : findings.locations[key]
+            let subcheck = key.variant > 0 && key.variant <= meta.subchecks.count ? meta.subchecks[key.variant - 1].name : nil
+            body(Violation(
+                rule: meta.id, severity: agg.severity, entities: sorted, spans: agg.mergedSpans(), frameCount: agg.frameCount,
+                firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
+                lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
+                measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? meta.unit, worstFrame: agg.worstFrame,
+                message: message, help: help[key.rule],
+                fingerprint: violationFingerprint(prefix: prefixes[key.rule], sortedEntities: sorted, subcheck: subcheck),
+                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans))
+        }
+        return PendingMessages(writer: pendingIndices.isEmpty ? nil : writer, indices: pendingIndices, slots: pendingSlots)
     }
 
     /// The rank of each string in sorted order (equal strings share a rank).
@@ -197,6 +249,53 @@ public final class RuleEngine {
             if a.loop || a.endTime > horizon { return false }
         }
         return !scene.events.contains { $0.time > horizon }
+    }
+}
+
+/// Writes the message of one aggregate: its rule's processor's `message(rule:_:_:)` with the entity
+/// paths in index order, or the rule's summary for a rule without a processor.
+struct MessageWriter {
+    let processors: [RuleProcessor]
+    let processorOfRule: [Int]
+    let summaries: [String]
+    let paths: [String]
+    let keys: [FindingKey]
+    let aggregates: [Aggregate]
+
+    func message(slot: Int) -> String {
+        let key = keys[slot]
+        var names: [String] = []
+        if key.a >= 0, key.a < paths.count { names.append(paths[key.a]) }
+        if key.b >= 0, key.b < paths.count { names.append(paths[key.b]) }
+        let p = processorOfRule[key.rule]
+        return p >= 0 ? processors[p].message(rule: key.rule, aggregates[slot], names) : summaries[key.rule]
+    }
+}
+
+/// The messages `RuleEngine.finish(deferringMessagesAbove:_:)` left empty, written on demand with
+/// exactly the text `finish()` would have given them.
+///
+/// It keeps the engine's aggregates and rule processors alive until it is released. Unchecked
+/// `Sendable`: nothing in it changes after `finish`, and the processors' `message` only reads them.
+public final class PendingMessages: @unchecked Sendable {
+    private let writer: MessageWriter?
+    /// Indices (in `finish`'s order) of the violations whose message is empty, ascending.
+    public let indices: [Int]
+    private let slots: [Int32]
+
+    init(writer: MessageWriter?, indices: [Int], slots: [Int32]) {
+        self.writer = writer; self.indices = indices; self.slots = slots
+    }
+
+    /// The message of violation `index` (in `finish`'s order), nil when it was written at once.
+    public func message(ofViolation index: Int) -> String? {
+        var lo = 0, hi = indices.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if indices[mid] < index { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < indices.count, indices[lo] == index, let writer else { return nil }
+        return writer.message(slot: Int(slots[lo]))
     }
 }
 

@@ -21,12 +21,18 @@ struct FindingKey: Hashable {
 /// Memory does not grow with the number of frames: at most `Aggregate.maxStoredSpans` runs are
 /// stored (the first `maxStoredSpans − 1` and the latest), however often the finding comes and goes;
 /// the runs in between are counted (`omittedSpans`) and their frames are in `frameCount`.
+///
+/// The first run is stored inline (`headStart`, `headEnd`): most aggregates have a single run (a
+/// pair that overlaps for a while), and a crowded scene has hundreds of thousands of them, so only
+/// a second run allocates (`tail`).
 struct Aggregate {
     /// Runs stored per violation; reports list these and say how many more there were.
     static let maxStoredSpans = 100
-    /// Flat inclusive spans, sorted and disjoint (not adjacent): [s0, e0, s1, e1, ...], at most
-    /// `maxStoredSpans` of them.
-    private(set) var spans: [Int] = []
+    /// The first stored run, inclusive; `headStart > headEnd` while there is none.
+    private var headStart = 0, headEnd = -1
+    /// The stored runs after the first, flat: [s1, e1, s2, e2, ...]; empty (no allocation) while
+    /// there is at most one run.
+    private var tail: [Int] = []
     /// Runs between the stored first ones and the latest that are not stored.
     private(set) var omittedSpans = 0
     /// Frames in which the finding held (stored and omitted runs).
@@ -40,14 +46,23 @@ struct Aggregate {
     var worstFrame = 0
     var severity: Severity = .info
     var angular = false
+    /// Set by the first finding (its severity is the starting point of the most severe).
+    var recorded = false
     /// Unit of `measured` / `threshold` when it differs from the rule's declared unit (e.g. pt_eq
     /// for a pair compared in angle by a rule declared in pt). Set by the first finding that names
     /// one; the same entity set is always measured in the same space, so it does not change.
     var unit: String?
     /// The sub-check (`FindingKey.variant`) it aggregates, so a message can tell which it describes.
     var variant = 0
-    /// Set by the first finding (its severity is the starting point of the most severe).
-    var recorded = false
+
+    /// Stored runs flat, sorted and disjoint (not adjacent): [s0, e0, s1, e1, ...], at most
+    /// `maxStoredSpans` of them.
+    var spans: [Int] {
+        headStart > headEnd ? [] : [headStart, headEnd] + tail
+    }
+
+    /// Number of stored runs.
+    var storedSpanCount: Int { headStart > headEnd ? 0 : 1 + tail.count / 2 }
 
     mutating func add(frame: Int, time: Double) {
         addSpan(frame, frame)
@@ -63,35 +78,43 @@ struct Aggregate {
     /// so `frameCount` is clamped to the frames between the first and the last.
     mutating func addSpan(_ from: Int, _ to: Int) {
         guard to >= from else { return }
-        let n = spans.count
-        if n == 0 {
-            spans.append(from); spans.append(to)
+        if headStart > headEnd {
+            headStart = from; headEnd = to
             frameCount = to - from + 1
             return
         }
-        let lastStart = spans[n - 2], lastEnd = spans[n - 1]
+        let n = tail.count
+        let lastStart = n == 0 ? headStart : tail[n - 2], lastEnd = n == 0 ? headEnd : tail[n - 1]
         if from > lastEnd + 1 {
             // A new run after the latest.
             frameCount += to - from + 1
-            if n / 2 < Self.maxStoredSpans {
-                spans.append(from); spans.append(to)
+            if n / 2 + 1 < Self.maxStoredSpans {
+                tail.append(from); tail.append(to)
+            } else if n == 0 {
+                // Only with a limit of one stored run: the new run replaces it.
+                omittedSpans += 1
+                headStart = from; headEnd = to
             } else {
                 // The latest run becomes an omitted one; the new run is the latest.
                 omittedSpans += 1
-                spans[n - 2] = from; spans[n - 1] = to
+                tail[n - 2] = from; tail[n - 1] = to
             }
             return
         }
         if from >= lastStart {
             // Continues or overlaps the latest run.
-            if to > lastEnd { frameCount += to - lastEnd; spans[n - 1] = to }
+            if to > lastEnd {
+                frameCount += to - lastEnd
+                if n == 0 { headEnd = to } else { tail[n - 1] = to }
+            }
             return
         }
         // Reaches back before the latest run: merge with every stored run it touches.
         var pairs: [(Int, Int)] = []
-        pairs.reserveCapacity(n / 2 + 1)
+        pairs.reserveCapacity(n / 2 + 2)
+        pairs.append((headStart, headEnd))
         var i = 0
-        while i + 1 < n { pairs.append((spans[i], spans[i + 1])); i += 2 }
+        while i + 1 < n { pairs.append((tail[i], tail[i + 1])); i += 2 }
         pairs.append((from, to))
         pairs.sort { $0.0 < $1.0 }
         var merged: [(Int, Int)] = []
@@ -113,19 +136,23 @@ struct Aggregate {
             merged.removeSubrange((Self.maxStoredSpans - 1)..<(Self.maxStoredSpans - 1 + extra))
             omittedSpans += extra
         }
-        spans.removeAll(keepingCapacity: true)
-        for (s, e) in merged { spans.append(s); spans.append(e) }
-        if omittedSpans > 0, let first = spans.first, let last = spans.last {
-            frameCount = min(frameCount, last - first + 1)
+        tail.removeAll(keepingCapacity: true)
+        for (k, (s, e)) in merged.enumerated() {
+            if k == 0 { headStart = s; headEnd = e } else { tail.append(s); tail.append(e) }
+        }
+        if omittedSpans > 0, let last = merged.last {
+            frameCount = min(frameCount, last.1 - headStart + 1)
         }
     }
 
     /// Stored runs as `[[first, last]]`, sorted (see `omittedSpans` for the runs not stored).
     func mergedSpans() -> [[Int]] {
+        guard headStart <= headEnd else { return [] }
         var out: [[Int]] = []
-        out.reserveCapacity(spans.count / 2)
+        out.reserveCapacity(1 + tail.count / 2)
+        out.append([headStart, headEnd])
         var i = 0
-        while i + 1 < spans.count { out.append([spans[i], spans[i + 1]]); i += 2 }
+        while i + 1 < tail.count { out.append([tail[i], tail[i + 1]]); i += 2 }
         return out
     }
 }

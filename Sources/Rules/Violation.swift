@@ -42,9 +42,17 @@ public struct FNV1a64: Sendable {
         // Field separator so ("ab","c") and ("a","bc") differ.
         value = (value ^ 0x1f) &* 0x0000_0100_0000_01b3
     }
+    /// Adds one byte without a field separator.
+    mutating func combineByte(_ b: UInt8) { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+    /// The value as 16 lowercase hexadecimal digits, zero-padded.
     public var hex: String {
-        let h = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - h.count)) + h
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 16) { out in
+            digits.withUTF8Buffer { d in
+                for i in 0..<16 { out[i] = d[Int(truncatingIfNeeded: (value >> UInt64(60 - 4 * i)) & 0xf)] }
+            }
+            return 16
+        }
     }
 }
 
@@ -55,7 +63,19 @@ public func violationFingerprint(rule: String, scenePath: String, entities: [Str
     var h = FNV1a64()
     h.combine(rule)
     h.combine(scenePath)
-    for e in entities.sorted() { h.combine(e) }
-    if let subcheck { h.combine("#" + subcheck) }
+    return violationFingerprint(prefix: h, sortedEntities: entities.sorted(), subcheck: subcheck)
+}
+
+/// `violationFingerprint(rule:scenePath:entities:subcheck:)` from the hash of its rule id and scene
+/// path (`prefix`, the same for every violation of a rule in a scene) and the entity paths already
+/// sorted: `RuleEngine.finish` hashes the prefix once per rule.
+func violationFingerprint(prefix: FNV1a64, sortedEntities: [String], subcheck: String?) -> String {
+    var h = prefix
+    for e in sortedEntities { h.combine(e) }
+    if let subcheck {
+        // The same bytes as combining "#" + subcheck.
+        h.combineByte(UInt8(ascii: "#"))
+        h.combine(subcheck)
+    }
     return h.hex
 }

@@ -57,6 +57,8 @@ extension SpatialCheck {
         public var report: Report
         public var snapshots: [String: SceneSnapshot]
         public var configuration: RuleConfiguration
+        /// The comparison with `--baseline`. Its entries' current violations are the report's before
+        /// `--max-violations`: those left out of the report have no message (`RuleEngine.finish(deferringMessagesAbove:_:)`).
         public var baseline: BaselineComparison?
         public var exitCode: ExitCode
         public var diagnostics: [Diagnostic]
@@ -131,10 +133,14 @@ extension SpatialCheck {
         let wantSnapshots = options.withGeometry || (options.captureSnapshots ?? (options.format == .html))
         // The HTML page and saved geometry carry the 3D replay unless it is turned off.
         let wantReplay = wantSnapshots && (options.replay ?? (options.format == .html || options.withGeometry))
+        // Messages of the violations `--max-violations` may leave out are written after the limit.
+        let messagesAbove = options.maxViolations > 0 ? options.maxViolations : nil
         let work: @Sendable (Int) -> Void = { n in
             let (i, path, names) = toCheck[n]
-            results.set(i, checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
-                                      snapshot: wantSnapshots, budget: budget, replay: wantReplay))
+            let checked = checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
+                                     snapshot: wantSnapshots, budget: budget, replay: wantReplay,
+                                     deferringMessagesAbove: messagesAbove)
+            results.set(i, (checked.report, checked.snapshot), messages: checked.messages)
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }
@@ -152,6 +158,7 @@ extension SpatialCheck {
         }
         var scenes: [SceneReport] = []
         var snapshots: [String: SceneSnapshot] = [:]
+        let pending = results.allMessages()
         for (n, r) in results.all().enumerated() {
             var scene = r.report
             if options.shard != nil, n < inputs.count { scene.order = inputs[n].order }
@@ -178,9 +185,17 @@ extension SpatialCheck {
         } else {
             exit = .clean
         }
-        // Bounded output, after the gate has seen every violation.
-        limitViolations(&report, perRule: options.maxViolations,
-                        total: options.format == .sarif ? sarifResultLimit : nil)
+        // Bounded output, after the gate has seen every violation; only the violations kept get
+        // the messages `checkScene` left out.
+        let keep = violationsKept(in: report, perRule: options.maxViolations,
+                                  total: options.format == .sarif ? sarifResultLimit : nil)
+        for (s, messages) in pending.enumerated() where s < report.scenes.count && s < keep.count {
+            guard let messages else { continue }
+            for i in messages.indices where i < keep[s].count && keep[s][i] {
+                if let m = messages.message(ofViolation: i) { report.scenes[s].violations[i].message = m }
+            }
+        }
+        limitViolations(&report, keeping: keep)
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
                           exitCode: exit, diagnostics: [])
     }
@@ -196,21 +211,44 @@ extension SpatialCheck {
     static func checkScene(path: String, names: ScenePaths? = nil, load: LoadOptions, isolation: AssetImportIsolation? = nil,
                            configuration: RuleConfiguration, snapshot: Bool = true,
                            budget: WorkBudget = WorkBudget(), replay: Bool = false) -> (report: SceneReport, snapshot: SceneSnapshot?) {
+        let checked = checkScene(path: path, names: names, load: load, isolation: isolation, configuration: configuration,
+                                 snapshot: snapshot, budget: budget, replay: replay, deferringMessagesAbove: nil)
+        return (checked.report, checked.snapshot)
+    }
+
+    /// A checked scene, with the messages left to write (`RuleEngine.finish(deferringMessagesAbove:_:)`).
+    struct CheckedScene {
+        var report: SceneReport
+        var snapshot: SceneSnapshot?
+        /// nil when every message is written (also when the scene was not simulated).
+        var messages: PendingMessages?
+    }
+
+    /// `checkScene`, leaving the message empty for the violations of every rule with more than
+    /// `limit` violations in the scene (nil: none); `messages` writes them. Everything else in the
+    /// report is the same.
+    static func checkScene(path: String, names: ScenePaths?, load: LoadOptions, isolation: AssetImportIsolation?,
+                           configuration: RuleConfiguration, snapshot: Bool, budget: WorkBudget, replay: Bool,
+                           deferringMessagesAbove limit: Int?) -> CheckedScene {
         let names = names ?? ScenePaths(report: path, legacy: path, file: path)
         var scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
             var failed = SceneReport(path: names.report, status: .error, errors: error.diagnostics)
             failed.legacyPath = names.legacy; failed.filePath = names.file
-            return (failed, nil)
+            return CheckedScene(report: failed, snapshot: nil, messages: nil)
         }
         scene.path = names.report
         let simulator = Simulator(scene: scene)
         if let over = budget.check(WorkBudget.work(of: scene, frames: simulator.frameCount), path: path) {
-            return (SceneReport(path: path, status: .error, errors: [over]), nil)
+            return CheckedScene(report: SceneReport(path: path, status: .error, errors: [over]), snapshot: nil, messages: nil)
         }
         let engine = RuleEngine(scene: scene, configuration: configuration)
         simulator.run { frame in engine.consume(frame) }
-        var violations = engine.finish().map(ReportViolation.init)
+        // One violation at a time into the report's form: no second array of them all.
+        var violations: [ReportViolation] = []
+        violations.reserveCapacity(engine.aggregateCount)
+        let pending = engine.finish(deferringMessagesAbove: limit) { violations.append(ReportViolation($0)) }
+        let messages = pending.indices.isEmpty ? nil : pending
         if names.legacy != names.report {
             for i in violations.indices {
                 violations[i].legacyFingerprint = legacyFingerprint(of: violations[i], path: names.report, legacyPath: names.legacy)
@@ -224,12 +262,12 @@ extension SpatialCheck {
         report.filePath = names.file
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
-        guard snapshot else { return (report, nil) }
+        guard snapshot else { return CheckedScene(report: report, snapshot: nil, messages: messages) }
         let plan = snapshotPlan(scene: scene, violations: violations)
         var snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
                                    marked: plan.marked, series: plan.series)
         if replay { snap.replay = captureReplay(scene: scene, violations: violations) }
-        return (report, snap)
+        return CheckedScene(report: report, snapshot: snap, messages: messages)
     }
 
     /// What no tool checked, from the rule catalog: its rules not implemented and its
@@ -303,11 +341,22 @@ extension Severity {
 final class SceneResults: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [(report: SceneReport, snapshot: SceneSnapshot?)?]
+    private var messages: [PendingMessages?]
     private var done = 0
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    /// Stores slot `i`; `counts` says whether it is a checked scene (for progress).
-    func set(_ i: Int, _ r: (report: SceneReport, snapshot: SceneSnapshot?), counts: Bool = true) {
-        lock.lock(); slots[i] = r; if counts { done += 1 }; lock.unlock()
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+        messages = Array(repeating: nil, count: count)
+    }
+    /// Stores slot `i` (with the messages still to write); `counts` says whether it is a checked scene
+    /// (for progress).
+    func set(_ i: Int, _ r: (report: SceneReport, snapshot: SceneSnapshot?), messages m: PendingMessages? = nil,
+             counts: Bool = true) {
+        lock.lock(); slots[i] = r; messages[i] = m; if counts { done += 1 }; lock.unlock()
+    }
+    /// The messages still to write, in the order of `all()`.
+    func allMessages() -> [PendingMessages?] {
+        lock.lock(); defer { lock.unlock() }
+        return zip(slots, messages).compactMap { $0.0 == nil ? nil : .some($0.1) }
     }
     func completed() -> Int { lock.lock(); defer { lock.unlock() }; return done }
     func all() -> [(report: SceneReport, snapshot: SceneSnapshot?)] {

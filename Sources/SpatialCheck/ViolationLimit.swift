@@ -22,6 +22,12 @@ extension SpatialCheck {
     /// violations keep their order. Call it after the exit code is decided: the gate sees every
     /// violation.
     public static func limitViolations(_ report: inout Report, perRule: Int, total: Int? = nil) {
+        limitViolations(&report, keeping: violationsKept(in: report, perRule: perRule, total: total))
+    }
+
+    /// Which violations `limitViolations(_:perRule:total:)` keeps: `[scene][violation]`, true to keep.
+    /// `validate` writes the deferred messages of these before it applies the limit.
+    public static func violationsKept(in report: Report, perRule: Int, total: Int? = nil) -> [[Bool]] {
         func gates(_ v: ReportViolation) -> Bool { v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
         var keep: [[Bool]] = report.scenes.map { Array(repeating: true, count: $0.violations.count) }
         if perRule > 0 {
@@ -60,11 +66,17 @@ extension SpatialCheck {
                 for r in order.dropFirst(total) { keep[kept[r].scene][kept[r].index] = false }
             }
         }
-        for s in report.scenes.indices where keep[s].contains(false) {
+        return keep
+    }
+
+    /// Leaves out the violations `keep` marks false (`violationsKept`), recording them in
+    /// `SceneReport.omitted`; a scene without a row in `keep` keeps all of its violations.
+    public static func limitViolations(_ report: inout Report, keeping keep: [[Bool]]) {
+        for s in report.scenes.indices where s < keep.count && keep[s].contains(false) {
             var counts: [String: [Severity: Int]] = [:]
             var remaining: [ReportViolation] = []
             for (i, v) in report.scenes[s].violations.enumerated() {
-                if keep[s][i] { remaining.append(v) } else { counts[v.rule, default: [:]][v.severity, default: 0] += 1 }
+                if i >= keep[s].count || keep[s][i] { remaining.append(v) } else { counts[v.rule, default: [:]][v.severity, default: 0] += 1 }
             }
             var omitted = report.scenes[s].omitted
             for (rule, bySeverity) in counts {

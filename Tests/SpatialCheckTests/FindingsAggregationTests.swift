@@ -69,4 +69,56 @@ import Testing
         #expect(a.mergedSpans().count + a.omittedSpans == 500)
         #expect(Violation.maxListedSpans == 100)
     }
+
+    /// One run, however long, is stored inline: one stored span and no flat tail; a second run is
+    /// stored after it.
+    @Test func oneRunIsStoredInline() throws {
+        var f = findings()
+        for frame in 3...40 { f.report(rule: 0, 0, 1, frame: frame, time: 0, measured: 40, threshold: 60) }
+        var a = try #require(f.aggregates.first)
+        #expect(a.storedSpanCount == 1)
+        #expect(a.spans == [3, 40])
+        #expect(a.mergedSpans() == [[3, 40]])
+        #expect(a.frameCount == 38)
+        a.add(frame: 42, time: 0)
+        a.add(frame: 43, time: 0)
+        #expect(a.storedSpanCount == 2)
+        #expect(a.spans == [3, 40, 42, 43])
+        #expect(a.frameCount == 40)
+        #expect(a.firstFrame == 3 && a.lastFrame == 43)
+    }
+
+    /// A run reported late merges with the inline first run and the ones after it: before it
+    /// (a new first run), touching it (adjacent frames join), and across several.
+    @Test func lateRunsMergeWithTheInlineRun() {
+        var a = Aggregate()
+        a.addSpan(10, 12)
+        a.addSpan(0, 3)  // before the only run: becomes the first
+        #expect(a.mergedSpans() == [[0, 3], [10, 12]])
+        #expect(a.frameCount == 7)
+        a.addSpan(20, 20)
+        a.addSpan(4, 9)  // joins 0–3 and 10–12 (adjacent on both sides)
+        #expect(a.mergedSpans() == [[0, 12], [20, 20]])
+        #expect(a.frameCount == 14)
+        a.addSpan(5, 25)  // overlaps everything from frame 5
+        #expect(a.mergedSpans() == [[0, 25]])
+        #expect(a.storedSpanCount == 1)
+        #expect(a.frameCount == 26)
+        #expect(a.omittedSpans == 0)
+    }
+
+    /// With the store full, a late run that joins the first three stored runs frees two places; the
+    /// omitted runs stay counted. Runs at frames 0, 2, …, 998 (500): stored 0 … 196 and 998.
+    @Test func lateRunIntoAFullStoreKeepsTheLatest() throws {
+        var a = try #require(toggling(frames: 1_000))
+        a.addSpan(0, 4)  // 0, 2 and 4 become one run of 5 frames
+        let spans = a.mergedSpans()
+        #expect(spans.count == 98)
+        #expect(spans[0] == [0, 4] && spans[1] == [6, 6] && spans[96] == [196, 196])
+        #expect(spans[97] == [998, 998])
+        #expect(a.omittedSpans == 400)
+        // 500 frames, plus the 5 of the late run (frames 0, 2 and 4 are counted again: with runs
+        // omitted, the overlap cannot be told exactly; the count stays within first … last).
+        #expect(a.frameCount == 505)
+    }
 }

@@ -250,4 +250,49 @@ import SpatialModel
         #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("rules: {fov-no-head-turn: {bogus: 3}}") }
         #expect(throws: LoadFailure.self) { try RuleConfiguration.parse("failOn: [") }
     }
+
+    /// `finish(deferringMessagesAbove:)` gives the same violations in the same order as `finish()`,
+    /// with the messages of rules over the limit empty and written on demand. Five 44 pt buttons
+    /// 50 pt apart in a row: 4 neighbouring pairs 50 pt apart with 6 pt between edges (the next ones
+    /// are 100 pt apart and pass).
+    @Test func deferredMessagesEqualTheEagerOnes() throws {
+        var fx = RuleFixture(duration: 10.0 / 90)
+        let w = fx.window()
+        for k in 0..<5 {
+            fx.button("b\(k)", in: w, frame: RectPt(x: 400 + 50 * Double(k), y: 600, width: 44, height: 44), line: 12 + 2 * k)
+        }
+        func run() -> RuleEngine {
+            let engine = RuleEngine(scene: fx.scene)
+            for i in 0..<fx.scene.frameCount { engine.consume(fx.frame(i)) }
+            return engine
+        }
+        let eager = run().finish()
+        let spacingCount = eager.filter { $0.rule == "target-center-spacing" }.count
+        #expect(spacingCount == 4)
+        #expect(eager.first { $0.rule == "target-center-spacing" }?.message
+            == "centres of player/b0 and player/b1 are 50 pt apart and only 6 pt separate their edges; move them to at least 60 pt apart or leave 16 pt between them")
+        var lazy: [Violation] = []
+        let pending = run().finish(deferringMessagesAbove: 3) { lazy.append($0) }
+        #expect(lazy.count == eager.count)
+        // The rules with more than 3 violations (the spacing rule among them) are deferred.
+        let counts = Dictionary(eager.map { ($0.rule, 1) }, uniquingKeysWith: +)
+        let deferred = lazy.indices.filter { (counts[lazy[$0].rule] ?? 0) > 3 }
+        #expect(deferred.contains { lazy[$0].rule == "target-center-spacing" })
+        #expect(deferred.count < lazy.count)
+        #expect(pending.indices == deferred)
+        for i in lazy.indices {
+            var v = lazy[i]
+            if deferred.contains(i) {
+                #expect(v.message.isEmpty)
+                v.message = try #require(pending.message(ofViolation: i))
+            } else {
+                #expect(pending.message(ofViolation: i) == nil)
+            }
+            #expect(v == eager[i])
+        }
+        // No limit: nothing deferred.
+        var all: [Violation] = []
+        #expect(run().finish(deferringMessagesAbove: nil) { all.append($0) }.indices.isEmpty)
+        #expect(all == eager)
+    }
 }

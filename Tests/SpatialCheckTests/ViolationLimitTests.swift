@@ -120,4 +120,59 @@ import Rules
         #expect(r.scenes[0].omittedCount == 5_000)
         #expect(SpatialCheck.sarifResultLimit == 25_000)
     }
+
+    /// With a limit below a rule's count, `validate` writes the messages of the violations it keeps
+    /// after the limit; they read as the eager ones do. calculator-keypad-tight's 48 pt keys sit
+    /// 56 pt apart centre to centre (8 pt between edges); with a limit of 2 the report keeps, per
+    /// rule and in report order, add–equals and add–subtract, and the keys add and backspace.
+    @Test func keptViolationsHaveTheirMessages() throws {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .json
+        options.maxViolations = 2
+        let path = TestPaths.repo("Scenes/calculator-keypad-tight.scene.yaml")
+        let v = SpatialCheck.runValidation(paths: [path], options: options)
+        let scene = try #require(v.report.scenes.first)
+        let spacing = scene.violations.filter { $0.rule == "target-center-spacing" }
+        #expect(spacing.map(\.message) == [
+            "centres of calculator/add and calculator/equals are 56 pt apart and only 8 pt separate their edges; move them to at least 60 pt apart or leave 16 pt between them",
+            "centres of calculator/add and calculator/subtract are 56 pt apart and only 8 pt separate their edges; move them to at least 60 pt apart or leave 16 pt between them",
+        ])
+        #expect(scene.violations.filter { $0.rule == "target-hit-region-visionos" }.map(\.message) == [
+            "calculator/add is 48 pt at its smaller side; make its hit region at least 60×60 pt",
+            "calculator/backspace is 48 pt at its smaller side; make its hit region at least 60×60 pt",
+        ])
+        // Every kept message is the one the unlimited run writes for the same violation.
+        options.maxViolations = 0
+        let all = try #require(SpatialCheck.runValidation(paths: [path], options: options).report.scenes.first)
+        #expect(all.violations.count == 51)
+        let eager = Dictionary(all.violations.map { ($0.fingerprint, $0.message) }, uniquingKeysWith: { a, _ in a })
+        #expect(scene.violations.count == 4)
+        for kept in scene.violations { #expect(eager[kept.fingerprint] == kept.message) }
+        #expect(!scene.violations.contains { $0.message.isEmpty })
+    }
+
+    /// A baseline changes which violations are kept (new ones first), and so which messages are
+    /// written: the kept ones still have theirs. The baseline holds the first 25 spacing errors, so
+    /// the 6 left (26–31, in report order) are new and are the ones kept with a limit of 6.
+    @Test func messagesFollowTheBaselineSelection() throws {
+        let path = TestPaths.repo("Scenes/calculator-keypad-tight.scene.yaml")
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .json
+        options.maxViolations = 0
+        var base = SpatialCheck.runValidation(paths: [path], options: options).report
+        let spacing = base.scenes[0].violations.filter { $0.rule == "target-center-spacing" }
+        #expect(spacing.count == 31)
+        let known = Set(spacing.prefix(25).map(\.fingerprint))
+        base.scenes[0].violations.removeAll { $0.rule == "target-center-spacing" && !known.contains($0.fingerprint) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("violation-limit-baseline-\(getpid()).json")
+        try base.json().serialized().write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        options.baselinePath = file.path
+        options.maxViolations = 6
+        let v = SpatialCheck.runValidation(paths: [path], options: options)
+        let kept = try #require(v.report.scenes.first).violations.filter { $0.rule == "target-center-spacing" }
+        #expect(kept.map(\.fingerprint) == spacing.suffix(6).map(\.fingerprint))
+        #expect(kept.map(\.message) == spacing.suffix(6).map(\.message))
+        #expect(kept.allSatisfy { $0.baseline == .new })
+    }
 }

@@ -181,6 +181,14 @@ final class SceneBuilder {
 
         var topIds: [String: SourceLocation] = [:]
         Self.reserve(&topIds, for: top["entities"])
+        if let list = top["entities"], case let .sequence(items) = list.kind {
+            // The tables grow to about this size; allocated once, they are not copied on the way.
+            let estimate = min(Self.entityEstimate(items, depth: 0), Limits.maxEntities)
+            entities.reserveCapacity(estimate)
+            nodes.reserveCapacity(estimate)
+            world.reserveCapacity(estimate)
+            paths.reserveCapacity(estimate)
+        }
         if let list = top["entities"].flatMap({ r.list($0, "'entities'") }) {
             for item in list { entity(item, parent: nil, siblings: &topIds) }
         }
@@ -859,6 +867,26 @@ final class SceneBuilder {
             if case let .sequence(items) = n.kind { count += min(items.count, Limits.maxEntities) }
         }
         if count > 0 { ids.reserveCapacity(count) }
+    }
+
+    /// About how many entities and elements `items` (a list of entities) declares: its mappings,
+    /// their elements and, recursively, their children; stops counting at `Limits.maxEntities`.
+    static func entityEstimate(_ items: [YNode], depth: Int) -> Int {
+        var n = 0
+        for item in items {
+            guard case let .mapping(pairs) = item.kind else { continue }
+            n += 1
+            for p in pairs {
+                if p.keyEquals(ascii: "elements", length: 8), case let .sequence(e) = p.value.kind {
+                    n += e.count
+                } else if p.keyEquals(ascii: "children", length: 8), depth < Limits.maxDepth,
+                          case let .sequence(c) = p.value.kind {
+                    n += entityEstimate(c, depth: depth + 1)
+                }
+            }
+            if n >= Limits.maxEntities { return n }
+        }
+        return n
     }
 
     private static func scalarText(_ n: YNode?) -> String? {

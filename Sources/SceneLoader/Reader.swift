@@ -158,7 +158,12 @@ final class Reader {
         var out: [Double] = []
         out.reserveCapacity(count)
         for item in items {
-            if let d = number(item, "an item of \(what())") { out.append(d) }
+            // The usual case first, without the call: a finite number in range (as `number` accepts).
+            if case let .scalar(s) = item.kind, s.type == .number, let d = s.number, d.isFinite, abs(d) <= Limits.maxMagnitude {
+                out.append(d)
+            } else if let d = number(item, "an item of \(what())") {
+                out.append(d)
+            }
         }
         return out.count == count ? out : nil
     }

@@ -158,7 +158,12 @@ final class Reader {
         var out: [Double] = []
         out.reserveCapacity(count)
         for item in items {
-            if let d = number(item, "an item of \(what())") { out.append(d) }
+            // The usual case first, without the call: a finite number in range (as `number` accepts).
+            if case let .scalar(s) = item.kind, s.type == .number, let d = s.number, d.isFinite, abs(d) <= Limits.maxMagnitude {
+                out.append(d)
+            } else if let d = number(item, "an item of \(what())") {
+                out.append(d)
+            }
         }
         return out.count == count ? out : nil
     }
@@ -180,14 +185,29 @@ struct YMap {
     let pairs: [YPair]
     var loc: SourceLocation { node.loc }
 
-    subscript(key: String) -> YNode? { pairs.first { $0.key == key }?.value }
-    func keyLoc(_ key: String) -> SourceLocation? { pairs.first { $0.key == key }?.keyLoc }
-    func has(_ key: String) -> Bool { pairs.contains { $0.key == key } }
+    subscript(key: String) -> YNode? { index(of: key).map { pairs[$0].value } }
+    func keyLoc(_ key: String) -> SourceLocation? { index(of: key).map { pairs[$0].keyLoc } }
+    func has(_ key: String) -> Bool { index(of: key) != nil }
+
+    /// The first pair whose key equals `key` (as `==` decides). Lookup keys are the loader's own
+    /// ASCII names (checked in debug builds), so a pair with an ASCII key of another length is
+    /// skipped without a string comparison.
+    func index(of key: String) -> Int? {
+        assert(YPair.asciiLength(of: key) >= 0, "YMap lookup keys are ASCII")
+        let n = key.utf8.count
+        return pairs.firstIndex { $0.keyEquals(ascii: key, length: n) }
+    }
+
+    /// Whether `key` is one of `allowed` (the loader's ASCII key names), as `allowed.contains(key)`.
+    static func isAllowed(_ p: YPair, in allowed: [String]) -> Bool {
+        if p.asciiLength < 0 { return allowed.contains(p.key) }
+        return allowed.contains { $0.utf8.count == p.asciiLength && $0 == p.key }
+    }
 
     /// Reports every key not in `allowed`. `elsewhere` maps keys that are valid in other contexts to
     /// an explanation ("applies to window, volume").
     func checkKeys(_ allowed: [String], in what: @autoclosure () -> String, reader: Reader, elsewhere: [String: String] = [:]) {
-        for p in pairs where !allowed.contains(p.key) {
+        for p in pairs where !Self.isAllowed(p, in: allowed) {
             if let other = elsewhere[p.key] {
                 reader.error(p.keyLoc, "'\(quoted(p.key))' is not a key of \(what()); it \(other)")
                 continue

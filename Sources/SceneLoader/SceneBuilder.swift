@@ -63,6 +63,10 @@ private let elsewhereKeys: [FileKind: [String: String]] = Dictionary(uniqueKeysW
 })
 private let topKeys = SceneKeys.top
 private let elementKeys = SceneKeys.element
+/// Keys of entities that elements do not take, with what to do instead.
+private let elementElsewhereKeys = ["position": "is not used for elements; place them with 'frame' in points",
+                                    "kind": "is not used for elements; use 'role'",
+                                    "anchor": "is not used for elements; they follow their container's anchor"]
 
 /// The frame an entity is built in: its parent's node, or (for a root) its anchor frame.
 private struct ParentInfo {
@@ -176,6 +180,15 @@ final class SceneBuilder {
         if let d = device, !viewerFieldOfViewGiven { viewer.fieldOfView = d.fieldOfView }
 
         var topIds: [String: SourceLocation] = [:]
+        Self.reserve(&topIds, for: top["entities"])
+        if let list = top["entities"], case let .sequence(items) = list.kind {
+            // The tables grow to about this size; allocated once, they are not copied on the way.
+            let estimate = min(Self.entityEstimate(items, depth: 0), Limits.maxEntities)
+            entities.reserveCapacity(estimate)
+            nodes.reserveCapacity(estimate)
+            world.reserveCapacity(estimate)
+            paths.reserveCapacity(estimate)
+        }
         if let list = top["entities"].flatMap({ r.list($0, "'entities'") }) {
             for item in list { entity(item, parent: nil, siblings: &topIds) }
         }
@@ -460,9 +473,16 @@ final class SceneBuilder {
         return Vec3(v[0], v[1], v[2])
     }
 
-    private static func isValidId(_ s: String) -> Bool {
+    static func isValidId(_ s: String) -> Bool {
         !s.isEmpty && s.unicodeScalars.allSatisfy {
-            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".") && $0 != "/"
+            // ASCII first (the Unicode property lookup is the slow part): the alphabetic ASCII
+            // scalars are exactly A-Z and a-z.
+            if $0.isASCII {
+                let v = $0.value
+                return (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || (v >= 0x30 && v <= 0x39)
+                    || v == 0x2D || v == 0x5F || v == 0x2E
+            }
+            return $0.properties.isAlphabetic
         }
     }
 
@@ -484,18 +504,20 @@ final class SceneBuilder {
         return (s, n.loc)
     }
 
+    /// Claims `id` among its siblings and `path` in the scene: the first use keeps both (each
+    /// table is hashed once on the usual path: insert, and put the first use back on a duplicate).
     private func claim(id: String, loc: SourceLocation, siblings: inout [String: SourceLocation], path: String) {
-        if let prev = siblings[id] {
+        if let prev = siblings.updateValue(loc, forKey: id) {
+            siblings.updateValue(prev, forKey: id)
             r.error(loc, "duplicate id '\(id)': a sibling at \(prev) already uses it",
                     hint: "ids must be unique among siblings; the path '\(path)' would name both (\(prev) and \(loc))")
             return
         }
-        siblings[id] = loc
-        if let prev = paths[path] {
+        if let prev = paths.updateValue(loc, forKey: path) {
+            paths.updateValue(prev, forKey: path)
             r.error(loc, "duplicate path '\(path)'" + (prev.map { ": already used at \($0)" } ?? ""))
             return
         }
-        paths[path] = loc
     }
 
     // MARK: - Nodes
@@ -663,7 +685,7 @@ final class SceneBuilder {
             e.placementMode = placed || kind == .window || kind == .volume ? .headRelative : .absolute
         }
         parseAppearance(m, &e, what: what)
-        entities.append(e)
+        entities.append(consume e)
         if !nodeWorld.isFinite {
             r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
         }
@@ -676,6 +698,7 @@ final class SceneBuilder {
         }
 
         var childIds: [String: SourceLocation] = [:]
+        Self.reserve(&childIds, for: m["elements"], m["children"])
         var attachment: Attachment?
         switch kind {
         case .window:
@@ -836,6 +859,36 @@ final class SceneBuilder {
         }
     }
 
+    /// Room for the ids of the items of these lists (each list counted up to `Limits.maxEntities`),
+    /// so a table of sibling ids is allocated once instead of growing.
+    private static func reserve(_ ids: inout [String: SourceLocation], for lists: YNode?...) {
+        var count = 0
+        for case let n? in lists {
+            if case let .sequence(items) = n.kind { count += min(items.count, Limits.maxEntities) }
+        }
+        if count > 0 { ids.reserveCapacity(count) }
+    }
+
+    /// About how many entities and elements `items` (a list of entities) declares: its mappings,
+    /// their elements and, recursively, their children; stops counting at `Limits.maxEntities`.
+    static func entityEstimate(_ items: [YNode], depth: Int) -> Int {
+        var n = 0
+        for item in items {
+            guard case let .mapping(pairs) = item.kind else { continue }
+            n += 1
+            for p in pairs {
+                if p.keyEquals(ascii: "elements", length: 8), case let .sequence(e) = p.value.kind {
+                    n += e.count
+                } else if p.keyEquals(ascii: "children", length: 8), depth < Limits.maxDepth,
+                          case let .sequence(c) = p.value.kind {
+                    n += entityEstimate(c, depth: depth + 1)
+                }
+            }
+            if n >= Limits.maxEntities { return n }
+        }
+        return n
+    }
+
     private static func scalarText(_ n: YNode?) -> String? {
         if let n, case let .scalar(s) = n.kind { return s.text }
         return nil
@@ -869,10 +922,7 @@ final class SceneBuilder {
             let idInfo = parseId(m, "an element")
             let id = idInfo?.0 ?? "element\(entities.count)"
             let what = "element '\(id)'"
-            m.checkKeys(elementKeys, in: what, reader: r,
-                        elsewhere: ["position": "is not used for elements; place them with 'frame' in points",
-                                    "kind": "is not used for elements; use 'role'",
-                                    "anchor": "is not used for elements; they follow their container's anchor"])
+            m.checkKeys(elementKeys, in: what, reader: r, elsewhere: elementElsewhereKeys)
             let epath = path + "/" + id
             if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
             let role = m["role"].flatMap { r.enumValue($0, "'role' of \(what)", ElementRole.self) } ?? .custom

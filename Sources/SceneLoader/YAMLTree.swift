@@ -16,9 +16,43 @@ struct YNode {
 }
 
 struct YPair {
-    var key: String
+    let key: String
     var keyLoc: SourceLocation
     var value: YNode
+    /// `key`'s length in bytes when it is all ASCII, else -1: an ASCII key can equal an ASCII
+    /// lookup key only at the same length (`YMap.index(of:)` skips the others without comparing).
+    let asciiLength: Int
+
+    init(key: String, keyLoc: SourceLocation, value: YNode) {
+        self.key = key
+        self.keyLoc = keyLoc
+        self.value = value
+        self.asciiLength = Self.asciiLength(of: key)
+    }
+
+    static func asciiLength(of s: String) -> Int {
+        if let n = s.utf8.withContiguousStorageIfAvailable({ bytes -> Int in
+            var any: UInt8 = 0
+            for b in bytes { any |= b }
+            return any < 0x80 ? bytes.count : -1
+        }) {
+            return n
+        }
+        var n = 0
+        for b in s.utf8 {
+            if b >= 0x80 { return -1 }
+            n += 1
+        }
+        return n
+    }
+
+    /// Whether `key` equals `ascii`, an all-ASCII key the loader looks for, exactly as `key ==
+    /// ascii` (Swift's canonical equivalence) decides: a non-ASCII key is compared in full (three
+    /// characters, such as U+212A KELVIN SIGN, are canonically equivalent to an ASCII letter).
+    @inline(__always)
+    func keyEquals(ascii: String, length: Int) -> Bool {
+        (asciiLength == length || asciiLength < 0) && key == ascii
+    }
 }
 
 struct YScalar {

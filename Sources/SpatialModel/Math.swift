@@ -213,7 +213,10 @@ public struct AABB: Hashable, Sendable {
     public func transformed(by t: Mat4) -> AABB {
         guard !isEmpty else { return self }
         var r = AABB.empty
-        for c in corners { r.formUnion(t.transformPoint(c)) }
+        // The corners in `corners`' order, without allocating the array.
+        for i in 0..<8 {
+            r.formUnion(t.transformPoint(Vec3(i & 1 == 0 ? min.x : max.x, i & 2 == 0 ? min.y : max.y, i & 4 == 0 ? min.z : max.z)))
+        }
         return r
     }
 }

@@ -112,6 +112,11 @@ public final class RuleEngine {
         }
     }
 
+    /// The engine's processor of type `T`, if one runs (for tests).
+    func processor<T: RuleProcessor>(_ type: T.Type) -> T? {
+        processors.lazy.compactMap { $0 as? T }.first
+    }
+
     /// Feed one simulated frame. Frames must come in increasing order.
     public func consume(_ frame: FrameQuantities) {
         guard frame.frame > lastFrame, frame.entityCount == scene.entities.count else { return }

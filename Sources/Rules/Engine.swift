@@ -78,6 +78,16 @@ public final class RuleEngine {
     private var lastTime = 0.0
     /// Pair tests done by the pairwise target rules (for tests: must grow as O(n), not O(n²)).
     public var pairChecks: Int { pairAnalyzer?.pairChecks ?? 0 }
+    /// Whether the pairwise target rules repeat the findings of pairs whose inputs did not change
+    /// since the previous frame (the default; see `TargetPairAnalyzer.incremental`). Off, every
+    /// pair is tested in every frame; the violations are the same either way.
+    var incrementalPairs: Bool {
+        get { pairAnalyzer?.incremental ?? false }
+        set { pairAnalyzer?.incremental = newValue }
+    }
+    /// Frames in which the pair pass reused every finding, and frames in which it retested only
+    /// the pairs of changed entities.
+    var pairFramesReused: (all: Int, partly: Int) { (pairAnalyzer?.reusedFrames ?? 0, pairAnalyzer?.partialFrames ?? 0) }
     private var pairAnalyzer: TargetPairAnalyzer?
 
     public init(scene: Scene, configuration: RuleConfiguration = .default) {
@@ -100,6 +110,11 @@ public final class RuleEngine {
             for id in factory.ids { if let i = indexOf[id] { processorOfRule[i] = processors.count } }
             processors.append(p)
         }
+    }
+
+    /// The engine's processor of type `T`, if one runs (for tests).
+    func processor<T: RuleProcessor>(_ type: T.Type) -> T? {
+        processors.lazy.compactMap { $0 as? T }.first
     }
 
     /// Feed one simulated frame. Frames must come in increasing order.

@@ -86,6 +86,24 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// A flat entity's two half-axes (in axis order), per slot.
     private var axisU: [Vec3], axisV: [Vec3]
     var pairChecks: Int { staticChecks + grid.checks }
+    /// Incremental evaluation. The angular pass is a function of the eye's position and up vector
+    /// and, per entity, of the quantities in its `inputs` record (presence, distance, direction,
+    /// angular extent, pt_eq, centre, box axes). An entity whose record is bit for bit the previous
+    /// frame's is unchanged; when the eye is too, a pair of unchanged entities has the findings it
+    /// had in the previous frame, so those are repeated instead of recomputed, and only pairs with
+    /// a changed entity are searched and tested. The findings are the same values in the same
+    /// aggregates, so reports are byte-identical to evaluating every pair in every frame.
+    /// `incremental = false` does that (tests compare the two).
+    var incremental = true
+    /// Reused frames (nothing changed) and frames with some changed entities, for tests and bench.
+    private(set) var reusedFrames = 0, partialFrames = 0
+    static let inputWords = 19
+    private var inputs: [UInt64]
+    private var changed: [Bool]
+    private var eyeInputs: [UInt64] = []
+    struct PairFinding { var rule: Int; var ka: Int32; var kb: Int32; var a: Int; var b: Int; var measured: Double; var aux: Double; var threshold: Double }
+    /// The previous frame's angular findings, in the order they were reported, and a spare buffer.
+    private var previous: [PairFinding] = [], spare: [PairFinding] = []
     /// The thresholds as messages print them, formatted once.
     private let spacingText: String, edgeGapText: String, padGapText: String
 
@@ -130,6 +148,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         ax0 = Array(repeating: 0, count: n); ay0 = ax0; ax1 = ax0; ay1 = ax0; slot = Array(repeating: 0, count: n)
         direction = Array(repeating: .zero, count: n); flat = Array(repeating: false, count: n)
         axisU = direction; axisV = direction
+        inputs = Array(repeating: 0, count: n * Self.inputWords); changed = Array(repeating: true, count: n)
         // Same-container pairs, once.
         var pg = PairGrid()
         for c in byContainer.keys.sorted() {
@@ -180,7 +199,54 @@ final class TargetPairAnalyzer: RuleProcessor {
         // with what the pair test needs of it computed once per entity, not once per pair.
         var n = 0
         let head = f.headPosition
+        let eye = [head.x, head.y, head.z, f.headUp.x, f.headUp.y, f.headUp.z].map(\.bitPattern)
+        let eyeSame = eye == eyeInputs
+        eyeInputs = eye
+        var anyChanged = false
         // One exclusive access per buffer and frame, not one per element.
+        inputs.withUnsafeMutableBufferPointer { rec in
+        changed.withUnsafeMutableBufferPointer { chg in
+            for (k, e) in dynamicEntities.enumerated() {
+                let o = k * Self.inputWords
+                var differs = false
+                @inline(__always) func put(_ i: Int, _ v: UInt64) {
+                    if rec[o + i] != v { rec[o + i] = v; differs = true }
+                }
+                let present = f.visible[e] && f.distance[e] > 0
+                put(0, present ? 1 : 0)
+                if present {
+                    put(1, f.distance[e].bitPattern); put(2, f.azimuth[e].bitPattern); put(3, f.elevation[e].bitPattern)
+                    put(4, f.angularWidth[e].bitPattern); put(5, f.angularHeight[e].bitPattern); put(6, f.ptEq[e].bitPattern)
+                    let c = f.center[e]
+                    put(7, c.x.bitPattern); put(8, c.y.bitPattern); put(9, c.z.bitPattern)
+                    let b = 12 * e + 3
+                    if b + 8 < f.boxFrames.count {
+                        for i in 0..<9 { put(10 + i, f.boxFrames[b + i].bitPattern) }
+                    } else {
+                        for i in 0..<9 { put(10 + i, 0) }
+                    }
+                }
+                // An entity absent in both frames is unchanged (it is in no pair either way).
+                chg[k] = differs
+                if differs { anyChanged = true }
+            }
+        }}
+        // `eyeSame` is false in the first frame (no previous eye).
+        let reuse = incremental && eyeSame
+        if reuse, !anyChanged {
+            reusedFrames += 1
+            for p in previous { reportAngular(p, f, &out) }
+            return
+        }
+        if reuse { partialFrames += 1 }
+        var found = spare
+        found.removeAll(keepingCapacity: true)
+        if reuse {
+            for p in previous where !changed[Int(p.ka)] && !changed[Int(p.kb)] {
+                reportAngular(p, f, &out)
+                found.append(p)
+            }
+        }
         ax0.withUnsafeMutableBufferPointer { x0 in
         ax1.withUnsafeMutableBufferPointer { x1 in
         ay0.withUnsafeMutableBufferPointer { y0 in
@@ -207,13 +273,15 @@ final class TargetPairAnalyzer: RuleProcessor {
         let pa = pointAngle
         // The pair closure reads only these locals (no class properties: no exclusivity checks).
         let x0 = ax0, y0 = ay0, x1 = ax1, y1 = ay1, sl = slot, dir = direction, fl = flat, au = axisU, av = axisV
-        let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl
+        let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl, chg = changed
         let maxOverlap = maxOverlap, edgeGap = edgeGap, padGap = padGap, largeSize = largeSize, depthWindow = depthWindow
         grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa,
                     margin: max(edgeGap, padGap) * pa) { i, j in
             let ka = sl[i], kb = sl[j]
             let a = dyn[ka], b = dyn[kb]
             if grp[ka] == grp[kb], still[a], still[b] { return }
+            // Unchanged pair: its findings were repeated above.
+            if reuse, !chg[ka], !chg[kb] { return }
             var g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
             // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
             // skip the centre separation for it.
@@ -239,10 +307,21 @@ final class TargetPairAnalyzer: RuleProcessor {
             let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
             evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,
                      sameDepth: sameDepth, angular: true) { rule, m, aux, thr in
-                out.report(rule: rule, a, b, frame: f.frame, time: f.time, measured: m, threshold: thr,
-                           aux: aux, severity: rule == overlapRule ? .warning : nil, angular: true, unit: "pt_eq")
+                let p = PairFinding(rule: rule, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
+                                    a: a, b: b, measured: m, aux: aux, threshold: thr)
+                reportAngular(p, f, &out)
+                found.append(p)
             }
         }
+        spare = previous
+        previous = found
+    }
+
+    /// Reports one finding of the angular pass.
+    @inline(__always)
+    private func reportAngular(_ p: PairFinding, _ f: FrameQuantities, _ out: inout Findings) {
+        out.report(rule: p.rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.measured, threshold: p.threshold,
+                   aux: p.aux, severity: p.rule == overlapRule ? .warning : nil, angular: true, unit: "pt_eq")
     }
 
     /// The two non-zero half-axes of entity `e`'s box, in axis order, when exactly two are non-zero.

@@ -153,12 +153,26 @@ final class ContentInBoundsRule: RuleProcessor {
 
 final class ControlsKeepoutRule: RuleProcessor {
     let rule: Int
+    /// Top-level windows, and the content that can reach into their bands (windows, volumes,
+    /// models, 3D text); a window's own descendants are not compared with it.
     let windows: [Int]
-    /// Per window, the content that is not nested in it.
-    let others: [[Int]]
+    let content: [Int]
     let band: Double
     let depthTolerance: Double
     let scene: Scene
+    /// Test hook: compare every window with all content (the definition) instead of the content
+    /// the grid finds near its plane. The violations are the same.
+    var exhaustive = false
+    /// Window–content pairs given the exact test (for tests: linear, not windows × content).
+    private(set) var pairChecks = 0
+    private var grid = PlateGrid()
+    /// This frame's box corners of the visible content (8 per piece, as `boxCorners` gives them),
+    /// and whose they are.
+    private var corners: [Vec3] = [], owner: [Int32] = []
+    private var seen: [Int] = []
+    private var stamp = 0
+    private var candidates: [Int] = []
+
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
         rule = r; scene = s.scene
@@ -166,20 +180,60 @@ final class ControlsKeepoutRule: RuleProcessor {
         depthTolerance = s.param(WinControlsKeepout.metadata, "depthToleranceM")
         let ents = s.scene.entities
         windows = ents.indices.filter { ents[$0].kind == .window && ents[$0].parent == nil && ents[$0].sizePt != nil }
-        let content = ents.indices.filter { [.window, .volume, .model, .text].contains(ents[$0].kind) }
-        others = windows.map { w in content.filter { $0 != w && !isNested(s.scene, $0, in: w) && !isNested(s.scene, w, in: $0) } }
-        if windows.isEmpty || others.allSatisfy(\.isEmpty) { return nil }
+        content = ents.indices.filter { [.window, .volume, .model, .text].contains(ents[$0].kind) }
+        // Nothing to compare when every piece of content is a window itself or inside it (a
+        // top-level window has no ancestors). Counted per window in one walk up from each piece.
+        var related = [Int: Int]()
+        let isWindow = Set(windows)
+        for o in content {
+            var p: Int? = o, steps = 0
+            while let q = p, steps <= ents.count {
+                if isWindow.contains(q) { related[q, default: 0] += 1 }
+                p = ents[q].parent; steps += 1
+            }
+        }
+        if windows.isEmpty || windows.allSatisfy({ related[$0, default: 0] >= content.count }) { return nil }
+        seen = Array(repeating: 0, count: ents.count)
     }
+
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         guard band.isFinite, band > 0 else { return }
-        for (k, w) in windows.enumerated() where f.visible[w] {
+        // Only corners within depthTolerance of a window's plane take part, so a piece of content
+        // can be reported for a window only if one of its corners lies in that slab. The corners
+        // go into a grid over the floor plan; each window visits the cells its slab crosses.
+        corners.removeAll(keepingCapacity: true); owner.removeAll(keepingCapacity: true)
+        if !exhaustive {
+            for o in content where f.visible[o] {
+                for c in f.boxCorners(o) { corners.append(c); owner.append(Int32(truncatingIfNeeded: o)) }
+            }
+            grid.build(corners)
+        }
+        // The slab test with a little slack, so rounding never loses a corner the exact test takes.
+        let tol = depthTolerance * (1 + 1e-9) + 1e-9
+        for w in windows where f.visible[w] {
             guard let plane = WindowPlane(f, w) else { continue }
             let mpp = scene.entities[w].metresPerPoint
             guard mpp > 0 else { continue }
             let eyeSide = dot(f.headPosition - plane.center, plane.normal)
             guard eyeSide > 1e-6 else { continue }
             let bandM = band * mpp
-            for o in others[k] where f.visible[o] {
+            candidates.removeAll(keepingCapacity: true)
+            if exhaustive || !tol.isFinite {
+                candidates.append(contentsOf: content)
+            } else {
+                stamp += 1
+                let st = stamp
+                grid.visitSlab(center: plane.center, normal: plane.normal, halfThickness: tol) { k in
+                    let o = Int(owner[k])
+                    guard seen[o] != st, abs(dot(corners[k] - plane.center, plane.normal)) <= tol else { return }
+                    seen[o] = st
+                    candidates.append(o)
+                }
+                candidates.sort()
+            }
+            // In content order, as the definition visits them (the first of equal gaps is kept).
+            for o in candidates where o != w && f.visible[o] && !isNested(scene, o, in: w) {
+                pairChecks += 1
                 var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
                 for c in f.boxCorners(o) {
                     let s = dot(c - plane.center, plane.normal)
@@ -264,4 +318,93 @@ func windowFactories() -> [RuleFactory] {
             }
         },
     ]
+}
+
+/// Points in a uniform grid over the floor plan (x, z), rebuilt per frame in linear time (a
+/// counting sort by cell), for "which points may lie within this distance of a plane" queries:
+/// only the cells the slab crosses are visited.
+struct PlateGrid {
+    private var cellStart: [Int32] = []
+    private var items: [Int32] = []
+    private var cellOf: [Int32] = []
+    private var nonFinite: [Int32] = []
+    private var minX = 0.0, minZ = 0.0, minY = 0.0, maxY = 0.0, cell = 1.0
+    private var nx = 0, nz = 0
+
+    mutating func build(_ points: [Vec3]) {
+        items.removeAll(keepingCapacity: true); nonFinite.removeAll(keepingCapacity: true)
+        nx = 0; nz = 0
+        guard !points.isEmpty else { return }
+        var loX = Double.infinity, hiX = -Double.infinity, loZ = Double.infinity, hiZ = -Double.infinity
+        var loY = Double.infinity, hiY = -Double.infinity
+        for p in points where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+            loX = min(loX, p.x); hiX = max(hiX, p.x); loZ = min(loZ, p.z); hiZ = max(hiZ, p.z)
+            loY = min(loY, p.y); hiY = max(hiY, p.y)
+        }
+        // Points that are not finite are kept aside; every query visits them.
+        if !loX.isFinite { loX = 0; hiX = 0; loZ = 0; hiZ = 0; loY = 0; hiY = 0 }
+        let n = Double(points.count)
+        // About two points per cell, at most 4·n cells; counts computed in Double and capped
+        // before converting (no trap on huge extents).
+        cell = max(1e-3, (max(hiX - loX, 1e-3) * max(hiZ - loZ, 1e-3) / n * 2).squareRoot())
+        func cells(_ extent: Double) -> Int { Int(min(2 * n + 1, (extent / cell).rounded(.down) + 1)) }
+        nx = cells(hiX - loX); nz = cells(hiZ - loZ)
+        while Double(nx) * Double(nz) > 4 * n + 4 { cell *= 2; nx = cells(hiX - loX); nz = cells(hiZ - loZ) }
+        minX = loX; minZ = loZ; minY = loY; maxY = hiY
+        cellStart = Array(repeating: 0, count: nx * nz + 1)
+        if cellOf.count < points.count { cellOf = Array(repeating: 0, count: points.count) }
+        for (k, p) in points.enumerated() {
+            guard p.x.isFinite && p.y.isFinite && p.z.isFinite else { cellOf[k] = -1; nonFinite.append(Int32(truncatingIfNeeded: k)); continue }
+            let c = index(p.x, minX, nx) * nz + index(p.z, minZ, nz)
+            cellOf[k] = Int32(truncatingIfNeeded: c)
+            cellStart[c + 1] += 1
+        }
+        for i in 0..<(nx * nz) { cellStart[i + 1] += cellStart[i] }
+        items = Array(repeating: 0, count: points.count - nonFinite.count)
+        var fill = cellStart
+        for k in points.indices where cellOf[k] >= 0 {
+            let c = Int(cellOf[k])
+            items[Int(fill[c])] = Int32(truncatingIfNeeded: k)
+            fill[c] += 1
+        }
+    }
+
+    private func index(_ v: Double, _ lo: Double, _ n: Int) -> Int {
+        Int(max(0, min(Double(n - 1), ((v - lo) / cell).rounded(.down))))
+    }
+
+    /// Calls `visit(k)` for every point k in a cell that the slab |(p − center)·normal| ≤ h crosses
+    /// (a superset of the points in the slab; non-finite points always).
+    func visitSlab(center: Vec3, normal n: Vec3, halfThickness h: Double, _ visit: (Int) -> Void) {
+        guard nx > 0, nz > 0 else { return }
+        @inline(__always) func cellRange(_ c: Int) { for k in Int(cellStart[c])..<Int(cellStart[c + 1]) { visit(Int(items[k])) } }
+        // Along the axis the plane's normal leans on more, the slab's other coordinate is a linear
+        // function of this one and of y; its range over a column (and over the points' heights,
+        // and ±h) gives the cells to visit, one cell of margin on each side against rounding.
+        let useZ = abs(n.z) >= abs(n.x)
+        let major = useZ ? n.z : n.x, minor = useZ ? n.x : n.z
+        let finite = center.x.isFinite && center.y.isFinite && center.z.isFinite && n.x.isFinite && n.y.isFinite && n.z.isFinite
+        guard finite, abs(major) > 0.05, h.isFinite else {
+            for c in 0..<(nx * nz) { cellRange(c) }
+            return
+        }
+        let (nCols, nRows) = useZ ? (nx, nz) : (nz, nx)
+        let (colMin, rowMin) = useZ ? (minX, minZ) : (minZ, minX)
+        let (cCol, cRow) = useZ ? (center.x, center.z) : (center.z, center.x)
+        let yTerms = [-(minY - center.y) * n.y, -(maxY - center.y) * n.y]
+        let yLo = min(yTerms[0], yTerms[1]), yHi = max(yTerms[0], yTerms[1])
+        for col in 0..<nCols {
+            let a0 = colMin + Double(col) * cell, a1 = a0 + cell
+            let t0 = -(a0 - cCol) * minor, t1 = -(a1 - cCol) * minor
+            let lo = (min(t0, t1) + yLo - h), hi = (max(t0, t1) + yHi + h)
+            let r0 = cRow + (major > 0 ? lo : hi) / major, r1 = cRow + (major > 0 ? hi : lo) / major
+            let i0 = Int(max(0, min(Double(nRows - 1), ((r0 - rowMin) / cell).rounded(.down) - 1)))
+            let i1 = Int(max(0, min(Double(nRows - 1), ((r1 - rowMin) / cell).rounded(.down) + 1)))
+            guard i0 <= i1 else { continue }
+            for row in i0...i1 {
+                cellRange(useZ ? col * nz + row : row * nz + col)
+            }
+        }
+        for k in nonFinite { visit(Int(k)) }
+    }
 }

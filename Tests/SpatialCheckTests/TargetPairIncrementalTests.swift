@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import Rules
+import SceneLoader
+import Simulation
+import SpatialModel
+
+/// The pairwise target rules repeat the findings of pairs whose inputs did not change since the
+/// previous frame (`TargetPairAnalyzer.incremental`). These tests run scenes both ways and require
+/// identical violations, and check that the reuse really happens where nothing moved.
+@Suite struct TargetPairIncrementalTests {
+    struct Run { var violations: String; var reused: Int; var partly: Int; var frames: Int }
+
+    static func run(_ scene: Scene, incremental: Bool) -> Run {
+        let engine = RuleEngine(scene: scene, configuration: .default)
+        engine.incrementalPairs = incremental
+        var frames = 0
+        Simulator(scene: scene).run { engine.consume($0); frames += 1 }
+        let vs = engine.finish()
+        let r = engine.pairFramesReused
+        // Violations as text: every field, NaN included (NaN != NaN would fail `==`).
+        return Run(violations: vs.map { String(describing: $0) }.joined(separator: "\n"), reused: r.all, partly: r.partly, frames: frames)
+    }
+
+    static func load(yaml: String) throws -> Scene {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("incremental-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.scene.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return try SceneLoader.load(path: path)
+    }
+
+    static func sceneFiles() -> [String] {
+        let root = TestPaths.repo("Scenes")
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".scene.yaml") || $0.hasSuffix(".scene.json") }.sorted()
+    }
+
+    /// Every scene in `Scenes/`: the same violations with reuse on and off. Where no frame was
+    /// reused the incremental run is the full evaluation by construction, so only scenes with
+    /// reuse are run twice; the reuse must have happened in the scenes with a still viewer and
+    /// targets of several containers.
+    @Test func everySceneGivesTheSameViolations() throws {
+        var compared: [String] = []
+        var loaded = 0
+        for name in Self.sceneFiles() {
+            guard let scene = try? SceneLoader.load(path: TestPaths.repo("Scenes/" + name)) else { continue }
+            loaded += 1
+            let on = Self.run(scene, incremental: true)
+            guard on.reused + on.partly > 0 else { continue }
+            let off = Self.run(scene, incremental: false)
+            #expect(on.violations == off.violations, "\(name)")
+            #expect(off.reused + off.partly == 0)
+            compared.append(name)
+        }
+        #expect(loaded >= 100)
+        // Still viewers with targets in several containers (a field guide and a walking fox; a
+        // HUD and the immersive walk's panels; windows of a posture or clutter example).
+        for name in ["fox-walks-past-ui.scene.yaml", "fox-walks-clear-of-ui.scene.yaml", "immersive-walk-boundary.scene.yaml",
+                     "rules/fov-window-clutter/fail.scene.yaml"] {
+            #expect(compared.contains(name), "\(name)")
+        }
+    }
+
+    /// The fox scene's viewer stands still for 12 s (1,080 frames) while the fox walks for 11 s and
+    /// then stands: from frame 1 to frame 990 (t = 11 s) the fox changes and only its pairs are
+    /// retested; after that nothing changes and every finding is repeated.
+    @Test func theFoxScenePartlyThenFullyReused() throws {
+        let scene = try SceneLoader.load(path: TestPaths.repo("Scenes/fox-walks-past-ui.scene.yaml"))
+        let on = Self.run(scene, incremental: true)
+        #expect(on.frames == 1080)
+        #expect(on.partly == 990)
+        #expect(on.reused == 89)
+    }
+
+    /// Windows of buttons close to each other in angle (pairs across containers), an interactive
+    /// volume crossing them, windows hidden and shown by events, and a viewer who walks, stops,
+    /// turns on the spot and walks again: frames with everything reused, with some entities
+    /// changed, and with a moving eye, in one scene.
+    static func generated(still: Bool) -> String {
+        var y = """
+        format: spatialscene/1
+        name: Incremental pair evaluation
+        platform: visionOS
+        immersion: mixed
+        duration: 3
+        viewer:
+          posture: standing
+
+        """
+        if !still {
+            y += """
+              path:
+                - {t: 0, position: [0, 1.6, 0]}
+                - {t: 0.5, position: [0.1, 1.6, -0.1]}
+                - {t: 1.2, position: [0.1, 1.6, -0.1], rotation: {yaw: 0}}
+                - {t: 1.6, position: [0.1, 1.6, -0.1], rotation: {yaw: 20}}
+                - {t: 2.2, position: [-0.2, 1.6, 0], rotation: {yaw: 20}}
+
+            """
+        }
+        y += "entities:\n"
+        for w in 0..<6 {
+            let az = Double(w % 3) * 6 - 6, el = Double(w / 3) * 5 - 2.5
+            y += "  - {id: w\(w), kind: window, placement: {distance: \(1.5 + 0.02 * Double(w)), azimuth: \(az), elevation: \(el)}, size: [260, 160], elements: [\n"
+            for b in 0..<4 {
+                let size = [44, 60, 64, 52][(b + w) % 4]
+                y += "      {id: b\(b), role: button, frame: [\(10 + 62 * b), 50, \(size), \(size)]}\(b < 3 ? "," : "")\n"
+            }
+            y += "    ]}\n"
+        }
+        y += """
+          - id: orb
+            kind: volume
+            size: [0.08, 0.08, 0.08]
+            interactive: true
+            position: [-0.5, 1.6, -1.45]
+            animation:
+              keyframes:
+                - {t: 0.3, position: [-0.5, 1.6, -1.45]}
+                - {t: 1.0, position: [0.5, 1.5, -1.45]}
+                - {t: 1.8, position: [0.5, 1.5, -1.45]}
+                - {t: 2.4, position: [-0.3, 1.7, -1.5]}
+        events:
+          - {t: 0.6, action: hide, entity: w1}
+          - {t: 0.9, action: show, entity: w1}
+          - {t: 1.3, action: hide, entity: w4}
+          - {t: 2.5, action: show, entity: w4}
+
+        """
+        return y
+    }
+
+    @Test(arguments: [true, false])
+    func generatedScenesGiveTheSameViolations(still: Bool) throws {
+        let scene = try Self.load(yaml: Self.generated(still: still))
+        let on = Self.run(scene, incremental: true)
+        let off = Self.run(scene, incremental: false)
+        #expect(on.frames == 270)
+        #expect(on.violations == off.violations)
+        #expect(on.violations.contains("target-center-spacing"))
+        #expect(on.violations.contains("w0/b0") && on.violations.contains("orb"))
+        // Frames of reuse: the still viewer's whole run, the walker's stops.
+        #expect(on.reused > 0 && on.partly > 0)
+        #expect(on.reused + on.partly < on.frames)
+    }
+}

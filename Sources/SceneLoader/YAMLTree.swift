@@ -246,6 +246,15 @@ struct TreeConverter {
     /// `counted` is false for mapping keys (they are not values of the document's limits).
     private mutating func node(_ events: LibYAMLEvents, depth: Int, counted: Bool = true) throws(YAMLFailure) -> YNode {
         let loc = events.location
+        if depth > Limits.maxDepth + 1 {
+            // Deeper than the limit (reported at the first level past it, or here for a key):
+            // the rest of this value is skipped without recursing, so no nesting exhausts the
+            // stack (of a worker thread, or under AddressSanitizer); libyaml still reports any
+            // syntax error in it.
+            fail(loc, "the scene is nested more than \(Limits.maxDepth) levels deep")
+            try Self.skip(events)
+            return YNode(kind: .scalar(YScalar(text: "", type: .null)), loc: loc)
+        }
         switch events.type {
         case YAML_SCALAR_EVENT:
             if counted { count(loc, depth: depth, viaAlias: false) }
@@ -304,6 +313,20 @@ struct TreeConverter {
             // libyaml produces only these four kinds of events for a value.
             throw .syntax(problem: "unexpected event", context: nil, line: events.line, column: events.column)
         }
+    }
+
+    /// Consumes the value whose first event is the current one, iteratively; on return the
+    /// current event is its last.
+    private static func skip(_ events: LibYAMLEvents) throws(YAMLFailure) {
+        var open = 0
+        repeat {
+            switch events.type {
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT: open += 1
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT: open -= 1
+            default: break
+            }
+            if open > 0 { try events.next() }
+        } while open > 0
     }
 
     private mutating func register(_ anchor: UnsafeMutablePointer<yaml_char_t>, _ value: Anchored) {

@@ -198,4 +198,35 @@ import SpatialModel
         #expect(d.parse("{\"a\": [1, 2}") == nil)
         #expect(d.diagnostics.first?.message.hasPrefix("YAML syntax error: did not find expected ',' or ']'") == true)
     }
+
+    /// Nesting far past the 64-level limit (990 levels, inside libyaml's own limit of 1,000), as a
+    /// value and as a mapping key, converted on a thread with a 512 KiB stack (a dispatch worker's): the limit error at
+    /// the first level past it (65), no recursion into the rest (which would exhaust that stack).
+    @Test func deepNestingStopsAtTheLimitOnASmallStack() {
+        let depth = 990
+        let value = "{a: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        let key = "{? " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + " : 1}"
+        final class Box: @unchecked Sendable { var result: [[Diagnostic]] = [] }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for text in [value, key] {
+                var c = TreeConverter(file: "t.scene.yaml", jsonFastPath: false)
+                _ = c.parse(text)
+                box.result.append(c.diagnostics)
+            }
+            done.signal()
+        }
+        thread.stackSize = 512 << 10
+        thread.start()
+        done.wait()
+        #expect(box.result.count == 2)
+        // The value: `{` is level 1, its first `[` level 2, so the first level past 64 is the
+        // 64th bracket, at column 4 + 64 = 68.
+        #expect(box.result.first?.map(\.description) == ["t.scene.yaml:1:68: error: the scene is nested more than 64 levels deep"])
+        // The key: keys are not values of the document's limits, so its nesting is cut one level
+        // later, at level 66 (the first `[` is level 2 at column 4: column 4 + 64 = 68); that
+        // message comes before the one about a list as a key.
+        #expect(box.result.last?.first?.description == "t.scene.yaml:1:68: error: the scene is nested more than 64 levels deep")
+    }
 }

@@ -49,6 +49,28 @@ public enum USDImporter {
     /// The hint given whenever usd-core or Python is missing.
     public static let installHint = "pip install usd-core"
 
+    /// The version of usd-core the USD reader would use ("0.25.5"), or nil when Python or usd-core
+    /// is missing (for `--version --verbose`; starts Python once, outside any worker).
+    public static func usdCoreVersion() -> String? {
+        guard let python = USDWorkerPool.pythonExecutable() else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = ["-B", "-c", "from pxr import Usd; print('.'.join(str(x) for x in Usd.GetVersion()))"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        p.environment = environment
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { return nil }
+        let v = String(decoding: data.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return v.range(of: #"^[0-9]+(\.[0-9]+)*$"#, options: .regularExpression) != nil ? v : nil
+    }
+
     /// Imports the USD asset at `resolvedPath` (file or `.rkassets` folder); `displayPath` names it
     /// in messages. `confinementRoot`: every layer must resolve inside it (default: the project root
     /// of the asset — `ProjectRoot.find` — else the asset's own folder). `isolation` supplies the

@@ -15,6 +15,11 @@ public enum SpatialCheck {
     public static func versionDescription() -> String {
         var out = "spatialcheck \(version)\n"
         out += "assimp \(AssetImporter.assimpVersion) (3D import)\n"
+        if let usd = USDImporter.usdCoreVersion() {
+            out += "usd-core \(usd) (USD import)\n"
+        } else {
+            out += "usd-core not found (USD import unavailable; install it with `\(USDImporter.installHint)`)\n"
+        }
         #if os(Linux)
         out += "platform Linux\n"
         #else

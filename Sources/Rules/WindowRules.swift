@@ -391,8 +391,8 @@ struct PlateGrid {
         let (nCols, nRows) = useZ ? (nx, nz) : (nz, nx)
         let (colMin, rowMin) = useZ ? (minX, minZ) : (minZ, minX)
         let (cCol, cRow) = useZ ? (center.x, center.z) : (center.z, center.x)
-        let yTerms = [-(minY - center.y) * n.y, -(maxY - center.y) * n.y]
-        let yLo = min(yTerms[0], yTerms[1]), yHi = max(yTerms[0], yTerms[1])
+        let yAtMin = -(minY - center.y) * n.y, yAtMax = -(maxY - center.y) * n.y
+        let yLo = min(yAtMin, yAtMax), yHi = max(yAtMin, yAtMax)
         for col in 0..<nCols {
             let a0 = colMin + Double(col) * cell, a1 = a0 + cell
             let t0 = -(a0 - cCol) * minor, t1 = -(a1 - cCol) * minor

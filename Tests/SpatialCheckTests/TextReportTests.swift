@@ -3,7 +3,6 @@ import Foundation
 import SpatialModel
 import Rules
 @testable import Reporting
-import AssetImport
 
 /// The text report's small things: the per-rule summary that ends `validate`, singular "1 frame",
 /// pt_eq explained where it first appears; and `--version --verbose`.
@@ -61,19 +60,10 @@ import AssetImport
         #expect(lines.first == "spatialcheck 0.1.0")
         #expect(lines.contains { $0.range(of: #"^assimp \d+\.\d+\.\d+ \(3D import\)$"#, options: .regularExpression) != nil }, "\(lines)")
         // usd-core as the interpreter the USD reader runs reports it (asked here on its own).
-        if let python = USDWorkerPool.pythonExecutable() {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: python)
-            p.arguments = ["-c", "from pxr import Usd; print(Usd.GetVersion())"]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let tuple = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            if p.terminationStatus == 0 {
+        if let r = USDFixtures.python(["-c", "from pxr import Usd; print(Usd.GetVersion())"]) {
+            if r.status == 0 {
                 // "(0, 25, 5)" → "usd-core 0.25.5 (USD import)"
-                let parts = tuple.filter { $0.isNumber || $0 == "," }.split(separator: ",").map(String.init)
+                let parts = r.output.filter { $0.isNumber || $0 == "," }.split(separator: ",").map(String.init)
                 #expect(lines.contains("usd-core \(parts.joined(separator: ".")) (USD import)"), "\(lines)")
             } else {
                 #expect(lines.contains("usd-core not found (USD import unavailable; install it with `pip install usd-core`)"), "\(lines)")

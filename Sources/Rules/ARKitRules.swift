@@ -241,11 +241,31 @@ final class ClosureRule: RuleProcessor {
 
 // MARK: - Factories
 
+extension RuleDescribing {
+    /// The factory of this rule's processor: `make` gets the set-up, the rule's metadata and its
+    /// index, and is not called when the configuration turns the rule off.
+    fileprivate static func factory(_ make: @escaping (RuleSetup, RuleMetadata, Int) -> RuleProcessor?) -> RuleFactory {
+        RuleFactory(ids: [metadata.id]) { s in
+            let m = metadata
+            guard let r = s.index(m.id) else { return nil }
+            return make(s, m, r)
+        }
+    }
+
+    /// A processor that reports each of `candidates` (entity indices, in order) on the frames
+    /// `check` returns a hit for it: the rule states only which entities it judges, its condition
+    /// and its message.
+    fileprivate static func perEntity(_ s: RuleSetup, _ r: Int, _ candidates: [Int],
+                                      check: @escaping (FrameQuantities, Int) -> ConditionRule.Hit?,
+                                      message: @escaping (Aggregate, [String]) -> String) -> RuleProcessor {
+        ConditionRule(rule: r, meta: metadata, candidates: candidates, frameDuration: s.frameDuration,
+                      check: check, message: message)
+    }
+}
+
 func arkitFactories() -> [RuleFactory] {
     [
-        RuleFactory(ids: [ArSafetyMovement.metadata.id]) { s in
-            let m = ArSafetyMovement.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArSafetyMovement.factory { s, m, r in
             let maxSpeed = s.param(m, "maxSpeed"), maxDisp = s.param(m, "maxDisplacement")
             let window = s.param(m, "window"), maxRot = s.param(m, "maxRotation")
             let n = max(1, Int((window * s.scene.frameRate).rounded()))
@@ -288,9 +308,7 @@ func arkitFactories() -> [RuleFactory] {
                 }
             })
         },
-        RuleFactory(ids: [ArComfortDistance.metadata.id]) { s in
-            let m = ArComfortDistance.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArComfortDistance.factory { s, m, r in
             let maxPitch = s.param(m, "maxPitch"), hold = s.param(m, "pitchDuration"), minD = s.param(m, "minDistance")
             let ents = s.scene.entities
             let near = ents.indices.filter { ents[$0].interactive && !isScreenSpace(ents[$0]) }
@@ -336,9 +354,7 @@ func arkitFactories() -> [RuleFactory] {
                 return "the device is held pitched \(fmt(agg.measured))° (more than \(fmt(agg.threshold))°) for more than \(fmt(hold)) s; place content so people can hold the device naturally"
             })
         },
-        RuleFactory(ids: [ArMinimizeWorldText.metadata.id]) { s in
-            let m = ArMinimizeWorldText.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArMinimizeWorldText.factory { s, m, r in
             let maxTexts = s.param(m, "maxTexts"), maxChars = s.param(m, "maxCharacters")
             let ents = s.scene.entities
             let texts = ents.indices.filter { isWorldText(ents[$0]) }
@@ -354,34 +370,29 @@ func arkitFactories() -> [RuleFactory] {
                     : "\(fmt(agg.measured)) world-space texts are on screen at once (more than \(fmt(agg.threshold))); show only the text people need in the world"
             })
         },
-        RuleFactory(ids: [ArScaleNotDistance.metadata.id]) { s in
-            let m = ArScaleNotDistance.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArScaleNotDistance.factory { s, m, r in
             let maxGrowth = s.param(m, "maxGrowth"), tol = s.param(m, "distanceTolerance")
             let sc = s.scene
             let cands = sc.entities.indices.filter { e in
                 guard let a = sc.entities[e].animation, sc.animations.indices.contains(a) else { return false }
                 return sc.animations[a].channels.contains { !$0.scales.isEmpty }
             }
-            var smallest = [Double](repeating: .infinity, count: cands.count)
-            var distAtSmallest = [Double](repeating: 0, count: cands.count)
-            return ClosureRule({ f, out in
-                for (k, e) in cands.enumerated() where f.visible[e] {
-                    let size = max(length(f.boxAxis(e, 0)), length(f.boxAxis(e, 1)), length(f.boxAxis(e, 2)))
-                    guard size > 0 else { continue }
-                    if size < smallest[k] { smallest[k] = size; distAtSmallest[k] = f.distance[e] }
-                    let growth = (size / smallest[k] - 1) * 100
-                    if growth > maxGrowth + 1e-9, f.distance[e] >= distAtSmallest[k] - tol {
-                        out.report(rule: r, e, frame: f.frame, time: f.time, measured: growth, threshold: maxGrowth, aux: f.distance[e])
-                    }
-                }
+            // Per entity: its smallest size so far and its distance then.
+            var smallest = [Double](repeating: .infinity, count: sc.entities.count)
+            var distAtSmallest = [Double](repeating: 0, count: sc.entities.count)
+            return ArScaleNotDistance.perEntity(s, r, cands, check: { f, e in
+                guard f.visible[e] else { return nil }
+                let size = max(length(f.boxAxis(e, 0)), length(f.boxAxis(e, 1)), length(f.boxAxis(e, 2)))
+                guard size > 0 else { return nil }
+                if size < smallest[e] { smallest[e] = size; distAtSmallest[e] = f.distance[e] }
+                let growth = (size / smallest[e] - 1) * 100
+                guard growth > maxGrowth + 1e-9, f.distance[e] >= distAtSmallest[e] - tol else { return nil }
+                return .init(measured: growth, threshold: maxGrowth, aux: f.distance[e])
             }, message: { agg, names in
                 "\(names.joinedNames) grows by \(fmt(agg.measured)) % while staying \(fmt(agg.aux)) m away; scaling up does not bring an object nearer, so move it toward the person instead"
             })
         },
-        RuleFactory(ids: [ArCoachingShown.metadata.id]) { s in
-            let m = ArCoachingShown.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArCoachingShown.factory { s, m, r in
             let grace = s.param(m, "grace")
             let ents = s.scene.entities
             let coaching = ents.indices.filter { ents[$0].role == .coaching }
@@ -395,8 +406,7 @@ func arkitFactories() -> [RuleFactory] {
             })
             return HookedProcessor(cond, before: { f in state.advance(to: f.time) })
         },
-        RuleFactory(ids: [ArCoachingHideUI.metadata.id]) { s in
-            guard let r = s.index(ArCoachingHideUI.metadata.id) else { return nil }
+        ArCoachingHideUI.factory { s, _, r in
             let ents = s.scene.entities
             let coaching = ents.indices.filter { ents[$0].role == .coaching }
             guard !coaching.isEmpty else { return nil }
@@ -407,18 +417,15 @@ func arkitFactories() -> [RuleFactory] {
                 let words = (e.id + " " + (e.label ?? "")).lowercased()
                 return !exempt.contains { words.contains($0) }
             }
-            return ClosureRule({ f, out in
-                guard coaching.contains(where: { f.visible[$0] }) else { return }
-                for e in others where f.visible[e] {
-                    out.report(rule: r, e, frame: f.frame, time: f.time, measured: 1, threshold: 0)
-                }
+            var coachingShown = false
+            let rule = ArCoachingHideUI.perEntity(s, r, others, check: { f, e in
+                coachingShown && f.visible[e] ? .init(measured: 1, threshold: 0) : nil
             }, message: { _, names in
                 "\(names.joinedNames) stays visible while the coaching overlay is shown; hide unrelated UI during coaching"
             })
+            return HookedProcessor(rule, before: { f in coachingShown = coaching.contains(where: { f.visible[$0] }) })
         },
-        RuleFactory(ids: [ArCriticalTextScreenSpace.metadata.id]) { s in
-            let m = ArCriticalTextScreenSpace.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArCriticalTextScreenSpace.factory { s, m, r in
             let maxChange = s.param(m, "maxSizeChange")
             let ents = s.scene.entities
             let texts = ents.indices.filter { isWorldText(ents[$0]) }
@@ -450,14 +457,12 @@ func arkitFactories() -> [RuleFactory] {
                     : "\(names.joinedNames) is critical text placed in the world; put critical labels and instructions in screen space"
             })
         },
-        RuleFactory(ids: [ArGestureProximity.metadata.id]) { s in
-            let m = ArGestureProximity.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArGestureProximity.factory { s, m, r in
             let minSize = s.param(m, "minSize"), pa = s.pointAngle
             let ents = s.scene.entities
             let cands = ents.indices.filter { ents[$0].interactive && !isScreenSpace(ents[$0]) && ents[$0].kind != .window && ents[$0].kind != .volume }
-            // The stated hit region's smallest extent in metres (nil: none stated).
-            let hit: [Double?] = cands.map { e in
+            // Per entity: the stated hit region's smallest extent in metres (nil: none stated).
+            let hit: [Double?] = ents.indices.map { e in
                 let en = ents[e]
                 switch en.hitRegion {
                 case .shape(let sh)?: return min(sh.size.x, sh.size.y, sh.size.z)
@@ -468,61 +473,54 @@ func arkitFactories() -> [RuleFactory] {
                     return nil
                 }
             }
-            return ClosureRule({ f, out in
-                for (k, e) in cands.enumerated() where f.visible[e] && f.inFOV[e] && f.distance[e] > 0 {
-                    var size = f.ptEq[e]
-                    if let h = hit[k] { size = max(size, degrees(2 * atan(h / (2 * f.distance[e]))) / pa) }
-                    if size < minSize - 1e-9 {
-                        out.report(rule: r, e, frame: f.frame, time: f.time, measured: size, threshold: minSize)
-                    }
-                }
+            return ArGestureProximity.perEntity(s, r, cands, check: { f, e in
+                guard f.visible[e], f.inFOV[e], f.distance[e] > 0 else { return nil }
+                var size = f.ptEq[e]
+                if let h = hit[e] { size = max(size, degrees(2 * atan(h / (2 * f.distance[e]))) / pa) }
+                return size < minSize - 1e-9 ? .init(measured: size, threshold: minSize) : nil
             }, message: { agg, names in
                 "\(names.joinedNames) is interactive but only \(fmt(agg.measured)) pt on screen; give it a touch area of at least \(fmt(agg.threshold)) pt (a larger hit region) so a touch near it reaches it"
             })
         },
-        RuleFactory(ids: [ArScreenClutter.metadata.id]) { s in
-            let m = ArScreenClutter.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArScreenClutter.factory { s, m, r in
             let warn = s.param(m, "maxCoverage"), info = s.param(m, "infoCoverage")
             let ents = s.scene.entities
             let screens = ents.indices.filter { (ents[$0].kind == .window || ents[$0].kind == .volume) && ents[$0].sizePt != nil }
             let device = s.scene.device
-            let members: [[Int]] = screens.map { c in
-                ents.indices.filter { ents[$0].container == c && ents[$0].kind == .element && ents[$0].frame != nil
+            // Per screen (by entity index): its counted elements, which of them were visible at the
+            // last change, and the coverage then.
+            var members: [[Int]] = ents.map { _ in [] }
+            for c in screens {
+                members[c] = ents.indices.filter { ents[$0].container == c && ents[$0].kind == .element && ents[$0].frame != nil
                     && ents[$0].role != .coaching && ents[$0].role != .placementIndicator }
             }
-            var lastVisible: [[Bool]] = screens.map { _ in [] }
-            var lastCoverage = [Double](repeating: 0, count: screens.count)
-            return ClosureRule({ f, out in
-                for (k, c) in screens.enumerated() where f.visible[c] {
-                    let vis = members[k].map { f.visible[$0] }
-                    if vis != lastVisible[k] {
-                        lastVisible[k] = vis
-                        let size = device?.screen ?? ents[c].sizePt ?? SIMD2(0, 0)
-                        var rects: [(Double, Double, Double, Double)] = []
-                        for (j, e) in members[k].enumerated() where vis[j] {
-                            guard let fr = ents[e].frame else { continue }
-                            let x0 = max(0, fr.x), y0 = max(0, fr.y)
-                            let x1 = min(size.x, fr.x + fr.width), y1 = min(size.y, fr.y + fr.height)
-                            if x1 > x0, y1 > y0 { rects.append((x0, y0, x1, y1)) }
-                        }
-                        let area = size.x * size.y
-                        lastCoverage[k] = area > 0 ? unionArea(rects) / area * 100 : 0
+            var lastVisible: [[Bool]] = ents.map { _ in [] }
+            var lastCoverage = [Double](repeating: 0, count: ents.count)
+            return ArScreenClutter.perEntity(s, r, screens, check: { f, c in
+                guard f.visible[c] else { return nil }
+                let vis = members[c].map { f.visible[$0] }
+                if vis != lastVisible[c] {
+                    lastVisible[c] = vis
+                    let size = device?.screen ?? ents[c].sizePt ?? SIMD2(0, 0)
+                    var rects: [(Double, Double, Double, Double)] = []
+                    for (j, e) in members[c].enumerated() where vis[j] {
+                        guard let fr = ents[e].frame else { continue }
+                        let x0 = max(0, fr.x), y0 = max(0, fr.y)
+                        let x1 = min(size.x, fr.x + fr.width), y1 = min(size.y, fr.y + fr.height)
+                        if x1 > x0, y1 > y0 { rects.append((x0, y0, x1, y1)) }
                     }
-                    let cov = lastCoverage[k]
-                    if cov > warn + 1e-9 {
-                        out.report(rule: r, c, frame: f.frame, time: f.time, measured: cov, threshold: warn, severity: .warning)
-                    } else if cov > info + 1e-9 {
-                        out.report(rule: r, c, frame: f.frame, time: f.time, measured: cov, threshold: info, severity: .info)
-                    }
+                    let area = size.x * size.y
+                    lastCoverage[c] = area > 0 ? unionArea(rects) / area * 100 : 0
                 }
+                let cov = lastCoverage[c]
+                if cov > warn + 1e-9 { return .init(measured: cov, threshold: warn, severity: .warning) }
+                if cov > info + 1e-9 { return .init(measured: cov, threshold: info, severity: .info) }
+                return nil
             }, message: { agg, names in
                 "screen-space UI of \(names.joinedNames) covers \(fmt(agg.measured)) % of the screen (more than \(fmt(agg.threshold)) %); leave the camera view clear: fewer, smaller or hideable controls"
             })
         },
-        RuleFactory(ids: [ArReferenceImageLimit.metadata.id]) { s in
-            let m = ArReferenceImageLimit.metadata
-            guard let r = s.index(m.id) else { return nil }
+        ArReferenceImageLimit.factory { s, m, r in
             let maxImages = s.param(m, "maxImages")
             let state = ARSessionState(s.scene)
             return ClosureRule({ f, out in

@@ -17,7 +17,7 @@ import Reporting
         let violations = run.report.scenes.reduce(0) { $0 + $1.violations.count }
         #expect(violations > 0, "the example should have violations to draw")
         let html = SpatialCheck.render(run, format: .html)
-        let dir = try browserTempDir()
+        let dir = try HeadlessChromium.tempDir("html")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try html.write(toFile: dir + "/report.html", atomically: true, encoding: .utf8)
         // The plan, the timeline, and the view of each card (folded findings share one card).
@@ -34,7 +34,7 @@ import Reporting
         var options = SpatialCheck.ValidateOptions()
         options.format = .html
         let run = SpatialCheck.runValidation(paths: [TestPaths.repo("Scenes/immersive-walk-boundary.scene.yaml")], options: options)
-        let dir = try browserTempDir()
+        let dir = try HeadlessChromium.tempDir("html")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try SpatialCheck.render(run, format: .html).write(toFile: dir + "/report.html", atomically: true, encoding: .utf8)
         let r = checkHTML(dir + "/report.html", dir + "/report.png", minPictures: 3, savePictures: dir)
@@ -50,7 +50,7 @@ import Reporting
     /// The checker itself catches a page with a script error, an external image and no pictures.
     @Test func checkerRejectsABrokenPage() throws {
         guard haveChromium() else { return }
-        let dir = try browserTempDir()
+        let dir = try HeadlessChromium.tempDir("html")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try """
             <!DOCTYPE html><html><body><p>x</p><script>console.error("boom"); missing();</script><script src="x.js"></script>
@@ -66,34 +66,9 @@ import Reporting
     }
 }
 
-private func haveChromium() -> Bool {
-    let env = ProcessInfo.processInfo.environment
-    let path = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-    let names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "headless_shell"]
-    let found = env["CHROMIUM"].map { FileManager.default.isExecutableFile(atPath: $0) }
-        ?? names.contains { n in path.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + n) } }
-    if !found && env["SPATIALCHECK_REQUIRE_TOOLS"] == "1" {
-        Issue.record("SPATIALCHECK_REQUIRE_TOOLS=1 but Chromium is missing (apt-get install chromium, or set CHROMIUM)")
-    }
-    return found && ExternalTool.python("import zlib, struct, html.parser")?.status == 0
-}
+private func haveChromium() -> Bool { HeadlessChromium.available(pythonModules: "zlib, struct, html.parser") }
 
 private func checkHTML(_ report: String, _ png: String, minPictures: Int, savePictures: String? = nil) -> (status: Int32, output: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", TestPaths.repo("Tools/check-html"), report, png, "--min-pictures", String(minPictures)]
-        + (savePictures.map { ["--save-pictures", $0] } ?? [])
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    do { try p.run() } catch { return (-1, "cannot run Tools/check-html: \(error)") }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-private func browserTempDir() throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-html-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url.path
+    HeadlessChromium.runChecker("check-html", [report, png, "--min-pictures", String(minPictures)]
+        + (savePictures.map { ["--save-pictures", $0] } ?? []))
 }

@@ -12,7 +12,7 @@ import SpatialCheck
     /// at frame 0 the fox has no finding, at the worst frame it is drawn in the error colour.
     @Test func slidingToTheWorstFrameColoursTheEntity() throws {
         guard replayBrowserAvailable() else { return }
-        let dir = try replayTempDir()
+        let dir = try HeadlessChromium.tempDir("replay")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let page = try writeReport(["Scenes/fox-walks-past-ui.scene.yaml", "Scenes/media-player.scene.yaml"], to: dir + "/report.html")
         #expect(page.contains("class=\"replay\""))
@@ -27,7 +27,7 @@ import SpatialCheck
     /// whose script is broken (no replay shown, a console error).
     @Test func checkerRejectsAWrongReplay() throws {
         guard replayBrowserAvailable() else { return }
-        let dir = try replayTempDir()
+        let dir = try HeadlessChromium.tempDir("replay")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let page = try writeReport(["Scenes/fox-walks-past-ui.scene.yaml"], to: dir + "/good.html")
         let noSeverity = page.replacingOccurrences(of: #""sev":\[[^\]]*(\][^\]]*)*?\],"ssev""#, with: #""sev":[],"ssev""#,
@@ -56,33 +56,8 @@ private func writeReport(_ scenes: [String], to path: String) throws -> String {
     return html
 }
 
-private func replayBrowserAvailable() -> Bool {
-    let env = ProcessInfo.processInfo.environment
-    let path = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-    let names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "headless_shell"]
-    let found = env["CHROMIUM"].map { FileManager.default.isExecutableFile(atPath: $0) }
-        ?? names.contains { n in path.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + n) } }
-    if !found && env["SPATIALCHECK_REQUIRE_TOOLS"] == "1" {
-        Issue.record("SPATIALCHECK_REQUIRE_TOOLS=1 but Chromium is missing (apt-get install chromium, or set CHROMIUM)")
-    }
-    return found && ExternalTool.python("import zlib, struct, json")?.status == 0
-}
+private func replayBrowserAvailable() -> Bool { HeadlessChromium.available(pythonModules: "zlib, struct, json") }
 
 private func checkReplay(_ report: String, _ args: [String]) -> (status: Int32, output: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", TestPaths.repo("Tools/check-replay"), report] + args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    do { try p.run() } catch { return (-1, "cannot run Tools/check-replay: \(error)") }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-private func replayTempDir() throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-replay-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url.path
+    HeadlessChromium.runChecker("check-replay", [report] + args)
 }

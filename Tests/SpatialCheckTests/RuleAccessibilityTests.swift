@@ -11,28 +11,10 @@ import SpatialModel
 /// on elements, text, models and annotated asset nodes. Contrast ratios below are worked out by
 /// hand from WCAG 2 (relative luminance of linearised sRGB, (L1 + 0.05) / (L2 + 0.05)).
 @Suite struct RuleAccessibilityTests {
-    /// A 1280×720 pt window `w` 2 m ahead, one second at 90 Hz, with `elements` (one flow mapping
-    /// each), 100 pt apart so no spacing rule fires.
-    private static func window(platform: String = "visionOS", background: String? = nil, _ elements: [String]) -> String {
-        """
-        format: spatialscene/1
-        platform: \(platform)
-        duration: 1
-        entities:
-          - id: w
-            kind: window
-            placement: {distance: 2, azimuth: 0, elevation: 0}
-            size: [1280, 720]
-        \(background.map { "    background: \"\($0)\"" } ?? "")
-            elements:
-        \(elements.enumerated().map { i, e in "      - {id: e\(i), frame: [\(100 + 100 * i), 330, 60, 60], " + e + "}" }.joined(separator: "\n"))
-        """
-    }
-
     // MARK: a11y-labels
 
     @Test func customControlsAndImagesNeedLabelsStandardControlsDoNot() throws {
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: button, label: Play",                          // e0: standard control with text: clean
             "role: custom",                                       // e1: custom control, no label → warning
             "role: custom, label: Volume",                        // e2: its visible text labels it: clean
@@ -83,12 +65,15 @@ import SpatialModel
     }
 
     @Test func labelsAreJudgedOnIOSToo() throws {
-        let v = try RuleScenes.check(Self.window(platform: "iOS", ["role: custom"]))
+        let v = try RuleScenes.check(RuleScenes.window(platform: "iOS", ["role: custom"]))
         #expect(v.filter { $0.rule == "a11y-labels" }.map(\.entities) == [["w/e0"]])
+        // The scene's lines: format, platform, duration, entities, `- id: w` (5), kind, placement,
+        // size, `elements:` (9), then e0 on line 10.
+        #expect(v.filter { $0.rule == "a11y-labels" }.map { $0.location?.line } == [10])
     }
 
     @Test func hiddenContentIsNotJudged() throws {
-        let v = try RuleScenes.check(Self.window(["role: image, visible: false"]))
+        let v = try RuleScenes.check(RuleScenes.window(["role: image, visible: false"]))
         #expect(v.filter { $0.rule == "a11y-labels" }.isEmpty)
     }
 
@@ -97,7 +82,7 @@ import SpatialModel
     @Test func contrastAgainstTheGlassSamples() throws {
         // #8E8E93 has relative luminance 0.2720; against bright glass (0.18):
         // (0.2720 + 0.05) / (0.18 + 0.05) = 1.4001. White on bright glass: 1.05 / 0.23 = 4.5652.
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: text, fontSize: 17, label: Updated, color: \"#8E8E93\"",     // e0: 1.40 < 4.5 → warning
             "role: text, fontSize: 18, label: Updated, color: \"#8E8E93\"",     // e1: 1.40 < 3 → warning
             "role: text, fontSize: 17, label: Updated, color: \"#FFFFFF\"",     // e2: 4.57 ≥ 4.5: clean
@@ -113,7 +98,7 @@ import SpatialModel
     @Test func opaqueBackgroundsSizeAndWeight() throws {
         // White on #777777 (luminance 0.1845): 1.05 / 0.2345 = 4.478, just below 4.5 for 17 pt
         // regular, above 3 for bold. Black on white: 21.
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: text, label: Note, background: \"#777777\"",                               // e0: 4.48 < 4.5 → warning
             "role: text, label: Note, background: \"#777777\", fontWeight: bold",             // e1: 3:1 suffices: clean
             "role: text, label: Note, background: \"#777777\", fontWeight: semibold",         // e2: not bold → warning
@@ -128,7 +113,7 @@ import SpatialModel
 
     @Test func alphaIsBlendedOverTheBackground() throws {
         // #FFFFFF66 (alpha 0.4) over black is sRGB 0.4, luminance 0.1329: 0.1829 / 0.05 = 3.657.
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: text, label: Hint, color: \"#FFFFFF66\", background: \"#000000\"",
         ])).filter { $0.rule == "type-contrast" }
         #expect(v.count == 1)
@@ -137,9 +122,11 @@ import SpatialModel
 
     @Test func aWindowBackgroundIsInheritedAndPassthroughIsWorstCase() throws {
         // The window is opaque #777777: its white text elements inherit it (4.478).
-        let v = try RuleScenes.check(Self.window(background: "#777777", ["role: text, label: Note, color: \"#FFFFFF\""]))
+        let v = try RuleScenes.check(RuleScenes.window(background: "#777777", ["role: text, label: Note, color: \"#FFFFFF\""]))
             .filter { $0.rule == "type-contrast" }
         #expect(v.map(\.entities) == [["w/e0"]])
+        // The background line (9) moves `elements:` to line 10 and e0 to line 11.
+        #expect(v.map { $0.location?.line } == [11])
         // World text in white over passthrough: against a lit wall (0.8), 1.05 / 0.85 = 1.235.
         let world = try RuleScenes.check("""
             format: spatialscene/1
@@ -157,7 +144,7 @@ import SpatialModel
         // Bold #8E8E93 (luminance 0.2720) needs 3:1. With bright glass at 0.05 it reaches
         // 0.3220 / 0.10 = 3.220 (and 0.3220 / 0.06 = 5.37 on dark glass): clean. At 0.1 it reaches
         // 0.3220 / 0.15 = 2.147 → warning.
-        let scene = Self.window(["role: text, label: Updated, fontWeight: bold, color: \"#8E8E93\""])
+        let scene = RuleScenes.window(["role: text, label: Updated, fontWeight: bold, color: \"#8E8E93\""])
         let lenient = try RuleScenes.check(scene, config: "rules:\n  type-contrast: {glassBright: 0.05}\n")
         #expect(lenient.filter { $0.rule == "type-contrast" }.isEmpty)
         let v = try RuleScenes.check(scene, config: "rules:\n  type-contrast: {glassBright: 0.1}\n")
@@ -168,7 +155,7 @@ import SpatialModel
     }
 
     @Test func unstatedColoursOnIOSAreNotJudged() throws {
-        let v = try RuleScenes.check(Self.window(platform: "iOS", [
+        let v = try RuleScenes.check(RuleScenes.window(platform: "iOS", [
             "role: text, label: Note, color: \"#AAAAAA\"",                          // e0: background unknown on iOS
             "role: text, label: Note, background: \"#FFFFFF\"",                     // e1: text colour adapts: unknown
             "role: text, label: Note, color: \"#AAAAAA\", background: \"#FFFFFF\"", // e2: 2.32 → warning
@@ -190,7 +177,7 @@ import SpatialModel
     // MARK: type-tab-labels
 
     @Test func tabsNeedASymbolAndAShortLabel() throws {
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: tab, label: Home, symbol: house",                  // e0: clean
             "role: tab, label: Library",                              // e1: no symbol → warning
             "role: tab, symbol: gear",                                // e2: no label → warning
@@ -208,7 +195,7 @@ import SpatialModel
     }
 
     @Test func tabsAreNotJudgedOnIOS() throws {
-        let v = try RuleScenes.check(Self.window(platform: "iOS", ["role: tab, label: Home"]))
+        let v = try RuleScenes.check(RuleScenes.window(platform: "iOS", ["role: tab, label: Home"]))
         #expect(v.filter { $0.rule == "type-tab-labels" }.isEmpty)
     }
 }

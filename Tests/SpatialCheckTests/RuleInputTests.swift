@@ -11,27 +11,10 @@ import SpatialModel
 /// simulator → rules) on elements and annotated asset nodes. A fact nobody states is unknown and
 /// must never be reported; every expectation below is written out from the scene text.
 @Suite struct RuleInputTests {
-    /// A 1280×720 pt window `w` 2 m ahead, one second at 90 Hz, with `elements` (one flow mapping
-    /// each). Elements sit 100 pt apart so no spacing rule fires.
-    private static func window(platform: String = "visionOS", _ elements: [String]) -> String {
-        """
-        format: spatialscene/1
-        platform: \(platform)
-        duration: 1
-        entities:
-          - id: w
-            kind: window
-            placement: {distance: 2, azimuth: 0, elevation: 0}
-            size: [1280, 720]
-            elements:
-        \(elements.enumerated().map { i, e in "      - {id: e\(i), frame: [\(100 + 100 * i), 330, 60, 60], " + e + "}" }.joined(separator: "\n"))
-        """
-    }
-
     // MARK: target-hover-feedback
 
     @Test func onlyAStatedNoneOnInteractiveContentIsAWarning() throws {
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: button, label: Play",                           // e0: unstated → system default, unknown: clean
             "role: custom, hoverEffect: none",                     // e1: warning
             "role: button, label: Stop, hoverEffect: false",       // e2: false = none → warning
@@ -48,7 +31,7 @@ import SpatialModel
     }
 
     @Test func aButtonWithACustomHoverEffectIsInfoOtherControlsAreNot() throws {
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: button, label: Buy, hoverEffect: custom",   // e0: info
             "role: toggle, label: Wi-Fi, hoverEffect: custom", // e1: custom effects are allowed on other controls
             "role: custom, hoverEffect: custom",               // e2: clean
@@ -59,7 +42,7 @@ import SpatialModel
     }
 
     @Test func hoverIsNotJudgedOnIOS() throws {
-        let v = try RuleScenes.check(Self.window(platform: "iOS", ["role: button, label: Place, hoverEffect: none"]))
+        let v = try RuleScenes.check(RuleScenes.window(platform: "iOS", ["role: button, label: Place, hoverEffect: none"]))
         #expect(v.filter { $0.rule == "target-hover-feedback" }.isEmpty)
     }
 
@@ -97,7 +80,7 @@ import SpatialModel
     // MARK: target-indirect-available
 
     @Test func directOnlyUIControlsAreWarnings() throws {
-        let v = try RuleScenes.check(Self.window([
+        let v = try RuleScenes.check(RuleScenes.window([
             "role: button, label: Next, interaction: direct",    // e0: warning
             "role: slider, label: Volume, interaction: direct",  // e1: warning
             "role: button, label: Back, interaction: both",      // e2: clean
@@ -120,7 +103,7 @@ import SpatialModel
         #expect(try SceneAnnotationTests.entity(scene, "radio/Knob1").interaction == .direct)
         let v = RuleScenes.run(scene).rule("target-indirect-available")
         #expect(v.map(\.entities) == [["radio/Knob2"]])
-        let ios = try RuleScenes.check(Self.window(platform: "iOS", ["role: button, label: Place, interaction: direct"]))
+        let ios = try RuleScenes.check(RuleScenes.window(platform: "iOS", ["role: button, label: Place, interaction: direct"]))
         #expect(ios.filter { $0.rule == "target-indirect-available" }.isEmpty)
     }
 }

@@ -118,6 +118,26 @@ enum RuleScenes {
         return report.violations.filter { $0.rule == id }
     }
 
+    /// A scene with a 1280×720 pt window `w` 2 m ahead for one second at 90 Hz, with `elements` (the
+    /// keys of one flow mapping each) as `e0`, `e1`, … at 60×60 pt, 100 pt apart so no spacing rule
+    /// fires: e_i's frame is [100 + 100·i, 330, 60, 60]. `background` adds the window's background
+    /// line. The window's line is 5, its `elements:` line 9 (10 with a background), e_i's line
+    /// the next plus i.
+    static func window(platform: String = "visionOS", background: String? = nil, _ elements: [String]) -> String {
+        """
+        format: spatialscene/1
+        platform: \(platform)
+        duration: 1
+        entities:
+          - id: w
+            kind: window
+            placement: {distance: 2, azimuth: 0, elevation: 0}
+            size: [1280, 720]
+        \(background.map { "    background: \"\($0)\"\n" } ?? "")    elements:
+        \(elements.enumerated().map { i, e in "      - {id: e\(i), frame: [\(100 + 100 * i), 330, 60, 60], " + e + "}" }.joined(separator: "\n"))
+        """
+    }
+
     /// Angle in degrees between the directions from `eye` to `a` and to `b`.
     static func angle(_ a: Vec3, _ b: Vec3, eye: Vec3 = Vec3(0, 1.6, 0)) -> Double {
         degrees(acos(dot(normalize(a - eye), normalize(b - eye))))

@@ -86,31 +86,15 @@ public enum Escape {
     /// XML character data and attribute values (JUnit): `& < > " '` as entities, unsafe scalars
     /// (most of which XML 1.0 cannot carry at all) as visible escapes, and a leading `::`/`##` (a
     /// CI command, see `text`) starts with a character reference.
-    public static func xml(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        let command = startsLikeCommand(s)
-        for u in s.unicodeScalars {
-            if command, out.unicodeScalars.allSatisfy({ $0 == " " }), u == ":" || u == "#" {
-                out += u == ":" ? "&#58;" : "&#35;"; continue  // a CI command at a line start (see `text`)
-            }
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                if isUnsafe(u) { out += visible(u) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out
-    }
+    public static func xml(_ s: String) -> String { markup(s, apostrophe: "&apos;") }
 
     /// HTML (and inline SVG) text and quoted attribute values: the same entities as XML, plus
     /// visible escapes. Never used inside `<script>` or `<style>` (the report has neither from
     /// input); a link target comes from `httpsURL`, then this.
-    public static func html(_ s: String) -> String {
+    public static func html(_ s: String) -> String { markup(s, apostrophe: "&#39;") }
+
+    /// `xml` and `html`: they differ only in how they write `'`.
+    private static func markup(_ s: String, apostrophe: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         let command = startsLikeCommand(s)
@@ -123,7 +107,7 @@ public enum Escape {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "'": out += "&#39;"
+            case "'": out += apostrophe
             default:
                 if isUnsafe(u) { out += visible(u) } else { out.unicodeScalars.append(u) }
             }

@@ -12,19 +12,8 @@ import SpatialModel
     /// A window 2 m ahead with `elements` (YAML flow mappings, one per line).
     private static func window(platform: String = "visionOS", scaleMode: String = "dynamic", distance: Double = 2,
                                size: String = "[1280, 720]", _ elements: [String]) -> String {
-        """
-        format: spatialscene/1
-        platform: \(platform)
-        duration: 1
-        entities:
-          - id: w
-            kind: window
-            scaleMode: \(scaleMode)
-            placement: {distance: \(distance), azimuth: 0, elevation: 0}
-            size: \(size)
-            elements:
-        \(elements.map { "      - " + $0 }.joined(separator: "\n"))
-        """
+        RuleScenes.windowScene(platform: platform, windowKeys: ["scaleMode: \(scaleMode)"], distance: "\(distance)",
+                               size: size, elements: elements)
     }
 
     @Test func aCustomControlPassesWithA60PointHitRegion() throws {

@@ -16,19 +16,9 @@ import SpatialModel
     /// target rule applies.
     private static func window(platform: String = "visionOS", settings: String? = nil,
                                _ elements: [(frame: String, yaml: String)]) -> String {
-        """
-        format: spatialscene/1
-        platform: \(platform)
-        duration: 1
-        \(settings.map { "settings: " + $0 } ?? "")
-        entities:
-          - id: w
-            kind: window
-            placement: {distance: 2, azimuth: 0, elevation: 0}
-            size: [1280, 720]
-            elements:
-        \(elements.enumerated().map { i, e in "      - {id: e\(i), role: image, frame: \(e.frame), " + e.yaml + "}" }.joined(separator: "\n"))
-        """
+        RuleScenes.windowScene(platform: platform, settings: settings, elements: elements.enumerated().map { i, e in
+            "{id: e\(i), role: image, frame: \(e.frame), " + e.yaml + "}"
+        })
     }
 
     /// Small 100×60 pt tiles in a row, 120 pt apart.

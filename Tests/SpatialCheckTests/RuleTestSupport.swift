@@ -124,18 +124,24 @@ enum RuleScenes {
     /// line. The window's line is 5, its `elements:` line 9 (10 with a background), e_i's line
     /// the next plus i.
     static func window(platform: String = "visionOS", background: String? = nil, _ elements: [String]) -> String {
-        """
-        format: spatialscene/1
-        platform: \(platform)
-        duration: 1
-        entities:
-          - id: w
-            kind: window
-            placement: {distance: 2, azimuth: 0, elevation: 0}
-            size: [1280, 720]
-        \(background.map { "    background: \"\($0)\"\n" } ?? "")    elements:
-        \(elements.enumerated().map { i, e in "      - {id: e\(i), frame: [\(100 + 100 * i), 330, 60, 60], " + e + "}" }.joined(separator: "\n"))
-        """
+        windowScene(platform: platform, windowKeys: background.map { ["background: \"\($0)\""] } ?? [],
+                    elements: elements.enumerated().map { i, e in "{id: e\(i), frame: [\(100 + 100 * i), 330, 60, 60], " + e + "}" })
+    }
+
+    /// A scene of one second at 90 Hz (with `settings: <settings>` when given) with a window `w`
+    /// `distance` m straight ahead of `size` pt: `windowKeys` are more lines of the window's
+    /// mapping (after `kind`), `elements` its elements, one YAML flow mapping (or block) each.
+    /// Line by line: format, platform, duration, [settings], `entities:`, `- id: w`, `kind`,
+    /// the window keys, `placement`, `size`, `elements:`, then the elements.
+    static func windowScene(platform: String = "visionOS", settings: String? = nil, windowKeys: [String] = [],
+                            distance: String = "2", size: String = "[1280, 720]", elements: [String]) -> String {
+        var lines = ["format: spatialscene/1", "platform: \(platform)", "duration: 1"]
+        if let settings { lines.append("settings: " + settings) }
+        lines += ["entities:", "  - id: w", "    kind: window"]
+        lines += windowKeys.map { "    " + $0 }
+        lines += ["    placement: {distance: \(distance), azimuth: 0, elevation: 0}", "    size: \(size)", "    elements:"]
+        lines.append(elements.map { "      - " + $0 }.joined(separator: "\n"))
+        return lines.joined(separator: "\n")
     }
 
     /// Angle in degrees between the directions from `eye` to `a` and to `b`.

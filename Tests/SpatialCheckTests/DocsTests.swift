@@ -91,15 +91,5 @@ private func havePython() -> Bool {
 }
 
 private func runTool(_ args: [String]) -> (status: Int32, output: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = args
-    p.currentDirectoryURL = TestPaths.repoRoot
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    do { try p.run() } catch { return (-1, "cannot run \(args): \(error)") }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    ExternalTool.run(args, in: TestPaths.repoRoot)
 }

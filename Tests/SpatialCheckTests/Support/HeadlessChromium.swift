@@ -20,18 +20,9 @@ enum HeadlessChromium {
     }
 
     /// Runs `python3 Tools/<tool> args…`; returns its exit status and its output (stdout and
-    /// stderr together), or -1 and why when it cannot start.
+    /// stderr together).
     static func runChecker(_ tool: String, _ args: [String]) -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", TestPaths.repo("Tools/" + tool)] + args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        do { try p.run() } catch { return (-1, "cannot run Tools/\(tool): \(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        ExternalTool.run(["python3", TestPaths.repo("Tools/" + tool)] + args)
     }
 
     /// A new empty folder `spatialcheck-<prefix>-<UUID>` in the temporary directory.

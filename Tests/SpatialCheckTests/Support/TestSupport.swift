@@ -49,6 +49,23 @@ enum ExternalTool {
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs `args` (a command and its arguments, found on PATH) in `directory` (default: this
+    /// process's), with stdout and stderr together; returns the exit status and the output, or -1
+    /// and why when it cannot start.
+    static func run(_ args: [String], in directory: URL? = nil) -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = args
+        if let directory { p.currentDirectoryURL = directory }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        do { try p.run() } catch { return (-1, "cannot run \(args.joined(separator: " ")): \(error)") }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// True when python3 can import `module`. CI sets SPATIALCHECK_REQUIRE_TOOLS=1 so that a missing
     /// oracle fails the run instead of skipping the check.
     static func havePythonModule(_ module: String) -> Bool {

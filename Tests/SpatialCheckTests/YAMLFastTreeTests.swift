@@ -72,6 +72,19 @@ import SpatialModel
             + "list@6:1: [{x@7:5: number(1.0)@7:8, y@8:5: [[]@9:9]@9:7}@7:5, string(q)@10:5]@7:3}@1:1")
     }
 
+    @Test func acceptedDocumentsMatchLibyaml() {
+        for text in ["a : 1\n", "\"q k\": 1\n'r': [a b, 'c d']\n", "a:   x  # c\n", "a:\n  -   id: x\n      k: 1\n",
+                     "a: {}\n\n   \n# c\n  # indented comment\nb: []\n", "a: [1, [2, {b: c}], {}]\n", "a: x",
+                     "list:\n- a\n- b\nnext: 1\n", "a: {k: 'v', l: \"w\"}   \n", "a: [a#b, c]\n", "a: <<\n", "a: .5\n",
+                     "a: 1_000\n", "a: +1\n", "a: -1.5e3\n", "a: 12345678901234567\n", "a: 0.1234567890123456\n",
+                     "a: Yes\nb: NO\nc: Null\nd: off\n", "a: [x , y ]\n", "a: {k: [\n  1],\n  l: 2}\n",
+                     "a:\n  b:\n    c:\n      - [1]\n  d: e\n", "a: \"\\u00e9\\\"\\/\"\n", "k-1: -x\n", "é: ü ö\n"] {
+            let fast = Self.fast(text)
+            #expect(fast != nil, "\(text)")
+            #expect(fast == Self.libyaml(text).tree, "\(text)")
+        }
+    }
+
     @Test func decimalsAreTheDoublesLibyamlsPathReads() {
         // Decimals of up to 15 digits are read without `Double(String)`; they must be the same
         // doubles to the bit. Deterministic pseudo-random digits, 1–15 of them, with and without sign.

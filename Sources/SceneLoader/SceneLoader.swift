@@ -7,7 +7,8 @@ import AssetImport
 /// `shared/spec/scene-format.md` is the contract. Where it leaves things open, this loader decides:
 ///
 /// - **Parsing.** YAML and JSON go through the same path (libyaml's events, `YAMLTree.swift`; JSON is YAML
-///   flow syntax, and plain JSON takes an exact fast path, `JSONTree.swift`),
+///   flow syntax; plain JSON and the block-style YAML scenes are written in take exact fast paths,
+///   `JSONTree.swift` and `YAMLFastTree.swift`, which leave everything else to libyaml),
 ///   so every error in either carries `line:column`. All errors of a file are collected in one run
 ///   and returned sorted by location as a `LoadFailure`; warnings go to `Scene.warnings`.
 ///   Limits (`SceneLimits`, docs/security.md): file size 16 MiB, nesting depth 64, 1,000,000 YAML

@@ -133,12 +133,13 @@ struct TreeConverter {
         var isCollection: Bool
     }
 
-    /// Whether plain JSON documents take `JSONTree`'s fast path (tests compare both paths).
-    private let jsonFastPath: Bool
+    /// Whether plain JSON documents take `JSONTree`'s fast path and block-style YAML documents
+    /// `YAMLFastTree`'s (tests compare them with libyaml's path).
+    private let fastPaths: Bool
 
-    init(file: String, jsonFastPath: Bool = true) {
+    init(file: String, fastPaths: Bool = true) {
         self.file = file
-        self.jsonFastPath = jsonFastPath
+        self.fastPaths = fastPaths
     }
 
     /// Parses `text` into a tree, or returns nil with `diagnostics` describing why.
@@ -149,7 +150,7 @@ struct TreeConverter {
                                           hint: "keys are plain names such as 'position'; anchors and aliases may be used as values only"))
             return nil
         }
-        if jsonFastPath, let root = JSONTree.parse(text) { return root }
+        if fastPaths, let root = JSONTree.parse(text) ?? YAMLFastTree.parse(text) { return root }
         var bytes = text
         let result: Result<YNode?, YAMLFailure> = bytes.withUTF8 { buffer in
             let events = LibYAMLEvents(buffer)

@@ -28,7 +28,7 @@ import AssetImport
     }
 
     private func tree(_ text: String, fastPath: Bool = true) -> String? {
-        var c = TreeConverter(file: "t.scene.yaml", jsonFastPath: fastPath)
+        var c = TreeConverter(file: "t.scene.yaml", fastPaths: fastPath)
         return c.parse(text).map(Self.render)
     }
 
@@ -146,7 +146,7 @@ import AssetImport
 @Suite struct JSONTreeTests {
     private func both(_ text: String) -> (fast: String?, libyaml: String?) {
         (JSONTree.parse(text).map(YAMLTreeTests.render),
-         { var c = TreeConverter(file: "t.scene.json", jsonFastPath: false); return c.parse(text).map(YAMLTreeTests.render) }())
+         { var c = TreeConverter(file: "t.scene.json", fastPaths: false); return c.parse(text).map(YAMLTreeTests.render) }())
     }
 
     @Test func locationsAndTypes() {
@@ -212,7 +212,7 @@ import AssetImport
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             for text in [value, key] {
-                var c = TreeConverter(file: "t.scene.yaml", jsonFastPath: false)
+                var c = TreeConverter(file: "t.scene.yaml", fastPaths: false)
                 _ = c.parse(text)
                 box.result.append(c.diagnostics)
             }

@@ -130,6 +130,10 @@ final class TargetPairAnalyzer: RuleProcessor {
     let skin: Double
     /// Frames tested from the list, and list builds (for tests and bench).
     private(set) var listFrames = 0, listBuilds = 0
+    /// At most this many listed pairs (64 per target, at least a million); a list that would be
+    /// longer turns the list off for the run (`listDisabled`): every frame searches instead.
+    lazy var listLimit = max(1_000_000, 64 * dynamicEntities.count)
+    private(set) var listDisabled = false
     /// The previous frame's angular findings, in the order they were reported, and a spare buffer.
     private var previous: [PairFinding] = [], spare: [PairFinding] = []
     /// Whether `previous` holds the previous frame's findings (they are kept only for a still eye).
@@ -366,7 +370,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         }
         // The list leaves out images with a non-finite edge, which the search compares with a
         // large image: a frame with one is searched.
-        var useList = incremental && maxOverlap >= 0 && margin.isFinite && skin.isFinite && skin > 0
+        var useList = incremental && !listDisabled && maxOverlap >= 0 && margin.isFinite && skin.isFinite && skin > 0
         if useList {
             for i in 0..<n where !(x0[i].isFinite && y0[i].isFinite && x1[i].isFinite && y1[i].isFinite) {
                 useList = false
@@ -405,17 +409,29 @@ final class TargetPairAnalyzer: RuleProcessor {
                     builtX0[k] = x0[i]; builtY0[k] = y0[i]; builtX1[k] = x1[i]; builtY1[k] = y1[i]
                 }
                 var list = candidates
+                candidates = []
                 // A little more than twice the skin, so that rounding cannot leave out a pair at
                 // exactly the margin.
+                let limit = listLimit
                 grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa,
                             margin: (margin + 2 * skin) * 1.001) { i, j in
                     let ka = sl[i], kb = sl[j]
                     if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return }
+                    guard list.count < limit else { return }
                     list.append(Candidate(ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb)))
                 }
+                if list.count >= limit {
+                    // Thresholds so wide that most pairs are candidates: the list would cost more
+                    // memory than it saves; search every frame from now on.
+                    listDisabled = true
+                    list = []
+                } else {
+                    listValid = true
+                }
                 candidates = list
-                listValid = true
             }
+        }
+        if useList, !listDisabled {
             listFrames += 1
             listChecks += candidates.count
             let so = slotOf, cr = cellRange

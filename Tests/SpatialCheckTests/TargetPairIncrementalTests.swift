@@ -11,9 +11,10 @@ import SpatialModel
 @Suite struct TargetPairIncrementalTests {
     struct Run { var violations: String; var reused: Int; var partly: Int; var listed: Int; var listBuilds: Int; var frames: Int }
 
-    static func run(_ scene: Scene, incremental: Bool) -> Run {
-        let engine = RuleEngine(scene: scene, configuration: .default)
+    static func run(_ scene: Scene, incremental: Bool, configuration: RuleConfiguration = .default, listLimit: Int? = nil) -> Run {
+        let engine = RuleEngine(scene: scene, configuration: configuration)
         engine.incrementalPairs = incremental
+        if let listLimit { engine.processor(TargetPairAnalyzer.self)?.listLimit = listLimit }
         var frames = 0
         Simulator(scene: scene).run { engine.consume($0); frames += 1 }
         let vs = engine.finish()
@@ -210,5 +211,22 @@ import SpatialModel
         #expect(on.reused == 0 && on.partly == 0)
         #expect(on.listed == 180)
         #expect(on.listBuilds >= 2 && on.listBuilds * 3 < on.listed)
+    }
+
+    /// Where the list would not pay, every frame searches, with the same violations: a negative
+    /// `maxOverlap` (pairs at any distance could report), and a list longer than its limit (set
+    /// low here; by default a million pairs or 64 per target, reached only with very wide
+    /// thresholds).
+    @Test func withoutTheListEveryFrameSearches() throws {
+        let scene = try Self.load(yaml: Self.crowded())
+        let off = Self.run(scene, incremental: false)
+        let config = RuleConfiguration(rules: ["target-no-overlap": RuleSettings(parameters: ["maxOverlap": -1])])
+        let negative = Self.run(scene, incremental: true, configuration: config)
+        #expect(negative.violations == Self.run(scene, incremental: false, configuration: config).violations)
+        #expect(negative.listed == 0 && negative.listBuilds == 0)
+        let capped = Self.run(scene, incremental: true, listLimit: 100)
+        #expect(capped.violations == off.violations)
+        // One build found more than 100 pairs and turned the list off.
+        #expect(capped.listed == 0 && capped.listBuilds == 1)
     }
 }

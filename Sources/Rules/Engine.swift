@@ -87,7 +87,9 @@ public final class RuleEngine {
     }
     /// Frames in which the pair pass reused every finding, and frames in which it retested only
     /// the pairs of changed entities.
-    var pairFramesReused: (all: Int, partly: Int) { (pairAnalyzer?.reusedFrames ?? 0, pairAnalyzer?.partialFrames ?? 0) }
+    var pairFramesReused: (all: Int, partly: Int, listed: Int, listBuilds: Int) {
+        (pairAnalyzer?.reusedFrames ?? 0, pairAnalyzer?.partialFrames ?? 0, pairAnalyzer?.listFrames ?? 0, pairAnalyzer?.listBuilds ?? 0)
+    }
     private var pairAnalyzer: TargetPairAnalyzer?
 
     public init(scene: Scene, configuration: RuleConfiguration = .default) {

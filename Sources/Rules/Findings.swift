@@ -214,6 +214,24 @@ struct Findings {
                severity: severity, angular: angular, unit: unit)
     }
 
+    /// `report` for a pair finding whose aggregate the caller remembers: `slot` is used when it
+    /// is this key's aggregate (checked), else the aggregate is looked up (or created) and `slot`
+    /// set to it. Saves the table lookup for a pair reported frame after frame.
+    @inline(__always)
+    mutating func report(slot: inout Int32, rule: Int, _ e0: Int, _ e1: Int, frame: Int, time: Double,
+                         measured: Double, threshold: Double, aux: Double, severity: Severity?, angular: Bool,
+                         unit: String?) {
+        var i = Int(slot)
+        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
+        if !(i >= 0 && i < keys.count && keys[i].rule == rule && keys[i].a == lo && keys[i].b == hi && keys[i].variant == 0) {
+            i = self.slot(rule: rule, e0, e1, variant: 0)
+            slot = Int32(truncatingIfNeeded: i)
+        }
+        aggregates[i].add(frame: frame, time: time)
+        update(i, rule: rule, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
+               severity: severity, angular: angular, unit: unit)
+    }
+
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).
     mutating func reportRun(rule: Int, _ e0: Int = -1, _ e1: Int = -1, from: Int, fromTime: Double,
                             to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,

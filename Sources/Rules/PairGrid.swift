@@ -11,7 +11,7 @@ struct PairGrid {
     private var cx0: [Int32] = [], cy0: [Int32] = []
     private var large: [Int] = []
     /// Rectangles covering more cells than this are compared with everything instead.
-    let maxCellsPerItem = 1024
+    static let maxCellsPerItem = 1024
     /// Number of candidate pairs examined (the cost measure).
     private(set) var checks = 0
 
@@ -21,6 +21,21 @@ struct PairGrid {
         return Int32(max(Double(Int32.min / 2), min(Double(Int32.max / 2), c)))
     }
 
+    /// The cells a rectangle is entered in (grown by `margin / 2`), and whether it covers so many
+    /// that it is compared with everything instead. Two rectangles are visited by `search` exactly
+    /// when one of them is large or their ranges share a cell; a rectangle with a non-finite
+    /// coordinate is never visited.
+    @inline(__always)
+    static func cells(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, cell: Double, margin: Double)
+        -> (x0: Int32, y0: Int32, x1: Int32, y1: Int32, large: Bool) {
+        let cell = cell > 0 && cell.isFinite ? cell : 1
+        let half = max(0, margin / 2)
+        let x0 = cellIndex(minX - half, cell), x1 = cellIndex(maxX + half, cell)
+        let y0 = cellIndex(minY - half, cell), y1 = cellIndex(maxY + half, cell)
+        let count = (Int(x1) - Int(x0) + 1) * (Int(y1) - Int(y0) + 1)
+        return (x0, y0, x1, y1, count > maxCellsPerItem)
+    }
+
     /// Calls `visit(i, j)` (i < j in input order) for every candidate pair of `minX…maxY`.
     mutating func search(count n: Int, minX: [Double], minY: [Double], maxX: [Double], maxY: [Double],
                          cell: Double, margin: Double, visit: (Int, Int) -> Void) {
@@ -28,17 +43,13 @@ struct PairGrid {
         items.removeAll(keepingCapacity: true)
         large.removeAll(keepingCapacity: true)
         if cx0.count < n { cx0 = Array(repeating: 0, count: n); cy0 = cx0 }
-        let cell = cell > 0 && cell.isFinite ? cell : 1
-        let half = max(0, margin / 2)
         var loX = Int32.max, hiX = Int32.min, loY = Int32.max, hiY = Int32.min
         for i in 0..<n {
             guard minX[i].isFinite, minY[i].isFinite, maxX[i].isFinite, maxY[i].isFinite else { continue }
-            let x0 = Self.cellIndex(minX[i] - half, cell), x1 = Self.cellIndex(maxX[i] + half, cell)
-            let y0 = Self.cellIndex(minY[i] - half, cell), y1 = Self.cellIndex(maxY[i] + half, cell)
+            let (x0, y0, x1, y1, isLarge) = Self.cells(minX[i], minY[i], maxX[i], maxY[i], cell: cell, margin: margin)
             cx0[i] = x0; cy0[i] = y0
             loX = min(loX, x0); hiX = max(hiX, x1); loY = min(loY, y0); hiY = max(hiY, y1)
-            let cells = (Int(x1) - Int(x0) + 1) * (Int(y1) - Int(y0) + 1)
-            if cells > maxCellsPerItem { large.append(i); continue }
+            if isLarge { large.append(i); continue }
             for cx in x0...x1 {
                 for cy in y0...y1 {
                     keys.append(Int64(cx) << 32 | Int64(UInt32(bitPattern: cy)))

@@ -85,7 +85,9 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var direction: [Vec3], flat: [Bool]
     /// A flat entity's two half-axes (in axis order), per slot.
     private var axisU: [Vec3], axisV: [Vec3]
-    var pairChecks: Int { staticChecks + grid.checks }
+    var pairChecks: Int { staticChecks + grid.checks + listChecks }
+    /// Listed pairs looked at in frames tested from the candidate list.
+    private var listChecks = 0
     /// Incremental evaluation. The angular pass is a function of the eye's position and up vector
     /// and, per entity, of the quantities in its `inputs` record (presence, distance, direction,
     /// angular extent, pt_eq, centre, box axes). An entity whose record is bit for bit the previous
@@ -101,9 +103,41 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var inputs: [UInt64]
     private var changed: [Bool]
     private var eyeInputs: [UInt64] = []
-    struct PairFinding { var rule: Int; var ka: Int32; var kb: Int32; var a: Int; var b: Int; var measured: Double; var aux: Double; var threshold: Double }
+    struct PairFinding {
+        var rule: Int; var ka: Int32; var kb: Int32; var a: Int; var b: Int; var measured: Double; var aux: Double; var threshold: Double
+        /// Its aggregate's slot in `Findings`, once known (`Findings.report(slot:...)`).
+        var slot: Int32 = -1
+    }
+    /// Candidate pairs for a moving eye (a neighbour list with a skin, as in molecular dynamics):
+    /// the pairs whose upright images, each grown by half the search margin plus `skin`, met when
+    /// the list was built. While no present entity's image edge has moved by more than `skin`
+    /// since then and no entity has appeared, every pair the per-frame grid search could report
+    /// with a finding is in the list (two images within the margin now were within margin + 2 ×
+    /// skin then), so the frame tests the list's pairs instead of searching; the pair test itself
+    /// is unchanged, so the findings are the same. Off (`incremental = false`) or when
+    /// `maxOverlap` < 0 (then pairs farther apart than the margin could report), every frame
+    /// searches.
+    struct Candidate { var ka: Int32; var kb: Int32; var slots: SIMD4<Int32> = SIMD4(repeating: -1) }
+    private var candidates: [Candidate] = []
+    private var listValid = false
+    /// Per dynamic entity: its upright image when the list was built (NaN: not in the list then).
+    private var builtX0: [Double], builtY0: [Double], builtX1: [Double], builtY1: [Double]
+    /// Per dynamic entity: its slot in this frame's angular pass, or -1.
+    private var slotOf: [Int32]
+    /// Per slot: the search's cell range of its image (x0, y0, x1, y1; everything for a large one).
+    private var cellRange: [SIMD4<Int32>]
+    /// How far (degrees) an image edge may move before the list is rebuilt.
+    let skin: Double
+    /// Frames tested from the list, and list builds (for tests and bench).
+    private(set) var listFrames = 0, listBuilds = 0
+    /// At most this many listed pairs (64 per target, at least a million); a list that would be
+    /// longer turns the list off for the run (`listDisabled`): every frame searches instead.
+    lazy var listLimit = max(1_000_000, 64 * dynamicEntities.count)
+    private(set) var listDisabled = false
     /// The previous frame's angular findings, in the order they were reported, and a spare buffer.
     private var previous: [PairFinding] = [], spare: [PairFinding] = []
+    /// Whether `previous` holds the previous frame's findings (they are kept only for a still eye).
+    private var previousKept = false
     /// The thresholds as messages print them, formatted once.
     private let spacingText: String, edgeGapText: String, padGapText: String
 
@@ -149,6 +183,10 @@ final class TargetPairAnalyzer: RuleProcessor {
         direction = Array(repeating: .zero, count: n); flat = Array(repeating: false, count: n)
         axisU = direction; axisV = direction
         inputs = Array(repeating: 0, count: n * Self.inputWords); changed = Array(repeating: true, count: n)
+        builtX0 = Array(repeating: .nan, count: n); builtY0 = builtX0; builtX1 = builtX0; builtY1 = builtX0
+        slotOf = Array(repeating: -1, count: n)
+        cellRange = Array(repeating: .zero, count: n)
+        skin = max(edgeGap, padGap) * pointAngle
         // Same-container pairs, once.
         var pg = PairGrid()
         for c in byContainer.keys.sorted() {
@@ -200,6 +238,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         var n = 0
         let head = f.headPosition
         let eye = [head.x, head.y, head.z, f.headUp.x, f.headUp.y, f.headUp.z].map(\.bitPattern)
+        let firstFrame = eyeInputs.isEmpty
         let eyeSame = eye == eyeInputs
         eyeInputs = eye
         var anyChanged = false
@@ -231,19 +270,25 @@ final class TargetPairAnalyzer: RuleProcessor {
                 if differs { anyChanged = true }
             }
         }}
-        // `eyeSame` is false in the first frame (no previous eye).
-        let reuse = incremental && eyeSame
+        // `eyeSame` is false in the first frame (no previous eye). The findings are kept for the
+        // next frame only while the eye stands still (and in the first frame): a moving eye's
+        // findings are not reused, so they are not copied.
+        let reuse = incremental && eyeSame && previousKept
+        let keep = incremental && (eyeSame || firstFrame)
+        previousKept = keep
         if reuse, !anyChanged {
             reusedFrames += 1
-            for p in previous { reportAngular(p, f, &out) }
+            previous.withUnsafeMutableBufferPointer { ps in
+                for k in ps.indices { reportAngular(&ps[k], f, &out) }
+            }
             return
         }
         if reuse { partialFrames += 1 }
         var found = spare
         found.removeAll(keepingCapacity: true)
         if reuse {
-            for p in previous where !changed[Int(p.ka)] && !changed[Int(p.kb)] {
-                reportAngular(p, f, &out)
+            for var p in previous where !changed[Int(p.ka)] && !changed[Int(p.kb)] {
+                reportAngular(&p, f, &out)
                 found.append(p)
             }
         }
@@ -271,21 +316,33 @@ final class TargetPairAnalyzer: RuleProcessor {
             }
         }}}}}}}}}
         let pa = pointAngle
-        // The pair closure reads only these locals (no class properties: no exclusivity checks).
+        // The pair test reads only these locals (no class properties: no exclusivity checks).
         let x0 = ax0, y0 = ay0, x1 = ax1, y1 = ay1, sl = slot, dir = direction, fl = flat, au = axisU, av = axisV
         let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl, chg = changed
         let maxOverlap = maxOverlap, edgeGap = edgeGap, padGap = padGap, largeSize = largeSize, depthWindow = depthWindow
-        grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa,
-                    margin: max(edgeGap, padGap) * pa) { i, j in
+        let spacing = spacing, canOverlap = overlapRule != nil, canSpace = spacingRule != nil, canPad = paddingRule != nil
+        let margin = max(edgeGap, padGap) * pa
+        let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
+        let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
+        /// Tests the pair of slots i < j; `slots` caches the pair's aggregate per rule.
+        @inline(__always) func test(_ i: Int, _ j: Int, _ slots: inout SIMD4<Int32>) {
             let ka = sl[i], kb = sl[j]
             let a = dyn[ka], b = dyn[kb]
-            if grp[ka] == grp[kb], still[a], still[b] { return }
             // Unchanged pair: its findings were repeated above.
             if reuse, !chg[ka], !chg[kb] { return }
             var g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
             // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
-            // skip the centre separation for it.
+            // skip the centre separation for it. (The first test, without dividing, settles most
+            // pairs: a gap clearly beyond the margin fails both gap thresholds below.)
+            if g.overlap == 0, maxOverlap >= 0, g.gap > clearlyBeyond { return }
             guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
+            let cosv = max(-1, min(1, dot(dir[i], dir[j])))
+            let sep = degrees(acos(cosv)) / pa
+            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && control[a] && control[b]
+            let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
+            // Each rule also needs one of these, whatever the outline's gap: without any, the
+            // outline of a tilted image is not worth computing.
+            guard (canOverlap && sameDepth) || (canSpace && sep < spacing) || (canPad && bothLarge) else { return }
             // A flat element whose image is tilted is compared by its own outline, not by the
             // upright box around its image (which would bring tilted neighbours falsely close).
             // Both projected across the line of sight to the pair's midpoint, so that two parallel
@@ -301,16 +358,102 @@ final class TargetPairAnalyzer: RuleProcessor {
                     guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
                 }
             }
-            let cosv = max(-1, min(1, dot(dir[i], dir[j])))
-            let sep = degrees(acos(cosv)) / pa
-            let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && control[a] && control[b]
-            let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
             evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,
                      sameDepth: sameDepth, angular: true) { rule, m, aux, thr in
-                let p = PairFinding(rule: rule, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
-                                    a: a, b: b, measured: m, aux: aux, threshold: thr)
-                reportAngular(p, f, &out)
-                found.append(p)
+                let r = rule == spacingRuleIndex ? 0 : rule == overlapRuleIndex ? 1 : 2
+                var p = PairFinding(rule: rule, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
+                                    a: a, b: b, measured: m, aux: aux, threshold: thr, slot: slots[r])
+                reportAngular(&p, f, &out)
+                slots[r] = p.slot
+                if keep { found.append(p) }
+            }
+        }
+        // The list leaves out images with a non-finite edge, which the search compares with a
+        // large image: a frame with one is searched.
+        var useList = incremental && !listDisabled && maxOverlap >= 0 && margin.isFinite && skin.isFinite && skin > 0
+        if useList {
+            for i in 0..<n where !(x0[i].isFinite && y0[i].isFinite && x1[i].isFinite && y1[i].isFinite) {
+                useList = false
+                break
+            }
+        }
+        if useList {
+            // Which dynamic entity sits in which slot this frame, and whether the list still holds.
+            var valid = listValid
+            slotOf.withUnsafeMutableBufferPointer { so in
+                for k in so.indices { so[k] = -1 }
+                for i in 0..<n {
+                    let k = sl[i]
+                    so[k] = Int32(truncatingIfNeeded: i)
+                    guard valid else { continue }
+                    // NaN (not in the list when built) fails the comparison too.
+                    let moved = max(abs(x0[i] - builtX0[k]), abs(y0[i] - builtY0[k]), abs(x1[i] - builtX1[k]), abs(y1[i] - builtY1[k]))
+                    if !(moved <= skin) { valid = false }
+                }
+            }
+            // The search's own cells this frame: a listed pair is tested only when the search
+            // would visit it (one of them large, or sharing a cell), so the pairs tested are
+            // exactly the ones it would test that can have a finding.
+            cellRange.withUnsafeMutableBufferPointer { cr in
+                for i in 0..<n {
+                    let c = PairGrid.cells(x0[i], y0[i], x1[i], y1[i], cell: spacing * pa, margin: margin)
+                    cr[i] = c.large ? SIMD4(Int32.min, Int32.min, Int32.max, Int32.max) : SIMD4(c.x0, c.y0, c.x1, c.y1)
+                }
+            }
+            if !valid {
+                listBuilds += 1
+                candidates.removeAll(keepingCapacity: true)
+                for k in builtX0.indices { builtX0[k] = .nan; builtY0[k] = .nan; builtX1[k] = .nan; builtY1[k] = .nan }
+                for i in 0..<n {
+                    let k = sl[i]
+                    builtX0[k] = x0[i]; builtY0[k] = y0[i]; builtX1[k] = x1[i]; builtY1[k] = y1[i]
+                }
+                var list = candidates
+                candidates = []
+                // A little more than twice the skin, so that rounding cannot leave out a pair at
+                // exactly the margin.
+                let limit = listLimit
+                grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa,
+                            margin: (margin + 2 * skin) * 1.001) { i, j in
+                    let ka = sl[i], kb = sl[j]
+                    if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return }
+                    guard list.count < limit else { return }
+                    list.append(Candidate(ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb)))
+                }
+                if list.count >= limit {
+                    // Thresholds so wide that most pairs are candidates: the list would cost more
+                    // memory than it saves; search every frame from now on.
+                    listDisabled = true
+                    list = []
+                } else {
+                    listValid = true
+                }
+                candidates = list
+            }
+        }
+        if useList, !listDisabled {
+            listFrames += 1
+            listChecks += candidates.count
+            let so = slotOf, cr = cellRange
+            candidates.withUnsafeMutableBufferPointer { cs in
+                for c in cs.indices {
+                    let i = Int(so[Int(cs[c].ka)]), j = Int(so[Int(cs[c].kb)])
+                    // A pair with an absent entity, or one the search would not visit: not sharing
+                    // a cell (a large one has the whole range).
+                    guard i >= 0, j >= 0 else { continue }
+                    let ci = cr[i], cj = cr[j]
+                    guard max(ci[0], cj[0]) <= min(ci[2], cj[2]), max(ci[1], cj[1]) <= min(ci[3], cj[3]) else { continue }
+                    test(i, j, &cs[c].slots)
+                }
+            }
+        } else {
+            listValid = false
+            var none = SIMD4<Int32>(repeating: -1)
+            grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa, margin: margin) { i, j in
+                let ka = sl[i], kb = sl[j]
+                if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return }
+                none = SIMD4(repeating: -1)
+                test(i, j, &none)
             }
         }
         spare = previous
@@ -319,9 +462,10 @@ final class TargetPairAnalyzer: RuleProcessor {
 
     /// Reports one finding of the angular pass.
     @inline(__always)
-    private func reportAngular(_ p: PairFinding, _ f: FrameQuantities, _ out: inout Findings) {
-        out.report(rule: p.rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.measured, threshold: p.threshold,
-                   aux: p.aux, severity: p.rule == overlapRule ? .warning : nil, angular: true, unit: "pt_eq")
+    private func reportAngular(_ p: inout PairFinding, _ f: FrameQuantities, _ out: inout Findings) {
+        out.report(slot: &p.slot, rule: p.rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.measured,
+                   threshold: p.threshold, aux: p.aux, severity: p.rule == overlapRule ? .warning : nil, angular: true,
+                   unit: "pt_eq")
     }
 
     /// The two non-zero half-axes of entity `e`'s box, in axis order, when exactly two are non-zero.

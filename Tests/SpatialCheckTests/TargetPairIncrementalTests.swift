@@ -9,17 +9,19 @@ import SpatialModel
 /// previous frame (`TargetPairAnalyzer.incremental`). These tests run scenes both ways and require
 /// identical violations, and check that the reuse really happens where nothing moved.
 @Suite struct TargetPairIncrementalTests {
-    struct Run { var violations: String; var reused: Int; var partly: Int; var frames: Int }
+    struct Run { var violations: String; var reused: Int; var partly: Int; var listed: Int; var listBuilds: Int; var frames: Int }
 
-    static func run(_ scene: Scene, incremental: Bool) -> Run {
-        let engine = RuleEngine(scene: scene, configuration: .default)
+    static func run(_ scene: Scene, incremental: Bool, configuration: RuleConfiguration = .default, listLimit: Int? = nil) -> Run {
+        let engine = RuleEngine(scene: scene, configuration: configuration)
         engine.incrementalPairs = incremental
+        if let listLimit { engine.processor(TargetPairAnalyzer.self)?.listLimit = listLimit }
         var frames = 0
         Simulator(scene: scene).run { engine.consume($0); frames += 1 }
         let vs = engine.finish()
         let r = engine.pairFramesReused
         // Violations as text: every field, NaN included (NaN != NaN would fail `==`).
-        return Run(violations: vs.map { String(describing: $0) }.joined(separator: "\n"), reused: r.all, partly: r.partly, frames: frames)
+        return Run(violations: vs.map { String(describing: $0) }.joined(separator: "\n"), reused: r.all, partly: r.partly,
+                   listed: r.listed, listBuilds: r.listBuilds, frames: frames)
     }
 
     static func load(yaml: String) throws -> Scene {
@@ -37,10 +39,11 @@ import SpatialModel
         return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".scene.yaml") || $0.hasSuffix(".scene.json") }.sorted()
     }
 
-    /// Every scene in `Scenes/`: the same violations with reuse on and off. Where no frame was
-    /// reused the incremental run is the full evaluation by construction, so only scenes with
-    /// reuse are run twice; the reuse must have happened in the scenes with a still viewer and
-    /// targets of several containers.
+    /// Every scene in `Scenes/`: the same violations with reuse (and the candidate list) on and
+    /// off. Where no frame was reused or tested from the list the incremental run is the full
+    /// evaluation by construction, so only the others are run twice; the reuse must have happened
+    /// in the scenes with a still viewer and targets of several containers, the list in the scenes
+    /// whose viewer or targets move.
     @Test func everySceneGivesTheSameViolations() throws {
         var compared: [String] = []
         var loaded = 0
@@ -48,10 +51,10 @@ import SpatialModel
             guard let scene = try? SceneLoader.load(path: TestPaths.repo("Scenes/" + name)) else { continue }
             loaded += 1
             let on = Self.run(scene, incremental: true)
-            guard on.reused + on.partly > 0 else { continue }
+            guard on.reused + on.partly + on.listed > 0 else { continue }
             let off = Self.run(scene, incremental: false)
             #expect(on.violations == off.violations, "\(name)")
-            #expect(off.reused + off.partly == 0)
+            #expect(off.reused + off.partly + off.listed == 0)
             compared.append(name)
         }
         #expect(loaded >= 100)
@@ -144,5 +147,86 @@ import SpatialModel
         // Frames of reuse: the still viewer's whole run, the walker's stops.
         #expect(on.reused > 0 && on.partly > 0)
         #expect(on.reused + on.partly < on.frames)
+        // Frames with a moving eye or a moving orb are tested from the candidate list, which is
+        // rebuilt only now and then.
+        #expect(on.listed > 0)
+        #expect(on.listBuilds > 0 && on.listBuilds < on.listed)
+        if still {
+            // Only the orb moves the list's images: the frames before it starts and after it stops
+            // are reused without a list (the first frame builds it, the orb rebuilds it).
+            #expect(on.listed == on.partly + 1)
+        }
+    }
+
+    /// A crowded scene of windows of buttons overlapping in angle (every button has neighbours of
+    /// other windows within the spacing), seen by a viewer who walks with the `sway` preset: the
+    /// eye moves in every frame, so every frame is tested from the candidate list, which is rebuilt
+    /// only when some image has moved by the skin since it was built.
+    static func crowded() -> String {
+        var y = """
+        format: spatialscene/1
+        name: Crowded windows, walking viewer
+        platform: visionOS
+        immersion: mixed
+        duration: 2
+        viewer:
+          posture: standing
+          motion: sway
+          path:
+            - {t: 0, position: [0, 1.6, 0], rotation: {yaw: 0}}
+            - {t: 1, position: [0.3, 1.6, -0.2], rotation: {yaw: -15, pitch: -5}}
+            - {t: 2, position: [0, 1.6, 0.2], rotation: {yaw: 10, pitch: 5}}
+        entities:
+
+        """
+        // A fixed pseudo-random layout (a linear congruential generator), 40 windows in a band
+        // 60 degrees wide and 24 high, at 1.5 to 4 m.
+        var state: UInt64 = 12_345
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for w in 0..<40 {
+            let az = next() * 60 - 30, el = next() * 24 - 12, d = 1.5 + next() * 2.5
+            y += "  - {id: w\(w), kind: window, placement: {distance: \(d), azimuth: \(az), elevation: \(el)}, size: [420, 260], elements: [\n"
+            for b in 0..<8 {
+                let size = [44, 60, 64][(b + w) % 3]
+                y += "      {id: b\(b), role: button, frame: [\(20 + 100 * (b % 4)), \(40 + 100 * (b / 4)), \(size), \(size)]}\(b < 7 ? "," : "")\n"
+            }
+            y += "    ]}\n"
+        }
+        return y
+    }
+
+    @Test func aCrowdedSceneWithAWalkingViewerGivesTheSameViolations() throws {
+        let scene = try Self.load(yaml: Self.crowded())
+        let on = Self.run(scene, incremental: true)
+        let off = Self.run(scene, incremental: false)
+        #expect(on.frames == 180)
+        #expect(on.violations == off.violations)
+        // Pairs across windows, compared in angle, in all three rules.
+        for rule in ["target-center-spacing", "target-no-overlap", "target-large-hover-padding"] {
+            #expect(on.violations.contains(rule), "\(rule)")
+        }
+        #expect(on.reused == 0 && on.partly == 0)
+        #expect(on.listed == 180)
+        #expect(on.listBuilds >= 2 && on.listBuilds * 3 < on.listed)
+    }
+
+    /// Where the list would not pay, every frame searches, with the same violations: a negative
+    /// `maxOverlap` (pairs at any distance could report), and a list longer than its limit (set
+    /// low here; by default a million pairs or 64 per target, reached only with very wide
+    /// thresholds).
+    @Test func withoutTheListEveryFrameSearches() throws {
+        let scene = try Self.load(yaml: Self.crowded())
+        let off = Self.run(scene, incremental: false)
+        let config = RuleConfiguration(rules: ["target-no-overlap": RuleSettings(parameters: ["maxOverlap": -1])])
+        let negative = Self.run(scene, incremental: true, configuration: config)
+        #expect(negative.violations == Self.run(scene, incremental: false, configuration: config).violations)
+        #expect(negative.listed == 0 && negative.listBuilds == 0)
+        let capped = Self.run(scene, incremental: true, listLimit: 100)
+        #expect(capped.violations == off.violations)
+        // One build found more than 100 pairs and turned the list off.
+        #expect(capped.listed == 0 && capped.listBuilds == 1)
     }
 }

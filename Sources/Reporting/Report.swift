@@ -335,11 +335,26 @@ extension Report {
     /// once, with one indented line per member (at most `Report.textGroupLines`); `expand` shows
     /// each violation in full instead.
     public func text(color: Bool = false, quiet: Bool = false, byRule: Bool = false, expand: Bool = false) -> String {
+        var all = ""
+        writeText(color: color, quiet: quiet, byRule: byRule, expand: expand) { all += $0 }
+        return all
+    }
+
+    /// Streams `text(color:quiet:byRule:expand:)` to `sink`, about 64 KiB at a time.
+    public func writeText(color: Bool = false, quiet: Bool = false, byRule: Bool = false, expand: Bool = false, to sink: ReportSink) {
+        writeText(color: color, quiet: quiet, byRule: byRule, expand: expand) { sink.write($0) }
+    }
+
+    private func writeText(color: Bool, quiet: Bool, byRule: Bool, expand: Bool, emit: (String) -> Void) {
         let t: (String) -> String = { Escape.text($0) }
         let paint = Painter(enabled: color)
         var out = ""
+        // What is gathered goes out once it reaches the sink's buffer size (checked between scenes
+        // and between violation groups), so the text is never held whole.
+        func spill() { if out.utf8.count >= ReportSink.bufferSize { emit(out); out = "" } }
         var explainedPtEq = false
         for scene in scenes {
+            spill()
             switch scene.status {
             case .error:
                 out += paint.bold(t(scene.path)) + "  " + paint.red("could not be loaded") + "\n"
@@ -357,6 +372,7 @@ extension Report {
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
                 let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations)
                 for group in groups {
+                    spill()
                     guard let v = group.members.first else { continue }
                     let sev: String
                     switch v.severity {
@@ -412,7 +428,7 @@ extension Report {
         if let notChecked { out += notChecked.line + "\n" }
         out += paint.bold(summary) + "\n"
         if let generatedAt { out += "generated at \(t(generatedAt))\n" }
-        return out
+        emit(out)
     }
 }
 

@@ -293,7 +293,7 @@ extension SpatialCheck {
     public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false,
                               expand: Bool = false, to sink: ReportSink) {
         // The text of `validate` ends with a count per rule (`report` starts with its own summary).
-        if format == .text { sink.write(v.report.text(color: color, quiet: quiet, byRule: true, expand: expand)); return }
+        if format == .text { v.report.writeText(color: color, quiet: quiet, byRule: true, expand: expand, to: sink); return }
         render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet, expand: expand, to: sink)
     }
 
@@ -304,11 +304,11 @@ extension SpatialCheck {
     }
 
     /// Renders a report into `sink`: JSON and SARIF are written as they are built (one violation
-    /// at a time); the other formats are rendered whole, then written.
+    /// at a time), text about 64 KiB at a time; the other formats are rendered whole, then written.
     public static func render(_ report: Report, snapshots: [String: SceneSnapshot], format: ReportFormat,
                               color: Bool = false, quiet: Bool = false, expand: Bool = false, to sink: ReportSink) {
         switch format {
-        case .text: sink.write(report.text(color: color, quiet: quiet, expand: expand))
+        case .text: report.writeText(color: color, quiet: quiet, expand: expand, to: sink)
         case .json: report.writeJSON(to: sink)
         case .sarif: report.writeSARIF(rules: ruleDescriptors, to: sink)
         case .junit: sink.write(report.junit())

@@ -146,6 +146,22 @@ import Rules
         #expect(results.first?["ruleId"] as? String == "target-spacing")
     }
 
+    /// The text report goes out in pieces of about the buffer's size: the same bytes as the whole
+    /// string, and its last line is the summary of all 6,000 violations (1,200 errors: i % 5 == 0;
+    /// 4,800 warnings; 17 more left out).
+    @Test func largeTextStreamsUnchanged() throws {
+        let report = Self.largeReport()
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/large.txt"
+        try ReportFile.write(path: path) { report.writeText(byRule: true, expand: true, to: $0) }
+        let written = try Self.bytes(path)
+        let whole = report.text(byRule: true, expand: true)
+        #expect(written == Data(whole.utf8))
+        #expect(written.count > 20 * ReportSink.bufferSize, "the text should fill the buffer many times, was \(written.count) bytes")
+        #expect(whole.hasSuffix("3 scenes checked: 1200 errors, 4817 warnings, 0 info, 1 could not be loaded; against the baseline: 1500 new, 0 worsened, 1500 unchanged, 0 improved, 40 fixed\n"))
+    }
+
     /// A report without violations or scenes keeps the empty-array layout of the in-memory writer.
     @Test func emptyReportMatchesInMemoryLayout() {
         let report = Report(toolVersion: "1.0", pointAngle: 0.0671, failOn: nil, scenes: [])
@@ -164,7 +180,8 @@ import Rules
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         var report = Self.largeReport()
         report.scenes[0].violations = Array(report.scenes[0].violations.prefix(violations))
-        let outcome = SpatialCheck.Outcome(streaming: { report.writeJSON(to: $0) })
+        let written = report
+        let outcome = SpatialCheck.Outcome(streaming: { written.writeJSON(to: $0) })
         do {
             try outcome.writeOutput(to: "/dev/full")
             Issue.record("writing to /dev/full should fail")

@@ -98,9 +98,9 @@ private func systemWrite(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ n: Int) -> In
 }
 
 /// Writes a report to `--output FILE` so that the file is either the whole report or untouched:
-/// the bytes go to a temporary file next to it (`.NAME.XXXXXX`, same directory so the rename
-/// stays on one file system), which replaces `FILE` by `rename(2)` only once everything was
-/// written and closed; on any error the temporary file is removed and an existing `FILE` keeps
+/// the bytes go to a temporary file next to it (`.NAME.` and 8 random hex digits, in the same
+/// directory so that the rename stays on one file system), which replaces `FILE` by `rename(2)`
+/// only once everything was written and closed; on any error the temporary file is removed and an existing `FILE` keeps
 /// its old contents. A new file gets the mode `0666` less the umask, as any file the tool
 /// creates; an existing one keeps its mode. A path that exists and is not a regular file (a
 /// device such as `/dev/stdout` or `/dev/null`, a FIFO) cannot be replaced and is written in
@@ -122,17 +122,21 @@ public enum ReportFile {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let prefix: String = directory == "/" ? "/" : directory + "/"
-        let templatePath: String = prefix + "." + name + ".XXXXXX"
-        var template: ContiguousArray<CChar> = templatePath.utf8CString
-        let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
+        let prefix: String = (directory == "/" ? "/" : directory + "/") + "." + name + "."
+        // A new name each try; `O_EXCL` never opens an existing file, and the mode 0666 passes
+        // through the umask as for any file the tool creates.
+        var temporary = "", fd: Int32 = -1
+        for _ in 0..<100 {
+            temporary = prefix + String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else { throw ReportSink.cannotWrite(path, String(cString: strerror(errno))) }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var isOpen = true
         do {
-            let mask = umask(0); umask(mask)
-            let mode = exists ? st.st_mode & 0o7777 : 0o666 & ~mask
-            if fchmod(fd, mode) != 0 { throw ReportSink.cannotWrite(path, String(cString: strerror(errno))) }
+            if exists && fchmod(fd, st.st_mode & 0o7777) != 0 {
+                throw ReportSink.cannotWrite(path, String(cString: strerror(errno)))
+            }
             let sink = ReportSink(fileDescriptor: fd, path: path)
             try body(sink)
             try sink.finish()

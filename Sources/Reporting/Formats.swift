@@ -27,7 +27,15 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 extension Report {
     /// SARIF 2.1.0: one run; `tool.driver.rules` from the catalog; results with level, message,
     /// partial fingerprints and the scene file's line/column; load errors as tool notifications.
-    public func sarif(rules: [RuleDescriptor]) -> JSON {
+    public func sarif(rules: [RuleDescriptor]) -> JSON { sarifPart(rules: rules).materialized() }
+
+    /// Streams `sarif(rules:).serialized()` to `sink`, building one result at a time.
+    public func writeSARIF(rules: [RuleDescriptor], to sink: ReportSink) {
+        var out = sink
+        sarifPart(rules: rules).serialize(to: &out)
+    }
+
+    func sarifPart(rules: [RuleDescriptor]) -> JSONPart {
         let index = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         func level(_ s: Severity) -> String { s == .error ? "error" : s == .warning ? "warning" : "note" }
         func location(_ path: String, _ loc: SourceLocation?) -> JSON {
@@ -37,33 +45,46 @@ extension Report {
             }
             return .object([("physicalLocation", .object(physical))])
         }
-        var results: [JSON] = []
+        // Strings from input (entity ids, messages, and everything of a saved report) are
+        // escaped for people (Escape.text; message text also for SARIF's embedded links).
+        func result(_ scene: SceneReport, _ v: ReportViolation) -> [(String, JSON)] {
+            var r: [(String, JSON)] = [("ruleId", .string(Escape.text(v.rule)))]
+            if let i = index[v.rule] { r.append(("ruleIndex", .int(i))) }
+            r += [
+                ("level", .string(level(v.severity))),
+                ("message", .object([("text", .string(Escape.sarifText(v.message)))])),
+                ("locations", .array([location(scene.path, v.location)])),
+                ("partialFingerprints", .object([("spatialcheck/v1", .string(Escape.text(v.fingerprint)))])),
+            ] + (v.baseline.map { [("baselineState", JSON.string($0.sarifBaselineState))] } ?? []) + [
+                ("properties", .object([
+                    ("entities", .array(v.entities.map { .string(Escape.text($0)) })),
+                    ("measured", .rounded(v.measured, digits: 6)),
+                    ("threshold", .rounded(v.threshold, digits: 6)),
+                    ("unit", .string(Escape.text(v.unit))),
+                    ("frames", .int(v.frameCount)),
+                    ("firstTime", .rounded(v.firstTime, digits: 6)),
+                    ("lastTime", .rounded(v.lastTime, digits: 6)),
+                    ("worstFrame", .int(v.worstFrame)),
+                ])),
+            ]
+            return r
+        }
+        // Fixed violations (in the baseline, gone now): `absent` results, of kind `pass`.
+        func fixedResult(_ f: (scene: String, violation: ReportViolation)) -> [(String, JSON)] {
+            var r: [(String, JSON)] = [("ruleId", .string(f.violation.rule))]
+            if let i = index[f.violation.rule] { r.append(("ruleIndex", .int(i))) }
+            r += [
+                ("kind", .string("pass")),
+                ("level", .string("none")),
+                ("message", .object([("text", .string("fixed since the baseline: " + f.violation.message))])),
+                ("locations", .array([location(f.scene, f.violation.location)])),
+                ("partialFingerprints", .object([("spatialcheck/v1", .string(f.violation.fingerprint))])),
+                ("baselineState", .string("absent")),
+            ]
+            return r
+        }
         var notifications: [JSON] = []
         for scene in scenes {
-            for v in scene.violations {
-                // Strings from input (entity ids, messages, and everything of a saved report) are
-                // escaped for people (Escape.text; message text also for SARIF's embedded links).
-                var r: [(String, JSON)] = [("ruleId", .string(Escape.text(v.rule)))]
-                if let i = index[v.rule] { r.append(("ruleIndex", .int(i))) }
-                r += [
-                    ("level", .string(level(v.severity))),
-                    ("message", .object([("text", .string(Escape.sarifText(v.message)))])),
-                    ("locations", .array([location(scene.path, v.location)])),
-                    ("partialFingerprints", .object([("spatialcheck/v1", .string(Escape.text(v.fingerprint)))])),
-                ] + (v.baseline.map { [("baselineState", JSON.string($0.sarifBaselineState))] } ?? []) + [
-                    ("properties", .object([
-                        ("entities", .array(v.entities.map { .string(Escape.text($0)) })),
-                        ("measured", .rounded(v.measured, digits: 6)),
-                        ("threshold", .rounded(v.threshold, digits: 6)),
-                        ("unit", .string(Escape.text(v.unit))),
-                        ("frames", .int(v.frameCount)),
-                        ("firstTime", .rounded(v.firstTime, digits: 6)),
-                        ("lastTime", .rounded(v.lastTime, digits: 6)),
-                        ("worstFrame", .int(v.worstFrame)),
-                    ])),
-                ]
-                results.append(.object(r))
-            }
             if let line = OmittedViolations.notShown(scene.omitted) {
                 notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
             }
@@ -80,20 +101,10 @@ extension Report {
                 ]))
             }
         }
-        // Fixed violations (in the baseline, gone now): `absent` results, of kind `pass`.
-        for f in fixedInBaseline {
-            var r: [(String, JSON)] = [("ruleId", .string(f.violation.rule))]
-            if let i = index[f.violation.rule] { r.append(("ruleIndex", .int(i))) }
-            r += [
-                ("kind", .string("pass")),
-                ("level", .string("none")),
-                ("message", .object([("text", .string("fixed since the baseline: " + f.violation.message))])),
-                ("locations", .array([location(f.scene, f.violation.location)])),
-                ("partialFingerprints", .object([("spatialcheck/v1", .string(f.violation.fingerprint))])),
-                ("baselineState", .string("absent")),
-            ]
-            results.append(.object(r))
-        }
+        // Results are built as they are written: every violation of every scene, then the fixed ones.
+        let violationResults = scenes.lazy.flatMap { scene in scene.violations.lazy.map { JSONPart.members(result(scene, $0)) } }
+        let fixedResults = fixedInBaseline.lazy.map { JSONPart.members(fixedResult($0)) }
+        let results = AnySequence([AnySequence(violationResults), AnySequence(fixedResults)].joined())
         let driverRules: [JSON] = rules.map { r in
             .object([
                 ("id", .string(r.id)),
@@ -106,26 +117,26 @@ extension Report {
                 ("properties", .object([("category", .string(r.category))])),
             ])
         }
+        let run: [(String, JSONPart)] = JSONPart.members([
+            ("tool", .object([("driver", .object([
+                ("name", .string("spatialcheck")),
+                ("version", .string(Escape.text(toolVersion))),
+                ("informationUri", .string("https://developer.apple.com/design/human-interface-guidelines/designing-for-visionos")),
+                ("rules", .array(driverRules)),
+            ]))])),
+            ("properties", .object([("settings", .object([
+                ("pointAngle", .rounded(pointAngle)),
+                ("fixedPointSize", .rounded(fixedPointSize)),
+            ] + sceneSettingsJSON()))])),
+            ("invocations", .array([.object([
+                ("executionSuccessful", .bool(!hasLoadErrors)),
+                ("toolExecutionNotifications", .array(notifications)),
+            ] + (generatedAt.map { [("endTimeUtc", JSON.string($0))] } ?? []))])),
+        ]) + [("results", .objects(results))]
         return .object([
-            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
-            ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string("spatialcheck")),
-                    ("version", .string(Escape.text(toolVersion))),
-                    ("informationUri", .string("https://developer.apple.com/design/human-interface-guidelines/designing-for-visionos")),
-                    ("rules", .array(driverRules)),
-                ]))])),
-                ("properties", .object([("settings", .object([
-                    ("pointAngle", .rounded(pointAngle)),
-                    ("fixedPointSize", .rounded(fixedPointSize)),
-                ] + sceneSettingsJSON()))])),
-                ("invocations", .array([.object([
-                    ("executionSuccessful", .bool(!hasLoadErrors)),
-                    ("toolExecutionNotifications", .array(notifications)),
-                ] + (generatedAt.map { [("endTimeUtc", JSON.string($0))] } ?? []))])),
-                ("results", .array(results)),
-            ])])),
+            ("$schema", .value(.string("https://json.schemastore.org/sarif-2.1.0.json"))),
+            ("version", .value(.string("2.1.0"))),
+            ("runs", .objects(AnySequence([run]))),
         ])
     }
 }

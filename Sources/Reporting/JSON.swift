@@ -48,43 +48,54 @@ public indirect enum JSON: Sendable, Hashable {
         return out
     }
 
-    private func write(to out: inout String, indent: Int) {
+    /// Writes exactly the bytes of `serialized(pretty:)` to `out` (a `ReportSink`, or a String).
+    func serialize<Out: TextOutputStream>(to out: inout Out, pretty: Bool = true) {
+        write(to: &out, indent: pretty ? 0 : -1)
+        if pretty { out.write("\n") }
+    }
+
+    /// The layout of `serialized()`: `indent` is the depth (-1: compact, on one line). Short arrays
+    /// of scalars stay on one line; everything else has one member or element per line.
+    func write<Out: TextOutputStream>(to out: inout Out, indent: Int) {
         let pretty = indent >= 0
-        let pad = pretty ? String(repeating: "  ", count: indent + 1) : ""
-        let closePad = pretty ? String(repeating: "  ", count: indent) : ""
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .number(let d): out += JSON.format(d)
-        case .string(let s): JSON.writeString(s, to: &out)
+        case .null: out.write("null")
+        case .bool(let b): out.write(b ? "true" : "false")
+        case .int(let i): out.write(String(i))
+        case .number(let d): out.write(JSON.format(d))
+        case .string(let s): out.write(jsonQuoted(s))
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
+            if items.isEmpty { out.write("[]"); return }
             // Short arrays of scalars stay on one line (vectors, spans).
             let inline = (items.count <= 4 && items.allSatisfy(\.isScalar))
                 || (items.count <= 8 && items.allSatisfy(\.isShortScalarArray))
-            out += "["
+            let pad = pretty && !inline ? JSON.pad(indent + 1) : ""
+            out.write("[")
             for (i, item) in items.enumerated() {
-                if i > 0 { out += inline || !pretty ? ", " : "," }
-                if pretty && !inline { out += "\n" + pad }
+                if i > 0 { out.write(inline || !pretty ? ", " : ",") }
+                if pretty && !inline { out.write("\n"); out.write(pad) }
                 item.write(to: &out, indent: pretty ? indent + 1 : -1)
             }
-            if pretty && !inline { out += "\n" + closePad }
-            out += "]"
+            if pretty && !inline { out.write("\n"); out.write(JSON.pad(indent)) }
+            out.write("]")
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
+            if members.isEmpty { out.write("{}"); return }
+            let pad = pretty ? JSON.pad(indent + 1) : ""
+            out.write("{")
             for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += pretty ? "," : ", " }
-                if pretty { out += "\n" + pad }
-                JSON.writeString(key, to: &out)
-                out += ": "
+                if i > 0 { out.write(pretty ? "," : ", ") }
+                if pretty { out.write("\n"); out.write(pad) }
+                out.write(jsonQuoted(key))
+                out.write(": ")
                 value.write(to: &out, indent: pretty ? indent + 1 : -1)
             }
-            if pretty { out += "\n" + closePad }
-            out += "}"
+            if pretty { out.write("\n"); out.write(JSON.pad(indent)) }
+            out.write("}")
         }
     }
+
+    /// Two spaces per level of indentation.
+    static func pad(_ depth: Int) -> String { String(repeating: "  ", count: max(0, depth)) }
 
     private var isShortScalarArray: Bool {
         if case .array(let a) = self { return a.count <= 4 && a.allSatisfy(\.isScalar) }
@@ -111,7 +122,6 @@ public indirect enum JSON: Sendable, Hashable {
         return "\(d)"
     }
 
-    static func writeString(_ s: String, to out: inout String) { out += jsonQuoted(s) }
 }
 
 private func pow10(_ n: Int) -> Double {
@@ -126,5 +136,70 @@ extension Double {
         while x >= 10 { x /= 10; m += 1 }
         while x < 1 { x *= 10; m -= 1 }
         return m
+    }
+}
+
+/// A JSON document for streaming: like `JSON`, but an array of objects can be a sequence whose
+/// elements are built one at a time as they are written (a report's scenes and violations), so
+/// writing it holds one element at a time instead of the whole tree. `write(to:)` gives exactly the
+/// bytes of `materialized().serialized()`: the elements of `.objects` are objects, which an array
+/// never keeps on one line, so the layout does not depend on elements not yet built.
+indirect enum JSONPart {
+    case value(JSON)
+    case object([(String, JSONPart)])
+    /// An array whose every element is an object (members given), built when it is written.
+    case objects(AnySequence<[(String, JSONPart)]>)
+
+    /// An object of plain values.
+    static func members(_ m: [(String, JSON)]) -> [(String, JSONPart)] { m.map { ($0.0, .value($0.1)) } }
+
+    /// The whole document as one `JSON` value.
+    func materialized() -> JSON {
+        switch self {
+        case .value(let v): return v
+        case .object(let m): return .object(m.map { ($0.0, $0.1.materialized()) })
+        case .objects(let elements): return .array(elements.map { .object($0.map { ($0.0, $0.1.materialized()) }) })
+        }
+    }
+
+    /// Pretty-printed (two-space indentation, trailing newline), as `JSON.serialized()`.
+    func serialize<Out: TextOutputStream>(to out: inout Out) {
+        write(to: &out, indent: 0)
+        out.write("\n")
+    }
+
+    private func write<Out: TextOutputStream>(to out: inout Out, indent: Int) {
+        switch self {
+        case .value(let v): v.write(to: &out, indent: indent)
+        case .object(let members): JSONPart.writeObject(members, to: &out, indent: indent)
+        case .objects(let elements):
+            // As `JSON.write` lays out an array that is not inline (pretty).
+            var first = true
+            let pad = JSON.pad(indent + 1)
+            for element in elements {
+                out.write(first ? "[" : ",")
+                first = false
+                out.write("\n"); out.write(pad)
+                JSONPart.writeObject(element, to: &out, indent: indent + 1)
+            }
+            if first { out.write("[]"); return }
+            out.write("\n"); out.write(JSON.pad(indent))
+            out.write("]")
+        }
+    }
+
+    private static func writeObject<Out: TextOutputStream>(_ members: [(String, JSONPart)], to out: inout Out, indent: Int) {
+        if members.isEmpty { out.write("{}"); return }
+        let pad = JSON.pad(indent + 1)
+        out.write("{")
+        for (i, (key, value)) in members.enumerated() {
+            if i > 0 { out.write(",") }
+            out.write("\n"); out.write(pad)
+            out.write(jsonQuoted(key))
+            out.write(": ")
+            value.write(to: &out, indent: indent + 1)
+        }
+        out.write("\n"); out.write(JSON.pad(indent))
+        out.write("}")
     }
 }

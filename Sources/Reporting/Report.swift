@@ -202,8 +202,16 @@ extension ReportViolation {
 // MARK: - JSON
 
 extension Report {
-    public func json() -> JSON {
-        .object([
+    public func json() -> JSON { jsonPart().materialized() }
+
+    /// Streams `json().serialized()` to `sink`, building one violation at a time.
+    public func writeJSON(to sink: ReportSink) {
+        var out = sink
+        jsonPart().serialize(to: &out)
+    }
+
+    func jsonPart() -> JSONPart {
+        .object(JSONPart.members([
             ("format", .string(Report.formatTag)),
             ("tool", .object([("name", .string("spatialcheck")), ("version", .string(toolVersion))])),
         ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? [])
@@ -213,9 +221,10 @@ extension Report {
                 ("fixedPointSize", .rounded(fixedPointSize)),
                 ("failOn", .string(failOn?.rawValue ?? "never")),
             ])),
-            ("scenes", .array(scenes.map { $0.json() })),
-        ] + (notChecked.map { [("notChecked", JSON.object([("catalogRules", .int($0.catalogRules)), ("manualReview", .int($0.manualReview))]))] } ?? [])
-          + baselineJSON())
+        ]) + [
+            ("scenes", .objects(AnySequence(scenes.lazy.map { $0.jsonMembers() }))),
+        ] + JSONPart.members((notChecked.map { [("notChecked", JSON.object([("catalogRules", .int($0.catalogRules)), ("manualReview", .int($0.manualReview))]))] } ?? [])
+          + baselineJSON()))
     }
 
     private func baselineJSON() -> [(String, JSON)] {
@@ -236,7 +245,10 @@ extension Report {
 }
 
 extension SceneReport {
-    public func json() -> JSON {
+    public func json() -> JSON { JSONPart.object(jsonMembers()).materialized() }
+
+    /// The scene's members; its violations are built as they are written.
+    func jsonMembers() -> [(String, JSONPart)] {
         var m: [(String, JSON)] = [("path", .string(path))]
         if let order { m.append(("order", .int(order))) }
         if let name { m.append(("name", .string(name))) }
@@ -250,22 +262,23 @@ extension SceneReport {
             ]
             if let pointAngle { m.append(("pointAngle", .rounded(pointAngle))) }
             if let fixedPointSize { m.append(("fixedPointSize", .rounded(fixedPointSize))) }
-            m += [
-                ("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })),
-                ("violations", .array(violations.map { $0.json() })),
-            ]
+            m.append(("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })))
+            var after: [(String, JSON)] = []
             if !omitted.isEmpty {
-                m.append(("omittedViolations", .array(omitted.map {
+                after.append(("omittedViolations", .array(omitted.map {
                     .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue)), ("count", .int($0.count))])
                 })))
             }
-            if !warnings.isEmpty { m.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
-            m.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))
-            if let geometry { m.append(("geometry", geometry.json())) }
+            if !warnings.isEmpty { after.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
+            after.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))
+            if let geometry { after.append(("geometry", geometry.json())) }
+            return JSONPart.members(m)
+                + [("violations", .objects(AnySequence(violations.lazy.map { JSONPart.members($0.jsonMembers()) })))]
+                + JSONPart.members(after)
         case .error:
             m.append(("errors", .array(errors.map(diagnosticJSON))))
         }
-        return .object(m)
+        return JSONPart.members(m)
     }
 }
 
@@ -278,13 +291,17 @@ func diagnosticJSON(_ d: Diagnostic) -> JSON {
 }
 
 extension ReportViolation {
-    public func json() -> JSON {
-        .object([
+    public func json() -> JSON { .object(jsonMembers()) }
+
+    func jsonMembers() -> [(String, JSON)] {
+        var m: [(String, JSON)] = [
             ("rule", .string(rule)),
             ("severity", .string(severity.rawValue)),
             ("entities", .array(entities.map(JSON.string))),
             ("spans", .array(spans.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })),
-        ] + (omittedSpans > 0 ? [("omittedSpans", JSON.int(omittedSpans))] : []) + [
+        ]
+        if omittedSpans > 0 { m.append(("omittedSpans", .int(omittedSpans))) }
+        m += [
             ("frameCount", .int(frameCount)),
             ("firstTime", .rounded(firstTime, digits: 6)),
             ("lastTime", .rounded(lastTime, digits: 6)),
@@ -293,12 +310,16 @@ extension ReportViolation {
             ("unit", .string(unit)),
             ("worstFrame", .int(worstFrame)),
             ("borderline", .bool(borderline)),
-        ] + (baseline.map { [("baseline", JSON.string($0.rawValue))] } ?? []) + [
+        ]
+        if let baseline { m.append(("baseline", .string(baseline.rawValue))) }
+        let at: JSON = location.map { .object([("line", .int($0.line)), ("column", .int($0.column))]) } ?? .null
+        m += [
             ("message", .string(message)),
             ("help", .string(help)),
             ("fingerprint", .string(fingerprint)),
-            ("location", location.map { .object([("line", .int($0.line)), ("column", .int($0.column))]) } ?? .null),
-        ])
+            ("location", at),
+        ]
+        return m
     }
 }
 
@@ -314,11 +335,26 @@ extension Report {
     /// once, with one indented line per member (at most `Report.textGroupLines`); `expand` shows
     /// each violation in full instead.
     public func text(color: Bool = false, quiet: Bool = false, byRule: Bool = false, expand: Bool = false) -> String {
+        var all = ""
+        writeText(color: color, quiet: quiet, byRule: byRule, expand: expand) { all += $0 }
+        return all
+    }
+
+    /// Streams `text(color:quiet:byRule:expand:)` to `sink`, about 64 KiB at a time.
+    public func writeText(color: Bool = false, quiet: Bool = false, byRule: Bool = false, expand: Bool = false, to sink: ReportSink) {
+        writeText(color: color, quiet: quiet, byRule: byRule, expand: expand) { sink.write($0) }
+    }
+
+    private func writeText(color: Bool, quiet: Bool, byRule: Bool, expand: Bool, emit: (String) -> Void) {
         let t: (String) -> String = { Escape.text($0) }
         let paint = Painter(enabled: color)
         var out = ""
+        // What is gathered goes out once it reaches the sink's buffer size (checked between scenes
+        // and between violation groups), so the text is never held whole.
+        func spill() { if out.utf8.count >= ReportSink.bufferSize { emit(out); out = "" } }
         var explainedPtEq = false
         for scene in scenes {
+            spill()
             switch scene.status {
             case .error:
                 out += paint.bold(t(scene.path)) + "  " + paint.red("could not be loaded") + "\n"
@@ -336,6 +372,7 @@ extension Report {
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
                 let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations)
                 for group in groups {
+                    spill()
                     guard let v = group.members.first else { continue }
                     let sev: String
                     switch v.severity {
@@ -391,7 +428,7 @@ extension Report {
         if let notChecked { out += notChecked.line + "\n" }
         out += paint.bold(summary) + "\n"
         if let generatedAt { out += "generated at \(t(generatedAt))\n" }
-        return out
+        emit(out)
     }
 }
 

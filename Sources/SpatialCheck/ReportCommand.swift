@@ -70,10 +70,12 @@ extension SpatialCheck {
         // draws its pictures from it (without it, the page has no pictures).
         var snapshots: [String: SceneSnapshot] = [:]
         for s in merged.scenes { if let g = s.geometry { snapshots[s.path] = g } }
-        var output = render(merged, snapshots: snapshots, format: options.format, color: options.color, quiet: options.quiet,
-                            expand: options.expand)
-        if options.format == .text { output = merged.summary() + "\n" + output }
-        return Outcome(output: output, exitCode: exit)
+        let report = merged, geometry = snapshots
+        let (format, color, quiet, expand) = (options.format, options.color, options.quiet, options.expand)
+        return Outcome(streaming: { sink in
+            if format == .text { sink.write(report.summary() + "\n") }
+            render(report, snapshots: geometry, format: format, color: color, quiet: quiet, expand: expand, to: sink)
+        }, exitCode: exit)
     }
 }
 

@@ -41,13 +41,60 @@ public enum SpatialCheck {
     /// produce its report at all (a bad configuration, an unreadable baseline or input report, a
     /// scene `inspect` could not load): then nothing goes to standard output and no --output file
     /// is created or overwritten, so that an empty report can never be saved as a baseline.
+    /// A report is rendered when it is written (`write(to:)`), straight into the output's buffer,
+    /// so that it is never held whole in memory (`output` renders it into a string instead).
     public struct Outcome: Sendable {
-        public var output: String
+        /// The output as one string (a streamed report is rendered for it, each time it is read).
+        public var output: String {
+            get {
+                switch body {
+                case .text(let s): return s
+                case .stream(let render):
+                    let sink = ReportSink(inMemory: "output")
+                    render(sink)
+                    return String(decoding: sink.contents, as: UTF8.self)
+                }
+            }
+            set { body = .text(newValue) }
+        }
         public var diagnostics: [Diagnostic]
         public var exitCode: ExitCode
         public var writesOutput: Bool
+        private var body: Body
+        private enum Body: Sendable {
+            case text(String)
+            case stream(@Sendable (ReportSink) -> Void)
+        }
         public init(output: String, diagnostics: [Diagnostic] = [], exitCode: ExitCode = .clean, writesOutput: Bool = true) {
-            self.output = output; self.diagnostics = diagnostics; self.exitCode = exitCode; self.writesOutput = writesOutput
+            self.body = .text(output); self.diagnostics = diagnostics; self.exitCode = exitCode; self.writesOutput = writesOutput
+        }
+        /// An outcome whose output `render` writes to a sink when it is written out.
+        public init(streaming render: @escaping @Sendable (ReportSink) -> Void, diagnostics: [Diagnostic] = [],
+                    exitCode: ExitCode = .clean) {
+            self.body = .stream(render); self.diagnostics = diagnostics; self.exitCode = exitCode; self.writesOutput = true
+        }
+
+        /// Writes the output to `sink` (rendering a streamed report as it goes); the caller
+        /// finishes the sink.
+        public func write(to sink: ReportSink) {
+            switch body {
+            case .text(let s): sink.write(s)
+            case .stream(let render): render(sink)
+            }
+        }
+
+        /// Writes the output to `path` (`ReportFile`: the whole report or, on an error, the file
+        /// untouched), or to standard output when `path` is nil. Nothing is written when
+        /// `writesOutput` is false. Throws a `Diagnostic` naming the path and the system's reason.
+        public func writeOutput(to path: String?) throws {
+            guard writesOutput else { return }
+            if let path {
+                try ReportFile.write(path: path) { write(to: $0) }
+            } else {
+                let sink = ReportSink(fileDescriptor: 1, path: "standard output")
+                write(to: sink)
+                try sink.finish()
+            }
         }
 
         /// A command that stopped before producing output: diagnostics only, exit code 2.

@@ -72,7 +72,8 @@ extension SpatialCheck {
     public static func validate(paths: [String], options: ValidateOptions) -> Outcome {
         let v = runValidation(paths: paths, options: options)
         if v.aborted { return .failure(v.diagnostics) }
-        return Outcome(output: render(v, format: options.format, color: options.color, quiet: options.quiet, expand: options.expand),
+        let (format, color, quiet, expand) = (options.format, options.color, options.quiet, options.expand)
+        return Outcome(streaming: { render(v, format: format, color: color, quiet: quiet, expand: expand, to: $0) },
                        diagnostics: v.diagnostics, exitCode: v.exitCode)
     }
 
@@ -285,24 +286,44 @@ extension SpatialCheck {
     /// Renders a validation in the requested format.
     public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false,
                               expand: Bool = false) -> String {
+        rendered { render(v, format: format, color: color, quiet: quiet, expand: expand, to: $0) }
+    }
+
+    /// Renders a validation into `sink`: the bytes of `render(_:format:...)`.
+    public static func render(_ v: Validation, format: ReportFormat, color: Bool = false, quiet: Bool = false,
+                              expand: Bool = false, to sink: ReportSink) {
         // The text of `validate` ends with a count per rule (`report` starts with its own summary).
-        if format == .text { return v.report.text(color: color, quiet: quiet, byRule: true, expand: expand) }
-        return render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet, expand: expand)
+        if format == .text { v.report.writeText(color: color, quiet: quiet, byRule: true, expand: expand, to: sink); return }
+        render(v.report, snapshots: v.snapshots, format: format, color: color, quiet: quiet, expand: expand, to: sink)
     }
 
     /// Renders a report; `snapshots` (scene path → geometry) give the HTML report its pictures.
     public static func render(_ report: Report, snapshots: [String: SceneSnapshot], format: ReportFormat,
                               color: Bool = false, quiet: Bool = false, expand: Bool = false) -> String {
+        rendered { render(report, snapshots: snapshots, format: format, color: color, quiet: quiet, expand: expand, to: $0) }
+    }
+
+    /// Renders a report into `sink`: JSON and SARIF are written as they are built (one violation
+    /// at a time), text about 64 KiB at a time; the other formats are rendered whole, then written.
+    public static func render(_ report: Report, snapshots: [String: SceneSnapshot], format: ReportFormat,
+                              color: Bool = false, quiet: Bool = false, expand: Bool = false, to sink: ReportSink) {
         switch format {
-        case .text: return report.text(color: color, quiet: quiet, expand: expand)
-        case .json: return report.json().serialized()
-        case .sarif: return report.sarif(rules: ruleDescriptors).serialized()
-        case .junit: return report.junit()
-        case .markdown: return report.markdown(expand: expand)
-        case .html: return report.html(snapshots: snapshots)
-        case .xcode: return report.xcode()
-        case .github: return report.github(workspace: githubWorkspace)
+        case .text: report.writeText(color: color, quiet: quiet, expand: expand, to: sink)
+        case .json: report.writeJSON(to: sink)
+        case .sarif: report.writeSARIF(rules: ruleDescriptors, to: sink)
+        case .junit: sink.write(report.junit())
+        case .markdown: sink.write(report.markdown(expand: expand))
+        case .html: sink.write(report.html(snapshots: snapshots))
+        case .xcode: sink.write(report.xcode())
+        case .github: sink.write(report.github(workspace: githubWorkspace))
         }
+    }
+
+    /// What `render` writes into an in-memory sink, as a string.
+    static func rendered(_ render: (ReportSink) -> Void) -> String {
+        let sink = ReportSink(inMemory: "output")
+        render(sink)
+        return String(decoding: sink.contents, as: UTF8.self)
     }
 
     /// The checkout GitHub annotations are relative to: `GITHUB_WORKSPACE`, else the working directory.

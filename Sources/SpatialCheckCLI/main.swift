@@ -26,28 +26,27 @@ struct SpatialCheckCommand: ParsableCommand {
     )
 }
 
-/// Writes a command's outcome: output to stdout or --output, diagnostics to stderr; exits with its
-/// code. An outcome without output (the command stopped before producing it) writes nothing, and
-/// leaves an existing --output file alone.
+/// Writes a command's outcome: output to stdout or --output (`Outcome.writeOutput`: a report is
+/// streamed as it is rendered; an --output file is replaced only once all of it was written),
+/// diagnostics to stderr; exits with its code (2 when the output cannot be written). An outcome
+/// without output (the command stopped before producing it) writes nothing, and leaves an existing
+/// --output file alone.
 /// `trailer` goes to stderr last (validate's run time: on stderr so that the report stays
-/// byte-identical from run to run).
-func finish(_ outcome: SpatialCheck.Outcome, output: String?, trailer: String? = nil) throws -> Never {
+/// byte-identical from run to run); it is asked for after the output is written.
+func finish(_ outcome: SpatialCheck.Outcome, output: String?, trailer: () -> String? = { nil }) throws -> Never {
     for d in outcome.diagnostics {
         FileHandle.standardError.write(Data((d.description + "\n").utf8))
     }
-    if !outcome.writesOutput {
-        // Nothing to write.
-    } else if let output {
-        do {
-            try outcome.output.write(toFile: output, atomically: true, encoding: .utf8)
-        } catch {
-            FileHandle.standardError.write(Data("spatialcheck: cannot write \(Escape.text(output)): \(Escape.text(error.localizedDescription))\n".utf8))
-            throw ExitCode(2)
-        }
-    } else {
-        FileHandle.standardOutput.write(Data(outcome.output.utf8))
+    do {
+        try outcome.writeOutput(to: output)
+    } catch let d as Diagnostic {
+        FileHandle.standardError.write(Data((d.description + "\n").utf8))
+        throw ExitCode(2)
+    } catch {
+        FileHandle.standardError.write(Data("spatialcheck: cannot write \(Escape.text(output ?? "standard output")): \(Escape.text("\(error)"))\n".utf8))
+        throw ExitCode(2)
     }
-    if let trailer { FileHandle.standardError.write(Data(trailer.utf8)) }
+    if let trailer = trailer() { FileHandle.standardError.write(Data(trailer.utf8)) }
     throw ExitCode(outcome.exitCode.rawValue)
 }
 
@@ -272,7 +271,7 @@ struct Validate: ParsableCommand {
         let start = Date()
         let outcome = SpatialCheck.validate(paths: paths, options: options)
         // The run time goes to stderr (the report itself stays byte-identical), after the text report.
-        let trailer = format == .text && outcome.writesOutput ? SpatialCheck.runTimeLine(seconds: Date().timeIntervalSince(start)) : nil
+        let trailer = { format == .text && outcome.writesOutput ? SpatialCheck.runTimeLine(seconds: Date().timeIntervalSince(start)) : nil }
         try finish(outcome, output: output, trailer: trailer)
     }
 }

@@ -98,6 +98,75 @@ struct WindowPlane {
     func planar(_ p: Vec3) -> SIMD2<Double> { SIMD2(dot(p - center, right), dot(p - center, up)) }
 }
 
+/// Where, near a window's plane, the corners of content must lie for win-controls-keepout to be
+/// able to report it, seen from the eye (used to look up only part of the plane's slab).
+///
+/// In the plane's coordinates (u, v along right and up from the centre, s along the normal), the
+/// eye is at (Eu, Ev) at height h > 0, and a corner q with |s| ≤ tol (tol < h) projects from the eye
+/// to P = E + λ(q − E), λ = h / (h − s) in [λ0, λ1] = [h / (h + tol), h / (h − tol)]: always on
+/// q's side of E. So P.u ≥ b whenever q.u ≥ Eu + max((b − Eu)/λ0, (b − Eu)/λ1), and P.u ≤ a
+/// whenever q.u ≤ Eu + min((a − Eu)/λ0, (a − Eu)/λ1). The rule reports content only when the box
+/// of its corners' images reaches −hw < u < hw and −hh − band < v < hh + band, so such content has
+/// a corner in the slab with q.u below the first bound for b = hw and one above the second for
+/// a = −hw (likewise for v). When its corners lie within D of each other, every one of them then
+/// lies in the box `region(margin: D)` (a little wider, against rounding).
+struct KeepoutReach {
+    struct Interval { var lower, upper: Double }
+    struct Region { var u, v: Interval; var world: PlateGrid.Bounds? }
+    let plane: WindowPlane
+    let eu, ev, lambda0, lambda1, tol, bandM: Double
+    /// Magnitudes of the points involved, for the allowance against rounding.
+    let scale: Double
+
+    init?(plane: WindowPlane, eye: Vec3, eyeSide h: Double, tol: Double, bandM: Double) {
+        // The eye close to the slab (λ without a useful bound): no restriction.
+        guard h.isFinite, tol.isFinite, bandM.isFinite, h - tol > 1e-3 * max(1, h) else { return nil }
+        self.plane = plane; self.tol = tol; self.bandM = bandM
+        eu = dot(eye - plane.center, plane.right); ev = dot(eye - plane.center, plane.up)
+        lambda0 = h / (h + tol) * (1 - 1e-9); lambda1 = h / (h - tol) * (1 + 1e-9)
+        func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
+        scale = 1 + m(eye) + m(plane.center) + h + tol + abs(eu) + abs(ev)
+            + plane.halfWidth + plane.halfHeight + bandM
+        guard eu.isFinite, ev.isFinite, scale.isFinite else { return nil }
+    }
+
+    /// The plane-coordinate box holding every slab corner of reportable content whose corners lie
+    /// within `margin` of each other, and the floor-plan rectangle around it (nil when the plane's
+    /// axes are not orthonormal to 10⁻⁶); nil when `margin` is not finite.
+    func region(margin: Double) -> Region? {
+        guard margin.isFinite else { return nil }
+        // Rounding of the images and coordinates, far above the few ulps involved.
+        let slack = 1e-9 * lambda1 * (scale + margin) / lambda0
+        func reach(_ e: Double, _ a: Double, _ b: Double) -> Interval {
+            let a = a - slack, b = b + slack
+            let lo = e + min((a - e) / lambda0, (a - e) / lambda1), hi = e + max((b - e) / lambda0, (b - e) / lambda1)
+            return Interval(lower: lo - margin - slack, upper: hi + margin + slack)
+        }
+        let u = reach(eu, -plane.halfWidth, plane.halfWidth)
+        let v = reach(ev, -plane.halfHeight - bandM, plane.halfHeight + bandM)
+        guard u.lower.isFinite, u.upper.isFinite, v.lower.isFinite, v.upper.isFinite else { return nil }
+        let r = plane.right, w = plane.up, n = plane.normal
+        let eps = 1e-6
+        let orthonormal = abs(dot(r, r) - 1) < eps && abs(dot(w, w) - 1) < eps && abs(dot(n, n) - 1) < eps
+            && abs(dot(r, w)) < eps && abs(dot(r, n)) < eps && abs(dot(w, n)) < eps
+        guard orthonormal else { return Region(u: u, v: v, world: nil) }
+        // p = centre + u·right + v·up + s·normal, up to 3·10⁻⁶ of |(u, v, s)| for axes this close
+        // to orthonormal: padded by 10⁻⁵ of the box's reach.
+        let pad = 1e-5 * (max(abs(u.lower), abs(u.upper)) + max(abs(v.lower), abs(v.upper)) + tol) + slack
+        func span(_ c: Double, _ ru: Double, _ rv: Double, _ rn: Double) -> (Double, Double) {
+            let lo = c + min(ru * u.lower, ru * u.upper) + min(rv * v.lower, rv * v.upper) - abs(rn) * tol
+            let hi = c + max(ru * u.lower, ru * u.upper) + max(rv * v.lower, rv * v.upper) + abs(rn) * tol
+            return (lo - pad, hi + pad)
+        }
+        let x = span(plane.center.x, r.x, w.x, n.x), y = span(plane.center.y, r.y, w.y, n.y)
+        let z = span(plane.center.z, r.z, w.z, n.z)
+        guard x.0.isFinite, x.1.isFinite, y.0.isFinite, y.1.isFinite, z.0.isFinite, z.1.isFinite else {
+            return Region(u: u, v: v, world: nil)
+        }
+        return Region(u: u, v: v, world: PlateGrid.Bounds(x0: x.0, x1: x.1, y0: y.0, y1: y.1, z0: z.0, z1: z.1))
+    }
+}
+
 final class ContentInBoundsRule: RuleProcessor {
     let rule: Int
     /// Elements outside their window: (element, overflow pt, spills below).
@@ -161,14 +230,24 @@ final class ControlsKeepoutRule: RuleProcessor {
     let depthTolerance: Double
     let scene: Scene
     /// Test hook: compare every window with all content (the definition) instead of the content
-    /// the grid finds near its plane. The violations are the same.
+    /// the grids find near the window. The violations are the same.
     var exhaustive = false
     /// Window–content pairs given the exact test (for tests: linear, not windows × content).
     private(set) var pairChecks = 0
-    private var grid = PlateGrid()
-    /// This frame's box corners of the visible content (8 per piece, as `boxCorners` gives them),
-    /// and whose they are.
-    private var corners: [Vec3] = [], owner: [Int32] = []
+    /// Size classes: content whose corners lie within `classExtent[k]` of each other (the
+    /// diagonal of the box around its 8 corners) goes into grid k; the last class, unbounded,
+    /// holds the rest (and content with corners that are not finite). A window looks for the
+    /// content of class k only within `classExtent[k]` of where a corner's image can fall on its
+    /// bands, so large content, seen from far along the plane, is still found.
+    static let classExtent: [Double] = [0.5, 2, 8, 32, .infinity]
+    private var grids = Array(repeating: PlateGrid(), count: ControlsKeepoutRule.classExtent.count)
+    /// Per class, this frame's corners of its visible content and whose they are.
+    private var classCorners = Array(repeating: [Vec3](), count: ControlsKeepoutRule.classExtent.count)
+    private var classOwner = Array(repeating: [Int32](), count: ControlsKeepoutRule.classExtent.count)
+    /// This frame's 8 box corners of each visible piece of content (as `boxCorners` gives them),
+    /// from `firstCorner[o]`.
+    private var corners: [Vec3] = []
+    private var firstCorner: [Int32] = []
     private var seen: [Int] = []
     private var stamp = 0
     private var candidates: [Int] = []
@@ -194,20 +273,48 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
         if windows.isEmpty || windows.allSatisfy({ related[$0, default: 0] >= content.count }) { return nil }
         seen = Array(repeating: 0, count: ents.count)
+        firstCorner = Array(repeating: -1, count: ents.count)
+    }
+
+    /// Appends the 8 corners of `o`'s box frame to `out`, the values and order of
+    /// `FrameQuantities.boxCorners` without its array.
+    @inline(__always)
+    private static func appendCorners(_ f: FrameQuantities, _ bf: UnsafeBufferPointer<Double>, _ o: Int, to out: inout [Vec3]) {
+        let b = 12 * o
+        guard o >= 0, b + 11 < bf.count else { out.append(contentsOf: f.boxCorners(o)); return }
+        let c = Vec3(bf[b], bf[b + 1], bf[b + 2])
+        let a = Vec3(bf[b + 3], bf[b + 4], bf[b + 5]), e = Vec3(bf[b + 6], bf[b + 7], bf[b + 8])
+        let d = Vec3(bf[b + 9], bf[b + 10], bf[b + 11])
+        for k in 0..<8 {
+            let x: Vec3 = k & 1 == 0 ? -a : a, y: Vec3 = k & 2 == 0 ? -e : e, z: Vec3 = k & 4 == 0 ? -d : d
+            out.append(c + x + y + z)
+        }
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         guard band.isFinite, band > 0 else { return }
-        // Only corners within depthTolerance of a window's plane take part, so a piece of content
-        // can be reported for a window only if one of its corners lies in that slab. The corners
-        // go into a grid over the floor plan; each window visits the cells its slab crosses.
-        corners.removeAll(keepingCapacity: true); owner.removeAll(keepingCapacity: true)
-        if !exhaustive {
+        let classes = Self.classExtent
+        // This frame's corners of the visible content, and (unless exhaustive) each piece's
+        // corners in the grid of its size class.
+        corners.removeAll(keepingCapacity: true)
+        for k in classes.indices { classCorners[k].removeAll(keepingCapacity: true); classOwner[k].removeAll(keepingCapacity: true) }
+        f.boxFrames.withUnsafeBufferPointer { bf in
             for o in content where f.visible[o] {
-                for c in f.boxCorners(o) { corners.append(c); owner.append(Int32(truncatingIfNeeded: o)) }
+                let first = corners.count
+                firstCorner[o] = Int32(truncatingIfNeeded: first)
+                if exhaustive { corners.append(contentsOf: f.boxCorners(o)); continue }
+                Self.appendCorners(f, bf, o, to: &corners)
+                var lo = corners[first], hi = lo
+                for i in (first + 1)..<(first + 8) { lo = pointwiseMin(lo, corners[i]); hi = pointwiseMax(hi, corners[i]) }
+                // Rounded up a little, so the class bounds the exact spread of the corners.
+                let spread = length(hi - lo) * (1 + 1e-9)
+                var k = 0
+                while k < classes.count - 1, !(spread <= classes[k]) { k += 1 }
+                classCorners[k].append(contentsOf: corners[first..<(first + 8)])
+                for _ in 0..<8 { classOwner[k].append(Int32(truncatingIfNeeded: o)) }
             }
-            grid.build(corners)
         }
+        if !exhaustive { for k in classes.indices { grids[k].build(classCorners[k]) } }
         // The slab test with a little slack, so rounding never loses a corner the exact test takes.
         let tol = depthTolerance * (1 + 1e-9) + 1e-9
         for w in windows where f.visible[w] {
@@ -222,12 +329,9 @@ final class ControlsKeepoutRule: RuleProcessor {
                 candidates.append(contentsOf: content)
             } else {
                 stamp += 1
-                let st = stamp
-                grid.visitSlab(center: plane.center, normal: plane.normal, halfThickness: tol) { k in
-                    let o = Int(owner[k])
-                    guard seen[o] != st, abs(dot(corners[k] - plane.center, plane.normal)) <= tol else { return }
-                    seen[o] = st
-                    candidates.append(o)
+                let reach = KeepoutReach(plane: plane, eye: f.headPosition, eyeSide: eyeSide, tol: tol, bandM: bandM)
+                for k in classes.indices where !classCorners[k].isEmpty {
+                    collect(grid: k, plane: plane, tol: tol, region: reach?.region(margin: classes[k]))
                 }
                 candidates.sort()
             }
@@ -235,7 +339,8 @@ final class ControlsKeepoutRule: RuleProcessor {
             for o in candidates where o != w && f.visible[o] && !isNested(scene, o, in: w) {
                 pairChecks += 1
                 var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
-                for c in f.boxCorners(o) {
+                let first = Int(firstCorner[o])
+                for c in corners[first..<(first + 8)] {
                     let s = dot(c - plane.center, plane.normal)
                     guard abs(s) <= depthTolerance, s < eyeSide - 1e-6 else { continue }
                     let lambda = eyeSide / (eyeSide - s)
@@ -258,6 +363,37 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
         }
     }
+
+    /// Adds to `candidates` (once each, by `stamp`) the owners of grid `k`'s corners within `tol` of
+    /// the plane and, when `region` is given, within it (plane coordinates).
+    private func collect(grid k: Int, plane: WindowPlane, tol: Double, region: KeepoutReach.Region?) {
+        let st = stamp
+        // Local buffers: the visitor reads and writes no stored property (no exclusivity checks).
+        var candidates = self.candidates
+        self.candidates = []
+        defer { self.candidates = candidates }
+        let c0 = plane.center, n = plane.normal, r = plane.right, u = plane.up
+        let box = region?.world
+        let (u0, u1, v0, v1) = region.map { ($0.u.lower, $0.u.upper, $0.v.lower, $0.v.upper) }
+            ?? (-Double.infinity, Double.infinity, -Double.infinity, Double.infinity)
+        seen.withUnsafeMutableBufferPointer { seen in
+            classCorners[k].withUnsafeBufferPointer { pts in
+                classOwner[k].withUnsafeBufferPointer { own in
+                    grids[k].visitSlab(center: c0, normal: n, halfThickness: tol, within: box) { i in
+                        let o = Int(own[i])
+                        guard seen[o] != st else { return }
+                        let d = pts[i] - c0
+                        guard abs(dot(d, n)) <= tol else { return }
+                        let x = dot(d, r), y = dot(d, u)
+                        guard x >= u0, x <= u1, y >= v0, y <= v1 else { return }
+                        seen[o] = st
+                        candidates.append(o)
+                    }
+                }
+            }
+        }
+    }
+
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         let code = agg.aux.isFinite && agg.aux >= 0 ? Int(agg.aux) : 1
         let w = code / 4
@@ -277,9 +413,18 @@ func windowFactories() -> [RuleFactory] {
             guard let r = s.index(VolScaleMode.metadata.id) else { return nil }
             let ents = s.scene.entities
             var items: [StaticRule.Item] = []
+            // Interactive or text entities nested in each entity: one walk up from each of them
+            // (as `isNested` walks), not one scan of the scene per volume.
+            var held = Array(repeating: 0, count: ents.count)
+            for j in ents.indices where ents[j].interactive || ents[j].isReadable {
+                var p = ents[j].parent, steps = 0
+                while let q = p, steps <= ents.count {
+                    if q >= 0 && q < ents.count { held[q] += 1; p = ents[q].parent } else { p = nil }
+                    steps += 1
+                }
+            }
             for (i, e) in ents.enumerated() where e.scaleMode == .fixed && (e.kind == .volume || e.kind == .window) {
-                let inside = ents.indices.filter { isNested(s.scene, $0, in: i) }
-                let count = inside.filter { ents[$0].interactive || ents[$0].isReadable }.count
+                let count = held[i]
                 if count > 0 {
                     items.append(.init(entity: i, measured: Double(count), threshold: 0, severity: .warning, aux: 0))
                 } else if e.kind == .volume, e.representsRealObject == false {
@@ -331,7 +476,8 @@ struct PlateGrid {
     private var minX = 0.0, minZ = 0.0, minY = 0.0, maxY = 0.0, cell = 1.0
     private var nx = 0, nz = 0
 
-    mutating func build(_ points: [Vec3]) {
+    /// `pointsPerCell`: the density aimed at (at most 4 / pointsPerCell cells per point).
+    mutating func build(_ points: [Vec3], pointsPerCell: Double = 2) {
         items.removeAll(keepingCapacity: true); nonFinite.removeAll(keepingCapacity: true)
         nx = 0; nz = 0
         guard !points.isEmpty else { return }
@@ -344,12 +490,14 @@ struct PlateGrid {
         // Points that are not finite are kept aside; every query visits them.
         if !loX.isFinite { loX = 0; hiX = 0; loZ = 0; hiZ = 0; loY = 0; hiY = 0 }
         let n = Double(points.count)
-        // About two points per cell, at most 4·n cells; counts computed in Double and capped
-        // before converting (no trap on huge extents).
-        cell = max(1e-3, (max(hiX - loX, 1e-3) * max(hiZ - loZ, 1e-3) / n * 2).squareRoot())
-        func cells(_ extent: Double) -> Int { Int(min(2 * n + 1, (extent / cell).rounded(.down) + 1)) }
+        // About `pointsPerCell` points per cell, at most 4·n / pointsPerCell cells; counts
+        // computed in Double and capped before converting (no trap on huge extents).
+        let density = pointsPerCell.isFinite ? max(pointsPerCell, 1e-2) : 2
+        cell = max(1e-3, (max(hiX - loX, 1e-3) * max(hiZ - loZ, 1e-3) / n * density).squareRoot())
+        let maxCells = 4 * n / density + 4
+        func cells(_ extent: Double) -> Int { Int(min(maxCells, (extent / cell).rounded(.down) + 1)) }
         nx = cells(hiX - loX); nz = cells(hiZ - loZ)
-        while Double(nx) * Double(nz) > 4 * n + 4 { cell *= 2; nx = cells(hiX - loX); nz = cells(hiZ - loZ) }
+        while Double(nx) * Double(nz) > maxCells { cell *= 2; nx = cells(hiX - loX); nz = cells(hiZ - loZ) }
         minX = loX; minZ = loZ; minY = loY; maxY = hiY
         cellStart = Array(repeating: 0, count: nx * nz + 1)
         if cellOf.count < points.count { cellOf = Array(repeating: 0, count: points.count) }
@@ -373,33 +521,61 @@ struct PlateGrid {
         Int(max(0, min(Double(n - 1), ((v - lo) / cell).rounded(.down))))
     }
 
+    /// A box of world space (x, y, z).
+    struct Bounds { var x0, x1, y0, y1, z0, z1: Double }
+
+    /// The range of cells that holds the coordinates lo...hi along an axis starting at `start`
+    /// with `n` cells (`slack` on each side against rounding).
+    private func cellSpan(_ lo: Double, _ hi: Double, _ start: Double, _ n: Int, _ slack: Double) -> ClosedRange<Int> {
+        let a = max(0, min(Double(n - 1), ((lo - slack - start) / cell).rounded(.down)))
+        let b = max(0, min(Double(n - 1), ((hi + slack - start) / cell).rounded(.down)))
+        return Int(a)...Int(max(a, b))
+    }
+
     /// Calls `visit(k)` for every point k in a cell that the slab |(p − center)·normal| ≤ h crosses
-    /// (a superset of the points in the slab; non-finite points always).
-    func visitSlab(center: Vec3, normal n: Vec3, halfThickness h: Double, _ visit: (Int) -> Void) {
+    /// and, when `box` is given, that meets `box` (a superset of the points in the slab and the
+    /// box; non-finite points always).
+    func visitSlab(center: Vec3, normal n: Vec3, halfThickness h: Double, within box: Bounds? = nil, _ visit: (Int) -> Void) {
         guard nx > 0, nz > 0 else { return }
         @inline(__always) func cellRange(_ c: Int) { for k in Int(cellStart[c])..<Int(cellStart[c + 1]) { visit(Int(items[k])) } }
+        // A point's cell is floor((p − min) / cell) per axis, monotone in p, so a range of
+        // coordinates maps to a range of cells. `slack` (10⁻⁹ of the magnitudes involved, over
+        // the 0.05 the normal's major component is at least) covers the rounding of the bounds
+        // computed below many times over.
+        let magnitude = 1 + max(abs(minX), abs(minZ), abs(minY), abs(maxY)) + cell * Double(max(nx, nz))
+            + max(abs(center.x), abs(center.y), abs(center.z)) + (h.isFinite ? abs(h) : 0)
+        let slack = 2e-8 * magnitude
+        let xs = box.map { cellSpan($0.x0, $0.x1, minX, nx, slack) } ?? 0...(nx - 1)
+        let zs = box.map { cellSpan($0.z0, $0.z1, minZ, nz, slack) } ?? 0...(nz - 1)
         // Along the axis the plane's normal leans on more, the slab's other coordinate is a linear
         // function of this one and of y; its range over a column (and over the points' heights,
-        // and ±h) gives the cells to visit, one cell of margin on each side against rounding.
+        // and ±h) gives the cells to visit.
         let useZ = abs(n.z) >= abs(n.x)
         let major = useZ ? n.z : n.x, minor = useZ ? n.x : n.z
         let finite = center.x.isFinite && center.y.isFinite && center.z.isFinite && n.x.isFinite && n.y.isFinite && n.z.isFinite
         guard finite, abs(major) > 0.05, h.isFinite else {
-            for c in 0..<(nx * nz) { cellRange(c) }
+            for ix in xs { for iz in zs { cellRange(ix * nz + iz) } }
+            for k in nonFinite { visit(Int(k)) }
             return
         }
-        let (nCols, nRows) = useZ ? (nx, nz) : (nz, nx)
+        let (nRows, cols, rows) = useZ ? (nz, xs, zs) : (nx, zs, xs)
         let (colMin, rowMin) = useZ ? (minX, minZ) : (minZ, minX)
         let (cCol, cRow) = useZ ? (center.x, center.z) : (center.z, center.x)
-        let yAtMin = -(minY - center.y) * n.y, yAtMax = -(maxY - center.y) * n.y
+        // Heights: the points', within the box's.
+        let bottom = box.map { max(minY, $0.y0) } ?? minY, top = box.map { min(maxY, $0.y1) } ?? maxY
+        guard bottom <= top else {
+            for k in nonFinite { visit(Int(k)) }
+            return
+        }
+        let yAtMin = -(bottom - center.y) * n.y, yAtMax = -(top - center.y) * n.y
         let yLo = min(yAtMin, yAtMax), yHi = max(yAtMin, yAtMax)
-        for col in 0..<nCols {
-            let a0 = colMin + Double(col) * cell, a1 = a0 + cell
+        for col in cols {
+            let a0 = colMin + Double(col) * cell - slack, a1 = colMin + Double(col + 1) * cell + slack
             let t0 = -(a0 - cCol) * minor, t1 = -(a1 - cCol) * minor
             let lo = (min(t0, t1) + yLo - h), hi = (max(t0, t1) + yHi + h)
-            let r0 = cRow + (major > 0 ? lo : hi) / major, r1 = cRow + (major > 0 ? hi : lo) / major
-            let i0 = Int(max(0, min(Double(nRows - 1), ((r0 - rowMin) / cell).rounded(.down) - 1)))
-            let i1 = Int(max(0, min(Double(nRows - 1), ((r1 - rowMin) / cell).rounded(.down) + 1)))
+            let r0 = cRow + (major > 0 ? lo : hi) / major - slack, r1 = cRow + (major > 0 ? hi : lo) / major + slack
+            let i0 = max(rows.lowerBound, Int(max(0, min(Double(nRows - 1), ((r0 - rowMin) / cell).rounded(.down)))))
+            let i1 = min(rows.upperBound, Int(max(0, min(Double(nRows - 1), ((r1 - rowMin) / cell).rounded(.down)))))
             guard i0 <= i1 else { continue }
             for row in i0...i1 {
                 cellRange(useZ ? col * nz + row : row * nz + col)

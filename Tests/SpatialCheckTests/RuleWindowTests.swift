@@ -250,4 +250,91 @@ import SpatialModel
         #expect(all.2 == 18 * 150 * 300)
         #expect(grid.2 > 0 && grid.2 < all.2 / 10)
     }
+
+    /// The cases where a window's search is cut short (see `KeepoutReach`): bars straddling a
+    /// window with their ends far outside it on both sides, in every size class up to 120 m and
+    /// just either side of the class limits (0.5, 2, 8, 32 m); bars just clear of a window's side
+    /// and just overlapping it; windows the eye walks up to until it is 5 cm from their plane (no
+    /// bound on the image's spread); pitched and rolled windows (a slab across the floor-plan
+    /// grid's rows and columns) with content scattered around them. Every case must give the
+    /// violations of comparing every window with all content.
+    static func reachCases() -> String {
+        let s = tan(0.0671 * Double.pi / 180)  // metres per point per metre of distance
+        var y = """
+        format: spatialscene/1
+        duration: 0.3
+        viewer:
+          posture: standing
+          path:
+            - {t: 0, position: [0, 1.6, 0]}
+            - {t: 0.3, position: [1.0, 1.6, 0.02], rotation: {yaw: -20}}
+        entities:
+
+        """
+        // Upright windows straight ahead (planes z = −d), bars 2 cm below their bottom edge, 5 cm
+        // in front of the plane.
+        let lengths = [0.45, 0.49, 0.51, 1.9, 2.1, 7.9, 8.5, 31, 33, 40, 120]
+        for (i, l) in lengths.enumerated() {
+            let d = 1.5 + 0.4 * Double(i), hw = 200 * s * d, hh = 100 * s * d
+            y += "  - {id: wa\(i), kind: window, placement: {distance: \(d), azimuth: 0, elevation: 0}, size: [400, 200]}\n"
+            let by = 1.6 - hh - 0.04, bz = -d + 0.05
+            // Centred (both ends outside the window), just clear of the right side, overlapping it by 5 cm.
+            for (k, x) in [0, hw + l / 2 + 0.05, hw + l / 2 - 0.05].enumerated() {
+                y += "  - {id: bar\(i)x\(k), kind: volume, position: [\(x), \(by), \(bz)], size: [\(l), 0.04, 0.04]}\n"
+            }
+        }
+        // Windows to the right, which the eye walks up to (their planes x = d, the eye ends at x = 1).
+        for (i, d) in [1.05, 1.12, 1.2, 1.35].enumerated() {
+            let hh = 100 * s * d
+            y += "  - {id: wn\(i), kind: window, placement: {distance: \(d), azimuth: 90, elevation: \(Double(i) * 12 - 18)}, size: [400, 200]}\n"
+            let cy = 1.6 + d * tan((Double(i) * 12 - 18) * Double.pi / 180)
+            y += "  - {id: nb\(i), kind: volume, position: [\(d - 0.03), \(cy - hh - 0.05), 0], size: [0.04, 0.04, 0.3]}\n"
+            y += "  - {id: nt\(i), kind: volume, position: [\(d + 0.06), \(cy + hh + 0.04), 0.1], size: [0.04, 0.04, 2.5]}\n"
+        }
+        // Pitched and rolled windows behind and to the left, content scattered around them.
+        var seed: UInt64 = 12345
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        for i in 0..<6 {
+            let az = -50 - 20 * Double(i), d = 1.6 + 0.3 * Double(i)
+            let a = az * Double.pi / 180
+            let cx = d * sin(a), cz = -d * cos(a)
+            y += "  - {id: wt\(i), kind: window, placement: {distance: \(d), azimuth: \(az), elevation: 0}, facing: none, rotation: {yaw: \(-az), pitch: \(25 * Double(i % 3) - 20), roll: \(15 * Double(i) - 30)}, size: [500, 300]}\n"
+            for k in 0..<25 {
+                let size = [0.03, 0.3, 1.2, 3, 9][k % 5]
+                let px = cx + (random() - 0.5) * 1.6, py = 1.6 + (random() - 0.5) * 1.4, pz = cz + (random() - 0.5) * 1.6
+                y += "  - {id: t\(i)c\(k), kind: volume, position: [\(px), \(py), \(pz)], rotation: {yaw: \(random() * 360), pitch: \(random() * 180 - 90)}, size: [\(size), \(size * 0.2), 0.05]}\n"
+            }
+        }
+        return y
+    }
+
+    @Test func theKeepoutSearchMissesNoStraddlingLargeOrNearContent() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keepout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("reach.scene.yaml").path
+        try Self.reachCases().write(toFile: path, atomically: true, encoding: .utf8)
+        let scene = try SceneLoader.load(path: path)
+        func run(exhaustive: Bool) -> ([Violation], Int) {
+            let engine = RuleEngine(scene: scene, configuration: .default)
+            engine.processor(ControlsKeepoutRule.self)?.exhaustive = exhaustive
+            Simulator(scene: scene).run { engine.consume($0) }
+            let vs = engine.finish().filter { $0.rule == "win-controls-keepout" }
+            return (vs, engine.processor(ControlsKeepoutRule.self)?.pairChecks ?? -1)
+        }
+        let grid = run(exhaustive: false), all = run(exhaustive: true)
+        #expect(grid.0.map { String(describing: $0) } == all.0.map { String(describing: $0) })
+        let pairs = Set(all.0.map { $0.entities.joined(separator: " ") })
+        // Each kind of case has findings to compare: straddling bars of every class, the one of
+        // 120 m included; a bar overlapping a side; windows the eye comes close to; tilted windows.
+        for id in ["bar0x0", "bar2x0", "bar4x0", "bar6x0", "bar8x0", "bar10x0", "bar3x2", "nb0", "nb3"] {
+            #expect(pairs.contains { $0.split(separator: " ").contains(Substring(id)) }, "\(id)")
+        }
+        #expect(pairs.contains { $0.hasPrefix("wt") || $0.contains(" wt") })
+        #expect(!pairs.contains { $0.contains("bar3x1") })  // clear of the side: not reported
+        #expect(grid.1 < all.1)
+    }
 }

@@ -210,37 +210,7 @@ struct JSONTree {
                 return try checkedLength(String(decoding: bytes, as: UTF8.self))
             case UInt8(ascii: "\\"):
                 i += 1
-                guard i < u.count else { throw Reject() }
-                let e = u[i]
-                i += 1
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(e)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard i + 4 <= u.count else { throw Reject() }
-                    var v: UInt32 = 0
-                    for _ in 0..<4 {
-                        let h = u[i]
-                        let d: UInt32
-                        switch h {
-                        case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(h - UInt8(ascii: "0"))
-                        case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(h - UInt8(ascii: "a") + 10)
-                        case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(h - UInt8(ascii: "A") + 10)
-                        default: throw Reject()
-                        }
-                        v = v << 4 | d
-                        i += 1
-                    }
-                    // libyaml rejects surrogate escapes (JSON's pairs): its error is reported by it.
-                    guard let scalar = Unicode.Scalar(v) else { throw Reject() }
-                    bytes.append(contentsOf: String(Character(scalar)).utf8)
-                default:
-                    throw Reject()
-                }
+                guard JSONEscape.decode(u, &i, into: &bytes) else { throw Reject() }
             default:
                 guard c >= 0x20, c != 0x7F else { throw Reject() }
                 if c >= 0x80 {
@@ -262,5 +232,47 @@ struct JSONTree {
     private func checkedLength(_ s: String) throws(Reject) -> String {
         guard s.utf8.count <= Limits.maxStringLength else { throw Reject() }
         return s
+    }
+}
+
+/// JSON's backslash escapes, read as libyaml reads them in a double-quoted scalar (both fast
+/// paths, `JSONTree` and `YAMLFastTree`, use it).
+enum JSONEscape {
+    /// Decodes the escape whose letter is at `u[i]` (just after the backslash) into `bytes` and
+    /// moves `i` past it. False for anything the fast paths leave to libyaml: an unknown escape, a
+    /// truncated or non-hex `\u`, or a surrogate (which libyaml rejects with its own error).
+    @inline(__always)
+    static func decode(_ u: UnsafeBufferPointer<UInt8>, _ i: inout Int, into bytes: inout [UInt8]) -> Bool {
+        guard i < u.count else { return false }
+        let e = u[i]
+        i += 1
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(e)
+        case UInt8(ascii: "b"): bytes.append(0x08)
+        case UInt8(ascii: "f"): bytes.append(0x0C)
+        case UInt8(ascii: "n"): bytes.append(0x0A)
+        case UInt8(ascii: "r"): bytes.append(0x0D)
+        case UInt8(ascii: "t"): bytes.append(0x09)
+        case UInt8(ascii: "u"):
+            guard i + 4 <= u.count else { return false }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let h = u[i]
+                let d: UInt32
+                switch h {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(h - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(h - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(h - UInt8(ascii: "A") + 10)
+                default: return false
+                }
+                v = v << 4 | d
+                i += 1
+            }
+            guard let scalar = Unicode.Scalar(v) else { return false }
+            bytes.append(contentsOf: String(Character(scalar)).utf8)
+        default:
+            return false
+        }
+        return true
     }
 }

@@ -547,37 +547,7 @@ struct YAMLFastTree {
                 return try checkedLength(String(decoding: bytes, as: UTF8.self))
             case UInt8(ascii: "\\"):
                 i += 1
-                guard i < u.count else { throw Reject() }
-                let e = u[i]
-                i += 1
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(e)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard i + 4 <= u.count else { throw Reject() }
-                    var v: UInt32 = 0
-                    for _ in 0..<4 {
-                        let h = u[i]
-                        let d: UInt32
-                        switch h {
-                        case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(h - UInt8(ascii: "0"))
-                        case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(h - UInt8(ascii: "a") + 10)
-                        case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(h - UInt8(ascii: "A") + 10)
-                        default: throw Reject()
-                        }
-                        v = v << 4 | d
-                        i += 1
-                    }
-                    // libyaml rejects surrogate escapes; its error is reported by it.
-                    guard let scalar = Unicode.Scalar(v) else { throw Reject() }
-                    bytes.append(contentsOf: String(Character(scalar)).utf8)
-                default:
-                    throw Reject()
-                }
+                guard JSONEscape.decode(u, &i, into: &bytes) else { throw Reject() }
             default:
                 if c < 0x20 || c >= 0x7F { try checkOther(c) }
                 bytes.append(c)

@@ -21,7 +21,7 @@ struct JSONTree {
     private var continuation = 0
     private var nodeCount = 0
 
-    private struct Reject: Error {}
+    private typealias Reject = FastPathReject
 
     private init(_ u: UnsafeBufferPointer<UInt8>) { self.u = u }
 
@@ -97,7 +97,7 @@ struct JSONTree {
                 i += 1
                 break
             }
-            if pairs.count > 1 { try checkDuplicates(pairs) }
+            if pairs.count > 1 { try FastPathText.checkDuplicates(pairs) }
             return YNode(kind: .mapping(pairs), loc: loc)
         case UInt8(ascii: "["):
             i += 1
@@ -124,18 +124,6 @@ struct JSONTree {
             return YNode(kind: .scalar(YScalar(text: try string(), type: .string)), loc: loc)
         default:
             return YNode(kind: .scalar(try literal()), loc: loc)
-        }
-    }
-
-    /// A duplicate key goes to libyaml's path, which reports it.
-    private func checkDuplicates(_ pairs: [YPair]) throws(Reject) {
-        if pairs.count <= 16 {
-            for a in 1..<pairs.count {
-                for b in 0..<a where pairs[a].key == pairs[b].key { throw Reject() }
-            }
-        } else {
-            var seen = Set<String>(minimumCapacity: pairs.count)
-            for p in pairs where !seen.insert(p.key).inserted { throw Reject() }
         }
     }
 
@@ -188,91 +176,6 @@ struct JSONTree {
 
     /// A JSON string at `i` (the opening quote), read as libyaml reads a double-quoted scalar.
     private mutating func string() throws(Reject) -> String {
-        i += 1
-        let start = i
-        // The common case: no escape, ASCII only.
-        while i < u.count {
-            let c = u[i]
-            if c == UInt8(ascii: "\"") {
-                let s = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
-                i += 1
-                return try checkedLength(s)
-            }
-            if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x7F { break }
-            i += 1
-        }
-        var bytes = Array(u[start..<i])
-        while i < u.count {
-            let c = u[i]
-            switch c {
-            case UInt8(ascii: "\""):
-                i += 1
-                return try checkedLength(String(decoding: bytes, as: UTF8.self))
-            case UInt8(ascii: "\\"):
-                i += 1
-                guard JSONEscape.decode(u, &i, into: &bytes) else { throw Reject() }
-            default:
-                guard c >= 0x20, c != 0x7F else { throw Reject() }
-                if c >= 0x80 {
-                    // Characters libyaml rejects or reads as a line break: C1 controls (NEL
-                    // included), LS, PS, a byte order mark, U+FFFE and U+FFFF.
-                    let c1 = i + 1 < u.count ? u[i + 1] : 0, c2 = i + 2 < u.count ? u[i + 2] : 0
-                    if c == 0xC2, c1 < 0xA0 { throw Reject() }
-                    if c == 0xE2, c1 == 0x80, c2 == 0xA8 || c2 == 0xA9 { throw Reject() }
-                    if c == 0xEF, (c1 == 0xBB && c2 == 0xBF) || (c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)) { throw Reject() }
-                    if c & 0xC0 == 0x80 { continuation += 1 }
-                }
-                bytes.append(c)
-                i += 1
-            }
-        }
-        throw Reject()
-    }
-
-    private func checkedLength(_ s: String) throws(Reject) -> String {
-        guard s.utf8.count <= Limits.maxStringLength else { throw Reject() }
-        return s
-    }
-}
-
-/// JSON's backslash escapes, read as libyaml reads them in a double-quoted scalar (both fast
-/// paths, `JSONTree` and `YAMLFastTree`, use it).
-enum JSONEscape {
-    /// Decodes the escape whose letter is at `u[i]` (just after the backslash) into `bytes` and
-    /// moves `i` past it. False for anything the fast paths leave to libyaml: an unknown escape, a
-    /// truncated or non-hex `\u`, or a surrogate (which libyaml rejects with its own error).
-    @inline(__always)
-    static func decode(_ u: UnsafeBufferPointer<UInt8>, _ i: inout Int, into bytes: inout [UInt8]) -> Bool {
-        guard i < u.count else { return false }
-        let e = u[i]
-        i += 1
-        switch e {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(e)
-        case UInt8(ascii: "b"): bytes.append(0x08)
-        case UInt8(ascii: "f"): bytes.append(0x0C)
-        case UInt8(ascii: "n"): bytes.append(0x0A)
-        case UInt8(ascii: "r"): bytes.append(0x0D)
-        case UInt8(ascii: "t"): bytes.append(0x09)
-        case UInt8(ascii: "u"):
-            guard i + 4 <= u.count else { return false }
-            var v: UInt32 = 0
-            for _ in 0..<4 {
-                let h = u[i]
-                let d: UInt32
-                switch h {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(h - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(h - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(h - UInt8(ascii: "A") + 10)
-                default: return false
-                }
-                v = v << 4 | d
-                i += 1
-            }
-            guard let scalar = Unicode.Scalar(v) else { return false }
-            bytes.append(contentsOf: String(Character(scalar)).utf8)
-        default:
-            return false
-        }
-        return true
+        try FastPathText.doubleQuoted(u, &i, continuation: &continuation)
     }
 }

@@ -33,7 +33,7 @@ struct YAMLFastTree {
     /// the end of the file.
     private var indent = 0
 
-    private struct Reject: Error {}
+    private typealias Reject = FastPathReject
 
     private init(_ u: UnsafeBufferPointer<UInt8>) { self.u = u }
 
@@ -87,14 +87,7 @@ struct YAMLFastTree {
     /// A byte of a scalar or comment that is not plain printable ASCII: accepted (and counted for
     /// columns) unless libyaml rejects it or reads it as a line break or a byte order mark.
     @inline(__always) private mutating func checkOther(_ c: UInt8) throws(Reject) {
-        // Controls (a tab and a carriage return included) and DEL.
-        guard c >= 0x80 else { throw Reject() }
-        if c & 0xC0 == 0x80 { continuation += 1; return }
-        let c1 = at(i + 1), c2 = at(i + 2)
-        // C1 controls (NEL included), LS, PS, a byte order mark, U+FFFE and U+FFFF.
-        if c == 0xC2, c1 < 0xA0 { throw Reject() }
-        if c == 0xE2, c1 == 0x80, c2 == 0xA8 || c2 == 0xA9 { throw Reject() }
-        if c == 0xEF, (c1 == 0xBB && c2 == 0xBF) || (c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)) { throw Reject() }
+        try FastPathText.checkOther(c, u, i, continuation: &continuation)
     }
 
     /// Skips a comment from its `#` to the line break (not consumed).
@@ -228,7 +221,7 @@ struct YAMLFastTree {
             // A deeper line would continue a plain scalar or be an error; `- ` here is an error.
             guard indent == column, !atSequenceEntry else { throw Reject() }
         }
-        if pairs.count > 1 { try Self.checkDuplicates(pairs) }
+        if pairs.count > 1 { try FastPathText.checkDuplicates(pairs) }
         return YNode(kind: .mapping(pairs), loc: loc)
     }
 
@@ -342,7 +335,7 @@ struct YAMLFastTree {
             break
         }
         if isMapping {
-            if pairs.count > 1 { try Self.checkDuplicates(pairs) }
+            if pairs.count > 1 { try FastPathText.checkDuplicates(pairs) }
             return YNode(kind: .mapping(pairs), loc: loc)
         }
         return YNode(kind: .sequence(items), loc: loc)
@@ -514,7 +507,7 @@ struct YAMLFastTree {
                 let s = bytes.map { String(decoding: $0, as: UTF8.self) }
                     ?? String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
                 i += 1
-                return try checkedLength(s)
+                return try FastPathText.checkedLength(s)
             }
             if c < 0x20 || c >= 0x7F { try checkOther(c) }
             bytes?.append(c)
@@ -525,52 +518,7 @@ struct YAMLFastTree {
 
     /// A double-quoted scalar on one line with JSON's escapes (as `JSONTree` reads it).
     private mutating func doubleQuoted() throws(Reject) -> String {
-        i += 1
-        let start = i
-        // The common case: no escape, ASCII only.
-        while i < u.count {
-            let c = u[i]
-            if c == Self.doubleQuote {
-                let s = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
-                i += 1
-                return try checkedLength(s)
-            }
-            if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x7F { break }
-            i += 1
-        }
-        var bytes = Array(u[start..<i])
-        while i < u.count {
-            let c = u[i]
-            switch c {
-            case Self.doubleQuote:
-                i += 1
-                return try checkedLength(String(decoding: bytes, as: UTF8.self))
-            case UInt8(ascii: "\\"):
-                i += 1
-                guard JSONEscape.decode(u, &i, into: &bytes) else { throw Reject() }
-            default:
-                if c < 0x20 || c >= 0x7F { try checkOther(c) }
-                bytes.append(c)
-                i += 1
-            }
-        }
-        throw Reject()
+        try FastPathText.doubleQuoted(u, &i, continuation: &continuation)
     }
 
-    private func checkedLength(_ s: String) throws(Reject) -> String {
-        guard s.utf8.count <= Limits.maxStringLength else { throw Reject() }
-        return s
-    }
-
-    /// A duplicate key goes to libyaml's path, which reports it.
-    private static func checkDuplicates(_ pairs: [YPair]) throws(Reject) {
-        if pairs.count <= 16 {
-            for a in 1..<pairs.count {
-                for b in 0..<a where pairs[a].key == pairs[b].key { throw Reject() }
-            }
-        } else {
-            var seen = Set<String>(minimumCapacity: pairs.count)
-            for p in pairs where !seen.insert(p.key).inserted { throw Reject() }
-        }
-    }
 }

@@ -1,0 +1,115 @@
+/// What the two one-pass fast paths, `JSONTree` and `YAMLFastTree`, read the same way: bytes
+/// that are not printable ASCII, double-quoted strings with JSON's escapes, string lengths and
+/// duplicate keys. Anything they do not read exactly as libyaml does throws `FastPathReject`, and
+/// the file goes through libyaml, which reads and reports it.
+struct FastPathReject: Error {}
+
+enum FastPathText {
+    /// A byte `c` of a string or comment that is not printable ASCII, at `u[i]`: accepted (a
+    /// UTF-8 continuation byte counted in `continuation`, for columns counted in characters as
+    /// libyaml's are) unless libyaml rejects it or reads it as a line break or a byte order mark:
+    /// controls (a tab and a carriage return included), DEL, C1 controls (NEL included), LS, PS,
+    /// U+FEFF, U+FFFE and U+FFFF.
+    @inline(__always)
+    static func checkOther(_ c: UInt8, _ u: UnsafeBufferPointer<UInt8>, _ i: Int, continuation: inout Int) throws(FastPathReject) {
+        guard c >= 0x80 else { throw FastPathReject() }
+        if c & 0xC0 == 0x80 { continuation += 1; return }
+        let c1 = i + 1 < u.count ? u[i + 1] : 0, c2 = i + 2 < u.count ? u[i + 2] : 0
+        if c == 0xC2, c1 < 0xA0 { throw FastPathReject() }
+        if c == 0xE2, c1 == 0x80, c2 == 0xA8 || c2 == 0xA9 { throw FastPathReject() }
+        if c == 0xEF, (c1 == 0xBB && c2 == 0xBF) || (c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)) { throw FastPathReject() }
+    }
+
+    /// A double-quoted string on one line with JSON's escapes, from its opening quote at `u[i]`;
+    /// `i` ends after the closing quote.
+    static func doubleQuoted(_ u: UnsafeBufferPointer<UInt8>, _ i: inout Int, continuation: inout Int) throws(FastPathReject) -> String {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        i += 1
+        let start = i
+        // The common case: no escape, ASCII only.
+        while i < u.count {
+            let c = u[i]
+            if c == quote {
+                let s = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
+                i += 1
+                return try checkedLength(s)
+            }
+            if c == backslash || c < 0x20 || c >= 0x7F { break }
+            i += 1
+        }
+        var bytes = Array(u[start..<i])
+        while i < u.count {
+            let c = u[i]
+            switch c {
+            case quote:
+                i += 1
+                return try checkedLength(String(decoding: bytes, as: UTF8.self))
+            case backslash:
+                i += 1
+                guard decodeEscape(u, &i, into: &bytes) else { throw FastPathReject() }
+            default:
+                if c < 0x20 || c >= 0x7F { try checkOther(c, u, i, continuation: &continuation) }
+                bytes.append(c)
+                i += 1
+            }
+        }
+        throw FastPathReject()
+    }
+
+    /// `s`, unless it is longer than the loader's limit (which libyaml's path reports).
+    @inline(__always)
+    static func checkedLength(_ s: String) throws(FastPathReject) -> String {
+        guard s.utf8.count <= Limits.maxStringLength else { throw FastPathReject() }
+        return s
+    }
+
+    /// A duplicate key goes to libyaml's path, which reports it.
+    static func checkDuplicates(_ pairs: [YPair]) throws(FastPathReject) {
+        if pairs.count <= 16 {
+            for a in 1..<pairs.count {
+                for b in 0..<a where pairs[a].key == pairs[b].key { throw FastPathReject() }
+            }
+        } else {
+            var seen = Set<String>(minimumCapacity: pairs.count)
+            for p in pairs where !seen.insert(p.key).inserted { throw FastPathReject() }
+        }
+    }
+
+    /// Decodes the escape whose letter is at `u[i]` (just after the backslash) into `bytes` and
+    /// moves `i` past it. False for anything the fast paths leave to libyaml: an unknown escape, a
+    /// truncated or non-hex `\u`, or a surrogate (which libyaml rejects with its own error).
+    @inline(__always)
+    static func decodeEscape(_ u: UnsafeBufferPointer<UInt8>, _ i: inout Int, into bytes: inout [UInt8]) -> Bool {
+        guard i < u.count else { return false }
+        let e = u[i]
+        i += 1
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(e)
+        case UInt8(ascii: "b"): bytes.append(0x08)
+        case UInt8(ascii: "f"): bytes.append(0x0C)
+        case UInt8(ascii: "n"): bytes.append(0x0A)
+        case UInt8(ascii: "r"): bytes.append(0x0D)
+        case UInt8(ascii: "t"): bytes.append(0x09)
+        case UInt8(ascii: "u"):
+            guard i + 4 <= u.count else { return false }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let h = u[i]
+                let d: UInt32
+                switch h {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(h - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(h - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(h - UInt8(ascii: "A") + 10)
+                default: return false
+                }
+                v = v << 4 | d
+                i += 1
+            }
+            guard let scalar = Unicode.Scalar(v) else { return false }
+            bytes.append(contentsOf: String(Character(scalar)).utf8)
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -30,7 +30,7 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("point-angle"), parsing: .unconditional,
             help: "Degrees per point (default: the config's units.pointAngle, else the scene's, else 0.0671).")
     var pointAngle: Double?
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .customLong("repeat"), parsing: .unconditional,
             help: "Run the pipeline N times on the loaded scene (1 to 1000) and report the median run, the minimum, the maximum and the spread.")
     var repeats = 1

@@ -56,7 +56,7 @@ struct Inspect: ParsableCommand {
 
     @Argument(help: "A scene file or a bare 3D asset.") var path: String
     @Option(help: "Output format: text or json (spatialcheck-model/1).") var format: SpatialCheck.InspectFormat = .text
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @OptionGroup var configuration: ConfigOptions
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
@@ -132,7 +132,7 @@ struct Simulate: ParsableCommand {
 
     @Argument(help: "A scene file or a bare 3D asset.") var path: String
     @Option(help: "csv or jsonl.") var format: TraceFormat = .csv
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @OptionGroup var configuration: ConfigOptions
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
@@ -206,7 +206,7 @@ struct Validate: ParsableCommand {
     @Argument(help: "Scene files, bare assets or directories.") var paths: [String]
     @Option(help: "text, json, sarif, junit, markdown, html, xcode (path:line:col: error: …) or github (workflow annotations).")
     var format: ReportFormat = .text
-    @Option(help: "Write the report to this file instead of standard output.") var output: String?
+    @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.") var output: String?
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run: error, warning, info or never (default: the config's, else error).")
     var failOn: FailOn?
     @OptionGroup var configuration: ConfigOptions
@@ -283,7 +283,7 @@ struct Report: ParsableCommand {
     @Argument(help: "Reports written by `validate --format json`.") var reports: [String]
     @Option(help: "Compare with this saved report: new, worsened, unchanged, improved, fixed.") var baseline: String?
     @Option(help: "text, json, sarif, junit, markdown, html, xcode or github.") var format: ReportFormat = .text
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: error; the failOn saved in the reports is not used).")
     var failOn: FailOn?
     @Option(help: "Project root the reports' scene paths are relative to, for --format xcode (default: found from the current directory).")

@@ -60,6 +60,11 @@ import SpatialCheck
         let written = try String(contentsOfFile: dir + "/out.sarif", encoding: .utf8)
         #expect(written.contains("\"version\": \"2.1.0\""))
         #expect(try cli(["validate", scene, "--output", "/nonexistent-dir/x.txt"]).status == 2)
+        // -o is the short form: the same bytes as standard output.
+        let short = try cli(["validate", scene, "--format", "json", "-o", dir + "/short.json"])
+        let stdout = try cli(["validate", scene, "--format", "json"])
+        #expect(short.status == 1 && short.stdout.isEmpty)
+        #expect(try String(contentsOfFile: dir + "/short.json", encoding: .utf8) == stdout.stdout)
     }
 
     /// Write a baseline, then: unchanged passes, a worsened value fails, an added violation fails,

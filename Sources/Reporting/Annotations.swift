@@ -42,6 +42,9 @@ extension Report {
                 out.append(Annotation(file: file, line: max(1, w.location?.line ?? 1), column: max(1, w.location?.column ?? 1),
                                       level: "warning", message: w.message + (w.hint.map { " (\($0))" } ?? ""), rule: "load-warning"))
             }
+            if let stopped = scene.stopped {
+                out.append(Annotation(file: file, line: 1, column: 1, level: "warning", message: stopped.line, rule: "tracking-limit"))
+            }
         }
         return out
     }

@@ -88,6 +88,9 @@ extension Report {
             if let line = OmittedViolations.notShown(scene.omitted) {
                 notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
             }
+            if let stopped = scene.stopped {
+                notifications.append(.object([("level", .string("warning")), ("message", .object([("text", .string("\(scene.path): \(stopped.line)"))]))]))
+            }
             // Every scene that could not be loaded (a load error, or a path that does not exist)
             // has at least one notification, its message naming the file.
             let errors = scene.status == .error && scene.errors.isEmpty
@@ -231,7 +234,8 @@ extension Report {
                 suites += "    </properties>\n"
             }
             suites += cases
-            if let line = OmittedViolations.notShown(scene.omitted) { suites += "    <system-out>\(Escape.xml(line))</system-out>\n" }
+            let notes = [OmittedViolations.notShown(scene.omitted), scene.stopped?.line].compactMap { $0 }
+            if !notes.isEmpty { suites += "    <system-out>\(Escape.xml(notes.joined(separator: "\n")))</system-out>\n" }
             suites += "  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -347,6 +351,7 @@ extension Report {
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
             if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(Escape.markdown(line))_\n" }
+            if let stopped = s.stopped { out += "\n**\(Escape.markdown(stopped.line))**\n" }
             for g in groups where g.isFolded {
                 out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
                 for m in g.members {

@@ -159,6 +159,7 @@ extension Report {
                         picturesLeftOut: snap != nil && k >= SceneSnapshot.maxViews)
         }
         if let line = OmittedViolations.notShown(s.omitted) { out += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
+        if let stopped = s.stopped { out += "<p class=\"omitted\"><strong>\(Escape.html(stopped.line))</strong></p>\n" }
         out += "<p class=\"top\"><a href=\"#top\">↑ summary</a></p>\n</section>\n"
         return out
     }

@@ -113,6 +113,9 @@ public struct SceneReport: Sendable {
     /// Violations left out of `violations` by `--max-violations` (and SARIF's result limit), per
     /// rule and severity, sorted; they still count in `count(_:)` and decided the exit code.
     public var omitted: [OmittedViolations] = []
+    /// Set when the scene stopped early: it reached the most distinct violations one scene may
+    /// track (`validate --max-tracked`), so only its first frames were checked.
+    public var stopped: EarlyStop?
     /// The geometry the HTML report draws, written to JSON as `geometry` only when set
     /// (`validate --with-geometry`), and read back by `spatialcheck report`.
     public var geometry: SceneSnapshot?
@@ -133,6 +136,35 @@ public struct SceneReport: Sendable {
 
     /// Violations left out of the report (all rules and severities).
     public var omittedCount: Int { omitted.reduce(0) { $0 + $1.count } }
+}
+
+/// A scene that stopped before its last frame because it reached the tracking limit: frames
+/// 0…`afterFrame` were checked (findings of that frame that would have needed one more tracked
+/// violation were dropped), of `frames` planned.
+public struct EarlyStop: Sendable, Equatable {
+    public var afterFrame: Int
+    public var frames: Int
+    public var trackingLimit: Int
+    public init(afterFrame: Int, frames: Int, trackingLimit: Int) {
+        self.afterFrame = afterFrame; self.frames = frames; self.trackingLimit = trackingLimit
+    }
+
+    /// The line each report format prints for a scene that stopped early.
+    public var line: String {
+        "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(Self.grouped(trackingLimit)) distinct violations, "
+            + "the most one scene may track; the counts and spans cover \(afterFrame == 0 ? "frame 0" : "frames 0–\(afterFrame)") only. "
+            + "Fix the violations shown (so many usually repeat one layout mistake), or raise the limit with --max-tracked N (0 = no limit; about 1 KB of memory each)"
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, c != "-", (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
+    }
 }
 
 /// Violations of one rule and severity left out of a scene's report.
@@ -268,6 +300,10 @@ extension SceneReport {
                 after.append(("omittedViolations", .array(omitted.map {
                     .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue)), ("count", .int($0.count))])
                 })))
+            }
+            if let stopped {
+                after.append(("stopped", .object([("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)),
+                                                  ("trackingLimit", .int(stopped.trackingLimit)), ("message", .string(stopped.line))])))
             }
             if !warnings.isEmpty { after.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
             after.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))
@@ -409,6 +445,7 @@ extension Report {
                     }
                 }
                 if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(line)\n" }
+                if let stopped = scene.stopped { out += "  " + paint.yellow("stopped") + ": \(t(stopped.line))\n" }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
                 out += "\n"
             }
@@ -453,11 +490,15 @@ extension Report {
         return out
     }
 
-    /// `by rule:` and one line per rule with violations: its counts by severity, rules with more
-    /// errors first, then warnings, then info, then by id. Empty without violations.
+    /// `by rule:` and one line per rule with violations: its counts by severity (those listed and
+    /// those `--max-violations` left out), rules with more errors first, then warnings, then info,
+    /// then by id. Empty without violations.
     func ruleSummary() -> String {
         var counts: [String: [Int]] = [:]
-        for s in scenes { for v in s.violations { counts[v.rule, default: [0, 0, 0]][v.severity.rank] += 1 } }
+        for s in scenes {
+            for v in s.violations { counts[v.rule, default: [0, 0, 0]][v.severity.rank] += 1 }
+            for o in s.omitted { counts[o.rule, default: [0, 0, 0]][o.severity.rank] += o.count }
+        }
         guard !counts.isEmpty else { return "" }
         let rows = counts.sorted { a, b in a.value != b.value ? a.value.lexicographicallyPrecedes(b.value, by: >) : a.key < b.key }
         let width = rows.map(\.key.count).max() ?? 0

@@ -139,6 +139,18 @@ public final class RuleEngine {
     /// violations `finish` returns (ignored ones are left out).
     public var aggregateCount: Int { findings.aggregates.count }
 
+    /// The most distinct violations (aggregates) the engine tracks, 0 = no limit. Memory grows with
+    /// them (a scene of 2,000 buttons on one spot has 2 million pairs), so `validate` bounds it
+    /// (`--max-tracked`) and stops the scene after the frame in which the limit is reached
+    /// (`trackingLimitReached`): findings of that frame that would need one more are dropped.
+    public var trackingLimit: Int {
+        get { findings.limit }
+        set { findings.limit = max(0, newValue) }
+    }
+
+    /// Whether a finding was dropped because `trackingLimit` violations are tracked.
+    public var trackingLimitReached: Bool { findings.limitReached }
+
     /// `finish()`, handing the violations to `body` one at a time, in the same order and with the
     /// same contents, except that when `limit` is given, every violation of a rule with more than
     /// `limit` violations gets an empty message: the returned `PendingMessages` writes those on

@@ -180,6 +180,11 @@ struct Findings {
     /// (`PackedSlots`); keys outside its range go through `slotOfKey`.
     private var packed: PackedSlots
     private var slotOfKey: [FindingKey: Int] = [:]
+    /// The most aggregates kept (0 = no limit): a finding that would make one more is dropped and
+    /// `limitReached` set, so memory stays bounded whatever the scene (`RuleEngine.trackingLimit`).
+    var limit = 0
+    /// Whether a finding was dropped because `limit` aggregates exist.
+    private(set) var limitReached = false
 
     init(rules: [RuleMetadata], severityOverride: [Severity?], entityCount: Int) {
         worse = rules.map(\.worse)
@@ -209,6 +214,7 @@ struct Findings {
                          measured: Double, threshold: Double, aux: Double = .nan,
                          severity: Severity? = nil, angular: Bool = false, unit: String? = nil, variant: Int = 0) {
         let i = slot(rule: rule, e0, e1, variant: variant)
+        guard i >= 0 else { return }
         aggregates[i].add(frame: frame, time: time)
         update(i, rule: rule, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
                severity: severity, angular: angular, unit: unit)
@@ -226,6 +232,7 @@ struct Findings {
         if !(i >= 0 && i < keys.count && keys[i].rule == rule && keys[i].a == lo && keys[i].b == hi && keys[i].variant == 0) {
             i = self.slot(rule: rule, e0, e1, variant: 0)
             slot = Int32(truncatingIfNeeded: i)
+            guard i >= 0 else { return }
         }
         aggregates[i].add(frame: frame, time: time)
         update(i, rule: rule, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
@@ -238,6 +245,7 @@ struct Findings {
                             aux: Double = .nan, severity: Severity? = nil, unit: String? = nil, variant: Int = 0) {
         guard to >= from else { return }
         let i = slot(rule: rule, e0, e1, variant: variant)
+        guard i >= 0 else { return }
         aggregates[i].addSpan(from, to)
         if from < aggregates[i].firstFrame { aggregates[i].firstFrame = from; aggregates[i].firstTime = fromTime }
         if to > aggregates[i].lastFrame { aggregates[i].lastFrame = to; aggregates[i].lastTime = toTime }
@@ -245,12 +253,14 @@ struct Findings {
                severity: severity, angular: false, unit: unit)
     }
 
-    /// Index of the aggregate of (rule, e0, e1, variant), created when new.
+    /// Index of the aggregate of (rule, e0, e1, variant), created when new; -1 when it would be
+    /// new and `limit` aggregates exist.
     private mutating func slot(rule: Int, _ e0: Int, _ e1: Int, variant: Int) -> Int {
         if e1 < 0, e0 >= 0, e0 < entityCount, variant == 0 {
             if singleSlot[rule].isEmpty { singleSlot[rule] = Array(repeating: -1, count: entityCount) }
             let s = singleSlot[rule][e0]
             if s >= 0 { return Int(s) }
+            guard !full() else { return -1 }
             let n = append(FindingKey(rule: rule, e0))
             singleSlot[rule][e0] = Int32(truncatingIfNeeded: n)
             return n
@@ -259,15 +269,24 @@ struct Findings {
         if let k = packed.pack(rule: rule, lo, hi, variant: variant) {
             let s = packed.find(k)
             if s >= 0 { return s }
+            guard !full() else { return -1 }
             let n = append(FindingKey(rule: rule, e0, e1, variant: variant))
             packed.insert(k, slot: n)
             return n
         }
         let key = FindingKey(rule: rule, e0, e1, variant: variant)
         if let s = slotOfKey[key] { return s }
+        guard !full() else { return -1 }
         let n = append(key)
         slotOfKey[key] = n
         return n
+    }
+
+    /// True (and `limitReached` set) when no aggregate may be added.
+    private mutating func full() -> Bool {
+        guard limit > 0, aggregates.count >= limit else { return false }
+        limitReached = true
+        return true
     }
 
     private mutating func append(_ key: FindingKey) -> Int {

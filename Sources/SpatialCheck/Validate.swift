@@ -244,7 +244,20 @@ extension SpatialCheck {
             return CheckedScene(report: SceneReport(path: path, status: .error, errors: [over]), snapshot: nil, messages: nil)
         }
         let engine = RuleEngine(scene: scene, configuration: configuration)
-        simulator.run { frame in engine.consume(frame) }
+        engine.trackingLimit = budget.trackedViolations
+        // Stops after the frame in which the tracking limit is reached (memory stays bounded).
+        struct Stop: Error { var frame: Int }
+        var stopped: EarlyStop?
+        do {
+            try simulator.run { frame in
+                engine.consume(frame)
+                if engine.trackingLimitReached { throw Stop(frame: frame.frame) }
+            }
+        } catch {
+            // Only `Stop` is thrown (the simulator rethrows what its body throws).
+            let frame = (error as? Stop)?.frame ?? max(0, simulator.frameCount - 1)
+            stopped = EarlyStop(afterFrame: frame, frames: simulator.frameCount, trackingLimit: budget.trackedViolations)
+        }
         // One violation at a time into the report's form: no second array of them all.
         var violations: [ReportViolation] = []
         violations.reserveCapacity(engine.aggregateCount)
@@ -261,6 +274,7 @@ extension SpatialCheck {
             violations: violations, warnings: scene.warnings, rulesChecked: engine.rules.map(\.id))
         report.legacyPath = names.legacy
         report.filePath = names.file
+        report.stopped = stopped
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
         guard snapshot else { return CheckedScene(report: report, snapshot: nil, messages: messages) }

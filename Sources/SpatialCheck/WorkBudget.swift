@@ -11,17 +11,33 @@ import SpatialModel
 ///   (a spatial grid), so this catches only scenes whose pairs alone are out of reach.
 ///
 /// `--max-work N` sets the entity-frame budget to N (and the pair bound to 100 × N); 0 removes both.
+///
+/// - Tracked violations: the distinct violations (rule and entities) one scene may hold, by
+///   default 500,000 (`--max-tracked N`, 0 = no limit). Checked while simulating, since only the
+///   frames tell: the scene stops after the frame in which the limit is reached, and its report says
+///   so (`SceneReport.stopped`). Each tracked violation costs about 1 KB until the report is
+///   written, so the default bounds that memory at about 0.5 GB; a scene of 1,000 buttons on one
+///   spot (999,000 violating pairs) stops after its first frame instead of needing ~1 GB, and one of
+///   5,000 buttons (25 million) instead of exhausting the machine.
 public struct WorkBudget: Sendable, Equatable {
     public static let defaultEntityFrames = 1_000_000_000
+    public static let defaultTrackedViolations = 500_000
     /// The pair-check bound per entity-frame of budget.
     public static let pairChecksPerEntityFrame = 100
 
     /// Largest entities × frames of one scene; 0 = no limit.
     public var entityFrames: Int
 
-    public init(entityFrames: Int = WorkBudget.defaultEntityFrames) { self.entityFrames = max(0, entityFrames) }
+    /// Most distinct violations tracked per scene; 0 = no limit.
+    public var trackedViolations: Int
 
-    public static let unlimited = WorkBudget(entityFrames: 0)
+    public init(entityFrames: Int = WorkBudget.defaultEntityFrames,
+                trackedViolations: Int = WorkBudget.defaultTrackedViolations) {
+        self.entityFrames = max(0, entityFrames)
+        self.trackedViolations = max(0, trackedViolations)
+    }
+
+    public static let unlimited = WorkBudget(entityFrames: 0, trackedViolations: 0)
 
     /// Largest interactive pairs × frames; 0 = no limit.
     public var pairChecks: Double { Double(entityFrames) * Double(Self.pairChecksPerEntityFrame) }

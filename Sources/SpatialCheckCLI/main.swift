@@ -234,6 +234,9 @@ struct Validate: ParsableCommand {
     @Option(name: .customLong("max-work"), parsing: .unconditional,
             help: "Largest entities × frames one scene may simulate (default \(WorkBudget.defaultEntityFrames); 0 = no limit); interactive pairs × frames may be \(WorkBudget.pairChecksPerEntityFrame) times that. A scene over it is an error (exit 2) before any frame is simulated.")
     var maxWork = WorkBudget.defaultEntityFrames
+    @Option(name: .customLong("max-tracked"), parsing: .unconditional,
+            help: "Most distinct violations one scene may track (default \(WorkBudget.defaultTrackedViolations); 0 = no limit; about 1 KB of memory each). A scene that reaches it stops after that frame and its report says so.")
+    var maxTracked = WorkBudget.defaultTrackedViolations
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
@@ -241,6 +244,7 @@ struct Validate: ParsableCommand {
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, found \(jobs)") }
         if maxViolations < 0 { throw ValidationError("--max-violations must be 0 (no limit) or more, found \(maxViolations)") }
         if maxWork < 0 { throw ValidationError("--max-work must be 0 (no limit) or more, found \(maxWork)") }
+        if maxTracked < 0 { throw ValidationError("--max-tracked must be 0 (no limit) or more, found \(maxTracked)") }
     }
 
     func run() throws {
@@ -260,7 +264,7 @@ struct Validate: ParsableCommand {
         options.root = root
         options.shard = shard
         options.maxViolations = maxViolations
-        options.workBudget = WorkBudget(entityFrames: maxWork)
+        options.workBudget = WorkBudget(entityFrames: maxWork, trackedViolations: maxTracked)
         options.color = useColor(format: format, output: output, noColor: noColor)
         if isTerminal(2) {
             options.progress = { done, total in

@@ -39,6 +39,16 @@ import Rules
         #expect(!Self.report().text().contains("by rule:"), "report's text has its own summary at the top")
     }
 
+    /// Violations `--max-violations` left out count in the per-rule summary as in the total.
+    @Test func perRuleSummaryCountsTheViolationsLeftOut() {
+        var report = Self.report()
+        report.scenes[0].omitted = [OmittedViolations(rule: "target-center-spacing", severity: .error, count: 4_999),
+                                    OmittedViolations(rule: "type-min-size", severity: .warning, count: 7)]
+        let text = report.text(byRule: true)
+        #expect(text.contains("by rule:\n  target-center-spacing  5000 errors\n  type-min-size          9 warnings\n"))
+        #expect(text.contains("2 scenes checked: 5000 errors, 9 warnings, 2 info"))
+    }
+
     @Test func oneFrameIsSingularAndPtEqIsExplainedOnce() {
         let text = Self.report().text()
         // The title line ends with the settings used: the report's pointAngle and its default

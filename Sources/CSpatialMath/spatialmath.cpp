@@ -280,29 +280,38 @@ namespace {
 enum Slot { kAz, kEl, kElw, kEcc, kW, kH, kThin, kPt, kAngV, kRel0, kRel1, kSlots };
 constexpr size_t kBlock = 128;
 
-__attribute__((always_inline)) inline void atan2_loop(const double *__restrict y, const double *__restrict x,
+// Returns whether some lane needs libm (non-finite arguments or (0, 0)): tested in the same
+// branch-free loop (bitwise, so it vectorises), and only then lane by lane.
+__attribute__((always_inline)) inline bool atan2_loop(const double *__restrict y, const double *__restrict x,
                                                       double *__restrict out, size_t n) {
-    for (size_t i = 0; i < n; ++i) out[i] = sm_atan2_core(y[i], x[i]);
+    unsigned special = 0;
+    for (size_t i = 0; i < n; ++i) {
+        out[i] = sm_atan2_core(y[i], x[i]);
+        const double ax = std::fabs(x[i]), ay = std::fabs(y[i]);
+        special |= static_cast<unsigned>(!(ax < INFINITY)) | static_cast<unsigned>(!(ay < INFINITY)) |
+                   (static_cast<unsigned>(ax == 0) & static_cast<unsigned>(ay == 0));
+    }
+    return special != 0;
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 // Same operations on 4 lanes (no FMA: the bits are those of the scalar code on every machine).
-__attribute__((target("avx2"))) void atan2_batch_avx2(const double *y, const double *x, double *out, size_t n) {
-    atan2_loop(y, x, out, n);
+__attribute__((target("avx2"))) bool atan2_batch_avx2(const double *y, const double *x, double *out, size_t n) {
+    return atan2_loop(y, x, out, n);
 }
 #endif
 
 void atan2_batch(const double *y, const double *x, double *out, size_t n) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) atan2_batch_avx2(y, x, out, n);
-    else atan2_loop(y, x, out, n);
+    const bool special = avx2 ? atan2_batch_avx2(y, x, out, n) : atan2_loop(y, x, out, n);
 #else
-    atan2_loop(y, x, out, n);
+    const bool special = atan2_loop(y, x, out, n);
 #endif
     // libm's special cases (non-finite arguments, (0, 0)), rare: the core assumes them away.
-    for (size_t i = 0; i < n; ++i)
-        if (!sm_atan2_core_applies(y[i], x[i])) out[i] = std::atan2(y[i], x[i]);
+    if (special)
+        for (size_t i = 0; i < n; ++i)
+            if (!sm_atan2_core_applies(y[i], x[i])) out[i] = std::atan2(y[i], x[i]);
 }
 
 // The corners centre ± a[0] ± a[1] ± a[2] (corner k takes + for bit j of k set), as coordinate
@@ -393,6 +402,93 @@ inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, c
     return true;
 }
 
+// The projections of a block of entities that take no decision (centre direction, the frame
+// around the line of sight, the box frame in the head frame and in the sight frame), computed in
+// one branch-free loop over structure-of-arrays buffers so that it vectorises (4 entities per AVX2
+// register); pass 1 reads them back. Same operations in the same order as the scalar formulas they
+// replace (glm's dot is (x·x + y·y) + z·z, its mat3 · vec3 sums the columns left to right), so the
+// bits are the same with and without AVX2.
+enum PreField {
+    kDist, kLx, kLy, kLz, kSx, kSy, kSz, kRx, kRy, kRz, kUx, kUy, kUz,
+    kHcx, kHcy, kHcz, kHa0, kSc0 = kHa0 + 9, kSa0 = kSc0 + 3, kPreFields = kSa0 + 9
+};
+struct PreFrame {
+    double eye[3], t[9], fwd[3], hup[3], hright[3]; // t: to_head column-major (t[3·col + row])
+};
+struct Pre {
+    double v[kPreFields][kBlock];
+};
+
+__attribute__((always_inline)) inline double ieee_sqrt(double x) { return __builtin_elementwise_sqrt(x); }
+
+__attribute__((always_inline)) inline void prepass_loop(const PreFrame &f, const double *__restrict boxes,
+                                                        const double *__restrict frames, size_t m,
+                                                        Pre &__restrict p, Args &__restrict args) {
+    const double ex = f.eye[0], ey = f.eye[1], ez = f.eye[2];
+    const double *t = f.t;
+    for (size_t j = 0; j < m; ++j) {
+        const double *b = boxes + 6 * j;
+        const double cx = (b[0] + b[3]) * 0.5, cy = (b[1] + b[4]) * 0.5, cz = (b[2] + b[5]) * 0.5;
+        const double dx = cx - ex, dy = cy - ey, dz = cz - ez;
+        const double dist = ieee_sqrt(dx * dx + dy * dy + dz * dz);
+        const double inv = 1.0 / dist;
+        const bool ahead = dist > 0;
+        const double lx = t[0] * dx + t[3] * dy + t[6] * dz;
+        const double ly = t[1] * dx + t[4] * dy + t[7] * dz;
+        const double lz = t[2] * dx + t[5] * dy + t[8] * dz;
+        const double horiz = ieee_sqrt(lx * lx + lz * lz);
+        const double whoriz = ieee_sqrt(dx * dx + dz * dz);
+        const bool az0 = (lx == 0) & (lz == 0), el0 = (ly == 0) & (horiz == 0), elw0 = (dy == 0) & (whoriz == 0);
+        args.y[kAz][j] = az0 ? 0.0 : lx;      args.x[kAz][j] = az0 ? 1.0 : -lz;
+        args.y[kEl][j] = el0 ? 0.0 : ly;      args.x[kEl][j] = el0 ? 1.0 : horiz;
+        args.y[kElw][j] = elw0 ? 0.0 : dy;    args.x[kElw][j] = elw0 ? 1.0 : whoriz;
+        const double ecc = ieee_sqrt(lx * lx + ly * ly);
+        args.y[kEcc][j] = ahead ? ecc : 0.0;  args.x[kEcc][j] = ahead ? -lz : 1.0;
+        // The line of sight and the frame around it (right = sight × head up, up = right × sight).
+        const double sx = ahead ? dx * inv : f.fwd[0], sy = ahead ? dy * inv : f.fwd[1], sz = ahead ? dz * inv : f.fwd[2];
+        double rx = sy * f.hup[2] - f.hup[1] * sz, ry = sz * f.hup[0] - f.hup[2] * sx, rz = sx * f.hup[1] - f.hup[0] * sy;
+        const double right2 = rx * rx + ry * ry + rz * rz;
+        const double rinv = 1.0 / ieee_sqrt(right2);
+        const bool rok = right2 > 1e-24;
+        rx = rok ? rx * rinv : f.hright[0]; ry = rok ? ry * rinv : f.hright[1]; rz = rok ? rz * rinv : f.hright[2];
+        const double ux = ry * sz - sy * rz, uy = rz * sx - sz * rx, uz = rx * sy - sx * ry;
+        p.v[kDist][j] = dist; p.v[kLx][j] = lx; p.v[kLy][j] = ly; p.v[kLz][j] = lz;
+        p.v[kSx][j] = sx; p.v[kSy][j] = sy; p.v[kSz][j] = sz;
+        p.v[kRx][j] = rx; p.v[kRy][j] = ry; p.v[kRz][j] = rz;
+        p.v[kUx][j] = ux; p.v[kUy][j] = uy; p.v[kUz][j] = uz;
+        // The box frame: its centre relative to the eye and its three half-axes, in the head frame
+        // and as (right, up, along) around the line of sight.
+        const double *fr = frames + 12 * j;
+        const double fv[4][3] = {{fr[0] - ex, fr[1] - ey, fr[2] - ez}, {fr[3], fr[4], fr[5]},
+                                 {fr[6], fr[7], fr[8]}, {fr[9], fr[10], fr[11]}};
+        for (int k = 0; k < 4; ++k) {
+            const double vx = fv[k][0], vy = fv[k][1], vz = fv[k][2];
+            const int h = k == 0 ? kHcx : kHa0 + 3 * (k - 1), sidx = k == 0 ? kSc0 : kSa0 + 3 * (k - 1);
+            p.v[h][j] = t[0] * vx + t[3] * vy + t[6] * vz;
+            p.v[h + 1][j] = t[1] * vx + t[4] * vy + t[7] * vz;
+            p.v[h + 2][j] = t[2] * vx + t[5] * vy + t[8] * vz;
+            p.v[sidx][j] = vx * rx + vy * ry + vz * rz;
+            p.v[sidx + 1][j] = vx * ux + vy * uy + vz * uz;
+            p.v[sidx + 2][j] = vx * sx + vy * sy + vz * sz;
+        }
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) void prepass_avx2(const PreFrame &f, const double *boxes, const double *frames,
+                                                  size_t m, Pre &p, Args &args) {
+    prepass_loop(f, boxes, frames, m, p, args);
+}
+#endif
+
+void prepass(const PreFrame &f, const double *boxes, const double *frames, size_t m, Pre &p, Args &args) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) { prepass_avx2(f, boxes, frames, m, p, args); return; }
+#endif
+    prepass_loop(f, boxes, frames, m, p, args);
+}
+
 } // namespace
 
 extern "C" {
@@ -428,28 +524,27 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     // arguments, pass 2 evaluates them in batches (`Args::evaluate`), pass 3 finishes the angles.
     Args args;
     Pending pending[kBlock];
+    Pre pre;
+    PreFrame pf;
+    for (int k = 0; k < 3; ++k) {
+        pf.eye[k] = eye[k]; pf.fwd[k] = forward[k]; pf.hup[k] = head_up[k]; pf.hright[k] = head_right[k];
+        for (int r = 0; r < 3; ++r) pf.t[3 * k + r] = to_head[k][r];
+    }
     for (size_t base = 0; base < n; base += kBlock) {
         const size_t m = std::min(kBlock, n - base);
         for (int s = kDense; s < kSlots; ++s) args.count[s] = 0;
+        // Azimuth and elevation in the head frame, elevation against the world horizontal, and
+        // the eccentricity: the angle between forward (0, 0, -1 in the head frame) and the
+        // direction, atan2(|f × d|, f · d) (exact near 0°, unlike acos); the sight frame and the
+        // projected box frames (see `prepass_loop`).
+        prepass(pf, boxes + 6 * base, frames + 12 * base, m, pre, args);
         for (size_t j = 0; j < m; ++j) {
             const size_t e = base + j;
             const double *b = boxes + 6 * e;
             const dvec3 lo(b[0], b[1], b[2]), hi(b[3], b[4], b[5]);
             const dvec3 c = (lo + hi) * 0.5;
-            const dvec3 d = c - eye;
-            const double dist = glm::length(d);
-            const dvec3 dir = dist > 0 ? d * (1.0 / dist) : dvec3(0);
-            const dvec3 local = to_head * d;
-            const double horiz = std::sqrt(local.x * local.x + local.z * local.z);
-            const double whoriz = std::sqrt(d.x * d.x + d.z * d.z);
-            // Azimuth and elevation in the head frame, elevation against the world horizontal, and
-            // the eccentricity: the angle between forward (0, 0, -1 in the head frame) and the
-            // direction, atan2(|f × d|, f · d) (exact near 0°, unlike acos).
-            if (local.x == 0 && local.z == 0) args.set(kAz, j, 0, 1); else args.set(kAz, j, local.x, -local.z);
-            if (local.y == 0 && horiz == 0) args.set(kEl, j, 0, 1); else args.set(kEl, j, local.y, horiz);
-            if (d.y == 0 && whoriz == 0) args.set(kElw, j, 0, 1); else args.set(kElw, j, d.y, whoriz);
-            if (dist > 0) args.set(kEcc, j, std::sqrt(local.x * local.x + local.y * local.y), -local.z);
-            else args.set(kEcc, j, 0, 1);
+            const double dist = pre.v[kDist][j];
+            const dvec3 local(pre.v[kLx][j], pre.v[kLy][j], pre.v[kLz][j]);
 
             // Centre, bounds and axes change only when the entity can move.
             const bool fresh = refresh == nullptr || refresh[e];
@@ -471,28 +566,31 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // Angular extent: corners projected on a frame around the line of sight to the centre
             // (right = sight × head up, up = right × sight), so that a flat rectangle facing the eye
             // anywhere in view spans exactly 2·atan(w / 2d) by 2·atan(h / 2d).
-            const dvec3 sight = dist > 0 ? dir : forward;
-            dvec3 right = glm::cross(sight, head_up);
-            const double right2 = glm::dot(right, right);
-            right = right2 > 1e-24 ? right * (1.0 / std::sqrt(right2)) : head_right; // |right| > 1e-12
-            const dvec3 sup = glm::cross(right, sight);
+            // (|right| > 1e-12 before normalising, else the head's right.)
+            const dvec3 sight(pre.v[kSx][j], pre.v[kSy][j], pre.v[kSz][j]);
+            const dvec3 right(pre.v[kRx][j], pre.v[kRy][j], pre.v[kRz][j]);
+            const dvec3 sup(pre.v[kUx][j], pre.v[kUy][j], pre.v[kUz][j]);
             const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
                                     eye.z >= lo.z && eye.z <= hi.z &&
                                     (hi.x > lo.x || hi.y > lo.y || hi.z > lo.z); // not a point
-            // Corners = centre ± the three half-axes: the projections are linear, so project the
-            // centre and the axes once and add (4 projections instead of 8).
+            // Corners = centre ± the three half-axes: the projections are linear, so the centre and
+            // the axes are projected once (`prepass_loop`) and added (4 projections instead of 8).
             const double *fr = frames + 12 * e;
-            const dvec3 fc = dvec3(fr[0], fr[1], fr[2]) - eye;
-            dvec3 fa[3] = {dvec3(fr[3], fr[4], fr[5]), dvec3(fr[6], fr[7], fr[8]), dvec3(fr[9], fr[10], fr[11])};
-            // A flat box (one half-axis zero) has 4 distinct corners, not 8.
-            int nc = 8;
-            for (int j = 0; j < 3; ++j) {
-                if (fa[j].x == 0 && fa[j].y == 0 && fa[j].z == 0) { std::swap(fa[j], fa[2]); nc = 4; break; }
+            const double *pv = &pre.v[0][j];
+            auto field = [pv](int f) { return pv[static_cast<size_t>(f) * kBlock]; };
+            const dvec3 hc(field(kHcx), field(kHcx + 1), field(kHcx + 2));
+            const dvec3 sc(field(kSc0), field(kSc0 + 1), field(kSc0 + 2));
+            dvec3 ha[3], sa[3];
+            for (int k = 0; k < 3; ++k) {
+                ha[k] = dvec3(field(kHa0 + 3 * k), field(kHa0 + 3 * k + 1), field(kHa0 + 3 * k + 2));
+                sa[k] = dvec3(field(kSa0 + 3 * k), field(kSa0 + 3 * k + 1), field(kSa0 + 3 * k + 2));
             }
-            const dvec3 hc = to_head * fc, ha[3] = {to_head * fa[0], to_head * fa[1], to_head * fa[2]};
-            const dvec3 sc(glm::dot(fc, right), glm::dot(fc, sup), glm::dot(fc, sight));
-            dvec3 sa[3];
-            for (int k = 0; k < 3; ++k) sa[k] = dvec3(glm::dot(fa[k], right), glm::dot(fa[k], sup), glm::dot(fa[k], sight));
+            // A flat box (one half-axis zero) has 4 distinct corners, not 8: that axis goes last.
+            int nc = 8;
+            for (int k = 0; k < 3; ++k) {
+                const double *a = fr + 3 + 3 * k;
+                if (a[0] == 0 && a[1] == 0 && a[2] == 0) { std::swap(ha[k], ha[2]); std::swap(sa[k], sa[2]); nc = 4; break; }
+            }
             // Corners in the head frame (h*) and as (right, up, along) around the sight (s*).
             double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
             corners(hc, ha, nc, hx, hy, hz);

@@ -274,7 +274,7 @@ namespace {
 // The arctangents of a block of entities are gathered as (y, x) arguments, one slot per angle, and
 // evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
 // latency-bound chain of calls. A dense slot whose value is not needed gets (0, 1), i.e. 0.
-// kThin: the box's smallest width across its own axes (see `oriented_span_args`).
+// kThin: the box's smallest width across its own axes (see "Oriented spans").
 // kW, kH: the angular width and height, each the difference of the extreme corners' arctangents in
 // one, atan(t1) − atan(t0) = atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) for t = y / x, x > 0.
 enum Slot { kAz, kEl, kElw, kEcc, kW, kH, kThin, kPt, kAngV, kRel0, kRel1, kSlots };
@@ -367,7 +367,7 @@ struct Pending {
     bool em_full;         // kPt holds the whole em angle (else half of it, doubled in pass 3)
 };
 
-// The width of a box as the eye sees it across its own axis `a`: the angular extent, measured
+// Oriented spans: the width of a box as the eye sees it across its own axis `a`: the angular extent, measured
 // perpendicular to the image of `a`, of the box's section through its centre spanned by the two
 // other axes `b` and `c` (for a flat box, whose third axis is zero, its centre line along the
 // other axis), as atan2 arguments. All vectors are in the frame around the line of sight
@@ -378,29 +378,10 @@ struct Pending {
 // its thickness where the eye lands on it; a flat rectangle facing the eye at distance d gives
 // exactly 2·atan(h / 2d) across its width w (its height's angle). False when the image of `a` is
 // a point (a box's depth axis along the line of sight).
-// `flat`: c is zero, so the section is the segment sc ± b (2 points instead of 4).
-inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, const dvec3 &sc, bool flat,
-                               double &yy, double &xx) {
-    // n = (−a.y, a.x) / L, L = |(a.x, a.y)|, taken unnormalised: with y' = q·(−a.y, a.x) = L·y the
-    // extremes are the same, and atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) is
-    // atan2(L·(y1'·x0 − y0'·x1), l2·x1·x0 + y1'·y0') (both arguments scaled by l2 = L² > 0): no division.
-    const double l2 = a.x * a.x + a.y * a.y;
-    if (!(l2 > 0) || !std::isfinite(l2)) return false;
-    const double nx = -a.y, ny = a.x;
-    const dvec3 m = sc - b, p = sc + b;
-    const dvec3 q[4] = {m - c, p - c, m + c, p + c};
-    const int count = flat ? 2 : 4; // q[0], q[1] = sc ∓ b when c is zero
-    double y0 = q[0].x * nx + q[0].y * ny, x0 = q[0].z;
-    double y1 = y0, x1 = x0;
-    for (int k = 1; k < count; ++k) {
-        const double y = q[k].x * nx + q[k].y * ny, x = q[k].z;
-        if (y * x0 < y0 * x) { y0 = y; x0 = x; }
-        if (y * x1 > y1 * x) { y1 = y; x1 = x; }
-    }
-    yy = std::sqrt(l2) * (y1 * x0 - y0 * x1);
-    xx = l2 * (x1 * x0) + y1 * y0;
-    return true;
-}
+// n = (−a.y, a.x) / L, L = |(a.x, a.y)|, is taken unnormalised: with y' = q·(−a.y, a.x) = L·y the
+// extremes are the same, and atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) is
+// atan2(L·(y1'·x0 − y0'·x1), l2·x1·x0 + y1'·y0') (both arguments scaled by l2 = L² > 0): no division.
+// Evaluated for a block at a time by `spans_loop` below.
 
 // The projections of a block of entities that take no decision (centre direction, the frame
 // around the line of sight, the box frame in the head frame and in the sight frame), computed in
@@ -474,6 +455,73 @@ __attribute__((always_inline)) inline void prepass_loop(const PreFrame &f, const
     }
 }
 
+// The box's own widths (see "Oriented spans" above) of the entities of a block that need them,
+// gathered by pass 1 (centre and half-axes around the line of sight, the zero axis of a flat box
+// last) and evaluated in one branch-free loop. Each axis takes the 4 points of the section through
+// the centre: for a flat box the last two repeat the first two (c is zero), and a repeated point
+// never replaces an extreme (the comparisons are strict), so the result is that of 2 points. The
+// smallest of the axes' spans is kept in axis order, as before.
+struct Spans {
+    double sc[3][kBlock];
+    double a[3][3][kBlock]; // a[axis][component]
+    double solid[kBlock];   // 1: a third axis; 0: flat
+    double by[kBlock], bx[kBlock];
+    bool have[kBlock];
+    uint16_t entity[kBlock];
+    size_t count;
+};
+
+__attribute__((always_inline)) inline void spans_loop(Spans &__restrict sp) {
+    const size_t count = sp.count;
+    for (size_t i = 0; i < count; ++i) {
+        const double scx = sp.sc[0][i], scy = sp.sc[1][i], scz = sp.sc[2][i];
+        double by = 0, bx = 1;
+        bool have = false;
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 3; ++k) {
+            const int kb = k == 0 ? 1 : 0, kc = k == 2 ? 1 : 2;
+            const double ax = sp.a[k][0][i], ay = sp.a[k][1][i];
+            const double bxx = sp.a[kb][0][i], byy = sp.a[kb][1][i], bzz = sp.a[kb][2][i];
+            const double cxx = sp.a[kc][0][i], cyy = sp.a[kc][1][i], czz = sp.a[kc][2][i];
+            const double l2 = ax * ax + ay * ay;
+            const bool valid = (l2 > 0) & (l2 < INFINITY) & ((k < 2) | (sp.solid[i] != 0));
+            const double nx = -ay, ny = ax;
+            const double mx = scx - bxx, my = scy - byy, mz = scz - bzz;
+            const double px = scx + bxx, py = scy + byy, pz = scz + bzz;
+            const double qx[4] = {mx - cxx, px - cxx, mx + cxx, px + cxx};
+            const double qy[4] = {my - cyy, py - cyy, my + cyy, py + cyy};
+            const double qz[4] = {mz - czz, pz - czz, mz + czz, pz + czz};
+            double y0 = qx[0] * nx + qy[0] * ny, x0 = qz[0];
+            double y1 = y0, x1 = x0;
+#pragma clang loop unroll(full)
+            for (int q = 1; q < 4; ++q) {
+                const double y = qx[q] * nx + qy[q] * ny, x = qz[q];
+                const bool lo = y * x0 < y0 * x, hi = y * x1 > y1 * x;
+                y0 = lo ? y : y0; x0 = lo ? x : x0;
+                y1 = hi ? y : y1; x1 = hi ? x : x1;
+            }
+            const double oy = ieee_sqrt(l2) * (y1 * x0 - y0 * x1);
+            const double ox = l2 * (x1 * x0) + y1 * y0;
+            const bool take = valid & (!have | (bx * oy - by * ox < 0));
+            by = take ? oy : by; bx = take ? ox : bx;
+            have = have | valid;
+        }
+        sp.by[i] = by; sp.bx[i] = bx; sp.have[i] = have;
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) void spans_avx2(Spans &sp) { spans_loop(sp); }
+#endif
+
+void spans_batch(Spans &sp) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) { spans_avx2(sp); return; }
+#endif
+    spans_loop(sp);
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2"))) void prepass_avx2(const PreFrame &f, const double *boxes, const double *frames,
                                                   size_t m, Pre &p, Args &args) {
@@ -525,6 +573,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     Args args;
     Pending pending[kBlock];
     Pre pre;
+    Spans spans;
     PreFrame pf;
     for (int k = 0; k < 3; ++k) {
         pf.eye[k] = eye[k]; pf.fwd[k] = forward[k]; pf.hup[k] = head_up[k]; pf.hright[k] = head_right[k];
@@ -533,6 +582,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     for (size_t base = 0; base < n; base += kBlock) {
         const size_t m = std::min(kBlock, n - base);
         for (int s = kDense; s < kSlots; ++s) args.count[s] = 0;
+        spans.count = 0;
         // Azimuth and elevation in the head frame, elevation against the world horizontal, and
         // the eccentricity: the angle between forward (0, 0, -1 in the head frame) and the
         // direction, atan2(|f × d|, f · d) (exact near 0°, unlike acos); the sight frame and the
@@ -631,16 +681,18 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     // an angle in [0, pi], so the smaller of two is found by the sign of their
                     // cross product (no division).
                     // (Not for content measured by its em: its pt_eq is the em's.)
-                    const bool flat = nc == 4;
-                    double oy, ox, by = 0, bx = 1;
-                    const int axes = em_metres[e] > 0 && dist > 0 ? 0 : (flat ? 2 : 3);
-                    for (int k = 0; k < axes; ++k) {
-                        if (!oriented_span_args(sa[k], sa[k == 0 ? 1 : 0], sa[k == 2 ? 1 : 2], sc, flat, oy, ox)) continue;
-                        if (pe.oriented == 0 || bx * oy - by * ox < 0) { by = oy; bx = ox; }
-                        pe.oriented = 1;
+                    // Gathered here, evaluated for the whole block by `spans_batch`.
+                    if (em_metres[e] > 0 && dist > 0) {
+                        pe.oriented = 8;
+                    } else {
+                        const size_t i = spans.count++;
+                        spans.entity[i] = static_cast<uint16_t>(j);
+                        spans.solid[i] = nc == 4 ? 0.0 : 1.0;
+                        for (int k = 0; k < 3; ++k) {
+                            spans.sc[k][i] = sc[k];
+                            for (int r = 0; r < 3; ++r) spans.a[k][r][i] = sa[k][r];
+                        }
                     }
-                    if (pe.oriented != 0) args.set(kThin, j, by, bx);
-                    else pe.oriented = 8; // a point: no width
                 } else {
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
                     for (int k = 0; k < nc; ++k) {
@@ -788,6 +840,12 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             out->fully_in_fov[e] = all_inside;
         }
 
+        spans_batch(spans);
+        for (size_t i = 0; i < spans.count; ++i) {
+            const size_t j = spans.entity[i];
+            if (spans.have[i]) { args.set(kThin, j, spans.by[i], spans.bx[i]); pending[j].oriented = 1; }
+            else pending[j].oriented = 8; // a point: no width
+        }
         args.evaluate(m);
 
         for (size_t j = 0; j < m; ++j) {

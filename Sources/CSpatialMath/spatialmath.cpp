@@ -391,10 +391,12 @@ struct Pending {
 // bits are the same with and without AVX2.
 enum PreField {
     kDist, kLx, kLy, kLz, kSx, kSy, kSz, kRx, kRy, kRz, kUx, kUy, kUz,
-    kHcx, kHcy, kHcz, kHa0, kSc0 = kHa0 + 9, kSa0 = kSc0 + 3, kPreFields = kSa0 + 9
+    kHcx, kHcy, kHcz, kHa0, kSc0 = kHa0 + 9, kSa0 = kSc0 + 3,
+    kInside = kSa0 + 9, kZero0, kZero1, kZero2, kPreFields // 1.0 / 0.0: eye inside the bounds, half-axis k zero
 };
 struct PreFrame {
     double eye[3], t[9], fwd[3], hup[3], hright[3]; // t: to_head column-major (t[3·col + row])
+    double tan_h, tan_v2, tan_oh, tan_ov2;          // field-of-view tangents (see sm_entity_quantities)
 };
 struct Pre {
     double v[kPreFields][kBlock];
@@ -434,6 +436,9 @@ __attribute__((always_inline)) inline void prepass_loop(const PreFrame &f, const
         rx = rok ? rx * rinv : f.hright[0]; ry = rok ? ry * rinv : f.hright[1]; rz = rok ? rz * rinv : f.hright[2];
         const double ux = ry * sz - sy * rz, uy = rz * sx - sz * rx, uz = rx * sy - sx * ry;
         p.v[kDist][j] = dist; p.v[kLx][j] = lx; p.v[kLy][j] = ly; p.v[kLz][j] = lz;
+        const bool inside = (ex >= b[0]) & (ex <= b[3]) & (ey >= b[1]) & (ey <= b[4]) & (ez >= b[2]) & (ez <= b[5]) &
+                            ((b[3] > b[0]) | (b[4] > b[1]) | (b[5] > b[2])); // not a point
+        p.v[kInside][j] = inside ? 1.0 : 0.0;
         p.v[kSx][j] = sx; p.v[kSy][j] = sy; p.v[kSz][j] = sz;
         p.v[kRx][j] = rx; p.v[kRy][j] = ry; p.v[kRz][j] = rz;
         p.v[kUx][j] = ux; p.v[kUy][j] = uy; p.v[kUz][j] = uz;
@@ -442,6 +447,7 @@ __attribute__((always_inline)) inline void prepass_loop(const PreFrame &f, const
         const double *fr = frames + 12 * j;
         const double fv[4][3] = {{fr[0] - ex, fr[1] - ey, fr[2] - ez}, {fr[3], fr[4], fr[5]},
                                  {fr[6], fr[7], fr[8]}, {fr[9], fr[10], fr[11]}};
+#pragma clang loop unroll(full)
         for (int k = 0; k < 4; ++k) {
             const double vx = fv[k][0], vy = fv[k][1], vz = fv[k][2];
             const int h = k == 0 ? kHcx : kHa0 + 3 * (k - 1), sidx = k == 0 ? kSc0 : kSa0 + 3 * (k - 1);
@@ -452,39 +458,149 @@ __attribute__((always_inline)) inline void prepass_loop(const PreFrame &f, const
             p.v[sidx + 1][j] = vx * ux + vy * uy + vz * uz;
             p.v[sidx + 2][j] = vx * sx + vy * sy + vz * sz;
         }
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 3; ++k)
+            p.v[kZero0 + k][j] = ((fv[k + 1][0] == 0) & (fv[k + 1][1] == 0) & (fv[k + 1][2] == 0)) ? 1.0 : 0.0;
     }
 }
 
-// The box's own widths (see "Oriented spans" above) of the entities of a block that need them,
-// gathered by pass 1 (centre and half-axes around the line of sight, the zero axis of a flat box
-// last) and evaluated in one branch-free loop. Each axis takes the 4 points of the section through
-// the centre: for a flat box the last two repeat the first two (c is zero), and a repeated point
-// never replaces an extreme (the comparisons are strict), so the result is that of 2 points. The
-// smallest of the axes' spans is kept in axis order, as before.
-struct Spans {
-    double sc[3][kBlock];
-    double a[3][3][kBlock]; // a[axis][component]
-    double solid[kBlock];   // 1: a third axis; 0: flat
-    double by[kBlock], bx[kBlock];
-    bool have[kBlock];
-    uint16_t entity[kBlock];
-    size_t count;
+// What the corners of each box of a block decide, in one branch-free loop over `Pre` (vectorised
+// like `prepass_loop`, same operations in the same order as the scalar code it replaces): the
+// zero half-axis of a flat box goes last (the first zero axis is swapped with the third), the
+// corners are centre ± a0 ± a1 (± a2 for a solid) in the head frame and around the line of sight,
+// and from them: whether every corner is ahead of the plane across the line of sight, how many are
+// in front of / behind the eye's frontal plane, the extreme corners' span arguments (kW, kH; the
+// first of equal extremes, as the scalar loop over corner indices picks), and the field-of-view
+// tests of boxes entirely in front of the eye. Pass 1 reads these and takes the rare cases (eye
+// inside, corners behind the line-of-sight plane, boxes straddling the frontal plane) itself.
+enum BoxField {
+    kFlat, kSightAhead, kInFront, kBehind, kFovIn, kAllIn, kNeedSpan,
+    kAx0, kBoxFields = kAx0 + 9 // the half-axes around the line of sight, the zero one last
+};
+struct Box {
+    double v[kBoxFields][kBlock];
 };
 
-__attribute__((always_inline)) inline void spans_loop(Spans &__restrict sp) {
-    const size_t count = sp.count;
-    for (size_t i = 0; i < count; ++i) {
-        const double scx = sp.sc[0][i], scy = sp.sc[1][i], scz = sp.sc[2][i];
+__attribute__((always_inline)) inline void box_loop(const PreFrame &f, const Pre &__restrict p,
+                                                    const double *__restrict em_metres, size_t m,
+                                                    Box &__restrict out, Args &__restrict args) {
+    const double tan_h = f.tan_h, tan_v2 = f.tan_v2, tan_oh = f.tan_oh, tan_ov2 = f.tan_ov2;
+    for (size_t j = 0; j < m; ++j) {
+        const bool z0 = p.v[kZero0][j] != 0, z1 = p.v[kZero1][j] != 0, z2 = p.v[kZero2][j] != 0;
+        const bool flat = z0 | z1 | z2;
+        const bool first_to_last = z0, second_to_last = !z0 & z1;
+        double hax[3], hay[3], haz[3], sax[3], say[3], saz[3];
+#pragma clang loop unroll(full)
+        for (int r = 0; r < 3; ++r) {
+            // a0 = z0 ? A2 : A0; a1 = (!z0 && z1) ? A2 : A1; a2 = z0 ? A0 : (z1 ? A1 : A2).
+            const double h0 = p.v[kHa0 + r][j], h1 = p.v[kHa0 + 3 + r][j], h2 = p.v[kHa0 + 6 + r][j];
+            const double s0 = p.v[kSa0 + r][j], s1 = p.v[kSa0 + 3 + r][j], s2 = p.v[kSa0 + 6 + r][j];
+            const double hh[3] = {first_to_last ? h2 : h0, second_to_last ? h2 : h1, z0 ? h0 : (z1 ? h1 : h2)};
+            const double ss[3] = {first_to_last ? s2 : s0, second_to_last ? s2 : s1, z0 ? s0 : (z1 ? s1 : s2)};
+            hax[r] = hh[0]; hay[r] = hh[1]; haz[r] = hh[2];
+            sax[r] = ss[0]; say[r] = ss[1]; saz[r] = ss[2];
+        }
+        // hax[r]: component r of axis 0, hay[r] of axis 1, haz[r] of axis 2 (same for s).
+        double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
+        {
+            const double c[2][3] = {{p.v[kHcx][j], p.v[kHcy][j], p.v[kHcz][j]}, {p.v[kSc0][j], p.v[kSc0 + 1][j], p.v[kSc0 + 2][j]}};
+            double *ox[2][3] = {{hx, hy, hz}, {sx, sy, sz}};
+#pragma clang loop unroll(full)
+            for (int w = 0; w < 2; ++w) {
+#pragma clang loop unroll(full)
+                for (int r = 0; r < 3; ++r) {
+                    const double a0 = w == 0 ? hax[r] : sax[r], a1 = w == 0 ? hay[r] : say[r], a2 = w == 0 ? haz[r] : saz[r];
+                    const double m0 = c[w][r] - a0, p0 = c[w][r] + a0;
+                    const double l[4] = {m0 - a1, p0 - a1, m0 + a1, p0 + a1};
+#pragma clang loop unroll(full)
+                    for (int k = 0; k < 4; ++k) {
+                        ox[w][r][k] = flat ? l[k] : l[k] - a2;
+                        ox[w][r][k + 4] = l[k] + a2;
+                    }
+                }
+            }
+        }
+        bool sight_ahead = true;
+        double in_front = 0, behind = 0;
+        double hx0 = sx[0], hz0 = sz[0], hx1 = sx[0], hz1 = sz[0];
+        double vy0 = sy[0], vz0 = sz[0], vy1 = sy[0], vz1 = sz[0];
+        bool right_of_left = false, left_of_right = false, above_bottom = false, below_top = false, all_inside = true;
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 8; ++k) {
+            const bool use = k < 4 || !flat;
+            sight_ahead &= !use | (sz[k] > 0);
+            in_front += (use & (hz[k] < 0)) ? 1.0 : 0.0;
+            behind += (use & (hz[k] > 0)) ? 1.0 : 0.0;
+            if (k > 0) {
+                const bool a = use & (sx[k] * hz0 < hx0 * sz[k]), b = use & (sx[k] * hz1 > hx1 * sz[k]);
+                const bool c = use & (sy[k] * vz0 < vy0 * sz[k]), d = use & (sy[k] * vz1 > vy1 * sz[k]);
+                hx0 = a ? sx[k] : hx0; hz0 = a ? sz[k] : hz0;
+                hx1 = b ? sx[k] : hx1; hz1 = b ? sz[k] : hz1;
+                vy0 = c ? sy[k] : vy0; vz0 = c ? sz[k] : vz0;
+                vy1 = d ? sy[k] : vy1; vz1 = d ? sz[k] : vz1;
+            }
+            const double depth = -hz[k], h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
+            right_of_left |= use & (hx[k] >= -tan_oh * depth);
+            left_of_right |= use & (hx[k] <= tan_oh * depth);
+            above_bottom |= use & ((hy[k] >= 0) | (y2 <= tan_ov2 * h2));
+            below_top |= use & ((hy[k] <= 0) | (y2 <= tan_ov2 * h2));
+            all_inside &= !use | ((std::fabs(hx[k]) <= tan_h * depth) & (y2 <= tan_v2 * h2));
+        }
+        const bool spans = (p.v[kInside][j] == 0) & sight_ahead;
+        args.y[kW][j] = spans ? hx1 * hz0 - hx0 * hz1 : 0.0; args.x[kW][j] = spans ? hz1 * hz0 + hx1 * hx0 : 1.0;
+        args.y[kH][j] = spans ? vy1 * vz0 - vy0 * vz1 : 0.0; args.x[kH][j] = spans ? vz1 * vz0 + vy1 * vy0 : 1.0;
+        out.v[kFlat][j] = flat ? 1.0 : 0.0;
+        out.v[kSightAhead][j] = sight_ahead ? 1.0 : 0.0;
+        out.v[kInFront][j] = in_front;
+        out.v[kBehind][j] = behind;
+        out.v[kFovIn][j] = (right_of_left & left_of_right & above_bottom & below_top) ? 1.0 : 0.0;
+        out.v[kAllIn][j] = all_inside ? 1.0 : 0.0;
+        out.v[kNeedSpan][j] = (spans & !((em_metres[j] > 0) & (p.v[kDist][j] > 0))) ? 1.0 : 0.0;
+#pragma clang loop unroll(full)
+        for (int r = 0; r < 3; ++r) {
+            out.v[kAx0 + r][j] = sax[r]; out.v[kAx0 + 3 + r][j] = say[r]; out.v[kAx0 + 6 + r][j] = saz[r];
+        }
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) void box_avx2(const PreFrame &f, const Pre &p, const double *em_metres, size_t m,
+                                              Box &out, Args &args) {
+    box_loop(f, p, em_metres, m, out, args);
+}
+#endif
+
+void box_pass(const PreFrame &f, const Pre &p, const double *em_metres, size_t m, Box &out, Args &args) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) { box_avx2(f, p, em_metres, m, out, args); return; }
+#endif
+    box_loop(f, p, em_metres, m, out, args);
+}
+
+// The box's own widths (see "Oriented spans" above) of the entities of a block, in one branch-free
+// loop over the half-axes around the line of sight that `box_loop` ordered (the zero axis of a flat
+// box last). Each axis takes the 4 points of the section through the centre: for a flat box the
+// last two repeat the first two (c is zero), and a repeated point never replaces an extreme (the
+// comparisons are strict), so the result is that of the segment's 2 points. The smallest of the
+// axes' spans is kept in axis order. Written to kThin for the entities that need it (kNeedSpan:
+// eye outside, every corner ahead of the line-of-sight plane, not measured by its em), else (0, 1);
+// `have` says whether some axis had an image that is not a point.
+__attribute__((always_inline)) inline void spans_loop(const Pre &__restrict p, const Box &__restrict bxs, size_t m,
+                                                      Args &__restrict args, double *__restrict have_out) {
+    for (size_t i = 0; i < m; ++i) {
+        const double scx = p.v[kSc0][i], scy = p.v[kSc0 + 1][i], scz = p.v[kSc0 + 2][i];
+        const bool solid = bxs.v[kFlat][i] == 0;
         double by = 0, bx = 1;
         bool have = false;
 #pragma clang loop unroll(full)
         for (int k = 0; k < 3; ++k) {
             const int kb = k == 0 ? 1 : 0, kc = k == 2 ? 1 : 2;
-            const double ax = sp.a[k][0][i], ay = sp.a[k][1][i];
-            const double bxx = sp.a[kb][0][i], byy = sp.a[kb][1][i], bzz = sp.a[kb][2][i];
-            const double cxx = sp.a[kc][0][i], cyy = sp.a[kc][1][i], czz = sp.a[kc][2][i];
+            const double ax = bxs.v[kAx0 + 3 * k][i], ay = bxs.v[kAx0 + 3 * k + 1][i];
+            const double bxx = bxs.v[kAx0 + 3 * kb][i], byy = bxs.v[kAx0 + 3 * kb + 1][i], bzz = bxs.v[kAx0 + 3 * kb + 2][i];
+            const double cxx = bxs.v[kAx0 + 3 * kc][i], cyy = bxs.v[kAx0 + 3 * kc + 1][i], czz = bxs.v[kAx0 + 3 * kc + 2][i];
             const double l2 = ax * ax + ay * ay;
-            const bool valid = (l2 > 0) & (l2 < INFINITY) & ((k < 2) | (sp.solid[i] != 0));
+            const bool valid = (l2 > 0) & (l2 < INFINITY) & ((k < 2) | solid);
             const double nx = -ay, ny = ax;
             const double mx = scx - bxx, my = scy - byy, mz = scz - bzz;
             const double px = scx + bxx, py = scy + byy, pz = scz + bzz;
@@ -506,20 +622,24 @@ __attribute__((always_inline)) inline void spans_loop(Spans &__restrict sp) {
             by = take ? oy : by; bx = take ? ox : bx;
             have = have | valid;
         }
-        sp.by[i] = by; sp.bx[i] = bx; sp.have[i] = have;
+        const bool use = (bxs.v[kNeedSpan][i] != 0) & have;
+        args.y[kThin][i] = use ? by : 0.0; args.x[kThin][i] = use ? bx : 1.0;
+        have_out[i] = have ? 1.0 : 0.0;
     }
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-__attribute__((target("avx2"))) void spans_avx2(Spans &sp) { spans_loop(sp); }
+__attribute__((target("avx2"))) void spans_avx2(const Pre &p, const Box &bxs, size_t m, Args &args, double *have) {
+    spans_loop(p, bxs, m, args, have);
+}
 #endif
 
-void spans_batch(Spans &sp) {
+void spans_batch(const Pre &p, const Box &bxs, size_t m, Args &args, double *have) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) { spans_avx2(sp); return; }
+    if (avx2) { spans_avx2(p, bxs, m, args, have); return; }
 #endif
-    spans_loop(sp);
+    spans_loop(p, bxs, m, args, have);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -573,8 +693,10 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     Args args;
     Pending pending[kBlock];
     Pre pre;
-    Spans spans;
+    Box box;
+    double span_have[kBlock];
     PreFrame pf;
+    pf.tan_h = tan_h; pf.tan_v2 = tan_v2; pf.tan_oh = tan_oh; pf.tan_ov2 = tan_ov2;
     for (int k = 0; k < 3; ++k) {
         pf.eye[k] = eye[k]; pf.fwd[k] = forward[k]; pf.hup[k] = head_up[k]; pf.hright[k] = head_right[k];
         for (int r = 0; r < 3; ++r) pf.t[3 * k + r] = to_head[k][r];
@@ -582,12 +704,13 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     for (size_t base = 0; base < n; base += kBlock) {
         const size_t m = std::min(kBlock, n - base);
         for (int s = kDense; s < kSlots; ++s) args.count[s] = 0;
-        spans.count = 0;
         // Azimuth and elevation in the head frame, elevation against the world horizontal, and
         // the eccentricity: the angle between forward (0, 0, -1 in the head frame) and the
         // direction, atan2(|f × d|, f · d) (exact near 0°, unlike acos); the sight frame and the
         // projected box frames (see `prepass_loop`).
         prepass(pf, boxes + 6 * base, frames + 12 * base, m, pre, args);
+        box_pass(pf, pre, em_metres + base, m, box, args);
+        spans_batch(pre, box, m, args, span_have);
         for (size_t j = 0; j < m; ++j) {
             const size_t e = base + j;
             const double *b = boxes + 6 * e;
@@ -620,80 +743,51 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             const dvec3 sight(pre.v[kSx][j], pre.v[kSy][j], pre.v[kSz][j]);
             const dvec3 right(pre.v[kRx][j], pre.v[kRy][j], pre.v[kRz][j]);
             const dvec3 sup(pre.v[kUx][j], pre.v[kUy][j], pre.v[kUz][j]);
-            const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
-                                    eye.z >= lo.z && eye.z <= hi.z &&
-                                    (hi.x > lo.x || hi.y > lo.y || hi.z > lo.z); // not a point
-            // Corners = centre ± the three half-axes: the projections are linear, so the centre and
-            // the axes are projected once (`prepass_loop`) and added (4 projections instead of 8).
-            const double *fr = frames + 12 * e;
-            const double *pv = &pre.v[0][j];
-            auto field = [pv](int f) { return pv[static_cast<size_t>(f) * kBlock]; };
-            const dvec3 hc(field(kHcx), field(kHcx + 1), field(kHcx + 2));
-            const dvec3 sc(field(kSc0), field(kSc0 + 1), field(kSc0 + 2));
-            dvec3 ha[3], sa[3];
-            for (int k = 0; k < 3; ++k) {
-                ha[k] = dvec3(field(kHa0 + 3 * k), field(kHa0 + 3 * k + 1), field(kHa0 + 3 * k + 2));
-                sa[k] = dvec3(field(kSa0 + 3 * k), field(kSa0 + 3 * k + 1), field(kSa0 + 3 * k + 2));
-            }
-            // A flat box (one half-axis zero) has 4 distinct corners, not 8: that axis goes last.
-            int nc = 8;
-            for (int k = 0; k < 3; ++k) {
-                const double *a = fr + 3 + 3 * k;
-                if (a[0] == 0 && a[1] == 0 && a[2] == 0) { std::swap(ha[k], ha[2]); std::swap(sa[k], sa[2]); nc = 4; break; }
-            }
-            // Corners in the head frame (h*) and as (right, up, along) around the sight (s*).
+            const bool eye_inside = pre.v[kInside][j] != 0; // eye inside the bounds (not a point)
+            const bool flat = box.v[kFlat][j] != 0;
+            const int nc = flat ? 4 : 8;
+            const bool sight_ahead = box.v[kSightAhead][j] != 0; // every corner ahead of the plane across the line of sight
+            const int in_front = static_cast<int>(box.v[kInFront][j]), behind = static_cast<int>(box.v[kBehind][j]);
+            // The corners themselves, for the rare cases below: centre ± the half-axes (ordered by
+            // `box_loop`), in the head frame (h*) and as (right, up, along) around the sight (s*).
             double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
-            corners(hc, ha, nc, hx, hy, hz);
-            corners(sc, sa, nc, sx, sy, sz);
-            bool sight_ahead = true; // every corner in front of the plane across the line of sight
-            int in_front = 0, behind = 0; // corners in front of / behind the eye's frontal plane
-            for (int k = 0; k < nc; ++k) {
-                sight_ahead &= sz[k] > 0;
-                in_front += hz[k] < 0;
-                behind += hz[k] > 0;
-            }
+            auto corners_of = [&](bool head_frame) {
+                const double *pv = &pre.v[0][j];
+                auto field = [pv](int f) { return pv[static_cast<size_t>(f) * kBlock]; };
+                dvec3 ax[3];
+                for (int k = 0; k < 3; ++k)
+                    ax[k] = head_frame ? dvec3(0) : dvec3(box.v[kAx0 + 3 * k][j], box.v[kAx0 + 3 * k + 1][j], box.v[kAx0 + 3 * k + 2][j]);
+                if (head_frame) {
+                    // The same order as box_loop: the first zero half-axis swapped with the third.
+                    for (int k = 0; k < 3; ++k) ax[k] = dvec3(field(kHa0 + 3 * k), field(kHa0 + 3 * k + 1), field(kHa0 + 3 * k + 2));
+                    for (int k = 0; k < 3; ++k) if (pre.v[kZero0 + k][j] != 0) { std::swap(ax[k], ax[2]); break; }
+                    corners(dvec3(field(kHcx), field(kHcx + 1), field(kHcx + 2)), ax, nc, hx, hy, hz);
+                } else {
+                    corners(dvec3(field(kSc0), field(kSc0 + 1), field(kSc0 + 2)), ax, nc, sx, sy, sz);
+                }
+            };
             Pending &pe = pending[j];
             pe.spans_known = false; pe.fov_deferred = false; pe.moving = false; pe.oriented = 0; pe.em_full = false;
             bool in_fov, all_inside = true;
-            args.set(kW, j, 0, 1); args.set(kH, j, 0, 1);
-            args.set(kThin, j, 0, 1);
             if (eye_inside) {
                 pe.width = 360; pe.height = 180; pe.spans_known = true;
                 in_fov = true; all_inside = false;
             } else {
                 // Spans around the line of sight. With every corner ahead, atan2(h, along) is
                 // monotone in h / along, so the extremes are found by comparing ratios
-                // (cross-multiplied: no division), and each span takes one arctangent (kW, kH).
+                // (cross-multiplied: no division), and each span takes one arctangent (kW, kH,
+                // written by `box_loop`).
                 if (sight_ahead) {
-                    int h0 = 0, h1 = 0, v0 = 0, v1 = 0;
-                    for (int k = 1; k < nc; ++k) {
-                        if (sx[k] * sz[h0] < sx[h0] * sz[k]) h0 = k;
-                        if (sx[k] * sz[h1] > sx[h1] * sz[k]) h1 = k;
-                        if (sy[k] * sz[v0] < sy[v0] * sz[k]) v0 = k;
-                        if (sy[k] * sz[v1] > sy[v1] * sz[k]) v1 = k;
-                    }
-                    args.set(kW, j, sx[h1] * sz[h0] - sx[h0] * sz[h1], sz[h1] * sz[h0] + sx[h1] * sx[h0]);
-                    args.set(kH, j, sy[v1] * sz[v0] - sy[v0] * sz[v1], sz[v1] * sz[v0] + sy[v1] * sy[v0]);
                     // The box's own widths: across each of its axes as the eye sees it, so a thin
                     // bar whose image is tilted measures its thickness, not the upright box around
                     // it (pt_eq is the smallest of them). A flat box has two axes, a solid three.
                     // Only the smallest takes an arctangent: every span is atan2(y, x) with y >= 0,
                     // an angle in [0, pi], so the smaller of two is found by the sign of their
-                    // cross product (no division).
+                    // cross product (no division). Evaluated for the block by `spans_batch`.
                     // (Not for content measured by its em: its pt_eq is the em's.)
-                    // Gathered here, evaluated for the whole block by `spans_batch`.
-                    if (em_metres[e] > 0 && dist > 0) {
-                        pe.oriented = 8;
-                    } else {
-                        const size_t i = spans.count++;
-                        spans.entity[i] = static_cast<uint16_t>(j);
-                        spans.solid[i] = nc == 4 ? 0.0 : 1.0;
-                        for (int k = 0; k < 3; ++k) {
-                            spans.sc[k][i] = sc[k];
-                            for (int r = 0; r < 3; ++r) spans.a[k][r][i] = sa[k][r];
-                        }
-                    }
+                    pe.oriented = em_metres[e] > 0 && dist > 0 ? 8 : (span_have[j] != 0 ? 1 : 8); // 8: a point
                 } else {
+                    corners_of(false);
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
                     for (int k = 0; k < nc; ++k) {
                         const double hang = atan2_deg(sx[k], sz[k]), vang = atan2_deg(sy[k], sz[k]);
@@ -709,21 +803,14 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     // In front of the eye, azimuth tan = x / -z with a positive denominator: the
                     // threshold tests multiply instead of dividing. The spans overlap the field of
                     // view when some corner is right of its left edge, some corner left of its
-                    // right edge, and the same vertically.
-                    bool right_of_left = false, left_of_right = false, above_bottom = false, below_top = false;
-                    for (int k = 0; k < nc; ++k) {
-                        const double depth = -hz[k], h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
-                        right_of_left |= hx[k] >= -tan_oh * depth;
-                        left_of_right |= hx[k] <= tan_oh * depth;
-                        above_bottom |= hy[k] >= 0 || y2 <= tan_ov2 * h2;
-                        below_top |= hy[k] <= 0 || y2 <= tan_ov2 * h2;
-                        all_inside &= std::fabs(hx[k]) <= tan_h * depth && y2 <= tan_v2 * h2;
-                    }
-                    in_fov = right_of_left && left_of_right && above_bottom && below_top;
+                    // right edge, and the same vertically (tested by `box_loop`).
+                    in_fov = box.v[kFovIn][j] != 0;
+                    all_inside = box.v[kAllIn][j] != 0;
                 } else if (behind == nc && behind_is_outside) {
                     // Every corner behind the eye: the box's azimuths all lie beyond ±90°.
                     in_fov = false; all_inside = false;
                 } else {
+                    corners_of(true);
                     // Straddling the frontal plane: some corner is not in front, so not fully
                     // inside. Elevation by tangent ratios as above; azimuth relative to the
                     // centre's, rel = atan2(U × V, U · V) for the horizontal directions U of the
@@ -840,12 +927,6 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             out->fully_in_fov[e] = all_inside;
         }
 
-        spans_batch(spans);
-        for (size_t i = 0; i < spans.count; ++i) {
-            const size_t j = spans.entity[i];
-            if (spans.have[i]) { args.set(kThin, j, spans.by[i], spans.bx[i]); pending[j].oriented = 1; }
-            else pending[j].oriented = 8; // a point: no width
-        }
         args.evaluate(m);
 
         for (size_t j = 0; j < m; ++j) {

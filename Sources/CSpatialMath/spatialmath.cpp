@@ -376,12 +376,12 @@ struct Pending {
 // atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) for t = y / x (x > 0: the caller checks every corner is
 // ahead). Through the centre, so a long bar whose near end looks thicker by perspective measures
 // its thickness where the eye lands on it; a flat rectangle facing the eye at distance d gives
-// exactly 2·atan(h / 2d) across its width w (its height's angle). False when the image of `a` is
-// a point (a box's depth axis along the line of sight).
+// exactly 2·atan(h / 2d) across its width w (its height's angle). An axis whose image is a point
+// (a box's depth axis along the line of sight) has no width and is skipped.
 // n = (−a.y, a.x) / L, L = |(a.x, a.y)|, is taken unnormalised: with y' = q·(−a.y, a.x) = L·y the
 // extremes are the same, and atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) is
 // atan2(L·(y1'·x0 − y0'·x1), l2·x1·x0 + y1'·y0') (both arguments scaled by l2 = L² > 0): no division.
-// Evaluated for a block at a time by `spans_loop` below.
+// Evaluated for a block at a time by `spans_loop` below, after `box_loop`.
 
 // The projections of a block of entities that take no decision (centre direction, the frame
 // around the line of sight, the box frame in the head frame and in the sight frame), computed in
@@ -688,8 +688,11 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     const bool has_prev = state->has_prev != 0;
     const dvec3 prev_eye(state->prev_head[0], state->prev_head[1], state->prev_head[2]);
 
-    // Per block of entities: pass 1 computes everything but the arctangents and gathers their
-    // arguments, pass 2 evaluates them in batches (`Args::evaluate`), pass 3 finishes the angles.
+    // Per block of entities: three branch-free loops that vectorise (`prepass`: centre direction,
+    // sight frame, projected box frames; `box_pass`: corners, extremes, field of view in front of
+    // the eye; `spans_batch`: oriented widths), then pass 1 takes every decision and computes the
+    // rest (rare cases, em, motion) and gathers the arctangents' arguments, pass 2 evaluates them in
+    // batches (`Args::evaluate`), pass 3 finishes the angles.
     Args args;
     Pending pending[kBlock];
     Pre pre;

@@ -274,35 +274,44 @@ namespace {
 // The arctangents of a block of entities are gathered as (y, x) arguments, one slot per angle, and
 // evaluated in one vectorisable batch (sm_atan2_core over arrays): independent lanes instead of a
 // latency-bound chain of calls. A dense slot whose value is not needed gets (0, 1), i.e. 0.
-// kThin: the box's smallest width across its own axes (see `oriented_span_args`).
+// kThin: the box's smallest width across its own axes (see "Oriented spans").
 // kW, kH: the angular width and height, each the difference of the extreme corners' arctangents in
 // one, atan(t1) − atan(t0) = atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) for t = y / x, x > 0.
 enum Slot { kAz, kEl, kElw, kEcc, kW, kH, kThin, kPt, kAngV, kRel0, kRel1, kSlots };
 constexpr size_t kBlock = 128;
 
-__attribute__((always_inline)) inline void atan2_loop(const double *__restrict y, const double *__restrict x,
+// Returns whether some lane needs libm (non-finite arguments or (0, 0)): tested in the same
+// branch-free loop (bitwise, so it vectorises), and only then lane by lane.
+__attribute__((always_inline)) inline bool atan2_loop(const double *__restrict y, const double *__restrict x,
                                                       double *__restrict out, size_t n) {
-    for (size_t i = 0; i < n; ++i) out[i] = sm_atan2_core(y[i], x[i]);
+    unsigned special = 0;
+    for (size_t i = 0; i < n; ++i) {
+        out[i] = sm_atan2_core(y[i], x[i]);
+        const double ax = std::fabs(x[i]), ay = std::fabs(y[i]);
+        special |= static_cast<unsigned>(!(ax < INFINITY)) | static_cast<unsigned>(!(ay < INFINITY)) |
+                   (static_cast<unsigned>(ax == 0) & static_cast<unsigned>(ay == 0));
+    }
+    return special != 0;
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 // Same operations on 4 lanes (no FMA: the bits are those of the scalar code on every machine).
-__attribute__((target("avx2"))) void atan2_batch_avx2(const double *y, const double *x, double *out, size_t n) {
-    atan2_loop(y, x, out, n);
+__attribute__((target("avx2"))) bool atan2_batch_avx2(const double *y, const double *x, double *out, size_t n) {
+    return atan2_loop(y, x, out, n);
 }
 #endif
 
 void atan2_batch(const double *y, const double *x, double *out, size_t n) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) atan2_batch_avx2(y, x, out, n);
-    else atan2_loop(y, x, out, n);
+    const bool special = avx2 ? atan2_batch_avx2(y, x, out, n) : atan2_loop(y, x, out, n);
 #else
-    atan2_loop(y, x, out, n);
+    const bool special = atan2_loop(y, x, out, n);
 #endif
     // libm's special cases (non-finite arguments, (0, 0)), rare: the core assumes them away.
-    for (size_t i = 0; i < n; ++i)
-        if (!sm_atan2_core_applies(y[i], x[i])) out[i] = std::atan2(y[i], x[i]);
+    if (special)
+        for (size_t i = 0; i < n; ++i)
+            if (!sm_atan2_core_applies(y[i], x[i])) out[i] = std::atan2(y[i], x[i]);
 }
 
 // The corners centre ± a[0] ± a[1] ± a[2] (corner k takes + for bit j of k set), as coordinate
@@ -358,7 +367,7 @@ struct Pending {
     bool em_full;         // kPt holds the whole em angle (else half of it, doubled in pass 3)
 };
 
-// The width of a box as the eye sees it across its own axis `a`: the angular extent, measured
+// Oriented spans: the width of a box as the eye sees it across its own axis `a`: the angular extent, measured
 // perpendicular to the image of `a`, of the box's section through its centre spanned by the two
 // other axes `b` and `c` (for a flat box, whose third axis is zero, its centre line along the
 // other axis), as atan2 arguments. All vectors are in the frame around the line of sight
@@ -367,30 +376,285 @@ struct Pending {
 // atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) for t = y / x (x > 0: the caller checks every corner is
 // ahead). Through the centre, so a long bar whose near end looks thicker by perspective measures
 // its thickness where the eye lands on it; a flat rectangle facing the eye at distance d gives
-// exactly 2·atan(h / 2d) across its width w (its height's angle). False when the image of `a` is
-// a point (a box's depth axis along the line of sight).
-// `flat`: c is zero, so the section is the segment sc ± b (2 points instead of 4).
-inline bool oriented_span_args(const dvec3 &a, const dvec3 &b, const dvec3 &c, const dvec3 &sc, bool flat,
-                               double &yy, double &xx) {
-    // n = (−a.y, a.x) / L, L = |(a.x, a.y)|, taken unnormalised: with y' = q·(−a.y, a.x) = L·y the
-    // extremes are the same, and atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) is
-    // atan2(L·(y1'·x0 − y0'·x1), l2·x1·x0 + y1'·y0') (both arguments scaled by l2 = L² > 0): no division.
-    const double l2 = a.x * a.x + a.y * a.y;
-    if (!(l2 > 0) || !std::isfinite(l2)) return false;
-    const double nx = -a.y, ny = a.x;
-    const dvec3 m = sc - b, p = sc + b;
-    const dvec3 q[4] = {m - c, p - c, m + c, p + c};
-    const int count = flat ? 2 : 4; // q[0], q[1] = sc ∓ b when c is zero
-    double y0 = q[0].x * nx + q[0].y * ny, x0 = q[0].z;
-    double y1 = y0, x1 = x0;
-    for (int k = 1; k < count; ++k) {
-        const double y = q[k].x * nx + q[k].y * ny, x = q[k].z;
-        if (y * x0 < y0 * x) { y0 = y; x0 = x; }
-        if (y * x1 > y1 * x) { y1 = y; x1 = x; }
+// exactly 2·atan(h / 2d) across its width w (its height's angle). An axis whose image is a point
+// (a box's depth axis along the line of sight) has no width and is skipped.
+// n = (−a.y, a.x) / L, L = |(a.x, a.y)|, is taken unnormalised: with y' = q·(−a.y, a.x) = L·y the
+// extremes are the same, and atan2(y1·x0 − y0·x1, x1·x0 + y1·y0) is
+// atan2(L·(y1'·x0 − y0'·x1), l2·x1·x0 + y1'·y0') (both arguments scaled by l2 = L² > 0): no division.
+// Evaluated for a block at a time by `spans_loop` below, after `box_loop`.
+
+// The projections of a block of entities that take no decision (centre direction, the frame
+// around the line of sight, the box frame in the head frame and in the sight frame), computed in
+// one branch-free loop over structure-of-arrays buffers so that it vectorises (4 entities per AVX2
+// register); pass 1 reads them back. Same operations in the same order as the scalar formulas they
+// replace (glm's dot is (x·x + y·y) + z·z, its mat3 · vec3 sums the columns left to right), so the
+// bits are the same with and without AVX2.
+enum PreField {
+    kDist, kLx, kLy, kLz, kSx, kSy, kSz, kRx, kRy, kRz, kUx, kUy, kUz,
+    kHcx, kHcy, kHcz, kHa0, kSc0 = kHa0 + 9, kSa0 = kSc0 + 3,
+    kInside = kSa0 + 9, kZero0, kZero1, kZero2, kPreFields // 1.0 / 0.0: eye inside the bounds, half-axis k zero
+};
+struct PreFrame {
+    double eye[3], t[9], fwd[3], hup[3], hright[3]; // t: to_head column-major (t[3·col + row])
+    double tan_h, tan_v2, tan_oh, tan_ov2;          // field-of-view tangents (see sm_entity_quantities)
+};
+struct Pre {
+    double v[kPreFields][kBlock];
+};
+
+__attribute__((always_inline)) inline double ieee_sqrt(double x) { return __builtin_elementwise_sqrt(x); }
+
+__attribute__((always_inline)) inline void prepass_loop(const PreFrame &f, const double *__restrict boxes,
+                                                        const double *__restrict frames, size_t m,
+                                                        Pre &__restrict p, Args &__restrict args) {
+    const double ex = f.eye[0], ey = f.eye[1], ez = f.eye[2];
+    const double *t = f.t;
+    for (size_t j = 0; j < m; ++j) {
+        const double *b = boxes + 6 * j;
+        const double cx = (b[0] + b[3]) * 0.5, cy = (b[1] + b[4]) * 0.5, cz = (b[2] + b[5]) * 0.5;
+        const double dx = cx - ex, dy = cy - ey, dz = cz - ez;
+        const double dist = ieee_sqrt(dx * dx + dy * dy + dz * dz);
+        const double inv = 1.0 / dist;
+        const bool ahead = dist > 0;
+        const double lx = t[0] * dx + t[3] * dy + t[6] * dz;
+        const double ly = t[1] * dx + t[4] * dy + t[7] * dz;
+        const double lz = t[2] * dx + t[5] * dy + t[8] * dz;
+        const double horiz = ieee_sqrt(lx * lx + lz * lz);
+        const double whoriz = ieee_sqrt(dx * dx + dz * dz);
+        const bool az0 = (lx == 0) & (lz == 0), el0 = (ly == 0) & (horiz == 0), elw0 = (dy == 0) & (whoriz == 0);
+        args.y[kAz][j] = az0 ? 0.0 : lx;      args.x[kAz][j] = az0 ? 1.0 : -lz;
+        args.y[kEl][j] = el0 ? 0.0 : ly;      args.x[kEl][j] = el0 ? 1.0 : horiz;
+        args.y[kElw][j] = elw0 ? 0.0 : dy;    args.x[kElw][j] = elw0 ? 1.0 : whoriz;
+        const double ecc = ieee_sqrt(lx * lx + ly * ly);
+        args.y[kEcc][j] = ahead ? ecc : 0.0;  args.x[kEcc][j] = ahead ? -lz : 1.0;
+        // The line of sight and the frame around it (right = sight × head up, up = right × sight).
+        const double sx = ahead ? dx * inv : f.fwd[0], sy = ahead ? dy * inv : f.fwd[1], sz = ahead ? dz * inv : f.fwd[2];
+        double rx = sy * f.hup[2] - f.hup[1] * sz, ry = sz * f.hup[0] - f.hup[2] * sx, rz = sx * f.hup[1] - f.hup[0] * sy;
+        const double right2 = rx * rx + ry * ry + rz * rz;
+        const double rinv = 1.0 / ieee_sqrt(right2);
+        const bool rok = right2 > 1e-24;
+        rx = rok ? rx * rinv : f.hright[0]; ry = rok ? ry * rinv : f.hright[1]; rz = rok ? rz * rinv : f.hright[2];
+        const double ux = ry * sz - sy * rz, uy = rz * sx - sz * rx, uz = rx * sy - sx * ry;
+        p.v[kDist][j] = dist; p.v[kLx][j] = lx; p.v[kLy][j] = ly; p.v[kLz][j] = lz;
+        const bool inside = (ex >= b[0]) & (ex <= b[3]) & (ey >= b[1]) & (ey <= b[4]) & (ez >= b[2]) & (ez <= b[5]) &
+                            ((b[3] > b[0]) | (b[4] > b[1]) | (b[5] > b[2])); // not a point
+        p.v[kInside][j] = inside ? 1.0 : 0.0;
+        p.v[kSx][j] = sx; p.v[kSy][j] = sy; p.v[kSz][j] = sz;
+        p.v[kRx][j] = rx; p.v[kRy][j] = ry; p.v[kRz][j] = rz;
+        p.v[kUx][j] = ux; p.v[kUy][j] = uy; p.v[kUz][j] = uz;
+        // The box frame: its centre relative to the eye and its three half-axes, in the head frame
+        // and as (right, up, along) around the line of sight.
+        const double *fr = frames + 12 * j;
+        const double fv[4][3] = {{fr[0] - ex, fr[1] - ey, fr[2] - ez}, {fr[3], fr[4], fr[5]},
+                                 {fr[6], fr[7], fr[8]}, {fr[9], fr[10], fr[11]}};
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 4; ++k) {
+            const double vx = fv[k][0], vy = fv[k][1], vz = fv[k][2];
+            const int h = k == 0 ? kHcx : kHa0 + 3 * (k - 1), sidx = k == 0 ? kSc0 : kSa0 + 3 * (k - 1);
+            p.v[h][j] = t[0] * vx + t[3] * vy + t[6] * vz;
+            p.v[h + 1][j] = t[1] * vx + t[4] * vy + t[7] * vz;
+            p.v[h + 2][j] = t[2] * vx + t[5] * vy + t[8] * vz;
+            p.v[sidx][j] = vx * rx + vy * ry + vz * rz;
+            p.v[sidx + 1][j] = vx * ux + vy * uy + vz * uz;
+            p.v[sidx + 2][j] = vx * sx + vy * sy + vz * sz;
+        }
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 3; ++k)
+            p.v[kZero0 + k][j] = ((fv[k + 1][0] == 0) & (fv[k + 1][1] == 0) & (fv[k + 1][2] == 0)) ? 1.0 : 0.0;
     }
-    yy = std::sqrt(l2) * (y1 * x0 - y0 * x1);
-    xx = l2 * (x1 * x0) + y1 * y0;
-    return true;
+}
+
+// What the corners of each box of a block decide, in one branch-free loop over `Pre` (vectorised
+// like `prepass_loop`, same operations in the same order as the scalar code it replaces): the
+// zero half-axis of a flat box goes last (the first zero axis is swapped with the third), the
+// corners are centre ± a0 ± a1 (± a2 for a solid) in the head frame and around the line of sight,
+// and from them: whether every corner is ahead of the plane across the line of sight, how many are
+// in front of / behind the eye's frontal plane, the extreme corners' span arguments (kW, kH; the
+// first of equal extremes, as the scalar loop over corner indices picks), and the field-of-view
+// tests of boxes entirely in front of the eye. Pass 1 reads these and takes the rare cases (eye
+// inside, corners behind the line-of-sight plane, boxes straddling the frontal plane) itself.
+enum BoxField {
+    kFlat, kSightAhead, kInFront, kBehind, kFovIn, kAllIn, kNeedSpan,
+    kAx0, kBoxFields = kAx0 + 9 // the half-axes around the line of sight, the zero one last
+};
+struct Box {
+    double v[kBoxFields][kBlock];
+};
+
+__attribute__((always_inline)) inline void box_loop(const PreFrame &f, const Pre &__restrict p,
+                                                    const double *__restrict em_metres, size_t m,
+                                                    Box &__restrict out, Args &__restrict args) {
+    const double tan_h = f.tan_h, tan_v2 = f.tan_v2, tan_oh = f.tan_oh, tan_ov2 = f.tan_ov2;
+    for (size_t j = 0; j < m; ++j) {
+        const bool z0 = p.v[kZero0][j] != 0, z1 = p.v[kZero1][j] != 0, z2 = p.v[kZero2][j] != 0;
+        const bool flat = z0 | z1 | z2;
+        const bool first_to_last = z0, second_to_last = !z0 & z1;
+        double hax[3], hay[3], haz[3], sax[3], say[3], saz[3];
+#pragma clang loop unroll(full)
+        for (int r = 0; r < 3; ++r) {
+            // a0 = z0 ? A2 : A0; a1 = (!z0 && z1) ? A2 : A1; a2 = z0 ? A0 : (z1 ? A1 : A2).
+            const double h0 = p.v[kHa0 + r][j], h1 = p.v[kHa0 + 3 + r][j], h2 = p.v[kHa0 + 6 + r][j];
+            const double s0 = p.v[kSa0 + r][j], s1 = p.v[kSa0 + 3 + r][j], s2 = p.v[kSa0 + 6 + r][j];
+            const double hh[3] = {first_to_last ? h2 : h0, second_to_last ? h2 : h1, z0 ? h0 : (z1 ? h1 : h2)};
+            const double ss[3] = {first_to_last ? s2 : s0, second_to_last ? s2 : s1, z0 ? s0 : (z1 ? s1 : s2)};
+            hax[r] = hh[0]; hay[r] = hh[1]; haz[r] = hh[2];
+            sax[r] = ss[0]; say[r] = ss[1]; saz[r] = ss[2];
+        }
+        // hax[r]: component r of axis 0, hay[r] of axis 1, haz[r] of axis 2 (same for s).
+        double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
+        {
+            const double c[2][3] = {{p.v[kHcx][j], p.v[kHcy][j], p.v[kHcz][j]}, {p.v[kSc0][j], p.v[kSc0 + 1][j], p.v[kSc0 + 2][j]}};
+            double *ox[2][3] = {{hx, hy, hz}, {sx, sy, sz}};
+#pragma clang loop unroll(full)
+            for (int w = 0; w < 2; ++w) {
+#pragma clang loop unroll(full)
+                for (int r = 0; r < 3; ++r) {
+                    const double a0 = w == 0 ? hax[r] : sax[r], a1 = w == 0 ? hay[r] : say[r], a2 = w == 0 ? haz[r] : saz[r];
+                    const double m0 = c[w][r] - a0, p0 = c[w][r] + a0;
+                    const double l[4] = {m0 - a1, p0 - a1, m0 + a1, p0 + a1};
+#pragma clang loop unroll(full)
+                    for (int k = 0; k < 4; ++k) {
+                        ox[w][r][k] = flat ? l[k] : l[k] - a2;
+                        ox[w][r][k + 4] = l[k] + a2;
+                    }
+                }
+            }
+        }
+        bool sight_ahead = true;
+        double in_front = 0, behind = 0;
+        double hx0 = sx[0], hz0 = sz[0], hx1 = sx[0], hz1 = sz[0];
+        double vy0 = sy[0], vz0 = sz[0], vy1 = sy[0], vz1 = sz[0];
+        bool right_of_left = false, left_of_right = false, above_bottom = false, below_top = false, all_inside = true;
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 8; ++k) {
+            const bool use = k < 4 || !flat;
+            sight_ahead &= !use | (sz[k] > 0);
+            in_front += (use & (hz[k] < 0)) ? 1.0 : 0.0;
+            behind += (use & (hz[k] > 0)) ? 1.0 : 0.0;
+            if (k > 0) {
+                const bool a = use & (sx[k] * hz0 < hx0 * sz[k]), b = use & (sx[k] * hz1 > hx1 * sz[k]);
+                const bool c = use & (sy[k] * vz0 < vy0 * sz[k]), d = use & (sy[k] * vz1 > vy1 * sz[k]);
+                hx0 = a ? sx[k] : hx0; hz0 = a ? sz[k] : hz0;
+                hx1 = b ? sx[k] : hx1; hz1 = b ? sz[k] : hz1;
+                vy0 = c ? sy[k] : vy0; vz0 = c ? sz[k] : vz0;
+                vy1 = d ? sy[k] : vy1; vz1 = d ? sz[k] : vz1;
+            }
+            const double depth = -hz[k], h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
+            right_of_left |= use & (hx[k] >= -tan_oh * depth);
+            left_of_right |= use & (hx[k] <= tan_oh * depth);
+            above_bottom |= use & ((hy[k] >= 0) | (y2 <= tan_ov2 * h2));
+            below_top |= use & ((hy[k] <= 0) | (y2 <= tan_ov2 * h2));
+            all_inside &= !use | ((std::fabs(hx[k]) <= tan_h * depth) & (y2 <= tan_v2 * h2));
+        }
+        const bool spans = (p.v[kInside][j] == 0) & sight_ahead;
+        args.y[kW][j] = spans ? hx1 * hz0 - hx0 * hz1 : 0.0; args.x[kW][j] = spans ? hz1 * hz0 + hx1 * hx0 : 1.0;
+        args.y[kH][j] = spans ? vy1 * vz0 - vy0 * vz1 : 0.0; args.x[kH][j] = spans ? vz1 * vz0 + vy1 * vy0 : 1.0;
+        out.v[kFlat][j] = flat ? 1.0 : 0.0;
+        out.v[kSightAhead][j] = sight_ahead ? 1.0 : 0.0;
+        out.v[kInFront][j] = in_front;
+        out.v[kBehind][j] = behind;
+        out.v[kFovIn][j] = (right_of_left & left_of_right & above_bottom & below_top) ? 1.0 : 0.0;
+        out.v[kAllIn][j] = all_inside ? 1.0 : 0.0;
+        out.v[kNeedSpan][j] = (spans & !((em_metres[j] > 0) & (p.v[kDist][j] > 0))) ? 1.0 : 0.0;
+#pragma clang loop unroll(full)
+        for (int r = 0; r < 3; ++r) {
+            out.v[kAx0 + r][j] = sax[r]; out.v[kAx0 + 3 + r][j] = say[r]; out.v[kAx0 + 6 + r][j] = saz[r];
+        }
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) void box_avx2(const PreFrame &f, const Pre &p, const double *em_metres, size_t m,
+                                              Box &out, Args &args) {
+    box_loop(f, p, em_metres, m, out, args);
+}
+#endif
+
+void box_pass(const PreFrame &f, const Pre &p, const double *em_metres, size_t m, Box &out, Args &args) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) { box_avx2(f, p, em_metres, m, out, args); return; }
+#endif
+    box_loop(f, p, em_metres, m, out, args);
+}
+
+// The box's own widths (see "Oriented spans" above) of the entities of a block, in one branch-free
+// loop over the half-axes around the line of sight that `box_loop` ordered (the zero axis of a flat
+// box last). Each axis takes the 4 points of the section through the centre: for a flat box the
+// last two repeat the first two (c is zero), and a repeated point never replaces an extreme (the
+// comparisons are strict), so the result is that of the segment's 2 points. The smallest of the
+// axes' spans is kept in axis order. Written to kThin for the entities that need it (kNeedSpan:
+// eye outside, every corner ahead of the line-of-sight plane, not measured by its em), else (0, 1);
+// `have` says whether some axis had an image that is not a point.
+__attribute__((always_inline)) inline void spans_loop(const Pre &__restrict p, const Box &__restrict bxs, size_t m,
+                                                      Args &__restrict args, double *__restrict have_out) {
+    for (size_t i = 0; i < m; ++i) {
+        const double scx = p.v[kSc0][i], scy = p.v[kSc0 + 1][i], scz = p.v[kSc0 + 2][i];
+        const bool solid = bxs.v[kFlat][i] == 0;
+        double by = 0, bx = 1;
+        bool have = false;
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 3; ++k) {
+            const int kb = k == 0 ? 1 : 0, kc = k == 2 ? 1 : 2;
+            const double ax = bxs.v[kAx0 + 3 * k][i], ay = bxs.v[kAx0 + 3 * k + 1][i];
+            const double bxx = bxs.v[kAx0 + 3 * kb][i], byy = bxs.v[kAx0 + 3 * kb + 1][i], bzz = bxs.v[kAx0 + 3 * kb + 2][i];
+            const double cxx = bxs.v[kAx0 + 3 * kc][i], cyy = bxs.v[kAx0 + 3 * kc + 1][i], czz = bxs.v[kAx0 + 3 * kc + 2][i];
+            const double l2 = ax * ax + ay * ay;
+            const bool valid = (l2 > 0) & (l2 < INFINITY) & ((k < 2) | solid);
+            const double nx = -ay, ny = ax;
+            const double mx = scx - bxx, my = scy - byy, mz = scz - bzz;
+            const double px = scx + bxx, py = scy + byy, pz = scz + bzz;
+            const double qx[4] = {mx - cxx, px - cxx, mx + cxx, px + cxx};
+            const double qy[4] = {my - cyy, py - cyy, my + cyy, py + cyy};
+            const double qz[4] = {mz - czz, pz - czz, mz + czz, pz + czz};
+            double y0 = qx[0] * nx + qy[0] * ny, x0 = qz[0];
+            double y1 = y0, x1 = x0;
+#pragma clang loop unroll(full)
+            for (int q = 1; q < 4; ++q) {
+                const double y = qx[q] * nx + qy[q] * ny, x = qz[q];
+                const bool lo = y * x0 < y0 * x, hi = y * x1 > y1 * x;
+                y0 = lo ? y : y0; x0 = lo ? x : x0;
+                y1 = hi ? y : y1; x1 = hi ? x : x1;
+            }
+            const double oy = ieee_sqrt(l2) * (y1 * x0 - y0 * x1);
+            const double ox = l2 * (x1 * x0) + y1 * y0;
+            const bool take = valid & (!have | (bx * oy - by * ox < 0));
+            by = take ? oy : by; bx = take ? ox : bx;
+            have = have | valid;
+        }
+        const bool use = (bxs.v[kNeedSpan][i] != 0) & have;
+        args.y[kThin][i] = use ? by : 0.0; args.x[kThin][i] = use ? bx : 1.0;
+        have_out[i] = have ? 1.0 : 0.0;
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) void spans_avx2(const Pre &p, const Box &bxs, size_t m, Args &args, double *have) {
+    spans_loop(p, bxs, m, args, have);
+}
+#endif
+
+void spans_batch(const Pre &p, const Box &bxs, size_t m, Args &args, double *have) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) { spans_avx2(p, bxs, m, args, have); return; }
+#endif
+    spans_loop(p, bxs, m, args, have);
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) void prepass_avx2(const PreFrame &f, const double *boxes, const double *frames,
+                                                  size_t m, Pre &p, Args &args) {
+    prepass_loop(f, boxes, frames, m, p, args);
+}
+#endif
+
+void prepass(const PreFrame &f, const double *boxes, const double *frames, size_t m, Pre &p, Args &args) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) { prepass_avx2(f, boxes, frames, m, p, args); return; }
+#endif
+    prepass_loop(f, boxes, frames, m, p, args);
 }
 
 } // namespace
@@ -424,32 +688,39 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     const bool has_prev = state->has_prev != 0;
     const dvec3 prev_eye(state->prev_head[0], state->prev_head[1], state->prev_head[2]);
 
-    // Per block of entities: pass 1 computes everything but the arctangents and gathers their
-    // arguments, pass 2 evaluates them in batches (`Args::evaluate`), pass 3 finishes the angles.
+    // Per block of entities: three branch-free loops that vectorise (`prepass`: centre direction,
+    // sight frame, projected box frames; `box_pass`: corners, extremes, field of view in front of
+    // the eye; `spans_batch`: oriented widths), then pass 1 takes every decision and computes the
+    // rest (rare cases, em, motion) and gathers the arctangents' arguments, pass 2 evaluates them in
+    // batches (`Args::evaluate`), pass 3 finishes the angles.
     Args args;
     Pending pending[kBlock];
+    Pre pre;
+    Box box;
+    double span_have[kBlock];
+    PreFrame pf;
+    pf.tan_h = tan_h; pf.tan_v2 = tan_v2; pf.tan_oh = tan_oh; pf.tan_ov2 = tan_ov2;
+    for (int k = 0; k < 3; ++k) {
+        pf.eye[k] = eye[k]; pf.fwd[k] = forward[k]; pf.hup[k] = head_up[k]; pf.hright[k] = head_right[k];
+        for (int r = 0; r < 3; ++r) pf.t[3 * k + r] = to_head[k][r];
+    }
     for (size_t base = 0; base < n; base += kBlock) {
         const size_t m = std::min(kBlock, n - base);
         for (int s = kDense; s < kSlots; ++s) args.count[s] = 0;
+        // Azimuth and elevation in the head frame, elevation against the world horizontal, and
+        // the eccentricity: the angle between forward (0, 0, -1 in the head frame) and the
+        // direction, atan2(|f × d|, f · d) (exact near 0°, unlike acos); the sight frame and the
+        // projected box frames (see `prepass_loop`).
+        prepass(pf, boxes + 6 * base, frames + 12 * base, m, pre, args);
+        box_pass(pf, pre, em_metres + base, m, box, args);
+        spans_batch(pre, box, m, args, span_have);
         for (size_t j = 0; j < m; ++j) {
             const size_t e = base + j;
             const double *b = boxes + 6 * e;
             const dvec3 lo(b[0], b[1], b[2]), hi(b[3], b[4], b[5]);
             const dvec3 c = (lo + hi) * 0.5;
-            const dvec3 d = c - eye;
-            const double dist = glm::length(d);
-            const dvec3 dir = dist > 0 ? d * (1.0 / dist) : dvec3(0);
-            const dvec3 local = to_head * d;
-            const double horiz = std::sqrt(local.x * local.x + local.z * local.z);
-            const double whoriz = std::sqrt(d.x * d.x + d.z * d.z);
-            // Azimuth and elevation in the head frame, elevation against the world horizontal, and
-            // the eccentricity: the angle between forward (0, 0, -1 in the head frame) and the
-            // direction, atan2(|f × d|, f · d) (exact near 0°, unlike acos).
-            if (local.x == 0 && local.z == 0) args.set(kAz, j, 0, 1); else args.set(kAz, j, local.x, -local.z);
-            if (local.y == 0 && horiz == 0) args.set(kEl, j, 0, 1); else args.set(kEl, j, local.y, horiz);
-            if (d.y == 0 && whoriz == 0) args.set(kElw, j, 0, 1); else args.set(kElw, j, d.y, whoriz);
-            if (dist > 0) args.set(kEcc, j, std::sqrt(local.x * local.x + local.y * local.y), -local.z);
-            else args.set(kEcc, j, 0, 1);
+            const double dist = pre.v[kDist][j];
+            const dvec3 local(pre.v[kLx][j], pre.v[kLy][j], pre.v[kLz][j]);
 
             // Centre, bounds and axes change only when the entity can move.
             const bool fresh = refresh == nullptr || refresh[e];
@@ -471,79 +742,55 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // Angular extent: corners projected on a frame around the line of sight to the centre
             // (right = sight × head up, up = right × sight), so that a flat rectangle facing the eye
             // anywhere in view spans exactly 2·atan(w / 2d) by 2·atan(h / 2d).
-            const dvec3 sight = dist > 0 ? dir : forward;
-            dvec3 right = glm::cross(sight, head_up);
-            const double right2 = glm::dot(right, right);
-            right = right2 > 1e-24 ? right * (1.0 / std::sqrt(right2)) : head_right; // |right| > 1e-12
-            const dvec3 sup = glm::cross(right, sight);
-            const bool eye_inside = eye.x >= lo.x && eye.x <= hi.x && eye.y >= lo.y && eye.y <= hi.y &&
-                                    eye.z >= lo.z && eye.z <= hi.z &&
-                                    (hi.x > lo.x || hi.y > lo.y || hi.z > lo.z); // not a point
-            // Corners = centre ± the three half-axes: the projections are linear, so project the
-            // centre and the axes once and add (4 projections instead of 8).
-            const double *fr = frames + 12 * e;
-            const dvec3 fc = dvec3(fr[0], fr[1], fr[2]) - eye;
-            dvec3 fa[3] = {dvec3(fr[3], fr[4], fr[5]), dvec3(fr[6], fr[7], fr[8]), dvec3(fr[9], fr[10], fr[11])};
-            // A flat box (one half-axis zero) has 4 distinct corners, not 8.
-            int nc = 8;
-            for (int j = 0; j < 3; ++j) {
-                if (fa[j].x == 0 && fa[j].y == 0 && fa[j].z == 0) { std::swap(fa[j], fa[2]); nc = 4; break; }
-            }
-            const dvec3 hc = to_head * fc, ha[3] = {to_head * fa[0], to_head * fa[1], to_head * fa[2]};
-            const dvec3 sc(glm::dot(fc, right), glm::dot(fc, sup), glm::dot(fc, sight));
-            dvec3 sa[3];
-            for (int k = 0; k < 3; ++k) sa[k] = dvec3(glm::dot(fa[k], right), glm::dot(fa[k], sup), glm::dot(fa[k], sight));
-            // Corners in the head frame (h*) and as (right, up, along) around the sight (s*).
+            // (|right| > 1e-12 before normalising, else the head's right.)
+            const dvec3 sight(pre.v[kSx][j], pre.v[kSy][j], pre.v[kSz][j]);
+            const dvec3 right(pre.v[kRx][j], pre.v[kRy][j], pre.v[kRz][j]);
+            const dvec3 sup(pre.v[kUx][j], pre.v[kUy][j], pre.v[kUz][j]);
+            const bool eye_inside = pre.v[kInside][j] != 0; // eye inside the bounds (not a point)
+            const bool flat = box.v[kFlat][j] != 0;
+            const int nc = flat ? 4 : 8;
+            const bool sight_ahead = box.v[kSightAhead][j] != 0; // every corner ahead of the plane across the line of sight
+            const int in_front = static_cast<int>(box.v[kInFront][j]), behind = static_cast<int>(box.v[kBehind][j]);
+            // The corners themselves, for the rare cases below: centre ± the half-axes (ordered by
+            // `box_loop`), in the head frame (h*) and as (right, up, along) around the sight (s*).
             double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
-            corners(hc, ha, nc, hx, hy, hz);
-            corners(sc, sa, nc, sx, sy, sz);
-            bool sight_ahead = true; // every corner in front of the plane across the line of sight
-            int in_front = 0, behind = 0; // corners in front of / behind the eye's frontal plane
-            for (int k = 0; k < nc; ++k) {
-                sight_ahead &= sz[k] > 0;
-                in_front += hz[k] < 0;
-                behind += hz[k] > 0;
-            }
+            auto corners_of = [&](bool head_frame) {
+                const double *pv = &pre.v[0][j];
+                auto field = [pv](int f) { return pv[static_cast<size_t>(f) * kBlock]; };
+                dvec3 ax[3];
+                for (int k = 0; k < 3; ++k)
+                    ax[k] = head_frame ? dvec3(0) : dvec3(box.v[kAx0 + 3 * k][j], box.v[kAx0 + 3 * k + 1][j], box.v[kAx0 + 3 * k + 2][j]);
+                if (head_frame) {
+                    // The same order as box_loop: the first zero half-axis swapped with the third.
+                    for (int k = 0; k < 3; ++k) ax[k] = dvec3(field(kHa0 + 3 * k), field(kHa0 + 3 * k + 1), field(kHa0 + 3 * k + 2));
+                    for (int k = 0; k < 3; ++k) if (pre.v[kZero0 + k][j] != 0) { std::swap(ax[k], ax[2]); break; }
+                    corners(dvec3(field(kHcx), field(kHcx + 1), field(kHcx + 2)), ax, nc, hx, hy, hz);
+                } else {
+                    corners(dvec3(field(kSc0), field(kSc0 + 1), field(kSc0 + 2)), ax, nc, sx, sy, sz);
+                }
+            };
             Pending &pe = pending[j];
             pe.spans_known = false; pe.fov_deferred = false; pe.moving = false; pe.oriented = 0; pe.em_full = false;
             bool in_fov, all_inside = true;
-            args.set(kW, j, 0, 1); args.set(kH, j, 0, 1);
-            args.set(kThin, j, 0, 1);
             if (eye_inside) {
                 pe.width = 360; pe.height = 180; pe.spans_known = true;
                 in_fov = true; all_inside = false;
             } else {
                 // Spans around the line of sight. With every corner ahead, atan2(h, along) is
                 // monotone in h / along, so the extremes are found by comparing ratios
-                // (cross-multiplied: no division), and each span takes one arctangent (kW, kH).
+                // (cross-multiplied: no division), and each span takes one arctangent (kW, kH,
+                // written by `box_loop`).
                 if (sight_ahead) {
-                    int h0 = 0, h1 = 0, v0 = 0, v1 = 0;
-                    for (int k = 1; k < nc; ++k) {
-                        if (sx[k] * sz[h0] < sx[h0] * sz[k]) h0 = k;
-                        if (sx[k] * sz[h1] > sx[h1] * sz[k]) h1 = k;
-                        if (sy[k] * sz[v0] < sy[v0] * sz[k]) v0 = k;
-                        if (sy[k] * sz[v1] > sy[v1] * sz[k]) v1 = k;
-                    }
-                    args.set(kW, j, sx[h1] * sz[h0] - sx[h0] * sz[h1], sz[h1] * sz[h0] + sx[h1] * sx[h0]);
-                    args.set(kH, j, sy[v1] * sz[v0] - sy[v0] * sz[v1], sz[v1] * sz[v0] + sy[v1] * sy[v0]);
                     // The box's own widths: across each of its axes as the eye sees it, so a thin
                     // bar whose image is tilted measures its thickness, not the upright box around
                     // it (pt_eq is the smallest of them). A flat box has two axes, a solid three.
                     // Only the smallest takes an arctangent: every span is atan2(y, x) with y >= 0,
                     // an angle in [0, pi], so the smaller of two is found by the sign of their
-                    // cross product (no division).
+                    // cross product (no division). Evaluated for the block by `spans_batch`.
                     // (Not for content measured by its em: its pt_eq is the em's.)
-                    const bool flat = nc == 4;
-                    double oy, ox, by = 0, bx = 1;
-                    const int axes = em_metres[e] > 0 && dist > 0 ? 0 : (flat ? 2 : 3);
-                    for (int k = 0; k < axes; ++k) {
-                        if (!oriented_span_args(sa[k], sa[k == 0 ? 1 : 0], sa[k == 2 ? 1 : 2], sc, flat, oy, ox)) continue;
-                        if (pe.oriented == 0 || bx * oy - by * ox < 0) { by = oy; bx = ox; }
-                        pe.oriented = 1;
-                    }
-                    if (pe.oriented != 0) args.set(kThin, j, by, bx);
-                    else pe.oriented = 8; // a point: no width
+                    pe.oriented = em_metres[e] > 0 && dist > 0 ? 8 : (span_have[j] != 0 ? 1 : 8); // 8: a point
                 } else {
+                    corners_of(false);
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
                     for (int k = 0; k < nc; ++k) {
                         const double hang = atan2_deg(sx[k], sz[k]), vang = atan2_deg(sy[k], sz[k]);
@@ -559,21 +806,14 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                     // In front of the eye, azimuth tan = x / -z with a positive denominator: the
                     // threshold tests multiply instead of dividing. The spans overlap the field of
                     // view when some corner is right of its left edge, some corner left of its
-                    // right edge, and the same vertically.
-                    bool right_of_left = false, left_of_right = false, above_bottom = false, below_top = false;
-                    for (int k = 0; k < nc; ++k) {
-                        const double depth = -hz[k], h2 = hx[k] * hx[k] + hz[k] * hz[k], y2 = hy[k] * hy[k];
-                        right_of_left |= hx[k] >= -tan_oh * depth;
-                        left_of_right |= hx[k] <= tan_oh * depth;
-                        above_bottom |= hy[k] >= 0 || y2 <= tan_ov2 * h2;
-                        below_top |= hy[k] <= 0 || y2 <= tan_ov2 * h2;
-                        all_inside &= std::fabs(hx[k]) <= tan_h * depth && y2 <= tan_v2 * h2;
-                    }
-                    in_fov = right_of_left && left_of_right && above_bottom && below_top;
+                    // right edge, and the same vertically (tested by `box_loop`).
+                    in_fov = box.v[kFovIn][j] != 0;
+                    all_inside = box.v[kAllIn][j] != 0;
                 } else if (behind == nc && behind_is_outside) {
                     // Every corner behind the eye: the box's azimuths all lie beyond ±90°.
                     in_fov = false; all_inside = false;
                 } else {
+                    corners_of(true);
                     // Straddling the frontal plane: some corner is not in front, so not fully
                     // inside. Elevation by tangent ratios as above; azimuth relative to the
                     // centre's, rel = atan2(U × V, U · V) for the horizontal directions U of the

@@ -1006,7 +1006,7 @@ final class SceneBuilder {
                 return
             }
             guard let m = r.mapping(item, "an element of \(Self.what(containerKind, containerId))") else { continue }
-            // Returned and appended, the entity is moved, not copied.
+            // Built by `element` (which reads `entities.count` for the new index) and appended here.
             entities.append(element(m, container: container, containerNode: containerNode, W: W, H: H, s: s, z: z,
                                     mode: mode, anchor: anchor, path: path, siblings: &siblings))
         }

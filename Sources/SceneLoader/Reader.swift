@@ -168,6 +168,31 @@ final class Reader {
         return out.count == count ? out : nil
     }
 
+    /// `numbers(n, count: 4, …)` without the array: the same checks, messages and order.
+    func numbers4(_ n: YNode, _ what: @autoclosure () -> String, shape: @autoclosure () -> String) -> SIMD4<Double>? {
+        guard case let .sequence(items) = n.kind else {
+            error(n.loc, "\(what()) expects \(shape()), found \(Self.describe(n))")
+            return nil
+        }
+        guard items.count == 4 else {
+            error(n.loc, "\(what()) expects \(shape()) (4 numbers), found \(Self.describe(n))")
+            return nil
+        }
+        var out = SIMD4<Double>()
+        var ok = true
+        for j in 0..<4 {
+            let item = items[j]
+            if case let .scalar(s) = item.kind, s.type == .number, let d = s.number, d.isFinite, abs(d) <= Limits.maxMagnitude {
+                out[j] = d
+            } else if let d = number(item, "an item of \(what())") {
+                out[j] = d
+            } else {
+                ok = false
+            }
+        }
+        return ok ? out : nil
+    }
+
     func vec3(_ n: YNode, _ what: @autoclosure () -> String, shape: @autoclosure () -> String = "[x, y, z] in metres") -> Vec3? {
         guard let v = numbers(n, count: 3, what(), shape: shape()) else { return nil }
         return Vec3(v[0], v[1], v[2])
@@ -220,6 +245,17 @@ struct YMap {
             }
             reader.error(p.keyLoc, "unknown key '\(quoted(p.key))' in \(what())", hint: hint)
         }
+    }
+
+    /// The value of the pair at `index` (-1: none), for an index found by key beforehand.
+    func value(_ index: Int) -> YNode? { index >= 0 && index < pairs.count ? pairs[index].value : nil }
+
+    /// `require(key, …)` for the pair at `index` (-1: none), found beforehand as `index(of: key)`.
+    func require(_ index: Int, _ key: String, in what: @autoclosure () -> String, reader: Reader,
+                 hint: @autoclosure () -> String? = nil) -> YNode? {
+        if let v = value(index) { return v }
+        reader.error(loc, "\(what()) is missing the required key '\(key)'", hint: hint())
+        return nil
     }
 
     /// Reports a missing required key at the mapping's location.

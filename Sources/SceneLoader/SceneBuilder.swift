@@ -68,6 +68,45 @@ private let elementElsewhereKeys = ["position": "is not used for elements; place
                                     "kind": "is not used for elements; use 'role'",
                                     "anchor": "is not used for elements; they follow their container's anchor"]
 
+/// The ids claimed among siblings (elements and children of one entity, or the top-level
+/// entities) and where: as a dictionary would keep them (the first use stays), in a list scanned
+/// with `==` while there are at most 16 (cheaper than hashing each id), in a table above.
+struct SiblingIds {
+    private var list: [(id: String, loc: SourceLocation)] = []
+    private var table: [String: SourceLocation]?
+    static let listLimit = 16
+
+    init(capacity: Int = 0) {
+        if capacity > Self.listLimit {
+            var t: [String: SourceLocation] = [:]
+            t.reserveCapacity(capacity)
+            table = t
+        } else if capacity > 0 {
+            list.reserveCapacity(capacity)
+        }
+    }
+
+    /// Claims `id` at `loc`; the location of the sibling that has it already (which keeps it), else nil.
+    mutating func claim(_ id: String, _ loc: SourceLocation) -> SourceLocation? {
+        if table != nil {
+            guard let prev = table?.updateValue(loc, forKey: id) else { return nil }
+            table?.updateValue(prev, forKey: id)
+            return prev
+        }
+        for entry in list where entry.id == id { return entry.loc }
+        if list.count < Self.listLimit {
+            list.append((id, loc))
+            return nil
+        }
+        var t = [String: SourceLocation](minimumCapacity: 2 * Self.listLimit)
+        for entry in list { t[entry.id] = entry.loc }
+        t[id] = loc
+        table = t
+        list = []
+        return nil
+    }
+}
+
 /// The frame an entity is built in: its parent's node, or (for a root) its anchor frame.
 private struct ParentInfo {
     var node: Int
@@ -179,8 +218,7 @@ final class SceneBuilder {
         // On iOS the viewer sees what the device's camera shows.
         if let d = device, !viewerFieldOfViewGiven { viewer.fieldOfView = d.fieldOfView }
 
-        var topIds: [String: SourceLocation] = [:]
-        Self.reserve(&topIds, for: top["entities"])
+        var topIds = Self.siblingIds(for: top["entities"])
         if let list = top["entities"], case let .sequence(items) = list.kind {
             // The tables grow to about this size; allocated once, they are not copied on the way.
             let estimate = min(Self.entityEstimate(items, depth: 0), Limits.maxEntities)
@@ -474,7 +512,18 @@ final class SceneBuilder {
     }
 
     static func isValidId(_ s: String) -> Bool {
-        !s.isEmpty && s.unicodeScalars.allSatisfy {
+        // All-ASCII ids by their bytes (an ASCII byte is an ASCII scalar); others as below.
+        if let ascii = s.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                guard (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+                        || b == 0x2D || b == 0x5F || b == 0x2E else { return false }
+            }
+            return !bytes.isEmpty
+        }), let ascii {
+            return ascii
+        }
+        return !s.isEmpty && s.unicodeScalars.allSatisfy {
             // ASCII first (the Unicode property lookup is the slow part): the alphabetic ASCII
             // scalars are exactly A-Z and a-z.
             if $0.isASCII {
@@ -494,7 +543,12 @@ final class SceneBuilder {
     }
 
     private func parseId(_ m: YMap, _ what: String) -> (String, SourceLocation)? {
-        guard let n = m.require("id", in: what, reader: r) else { return nil }
+        parseId(m, m.index(of: "id") ?? -1, what)
+    }
+
+    /// `parseId` with the index of the `id` pair (-1: none).
+    private func parseId(_ m: YMap, _ index: Int, _ what: String) -> (String, SourceLocation)? {
+        guard let n = m.require(index, "id", in: what, reader: r) else { return nil }
         guard let s = r.string(n, "'id' of \(what)") else { return nil }
         guard Self.isValidId(s) else {
             r.error(n.loc, "'id' '\(quoted(s))' may contain only letters, digits, '-', '_' and '.'",
@@ -506,9 +560,8 @@ final class SceneBuilder {
 
     /// Claims `id` among its siblings and `path` in the scene: the first use keeps both (each
     /// table is hashed once on the usual path: insert, and put the first use back on a duplicate).
-    private func claim(id: String, loc: SourceLocation, siblings: inout [String: SourceLocation], path: String) {
-        if let prev = siblings.updateValue(loc, forKey: id) {
-            siblings.updateValue(prev, forKey: id)
+    private func claim(id: String, loc: SourceLocation, siblings: inout SiblingIds, path: String) {
+        if let prev = siblings.claim(id, loc) {
             r.error(loc, "duplicate id '\(id)': a sibling at \(prev) already uses it",
                     hint: "ids must be unique among siblings; the path '\(path)' would name both (\(prev) and \(loc))")
             return
@@ -539,13 +592,47 @@ final class SceneBuilder {
     @discardableResult
     func appendNode(name: String, parent: Int?, restTRS: Transform, rest: Mat4? = nil, geometry: AABB,
                             anchor: Anchor, entity: Int?) -> Int {
-        let m = rest ?? restTRS.matrix
+        let m = rest ?? Self.matrix(restTRS)
         let idx = nodes.count
         nodes.append(Node(name: name, parent: parent, subtreeEnd: idx + 1, rest: m, restTRS: restTRS,
                           geometry: geometry, anchor: anchor, entity: entity))
         let parentWorld = parent.map { world[$0] } ?? anchorFrame(anchor).0
-        world.append(parentWorld * m)
+        world.append(Self.product(parentWorld, m))
         return idx
+    }
+
+    /// `t.matrix`, the same arithmetic in the same order, with one array instead of two.
+    static func matrix(_ t: Transform) -> Mat4 {
+        let q = t.rotation, scale = t.scale, translation = t.translation
+        let xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z
+        let xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z
+        let wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z
+        let r0 = 1 - 2 * (yy + zz), r1 = 2 * (xy + wz), r2 = 2 * (xz - wy)
+        let r3 = 2 * (xy - wz), r4 = 1 - 2 * (xx + zz), r5 = 2 * (yz + wx)
+        let r6 = 2 * (xz + wy), r7 = 2 * (yz - wx), r8 = 1 - 2 * (xx + yy)
+        return Mat4(columnMajor: [
+            r0 * scale.x, r1 * scale.x, r2 * scale.x, 0,
+            r3 * scale.y, r4 * scale.y, r5 * scale.y, 0,
+            r6 * scale.z, r7 * scale.z, r8 * scale.z, 0,
+            translation.x, translation.y, translation.z, 1,
+        ])
+    }
+
+    /// `a * b`, the same sums in the same order, without the subscripts' bounds checks and the
+    /// zero-filled array.
+    static func product(_ a: Mat4, _ b: Mat4) -> Mat4 {
+        guard a.m.count == 16, b.m.count == 16 else { return a * b }
+        return a.m.withUnsafeBufferPointer { pa in
+            b.m.withUnsafeBufferPointer { pb in
+                @inline(__always) func e(_ row: Int, _ c: Int) -> Double {
+                    var s = 0.0
+                    for k in 0..<4 { s += pa[k * 4 + row] * pb[c * 4 + k] }
+                    return s
+                }
+                return Mat4(columnMajor: [e(0, 0), e(1, 0), e(2, 0), e(3, 0), e(0, 1), e(1, 1), e(2, 1), e(3, 1),
+                                          e(0, 2), e(1, 2), e(2, 2), e(3, 2), e(0, 3), e(1, 3), e(2, 3), e(3, 3)])
+            }
+        }
     }
 
     private static func box(_ w: Double, _ h: Double, _ d: Double) -> AABB {
@@ -554,7 +641,7 @@ final class SceneBuilder {
 
     // MARK: - Entities
 
-    private func entity(_ n: YNode, parent: ParentInfo?, siblings: inout [String: SourceLocation]) {
+    private func entity(_ n: YNode, parent: ParentInfo?, siblings: inout SiblingIds) {
         entityCount += 1
         if entityCount > Limits.maxEntities {
             if !limitReported {
@@ -697,8 +784,7 @@ final class SceneBuilder {
                     hint: "move it away from the eye or use a fixed scale")
         }
 
-        var childIds: [String: SourceLocation] = [:]
-        Self.reserve(&childIds, for: m["elements"], m["children"])
+        var childIds = Self.siblingIds(for: m["elements"], m["children"])
         var attachment: Attachment?
         switch kind {
         case .window:
@@ -859,14 +945,14 @@ final class SceneBuilder {
         }
     }
 
-    /// Room for the ids of the items of these lists (each list counted up to `Limits.maxEntities`),
-    /// so a table of sibling ids is allocated once instead of growing.
-    private static func reserve(_ ids: inout [String: SourceLocation], for lists: YNode?...) {
+    /// The sibling-id table for the items of these lists, with room for them (each list counted
+    /// up to `Limits.maxEntities`), so it is allocated once instead of growing.
+    private static func siblingIds(for lists: YNode?...) -> SiblingIds {
         var count = 0
         for case let n? in lists {
             if case let .sequence(items) = n.kind { count += min(items.count, Limits.maxEntities) }
         }
-        if count > 0 { ids.reserveCapacity(count) }
+        return SiblingIds(capacity: count)
     }
 
     /// About how many entities and elements `items` (a list of entities) declares: its mappings,
@@ -906,9 +992,10 @@ final class SceneBuilder {
     // MARK: - Elements
 
     private func elements(_ n: YNode, container: Int, containerNode: Int, W: Double, H: Double, s: Double, z: Double,
-                          mode: ScaleMode, anchor: Anchor, path: String, siblings: inout [String: SourceLocation]) {
-        let cwhat = entities[container].kind.rawValue + " '" + entities[container].id + "'"
-        guard let items = r.list(n, "'elements' of \(cwhat)") else { return }
+                          mode: ScaleMode, anchor: Anchor, path: String, siblings: inout SiblingIds) {
+        // What the messages call the container and each element, built only for a message.
+        let containerKind = entities[container].kind.rawValue, containerId = entities[container].id
+        guard let items = r.list(n, "'elements' of \(Self.what(containerKind, containerId))") else { return }
         for item in items {
             entityCount += 1
             if entityCount > Limits.maxEntities {
@@ -918,52 +1005,129 @@ final class SceneBuilder {
                 }
                 return
             }
-            guard let m = r.mapping(item, "an element of \(cwhat)") else { continue }
-            let idInfo = parseId(m, "an element")
-            let id = idInfo?.0 ?? "element\(entities.count)"
-            let what = "element '\(id)'"
-            m.checkKeys(elementKeys, in: what, reader: r, elsewhere: elementElsewhereKeys)
-            let epath = path + "/" + id
-            if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
-            let role = m["role"].flatMap { r.enumValue($0, "'role' of \(what)", ElementRole.self) } ?? .custom
-            var frame: RectPt?
-            if let fn = m.require("frame", in: what, reader: r, hint: "frame: [x, y, width, height] in points from the container's top-left"),
-               let v = r.numbers(fn, count: 4, "'frame' of \(what)", shape: "[x, y, width, height] in points") {
-                if v[2] > 0, v[3] > 0 { frame = RectPt(x: v[0], y: v[1], width: v[2], height: v[3]) } else {
-                    r.error(fn.loc, "'frame' of \(what) needs a width and height greater than 0, found \(Reader.format(v[2])) × \(Reader.format(v[3]))")
-                }
-            }
-            let depth = m["depth"].flatMap { r.number($0, "'depth' of \(what) (points toward the viewer)") } ?? 0
-            let fontSize = m["fontSize"].flatMap { r.positive($0, "'fontSize' of \(what) (points)") }
-            let label = m["label"].flatMap { r.string($0, "'label' of \(what)") }
-            let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
-            let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
-            let visible = m["visible"].flatMap { r.bool($0, "'visible' of \(what)") }
-            let f = frame ?? RectPt(x: 0, y: 0, width: 0, height: 0)
-            let centre = Vec3((f.x + f.width / 2 - W / 2) * s, (H / 2 - (f.y + f.height / 2)) * s, z + depth * s)
-            let entIdx = entities.count
-            let nodeIdx = appendNode(name: id, parent: containerNode, restTRS: Transform(translation: centre),
-                                     geometry: Self.box(f.width * s, f.height * s, 0), anchor: anchor, entity: entIdx)
-            var e = Entity(id: id, path: epath, kind: .element, node: nodeIdx, location: m.loc)
-            e.role = role
-            e.parent = container
-            e.container = container
-            e.frame = frame
-            e.depthPt = depth
-            e.fontSize = fontSize
-            e.label = label
-            e.interactive = interactive ?? role.defaultInteractive
-            e.primary = primary ?? false
-            e.visible = visible ?? true
-            e.anchor = anchor
-            e.scaleMode = mode
-            e.metresPerPoint = s
-            e.placementDistance = length(world[nodeIdx].translation - eye0)
-            elementFacts(m, &e, what: what, s: s)
-            e.media = m["media"].flatMap { parseMedia($0, what: what) }
-            parseAppearance(m, &e, what: what)
-            entities.append(e)
+            guard let m = r.mapping(item, "an element of \(Self.what(containerKind, containerId))") else { continue }
+            // Built by `element` (which reads `entities.count` for the new index) and appended here.
+            entities.append(element(m, container: container, containerNode: containerNode, W: W, H: H, s: s, z: z,
+                                    mode: mode, anchor: anchor, path: path, siblings: &siblings))
         }
+    }
+
+    /// The entity of one element of `elements` (a mapping), its node appended; the caller appends
+    /// the entity (at index `entities.count`, which its node names).
+    private func element(_ m: YMap, container: Int, containerNode: Int, W: Double, H: Double, s: Double, z: Double,
+                         mode: ScaleMode, anchor: Anchor, path: String, siblings: inout SiblingIds) -> Entity {
+        // Every key an element reads here, found in one pass (the first pair of each key, as
+        // `m[key]` finds it).
+        let k = ElementKeys(m.pairs)
+        let idInfo = parseId(m, k.id, "an element")
+        let id = idInfo?.0 ?? "element\(entities.count)"
+        // Every key `ElementKeys` knows is an element key: only another key can be reported.
+        if k.other { m.checkKeys(elementKeys, in: Self.what("element", id), reader: r, elsewhere: elementElsewhereKeys) }
+        let epath = path + "/" + id
+        if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
+        let role = m.value(k.role).flatMap { Self.role($0) ?? r.enumValue($0, "'role' of \(Self.what("element", id))", ElementRole.self) } ?? .custom
+        var frame: RectPt?
+        if let fn = m.require(k.frame, "frame", in: Self.what("element", id), reader: r,
+                              hint: "frame: [x, y, width, height] in points from the container's top-left"),
+           let v = r.numbers4(fn, "'frame' of \(Self.what("element", id))", shape: "[x, y, width, height] in points") {
+            if v[2] > 0, v[3] > 0 { frame = RectPt(x: v[0], y: v[1], width: v[2], height: v[3]) } else {
+                r.error(fn.loc, "'frame' of \(Self.what("element", id)) needs a width and height greater than 0, found \(Reader.format(v[2])) × \(Reader.format(v[3]))")
+            }
+        }
+        let depth = m.value(k.depth).flatMap { r.number($0, "'depth' of \(Self.what("element", id)) (points toward the viewer)") } ?? 0
+        let fontSize = m.value(k.fontSize).flatMap { r.positive($0, "'fontSize' of \(Self.what("element", id)) (points)") }
+        let label = m.value(k.label).flatMap { r.string($0, "'label' of \(Self.what("element", id))") }
+        let interactive = m.value(k.interactive).flatMap { r.bool($0, "'interactive' of \(Self.what("element", id))") }
+        let primary = m.value(k.primary).flatMap { r.bool($0, "'primary' of \(Self.what("element", id))") }
+        let visible = m.value(k.visible).flatMap { r.bool($0, "'visible' of \(Self.what("element", id))") }
+        let f = frame ?? RectPt(x: 0, y: 0, width: 0, height: 0)
+        let centre = Vec3((f.x + f.width / 2 - W / 2) * s, (H / 2 - (f.y + f.height / 2)) * s, z + depth * s)
+        let entIdx = entities.count
+        let nodeIdx = appendNode(name: id, parent: containerNode, restTRS: Transform(translation: centre),
+                                 geometry: Self.box(f.width * s, f.height * s, 0), anchor: anchor, entity: entIdx)
+        // `Entity(id:path:kind:node:location:)`, from a copy of one made once (its initialiser
+        // costs several copies of the whole struct).
+        var e = Self.elementTemplate
+        e.id = id
+        e.path = epath
+        e.node = nodeIdx
+        e.geometryNodes = nodeIdx..<(nodeIdx + 1)
+        e.location = m.loc
+        e.role = role
+        e.parent = container
+        e.container = container
+        e.frame = frame
+        e.depthPt = depth
+        e.fontSize = fontSize
+        e.label = label
+        e.interactive = interactive ?? role.defaultInteractive
+        e.primary = primary ?? false
+        e.visible = visible ?? true
+        e.anchor = anchor
+        e.scaleMode = mode
+        e.metresPerPoint = s
+        e.placementDistance = length(world[nodeIdx].translation - eye0)
+        if k.other {
+            elementFacts(m, &e, what: Self.what("element", id), s: s)
+            e.media = m["media"].flatMap { parseMedia($0, what: Self.what("element", id)) }
+            parseAppearance(m, &e, what: Self.what("element", id))
+        } else if interactive != nil {
+            // No fact, media or appearance key: all `elementFacts`, `parseMedia` and
+            // `parseAppearance` would do for this element.
+            e.factSources.interactive = .annotation
+        }
+        return e
+    }
+
+    /// An element as `Entity`'s initialiser makes it, for `element` to fill in.
+    private static let elementTemplate = Entity(id: "", path: "", kind: .element, node: 0, location: SourceLocation(line: 1, column: 1))
+
+    /// "window 'w0'", "element 'b1'": how messages name an entity or element.
+    private static func what(_ kind: String, _ id: String) -> String { kind + " '" + id + "'" }
+
+    /// The pairs of an element's mapping with the keys `elements` reads itself, by index (-1:
+    /// absent), found in one pass; `other`: it has any other key (facts, media, appearance, or a
+    /// key elements do not take).
+    private struct ElementKeys {
+        var id = -1, role = -1, frame = -1, depth = -1, label = -1, primary = -1, visible = -1
+        var fontSize = -1, interactive = -1
+        var other = false
+
+        init(_ pairs: [YPair]) {
+            for (j, p) in pairs.enumerated() {
+                let key = p.key
+                // Each name is matched as `==` matches it: by length first for an ASCII key,
+                // against every name for another (canonical equivalence).
+                let l = p.asciiLength
+                if (l == 2 || l < 0) && key == "id" { if id < 0 { id = j }; continue }
+                if (l == 4 || l < 0) && key == "role" { if role < 0 { role = j }; continue }
+                if l == 5 || l < 0 {
+                    if key == "frame" { if frame < 0 { frame = j }; continue }
+                    if key == "depth" { if depth < 0 { depth = j }; continue }
+                    if key == "label" { if label < 0 { label = j }; continue }
+                }
+                if l == 7 || l < 0 {
+                    if key == "primary" { if primary < 0 { primary = j }; continue }
+                    if key == "visible" { if visible < 0 { visible = j }; continue }
+                }
+                if (l == 8 || l < 0) && key == "fontSize" { if fontSize < 0 { fontSize = j }; continue }
+                if (l == 11 || l < 0) && key == "interactive" { if interactive < 0 { interactive = j }; continue }
+                other = true
+            }
+        }
+    }
+
+    /// The roles by name, with their names' lengths.
+    private static let roleNames: [(name: String, length: Int, role: ElementRole)] =
+        ElementRole.allCases.map { ($0.rawValue, $0.rawValue.utf8.count, $0) }
+
+    /// `ElementRole(rawValue:)` of a scalar whose text is a role's name (compared as `==` does,
+    /// after the lengths); nil for anything else, which `Reader.enumValue` then reads or reports.
+    private static func role(_ n: YNode) -> ElementRole? {
+        guard case let .scalar(sc) = n.kind, sc.type != .null else { return nil }
+        let length = sc.text.utf8.count
+        for entry in roleNames where entry.length == length && entry.name == sc.text { return entry.role }
+        return nil
     }
 
     // MARK: - Assets
@@ -1502,7 +1666,7 @@ final class SceneBuilder {
     private func finish() {
         var nodeBounds = [AABB](repeating: .empty, count: nodes.count)
         for i in nodes.indices {
-            if let v = nodeVertices[i] {
+            if !nodeVertices.isEmpty, let v = nodeVertices[i] {
                 var b = AABB.empty
                 let w = world[i]
                 var k = 0
@@ -1568,6 +1732,14 @@ final class SceneBuilder {
                               hint: entities[i].asset.map { "units used: \($0.unitReason)" })
                 }
             }
+        }
+    }
+
+    /// `t.isFinite` without the key path.
+    static func isFinite(_ t: Mat4) -> Bool {
+        t.m.withUnsafeBufferPointer { m in
+            for v in m where !v.isFinite { return false }
+            return true
         }
     }
 
@@ -1644,8 +1816,9 @@ extension SceneBuilder {
             let node = nodes[i]
             let rest = node.rest
             var lin = 0.0
-            for row in 0..<3 { lin = max(lin, abs(rest[row, 0]) + abs(rest[row, 1]) + abs(rest[row, 2])) }
-            var trans = Vec3(rest[0, 3], rest[1, 3], rest[2, 3]).maxMagnitude
+            // `rest[row, col]` is `rest.m[col * 4 + row]`.
+            for row in 0..<3 { lin = max(lin, abs(rest.m[row]) + abs(rest.m[4 + row]) + abs(rest.m[8 + row])) }
+            var trans = Vec3(rest.m[12], rest.m[13], rest.m[14]).maxMagnitude
             if animScale[i] >= 0 {
                 lin = max(lin, 3.0.squareRoot() * max(node.restTRS.scale.maxMagnitude, animScale[i]))
                 trans = max(trans, node.restTRS.translation.maxMagnitude, animTrans[i])
@@ -1659,7 +1832,7 @@ extension SceneBuilder {
             linear[i] = parentLinear * lin
             position[i] = parentPosition + parentLinear * trans
             let extent = position[i] + linear[i] * (node.geometry.isEmpty ? 0 : max(node.geometry.min.maxMagnitude, node.geometry.max.maxMagnitude))
-            let worldFinite = world.indices.contains(i) ? world[i].isFinite : true
+            let worldFinite = world.indices.contains(i) ? Self.isFinite(world[i]) : true
             // The first value out of range: the world scale, position, or extent of its geometry.
             let (what, value): (String, Double)
             if !(linear[i] <= limit) || !worldFinite { (what, value) = ("scale", worldFinite ? linear[i] : .infinity) }

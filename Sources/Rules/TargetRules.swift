@@ -525,15 +525,11 @@ final class TargetPairAnalyzer: RuleProcessor {
             let pair = names.sorted()
             a = pair.first ?? "?"; b = pair.count > 1 ? pair[1] : "?"
         }
-        // The UTF-8 bytes are collected in one array (each piece copied from its contiguous
-        // storage) and decoded once: appending to a `String` piece by piece cost ~10,000
-        // instructions per message.
+        // The UTF-8 bytes are collected in one array and decoded once: appending to a `String`
+        // piece by piece cost ~10,000 instructions per message.
         var s: [UInt8] = []
         s.reserveCapacity(a.utf8.count + b.utf8.count + 200)
-        @inline(__always) func put(_ t: String) {
-            var t = t
-            t.withUTF8 { s.append(contentsOf: $0) }
-        }
+        @inline(__always) func put(_ t: String) { s.append(contentsOf: t.utf8) }
         if rule == spacingRule {
             put("centres of "); put(a); put(" and "); put(b); put(" are "); put(fmt(agg.measured)); put(" "); put(u)
             put(" apart and only "); put(fmt(agg.aux)); put(" "); put(u); put(" separate their edges; move them to at least ")

@@ -65,7 +65,18 @@ struct Aggregate {
     var storedSpanCount: Int { headStart > headEnd ? 0 : 1 + tail.count / 2 }
 
     mutating func add(frame: Int, time: Double) {
-        addSpan(frame, frame)
+        // The common case, a run that continues into this frame, without the general merge
+        // (what `addSpan(frame, frame)` does for it: the latest run ends one frame later).
+        let n = tail.count
+        if n == 0, headStart <= headEnd, frame == headEnd &+ 1 {
+            headEnd = frame
+            frameCount += 1
+        } else if n >= 2, frame == tail[n - 1] &+ 1 {
+            tail[n - 1] = frame
+            frameCount += 1
+        } else {
+            addSpan(frame, frame)
+        }
         if frame < firstFrame { firstFrame = frame; firstTime = time }
         if frame > lastFrame { lastFrame = frame; lastTime = time }
     }
@@ -234,9 +245,14 @@ struct Findings {
             slot = Int32(truncatingIfNeeded: i)
             guard i >= 0 else { return }
         }
-        aggregates[i].add(frame: frame, time: time)
-        update(i, rule: rule, measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
-               severity: severity, angular: angular, unit: unit)
+        // One uniqueness check of the aggregates for both updates.
+        let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
+        let higher = worse[rule] == .higher
+        aggregates.withUnsafeMutableBufferPointer { ag in
+            ag[i].add(frame: frame, time: time)
+            ag[i].record(measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
+                         severity: sev, higher: higher, angular: angular, unit: unit)
+        }
     }
 
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).

@@ -148,12 +148,19 @@ struct ImageQuad {
 /// the gap is the Euclidean distance between them (0 when they meet); the overlap depth, when they
 /// overlap, the smallest penetration along the normals of their sides (for upright rectangles the
 /// smaller of the overlap's width and height).
-func quadGap(_ a: ImageQuad, _ b: ImageQuad) -> (gap: Double, overlap: Double) {
+///
+/// `gapNeededBelow`: a caller that only acts on a gap below this value (and on no overlap of
+/// disjoint quads) can let the search for the closest points be skipped: when a separating side
+/// already shows them farther apart than that (with a margin, 10⁻⁹ of the quads' size, far above rounding), the gap returned
+/// is `.infinity`. The default computes the exact gap always.
+func quadGap(_ a: ImageQuad, _ b: ImageQuad, gapNeededBelow: Double = .infinity) -> (gap: Double, overlap: Double) {
     // Written without arrays (this runs per pair and frame for tilted targets): the sides and
     // corners are visited in the same order, with the same arithmetic, as the array form.
     let d = b.center - a.center
     var separated = false
     var penetration = Double.infinity
+    // The largest separation along a side's normal: a lower bound on the distance.
+    var separation = -Double.infinity
     @inline(__always) func reach(_ n: SIMD2<Double>, _ q: ImageQuad) -> Double {
         abs(n.x * q.u.x + n.y * q.u.y) + abs(n.x * q.v.x + n.y * q.v.y)
     }
@@ -162,29 +169,45 @@ func quadGap(_ a: ImageQuad, _ b: ImageQuad) -> (gap: Double, overlap: Double) {
         guard l > 0, l.isFinite else { return }
         let n = SIMD2(-side.y / l, side.x / l)
         let sep = abs(n.x * d.x + n.y * d.y) - reach(n, a) - reach(n, b)
-        if sep > 0 { separated = true } else { penetration = min(penetration, -sep) }
+        if sep > 0 { separated = true; separation = max(separation, sep) } else { penetration = min(penetration, -sep) }
     }
     test(a.u); test(a.v); test(b.u); test(b.v)
     if !separated {
         // No side separates them (or both are points): they overlap, or are points at one place.
         return (0, penetration.isFinite ? penetration : 0)
     }
+    // Farther apart than the caller cares about: the exact gap is larger still (the margin,
+    // 10⁻⁹ of the threshold and of the quads' coordinates, is many orders above the rounding of
+    // either value). A NaN threshold or separation never skips.
+    if gapNeededBelow < .infinity, separation.isFinite {
+        let scale = abs(d.x) + abs(d.y) + abs(a.u.x) + abs(a.u.y) + abs(a.v.x) + abs(a.v.y)
+            + abs(b.u.x) + abs(b.u.y) + abs(b.v.x) + abs(b.v.y)
+        if separation > gapNeededBelow + 1e-9 * (1 + abs(gapNeededBelow) + scale) { return (.infinity, 0) }
+    }
     // Disjoint convex polygons: the closest points are a corner of one and a side of the other.
-    @inline(__always) func pointSegment(_ p: SIMD2<Double>, _ s0: SIMD2<Double>, _ s1: SIMD2<Double>) -> Double {
-        let e = s1 - s0, w = p - s0
-        let ee = e.x * e.x + e.y * e.y
+    // The squared distance of each corner to each side, with each side's vector and squared length
+    // computed once; the square root once, of the smallest (the square root is correctly rounded
+    // and monotonic, so this is the smallest of the distances the per-pair form computed).
+    @inline(__always) func pointSegment2(_ p: SIMD2<Double>, _ s0: SIMD2<Double>, _ e: SIMD2<Double>, _ ee: Double) -> Double {
+        let w = p - s0
         let t = ee > 0 ? min(1, max(0, (w.x * e.x + w.y * e.y) / ee)) : 0
         let c = w - t * e
-        return (c.x * c.x + c.y * c.y).squareRoot()
+        return c.x * c.x + c.y * c.y
     }
     let ca = QuadCorners(a), cb = QuadCorners(b)
+    let ea = QuadCorners(sidesOf: ca), eb = QuadCorners(sidesOf: cb)
+    @inline(__always) func len2(_ e: SIMD2<Double>) -> Double { e.x * e.x + e.y * e.y }
+    let eea = SIMD4(len2(ea.c0), len2(ea.c1), len2(ea.c2), len2(ea.c3))
+    let eeb = SIMD4(len2(eb.c0), len2(eb.c1), len2(eb.c2), len2(eb.c3))
     var best = Double.infinity
     for i in 0..<4 {
+        let pa = ca[i], pb = cb[i]
         for j in 0..<4 {
-            best = min(best, pointSegment(ca[i], cb[j], cb[(j + 1) % 4]), pointSegment(cb[i], ca[j], ca[(j + 1) % 4]))
+            best = min(best, pointSegment2(pa, cb[j], eb[j], eeb[j]), pointSegment2(pb, ca[j], ea[j], eea[j]))
         }
     }
-    return (best.isFinite ? best : 0, 0)
+    let g = best.squareRoot()
+    return (g.isFinite ? g : 0, 0)
 }
 
 /// `ImageQuad.corners` without an array.
@@ -192,6 +215,10 @@ struct QuadCorners {
     let c0, c1, c2, c3: SIMD2<Double>
     @inline(__always) init(_ q: ImageQuad) {
         c0 = q.center - q.u - q.v; c1 = q.center + q.u - q.v; c2 = q.center + q.u + q.v; c3 = q.center - q.u + q.v
+    }
+    /// The sides of a quad with these corners: side k runs from corner k to corner k + 1 (mod 4).
+    @inline(__always) init(sidesOf c: QuadCorners) {
+        c0 = c.c1 - c.c0; c1 = c.c2 - c.c1; c2 = c.c3 - c.c2; c3 = c.c0 - c.c3
     }
     @inline(__always) subscript(_ i: Int) -> SIMD2<Double> {
         switch i { case 0: c0; case 1: c1; case 2: c2; default: c3 }

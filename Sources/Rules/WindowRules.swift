@@ -232,25 +232,84 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// Test hook: compare every window with all content (the definition) instead of the content
     /// the grids find near the window. The violations are the same.
     var exhaustive = false
+    /// Test hook: keep the candidate list below from frame to frame while it holds (on by
+    /// default); off, every frame searches the grids. The violations are the same either way.
+    var incremental = true
     /// Window–content pairs given the exact test (for tests: linear, not windows × content).
     private(set) var pairChecks = 0
+    /// Frames evaluated from the candidate list, and how many of them built it (for tests).
+    private(set) var listFrames = 0
+    private(set) var listBuilds = 0
     /// Size classes: content whose corners lie within `classExtent[k]` of each other (the
     /// diagonal of the box around its 8 corners) goes into grid k; the last class, unbounded,
     /// holds the rest (and content with corners that are not finite). A window looks for the
     /// content of class k only within `classExtent[k]` of where a corner's image can fall on its
     /// bands, so large content, seen from far along the plane, is still found.
     static let classExtent: [Double] = [0.5, 2, 8, 32, .infinity]
-    private var grids = Array(repeating: PlateGrid(), count: ControlsKeepoutRule.classExtent.count)
-    /// Per class, this frame's corners of its visible content and whose they are.
-    private var classCorners = Array(repeating: [Vec3](), count: ControlsKeepoutRule.classExtent.count)
-    private var classOwner = Array(repeating: [Int32](), count: ControlsKeepoutRule.classExtent.count)
+    /// Grid `g` holds class `g % classes` of skin level `g / classes` (only level 0 when searching).
+    private var grids = Array(repeating: PlateGrid(), count: ControlsKeepoutRule.gridCount)
+    /// Per grid, this frame's corners of its visible content and whose they are.
+    private var classCorners = Array(repeating: [Vec3](), count: ControlsKeepoutRule.gridCount)
+    private var classOwner = Array(repeating: [Int32](), count: ControlsKeepoutRule.gridCount)
+    static var gridCount: Int { classExtent.count * skinLevels.count }
     /// This frame's 8 box corners of each visible piece of content (as `boxCorners` gives them),
-    /// from `firstCorner[o]`.
+    /// from `firstCorner[o]` (8 × its index in `content`).
     private var corners: [Vec3] = []
     private var firstCorner: [Int32] = []
+    /// The top-level entity above each entity (−1 for a top-level one): `o` is nested in the
+    /// top-level window `w` exactly when `root[o] == w` (what `isNested` finds).
+    private var root: [Int32] = []
     private var seen: [Int] = []
     private var stamp = 0
     private var candidates: [Int] = []
+
+    // MARK: The candidate list
+    //
+    // A neighbour list with a skin, as in molecular dynamics (and `TargetPairAnalyzer`'s): when
+    // it is built, each visible window keeps the content that could be reported with it while
+    // the eye stays within `eyeSkin` of where it was then, every piece of content's corners
+    // within its skin (`skinLevels`) of where they were, and the window itself exactly where it
+    // was. The
+    // pairs of each window are found by the grids, with the slab and the `KeepoutReach` region
+    // widened by those amounts, and kept only when an interval bound on their corners' images
+    // (`mayReport`) leaves them a chance to reach the window's width and a band. While those
+    // conditions hold and nothing has appeared, a frame gives the listed pairs of each window,
+    // in content order, the unchanged exact test: the same findings, reported in the same order,
+    // as searching every frame. When they stop holding, the list is built again; a list that
+    // does not survive its first frame pauses the list for 1, 2, 4 … 64 frames (the frames in
+    // between search as before), so a scene whose windows move in every frame costs about what
+    // it cost without the list.
+    static let eyeSkin = 0.2
+    /// Skins of content: still during the last list, not known (the first build, content not
+    /// visible then), moving during the last list. A skin is a piece's own: its pairs are found
+    /// and bounded with it, and the list holds while it has moved less.
+    static let skinLevels: [Double] = [0.02, 0.05, 0.25]
+    private var skinLevel: [UInt8] = []
+    /// Per index into `content`: changed since the last build (set by `listHolds`).
+    private var movedSinceBuild: [Bool] = []
+    /// Per index into `windows`: its plane and metres per point at the build (nil: not tested).
+    private var listPlanes: [WindowPlane?] = []
+    /// Lists longer than this are not kept (memory stays bounded): those frames search.
+    static let maxListPairs = 1 << 22
+    private var listValid = false
+    /// Whether `listSeen` and `listBox` hold a frame's content (the first frame's or a build's).
+    private var recorded = false
+    private var listAge = 0
+    private var backoff = 0
+    private var pause = 0
+    private var listEye = Vec3.zero
+    /// At the build, per index into `content`: whether it was visible, and its box frame.
+    private var listSeen: [Bool] = []
+    private var listBox: [Double] = []
+    /// At the build, per index into `windows`: whether it was visible, and what its plane is
+    /// made of (centre, front, up axis, box frame: 21 numbers compared bit for bit).
+    private var listShown: [Bool] = []
+    private var listPlane: [UInt64] = []
+    /// The pairs of window `windows[j]`: `listPairs[listStart[j] ..< listStart[j + 1]]`, content
+    /// in increasing order, each with the slot of its aggregate (`Findings.report(slot:)`).
+    private var listStart: [Int32] = []
+    private var listPairs: [Int32] = []
+    private var listSlot: [Int32] = []
 
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
@@ -274,49 +333,112 @@ final class ControlsKeepoutRule: RuleProcessor {
         if windows.isEmpty || windows.allSatisfy({ related[$0, default: 0] >= content.count }) { return nil }
         seen = Array(repeating: 0, count: ents.count)
         firstCorner = Array(repeating: -1, count: ents.count)
+        for (k, o) in content.enumerated() { firstCorner[o] = Int32(truncatingIfNeeded: 8 * k) }
+        corners = Array(repeating: .zero, count: 8 * content.count)
+        root = Array(repeating: -1, count: ents.count)
+        for e in ents.indices {
+            var p = ents[e].parent, top: Int? = nil, steps = 0
+            while let q = p, q >= 0, q < ents.count, steps <= ents.count { top = q; p = ents[q].parent; steps += 1 }
+            if let top, p == nil { root[e] = Int32(truncatingIfNeeded: top) }
+        }
+        skinLevel = Array(repeating: 1, count: content.count)
+        movedSinceBuild = Array(repeating: false, count: content.count)
+        listPlanes = Array(repeating: nil, count: windows.count)
+        listSeen = Array(repeating: false, count: content.count)
+        listBox = Array(repeating: 0, count: 12 * content.count)
+        listShown = Array(repeating: false, count: windows.count)
+        listPlane = Array(repeating: 0, count: 21 * windows.count)
     }
 
     /// Appends the 8 corners of `o`'s box frame to `out`, the values and order of
     /// `FrameQuantities.boxCorners` without its array.
     @inline(__always)
-    private static func appendCorners(_ f: FrameQuantities, _ bf: UnsafeBufferPointer<Double>, _ o: Int, to out: inout [Vec3]) {
+    private static func writeCorners(_ f: FrameQuantities, _ bf: UnsafeBufferPointer<Double>, _ o: Int,
+                                     to out: UnsafeMutableBufferPointer<Vec3>, at first: Int) {
+        guard first >= 0, first + 8 <= out.count else { return }
         let b = 12 * o
-        guard o >= 0, b + 11 < bf.count else { out.append(contentsOf: f.boxCorners(o)); return }
+        guard o >= 0, b + 11 < bf.count else {
+            for (i, c) in f.boxCorners(o).prefix(8).enumerated() { out[first + i] = c }
+            return
+        }
         let c = Vec3(bf[b], bf[b + 1], bf[b + 2])
         let a = Vec3(bf[b + 3], bf[b + 4], bf[b + 5]), e = Vec3(bf[b + 6], bf[b + 7], bf[b + 8])
         let d = Vec3(bf[b + 9], bf[b + 10], bf[b + 11])
         for k in 0..<8 {
             let x: Vec3 = k & 1 == 0 ? -a : a, y: Vec3 = k & 2 == 0 ? -e : e, z: Vec3 = k & 4 == 0 ? -d : d
-            out.append(c + x + y + z)
+            out[first + k] = c + x + y + z
         }
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         guard band.isFinite, band > 0 else { return }
+        // The slab test with a little slack, so rounding never loses a corner the exact test takes.
+        let tol = depthTolerance * (1 + 1e-9) + 1e-9
+        let n = scene.entities.count
+        let canList = incremental && !exhaustive && tol.isFinite && f.boxFrames.count >= 12 * n
+            && f.visible.count >= n && f.center.count >= n && f.front.count >= n && f.upAxis.count >= n
+        if canList, listValid, listHolds(f) {
+            listAge += 1; listFrames += 1
+            evaluateList(f, &out)
+            return
+        }
+        if listValid {
+            listValid = false
+            if listAge <= 1 { backoff = min(max(1, 2 * backoff), 64); pause = backoff } else { backoff = 0 }
+        }
+        // The first frame searches and records where the content is: the first list is built in
+        // the next frame, knowing what moved in between (see `chooseSkins`).
+        let build = canList && pause == 0 && recorded
+        if canList, !recorded { recordContent(f); recorded = true }
+        if pause > 0 { pause -= 1 }
+        if build { chooseSkins(f) }
+        prepareCorners(f, classify: !exhaustive, bySkin: build)
+        if build, buildList(f, tol: tol) {
+            listValid = true; listAge = 1; listFrames += 1; listBuilds += 1
+            evaluateList(f, &out)
+        } else {
+            evaluateSearching(f, tol: tol, &out)
+        }
+    }
+
+    /// This frame's corners of the visible content, and (when `classify`) each piece's corners in
+    /// the grid of its size class.
+    private func prepareCorners(_ f: FrameQuantities, classify: Bool, bySkin: Bool) {
         let classes = Self.classExtent
-        // This frame's corners of the visible content, and (unless exhaustive) each piece's
-        // corners in the grid of its size class.
-        corners.removeAll(keepingCapacity: true)
-        for k in classes.indices { classCorners[k].removeAll(keepingCapacity: true); classOwner[k].removeAll(keepingCapacity: true) }
+        if classify {
+            for k in 0..<Self.gridCount { classCorners[k].removeAll(keepingCapacity: true); classOwner[k].removeAll(keepingCapacity: true) }
+        }
+        var corners = self.corners
+        self.corners = []
+        defer { self.corners = corners }
         f.boxFrames.withUnsafeBufferPointer { bf in
-            for o in content where f.visible[o] {
-                let first = corners.count
-                firstCorner[o] = Int32(truncatingIfNeeded: first)
-                if exhaustive { corners.append(contentsOf: f.boxCorners(o)); continue }
-                Self.appendCorners(f, bf, o, to: &corners)
-                var lo = corners[first], hi = lo
-                for i in (first + 1)..<(first + 8) { lo = pointwiseMin(lo, corners[i]); hi = pointwiseMax(hi, corners[i]) }
+        corners.withUnsafeMutableBufferPointer { cs in
+            for (j, o) in content.enumerated() where f.visible[o] {
+                let first = 8 * j
+                if exhaustive {
+                    for (i, c) in f.boxCorners(o).prefix(8).enumerated() { cs[first + i] = c }
+                    continue
+                }
+                Self.writeCorners(f, bf, o, to: cs, at: first)
+                guard classify else { continue }
+                var lo = cs[first], hi = lo
+                for i in (first + 1)..<(first + 8) { lo = pointwiseMin(lo, cs[i]); hi = pointwiseMax(hi, cs[i]) }
                 // Rounded up a little, so the class bounds the exact spread of the corners.
                 let spread = length(hi - lo) * (1 + 1e-9)
                 var k = 0
                 while k < classes.count - 1, !(spread <= classes[k]) { k += 1 }
-                classCorners[k].append(contentsOf: corners[first..<(first + 8)])
+                if bySkin { k += classes.count * Int(skinLevel[j]) }
+                classCorners[k].append(contentsOf: cs[first..<(first + 8)])
                 for _ in 0..<8 { classOwner[k].append(Int32(truncatingIfNeeded: o)) }
             }
-        }
-        if !exhaustive { for k in classes.indices { grids[k].build(classCorners[k]) } }
-        // The slab test with a little slack, so rounding never loses a corner the exact test takes.
-        let tol = depthTolerance * (1 + 1e-9) + 1e-9
+        }}
+        if classify { for k in 0..<Self.gridCount { grids[k].build(classCorners[k]) } }
+    }
+
+    /// Every frame's search: each visible window tests the content the grids find near it (all
+    /// content when exhaustive).
+    private func evaluateSearching(_ f: FrameQuantities, tol: Double, _ out: inout Findings) {
+        let classes = Self.classExtent
         for w in windows where f.visible[w] {
             guard let plane = WindowPlane(f, w) else { continue }
             let mpp = scene.entities[w].metresPerPoint
@@ -330,40 +452,254 @@ final class ControlsKeepoutRule: RuleProcessor {
             } else {
                 stamp += 1
                 let reach = KeepoutReach(plane: plane, eye: f.headPosition, eyeSide: eyeSide, tol: tol, bandM: bandM)
-                for k in classes.indices where !classCorners[k].isEmpty {
-                    collect(grid: k, plane: plane, tol: tol, region: reach?.region(margin: classes[k]))
+                for k in 0..<Self.gridCount where !classCorners[k].isEmpty {
+                    collect(grid: k, plane: plane, tol: tol, region: reach?.region(margin: classes[k % classes.count]))
                 }
                 candidates.sort()
             }
             // In content order, as the definition visits them (the first of equal gaps is kept).
             for o in candidates where o != w && f.visible[o] && !isNested(scene, o, in: w) {
                 pairChecks += 1
-                var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
-                let first = Int(firstCorner[o])
-                for c in corners[first..<(first + 8)] {
-                    let s = dot(c - plane.center, plane.normal)
-                    guard abs(s) <= depthTolerance, s < eyeSide - 1e-6 else { continue }
-                    let lambda = eyeSide / (eyeSide - s)
-                    let q = plane.planar(f.headPosition + (c - f.headPosition) * lambda)
-                    lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
-                }
-                guard lo.x.isFinite, hi.x > -plane.halfWidth, lo.x < plane.halfWidth else { continue }
-                var gap = Double.infinity, side = 0.0
-                if lo.y < -plane.halfHeight, hi.y > -plane.halfHeight - bandM {
-                    gap = max(0, -plane.halfHeight - hi.y); side = 1
-                }
-                if hi.y > plane.halfHeight, lo.y < plane.halfHeight + bandM {
-                    let g = max(0, lo.y - plane.halfHeight)
-                    if g < gap { gap = g; side = 2 }
-                }
-                guard gap.isFinite else { continue }
-                // aux: the window whose controls are covered, and the band (1 below, 2 above).
-                out.report(rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
-                           aux: Double(w) * 4 + side)
+                var slot: Int32 = -1
+                test(w, o, plane, eyeSide: eyeSide, bandM: bandM, mpp: mpp, f, slot: &slot, &out)
             }
         }
     }
 
+    /// The frame from the list: each visible window's listed pairs, in content order.
+    private func evaluateList(_ f: FrameQuantities, _ out: inout Findings) {
+        let starts = listStart, pairs = listPairs
+        var slots = listSlot
+        listSlot = []
+        defer { listSlot = slots }
+        for (j, w) in windows.enumerated() where f.visible[w] {
+            let a = Int(starts[j]), b = Int(starts[j + 1])
+            // The plane of the build: the window is where it was then, bit for bit.
+            guard a < b, let plane = listPlanes[j] else { continue }
+            let mpp = scene.entities[w].metresPerPoint
+            guard mpp > 0 else { continue }
+            let eyeSide = dot(f.headPosition - plane.center, plane.normal)
+            guard eyeSide > 1e-6 else { continue }
+            let bandM = band * mpp
+            for i in a..<b {
+                let o = Int(pairs[i])
+                guard f.visible[o] else { continue }
+                pairChecks += 1
+                test(w, o, plane, eyeSide: eyeSide, bandM: bandM, mpp: mpp, f, slot: &slots[i], &out)
+            }
+        }
+    }
+
+    /// The exact test of window `w` against content `o` (the rule's definition), and its finding.
+    @inline(__always)
+    private func test(_ w: Int, _ o: Int, _ plane: WindowPlane, eyeSide: Double, bandM: Double, mpp: Double,
+                      _ f: FrameQuantities, slot: inout Int32, _ out: inout Findings) {
+        var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
+        let first = Int(firstCorner[o])
+        for c in corners[first..<(first + 8)] {
+            let s = dot(c - plane.center, plane.normal)
+            guard abs(s) <= depthTolerance, s < eyeSide - 1e-6 else { continue }
+            let lambda = eyeSide / (eyeSide - s)
+            let q = plane.planar(f.headPosition + (c - f.headPosition) * lambda)
+            lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
+        }
+        guard lo.x.isFinite, hi.x > -plane.halfWidth, lo.x < plane.halfWidth else { return }
+        var gap = Double.infinity, side = 0.0
+        if lo.y < -plane.halfHeight, hi.y > -plane.halfHeight - bandM {
+            gap = max(0, -plane.halfHeight - hi.y); side = 1
+        }
+        if hi.y > plane.halfHeight, lo.y < plane.halfHeight + bandM {
+            let g = max(0, lo.y - plane.halfHeight)
+            if g < gap { gap = g; side = 2 }
+        }
+        guard gap.isFinite else { return }
+        // aux: the window whose controls are covered, and the band (1 below, 2 above).
+        out.report(slot: &slot, rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
+                   aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
+    }
+
+    /// Whether the list built at the last build still holds this frame: the eye within
+    /// `eyeSkin` of where it was, every visible piece of content visible then and its corners
+    /// within its skin of where they were, every visible window visible then and its plane
+    /// unchanged bit for bit. Brings the corners of content that changed up to date (the others
+    /// keep the build's, the same numbers).
+    private func listHolds(_ f: FrameQuantities) -> Bool {
+        guard length(f.headPosition - listEye) <= Self.eyeSkin else { return false }
+        let seenThen = listSeen, shownThen = listShown, levels = skinLevel, skins = Self.skinLevels
+        var moved = movedSinceBuild, corners = self.corners
+        movedSinceBuild = []; self.corners = []
+        defer { movedSinceBuild = moved; self.corners = corners }
+        let contentHolds = f.boxFrames.withUnsafeBufferPointer { bf in
+            listBox.withUnsafeBufferPointer { lb in
+            corners.withUnsafeMutableBufferPointer { cs -> Bool in
+                for (k, o) in content.enumerated() where f.visible[o] {
+                    guard seenThen[k] else { return false }
+                    let b = 12 * o, l = 12 * k
+                    var same = true
+                    for i in 0..<12 where bf[b + i].bitPattern != lb[l + i].bitPattern { same = false; break }
+                    if same {
+                        // Back where it was: the build's corners again.
+                        if moved[k] { Self.writeCorners(f, bf, o, to: cs, at: 8 * k) }
+                        continue
+                    }
+                    // corner = centre ± a0 ± a1 ± a2: no corner moved more than the sum.
+                    var distance = 0.0
+                    for v in 0..<4 {
+                        let i = b + 3 * v, m = l + 3 * v
+                        distance += length(Vec3(bf[i], bf[i + 1], bf[i + 2]) - Vec3(lb[m], lb[m + 1], lb[m + 2]))
+                    }
+                    moved[k] = true
+                    guard distance <= skins[Int(levels[k])] else { return false }
+                    Self.writeCorners(f, bf, o, to: cs, at: 8 * k)
+                }
+                return true
+            }}
+        }
+        guard contentHolds else { return false }
+        return listPlane.withUnsafeBufferPointer { lp in
+            for (j, w) in windows.enumerated() where f.visible[w] {
+                guard shownThen[j] else { return false }
+                let k = 21 * j
+                @inline(__always) func same(_ i: Int, _ v: Vec3) -> Bool {
+                    lp[k + i] == v.x.bitPattern && lp[k + i + 1] == v.y.bitPattern && lp[k + i + 2] == v.z.bitPattern
+                }
+                guard same(0, f.center[w]), same(3, f.front[w]), same(6, f.upAxis[w]) else { return false }
+                for i in 0..<12 where lp[k + 9 + i] != f.boxFrames[12 * w + i].bitPattern { return false }
+            }
+            return true
+        }
+    }
+
+    /// Records which content is visible and its box frames (the list's reference).
+    private func recordContent(_ f: FrameQuantities) {
+        for (k, o) in content.enumerated() {
+            listSeen[k] = f.visible[o]
+            for i in 0..<12 { listBox[12 * k + i] = f.boxFrames[12 * o + i] }
+        }
+    }
+
+    /// Each piece of content's skin for the list about to be built: moving (changed during the
+    /// last list, or since its build), still (visible and unchanged through it), or not known.
+    private func chooseSkins(_ f: FrameQuantities) {
+        for (k, o) in content.enumerated() {
+            var level: UInt8 = 1
+            if recorded, listSeen[k] {
+                var changed = movedSinceBuild[k]
+                if !changed {
+                    for i in 0..<12 where f.boxFrames[12 * o + i].bitPattern != listBox[12 * k + i].bitPattern { changed = true; break }
+                }
+                level = changed ? 2 : 0
+            }
+            skinLevel[k] = level
+            movedSinceBuild[k] = false
+        }
+    }
+
+    /// Builds the list for this frame (the corners and grids are this frame's, the grids by skin
+    /// level); false when it would be longer than `maxListPairs` (this frame then searches).
+    private func buildList(_ f: FrameQuantities, tol: Double) -> Bool {
+        let classes = Self.classExtent, skins = Self.skinLevels
+        let head = f.headPosition
+        listEye = head
+        recordContent(f)
+        for (j, w) in windows.enumerated() {
+            listShown[j] = f.visible[w]
+            let k = 21 * j
+            for (i, v) in [f.center[w], f.front[w], f.upAxis[w]].enumerated() {
+                listPlane[k + 3 * i] = v.x.bitPattern; listPlane[k + 3 * i + 1] = v.y.bitPattern; listPlane[k + 3 * i + 2] = v.z.bitPattern
+            }
+            for i in 0..<12 { listPlane[k + 9 + i] = f.boxFrames[12 * w + i].bitPattern }
+        }
+        listStart.removeAll(keepingCapacity: true); listPairs.removeAll(keepingCapacity: true)
+        listStart.append(0)
+        for (j, w) in windows.enumerated() {
+            listPlanes[j] = nil
+            defer { listStart.append(Int32(truncatingIfNeeded: listPairs.count)) }
+            guard f.visible[w], let plane = WindowPlane(f, w) else { continue }
+            let mpp = scene.entities[w].metresPerPoint
+            guard mpp > 0 else { continue }
+            listPlanes[j] = plane
+            let bandM = band * mpp
+            // Plane coordinates change by at most `stretch` times a displacement in the world.
+            let stretch = max(length(plane.right), length(plane.up), length(plane.normal)) * (1 + 1e-9)
+            let de = Self.eyeSkin * stretch
+            guard de.isFinite else { return false }
+            let d0 = head - plane.center
+            let h0 = dot(d0, plane.normal), eu = dot(d0, plane.right), ev = dot(d0, plane.up)
+            // The search of `evaluateSearching`, for every eye within `de` (its region's bounds
+            // move by at most de·tol/h) and corners within `dc` (the skin) of this frame's: the
+            // slab widened by dc, the region's margin by the class's growth (2·dc), the corners'
+            // displacement (dc) and the eye's term.
+            let nearest = h0 - de
+            stamp += 1
+            candidates.removeAll(keepingCapacity: true)
+            for (level, skin) in skins.enumerated() {
+                let dc = skin * stretch, slab = tol + dc
+                let reach = KeepoutReach(plane: plane, eye: head, eyeSide: nearest, tol: slab, bandM: bandM)
+                let eyeTerm = de * slab / nearest
+                for c in classes.indices {
+                    let g = level * classes.count + c
+                    guard !classCorners[g].isEmpty else { continue }
+                    collect(grid: g, plane: plane, tol: slab, region: reach?.region(margin: classes[c] * stretch + 3 * dc + eyeTerm))
+                }
+            }
+            candidates.sort()
+            func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
+            let scale = 1 + m(plane.center) + m(head) + de + skins[skins.count - 1] * stretch + plane.halfWidth
+                + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev)
+            for o in candidates where o != w && f.visible[o] && Int(root[o]) != w {
+                let first = Int(firstCorner[o])
+                let dc = skins[Int(skinLevel[first / 8])] * stretch
+                if Self.mayReport(corners[first..<(first + 8)], plane, eu: eu, ev: ev, h: h0, de: de, dc: dc,
+                                  tol: tol, bandM: bandM, scale: scale) {
+                    listPairs.append(Int32(truncatingIfNeeded: o))
+                }
+            }
+            guard listPairs.count <= Self.maxListPairs else { return false }
+        }
+        listSlot = Array(repeating: -1, count: listPairs.count)
+        return true
+    }
+
+    /// Whether content with these corners (plane `plane`'s coordinates computed from them) can be
+    /// reported with the window while the eye (at eu, ev, height h in plane coordinates) moves by
+    /// at most `de` and each corner by at most `dc` (in plane coordinates). A corner at (qu, qv, s)
+    /// projects from the eye to qu + s·(qu − Eu) / (h − s) (likewise v): interval arithmetic over
+    /// s ∈ [s0 − dc, s0 + dc] ∩ [−tol, tol], Eu ∈ [eu ± de], h ∈ [h0 ± de] bounds every image the
+    /// exact test can compute, and the rule's conditions are tested on the box of those bounds
+    /// (with 10⁻⁹ of the magnitudes against rounding). True whenever something is not finite or
+    /// the eye can come within 10⁻³ of the slab.
+    private static func mayReport(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
+                                  de: Double, dc: Double, tol: Double, bandM: Double, scale: Double) -> Bool {
+        var any = false
+        var uLo = Double.infinity, uHi = -Double.infinity, vLo = Double.infinity, vHi = -Double.infinity
+        var mag = scale
+        for c in cs {
+            let d = c - plane.center
+            let s = dot(d, plane.normal), qu = dot(d, plane.right), qv = dot(d, plane.up)
+            guard s.isFinite, qu.isFinite, qv.isFinite else { return true }
+            let sl = max(s - dc, -tol), sh = min(s + dc, tol)
+            guard sl <= sh else { continue }
+            let dLo = h - de - sh, dHi = h + de - sl
+            guard dLo > 1e-3 else { return true }
+            @inline(__always) func image(_ q: Double, _ e: Double) -> (Double, Double) {
+                let aLo = q - e - dc - de, aHi = q - e + dc + de
+                let p0 = sl * aLo, p1 = sl * aHi, p2 = sh * aLo, p3 = sh * aHi
+                let nLo = min(min(p0, p1), min(p2, p3)), nHi = max(max(p0, p1), max(p2, p3))
+                return (q - dc + min(nLo / dLo, nLo / dHi), q + dc + max(nHi / dLo, nHi / dHi))
+            }
+            let u = image(qu, eu), v = image(qv, ev)
+            uLo = min(uLo, u.0); uHi = max(uHi, u.1); vLo = min(vLo, v.0); vHi = max(vHi, v.1)
+            mag = max(mag, abs(u.0) + abs(u.1) + abs(v.0) + abs(v.1) + abs(qu) + abs(qv) + abs(s))
+            any = true
+        }
+        guard any else { return false }
+        let eps = 1e-9 * mag
+        guard uLo.isFinite, uHi.isFinite, vLo.isFinite, vHi.isFinite, eps.isFinite else { return true }
+        let hw = plane.halfWidth, hh = plane.halfHeight
+        guard uHi + eps > -hw, uLo - eps < hw else { return false }
+        return (vLo - eps < -hh && vHi + eps > -hh - bandM) || (vHi + eps > hh && vLo - eps < hh + bandM)
+    }
     /// Adds to `candidates` (once each, by `stamp`) the owners of grid `k`'s corners within `tol` of
     /// the plane and, when `region` is given, within it (plane coordinates).
     private func collect(grid k: Int, plane: WindowPlane, tol: Double, region: KeepoutReach.Region?) {

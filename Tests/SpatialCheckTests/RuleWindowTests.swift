@@ -233,9 +233,10 @@ import SpatialModel
         let path = dir.appendingPathComponent("ring.scene.yaml").path
         try Self.ring().write(toFile: path, atomically: true, encoding: .utf8)
         let scene = try SceneLoader.load(path: path)
-        func run(exhaustive: Bool) -> (String, Int, Int) {
+        func run(exhaustive: Bool, incremental: Bool = false) -> (String, Int, Int) {
             let engine = RuleEngine(scene: scene, configuration: .default)
             engine.processor(ControlsKeepoutRule.self)?.exhaustive = exhaustive
+            engine.processor(ControlsKeepoutRule.self)?.incremental = incremental
             var frames = 0
             Simulator(scene: scene).run { engine.consume($0); frames += 1 }
             let vs = engine.finish().filter { $0.rule == "win-controls-keepout" }
@@ -243,6 +244,7 @@ import SpatialModel
         }
         let grid = run(exhaustive: false), all = run(exhaustive: true)
         #expect(grid.0 == all.0)
+        #expect(run(exhaustive: false, incremental: true).0 == all.0)  // the candidate list
         #expect(grid.1 >= 20)  // the scene has findings to compare
         // 18 frames × 150 windows × 300 other pieces of content (less each window itself): the
         // definition tests them all; the grid only content with a corner near the window's plane
@@ -318,15 +320,18 @@ import SpatialModel
         let path = dir.appendingPathComponent("reach.scene.yaml").path
         try Self.reachCases().write(toFile: path, atomically: true, encoding: .utf8)
         let scene = try SceneLoader.load(path: path)
-        func run(exhaustive: Bool) -> ([Violation], Int) {
+        func run(exhaustive: Bool, incremental: Bool = false) -> ([Violation], Int) {
             let engine = RuleEngine(scene: scene, configuration: .default)
             engine.processor(ControlsKeepoutRule.self)?.exhaustive = exhaustive
+            engine.processor(ControlsKeepoutRule.self)?.incremental = incremental
             Simulator(scene: scene).run { engine.consume($0) }
             let vs = engine.finish().filter { $0.rule == "win-controls-keepout" }
             return (vs, engine.processor(ControlsKeepoutRule.self)?.pairChecks ?? -1)
         }
         let grid = run(exhaustive: false), all = run(exhaustive: true)
         #expect(grid.0.map { String(describing: $0) } == all.0.map { String(describing: $0) })
+        // The candidate list (its slab and regions widened by the skins) misses none of them either.
+        #expect(run(exhaustive: false, incremental: true).0.map { String(describing: $0) } == all.0.map { String(describing: $0) })
         let pairs = Set(all.0.map { $0.entities.joined(separator: " ") })
         // Each kind of case has findings to compare: straddling bars of every class, the one of
         // 120 m included; a bar overlapping a side; windows the eye comes close to; tilted windows.

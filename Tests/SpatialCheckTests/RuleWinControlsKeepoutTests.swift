@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+@testable import Rules
+import SceneLoader
+import Simulation
+import SpatialModel
+
+/// `win-controls-keepout` evaluated from its candidate list (`ControlsKeepoutRule.incremental`,
+/// a neighbour list with a skin kept while the eye and the content move little and the windows
+/// not at all) against the grid search of every frame and the exhaustive definition: the same
+/// violations, with far fewer exact pair tests where little moves.
+@Suite struct RuleWinControlsKeepoutTests {
+    enum Mode { case list, search, definition }
+    struct Run { var violations: [Violation]; var text: String; var pairChecks: Int; var listFrames: Int; var listBuilds: Int; var frames: Int }
+
+    static func run(_ scene: Scene, _ mode: Mode) -> Run {
+        let engine = RuleEngine(scene: scene, configuration: .default)
+        let p = engine.processor(ControlsKeepoutRule.self)
+        p?.incremental = mode == .list
+        p?.exhaustive = mode == .definition
+        var frames = 0
+        Simulator(scene: scene).run { engine.consume($0); frames += 1 }
+        let vs = engine.finish().filter { $0.rule == "win-controls-keepout" }
+        // Every field as text, NaN included.
+        return Run(violations: vs, text: vs.map { String(describing: $0) }.joined(separator: "\n"), pairChecks: p?.pairChecks ?? -1,
+                   listFrames: p?.listFrames ?? -1, listBuilds: p?.listBuilds ?? -1, frames: frames)
+    }
+
+    static func load(yaml: String) throws -> Scene {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keepout-list-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.scene.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return try SceneLoader.load(path: path)
+    }
+
+    /// Metres per point of a dynamic-scale window placed 2 m away: 2·tan(0.0671°) = 2.3422 mm.
+    static let s = 2 * tan(0.0671 * Double.pi / 180)
+
+    /// A 1280×720 pt window 2 m ahead of a still eye at (0, 1.6, 0): half height 360·s =
+    /// 0.84319 m, band 60 pt = 0.14053 m, plane z = −2. Cube `near` (10 cm, centred in the plane,
+    /// its top 10 cm below the bottom edge) reaches into the band; cube `far`, 40 cm lower, is in
+    /// the plane's slab and within the search's 0.5 m class margin but far below the band.
+    ///
+    /// `near`: its top corners sit at v = −(360·s + 0.1) m from the centre, 5 cm in front of and
+    /// behind the plane (depth ±0.05, both within 0.1 m). Seen from the eye 2 m away, a corner at
+    /// depth t projects to v·2 / (2 − t); the highest image is the one behind the plane (t = −0.05,
+    /// factor 2/2.05). The gap to the bottom edge −360·s is
+    /// (360·s + 0.1)·2/2.05 − 360·s = (0.2 − 18s) / 2.05 m, that is (0.2 − 18s) / (2.05·s) pt
+    /// = 32.87 pt (s m per pt).
+    static let stillScene = """
+        format: spatialscene/1
+        duration: 1
+        entities:
+          - {id: main, kind: window, placement: {distance: 2, azimuth: 0, elevation: 0}, size: [1280, 720]}
+          - {id: near, kind: volume, position: [0, \(1.6 - 360 * s - 0.15), -2], size: [0.1, 0.1, 0.1]}
+          - {id: far, kind: volume, position: [0, \(1.6 - 360 * s - 0.55), -2], size: [0.1, 0.1, 0.1]}
+        """
+
+    @Test func aStillSceneTestsOnlyThePairThatCanBeReported() throws {
+        let scene = try Self.load(yaml: Self.stillScene)
+        let list = Self.run(scene, .list), search = Self.run(scene, .search), all = Self.run(scene, .definition)
+        #expect(list.text == all.text)
+        #expect(search.text == all.text)
+        let expected = (0.2 - 18 * Self.s) / (2.05 * Self.s)
+        #expect(abs(expected - 32.87) < 0.01)
+        #expect(list.violations.count == 1)
+        #expect(list.violations.first?.entities == ["main", "near"])
+        #expect(abs((list.violations.first?.measured ?? 0) - expected) < 1e-6)
+        #expect(list.frames >= 90)
+        // The definition and the search test both cubes every frame (the far one is in the slab and
+        // within the class margin). The first frame searches too; the list, built once in the
+        // second frame, keeps only `near`.
+        #expect(all.pairChecks == 2 * all.frames)
+        #expect(search.pairChecks == 2 * search.frames)
+        #expect(list.listBuilds == 1)
+        #expect(list.listFrames == list.frames - 1)
+        #expect(list.pairChecks == 2 + (list.frames - 1))
+    }
+
+    /// The same window and cubes, the eye walking 1 m to the right and back: each time it is more
+    /// than 0.2 m (`eyeSkin`) from where the list was built, the list is built again. Builds are
+    /// then more than 0.2 m of walking apart (at most 1 + 2 / 0.2 = 11 in the 2 m walk), and on the
+    /// way out the eye cannot pass 0.2, 0.4, 0.6 and 0.8 m without one (at least 5 with the
+    /// first); the far cube is never tested from the list.
+    @Test func aWalkingEyeRebuildsTheListEveryFifthOfAMetre() throws {
+        let yaml = Self.stillScene.replacingOccurrences(of: "duration: 1\n", with: """
+            duration: 2
+            viewer:
+              posture: standing
+              path:
+                - {t: 0, position: [0, 1.6, 0]}
+                - {t: 1, position: [1, 1.6, 0]}
+                - {t: 2, position: [0, 1.6, 0]}
+
+            """)
+        let scene = try Self.load(yaml: yaml)
+        let list = Self.run(scene, .list), all = Self.run(scene, .definition)
+        #expect(list.text == all.text)
+        #expect(list.violations.count == 1)
+        #expect(list.listBuilds >= 5 && list.listBuilds <= 11)
+        #expect(list.listFrames == list.frames - 1)
+        #expect(list.pairChecks == 2 + (list.frames - 1))
+        #expect(all.pairChecks == 2 * all.frames)
+    }
+
+    /// Windows on a ring around a viewer who walks and sways, content of every kind near their
+    /// edges: still volumes and 3D text, volumes that move and turn through the bands, one window
+    /// that slides and one that turns (their planes change every frame), content hidden and shown
+    /// by events, and a large volume. Findings of every kind of mover must come out the same from
+    /// the list, from the search and from the definition.
+    static func ring() -> String {
+        var y = """
+        format: spatialscene/1
+        name: Keepout candidate list
+        duration: 2
+        viewer:
+          posture: standing
+          motion: sway
+          path:
+            - {t: 0, position: [0, 1.6, 0]}
+            - {t: 1, position: [0.4, 1.6, -0.3], rotation: {yaw: 20}}
+            - {t: 1.5, position: [0.4, 1.6, -0.3], rotation: {yaw: -10}}
+            - {t: 2, position: [0.1, 1.6, 0.2]}
+        entities:
+          - {id: hall, kind: volume, position: [0, 1.5, -8], size: [6, 3, 0.4]}
+
+        """
+        for i in 0..<60 {
+            let az = Double(i) * 6 - 180, d = 1.6 + Double(i % 5) * 0.35, el = Double(i % 3) * 4 - 4
+            var w = "  - {id: w\(i), kind: window, placement: {distance: \(d), azimuth: \(az), elevation: \(el)}, size: [400, 200]"
+            let a = az * Double.pi / 180, e = el * Double.pi / 180
+            func at(_ depth: Double, _ dy: Double, _ side: Double = 0) -> (Double, Double, Double) {
+                let r = d - depth
+                return (r * sin(a) * cos(e) + side * cos(a), 1.6 + d * sin(e) + dy, -r * cos(a) * cos(e) + side * sin(a))
+            }
+            if i == 7 {
+                // A window sliding sideways, past its neighbours' content.
+                let p = at(0, 0), q = at(0, 0, 0.5)
+                w = "  - {id: w\(i), kind: window, position: [\(p.0), \(p.1), \(p.2)], size: [400, 200], animation: {keyframes: [{t: 0, position: [\(p.0), \(p.1), \(p.2)]}, {t: 2, position: [\(q.0), \(q.1 + 0.2), \(q.2)]}]}"
+            } else if i == 21 {
+                // A window turning on the spot.
+                let p = at(0, 0)
+                w = "  - {id: w\(i), kind: window, position: [\(p.0), \(p.1), \(p.2)], size: [400, 200], facing: none, animation: {keyframes: [{t: 0, position: [\(p.0), \(p.1), \(p.2)], rotation: {yaw: \(-az)}}, {t: 2, position: [\(p.0), \(p.1), \(p.2)], rotation: {yaw: \(-az + 40), pitch: 10}}]}"
+            }
+            y += w + "}\n"
+            let depth = [0.0, 0.05, 0.4][i % 3], dy = [-0.32, 0.3, -0.5, 0.27][i % 4]
+            let c = at(depth, dy)
+            let kind = ["volume", "text"][i % 2]
+            let extra = kind == "text" ? ", string: Note, fontSize: 40" : ", size: [0.2, 0.1, 0.02]"
+            y += "  - {id: c\(i), kind: \(kind), position: [\(c.0), \(c.1), \(c.2)]\(extra)}\n"
+            if i % 4 == 1 {
+                // A volume drifting up through the band below the window and turning (looping: it
+                // jumps back at each loop).
+                let p = at(0.02, -0.6, 0.1), q = at(-0.03, -0.2, -0.1)
+                y += "  - {id: m\(i), kind: volume, size: [0.15, 0.08, 0.08], animation: {loop: true, keyframes: [{t: 0, position: [\(p.0), \(p.1), \(p.2)]}, {t: 0.8, position: [\(q.0), \(q.1), \(q.2)], rotation: {yaw: 60}}]}}\n"
+            }
+            if i % 6 == 2 {
+                // A box in the band that comes and goes.
+                let p = at(0.03, -0.28)
+                y += "  - {id: h\(i), kind: volume, position: [\(p.0), \(p.1), \(p.2)], size: [0.12, 0.06, 0.06]}\n"
+            }
+        }
+        y += "events:\n"
+        for i in stride(from: 2, to: 60, by: 6) {
+            let t0 = 0.2 + Double(i % 5) * 0.25
+            y += "  - {t: \(t0), action: hide, entity: h\(i)}\n  - {t: \(t0 + 0.3), action: show, entity: h\(i)}\n"
+        }
+        y += "  - {t: 0.5, action: hide, entity: w30}\n  - {t: 1.2, action: show, entity: w30}\n"
+        y += "  - {t: 0.7, action: hide, entity: c33}\n  - {t: 1.6, action: show, entity: c33}\n"
+        return y
+    }
+
+    @Test func movingEyeWindowsAndContentGiveTheSameViolations() throws {
+        let scene = try Self.load(yaml: Self.ring())
+        let list = Self.run(scene, .list), search = Self.run(scene, .search), all = Self.run(scene, .definition)
+        #expect(list.text == all.text)
+        #expect(search.text == all.text)
+        let pairs = Set(all.violations.map { $0.entities.joined(separator: " ") })
+        #expect(pairs.count >= 20)
+        // Findings with each kind of mover: drifting volumes, boxes shown and hidden, the sliding
+        // and the turning window.
+        for id in ["m1", "m5", "h2", "h8", "w7", "w21"] {
+            #expect(pairs.contains { $0.split(separator: " ").contains(Substring(id)) }, "\(id)")
+        }
+        // Windows move in every frame, so no list outlives its first frame: it is paused and
+        // retried (1, 2, 4 … frames apart), and the frames in between search.
+        #expect(list.listBuilds >= 3)
+        #expect(list.listFrames == list.listBuilds)
+        #expect(list.pairChecks < search.pairChecks)
+    }
+
+    /// The ring without the two moving windows: the list holds across frames while the eye walks
+    /// and the drifting volumes move, and is rebuilt when one of them has moved more than 5 cm,
+    /// jumped back at its loop or a box reappeared.
+    @Test func stillWindowsKeepTheListAcrossFrames() throws {
+        var yaml = Self.ring()
+        yaml = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("id: w7,") && !$0.contains("id: w21,") }.joined(separator: "\n")
+        let scene = try Self.load(yaml: yaml)
+        let list = Self.run(scene, .list), search = Self.run(scene, .search), all = Self.run(scene, .definition)
+        #expect(list.text == all.text)
+        #expect(search.text == all.text)
+        #expect(list.violations.count >= 20)
+        #expect(list.listFrames == list.frames - 1)
+        #expect(list.listBuilds > 1 && list.listBuilds < list.frames / 2)
+        #expect(list.pairChecks * 2 < search.pairChecks)
+    }
+
+    static func sceneFiles() -> [String] {
+        let root = TestPaths.repo("Scenes")
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".scene.yaml") || $0.hasSuffix(".scene.json") }.sorted()
+    }
+
+    /// Every scene in `Scenes/` where the rule runs and the list was used: the same violations as
+    /// the definition.
+    @Test func everySceneGivesTheSameViolations() throws {
+        var compared = 0
+        for name in Self.sceneFiles() {
+            guard let scene = try? SceneLoader.load(path: TestPaths.repo("Scenes/" + name)) else { continue }
+            let list = Self.run(scene, .list)
+            guard list.listFrames > 0 else { continue }
+            let all = Self.run(scene, .definition)
+            #expect(list.text == all.text, "\(name)")
+            compared += 1
+        }
+        #expect(compared >= 5)
+    }
+}

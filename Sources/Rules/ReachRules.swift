@@ -66,6 +66,25 @@ func distanceToBox(_ f: FrameQuantities, _ e: Int, from p: Vec3) -> Double {
     return length(p - nearest)
 }
 
+/// Whether entity `e`'s box certainly lies farther than `limit` from `p`, so that
+/// `distanceToBox(f, e, from: p) ≥ limit`: its centre is farther from `p` than `limit` plus the sum
+/// of its half-axes' component magnitudes (at least the sum of their lengths, which bounds how far
+/// any point of the box is from its centre), with a margin of 10⁻⁹ of the magnitudes involved, far
+/// above the rounding of either computation. False when the entity has no box frame or a value is
+/// not finite (then the distance must be computed).
+func boxCertainlyFarther(_ f: FrameQuantities, _ e: Int, from p: Vec3, than limit: Double) -> Bool {
+    let o = 12 * e
+    guard e >= 0, o + 11 < f.boxFrames.count else { return false }
+    let b = f.boxFrames
+    let cx = b[o], cy = b[o + 1], cz = b[o + 2]
+    var r = 0.0
+    for i in 3..<12 { r += abs(b[o + i]) }
+    let dx = p.x - cx, dy = p.y - cy, dz = p.z - cz
+    let scale = 1 + max(abs(p.x), abs(p.y), abs(p.z)) + max(abs(cx), abs(cy), abs(cz)) + r + abs(limit)
+    let reach = limit + r + 1e-9 * scale
+    return reach >= 0 && reach.isFinite && dx * dx + dy * dy + dz * dz > reach * reach
+}
+
 func reachFactories() -> [RuleFactory] {
     [
         RuleFactory(ids: [TargetDirectReach.metadata.id]) { s in
@@ -79,7 +98,7 @@ func reachFactories() -> [RuleFactory] {
             guard !candidates.isEmpty else { return nil }
             final class Shoulders { var frame = -1; var left = Vec3.zero; var right = Vec3.zero }
             let sh = Shoulders()
-            return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
                 guard f.visible[e] else { return nil }
                 if sh.frame != f.frame {
                     sh.frame = f.frame
@@ -113,6 +132,8 @@ func reachFactories() -> [RuleFactory] {
             final class Keepout: RuleProcessor {
                 let rule: Int, anchored: [Int], candidates: [Int], keepout: Double, facing: Double
                 let pose: (Double) -> (Vec3, Quat)
+                /// Skip the distance of boxes certainly farther than the keepout (`boxCertainlyFarther`).
+                let skipFar = RuleShortcuts.enabled
                 init(_ r: Int, _ a: [Int], _ c: [Int], _ k: Double, _ fc: Double, _ p: @escaping (Double) -> (Vec3, Quat)) {
                     rule = r; anchored = a; candidates = c; keepout = k; facing = fc; pose = p
                 }
@@ -128,6 +149,7 @@ func reachFactories() -> [RuleFactory] {
                     let dist = length(toEye)
                     guard dist > 1e-9, dot(normal, toEye / dist) > facing else { return }
                     for e in candidates where f.visible[e] {
+                        if skipFar, boxCertainlyFarther(f, e, from: palm, than: keepout) { continue }
                         let d = distanceToBox(f, e, from: palm)
                         if d < keepout - 1e-9 {
                             out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout)

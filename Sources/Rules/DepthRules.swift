@@ -244,6 +244,7 @@ final class WindowExtentRule: RuleProcessor {
             }
         }
     }
+    func finish(_ out: inout Findings, _ end: EndState) { elementItems.finish(&out, end) }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         "\(names.joinedNames) reaches \(fmt(agg.measured * 1000)) mm from its window's surface (at most \(fmt(maxExtent * 1000)) mm); flatten it or move it into a volume"
     }

@@ -539,22 +539,89 @@ final class StaticRule: RuleProcessor {
     /// Per item: the aggregate its findings go to, once known (`Findings.report(slot:)` checks it),
     /// which saves the table lookup of an item reported frame after frame.
     private var slots: [Int32]
+    /// Runs reported whole (`RuleShortcuts`): an item's finding is the same in every frame it is
+    /// reported, so frames s…e of a run of consecutive visible frames leave its aggregate exactly as
+    /// reporting frame s and then the run s+1…e at once (`reportRun`, worst frame e) does: the
+    /// spans and frame count are the same, the worst value is set by frame s and never beaten by an
+    /// equal one, and where the threshold is NaN the last frame is the worst frame either way. Frame
+    /// s is reported when it comes (the aggregate is created in the same order), the rest when the
+    /// run ends: at a hidden frame, a gap in the frame numbers, or `finish`. Off when two items
+    /// name the same entity (their findings would interleave in one aggregate).
+    private let wholeRuns: Bool
+    /// Per item: first and last frame of its open run (-1: none), the time of its second and last frames.
+    private var runStart: [Int], runLast: [Int], runSecondTime: [Double], runLastTime: [Double]
     init(rule: Int, items: [Item], whileVisible: Bool = true, message: @escaping (Aggregate, [String]) -> String) {
         self.rule = rule; self.items = items; self.whileVisible = whileVisible; self.describe = message
         slots = Array(repeating: -1, count: items.count)
+        wholeRuns = RuleShortcuts.enabled && Set(items.map(\.entity)).count == items.count
+        runStart = Array(repeating: -1, count: wholeRuns ? items.count : 0)
+        runLast = runStart
+        runSecondTime = Array(repeating: 0, count: runStart.count); runLastTime = runSecondTime
     }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         let rule = self.rule, whileVisible = self.whileVisible
+        guard wholeRuns else {
+            items.withUnsafeBufferPointer { items in
+            slots.withUnsafeMutableBufferPointer { slots in
+            f.visible.withUnsafeBufferPointer { visible in
+                for k in 0..<items.count {
+                    let it = items[k]
+                    if whileVisible, it.entity >= 0, it.entity < visible.count, !visible[it.entity] { continue }
+                    out.report(slot: &slots[k], rule: rule, it.entity, -1, frame: f.frame, time: f.time, measured: it.measured,
+                               threshold: it.threshold, aux: it.aux, severity: it.severity, angular: false, unit: nil)
+                }
+            }}}
+            return
+        }
+        let frame = f.frame, time = f.time
         items.withUnsafeBufferPointer { items in
         slots.withUnsafeMutableBufferPointer { slots in
+        runStart.withUnsafeMutableBufferPointer { start in
+        runLast.withUnsafeMutableBufferPointer { last in
+        runSecondTime.withUnsafeMutableBufferPointer { second in
+        runLastTime.withUnsafeMutableBufferPointer { lastTime in
         f.visible.withUnsafeBufferPointer { visible in
             for k in 0..<items.count {
                 let it = items[k]
-                if whileVisible, it.entity >= 0, it.entity < visible.count, !visible[it.entity] { continue }
-                out.report(slot: &slots[k], rule: rule, it.entity, -1, frame: f.frame, time: f.time, measured: it.measured,
+                if whileVisible, it.entity >= 0, it.entity < visible.count, !visible[it.entity] {
+                    if start[k] >= 0 { Self.close(k, it, rule, start, last, second, lastTime, &out) }
+                    continue
+                }
+                if start[k] >= 0, last[k] == frame - 1 {
+                    if last[k] == start[k] { second[k] = time }
+                    last[k] = frame; lastTime[k] = time
+                    continue
+                }
+                if start[k] >= 0 { Self.close(k, it, rule, start, last, second, lastTime, &out) }
+                out.report(slot: &slots[k], rule: rule, it.entity, -1, frame: frame, time: time, measured: it.measured,
                            threshold: it.threshold, aux: it.aux, severity: it.severity, angular: false, unit: nil)
+                start[k] = frame; last[k] = frame; lastTime[k] = time
             }
-        }}}
+        }}}}}}}
+    }
+    /// Reports the frames after the first of item k's open run, and closes it.
+    private static func close(_ k: Int, _ it: Item, _ rule: Int, _ start: UnsafeMutableBufferPointer<Int>,
+                              _ last: UnsafeMutableBufferPointer<Int>, _ second: UnsafeMutableBufferPointer<Double>,
+                              _ lastTime: UnsafeMutableBufferPointer<Double>, _ out: inout Findings) {
+        if last[k] > start[k] {
+            out.reportRun(rule: rule, it.entity, from: start[k] + 1, fromTime: second[k], to: last[k], toTime: lastTime[k],
+                          measured: it.measured, worstFrame: last[k], threshold: it.threshold, aux: it.aux,
+                          severity: it.severity)
+        }
+        start[k] = -1
+    }
+    func finish(_ out: inout Findings, _ end: EndState) {
+        guard wholeRuns else { return }
+        let rule = self.rule
+        items.withUnsafeBufferPointer { items in
+        runStart.withUnsafeMutableBufferPointer { start in
+        runLast.withUnsafeMutableBufferPointer { last in
+        runSecondTime.withUnsafeMutableBufferPointer { second in
+        runLastTime.withUnsafeMutableBufferPointer { lastTime in
+            for k in 0..<items.count where start[k] >= 0 {
+                Self.close(k, items[k], rule, start, last, second, lastTime, &out)
+            }
+        }}}}}
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { describe(agg, names) }
 }

@@ -67,22 +67,25 @@ func distanceToBox(_ f: FrameQuantities, _ e: Int, from p: Vec3) -> Double {
 }
 
 /// Whether entity `e`'s box certainly lies farther than `limit` from `p`, so that
-/// `distanceToBox(f, e, from: p) ≥ limit`: its centre is farther from `p` than `limit` plus the sum
-/// of its half-axes' component magnitudes (at least the sum of their lengths, which bounds how far
-/// any point of the box is from its centre), with a margin of 10⁻⁹ of the magnitudes involved, far
-/// above the rounding of either computation. False when the entity has no box frame or a value is
-/// not finite (then the distance must be computed).
+/// `distanceToBox(f, e, from: p) ≥ limit`. Every point `distanceToBox` can pick as the nearest,
+/// c + Σ t_k a_k with |t_k| ≤ 1 (half-axes a_k), is within R of the centre c, where
+/// R² = Σ |a_k|² + 2 Σ_{i<j} |a_i · a_j| bounds |Σ t_k a_k|² (the box's circumradius for
+/// orthogonal axes). So when |p − c| > limit + R, the distance is at least `limit`; the test keeps
+/// a margin of 10⁻⁹ of the magnitudes involved, far above the rounding of either computation.
+/// False when the entity has no box frame or a value is not finite (the distance is computed then).
 func boxCertainlyFarther(_ f: FrameQuantities, _ e: Int, from p: Vec3, than limit: Double) -> Bool {
     let o = 12 * e
     guard e >= 0, o + 11 < f.boxFrames.count else { return false }
-    let b = f.boxFrames
-    let cx = b[o], cy = b[o + 1], cz = b[o + 2]
-    var r = 0.0
-    for i in 3..<12 { r += abs(b[o + i]) }
-    let dx = p.x - cx, dy = p.y - cy, dz = p.z - cz
-    let scale = 1 + max(abs(p.x), abs(p.y), abs(p.z)) + max(abs(cx), abs(cy), abs(cz)) + r + abs(limit)
-    let reach = limit + r + 1e-9 * scale
-    return reach >= 0 && reach.isFinite && dx * dx + dy * dy + dz * dz > reach * reach
+    return f.boxFrames.withUnsafeBufferPointer { b in
+        let c = Vec3(b[o], b[o + 1], b[o + 2])
+        let a0 = Vec3(b[o + 3], b[o + 4], b[o + 5]), a1 = Vec3(b[o + 6], b[o + 7], b[o + 8]), a2 = Vec3(b[o + 9], b[o + 10], b[o + 11])
+        let r2 = dot(a0, a0) + dot(a1, a1) + dot(a2, a2) + 2 * (abs(dot(a0, a1)) + abs(dot(a0, a2)) + abs(dot(a1, a2)))
+        let r = r2.squareRoot()
+        let d = p - c
+        let scale = 1 + max(abs(p.x), abs(p.y), abs(p.z)) + max(abs(c.x), abs(c.y), abs(c.z)) + r + abs(limit)
+        let reach = limit + r + 1e-9 * scale
+        return reach >= 0 && reach.isFinite && dot(d, d) > reach * reach
+    }
 }
 
 func reachFactories() -> [RuleFactory] {

@@ -151,25 +151,66 @@ import SpatialModel
         #expect(out.aggregates.first?.measured == 45)
     }
 
-    /// `boxCertainlyFarther` on a cube of half-size 0.5 m centred 3 m from the point: its
-    /// nearest point is 2.5 m away, and the bound (centre distance minus the half-axes' summed
-    /// components, 1.5 m) is 1.5 m. Farther than 1.4 m: certain; than 1.6 m or 2.6 m: not.
+    /// `boxCertainlyFarther` bounds the box by R, R² = Σ|a_k|² + 2Σ|a_i·a_j| (half-axes a_k): a
+    /// cube of half-size 0.5 m has R = √0.75 ≈ 0.8660 m, so centred 3 m from the point it is
+    /// certainly farther than 2.1 m (3 − 0.866 = 2.134), not than 2.2 m, though its nearest face
+    /// is 2.5 m away (2.2929 m turned 45°, the same R). A sheared box, a0 = (0.5, 0, 0),
+    /// a1 = (0.5, 0.5, 0), a2 = (0, 0, 0.1), has R² = 0.26 + 0.5 + 2 · 0.25 = 1.26 (its corner
+    /// a0 + a1 + a2 = (1, 0.5, 0.1) is exactly that far), so 3 − 1.1225 = 1.8775: certain for
+    /// 1.85 m, not for 1.9 m.
     @Test func theKeepoutBoundIsALowerBoundOnTheBoxDistance() {
         var fx = RuleFixture()
-        fx.add("cube", .volume)
+        fx.add("box", .volume)
         var f = fx.frame(0)
-        f.setBox(0, center: Vec3(0, 1.6, -3), axes: (Vec3(0.5, 0, 0), Vec3(0, 0.5, 0), Vec3(0, 0, 0.5)))
-        let p = Vec3(0, 1.6, 0)
+        let p = Vec3(0, 1.6, 0), c = Vec3(0, 1.6, -3)
+        f.setBox(0, center: c, axes: (Vec3(0.5, 0, 0), Vec3(0, 0.5, 0), Vec3(0, 0, 0.5)))
         #expect(abs(distanceToBox(f, 0, from: p) - 2.5) < 1e-12)
-        #expect(boxCertainlyFarther(f, 0, from: p, than: 1.4))
-        #expect(!boxCertainlyFarther(f, 0, from: p, than: 1.6))
+        #expect(boxCertainlyFarther(f, 0, from: p, than: 2.1))
+        #expect(!boxCertainlyFarther(f, 0, from: p, than: 2.2))
         #expect(!boxCertainlyFarther(f, 0, from: p, than: 2.6))
-        // A turned box: the same cube rotated 45° about y reaches at most √2 · 0.5 along x and z.
         let h = 0.5 / 2.0.squareRoot()
-        f.setBox(0, center: Vec3(0, 1.6, -3), axes: (Vec3(h, 0, h), Vec3(0, 0.5, 0), Vec3(-h, 0, h)))
+        f.setBox(0, center: c, axes: (Vec3(h, 0, h), Vec3(0, 0.5, 0), Vec3(-h, 0, h)))
         #expect(abs(distanceToBox(f, 0, from: p) - (3 - 2 * h)) < 1e-12)
-        // Bound: 3 − (2h + 0.5 + 2h) = 3 − 0.5 − 4h ≈ 0.0858 m.
-        #expect(boxCertainlyFarther(f, 0, from: p, than: 0.08))
-        #expect(!boxCertainlyFarther(f, 0, from: p, than: 0.09))
+        #expect(boxCertainlyFarther(f, 0, from: p, than: 2.1))
+        #expect(!boxCertainlyFarther(f, 0, from: p, than: 2.2))
+        f.setBox(0, center: c, axes: (Vec3(0.5, 0, 0), Vec3(0.5, 0.5, 0), Vec3(0, 0, 0.1)))
+        #expect(boxCertainlyFarther(f, 0, from: p, than: 1.85))
+        #expect(!boxCertainlyFarther(f, 0, from: p, than: 1.9))
+        #expect(distanceToBox(f, 0, from: p) >= 1.85)
+        // A point inside the box: never farther.
+        #expect(!boxCertainlyFarther(f, 0, from: c, than: 0))
+    }
+
+    /// `StaticRule` reports the first frame of each run of visible frames as it comes and the rest
+    /// of the run when it ends; the aggregates must equal frame-by-frame reporting: an entity hidden
+    /// at frames 3 and 4, one hidden at frames 0 and 9 (with a NaN value and threshold, whose
+    /// worst frame is the last one), a scene-level item, and a gap in the frame numbers (10, 11).
+    @Test func staticItemsReportedAsWholeRunsMatchFrameByFrame() {
+        var fx = RuleFixture()
+        for id in ["a", "b", "c"] { fx.add(id, .volume) }
+        let items: [StaticRule.Item] = [.init(entity: 0, measured: 2, threshold: 1),
+                                        .init(entity: 1, measured: .nan, threshold: .nan, aux: 3),
+                                        .init(entity: -1, measured: 5, threshold: 4)]
+        func run(_ shortcuts: Bool) -> (text: [String], spans: [[Int]], frames: [Int]) {
+            RuleShortcuts.$enabled.withValue(shortcuts) {
+                let rule = StaticRule(rule: 0, items: items) { _, _ in "" }
+                var out = Findings(rules: [MotionTooFast.metadata], severityOverride: [nil], entityCount: 3)
+                for i in Array(0..<10) + Array(12..<16) {
+                    var f = fx.frame(i)
+                    f.visible[0] = !(i == 3 || i == 4)
+                    f.visible[1] = !(i == 0 || i == 9)
+                    rule.consume(f, &out)
+                }
+                rule.finish(&out, EndState(lastFrame: 15, lastTime: 15.0 / 90, staticEnd: false, frameDuration: 1.0 / 90))
+                return (zip(out.keys, out.aggregates).map { "\($0) \($1)" }, out.aggregates.map(\.spans),
+                        out.aggregates.map(\.frameCount))
+            }
+        }
+        let on = run(true), off = run(false)
+        #expect(on.text == off.text)
+        // Visible frames by hand, in order of first finding: entity 0 in 0–2, 5–9, 12–15; the scene
+        // in 0–9, 12–15; entity 1 (hidden at frame 0) in 1–8, 12–15.
+        #expect(on.spans == [[0, 2, 5, 9, 12, 15], [0, 9, 12, 15], [1, 8, 12, 15]])
+        #expect(on.frames == [12, 14, 12])
     }
 }

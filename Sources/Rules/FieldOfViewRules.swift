@@ -292,13 +292,6 @@ final class FieldOfViewCoverage {
     /// centre azimuth: a cell centre's head-frame direction is (cos e · sin a, sin e, −cos e · cos a).
     private let rowSin: [Double], rowCos: [Double], colSin: [Double], colCos: [Double]
     private var mask: [UInt64]
-    /// Largest first (`RuleShortcuts`): the entities in view are drawn in decreasing order of
-    /// angular width × height, so that the mask fills (every row covered: the loop stops) after as
-    /// few of them as possible. The covered cells are a union, the same in any order, and so are
-    /// the count of full rows and the eye-inside case; only the work changes.
-    private let largestFirst = RuleShortcuts.enabled
-    /// The entities in view and their sort keys, per frame (kept to reuse the storage).
-    private var order: [(area: Double, entity: Int)] = []
 
     init(fieldOfView: SIMD2<Double>) {
         let h = fieldOfView.x.isFinite ? min(max(fieldOfView.x, 0), 360) : 0
@@ -327,19 +320,8 @@ final class FieldOfViewCoverage {
 
     /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
     func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
-        guard largestFirst else {
-            // One exclusive access to the mask for the whole frame.
-            return mask.withUnsafeMutableBufferPointer { percent(of: entities, f, mask: $0) }
-        }
-        order.removeAll(keepingCapacity: true)
-        for e in entities where f.visible[e] && f.inFOV[e] {
-            let area = f.angularWidth[e] * f.angularHeight[e]
-            order.append((area.isNaN ? -.infinity : area, e))
-        }
-        // Larger first; equal areas (and NaN ones, last) in entity order.
-        order.sort { $0.area != $1.area ? $0.area > $1.area : $0.entity < $1.entity }
-        let sorted = order.map(\.entity)
-        return mask.withUnsafeMutableBufferPointer { percent(of: sorted, f, mask: $0) }
+        // One exclusive access to the mask for the whole frame.
+        mask.withUnsafeMutableBufferPointer { percent(of: entities, f, mask: $0) }
     }
 
     private func percent(of entities: [Int], _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>) -> Double {

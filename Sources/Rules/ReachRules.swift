@@ -74,18 +74,27 @@ func distanceToBox(_ f: FrameQuantities, _ e: Int, from p: Vec3) -> Double {
 /// a margin of 10⁻⁹ of the magnitudes involved, far above the rounding of either computation.
 /// False when the entity has no box frame or a value is not finite (the distance is computed then).
 func boxCertainlyFarther(_ f: FrameQuantities, _ e: Int, from p: Vec3, than limit: Double) -> Bool {
+    f.boxFrames.withUnsafeBufferPointer { boxCertainlyFarther($0, e, from: p, than: limit) }
+}
+
+/// `boxCertainlyFarther` on the frame's `boxFrames`, for a loop over many entities.
+@inline(__always)
+func boxCertainlyFarther(_ b: UnsafeBufferPointer<Double>, _ e: Int, from p: Vec3, than limit: Double) -> Bool {
     let o = 12 * e
-    guard e >= 0, o + 11 < f.boxFrames.count else { return false }
-    return f.boxFrames.withUnsafeBufferPointer { b in
-        let c = Vec3(b[o], b[o + 1], b[o + 2])
-        let a0 = Vec3(b[o + 3], b[o + 4], b[o + 5]), a1 = Vec3(b[o + 6], b[o + 7], b[o + 8]), a2 = Vec3(b[o + 9], b[o + 10], b[o + 11])
-        let r2 = dot(a0, a0) + dot(a1, a1) + dot(a2, a2) + 2 * (abs(dot(a0, a1)) + abs(dot(a0, a2)) + abs(dot(a1, a2)))
-        let r = r2.squareRoot()
-        let d = p - c
-        let scale = 1 + max(abs(p.x), abs(p.y), abs(p.z)) + max(abs(c.x), abs(c.y), abs(c.z)) + r + abs(limit)
-        let reach = limit + r + 1e-9 * scale
-        return reach >= 0 && reach.isFinite && dot(d, d) > reach * reach
-    }
+    guard e >= 0, o + 11 < b.count else { return false }
+    let cx = b[o], cy = b[o + 1], cz = b[o + 2]
+    let a0x = b[o + 3], a0y = b[o + 4], a0z = b[o + 5]
+    let a1x = b[o + 6], a1y = b[o + 7], a1z = b[o + 8]
+    let a2x = b[o + 9], a2y = b[o + 10], a2z = b[o + 11]
+    let d01 = a0x * a1x + a0y * a1y + a0z * a1z, d02 = a0x * a2x + a0y * a2y + a0z * a2z
+    let d12 = a1x * a2x + a1y * a2y + a1z * a2z
+    let r2 = (a0x * a0x + a0y * a0y + a0z * a0z) + (a1x * a1x + a1y * a1y + a1z * a1z) + (a2x * a2x + a2y * a2y + a2z * a2z)
+        + 2 * (abs(d01) + abs(d02) + abs(d12))
+    let r = r2.squareRoot()
+    let dx = p.x - cx, dy = p.y - cy, dz = p.z - cz
+    let scale = 1 + max(abs(p.x), abs(p.y), abs(p.z)) + max(abs(cx), abs(cy), abs(cz)) + r + abs(limit)
+    let reach = limit + r + 1e-9 * scale
+    return reach >= 0 && reach.isFinite && dx * dx + dy * dy + dz * dz > reach * reach
 }
 
 func reachFactories() -> [RuleFactory] {
@@ -151,13 +160,18 @@ func reachFactories() -> [RuleFactory] {
                     let toEye = f.headPosition - palm
                     let dist = length(toEye)
                     guard dist > 1e-9, dot(normal, toEye / dist) > facing else { return }
-                    for e in candidates where f.visible[e] {
-                        if skipFar, boxCertainlyFarther(f, e, from: palm, than: keepout) { continue }
-                        let d = distanceToBox(f, e, from: palm)
-                        if d < keepout - 1e-9 {
-                            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout)
+                    let skipFar = self.skipFar, keepout = self.keepout, rule = self.rule
+                    f.boxFrames.withUnsafeBufferPointer { boxes in
+                    f.visible.withUnsafeBufferPointer { visible in
+                    candidates.withUnsafeBufferPointer { candidates in
+                        for e in candidates where visible[e] {
+                            if skipFar, boxCertainlyFarther(boxes, e, from: palm, than: keepout) { continue }
+                            let d = distanceToBox(f, e, from: palm)
+                            if d < keepout - 1e-9 {
+                                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout)
+                            }
                         }
-                    }
+                    }}}
                 }
                 func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
                     if agg.variant == 1 {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Rules
 import SceneLoader
-import Simulation
+@testable import Simulation
 import SpatialModel
 
 /// The rules' exact shortcuts (`RuleShortcuts`): `ConditionRule` gates that screen candidates in a

@@ -98,8 +98,12 @@ final class VectionRule: RuleProcessor {
     let coverage, speed, accel: Double
     let window: Int
     private var prevFront: [Vec3?], prevUp: [Vec3?]
-    /// Recent centres of each moving entity (newest last), enough for two velocities `window` frames apart.
-    private var centres: [[Vec3]]
+    /// Recent centres of the moving entities, enough for two velocities `window` frames apart: a
+    /// ring of `window + 2` frames, each `moving.count` centres (one flat array, written in place;
+    /// every moving entity gets a centre in every frame, so one ring position serves all).
+    private var centres: [Vec3]
+    /// Frames stored in the ring (at most `window + 2`) and the ring slot the next frame goes to.
+    private var stored = 0, nextSlot = 0
 
     init?(_ s: RuleSetup) {
         guard let r = s.index(MotionVection.metadata.id) else { return nil }
@@ -135,7 +139,7 @@ final class VectionRule: RuleProcessor {
         if moving.isEmpty && filmed.isEmpty { return nil }
         prevFront = Array(repeating: nil, count: moving.count)
         prevUp = prevFront
-        centres = Array(repeating: [], count: moving.count)
+        centres = Array(repeating: .zero, count: moving.count * (window + 2))
     }
 
     private static func angle(_ a: Vec3, _ b: Vec3) -> Double {
@@ -147,36 +151,49 @@ final class VectionRule: RuleProcessor {
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         let fov = scene.viewer.fieldOfView
         let dt = f.deltaTime > 0 ? f.deltaTime : (scene.frameRate > 0 ? 1 / scene.frameRate : 0)
-        for (k, e) in moving.enumerated() {
-            let front = f.front[e], up = f.upAxis[e]
-            defer {
-                prevFront[k] = front; prevUp[k] = up
-                centres[k].append(f.center[e])
-                if centres[k].count > window + 2 { centres[k].removeFirst(centres[k].count - window - 2) }
-            }
-            guard f.visible[e], dt > 0 else { continue }
-            let share = fieldOfViewShare(f, e, fov: fov)
-            guard share >= coverage else { continue }
-            var omega = 0.0
-            if let pf = prevFront[k], let pu = prevUp[k] {
-                omega = max(Self.angle(pf, front), Self.angle(pu, up)) / dt
-            }
-            if f.angularWidth[e] < 359.9 { omega = max(omega, f.angularVelocity[e]) }
-            if omega > speed {
-                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
-            }
-            // Velocity now (this frame's centre and the last) and `window` frames earlier.
-            let c = centres[k], n = c.count
-            if n >= window + 1 {
-                let vNow = (f.center[e] - c[n - 1]) / dt
-                let vThen = (c[n - window] - c[n - window - 1]) / dt
-                let a = length(vNow - vThen) / (Double(window) * dt)
-                if a > accel {
-                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
-                               aux: share * 100, unit: "m/s²", variant: 1)
+        // The ring holds the previous `stored` frames' centres, oldest first from slot
+        // `nextSlot - stored`; `back(j)` is the slot of the centre j frames back (1 = the last frame).
+        let window = self.window
+        let ringSize = window + 2, count = moving.count, n = stored, next = nextSlot
+        @inline(__always) func back(_ j: Int) -> Int { ((next - j) % ringSize + ringSize) % ringSize * count }
+        let rule = self.rule, speed = self.speed, accel = self.accel, coverage = self.coverage
+        // One exclusive access per buffer and frame, not one per entity.
+        moving.withUnsafeBufferPointer { moving in
+        prevFront.withUnsafeMutableBufferPointer { prevFront in
+        prevUp.withUnsafeMutableBufferPointer { prevUp in
+        centres.withUnsafeMutableBufferPointer { centres in
+            for k in 0..<count {
+                let e = moving[k]
+                let front = f.front[e], up = f.upAxis[e]
+                defer {
+                    prevFront[k] = front; prevUp[k] = up
+                    centres[next * count + k] = f.center[e]
+                }
+                guard f.visible[e], dt > 0 else { continue }
+                let share = fieldOfViewShare(f, e, fov: fov)
+                guard share >= coverage else { continue }
+                var omega = 0.0
+                if let pf = prevFront[k], let pu = prevUp[k] {
+                    omega = max(Self.angle(pf, front), Self.angle(pu, up)) / dt
+                }
+                if f.angularWidth[e] < 359.9 { omega = max(omega, f.angularVelocity[e]) }
+                if omega > speed {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
+                }
+                // Velocity now (this frame's centre and the last) and `window` frames earlier.
+                if n >= window + 1 {
+                    let vNow = (f.center[e] - centres[back(1) + k]) / dt
+                    let vThen = (centres[back(window) + k] - centres[back(window + 1) + k]) / dt
+                    let a = length(vNow - vThen) / (Double(window) * dt)
+                    if a > accel {
+                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
+                                   aux: share * 100, unit: "m/s²", variant: 1)
+                    }
                 }
             }
-        }
+        }}}}
+        stored = min(stored + 1, ringSize)
+        nextSlot = (next + 1) % ringSize
         for e in filmed where f.visible[e] {
             guard let m = scene.entities[e].media else { continue }
             let share = fieldOfViewShare(f, e, fov: fov)
@@ -216,7 +233,7 @@ func comfortMotionFactories() -> [RuleFactory] {
             }
             if info.isEmpty { return nil }
             let cands = info.keys.sorted()
-            return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
                 guard f.visible[e], let x = info[e] else { return nil }
                 guard x.anim.loop || f.time <= x.anim.endTime + 1e-9 else { return nil }
                 let kinds = x.motion.kinds

@@ -91,7 +91,8 @@ func depthFactories() -> [RuleFactory] {
                 if let c = e.container, c < ents.count, ents[c].kind == .window { return false }
                 return true
             }
-            return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
+                                 gate: .below(\.distance, d, inFOV: true), check: { f, e in
                 f.visible[e] && f.inFOV[e] && f.distance[e] < d ? .init(measured: f.distance[e], threshold: d) : nil
             }, message: { agg, names in
                 "\(names.joinedNames) is read from \(fmt(agg.measured)) m for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
@@ -107,7 +108,8 @@ func depthFactories() -> [RuleFactory] {
             let startHead = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
             // aux: 1 the viewer walked up to world content; 2 held on the hand; 3 attached to the head.
             let anchorAux = ents.map { $0.anchor == .hand ? 2.0 : $0.anchor == .head ? 3.0 : 0.0 }
-            let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration, check: { f, e in
+            let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
+                                     gate: .below(\.distance, d), check: { f, e in
                 guard f.visible[e], f.distance[e] < d else { return nil }
                 if anchorAux[e] > 0 { return .init(measured: f.distance[e], threshold: d, aux: anchorAux[e]) }
                 let moved = length(f.headPosition - startHead) > 0.3
@@ -146,8 +148,9 @@ func depthFactories() -> [RuleFactory] {
             guard !textChildren.isEmpty else { return elements }
             // A text entity placed as a child of a window: the offset of its centre from the
             // window's plane, each frame (either may be animated).
-            let children = ConditionRule(rule: r, meta: m, candidates: textChildren, frameDuration: s.frameDuration, check: { f, e in
-                let w = window[e]
+            let windowOf = window
+            let children = ConditionRule(rule: r, meta: m, candidates: textChildren, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+                let w = windowOf[e]
                 guard f.visible[e], f.visible[w] else { return nil }
                 let lf = length(f.front[w])
                 guard lf > 0 else { return nil }
@@ -241,6 +244,7 @@ final class WindowExtentRule: RuleProcessor {
             }
         }
     }
+    func finish(_ out: inout Findings, _ end: EndState) { elementItems.finish(&out, end) }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         "\(names.joinedNames) reaches \(fmt(agg.measured * 1000)) mm from its window's surface (at most \(fmt(maxExtent * 1000)) mm); flatten it or move it into a volume"
     }

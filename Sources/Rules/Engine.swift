@@ -336,8 +336,22 @@ struct RuleFactory {
 
 // MARK: - Generic per-entity condition rule
 
+/// Switches the rules' exact shortcuts (gates, remembered results, bounds that skip a test) on or
+/// off for the processors made while it is set. Every shortcut gives the same findings as the
+/// plain evaluation; tests set it to false to compare the two on the same scene.
+enum RuleShortcuts {
+    @TaskLocal static var enabled = true
+}
+
 /// A per-frame condition over a set of entities (or the scene, entity -1), with an optional
 /// "continuously for more than N seconds" dwell.
+///
+/// A `Gate` states, as data, a necessary condition of `check`: the entity is visible (and in the
+/// field of view), and one quantity lies outside a range. The candidates are screened with it in a
+/// tight loop over the frame's arrays, and `check` (a closure call, the costly part) runs only for
+/// those that pass; a candidate that fails is treated exactly as a nil from `check`, so the
+/// findings are the same as without the gate. A rule's gate must never reject an entity its
+/// check could report (tests compare with `RuleShortcuts.enabled` off).
 final class ConditionRule: RuleProcessor {
     struct Hit {
         var measured: Double; var threshold: Double; var severity: Severity? = nil; var angular = false; var aux = Double.nan
@@ -346,6 +360,34 @@ final class ConditionRule: RuleProcessor {
         /// The sub-check it belongs to (`FindingKey.variant`; 0 = the rule's main measurement).
         var variant = 0
     }
+    /// A necessary condition of a rule's `check` for entity candidates (scene-level candidates,
+    /// -1, always run the check).
+    struct Gate {
+        /// `check` returns nil for an entity that is not visible.
+        var visible = true
+        /// `check` returns nil for an entity that is not in the field of view (`inFOV`).
+        var inFOV = false
+        /// `check` returns nil unless `quantity[e] < below` or `quantity[e] > above` (a NaN
+        /// quantity passes neither comparison, so it is rejected: the check must return nil then).
+        var quantity: KeyPath<FrameQuantities, [Double]>? = nil
+        var below = -Double.infinity, above = Double.infinity
+
+        /// Only visible entities can be reported.
+        static var visible: Gate { Gate() }
+        /// Only visible entities with `quantity > x` can be reported.
+        /// (A NaN bound screens on visibility only.)
+        static func above(_ q: KeyPath<FrameQuantities, [Double]>, _ x: Double, inFOV: Bool = false) -> Gate {
+            x.isNaN ? Gate(inFOV: inFOV) : Gate(inFOV: inFOV, quantity: q, above: x)
+        }
+        /// Only visible entities with `quantity < x` can be reported.
+        static func below(_ q: KeyPath<FrameQuantities, [Double]>, _ x: Double, inFOV: Bool = false) -> Gate {
+            x.isNaN ? Gate(inFOV: inFOV) : Gate(inFOV: inFOV, quantity: q, below: x)
+        }
+        /// Only visible entities with `quantity` outside `[lo, hi]` can be reported.
+        static func outside(_ q: KeyPath<FrameQuantities, [Double]>, _ lo: Double, _ hi: Double, inFOV: Bool = false) -> Gate {
+            lo.isNaN || hi.isNaN ? Gate(inFOV: inFOV) : Gate(inFOV: inFOV, quantity: q, below: lo, above: hi)
+        }
+    }
     let rule: Int
     let candidates: [Int]
     let dwell: Double?
@@ -353,6 +395,8 @@ final class ConditionRule: RuleProcessor {
     let measuresRunLength: Bool
     let check: (FrameQuantities, Int) -> Hit?
     let describe: (Aggregate, [String]) -> String
+    /// The screen applied before `check` (nil: every candidate is checked).
+    let gate: Gate?
     /// The current run of each candidate (dwell rules only).
     private struct Run {
         var start = -1; var startTime = 0.0; var worst = Double.nan; var worstFrame = 0
@@ -364,32 +408,75 @@ final class ConditionRule: RuleProcessor {
         var severity: Severity?; var variant = 0
     }
     private var runs: [Run]
+    /// Per candidate: the aggregate its last main-measurement finding went to (`Findings.report(slot:)`).
+    private var slots: [Int32]
     private let higher: Bool
     private let dt: Double
 
     init(rule: Int, meta: RuleMetadata, candidates: [Int], dwell: Double? = nil, measuresRunLength: Bool = false,
-         frameDuration: Double, check: @escaping (FrameQuantities, Int) -> Hit?,
+         frameDuration: Double, gate: Gate? = nil, check: @escaping (FrameQuantities, Int) -> Hit?,
          message: @escaping (Aggregate, [String]) -> String) {
         self.rule = rule; self.candidates = candidates; self.dwell = dwell; self.measuresRunLength = measuresRunLength
         self.check = check
+        self.gate = RuleShortcuts.enabled ? gate : nil
         self.describe = message; self.higher = meta.worse == .higher; self.dt = frameDuration
         runs = Array(repeating: Run(), count: dwell == nil ? 0 : candidates.count)
+        slots = Array(repeating: -1, count: candidates.count)
+    }
+
+    /// Calls `body(k, e, mayHit)` for each candidate k (entity e) in order; `mayHit` is false when
+    /// the gate rules out a finding for it this frame.
+    @inline(__always)
+    private func screen(_ f: FrameQuantities, _ body: (Int, Int, Bool) -> Void) {
+        let n = f.visible.count
+        guard let g = gate else {
+            for (k, e) in candidates.enumerated() { body(k, e, true) }
+            return
+        }
+        let q: [Double] = g.quantity.map { f[keyPath: $0] } ?? []
+        let useQ = g.quantity != nil && q.count == n
+        let useFOV = g.inFOV && f.inFOV.count == n
+        let below = g.below, above = g.above, needVisible = g.visible
+        f.visible.withUnsafeBufferPointer { vis in
+        f.inFOV.withUnsafeBufferPointer { fov in
+        q.withUnsafeBufferPointer { qv in
+        candidates.withUnsafeBufferPointer { cands in
+            for k in 0..<cands.count {
+                let e = cands[k]
+                guard e >= 0, e < n else { body(k, e, true); continue }
+                var may = !needVisible || vis[e]
+                if may, useFOV { may = fov[e] }
+                if may, useQ { let v = qv[e]; may = v < below || v > above }
+                body(k, e, may)
+            }
+        }}}}
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        let check = self.check, rule = self.rule
         guard let dwell else {
-            for e in candidates {
-                guard let hit = check(f, e) else { continue }
-                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                           unit: hit.unit, variant: hit.variant)
+            slots.withUnsafeMutableBufferPointer { slots in
+                screen(f) { k, e, may in
+                    guard may, let hit = check(f, e) else { return }
+                    if hit.variant == 0 {
+                        out.report(slot: &slots[k], rule: rule, e, -1, frame: f.frame, time: f.time, measured: hit.measured,
+                                   threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                                   unit: hit.unit)
+                    } else {
+                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
+                                   threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                                   unit: hit.unit, variant: hit.variant)
+                    }
+                }
             }
             return
         }
+        let measuresRunLength = self.measuresRunLength, higher = self.higher, dt = self.dt
         // One exclusive access to the run state per frame, not one per candidate.
+        slots.withUnsafeMutableBufferPointer { slots in
         runs.withUnsafeMutableBufferPointer { runs in
-            for (k, e) in candidates.enumerated() {
-                guard var hit = check(f, e) else { runs[k].start = -1; continue }
+            screen(f) { k, e, may in
+                guard may, var hit = check(f, e) else { runs[k].start = -1; return }
                 if runs[k].start < 0 {
                     runs[k] = Run(start: f.frame, startTime: f.time)
                 }
@@ -406,7 +493,7 @@ final class ConditionRule: RuleProcessor {
                 // Once the run outlasts the dwell, the whole run is the violation: its frames before
                 // the crossing are reported at once (with the run's worst value so far), then each
                 // frame as it comes.
-                guard lasted > dwell + 1e-9 else { continue }
+                guard lasted > dwell + 1e-9 else { return }
                 if !runs[k].reported, runs[k].start < f.frame {
                     out.reportRun(rule: rule, e, from: runs[k].start, fromTime: runs[k].startTime,
                                   to: f.frame - 1, toTime: f.time - dt, measured: runs[k].worst,
@@ -414,11 +501,17 @@ final class ConditionRule: RuleProcessor {
                                   severity: hit.severity, unit: hit.unit, variant: hit.variant)
                 }
                 runs[k].reported = true
-                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                           threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                           unit: hit.unit, variant: hit.variant)
+                if hit.variant == 0 {
+                    out.report(slot: &slots[k], rule: rule, e, -1, frame: f.frame, time: f.time, measured: hit.measured,
+                               threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                               unit: hit.unit)
+                } else {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
+                               threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                               unit: hit.unit, variant: hit.variant)
+                }
             }
-        }
+        }}
     }
 
     func finish(_ out: inout Findings, _ end: EndState) {
@@ -455,15 +548,92 @@ final class StaticRule: RuleProcessor {
     /// Only frames where the entity is visible count (scene-level items, entity -1, count every frame).
     let whileVisible: Bool
     let describe: (Aggregate, [String]) -> String
+    /// Per item: the aggregate its findings go to, once known (`Findings.report(slot:)` checks it),
+    /// which saves the table lookup of an item reported frame after frame.
+    private var slots: [Int32]
+    /// Runs reported whole (`RuleShortcuts`): an item's finding is the same in every frame it is
+    /// reported, so frames s…e of a run of consecutive visible frames leave its aggregate exactly as
+    /// reporting frame s and then the run s+1…e at once (`reportRun`, worst frame e) does: the
+    /// spans and frame count are the same, the worst value is set by frame s and never beaten by an
+    /// equal one, and where the threshold is NaN the last frame is the worst frame either way. Frame
+    /// s is reported when it comes (the aggregate is created in the same order), the rest when the
+    /// run ends: at a hidden frame, a gap in the frame numbers, or `finish`. Off when two items
+    /// name the same entity (their findings would interleave in one aggregate).
+    private let wholeRuns: Bool
+    /// Per item: first and last frame of its open run (-1: none), the time of its second and last frames.
+    private var runStart: [Int], runLast: [Int], runSecondTime: [Double], runLastTime: [Double]
     init(rule: Int, items: [Item], whileVisible: Bool = true, message: @escaping (Aggregate, [String]) -> String) {
         self.rule = rule; self.items = items; self.whileVisible = whileVisible; self.describe = message
+        slots = Array(repeating: -1, count: items.count)
+        wholeRuns = RuleShortcuts.enabled && Set(items.map(\.entity)).count == items.count
+        runStart = Array(repeating: -1, count: wholeRuns ? items.count : 0)
+        runLast = runStart
+        runSecondTime = Array(repeating: 0, count: runStart.count); runLastTime = runSecondTime
     }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        for it in items {
-            if whileVisible, it.entity >= 0, it.entity < f.visible.count, !f.visible[it.entity] { continue }
-            out.report(rule: rule, it.entity, frame: f.frame, time: f.time, measured: it.measured,
-                       threshold: it.threshold, aux: it.aux, severity: it.severity)
+        let rule = self.rule, whileVisible = self.whileVisible
+        guard wholeRuns else {
+            items.withUnsafeBufferPointer { items in
+            slots.withUnsafeMutableBufferPointer { slots in
+            f.visible.withUnsafeBufferPointer { visible in
+                for k in 0..<items.count {
+                    let it = items[k]
+                    if whileVisible, it.entity >= 0, it.entity < visible.count, !visible[it.entity] { continue }
+                    out.report(slot: &slots[k], rule: rule, it.entity, -1, frame: f.frame, time: f.time, measured: it.measured,
+                               threshold: it.threshold, aux: it.aux, severity: it.severity, angular: false, unit: nil)
+                }
+            }}}
+            return
         }
+        let frame = f.frame, time = f.time
+        items.withUnsafeBufferPointer { items in
+        slots.withUnsafeMutableBufferPointer { slots in
+        runStart.withUnsafeMutableBufferPointer { start in
+        runLast.withUnsafeMutableBufferPointer { last in
+        runSecondTime.withUnsafeMutableBufferPointer { second in
+        runLastTime.withUnsafeMutableBufferPointer { lastTime in
+        f.visible.withUnsafeBufferPointer { visible in
+            for k in 0..<items.count {
+                let it = items[k]
+                if whileVisible, it.entity >= 0, it.entity < visible.count, !visible[it.entity] {
+                    if start[k] >= 0 { Self.close(k, it, rule, start, last, second, lastTime, &out) }
+                    continue
+                }
+                if start[k] >= 0, last[k] == frame - 1 {
+                    if last[k] == start[k] { second[k] = time }
+                    last[k] = frame; lastTime[k] = time
+                    continue
+                }
+                if start[k] >= 0 { Self.close(k, it, rule, start, last, second, lastTime, &out) }
+                out.report(slot: &slots[k], rule: rule, it.entity, -1, frame: frame, time: time, measured: it.measured,
+                           threshold: it.threshold, aux: it.aux, severity: it.severity, angular: false, unit: nil)
+                start[k] = frame; last[k] = frame; lastTime[k] = time
+            }
+        }}}}}}}
+    }
+    /// Reports the frames after the first of item k's open run, and closes it.
+    private static func close(_ k: Int, _ it: Item, _ rule: Int, _ start: UnsafeMutableBufferPointer<Int>,
+                              _ last: UnsafeMutableBufferPointer<Int>, _ second: UnsafeMutableBufferPointer<Double>,
+                              _ lastTime: UnsafeMutableBufferPointer<Double>, _ out: inout Findings) {
+        if last[k] > start[k] {
+            out.reportRun(rule: rule, it.entity, from: start[k] + 1, fromTime: second[k], to: last[k], toTime: lastTime[k],
+                          measured: it.measured, worstFrame: last[k], threshold: it.threshold, aux: it.aux,
+                          severity: it.severity)
+        }
+        start[k] = -1
+    }
+    func finish(_ out: inout Findings, _ end: EndState) {
+        guard wholeRuns else { return }
+        let rule = self.rule
+        items.withUnsafeBufferPointer { items in
+        runStart.withUnsafeMutableBufferPointer { start in
+        runLast.withUnsafeMutableBufferPointer { last in
+        runSecondTime.withUnsafeMutableBufferPointer { second in
+        runLastTime.withUnsafeMutableBufferPointer { lastTime in
+            for k in 0..<items.count where start[k] >= 0 {
+                Self.close(k, items[k], rule, start, last, second, lastTime, &out)
+            }
+        }}}}}
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { describe(agg, names) }
 }

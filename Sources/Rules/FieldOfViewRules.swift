@@ -115,12 +115,13 @@ func fovFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let cone = s.param(m, "centralCone"), grace = s.param(m, "grace")
             let cands = ents.indices.filter { ents[$0].primary }
-            let off = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let off = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                    gate: .above(\.eccentricity, cone), check: { f, e in
                 f.visible[e] && f.eccentricity[e] > cone ? .init(measured: f.eccentricity[e], threshold: cone, severity: .info, angular: true) : nil
             }, message: { _, _ in "" })
             // Out of view (sub-check 1): measured is how long the run has lasted (n frames: n · dt).
             let out = ConditionRule(rule: r, meta: m, candidates: cands, dwell: grace, measuresRunLength: true,
-                                    frameDuration: s.frameDuration, check: { f, e in
+                                    frameDuration: s.frameDuration, gate: .visible, check: { f, e in
                 f.visible[e] && !f.fullyInFOV[e] ? .init(measured: 0, threshold: grace, severity: .warning, unit: "s", variant: 1) : nil
             }, message: { _, _ in "" })
             return MultiProcessor([off, out]) { _, agg, names in
@@ -138,15 +139,29 @@ func fovFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let rest = RestingPose(s.scene)
             let cands = ents.indices.filter { ents[$0].interactive }
-            let rule = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
-                guard f.visible[e] else { return nil }
-                let v = rest.inverseRotation.act(f.center[e] - rest.position)
+            // The verdict is a function of the entity's centre and the resting pose only: while
+            // both are unchanged (still content; the pose changes only at its epochs) the last
+            // result is reused instead of recomputed.
+            func noHeadTurn(_ center: Vec3) -> ConditionRule.Hit? {
+                let v = rest.inverseRotation.act(center - rest.position)
                 let horiz = (v.x * v.x + v.z * v.z).squareRoot()
                 guard horiz > 0 || v.y != 0 else { return nil }
                 let az = degrees(atan2(v.x, -v.z)), el = degrees(atan2(v.y, horiz))
                 let exH = abs(az) - fovH / 2, exV = abs(el) - fovV / 2
                 guard exH > 0 || exV > 0 else { return nil }
                 return exH >= exV ? .init(measured: abs(az), threshold: fovH / 2, aux: 0) : .init(measured: abs(el), threshold: fovV / 2, aux: 1)
+            }
+            let memo = RuleShortcuts.enabled ? CenterMemo(count: ents.count) : nil
+            let rule = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+                guard f.visible[e] else { return nil }
+                let c = f.center[e]
+                guard let memo else { return noHeadTurn(c) }
+                if let known = memo.lookup(e, c, epoch: rest.epoch) {
+                    return known ? .init(measured: memo.measured[e], threshold: memo.threshold[e], aux: memo.aux[e]) : nil
+                }
+                let hit = noHeadTurn(c)
+                memo.store(e, c, epoch: rest.epoch, hit)
+                return hit
             }, message: { agg, names in
                 let axis = agg.aux == 1 ? "vertically" : "horizontally"
                 return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) from the resting line of sight, beyond the \(fmt(agg.threshold))° half field of view; move it in front of the viewer's resting pose (where the viewer starts, enters immersion or last recentered)"
@@ -199,7 +214,8 @@ func fovFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let below = s.param(m, "below"), above = s.param(m, "above"), maxSpan = s.param(m, "verticalSpan")
             let cands = ents.indices.filter { (ents[$0].interactive || ents[$0].isReadable) && ents[$0].anchor == .world }
-            let band = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let band = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                     gate: .outside(\.elevationWorld, -below, above), check: { f, e in
                 guard f.visible[e] else { return nil }
                 let el = f.elevationWorld[e]
                 if el < -below { return .init(measured: -el, threshold: below, aux: -1) }
@@ -208,7 +224,8 @@ func fovFactories() -> [RuleFactory] {
             }, message: { _, _ in "" })
             // Vertical layout (sub-check 1): per container, the spans of its interactive elements.
             let groups = ContainerGroups(ents) { ents[$0].interactive }
-            let span = ConditionRule(rule: r, meta: m, candidates: groups.containers, frameDuration: s.frameDuration, check: { f, c in
+            let span = ConditionRule(rule: r, meta: m, candidates: groups.containers, frameDuration: s.frameDuration,
+                                     gate: .visible, check: { f, c in
                 guard f.visible[c], let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
                 return .init(measured: v, threshold: maxSpan, severity: .info, aux: h, variant: 1)
             }, message: { _, _ in "" })
@@ -494,7 +511,11 @@ final class HeadLockRule: RuleProcessor {
             noteCover(e, f)
         }
         guard !inferred.isEmpty else { return }
-        for (k, e) in inferred.enumerated() where !f.visible[e] { lastHidden[k] = f.frame }
+        lastHidden.withUnsafeMutableBufferPointer { lastHidden in
+            inferred.withUnsafeBufferPointer { inferred in
+                for k in 0..<inferred.count where !f.visible[inferred[k]] { lastHidden[k] = f.frame }
+            }
+        }
         let slots = window + 1
         let inv = f.headRotation.conjugate
         headFwd[pos] = f.headForward
@@ -504,10 +525,14 @@ final class HeadLockRule: RuleProcessor {
         relDir.withUnsafeMutableBufferPointer { dir in
             relDist.withUnsafeMutableBufferPointer { dist in
                 worldCenter.withUnsafeMutableBufferPointer { world in
-                    for (k, e) in inferred.enumerated() {
-                        dir[base + k] = inv.act(f.center[e] - f.headPosition)
-                        dist[base + k] = f.distance[e]
-                        world[base + k] = f.center[e]
+                    let head = f.headPosition
+                    inferred.withUnsafeBufferPointer { inferred in
+                        for k in 0..<inferred.count {
+                            let e = inferred[k], c = f.center[e]
+                            dir[base + k] = inv.act(c - head)
+                            dist[base + k] = f.distance[e]
+                            world[base + k] = c
+                        }
                     }
                 }
             }
@@ -557,6 +582,50 @@ final class HeadLockRule: RuleProcessor {
     }
 }
 
+/// Per entity, the last finding (or none) of a check that reads only the entity's centre and what
+/// an "epoch" number versions (a resting pose, say): `lookup` returns it while the centre is the
+/// same bit for bit and the epoch is the same, so still content is not recomputed. The buffers are
+/// allocated once and read through pointers (no exclusivity check per access).
+final class CenterMemo {
+    private let count: Int
+    /// Per entity: the centre's three bit patterns and the epoch + 1 (0: nothing stored).
+    private let key: UnsafeMutablePointer<UInt64>
+    let hit: UnsafeMutablePointer<Bool>
+    let measured: UnsafeMutablePointer<Double>, threshold: UnsafeMutablePointer<Double>, aux: UnsafeMutablePointer<Double>
+
+    init(count n: Int) {
+        count = max(0, n)
+        let capacity = max(1, count)
+        key = .allocate(capacity: 4 * capacity); key.initialize(repeating: 0, count: 4 * capacity)
+        hit = .allocate(capacity: capacity); hit.initialize(repeating: false, count: capacity)
+        measured = .allocate(capacity: capacity); measured.initialize(repeating: .nan, count: capacity)
+        threshold = .allocate(capacity: capacity); threshold.initialize(repeating: .nan, count: capacity)
+        aux = .allocate(capacity: capacity); aux.initialize(repeating: .nan, count: capacity)
+    }
+    deinit {
+        key.deallocate(); hit.deallocate(); measured.deallocate(); threshold.deallocate(); aux.deallocate()
+    }
+
+    /// Whether entity `e` had a finding when last checked with this centre and epoch; nil when it
+    /// was not (or the entity is out of range).
+    func lookup(_ e: Int, _ c: Vec3, epoch: Int) -> Bool? {
+        guard e >= 0, e < count else { return nil }
+        let o = 4 * e
+        guard key[o + 3] == UInt64(truncatingIfNeeded: epoch) &+ 1, key[o] == c.x.bitPattern,
+              key[o + 1] == c.y.bitPattern, key[o + 2] == c.z.bitPattern else { return nil }
+        return hit[e]
+    }
+
+    func store(_ e: Int, _ c: Vec3, epoch: Int, _ h: ConditionRule.Hit?) {
+        guard e >= 0, e < count else { return }
+        let o = 4 * e
+        key[o] = c.x.bitPattern; key[o + 1] = c.y.bitPattern; key[o + 2] = c.z.bitPattern
+        key[o + 3] = UInt64(truncatingIfNeeded: epoch) &+ 1
+        hit[e] = h != nil
+        measured[e] = h?.measured ?? .nan; threshold[e] = h?.threshold ?? .nan; aux[e] = h?.aux ?? .nan
+    }
+}
+
 /// H0 of hig-rules §0.3 for the field-of-view rules: the head pose at t = 0, replaced by the head
 /// pose of the frame at which a recenter event, or a step into progressive or full immersion (the
 /// immersive space opening, where the boundary origin is set), takes effect.
@@ -566,6 +635,8 @@ final class RestingPose {
     private var started = false
     private(set) var position = Vec3.zero
     private(set) var inverseRotation = Quat.identity
+    /// How many times the pose has been set (it changes only then).
+    private(set) var epoch = 0
     init(_ scene: Scene) { cursor = EventCursor(scene); style = scene.immersion }
     /// Call once per frame, in frame order, before the rules read the pose.
     func advance(_ f: FrameQuantities) {
@@ -580,6 +651,6 @@ final class RestingPose {
             case .show, .hide, .ar: break
             }
         }
-        if reset { position = f.headPosition; inverseRotation = f.headRotation.conjugate }
+        if reset { position = f.headPosition; inverseRotation = f.headRotation.conjugate; epoch += 1 }
     }
 }

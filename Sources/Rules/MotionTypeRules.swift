@@ -133,7 +133,10 @@ func motionTypeFactories() -> [RuleFactory] {
             let ecc = s.param(m, "eccentricity"), minSize = s.param(m, "minSize")
             let halfW = s.param(m, "displayWidth") / 2, halfH = s.param(m, "displayHeight") / 2
             let cands = ents.indices.filter { movingCandidate(ents[$0]) }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            // The limit is one of the two speeds, so nothing slower than both can be reported.
+            let slowest = speed.isNaN || imm.isNaN ? Double.nan : min(speed, imm)
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                 gate: .above(\.angularVelocity, slowest), check: { f, e in
                 guard f.visible[e], f.eccentricity[e] > ecc, f.angularSize[e] > minSize else { return nil }
                 // Only what the display shows: some part of the content inside its field of view.
                 guard abs(f.azimuth[e]) - f.angularWidth[e] / 2 <= halfW,
@@ -151,11 +154,13 @@ func motionTypeFactories() -> [RuleFactory] {
             let speed = s.param(m, "speed")
             let loomSpeed = s.param(m, "loomingSpeed"), loomDistance = s.param(m, "loomingDistance")
             let cands = ents.indices.filter { movingCandidate(ents[$0]) }
-            let angular = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let angular = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                        gate: .above(\.angularVelocity, speed), check: { f, e in
                 f.visible[e] && f.angularVelocity[e] > speed ? .init(measured: f.angularVelocity[e], threshold: speed) : nil
             }, message: { _, _ in "" })
             // Looming (sub-check 1): approach speed toward the eye while close; aux = eye distance.
-            let looming = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let looming = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                        gate: .above(\.approachSpeed, loomSpeed), check: { f, e in
                 f.visible[e] && f.approachSpeed[e] > loomSpeed && f.distance[e] < loomDistance
                     ? .init(measured: f.approachSpeed[e], threshold: loomSpeed, aux: f.distance[e], unit: "m/s", variant: 1) : nil
             }, message: { _, _ in "" })
@@ -187,13 +192,18 @@ func motionTypeFactories() -> [RuleFactory] {
                 } else if !e.isReadable, let fs = e.fontSize {
                     labelEm[i] = fs * metresPerPoint(of: i, in: s)
                 }
+                // A size in pt does not change: text at or above the minimum can never be reported.
+                if RuleShortcuts.enabled, !fixedPt[i].isNaN, !(fixedPt[i] < minimum) { continue }
                 cands.append(i)
             }
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            // Read per candidate and frame: constants, not captured variables (which would be
+            // boxed and access-checked on every read).
+            let fixedSize = fixedPt, labelHeight = labelEm
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
                 guard f.visible[e] else { return nil }
-                let pt = fixedPt[e]
+                let pt = fixedSize[e]
                 if !pt.isNaN { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
-                let em = labelEm[e]
+                let em = labelHeight[e]
                 let v = em.isNaN ? f.ptEq[e] : (f.distance[e] > 0 ? degrees(2 * atan(em / (2 * f.distance[e]))) / pa : .infinity)
                 return v.isFinite && v < minimum ? .init(measured: v, threshold: minimum, angular: true, unit: "pt_eq") : nil
             }, message: { agg, names in
@@ -210,7 +220,8 @@ func motionTypeFactories() -> [RuleFactory] {
             let facingWithin = cosinePrefilter(min(warn, info))
             // Judged only while the text is in the field of view: text behind or beside the viewer is
             // not being read.
-            let facing = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let facing = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                       gate: ConditionRule.Gate(inFOV: true), check: { f, e in
                 guard f.visible[e], f.inFOV[e] else { return nil }
                 let toEye = f.headPosition - f.center[e]
                 guard length(toEye) > 0, length(f.front[e]) > 0 else { return nil }
@@ -223,7 +234,8 @@ func motionTypeFactories() -> [RuleFactory] {
             }, message: { _, _ in "" })
             // Roll (sub-check 1): the text's roll against the world in its own plane, less the
             // head's roll, so the perspective of a pitched head is not roll.
-            let roll = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            let roll = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                     gate: ConditionRule.Gate(inFOV: true), check: { f, e in
                 guard f.visible[e], f.inFOV[e],
                       let a = textRoll(up: f.upAxis[e], front: f.front[e], headUp: f.headUp, headForward: f.headForward),
                       a > maxRoll else { return nil }
@@ -244,7 +256,7 @@ func motionTypeFactories() -> [RuleFactory] {
             let cands = envs.filter { ents[$0].groundPlane == false }
             guard !cands.isEmpty else { return nil }
             // A shown environment without a floor is fine while another shown one provides it.
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
                 guard f.visible[e], f.immersion.hasBoundary, !grounded.contains(where: { f.visible[$0] }) else { return nil }
                 return .init(measured: 0, threshold: 1)
             }, message: { _, names in
@@ -300,16 +312,25 @@ final class ScaleLegibilityRule: RuleProcessor {
     func ptEq(_ h: Double, _ d: Double) -> Double { degrees(2 * atan(h / (2 * d))) / pointAngle }
     /// Only the frames where the text is visible count, for its distance and for the violation's spans.
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        for (k, (e, _)) in texts.enumerated() {
-            guard f.visible[e] else {
-                if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
-                continue
+        // One exclusive access per buffer and frame, not one per text.
+        texts.withUnsafeBufferPointer { texts in
+        open.withUnsafeMutableBufferPointer { open in
+        runs.withUnsafeMutableBufferPointer { runs in
+        farthest.withUnsafeMutableBufferPointer { farthest in
+        farthestFrame.withUnsafeMutableBufferPointer { farthestFrame in
+            for k in 0..<texts.count {
+                let e = texts[k].entity
+                guard f.visible[e] else {
+                    if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
+                    continue
+                }
+                if open[k].from < 0 { open[k] = (f.frame, f.time, f.frame, f.time) } else { open[k].to = f.frame; open[k].toTime = f.time }
+                let d = f.distance[e]
+                if d.isFinite && d > farthest[k] {
+                    farthest[k] = d; farthestFrame[k] = f.frame
+                }
             }
-            if open[k].from < 0 { open[k] = (f.frame, f.time, f.frame, f.time) } else { open[k].to = f.frame; open[k].toTime = f.time }
-            if f.distance[e].isFinite && f.distance[e] > farthest[k] {
-                farthest[k] = f.distance[e]; farthestFrame[k] = f.frame
-            }
-        }
+        }}}}}
     }
     func finish(_ out: inout Findings, _ end: EndState) {
         for (k, (e, h)) in texts.enumerated() {

@@ -100,8 +100,16 @@ final class PostureVariantsRule: RuleProcessor {
         if let e = eye0 { y0 = e } else { y0 = h.y; eye0 = h.y }
         // Eye-height shifts of the seated and standing variants; a variant at the scene's own eye
         // height is the scene's own posture and adds nothing.
-        let shifts: [Double?] = [seatedEye, standingEye].map { abs($0 - y0) > 1e-9 ? $0 - y0 : nil }
-        for (k, e) in candidates.enumerated() where f.visible[e] && !ownFails[k] {
+        let seatedShift: Double? = abs(seatedEye - y0) > 1e-9 ? seatedEye - y0 : nil
+        let standingShift: Double? = abs(standingEye - y0) > 1e-9 ? standingEye - y0 : nil
+        // One exclusive access per buffer and frame, not one per candidate.
+        candidates.withUnsafeBufferPointer { candidates in
+        ownFails.withUnsafeMutableBufferPointer { ownFails in
+        masks.withUnsafeMutableBufferPointer { masks in
+        runs.withUnsafeMutableBufferPointer { runs in
+        for k in 0..<candidates.count {
+            let e = candidates[k]
+            guard f.visible[e], !ownFails[k] else { continue }
             let elW = f.elevationWorld[e]
             guard elW.isFinite else { continue }
             if outside(elW) != nil { ownFails[k] = true; runs[k] = []; continue }
@@ -113,7 +121,7 @@ final class PostureVariantsRule: RuleProcessor {
             for v in 0..<3 {
                 let el: Double
                 if v < 2 {
-                    guard let dy = shifts[v] else { continue }
+                    guard let dy = v == 0 ? seatedShift : standingShift else { continue }
                     let dyc = c.y - (h.y + dy)
                     guard horiz > 0 || dyc != 0 else { continue }
                     el = degrees(atan2(dyc, horiz))
@@ -137,6 +145,7 @@ final class PostureVariantsRule: RuleProcessor {
                                    worstFrame: f.frame, threshold: w.threshold, variant: w.variant, side: w.side))
             }
         }
+        }}}}
     }
 
     func finish(_ out: inout Findings, _ end: EndState) {

@@ -66,6 +66,37 @@ func distanceToBox(_ f: FrameQuantities, _ e: Int, from p: Vec3) -> Double {
     return length(p - nearest)
 }
 
+/// Whether entity `e`'s box certainly lies farther than `limit` from `p`, so that
+/// `distanceToBox(f, e, from: p) ≥ limit`. Every point `distanceToBox` can pick as the nearest,
+/// c + Σ t_k a_k with |t_k| ≤ 1 (half-axes a_k), is within R of the centre c, where
+/// R² = Σ |a_k|² + 2 Σ_{i<j} |a_i · a_j| bounds |Σ t_k a_k|² (the box's circumradius for
+/// orthogonal axes). So when |p − c| > limit + R, the distance is at least `limit`; the test keeps
+/// a margin of 10⁻⁹ of the magnitudes involved, far above the rounding of either computation.
+/// False when the entity has no box frame or a value is not finite (the distance is computed then).
+func boxCertainlyFarther(_ f: FrameQuantities, _ e: Int, from p: Vec3, than limit: Double) -> Bool {
+    f.boxFrames.withUnsafeBufferPointer { boxCertainlyFarther($0, e, from: p, than: limit) }
+}
+
+/// `boxCertainlyFarther` on the frame's `boxFrames`, for a loop over many entities.
+@inline(__always)
+func boxCertainlyFarther(_ b: UnsafeBufferPointer<Double>, _ e: Int, from p: Vec3, than limit: Double) -> Bool {
+    let o = 12 * e
+    guard e >= 0, o + 11 < b.count else { return false }
+    let cx = b[o], cy = b[o + 1], cz = b[o + 2]
+    let a0x = b[o + 3], a0y = b[o + 4], a0z = b[o + 5]
+    let a1x = b[o + 6], a1y = b[o + 7], a1z = b[o + 8]
+    let a2x = b[o + 9], a2y = b[o + 10], a2z = b[o + 11]
+    let d01 = a0x * a1x + a0y * a1y + a0z * a1z, d02 = a0x * a2x + a0y * a2y + a0z * a2z
+    let d12 = a1x * a2x + a1y * a2y + a1z * a2z
+    let r2 = (a0x * a0x + a0y * a0y + a0z * a0z) + (a1x * a1x + a1y * a1y + a1z * a1z) + (a2x * a2x + a2y * a2y + a2z * a2z)
+        + 2 * (abs(d01) + abs(d02) + abs(d12))
+    let r = r2.squareRoot()
+    let dx = p.x - cx, dy = p.y - cy, dz = p.z - cz
+    let scale = 1 + max(abs(p.x), abs(p.y), abs(p.z)) + max(abs(cx), abs(cy), abs(cz)) + r + abs(limit)
+    let reach = limit + r + 1e-9 * scale
+    return reach >= 0 && reach.isFinite && dx * dx + dy * dy + dz * dz > reach * reach
+}
+
 func reachFactories() -> [RuleFactory] {
     [
         RuleFactory(ids: [TargetDirectReach.metadata.id]) { s in
@@ -79,7 +110,7 @@ func reachFactories() -> [RuleFactory] {
             guard !candidates.isEmpty else { return nil }
             final class Shoulders { var frame = -1; var left = Vec3.zero; var right = Vec3.zero }
             let sh = Shoulders()
-            return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
                 guard f.visible[e] else { return nil }
                 if sh.frame != f.frame {
                     sh.frame = f.frame
@@ -113,6 +144,8 @@ func reachFactories() -> [RuleFactory] {
             final class Keepout: RuleProcessor {
                 let rule: Int, anchored: [Int], candidates: [Int], keepout: Double, facing: Double
                 let pose: (Double) -> (Vec3, Quat)
+                /// Skip the distance of boxes certainly farther than the keepout (`boxCertainlyFarther`).
+                let skipFar = RuleShortcuts.enabled
                 init(_ r: Int, _ a: [Int], _ c: [Int], _ k: Double, _ fc: Double, _ p: @escaping (Double) -> (Vec3, Quat)) {
                     rule = r; anchored = a; candidates = c; keepout = k; facing = fc; pose = p
                 }
@@ -127,12 +160,18 @@ func reachFactories() -> [RuleFactory] {
                     let toEye = f.headPosition - palm
                     let dist = length(toEye)
                     guard dist > 1e-9, dot(normal, toEye / dist) > facing else { return }
-                    for e in candidates where f.visible[e] {
-                        let d = distanceToBox(f, e, from: palm)
-                        if d < keepout - 1e-9 {
-                            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout)
+                    let skipFar = self.skipFar, keepout = self.keepout, rule = self.rule
+                    f.boxFrames.withUnsafeBufferPointer { boxes in
+                    f.visible.withUnsafeBufferPointer { visible in
+                    candidates.withUnsafeBufferPointer { candidates in
+                        for e in candidates where visible[e] {
+                            if skipFar, boxCertainlyFarther(boxes, e, from: palm, than: keepout) { continue }
+                            let d = distanceToBox(f, e, from: palm)
+                            if d < keepout - 1e-9 {
+                                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout)
+                            }
                         }
-                    }
+                    }}}
                 }
                 func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
                     if agg.variant == 1 {

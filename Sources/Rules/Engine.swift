@@ -452,21 +452,27 @@ final class ConditionRule: RuleProcessor {
         }}}}
     }
 
+    /// Records `hit` for entity `e` in frame `f`: the main measurement through its remembered
+    /// aggregate `slot`, a sub-check by key.
+    @inline(__always)
+    private static func report(_ hit: Hit, rule: Int, _ e: Int, slot: inout Int32, _ f: FrameQuantities, _ out: inout Findings) {
+        if hit.variant == 0 {
+            out.report(slot: &slot, rule: rule, e, -1, frame: f.frame, time: f.time, measured: hit.measured,
+                       threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular, unit: hit.unit)
+        } else {
+            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
+                       threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
+                       unit: hit.unit, variant: hit.variant)
+        }
+    }
+
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         let check = self.check, rule = self.rule
         guard let dwell else {
             slots.withUnsafeMutableBufferPointer { slots in
                 screen(f) { k, e, may in
                     guard may, let hit = check(f, e) else { return }
-                    if hit.variant == 0 {
-                        out.report(slot: &slots[k], rule: rule, e, -1, frame: f.frame, time: f.time, measured: hit.measured,
-                                   threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                                   unit: hit.unit)
-                    } else {
-                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                                   threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                                   unit: hit.unit, variant: hit.variant)
-                    }
+                    Self.report(hit, rule: rule, e, slot: &slots[k], f, &out)
                 }
             }
             return
@@ -501,15 +507,7 @@ final class ConditionRule: RuleProcessor {
                                   severity: hit.severity, unit: hit.unit, variant: hit.variant)
                 }
                 runs[k].reported = true
-                if hit.variant == 0 {
-                    out.report(slot: &slots[k], rule: rule, e, -1, frame: f.frame, time: f.time, measured: hit.measured,
-                               threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                               unit: hit.unit)
-                } else {
-                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: hit.measured,
-                               threshold: hit.threshold, aux: hit.aux, severity: hit.severity, angular: hit.angular,
-                               unit: hit.unit, variant: hit.variant)
-                }
+                Self.report(hit, rule: rule, e, slot: &slots[k], f, &out)
             }
         }}
     }

@@ -151,20 +151,22 @@ public struct EarlyStop: Sendable, Equatable {
 
     /// The line each report format prints for a scene that stopped early.
     public var line: String {
-        "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(Self.grouped(trackingLimit)) distinct violations, "
+        "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
             + "the most one scene may track; the counts and spans cover \(afterFrame == 0 ? "frame 0" : "frames 0–\(afterFrame)") only. "
             + "Fix the violations shown (so many usually repeat one layout mistake), or raise the limit with --max-tracked N (0 = no limit; about 1 KB of memory each)"
     }
 
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, c != "-", (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return out
+}
+
+/// `n` with thousands separators: 1234567 → "1,234,567".
+public func groupedThousands(_ n: Int64) -> String {
+    let digits = String(n.magnitude)
+    var out = n < 0 ? "-" : ""
+    for (i, c) in digits.enumerated() {
+        if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+        out.append(c)
     }
+    return out
 }
 
 /// Violations of one rule and severity left out of a scene's report.

@@ -1,4 +1,5 @@
 import SpatialModel
+import Reporting
 
 /// How much simulation `validate` does for one scene before it refuses: checked after loading,
 /// before the first frame, so a scene asking for hours of work fails in milliseconds.
@@ -86,12 +87,6 @@ public struct WorkBudget: Sendable, Equatable {
     /// A count written with thousands separators (exact below 2^53, which every count here is).
     static func count(_ x: Double) -> String {
         guard x.isFinite, x >= 0, x < 9e15 else { return x.isFinite ? "\(x)" : "∞" }
-        let digits = String(Int64(x.rounded()))
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return out
+        return groupedThousands(Int64(x.rounded()))
     }
 }

@@ -54,18 +54,8 @@ import SpatialModel
 /// and `Mat4 *`, bit for bit (they only allocate less).
 @Suite struct SceneBuilderMatrixTests {
     @Test func matrixAndProductEqualTheModelsToTheBit() {
-        // A fixed-seed generator (SplitMix64), so every run tests the same matrices.
-        struct SplitMix: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
-        var rng = SplitMix(state: 16)
+        // A fixed-seed generator, so every run tests the same matrices.
+        var rng = SplitMix64(seed: 16)
         func d() -> Double {
             // Mixed magnitudes and signs, negative zero included.
             switch Int.random(in: 0..<8, using: &rng) {

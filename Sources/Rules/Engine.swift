@@ -151,6 +151,9 @@ public final class RuleEngine {
     /// Whether a finding was dropped because `trackingLimit` violations are tracked.
     public var trackingLimitReached: Bool { findings.limitReached }
 
+    /// The aggregates' keys, in the order of their first findings (for tests).
+    var findingKeys: [FindingKey] { findings.keys }
+
     /// `finish()`, handing the violations to `body` one at a time, in the same order and with the
     /// same contents, except that when `limit` is given, every violation of a rule with more than
     /// `limit` violations gets an empty message: the returned `PendingMessages` writes those on

@@ -298,6 +298,20 @@ struct Findings {
         return n
     }
 
+    /// Whether (rule, e0, e1) has an aggregate: after the limit is reached only those can still
+    /// change, so a processor may skip the work of a finding that would be dropped.
+    func hasAggregate(rule: Int, _ e0: Int, _ e1: Int) -> Bool {
+        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
+        if let k = packed.pack(rule: rule, lo, hi, variant: 0) { return packed.find(k) >= 0 }
+        return slotOfKey[FindingKey(rule: rule, e0, e1)] != nil
+    }
+
+    /// Record that findings which would need another aggregate exist but cannot be tracked (a
+    /// processor that stopped collecting them at the limit): the scene stops after this frame.
+    mutating func markLimitReached() {
+        if limit > 0 { limitReached = true }
+    }
+
     /// True (and `limitReached` set) when no aggregate may be added.
     private mutating func full() -> Bool {
         guard limit > 0, aggregates.count >= limit else { return false }

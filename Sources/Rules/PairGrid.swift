@@ -36,9 +36,10 @@ struct PairGrid {
         return (x0, y0, x1, y1, count > maxCellsPerItem)
     }
 
-    /// Calls `visit(i, j)` (i < j in input order) for every candidate pair of `minX…maxY`.
+    /// Calls `visit(i, j)` (i < j in input order) for every candidate pair of `minX…maxY`, until
+    /// `visit` returns false (a caller that has all it may keep stops the search there).
     mutating func search(count n: Int, minX: [Double], minY: [Double], maxX: [Double], maxY: [Double],
-                         cell: Double, margin: Double, visit: (Int, Int) -> Void) {
+                         cell: Double, margin: Double, visit: (Int, Int) -> Bool) {
         keys.removeAll(keepingCapacity: true)
         items.removeAll(keepingCapacity: true)
         large.removeAll(keepingCapacity: true)
@@ -72,7 +73,7 @@ struct PairGrid {
                         checks += 1
                         // Visit only in the first cell the two share.
                         guard max(cx0[a], cx0[b]) == cx, max(cy0[a], cy0[b]) == cy else { continue }
-                        visit(min(a, b), max(a, b))
+                        guard visit(min(a, b), max(a, b)) else { return }
                     }
                 }
             }
@@ -84,7 +85,7 @@ struct PairGrid {
             for l in large {
                 for j in 0..<n where j != l && (!isLarge[j] || j > l) {
                     checks += 1
-                    visit(min(l, j), max(l, j))
+                    guard visit(min(l, j), max(l, j)) else { return }
                 }
             }
         }

@@ -69,6 +69,15 @@ final class TargetPairAnalyzer: RuleProcessor {
     struct StaticFinding { var rule: Int; var a: Int; var b: Int; var measured: Double; var aux: Double; var threshold: Double }
     /// Violating same-container pairs, computed once (their elements do not move in the container).
     private(set) var staticFindings: [StaticFinding] = []
+    /// The interactive members of each 2D container measured in points, by container index, and
+    /// their hit rectangles (the input of `findStaticPairs`).
+    private let containerMembers: [[Int]]
+    private let containerRects: [[RectPt]]
+    /// Whether `staticFindings` were found (in the first frame), and whether there were more than
+    /// the tracking limit allows.
+    private var staticPairsFound = false, staticOverLimit = false
+    /// Whether an angular finding has been tracked (has an aggregate), up to the current frame.
+    private var angularTracked = false
     /// Entities compared in angle every frame, and their group (container, or themselves).
     private let dynamicEntities: [Int]
     private let group: [Int]
@@ -144,6 +153,9 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// Pairs of disjoint tilted images whose closest points were not searched (a separating side
     /// showed them farther apart than any threshold that could report them), for tests and bench.
     private(set) var closestPointsSkipped = 0
+    /// Pairs given the angular pair test (not repeated from the previous frame, not skipped past
+    /// the tracking limit), for tests.
+    private(set) var angularTests = 0
     /// The thresholds as messages print them, formatted once.
     private let spacingText: String, edgeGapText: String, padGapText: String
 
@@ -193,12 +205,20 @@ final class TargetPairAnalyzer: RuleProcessor {
         slotOf = Array(repeating: -1, count: n)
         cellRange = Array(repeating: .zero, count: n)
         skin = max(edgeGap, padGap) * pointAngle
-        // Same-container pairs, once.
+        containerMembers = byContainer.keys.sorted().compactMap { byContainer[$0] }
+        // Hit regions where stated (`hitRegion`), else the frames.
+        containerRects = containerMembers.map { $0.map { ents[$0].hitFrame ?? ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) } }
+    }
+
+    /// Same-container pairs, found once, in the first frame (when the tracking limit is known). At
+    /// most `limit` + 1 findings are kept (0 = no limit): more could never be tracked, since the
+    /// limit counts distinct violations, and the scene stops once one is dropped. Returns whether
+    /// there were more than that (`staticOverLimit`).
+    private func findStaticPairs(limit: Int) -> Bool {
+        let cap = limit > 0 ? limit + 1 : Int.max
         var pg = PairGrid()
-        for c in byContainer.keys.sorted() {
-            guard let members = byContainer[c] else { continue }
-            // Hit regions where stated (`hitRegion`), else the frames.
-            let rects = members.map { ents[$0].hitFrame ?? ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
+        var over = false
+        for (members, rects) in zip(containerMembers, containerRects) where !over {
             let x0 = rects.map { $0.x }, y0 = rects.map { $0.y }
             let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
             pg.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing,
@@ -211,11 +231,17 @@ final class TargetPairAnalyzer: RuleProcessor {
                 evaluate(members[i], members[j], sep: sep, gap: g.gap, overlap: g.overlap,
                          bothLarge: sizeA >= largeSize && sizeB >= largeSize && isControl[members[i]] && isControl[members[j]],
                          sameDepth: true, angular: false) {
-                    staticFindings.append(StaticFinding(rule: $0, a: members[i], b: members[j], measured: $1, aux: $2, threshold: $3))
+                    if staticFindings.count < cap {
+                        staticFindings.append(StaticFinding(rule: $0, a: members[i], b: members[j], measured: $1, aux: $2, threshold: $3))
+                    } else {
+                        over = true
+                    }
                 }
+                return !over
             }
         }
         staticChecks = pg.checks
+        return over
     }
 
     /// Applies the three rules to one pair.
@@ -233,11 +259,18 @@ final class TargetPairAnalyzer: RuleProcessor {
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        if !staticPairsFound {
+            staticPairsFound = true
+            staticOverLimit = findStaticPairs(limit: out.limit)
+        }
         for s in staticFindings where f.visible[s.a] && f.visible[s.b] {
             out.report(rule: s.rule, s.a, s.b, frame: f.frame, time: f.time, measured: s.measured,
                        threshold: s.threshold, aux: s.aux,
                        severity: s.rule == overlapRule ? .error : nil, unit: "pt")
         }
+        // Same-container violations beyond the ones kept cannot all be tracked: the scene stops
+        // after this frame, as it would once they were shown.
+        if staticOverLimit { out.markLimitReached() }
         guard runAngular else { return }
         // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation),
         // with what the pair test needs of it computed once per entity, not once per pair.
@@ -331,14 +364,26 @@ final class TargetPairAnalyzer: RuleProcessor {
         let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
         let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
         let shortcut = closestPointShortcut
-        var skippedGaps = 0
-        defer { closestPointsSkipped += skippedGaps }
+        var skippedGaps = 0, tested = 0
+        defer { closestPointsSkipped += skippedGaps; angularTests += tested }
+        // Set when the tracking limit is reached and no angular pair was tracked before this frame:
+        // every pair left would be new (each pair is tested once a frame), so none is tested.
+        var stop = false
+        let angularTrackedBefore = angularTracked
         /// Tests the pair of slots i < j; `slots` caches the pair's aggregate per rule.
         @inline(__always) func test(_ i: Int, _ j: Int, _ slots: inout SIMD4<Int32>) {
             let ka = sl[i], kb = sl[j]
             let a = dyn[ka], b = dyn[kb]
             // Unchanged pair: its findings were repeated above.
             if reuse, !chg[ka], !chg[kb] { return }
+            // Past the tracking limit only a pair already tracked can change anything (a new one
+            // would be dropped): the rest are not tested, so the frame that reaches the limit
+            // costs what it has tracked, not every pair of a stacked scene.
+            if out.limitReached {
+                guard angularTrackedBefore else { stop = true; return }
+                if !trackedPair(a, b, out) { return }
+            }
+            tested += 1
             var g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
             // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
             // skip the centre separation for it. (The first test, without dividing, settles most
@@ -382,7 +427,10 @@ final class TargetPairAnalyzer: RuleProcessor {
                                     a: a, b: b, measured: m, aux: aux, threshold: thr, slot: slots[r])
                 reportAngular(&p, f, &out)
                 slots[r] = p.slot
-                if keep { found.append(p) }
+                if p.slot >= 0 { angularTracked = true }
+                // The findings are kept for the next frame, which a scene past the tracking limit
+                // does not have (its list would grow with every pair of the frame).
+                if keep, !out.limitReached { found.append(p) }
             }
         }
         // The list leaves out images with a non-finite edge, which the search compares with a
@@ -433,9 +481,10 @@ final class TargetPairAnalyzer: RuleProcessor {
                 grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa,
                             margin: (margin + 2 * skin) * 1.001) { i, j in
                     let ka = sl[i], kb = sl[j]
-                    if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return }
-                    guard list.count < limit else { return }
+                    if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return true }
+                    guard list.count < limit else { return false }
                     list.append(Candidate(ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb)))
+                    return true
                 }
                 if list.count >= limit {
                     // Thresholds so wide that most pairs are candidates: the list would cost more
@@ -453,7 +502,7 @@ final class TargetPairAnalyzer: RuleProcessor {
             listChecks += candidates.count
             let so = slotOf, cr = cellRange
             candidates.withUnsafeMutableBufferPointer { cs in
-                for c in cs.indices {
+                for c in cs.indices where !stop {
                     let i = Int(so[Int(cs[c].ka)]), j = Int(so[Int(cs[c].kb)])
                     // A pair with an absent entity, or one the search would not visit: not sharing
                     // a cell (a large one has the whole range).
@@ -468,13 +517,24 @@ final class TargetPairAnalyzer: RuleProcessor {
             var none = SIMD4<Int32>(repeating: -1)
             grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa, margin: margin) { i, j in
                 let ka = sl[i], kb = sl[j]
-                if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return }
+                if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return true }
                 none = SIMD4(repeating: -1)
                 test(i, j, &none)
+                return !stop
             }
         }
         spare = previous
         previous = found
+        // A frame past the tracking limit kept only part of its findings: never repeat them.
+        if out.limitReached { previousKept = false }
+    }
+
+    /// Whether any of the three rules tracks the pair (a, b).
+    private func trackedPair(_ a: Int, _ b: Int, _ out: Findings) -> Bool {
+        if let r = spacingRule, out.hasAggregate(rule: r, a, b) { return true }
+        if let r = overlapRule, out.hasAggregate(rule: r, a, b) { return true }
+        if let r = paddingRule, out.hasAggregate(rule: r, a, b) { return true }
+        return false
     }
 
     /// Reports one finding of the angular pass.
@@ -674,9 +734,10 @@ final class SmallInRowRule: RuleProcessor {
             grid.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1,
                         cell: max(neighbourGap, 1), margin: neighbourGap) { i, j in
                 let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j]).gap
-                guard g < neighbourGap else { return }
+                guard g < neighbourGap else { return true }
                 if nearest[i].map({ g < $0.gap }) ?? true { nearest[i] = (j, g) }
                 if nearest[j].map({ g < $0.gap }) ?? true { nearest[j] = (i, g) }
+                return true
             }
             for i in members.indices {
                 guard let n = nearest[i] else { continue }

@@ -237,6 +237,10 @@ final class ControlsKeepoutRule: RuleProcessor {
     var incremental = true
     /// Window–content pairs given the exact test (for tests: linear, not windows × content).
     private(set) var pairChecks = 0
+    /// Whether a finding of this rule was tracked (has an aggregate) before the current frame: once
+    /// the tracking limit is reached, only such pairs can change anything, and without any the
+    /// rest of the frame is not tested (every finding would be new, and dropped).
+    private var trackedBefore = false, tracked = false
     /// Frames evaluated from the candidate list, and how many of them built it (for tests).
     private(set) var listFrames = 0
     private(set) var listBuilds = 0
@@ -372,6 +376,7 @@ final class ControlsKeepoutRule: RuleProcessor {
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         guard band.isFinite, band > 0 else { return }
+        trackedBefore = tracked
         // The slab test with a little slack, so rounding never loses a corner the exact test takes.
         let tol = depthTolerance * (1 + 1e-9) + 1e-9
         let n = scene.entities.count
@@ -459,6 +464,8 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
             // In content order, as the definition visits them (the first of equal gaps is kept).
             for o in candidates where o != w && f.visible[o] && !isNested(scene, o, in: w) {
+                guard !out.limitReached || trackedBefore else { return }
+                if out.limitReached, !out.hasAggregate(rule: rule, w, o) { continue }
                 pairChecks += 1
                 var slot: Int32 = -1
                 test(w, o, plane, eyeSide: eyeSide, bandM: bandM, mpp: mpp, f, slot: &slot, &out)
@@ -484,6 +491,8 @@ final class ControlsKeepoutRule: RuleProcessor {
             for i in a..<b {
                 let o = Int(pairs[i])
                 guard f.visible[o] else { continue }
+                guard !out.limitReached || trackedBefore else { return }
+                if out.limitReached, !out.hasAggregate(rule: rule, w, o) { continue }
                 pairChecks += 1
                 test(w, o, plane, eyeSide: eyeSide, bandM: bandM, mpp: mpp, f, slot: &slots[i], &out)
             }
@@ -516,6 +525,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         // aux: the window whose controls are covered, and the band (1 below, 2 above).
         out.report(slot: &slot, rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
                    aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
+        if slot >= 0 { tracked = true }
     }
 
     /// Whether the list built at the last build still holds this frame: the eye within

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Reporting
 import Simulation
+import SpatialModel
 @testable import Rules
 @testable import SpatialCheck
 
@@ -30,11 +31,11 @@ import Simulation
         return s
     }()
 
-    private func write() throws -> String {
+    private func write(_ text: String = scene, name: String = "stacked.scene.yaml") throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-tracking-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("stacked.scene.yaml").path
-        try Self.scene.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -81,6 +82,100 @@ import Simulation
         #expect(engine.trackingLimitReached)
         #expect(engine.aggregateCount == 50)
         #expect(engine.finish().count == 50)
+    }
+
+    /// The engine's aggregate keys, in the order the findings first came, when `limit` distinct
+    /// violations may be tracked (0 = all), over the scene's first `frames` frames, and the
+    /// engine itself (for its processors' counters).
+    private func trackedKeys(_ scene: Scene, limit: Int, frames: Int = 2) -> (keys: [FindingKey], engine: RuleEngine) {
+        let engine = RuleEngine(scene: scene)
+        engine.trackingLimit = limit
+        var n = 0
+        Simulator(scene: scene).run { f in
+            if n < frames { engine.consume(f) }
+            n += 1
+        }
+        return (engine.findingKeys, engine)
+    }
+
+    /// A window's own pairs are found once, and no more of them than could be tracked: with a limit
+    /// of 100, the analyzer keeps 101 of the 870 findings (435 stacked pairs, each too close and
+    /// overlapping), the 101st makes the scene stop, and the violations tracked are the first 100
+    /// an unlimited run finds.
+    @Test func sameContainerPairsAreKeptUpToTheLimit() throws {
+        let loaded = try SpatialCheck.loadScene(path: try write())
+        let all = trackedKeys(loaded, limit: 0)
+        let pairRules = Set([TargetCenterSpacing.metadata.id, TargetNoOverlap.metadata.id].compactMap { id in
+            all.engine.rules.firstIndex { $0.id == id }
+        })
+        #expect(all.keys.filter { pairRules.contains($0.rule) }.count == 870)
+        #expect(all.engine.processor(TargetPairAnalyzer.self)?.staticFindings.count == 870)
+        let limited = trackedKeys(loaded, limit: 100)
+        #expect(limited.engine.trackingLimitReached)
+        #expect(limited.engine.processor(TargetPairAnalyzer.self)?.staticFindings.count == 101)
+        #expect(limited.keys == Array(all.keys.prefix(100)))
+    }
+
+    /// 30 one-button windows on one spot are compared in angle (across containers): past the limit
+    /// the frame tests no more pairs (each would be new), and the violations tracked are the first
+    /// 100 an unlimited run finds.
+    @Test func stackedWindowsStopTestingPairsAtTheLimit() throws {
+        var yaml = """
+            format: spatialscene/1
+            name: Stacked windows
+            frameRate: 90
+            duration: 1
+            entities:
+
+            """
+        for i in 0..<30 {
+            yaml += "  - {id: w\(i), kind: window, placement: {distance: \(2 + Double(i) * 0.001), azimuth: 0, elevation: 0}, size: [100, 100], "
+            yaml += "elements: [{id: b, role: button, frame: [28, 28, 44, 44]}]}\n"
+        }
+        let loaded = try SpatialCheck.loadScene(path: try write(yaml, name: "stacked-windows.scene.yaml"))
+        let all = trackedKeys(loaded, limit: 0, frames: 1)
+        let spacing = try #require(all.engine.rules.firstIndex { $0.id == TargetCenterSpacing.metadata.id })
+        let overlap = try #require(all.engine.rules.firstIndex { $0.id == TargetNoOverlap.metadata.id })
+        #expect(all.keys.filter { $0.rule == spacing }.count == 435)
+        #expect(all.engine.processor(TargetPairAnalyzer.self)?.angularTests == 435)
+        let limited = trackedKeys(loaded, limit: 100, frames: 1)
+        #expect(limited.engine.trackingLimitReached)
+        #expect(limited.keys == Array(all.keys.prefix(100)))
+        // Each pair is too close and overlaps (all within the 0.1 m depth window): two findings a
+        // pair. Pairs are tested until one's findings are dropped, and no more.
+        let pairKeys = limited.keys.filter { $0.rule == spacing || $0.rule == overlap }.count
+        #expect(pairKeys % 2 == 0 && pairKeys > 0)
+        #expect(limited.engine.processor(TargetPairAnalyzer.self)?.angularTests == pairKeys / 2 + 1)
+    }
+
+    /// 30 small windows side by side in a large window's controls band (335 window–content
+    /// findings of win-controls-keepout in a frame): with a limit of 100 the rule stops testing
+    /// pairs once its findings are dropped, and the violations tracked are the first 100 an
+    /// unlimited run finds.
+    @Test func theKeepoutRuleStopsTestingPairsAtTheLimit() throws {
+        var yaml = """
+            format: spatialscene/1
+            name: Keepout stack
+            duration: 1
+            entities:
+              - {id: main, kind: window, placement: {distance: 2, azimuth: 0, elevation: 0}, size: [1280, 720]}
+
+            """
+        for i in 0..<30 { yaml += "  - {id: s\(i), kind: window, position: [\(-0.3 + 0.02 * Double(i)), -0.26, -2], size: [100, 40]}\n" }
+        let loaded = try SpatialCheck.loadScene(path: try write(yaml, name: "keepout-stack.scene.yaml"))
+        let all = trackedKeys(loaded, limit: 0, frames: 1)
+        let keepout = try #require(all.engine.rules.firstIndex { $0.id == "win-controls-keepout" })
+        #expect(all.keys.filter { $0.rule == keepout }.count == 335)
+        #expect(all.engine.processor(ControlsKeepoutRule.self)?.pairChecks ?? 0 >= 335)
+        let limited = trackedKeys(loaded, limit: 100, frames: 1)
+        #expect(limited.engine.trackingLimitReached)
+        #expect(limited.keys == Array(all.keys.prefix(100)))
+        // One finding a pair: the pairs tested are the ones tracked and the one dropped, at most
+        // (a pair tested without a finding also counts).
+        let tracked = limited.keys.filter { $0.rule == keepout }.count
+        let checks = try #require(limited.engine.processor(ControlsKeepoutRule.self)?.pairChecks)
+        #expect(tracked > 0 && checks < all.engine.processor(ControlsKeepoutRule.self)?.pairChecks ?? 0)
+        #expect(checks >= tracked + 1)
     }
 
     @Test func everyFormatSaysTheSceneStopped() throws {

@@ -43,7 +43,7 @@ extension Report {
                                       level: "warning", message: w.message + (w.hint.map { " (\($0))" } ?? ""), rule: "load-warning"))
             }
             if let stopped = scene.stopped {
-                out.append(Annotation(file: file, line: 1, column: 1, level: "warning", message: stopped.line, rule: "tracking-limit"))
+                out.append(Annotation(file: file, line: 1, column: 1, level: "warning", message: stopped.line, rule: stopped.annotationRule))
             }
         }
         return out

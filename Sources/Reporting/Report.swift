@@ -138,24 +138,39 @@ public struct SceneReport: Sendable {
     public var omittedCount: Int { omitted.reduce(0) { $0 + $1.count } }
 }
 
-/// A scene that stopped before its last frame because it reached the tracking limit: frames
-/// 0…`afterFrame` were checked (findings of that frame that would have needed one more tracked
-/// violation were dropped), of `frames` planned.
+/// A scene that stopped before its last frame: frames 0…`afterFrame` were checked, of `frames`
+/// planned, because it reached the tracking limit (findings of that frame that would have needed
+/// one more tracked violation were dropped) or the work budget's pair tests (`pairTestBudget`).
 public struct EarlyStop: Sendable, Equatable {
     public var afterFrame: Int
     public var frames: Int
+    /// The tracking limit that was reached (`--max-tracked`); 0 when the stop is the work budget's.
     public var trackingLimit: Int
+    /// The pair tests the rules may make (`--max-work`), when they stopped the scene; else nil.
+    public var pairTestBudget: Int?
     public init(afterFrame: Int, frames: Int, trackingLimit: Int) {
         self.afterFrame = afterFrame; self.frames = frames; self.trackingLimit = trackingLimit
+    }
+    public init(afterFrame: Int, frames: Int, pairTestBudget: Int) {
+        self.afterFrame = afterFrame; self.frames = frames; self.trackingLimit = 0; self.pairTestBudget = pairTestBudget
     }
 
     /// The line each report format prints for a scene that stopped early.
     public var line: String {
-        "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
-            + "the most one scene may track; the counts and spans cover \(afterFrame == 0 ? "frame 0" : "frames 0–\(afterFrame)") only. "
+        let covered = afterFrame == 0 ? "frame 0" : "frames 0–\(afterFrame)"
+        if let budget = pairTestBudget {
+            return "checking stopped after frame \(afterFrame) of \(frames): the rules made more pair tests than the work budget of "
+                + "\(groupedThousands(Int64(budget))) (--max-work); the counts and spans cover \(covered) only. "
+                + "So many pair tests come from many windows, volumes or controls stacked on or around one spot: spread them out, "
+                + "check fewer frames (--duration, --frame-rate), or raise the budget with --max-work N (0 = no limit)"
+        }
+        return "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
+            + "the most one scene may track; the counts and spans cover \(covered) only. "
             + "Fix the violations shown (so many usually repeat one layout mistake), or raise the limit with --max-tracked N (0 = no limit; about 1 KB of memory each)"
     }
 
+    /// The rule id the annotation formats give the stop.
+    public var annotationRule: String { pairTestBudget == nil ? "tracking-limit" : "work-budget" }
 }
 
 /// `n` with thousands separators: 1234567 → "1,234,567".
@@ -304,8 +319,10 @@ extension SceneReport {
                 })))
             }
             if let stopped {
+                let reason: (String, JSON) = stopped.pairTestBudget.map { ("pairTestBudget", .int($0)) }
+                    ?? ("trackingLimit", .int(stopped.trackingLimit))
                 after.append(("stopped", .object([("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)),
-                                                  ("trackingLimit", .int(stopped.trackingLimit)), ("message", .string(stopped.line))])))
+                                                  reason, ("message", .string(stopped.line))])))
             }
             if !warnings.isEmpty { after.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
             after.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))

@@ -124,8 +124,12 @@ extension Report {
                 scene.omitted.append(OmittedViolations(rule: rule, severity: severity, count: Int(count)))
             }
             if let st = s["stopped"] as? [String: Any], let after = number(st["afterFrame"]), let frames = number(st["frames"]),
-               let limit = number(st["trackingLimit"]), after >= 0, after < 1e12, frames >= 0, frames < 1e12, limit >= 0, limit < 1e12 {
-                scene.stopped = EarlyStop(afterFrame: Int(after), frames: Int(frames), trackingLimit: Int(limit))
+               after >= 0, after < 1e12, frames >= 0, frames < 1e12 {
+                if let budget = number(st["pairTestBudget"]), budget >= 0, budget < 1e18 {
+                    scene.stopped = EarlyStop(afterFrame: Int(after), frames: Int(frames), pairTestBudget: Int(budget))
+                } else if let limit = number(st["trackingLimit"]), limit >= 0, limit < 1e12 {
+                    scene.stopped = EarlyStop(afterFrame: Int(after), frames: Int(frames), trackingLimit: Int(limit))
+                }
             }
             if let g = s["geometry"] { scene.geometry = SceneSnapshot(json: g) }
             scene.normalizeViolations()

@@ -41,10 +41,14 @@ protocol RuleProcessor: AnyObject {
     func finish(_ out: inout Findings, _ end: EndState)
     /// The concrete message of an aggregated violation.
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String
+    /// Pairs of entities examined so far, for a rule whose work grows with pairs rather than
+    /// entities (the work budget bounds them: `RuleEngine.pairTests`).
+    var pairTests: Int { get }
 }
 
 extension RuleProcessor {
     func finish(_ out: inout Findings, _ end: EndState) {}
+    var pairTests: Int { 0 }
 }
 
 /// Runs the rules over a scene's frames and aggregates their findings into violations.
@@ -150,6 +154,11 @@ public final class RuleEngine {
 
     /// Whether a finding was dropped because `trackingLimit` violations are tracked.
     public var trackingLimitReached: Bool { findings.limitReached }
+
+    /// Pairs of entities the rules have examined so far (the target rules' candidate pairs,
+    /// win-controls-keepout's window–content pairs): the work that grows with pairs, not
+    /// entities, which `validate` bounds with the work budget (`--max-work`).
+    public var pairTests: Int { processors.reduce(0) { $0 &+ $1.pairTests } }
 
     /// The aggregates' keys, in the order of their first findings (for tests).
     var findingKeys: [FindingKey] { findings.keys }

@@ -95,6 +95,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// A flat entity's two half-axes (in axis order), per slot.
     private var axisU: [Vec3], axisV: [Vec3]
     var pairChecks: Int { staticChecks + grid.checks + listChecks }
+    var pairTests: Int { pairChecks }
     /// Listed pairs looked at in frames tested from the candidate list.
     private var listChecks = 0
     /// Incremental evaluation. The angular pass is a function of the eye's position and up vector

@@ -237,6 +237,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     var incremental = true
     /// Window–content pairs given the exact test (for tests: linear, not windows × content).
     private(set) var pairChecks = 0
+    var pairTests: Int { pairChecks }
     /// Whether a finding of this rule was tracked (has an aggregate) before the current frame: once
     /// the tracking limit is reached, only such pairs can change anything, and without any the
     /// rest of the frame is not tested (every finding would be new, and dropped).

@@ -11,17 +11,19 @@ extension SpatialCheck {
     public static func simulate(path: String, format: TraceFormat, options: LoadOptions = .init(),
                                 isolation: AssetImportIsolation? = nil,
                                 configPath: String? = nil, configSearchDirectory: String? = nil,
-                                to handle: FileHandle) -> Outcome {
+                                budget: WorkBudget = WorkBudget(), to handle: FileHandle) -> Outcome {
         simulate(path: path, format: format, options: options, isolation: isolation, configPath: configPath,
-                 configSearchDirectory: configSearchDirectory, open: { handle })
+                 configSearchDirectory: configSearchDirectory, budget: budget, open: { handle })
     }
 
     /// `simulate`, opening the output only once the scene has loaded (so that a scene or
     /// configuration error leaves no empty --output file behind); `open` throws the error to report when
-    /// the output cannot be opened.
+    /// the output cannot be opened. A scene over the entity-frame budget (`--max-work`; the trace has
+    /// a row per entity-frame) is refused before any frame, as `validate` refuses it.
     public static func simulate(path: String, format: TraceFormat, options: LoadOptions = .init(),
                                 isolation: AssetImportIsolation? = nil,
                                 configPath: String? = nil, configSearchDirectory: String? = nil,
+                                budget: WorkBudget = WorkBudget(),
                                 open: () throws(Diagnostic) -> FileHandle) -> Outcome {
         let scene: Scene
         do {
@@ -29,6 +31,9 @@ extension SpatialCheck {
             scene = try loadScene(path: path, options: load, isolation: isolation)
         } catch {
             return .failure(error.diagnostics)
+        }
+        if let over = budget.check(WorkBudget.work(of: scene, frames: Simulator(scene: scene).frameCount), path: path, pairs: false) {
+            return .failure([over])
         }
         let handle: FileHandle
         do { handle = try open() } catch { return .failure([error]) }

@@ -245,18 +245,25 @@ extension SpatialCheck {
         }
         let engine = RuleEngine(scene: scene, configuration: configuration)
         engine.trackingLimit = budget.trackedViolations
-        // Stops after the frame in which the tracking limit is reached (memory stays bounded).
-        struct Stop: Error { var frame: Int }
+        // Stops after the frame in which the tracking limit is reached (memory stays bounded), or
+        // in which the rules' pair tests pass the work budget (time stays bounded).
+        struct Stop: Error { var stop: EarlyStop }
+        let frames = simulator.frameCount, pairBudget = budget.pairTests
         var stopped: EarlyStop?
         do {
             try simulator.run { frame in
                 engine.consume(frame)
-                if engine.trackingLimitReached { throw Stop(frame: frame.frame) }
+                if engine.trackingLimitReached {
+                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, trackingLimit: budget.trackedViolations))
+                }
+                if pairBudget > 0, engine.pairTests > pairBudget {
+                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, pairTestBudget: pairBudget))
+                }
             }
         } catch {
             // Only `Stop` is thrown (the simulator rethrows what its body throws).
-            let frame = (error as? Stop)?.frame ?? max(0, simulator.frameCount - 1)
-            stopped = EarlyStop(afterFrame: frame, frames: simulator.frameCount, trackingLimit: budget.trackedViolations)
+            stopped = (error as? Stop)?.stop
+                ?? EarlyStop(afterFrame: max(0, frames - 1), frames: frames, trackingLimit: budget.trackedViolations)
         }
         // One violation at a time into the report's form: no second array of them all.
         var violations: [ReportViolation] = []

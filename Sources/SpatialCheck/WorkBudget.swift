@@ -11,7 +11,13 @@ import Reporting
 ///   entities): by default 100 × the entity-frame budget. The target rules test far fewer pairs
 ///   (a spatial grid), so this catches only scenes whose pairs alone are out of reach.
 ///
-/// `--max-work N` sets the entity-frame budget to N (and the pair bound to 100 × N); 0 removes both.
+/// - Pair tests made while simulating (`RuleEngine.pairTests`: the target rules' candidate pairs,
+///   win-controls-keepout's window–content pairs): at most N, like entity-frames. At about 0.1 µs
+///   a test here, that bounds a scene of windows stacked on one spot (every window tests every
+///   other, whatever it finds) at a few minutes; the scene stops after the frame that passes it.
+///
+/// `--max-work N` sets the entity-frame budget and the pair tests to N (and the pair bound to
+/// 100 × N); 0 removes them all.
 ///
 /// - Tracked violations: the distinct violations (rule and entities) one scene may hold, by
 ///   default 500,000 (`--max-tracked N`, 0 = no limit). Checked while simulating, since only the
@@ -43,6 +49,12 @@ public struct WorkBudget: Sendable, Equatable {
     /// Largest interactive pairs × frames; 0 = no limit.
     public var pairChecks: Double { Double(entityFrames) * Double(Self.pairChecksPerEntityFrame) }
 
+    /// The most pairs the rules may examine while simulating one scene (`RuleEngine.pairTests`),
+    /// the same number as the entity-frame budget; 0 = no limit. Only the frames tell how many a
+    /// scene needs (windows stacked on one spot all test one another), so the scene stops after the
+    /// frame that passes it and its report says so (`EarlyStop.pairTestBudget`).
+    public var pairTests: Int { entityFrames }
+
     /// The work a scene asks for.
     public struct Work: Sendable, Equatable {
         public var entities: Int
@@ -62,8 +74,9 @@ public struct WorkBudget: Sendable, Equatable {
              interactive: scene.entities.reduce(0) { $0 + ($1.interactive ? 1 : 0) })
     }
 
-    /// nil when `work` fits, else the error to report for the scene at `path`.
-    public func check(_ work: Work, path: String) -> Diagnostic? {
+    /// nil when `work` fits, else the error to report for the scene at `path`; `pairs: false`
+    /// checks the entity-frames only (`simulate`, which runs no rules).
+    public func check(_ work: Work, path: String, pairs: Bool = true) -> Diagnostic? {
         guard entityFrames > 0 else { return nil }
         let hint = "raise the budget with --max-work N (entity-frames; 0 = no limit), or check fewer frames with a shorter --duration or a lower --frame-rate"
         if work.entityFrames > Double(entityFrames) {
@@ -73,7 +86,7 @@ public struct WorkBudget: Sendable, Equatable {
                     + "the work budget is \(Self.count(Double(entityFrames))) (--max-work)",
                 hint: hint)
         }
-        if work.pairChecks > pairChecks {
+        if pairs, work.pairChecks > pairChecks {
             return Diagnostic(
                 file: path,
                 message: "the scene may need up to \(Self.count(work.pairChecks)) pair checks (\(work.interactive) interactive entities, "

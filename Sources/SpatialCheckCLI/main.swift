@@ -133,9 +133,16 @@ struct Simulate: ParsableCommand {
     @Argument(help: "A scene file or a bare 3D asset.") var path: String
     @Option(help: "csv or jsonl.") var format: TraceFormat = .csv
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .customLong("max-work"), parsing: .unconditional,
+            help: "Largest entities × frames the trace may have (default \(WorkBudget.defaultEntityFrames); 0 = no limit): a row per entity-frame. A scene over it is an error (exit 2) before any frame is written.")
+    var maxWork = WorkBudget.defaultEntityFrames
     @OptionGroup var configuration: ConfigOptions
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
+
+    func validate() throws {
+        if maxWork < 0 { throw ValidationError("--max-work must be 0 (no limit) or more, found \(maxWork)") }
+    }
 
     func run() throws {
         let output = self.output
@@ -148,7 +155,8 @@ struct Simulate: ParsableCommand {
             return h
         }
         try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation,
-                                         configPath: configuration.config, open: open), output: nil)
+                                         configPath: configuration.config, budget: WorkBudget(entityFrames: maxWork), open: open),
+                   output: nil)
     }
 }
 
@@ -232,7 +240,7 @@ struct Validate: ParsableCommand {
             help: "Violations listed per rule and scene (default \(SpatialCheck.defaultMaxViolationsPerRule); 0 = all). The rest are counted in the summary and the exit code; SARIF lists at most \(SpatialCheck.sarifResultLimit) results.")
     var maxViolations = SpatialCheck.defaultMaxViolationsPerRule
     @Option(name: .customLong("max-work"), parsing: .unconditional,
-            help: "Largest entities × frames one scene may simulate (default \(WorkBudget.defaultEntityFrames); 0 = no limit); interactive pairs × frames may be \(WorkBudget.pairChecksPerEntityFrame) times that. A scene over it is an error (exit 2) before any frame is simulated.")
+            help: "Largest entities × frames one scene may simulate (default \(WorkBudget.defaultEntityFrames); 0 = no limit); interactive pairs × frames may be \(WorkBudget.pairChecksPerEntityFrame) times that. A scene over it is an error (exit 2) before any frame is simulated. The pairs the rules test while simulating may be N too: a scene that passes that stops after the frame and its report says so.")
     var maxWork = WorkBudget.defaultEntityFrames
     @Option(name: .customLong("max-tracked"), parsing: .unconditional,
             help: "Most distinct violations one scene may track (default \(WorkBudget.defaultTrackedViolations); 0 = no limit; about 1 KB of memory each). A scene that reaches it stops after that frame and its report says so.")

@@ -971,7 +971,7 @@ int32_t sm_cover_rect(const double *row_sin, const double *row_cos, const double
                       const double *col_cos, int32_t columns, int32_t words, int32_t r0, int32_t r1,
                       int32_t c0, int32_t c1, sm_vec3 s, sm_vec3 right, sm_vec3 up, double tw, double th,
                       uint64_t *mask) {
-    if (columns <= 0 || columns > 1024 || words <= 0 || words * 64 < columns || c0 < 0 || c1 >= columns ||
+    if (columns <= 0 || columns > 1024 || words <= 0 || words > 16 || words * 64 < columns || c0 < 0 || c1 >= columns ||
         c0 > c1 || r0 < 0 || r0 > r1) return 0;
     // The bits of columns c0...c1 in each word of a row.
     uint64_t span[16];
@@ -995,6 +995,8 @@ int32_t sm_cover_rect(const double *row_sin, const double *row_cos, const double
         if (covered) continue;
         const double ce = row_cos[r], es = row_sin[r] * s.y, er = row_sin[r] * right.y, eu = row_sin[r] * up.y;
         for (int32_t w = c0 >> 6; w <= (c1 >> 6); ++w) {
+            // A word whose cells of the rectangle are all covered already gains nothing.
+            if ((m[w] & span[w]) == span[w]) continue;
             const int32_t lo = std::max(c0, 64 * w), hi = std::min(c1, 64 * w + 63);
             uint64_t bits = 0;
             for (int32_t c = lo; c <= hi; ++c) {

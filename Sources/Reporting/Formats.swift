@@ -132,7 +132,7 @@ extension Report {
                 ("fixedPointSize", .rounded(fixedPointSize)),
             ] + sceneSettingsJSON()))])),
             ("invocations", .array([.object([
-                ("executionSuccessful", .bool(!hasLoadErrors)),
+                ("executionSuccessful", .bool(!isIncomplete)),
                 ("toolExecutionNotifications", .array(notifications)),
             ] + (generatedAt.map { [("endTimeUtc", JSON.string($0))] } ?? []))])),
         ]) + [("results", .objects(results))]
@@ -283,7 +283,7 @@ extension Report {
         let e = count(.error), w = count(.warning), i = count(.info)
         let failed = scenes.filter { $0.status == .error }.count
         var out = "## spatialcheck\n\n"
-        out += failsGate || hasLoadErrors ? "**Comfort check failed**" : "**Comfort check passed**"
+        out += failsGate || isIncomplete ? "**Comfort check failed**" : "**Comfort check passed**"
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         out += failed > 0 ? ", \(failed) scene\(failed == 1 ? "" : "s") could not be loaded.\n\n" : ".\n\n"
         if let counts = baselineCounts {

@@ -32,8 +32,8 @@ extension Report {
             + "<main>\n\(body)</main>\n<script>\n\(htmlScript)</script>\n\(script)</body>\n</html>\n"
     }
 
-    /// True when the run fails its gate (or a scene could not be loaded).
-    var failsPage: Bool { hasLoadErrors || failsGate }
+    /// True when the run fails its gate (or a scene could not be loaded or checked to its end).
+    var failsPage: Bool { isIncomplete || failsGate }
     var verdictWord: String { failsPage ? "fail" : "pass" }
 
     func banner() -> String {

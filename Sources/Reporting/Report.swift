@@ -37,6 +37,10 @@ public struct Report: Sendable {
     }
 
     public var hasLoadErrors: Bool { scenes.contains { $0.status == .error } }
+    /// True when some scene was not checked to its end: it could not be loaded, or it stopped early
+    /// (`SceneReport.stopped`: the tracking limit or the work budget). Such a run never passes:
+    /// a report says "failed", and `validate` exits 2 unless what was found fails the gate (1).
+    public var isIncomplete: Bool { hasLoadErrors || scenes.contains { $0.stopped != nil } }
     public func count(_ s: Severity) -> Int { scenes.reduce(0) { $0 + $1.count(s) } }
     /// True when some violation is at or above `failOn` (nil = never).
     public var failsGate: Bool { failsGate(gating: nil) }

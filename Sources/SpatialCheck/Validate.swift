@@ -178,14 +178,7 @@ extension SpatialCheck {
             comparison = c
             report.apply(c)
         }
-        let exit: ExitCode
-        if report.hasLoadErrors {
-            exit = .loadError
-        } else if report.failsGate(gating: comparison?.gating) {
-            exit = .violations
-        } else {
-            exit = .clean
-        }
+        let exit = exitCode(of: report, gating: comparison?.gating)
         // Bounded output, after the gate has seen every violation; only the violations kept get
         // the messages `checkScene` left out.
         let keep = violationsKept(in: report, perRule: options.maxViolations,
@@ -199,6 +192,15 @@ extension SpatialCheck {
         limitViolations(&report, keeping: keep)
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
                           exitCode: exit, diagnostics: [])
+    }
+
+    /// The exit code of a report: 2 when a scene could not be loaded; 1 when a violation fails the
+    /// gate; 2 when a scene stopped early and nothing failed (it was not checked to its end, so it
+    /// cannot pass: "could not check", never "checked and passed"); else 0.
+    static func exitCode(of report: Report, gating: Set<String>?) -> ExitCode {
+        if report.hasLoadErrors { return .loadError }
+        if report.failsGate(gating: gating) { return .violations }
+        return report.isIncomplete ? .loadError : .clean
     }
 
     static func failedRun(_ diagnostics: [Diagnostic], configuration: RuleConfiguration) -> Validation {

@@ -62,6 +62,9 @@ import Simulation
         let scene = try #require(v.report.scenes.first)
         #expect(scene.status == .checked)
         #expect(scene.stopped == EarlyStop(afterFrame: 5, frames: 90, pairTestBudget: 2_000))
+        // Nothing fails the gate, but the scene was not checked to its end: it cannot pass.
+        #expect(v.exitCode == .loadError)
+        #expect(SpatialCheck.render(v, format: .markdown).contains("**Comfort check failed**"))
         let phrase = "checking stopped after frame 5 of 90: the rules made more pair tests than the work budget of 2,000 (--max-work)"
         for format in ReportFormat.allCases {
             #expect(SpatialCheck.render(v, format: format).contains(phrase), "\(format)")
@@ -71,9 +74,11 @@ import Simulation
         #expect(json.contains("\"pairTestBudget\": 2000") && !json.contains("trackingLimit"))
         let read = try Report.parse(Data(json.utf8), path: "r.json")
         #expect(read.scenes.first?.stopped == EarlyStop(afterFrame: 5, frames: 90, pairTestBudget: 2_000))
-        // Without a budget every frame is checked.
+        // Without a budget every frame is checked, and the same scene passes.
         options.workBudget = .unlimited
-        #expect(SpatialCheck.runValidation(paths: [path], options: options).report.scenes.first?.stopped == nil)
+        let all = SpatialCheck.runValidation(paths: [path], options: options)
+        #expect(all.report.scenes.first?.stopped == nil)
+        #expect(all.exitCode == .clean)
     }
 
     @Test func overTheBudgetIsALoadErrorBeforeAnyFrame() throws {

@@ -601,38 +601,20 @@ final class SceneBuilder {
         return idx
     }
 
-    /// `t.matrix`, the same arithmetic in the same order, with one array instead of two.
-    static func matrix(_ t: Transform) -> Mat4 {
-        let q = t.rotation, scale = t.scale, translation = t.translation
-        let xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z
-        let xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z
-        let wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z
-        let r0 = 1 - 2 * (yy + zz), r1 = 2 * (xy + wz), r2 = 2 * (xz - wy)
-        let r3 = 2 * (xy - wz), r4 = 1 - 2 * (xx + zz), r5 = 2 * (yz + wx)
-        let r6 = 2 * (xz + wy), r7 = 2 * (yz - wx), r8 = 1 - 2 * (xx + yy)
-        return Mat4(columnMajor: [
-            r0 * scale.x, r1 * scale.x, r2 * scale.x, 0,
-            r3 * scale.y, r4 * scale.y, r5 * scale.y, 0,
-            r6 * scale.z, r7 * scale.z, r8 * scale.z, 0,
-            translation.x, translation.y, translation.z, 1,
-        ])
-    }
+    /// `t.matrix` (kept as the name the builder and its tests use; `Mat4` stores its values
+    /// inline, so the model's own arithmetic allocates nothing).
+    static func matrix(_ t: Transform) -> Mat4 { t.matrix }
 
-    /// `a * b`, the same sums in the same order, without the subscripts' bounds checks and the
-    /// zero-filled array.
+    /// `a * b`, the same sums in the same order, written out.
     static func product(_ a: Mat4, _ b: Mat4) -> Mat4 {
-        guard a.m.count == 16, b.m.count == 16 else { return a * b }
-        return a.m.withUnsafeBufferPointer { pa in
-            b.m.withUnsafeBufferPointer { pb in
-                @inline(__always) func e(_ row: Int, _ c: Int) -> Double {
-                    var s = 0.0
-                    for k in 0..<4 { s += pa[k * 4 + row] * pb[c * 4 + k] }
-                    return s
-                }
-                return Mat4(columnMajor: [e(0, 0), e(1, 0), e(2, 0), e(3, 0), e(0, 1), e(1, 1), e(2, 1), e(3, 1),
-                                          e(0, 2), e(1, 2), e(2, 2), e(3, 2), e(0, 3), e(1, 3), e(2, 3), e(3, 3)])
-            }
+        let pa = a.values, pb = b.values
+        @inline(__always) func e(_ row: Int, _ c: Int) -> Double {
+            var s = 0.0
+            for k in 0..<4 { s += pa[k * 4 + row] * pb[c * 4 + k] }
+            return s
         }
+        return Mat4(values: SIMD16(e(0, 0), e(1, 0), e(2, 0), e(3, 0), e(0, 1), e(1, 1), e(2, 1), e(3, 1),
+                                   e(0, 2), e(1, 2), e(2, 2), e(3, 2), e(0, 3), e(1, 3), e(2, 3), e(3, 3)))
     }
 
     private static func box(_ w: Double, _ h: Double, _ d: Double) -> AABB {
@@ -1252,7 +1234,7 @@ final class SceneBuilder {
         for (i, node) in asset.nodes.enumerated() {
             let structureOK = node.subtreeEnd > i && node.subtreeEnd <= n
                 && (node.parent.map { $0 >= 0 && $0 < i && asset.nodes[$0].subtreeEnd >= node.subtreeEnd } ?? true)
-                && node.local.m.count == 16
+
             if !structureOK {
                 return fail("asset '\(display)' has an inconsistent node hierarchy at node '\(node.name)'",
                             "this is a bug in the importer or a malformed file")
@@ -1426,7 +1408,7 @@ final class SceneBuilder {
             let declared = asset.axisNote.isEmpty ? "" : " (the file: \(asset.axisNote))"
             return (nil, "assetAxes: none: no axis conversion\(declared)")
         case .zUp:
-            let m = Mat4(columnMajor: [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
+            let m = Mat4(values: SIMD16(1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1))
             return (m, "assetAxes: zUp: up +Z, front −Y → turned to +Y up, +Z front (−90° about X)")
         }
     }
@@ -1735,13 +1717,8 @@ final class SceneBuilder {
         }
     }
 
-    /// `t.isFinite` without the key path.
-    static func isFinite(_ t: Mat4) -> Bool {
-        t.m.withUnsafeBufferPointer { m in
-            for v in m where !v.isFinite { return false }
-            return true
-        }
-    }
+    /// `t.isFinite`.
+    static func isFinite(_ t: Mat4) -> Bool { t.isFinite }
 
     /// The plausibility limit on an asset's coordinates: no vertex farther than 100 km from the
     /// asset's origin, after unit conversion (documented in scene-format.md, "Models and units").
@@ -1814,11 +1791,11 @@ extension SceneBuilder {
         var reported = 0
         for i in 0..<n {
             let node = nodes[i]
-            let rest = node.rest
+            let rest = node.rest.values
             var lin = 0.0
-            // `rest[row, col]` is `rest.m[col * 4 + row]`.
-            for row in 0..<3 { lin = max(lin, abs(rest.m[row]) + abs(rest.m[4 + row]) + abs(rest.m[8 + row])) }
-            var trans = Vec3(rest.m[12], rest.m[13], rest.m[14]).maxMagnitude
+            // `node.rest[row, col]` is `rest[col * 4 + row]`.
+            for row in 0..<3 { lin = max(lin, abs(rest[row]) + abs(rest[4 + row]) + abs(rest[8 + row])) }
+            var trans = Vec3(rest[12], rest[13], rest[14]).maxMagnitude
             if animScale[i] >= 0 {
                 lin = max(lin, 3.0.squareRoot() * max(node.restTRS.scale.maxMagnitude, animScale[i]))
                 trans = max(trans, node.restTRS.translation.maxMagnitude, animTrans[i])

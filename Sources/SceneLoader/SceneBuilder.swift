@@ -988,16 +988,16 @@ final class SceneBuilder {
                 return
             }
             guard let m = r.mapping(item, "an element of \(Self.what(containerKind, containerId))") else { continue }
-            // Built by `element` (which reads `entities.count` for the new index) and appended here.
-            entities.append(element(m, container: container, containerNode: containerNode, W: W, H: H, s: s, z: z,
-                                    mode: mode, anchor: anchor, path: path, siblings: &siblings))
+            // `element` appends the entity (at `entities.count`, which its node names).
+            element(m, container: container, containerNode: containerNode, W: W, H: H, s: s, z: z,
+                    mode: mode, anchor: anchor, path: path, siblings: &siblings)
         }
     }
 
-    /// The entity of one element of `elements` (a mapping), its node appended; the caller appends
-    /// the entity (at index `entities.count`, which its node names).
+    /// One element of `elements` (a mapping): its node and its entity (at index `entities.count`,
+    /// which its node names) appended.
     private func element(_ m: YMap, container: Int, containerNode: Int, W: Double, H: Double, s: Double, z: Double,
-                         mode: ScaleMode, anchor: Anchor, path: String, siblings: inout SiblingIds) -> Entity {
+                         mode: ScaleMode, anchor: Anchor, path: String, siblings: inout SiblingIds) {
         // Every key an element reads here, found in one pass (the first pair of each key, as
         // `m[key]` finds it).
         let k = ElementKeys(m.pairs)
@@ -1027,14 +1027,45 @@ final class SceneBuilder {
         let entIdx = entities.count
         let nodeIdx = appendNode(name: id, parent: containerNode, restTRS: Transform(translation: centre),
                                  geometry: Self.box(f.width * s, f.height * s, 0), anchor: anchor, entity: entIdx)
+        let placementDistance = length(world[nodeIdx].translation - eye0)
         // `Entity(id:path:kind:node:location:)`, from a copy of one made once (its initialiser
-        // costs several copies of the whole struct).
-        var e = Self.elementTemplate
+        // costs several copies of the whole struct), filled in by `fillElement`.
+        if k.other {
+            var e = Self.elementTemplate
+            Self.fillElement(&e, id: id, path: epath, node: nodeIdx, location: m.loc, role: role, container: container,
+                             frame: frame, depth: depth, fontSize: fontSize, label: label,
+                             interactive: interactive ?? role.defaultInteractive, primary: primary ?? false,
+                             visible: visible ?? true, anchor: anchor, mode: mode, s: s, placementDistance: placementDistance)
+            elementFacts(m, &e, what: Self.what("element", id), s: s)
+            e.media = m["media"].flatMap { parseMedia($0, what: Self.what("element", id)) }
+            parseAppearance(m, &e, what: Self.what("element", id))
+            entities.append(e)
+        } else {
+            // Built in place in the table (a local copy, returned and appended, cost two more copies
+            // of the large struct per element). Nothing in `fillElement` reads `entities`, so the one
+            // access to the new entry is the only one.
+            entities.append(Self.elementTemplate)
+            Self.fillElement(&entities[entIdx], id: id, path: epath, node: nodeIdx, location: m.loc, role: role,
+                             container: container, frame: frame, depth: depth, fontSize: fontSize, label: label,
+                             interactive: interactive ?? role.defaultInteractive, primary: primary ?? false,
+                             visible: visible ?? true, anchor: anchor, mode: mode, s: s, placementDistance: placementDistance)
+            // No fact, media or appearance key: all `elementFacts`, `parseMedia` and
+            // `parseAppearance` would do for this element.
+            if interactive != nil { entities[entIdx].factSources.interactive = .annotation }
+        }
+    }
+
+    /// The fields `element` sets on the template, in one place for both of its paths.
+    @inline(__always)
+    private static func fillElement(_ e: inout Entity, id: String, path: String, node: Int, location: SourceLocation,
+                                    role: ElementRole, container: Int, frame: RectPt?, depth: Double, fontSize: Double?,
+                                    label: String?, interactive: Bool, primary: Bool, visible: Bool, anchor: Anchor,
+                                    mode: ScaleMode, s: Double, placementDistance: Double) {
         e.id = id
-        e.path = epath
-        e.node = nodeIdx
-        e.geometryNodes = nodeIdx..<(nodeIdx + 1)
-        e.location = m.loc
+        e.path = path
+        e.node = node
+        e.geometryNodes = node..<(node + 1)
+        e.location = location
         e.role = role
         e.parent = container
         e.container = container
@@ -1042,23 +1073,13 @@ final class SceneBuilder {
         e.depthPt = depth
         e.fontSize = fontSize
         e.label = label
-        e.interactive = interactive ?? role.defaultInteractive
-        e.primary = primary ?? false
-        e.visible = visible ?? true
+        e.interactive = interactive
+        e.primary = primary
+        e.visible = visible
         e.anchor = anchor
         e.scaleMode = mode
         e.metresPerPoint = s
-        e.placementDistance = length(world[nodeIdx].translation - eye0)
-        if k.other {
-            elementFacts(m, &e, what: Self.what("element", id), s: s)
-            e.media = m["media"].flatMap { parseMedia($0, what: Self.what("element", id)) }
-            parseAppearance(m, &e, what: Self.what("element", id))
-        } else if interactive != nil {
-            // No fact, media or appearance key: all `elementFacts`, `parseMedia` and
-            // `parseAppearance` would do for this element.
-            e.factSources.interactive = .annotation
-        }
-        return e
+        e.placementDistance = placementDistance
     }
 
     /// An element as `Entity`'s initialiser makes it, for `element` to fill in.

@@ -200,7 +200,7 @@ struct ByteWriter {
         string(a.unitNote)
         count(a.warnings.count)
         for w in a.warnings { string(w) }
-        if let m = a.axisConversion { u8(1); for i in 0..<16 { f64(i < m.m.count ? m.m[i] : 0) } } else { u8(0) }
+        if let m = a.axisConversion { u8(1); for i in 0..<16 { f64(m.values[i]) } } else { u8(0) }
         string(a.axisNote)
     }
 
@@ -264,7 +264,7 @@ extension ByteWriter {
         string(n.name)
         if let p = n.parent { u8(1); int(p) } else { u8(0) }
         int(n.subtreeEnd)
-        for i in 0..<16 { f64(i < n.local.m.count ? n.local.m[i] : 0) }
+        for i in 0..<16 { f64(n.local.values[i]) }
         if let t = n.localTRS { u8(1); vec3(t.translation); quat(t.rotation); vec3(t.scale) } else { u8(0) }
         vec3(n.meshBounds.min); vec3(n.meshBounds.max)
         u32(vertexRef)

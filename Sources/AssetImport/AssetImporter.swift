@@ -284,7 +284,7 @@ struct SceneConverter {
 
             // A singular transform (a zero scale) flattens or hides what is below it: legal, and used
             // to hide parts, but worth saying since bounds and sizes then collapse.
-            let m = local.m
+            let m = local.values
             let det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2])
                 + m[8] * (m[1] * m[6] - m[5] * m[2])
             if abs(m[3]) > 1e-9 || abs(m[7]) > 1e-9 || abs(m[11]) > 1e-9 || abs(m[15] - 1) > 1e-9 {

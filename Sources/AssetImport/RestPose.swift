@@ -103,7 +103,7 @@ extension ImportedAsset {
 
     static func bounds(of vertices: [Float], by m: Mat4) -> AABB {
         guard vertices.count >= 3 else { return .empty }
-        let c = m.m
+        let c = m.values
         var lo = Vec3(repeating: .infinity), hi = Vec3(repeating: -.infinity)
         vertices.withUnsafeBufferPointer { v in
             var i = 0

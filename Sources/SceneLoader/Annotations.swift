@@ -423,7 +423,7 @@ extension SceneBuilder {
     private func attachHitRegion(_ region: HitRegion, entity ent: Int, node idx: Int, what: String,
                                  loc: SourceLocation?) -> Bool {
         let w = world[idx]
-        let axes = [Vec3(w.m[0], w.m[1], w.m[2]), Vec3(w.m[4], w.m[5], w.m[6]), Vec3(w.m[8], w.m[9], w.m[10])]
+        let axes = [Vec3(w.values[0], w.values[1], w.values[2]), Vec3(w.values[4], w.values[5], w.values[6]), Vec3(w.values[8], w.values[9], w.values[10])]
         let scale = Vec3(length(axes[0]), length(axes[1]), length(axes[2]))
         guard let inverse = Self.affineInverse(w), scale.isFinite, scale.min() > 1e-12 else {
             r.warning(loc, "the hit region of \(what) is ignored: the node's transform has no inverse (a zero scale)")
@@ -494,9 +494,9 @@ extension SceneBuilder {
 
     /// Inverse of an affine matrix (nil when singular).
     static func affineInverse(_ w: Mat4) -> Mat4? {
-        let a = w.m[0], b = w.m[4], c = w.m[8]
-        let d = w.m[1], e = w.m[5], f = w.m[9]
-        let g = w.m[2], h = w.m[6], i = w.m[10]
+        let a = w.values[0], b = w.values[4], c = w.values[8]
+        let d = w.values[1], e = w.values[5], f = w.values[9]
+        let g = w.values[2], h = w.values[6], i = w.values[10]
         let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
         guard det.isFinite, abs(det) > 1e-300 else { return nil }
         let inv = [

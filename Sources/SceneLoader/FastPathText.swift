@@ -4,6 +4,75 @@
 /// the file goes through libyaml, which reads and reports it.
 struct FastPathReject: Error {}
 
+/// Short texts the fast paths have already decoded: slot → the text's bytes packed into a word
+/// (byte j at bits 8j), and its `String`. Scene files repeat a few dozen short words (keys, roles,
+/// ids such as `b0`, small numbers) tens of thousands of times; decoding and validating each one
+/// again cost ≈ 140 instructions, a hit here ≈ 25. Only ASCII other than NUL, up to 8 bytes, is
+/// cached: no byte is 0, so the word names the text exactly. A slot keeps the last text that
+/// hashed to it; these strings are small (inline, not reference-counted), so a hit copies 16 bytes.
+///
+/// The storage is two pointers that live for one `with` call, so the parsers that hold the cache
+/// stay trivially copyable (arrays here were copied on write whenever the compiler copied a
+/// parser, which cost more than the cache saves).
+struct ShortTextCache {
+    private static let slots = 512
+    private let words: UnsafeMutablePointer<UInt64>
+    private let texts: UnsafeMutablePointer<String>
+
+    private init(words: UnsafeMutablePointer<UInt64>, texts: UnsafeMutablePointer<String>) {
+        self.words = words
+        self.texts = texts
+    }
+
+    /// `body` with an empty cache, freed when it returns.
+    static func with<R>(_ body: (ShortTextCache) -> R) -> R {
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        words.initialize(repeating: 0, count: slots)
+        let texts = UnsafeMutablePointer<String>.allocate(capacity: slots)
+        texts.initialize(repeating: "", count: slots)
+        defer {
+            texts.deinitialize(count: slots)
+            texts.deallocate()
+            words.deallocate()
+        }
+        return body(ShortTextCache(words: words, texts: texts))
+    }
+
+    /// `String(decoding: u[start..<end], as: UTF8.self)`.
+    func text(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        let n = end - start
+        if n > 0, n <= 8, let w = Self.word(u, start, n) {
+            let slot = Int(truncatingIfNeeded: (w &* 0x9E37_79B9_7F4A_7C15) >> 55)
+            if words[slot] == w { return texts[slot] }
+            let s = String(decoding: UnsafeBufferPointer(rebasing: u[start..<end]), as: UTF8.self)
+            words[slot] = w
+            texts[slot] = s
+            return s
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: u[start..<end]), as: UTF8.self)
+    }
+
+    /// The `n` (1...8) bytes at `start` packed into a word (byte j at bits 8j), when they are all
+    /// ASCII other than NUL; else nil.
+    @inline(__always)
+    private static func word(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let mask: UInt64 = n == 8 ? ~0 : (1 << UInt64(8 * n)) - 1
+        var w: UInt64 = 0
+        if start + 8 <= u.count, let base = u.baseAddress {
+            // One load of 8 bytes; those after the text are masked off.
+            w = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)) & mask
+        } else {
+            for j in 0..<n { w |= UInt64(u[start + j]) << UInt64(8 * j) }
+        }
+        // No byte of 0x80 or more; no zero byte among the text's (the classic test, exact for
+        // whether any byte is zero, with the bytes after the text counted as 0x01).
+        let filled = w | (~mask & ones)
+        guard w & highs == 0, (filled &- ones) & ~filled & highs == 0 else { return nil }
+        return w
+    }
+}
+
 enum FastPathText {
     /// A byte `c` of a string or comment that is not printable ASCII, at `u[i]`: accepted (a
     /// UTF-8 continuation byte counted in `continuation`, for columns counted in characters as
@@ -22,7 +91,8 @@ enum FastPathText {
 
     /// A double-quoted string on one line with JSON's escapes, from its opening quote at `u[i]`;
     /// `i` ends after the closing quote.
-    static func doubleQuoted(_ u: UnsafeBufferPointer<UInt8>, _ i: inout Int, continuation: inout Int) throws(FastPathReject) -> String {
+    static func doubleQuoted(_ u: UnsafeBufferPointer<UInt8>, _ i: inout Int, continuation: inout Int,
+                             cache: ShortTextCache) throws(FastPathReject) -> String {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         i += 1
         let start = i
@@ -30,7 +100,7 @@ enum FastPathText {
         while i < u.count {
             let c = u[i]
             if c == quote {
-                let s = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
+                let s = cache.text(u, start, i)
                 i += 1
                 return try checkedLength(s)
             }

@@ -20,24 +20,30 @@ struct JSONTree {
     private var lineStart = 0
     private var continuation = 0
     private var nodeCount = 0
+    private let texts: ShortTextCache
 
     private typealias Reject = FastPathReject
 
-    private init(_ u: UnsafeBufferPointer<UInt8>) { self.u = u }
+    private init(_ u: UnsafeBufferPointer<UInt8>, _ texts: ShortTextCache) {
+        self.u = u
+        self.texts = texts
+    }
 
     /// The tree of `text` when it is a plain JSON document this path reads exactly, else nil.
     static func parse(_ text: String) -> YNode? {
         var text = text
         return text.withUTF8 { u -> YNode? in
-            var p = JSONTree(u)
-            do throws(Reject) {
-                p.skipSpace()
-                guard p.i < u.count, u[p.i] == UInt8(ascii: "{") || u[p.i] == UInt8(ascii: "[") else { return nil }
-                let root = try p.value(depth: 1)
-                p.skipSpace()
-                return p.i == u.count ? root : nil
-            } catch {
-                return nil
+            ShortTextCache.with { texts -> YNode? in
+                var p = JSONTree(u, texts)
+                do throws(Reject) {
+                    p.skipSpace()
+                    guard p.i < u.count, u[p.i] == UInt8(ascii: "{") || u[p.i] == UInt8(ascii: "[") else { return nil }
+                    let root = try p.value(depth: 1)
+                    p.skipSpace()
+                    return p.i == u.count ? root : nil
+                } catch {
+                    return nil
+                }
             }
         }
     }
@@ -139,7 +145,7 @@ struct JSONTree {
         }
         let token = UnsafeBufferPointer(rebasing: u[start..<i])
         guard !token.isEmpty, token.count <= 64, i == u.count || Self.isDelimiter(u[i]) else { throw Reject() }
-        let text = String(decoding: token, as: UTF8.self)
+        let text = texts.text(u, start, i)
         if text == "true" || text == "false" || text == "null" || Self.isNumber(token) {
             return YAMLScalar.classify(text, tag: "", plain: true)
         }
@@ -176,6 +182,6 @@ struct JSONTree {
 
     /// A JSON string at `i` (the opening quote), read as libyaml reads a double-quoted scalar.
     private mutating func string() throws(Reject) -> String {
-        try FastPathText.doubleQuoted(u, &i, continuation: &continuation)
+        try FastPathText.doubleQuoted(u, &i, continuation: &continuation, cache: texts)
     }
 }

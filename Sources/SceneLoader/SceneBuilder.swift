@@ -601,38 +601,20 @@ final class SceneBuilder {
         return idx
     }
 
-    /// `t.matrix`, the same arithmetic in the same order, with one array instead of two.
-    static func matrix(_ t: Transform) -> Mat4 {
-        let q = t.rotation, scale = t.scale, translation = t.translation
-        let xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z
-        let xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z
-        let wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z
-        let r0 = 1 - 2 * (yy + zz), r1 = 2 * (xy + wz), r2 = 2 * (xz - wy)
-        let r3 = 2 * (xy - wz), r4 = 1 - 2 * (xx + zz), r5 = 2 * (yz + wx)
-        let r6 = 2 * (xz + wy), r7 = 2 * (yz - wx), r8 = 1 - 2 * (xx + yy)
-        return Mat4(columnMajor: [
-            r0 * scale.x, r1 * scale.x, r2 * scale.x, 0,
-            r3 * scale.y, r4 * scale.y, r5 * scale.y, 0,
-            r6 * scale.z, r7 * scale.z, r8 * scale.z, 0,
-            translation.x, translation.y, translation.z, 1,
-        ])
-    }
+    /// `t.matrix` (kept as the name the builder and its tests use; `Mat4` stores its values
+    /// inline, so the model's own arithmetic allocates nothing).
+    static func matrix(_ t: Transform) -> Mat4 { t.matrix }
 
-    /// `a * b`, the same sums in the same order, without the subscripts' bounds checks and the
-    /// zero-filled array.
+    /// `a * b`, the same sums in the same order, written out.
     static func product(_ a: Mat4, _ b: Mat4) -> Mat4 {
-        guard a.m.count == 16, b.m.count == 16 else { return a * b }
-        return a.m.withUnsafeBufferPointer { pa in
-            b.m.withUnsafeBufferPointer { pb in
-                @inline(__always) func e(_ row: Int, _ c: Int) -> Double {
-                    var s = 0.0
-                    for k in 0..<4 { s += pa[k * 4 + row] * pb[c * 4 + k] }
-                    return s
-                }
-                return Mat4(columnMajor: [e(0, 0), e(1, 0), e(2, 0), e(3, 0), e(0, 1), e(1, 1), e(2, 1), e(3, 1),
-                                          e(0, 2), e(1, 2), e(2, 2), e(3, 2), e(0, 3), e(1, 3), e(2, 3), e(3, 3)])
-            }
+        let pa = a.values, pb = b.values
+        @inline(__always) func e(_ row: Int, _ c: Int) -> Double {
+            var s = 0.0
+            for k in 0..<4 { s += pa[k * 4 + row] * pb[c * 4 + k] }
+            return s
         }
+        return Mat4(values: SIMD16(e(0, 0), e(1, 0), e(2, 0), e(3, 0), e(0, 1), e(1, 1), e(2, 1), e(3, 1),
+                                   e(0, 2), e(1, 2), e(2, 2), e(3, 2), e(0, 3), e(1, 3), e(2, 3), e(3, 3)))
     }
 
     private static func box(_ w: Double, _ h: Double, _ d: Double) -> AABB {
@@ -1006,16 +988,16 @@ final class SceneBuilder {
                 return
             }
             guard let m = r.mapping(item, "an element of \(Self.what(containerKind, containerId))") else { continue }
-            // Built by `element` (which reads `entities.count` for the new index) and appended here.
-            entities.append(element(m, container: container, containerNode: containerNode, W: W, H: H, s: s, z: z,
-                                    mode: mode, anchor: anchor, path: path, siblings: &siblings))
+            // `element` appends the entity (at `entities.count`, which its node names).
+            element(m, container: container, containerNode: containerNode, W: W, H: H, s: s, z: z,
+                    mode: mode, anchor: anchor, path: path, siblings: &siblings)
         }
     }
 
-    /// The entity of one element of `elements` (a mapping), its node appended; the caller appends
-    /// the entity (at index `entities.count`, which its node names).
+    /// One element of `elements` (a mapping): its node and its entity (at index `entities.count`,
+    /// which its node names) appended.
     private func element(_ m: YMap, container: Int, containerNode: Int, W: Double, H: Double, s: Double, z: Double,
-                         mode: ScaleMode, anchor: Anchor, path: String, siblings: inout SiblingIds) -> Entity {
+                         mode: ScaleMode, anchor: Anchor, path: String, siblings: inout SiblingIds) {
         // Every key an element reads here, found in one pass (the first pair of each key, as
         // `m[key]` finds it).
         let k = ElementKeys(m.pairs)
@@ -1045,14 +1027,45 @@ final class SceneBuilder {
         let entIdx = entities.count
         let nodeIdx = appendNode(name: id, parent: containerNode, restTRS: Transform(translation: centre),
                                  geometry: Self.box(f.width * s, f.height * s, 0), anchor: anchor, entity: entIdx)
+        let placementDistance = length(world[nodeIdx].translation - eye0)
         // `Entity(id:path:kind:node:location:)`, from a copy of one made once (its initialiser
-        // costs several copies of the whole struct).
-        var e = Self.elementTemplate
+        // costs several copies of the whole struct), filled in by `fillElement`.
+        if k.other {
+            var e = Self.elementTemplate
+            Self.fillElement(&e, id: id, path: epath, node: nodeIdx, location: m.loc, role: role, container: container,
+                             frame: frame, depth: depth, fontSize: fontSize, label: label,
+                             interactive: interactive ?? role.defaultInteractive, primary: primary ?? false,
+                             visible: visible ?? true, anchor: anchor, mode: mode, s: s, placementDistance: placementDistance)
+            elementFacts(m, &e, what: Self.what("element", id), s: s)
+            e.media = m["media"].flatMap { parseMedia($0, what: Self.what("element", id)) }
+            parseAppearance(m, &e, what: Self.what("element", id))
+            entities.append(e)
+        } else {
+            // Built in place in the table (a local copy, returned and appended, cost two more copies
+            // of the large struct per element). Nothing in `fillElement` reads `entities`, so the one
+            // access to the new entry is the only one.
+            entities.append(Self.elementTemplate)
+            Self.fillElement(&entities[entIdx], id: id, path: epath, node: nodeIdx, location: m.loc, role: role,
+                             container: container, frame: frame, depth: depth, fontSize: fontSize, label: label,
+                             interactive: interactive ?? role.defaultInteractive, primary: primary ?? false,
+                             visible: visible ?? true, anchor: anchor, mode: mode, s: s, placementDistance: placementDistance)
+            // No fact, media or appearance key: all `elementFacts`, `parseMedia` and
+            // `parseAppearance` would do for this element.
+            if interactive != nil { entities[entIdx].factSources.interactive = .annotation }
+        }
+    }
+
+    /// The fields `element` sets on the template, in one place for both of its paths.
+    @inline(__always)
+    private static func fillElement(_ e: inout Entity, id: String, path: String, node: Int, location: SourceLocation,
+                                    role: ElementRole, container: Int, frame: RectPt?, depth: Double, fontSize: Double?,
+                                    label: String?, interactive: Bool, primary: Bool, visible: Bool, anchor: Anchor,
+                                    mode: ScaleMode, s: Double, placementDistance: Double) {
         e.id = id
-        e.path = epath
-        e.node = nodeIdx
-        e.geometryNodes = nodeIdx..<(nodeIdx + 1)
-        e.location = m.loc
+        e.path = path
+        e.node = node
+        e.geometryNodes = node..<(node + 1)
+        e.location = location
         e.role = role
         e.parent = container
         e.container = container
@@ -1060,23 +1073,13 @@ final class SceneBuilder {
         e.depthPt = depth
         e.fontSize = fontSize
         e.label = label
-        e.interactive = interactive ?? role.defaultInteractive
-        e.primary = primary ?? false
-        e.visible = visible ?? true
+        e.interactive = interactive
+        e.primary = primary
+        e.visible = visible
         e.anchor = anchor
         e.scaleMode = mode
         e.metresPerPoint = s
-        e.placementDistance = length(world[nodeIdx].translation - eye0)
-        if k.other {
-            elementFacts(m, &e, what: Self.what("element", id), s: s)
-            e.media = m["media"].flatMap { parseMedia($0, what: Self.what("element", id)) }
-            parseAppearance(m, &e, what: Self.what("element", id))
-        } else if interactive != nil {
-            // No fact, media or appearance key: all `elementFacts`, `parseMedia` and
-            // `parseAppearance` would do for this element.
-            e.factSources.interactive = .annotation
-        }
-        return e
+        e.placementDistance = placementDistance
     }
 
     /// An element as `Entity`'s initialiser makes it, for `element` to fill in.
@@ -1252,7 +1255,7 @@ final class SceneBuilder {
         for (i, node) in asset.nodes.enumerated() {
             let structureOK = node.subtreeEnd > i && node.subtreeEnd <= n
                 && (node.parent.map { $0 >= 0 && $0 < i && asset.nodes[$0].subtreeEnd >= node.subtreeEnd } ?? true)
-                && node.local.m.count == 16
+
             if !structureOK {
                 return fail("asset '\(display)' has an inconsistent node hierarchy at node '\(node.name)'",
                             "this is a bug in the importer or a malformed file")
@@ -1426,7 +1429,7 @@ final class SceneBuilder {
             let declared = asset.axisNote.isEmpty ? "" : " (the file: \(asset.axisNote))"
             return (nil, "assetAxes: none: no axis conversion\(declared)")
         case .zUp:
-            let m = Mat4(columnMajor: [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
+            let m = Mat4(values: SIMD16(1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1))
             return (m, "assetAxes: zUp: up +Z, front −Y → turned to +Y up, +Z front (−90° about X)")
         }
     }
@@ -1735,13 +1738,8 @@ final class SceneBuilder {
         }
     }
 
-    /// `t.isFinite` without the key path.
-    static func isFinite(_ t: Mat4) -> Bool {
-        t.m.withUnsafeBufferPointer { m in
-            for v in m where !v.isFinite { return false }
-            return true
-        }
-    }
+    /// `t.isFinite`.
+    static func isFinite(_ t: Mat4) -> Bool { t.isFinite }
 
     /// The plausibility limit on an asset's coordinates: no vertex farther than 100 km from the
     /// asset's origin, after unit conversion (documented in scene-format.md, "Models and units").
@@ -1814,11 +1812,11 @@ extension SceneBuilder {
         var reported = 0
         for i in 0..<n {
             let node = nodes[i]
-            let rest = node.rest
+            let rest = node.rest.values
             var lin = 0.0
-            // `rest[row, col]` is `rest.m[col * 4 + row]`.
-            for row in 0..<3 { lin = max(lin, abs(rest.m[row]) + abs(rest.m[4 + row]) + abs(rest.m[8 + row])) }
-            var trans = Vec3(rest.m[12], rest.m[13], rest.m[14]).maxMagnitude
+            // `node.rest[row, col]` is `rest[col * 4 + row]`.
+            for row in 0..<3 { lin = max(lin, abs(rest[row]) + abs(rest[4 + row]) + abs(rest[8 + row])) }
+            var trans = Vec3(rest[12], rest[13], rest[14]).maxMagnitude
             if animScale[i] >= 0 {
                 lin = max(lin, 3.0.squareRoot() * max(node.restTRS.scale.maxMagnitude, animScale[i]))
                 trans = max(trans, node.restTRS.translation.maxMagnitude, animTrans[i])

@@ -32,10 +32,14 @@ struct YAMLFastTree {
     /// The indentation of the content line the scanner stands at (after `nextContentLine`), -1 at
     /// the end of the file.
     private var indent = 0
+    private let texts: ShortTextCache
 
     private typealias Reject = FastPathReject
 
-    private init(_ u: UnsafeBufferPointer<UInt8>) { self.u = u }
+    private init(_ u: UnsafeBufferPointer<UInt8>, _ texts: ShortTextCache) {
+        self.u = u
+        self.texts = texts
+    }
 
     private static let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n"), hash = UInt8(ascii: "#")
     private static let colon = UInt8(ascii: ":"), dash = UInt8(ascii: "-"), comma = UInt8(ascii: ",")
@@ -47,15 +51,17 @@ struct YAMLFastTree {
     static func parse(_ text: String) -> YNode? {
         var text = text
         return text.withUTF8 { u -> YNode? in
-            var p = YAMLFastTree(u)
-            do throws(Reject) {
-                try p.nextContentLine()
-                // The root: a block mapping at column 0 (an empty document goes to libyaml).
-                guard p.indent == 0 else { return nil }
-                let root = try p.blockMapping(column: 0, depth: 1, firstKey: nil)
-                return p.indent < 0 ? root : nil
-            } catch {
-                return nil
+            ShortTextCache.with { texts -> YNode? in
+                var p = YAMLFastTree(u, texts)
+                do throws(Reject) {
+                    try p.nextContentLine()
+                    // The root: a block mapping at column 0 (an empty document goes to libyaml).
+                    guard p.indent == 0 else { return nil }
+                    let root = try p.blockMapping(column: 0, depth: 1, firstKey: nil)
+                    return p.indent < 0 ? root : nil
+                } catch {
+                    return nil
+                }
             }
         }
     }
@@ -487,7 +493,7 @@ struct YAMLFastTree {
         }
         i = end
         guard end - start <= Limits.maxStringLength else { throw Reject() }
-        return String(decoding: UnsafeBufferPointer(rebasing: u[start..<end]), as: UTF8.self)
+        return texts.text(u, start, end)
     }
 
     /// A single-quoted scalar on one line (`''` is a quote).
@@ -518,7 +524,7 @@ struct YAMLFastTree {
 
     /// A double-quoted scalar on one line with JSON's escapes (as `JSONTree` reads it).
     private mutating func doubleQuoted() throws(Reject) -> String {
-        try FastPathText.doubleQuoted(u, &i, continuation: &continuation)
+        try FastPathText.doubleQuoted(u, &i, continuation: &continuation, cache: texts)
     }
 
 }

@@ -92,41 +92,58 @@ public struct Quat: Hashable, Sendable {
     }
 }
 
-/// A 4×4 affine matrix, column-major (`m[col * 4 + row]`), as in GLM and assimp after transposition.
+/// A 4×4 affine matrix, column-major (`values[col * 4 + row]`), as in GLM and assimp after transposition.
 public struct Mat4: Hashable, Sendable {
-    public var m: [Double]
+    /// The 16 values inline: a heap array per matrix cost an allocation (and a release) for every
+    /// node of a scene, two with its world matrix. Equality and hashing are the values' own, in
+    /// this order, as they were for the array.
+    public var values: SIMD16<Double>
     public init(columnMajor m: [Double]) {
         precondition(m.count == 16, "Mat4 needs 16 values")
-        self.m = m
+        values = SIMD16(m)
     }
-    public static let identity = Mat4(columnMajor: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+    @inlinable public init(values: SIMD16<Double>) { self.values = values }
+    public static let identity = Mat4(values: SIMD16(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
 
-    public subscript(row: Int, col: Int) -> Double {
-        get { m[col * 4 + row] }
-        set { m[col * 4 + row] = newValue }
+    /// The 16 values as an array (column-major); element reads are cheaper through `values`.
+    public var m: [Double] {
+        get { (0..<16).map { values[$0] } }
+        set {
+            precondition(newValue.count == 16, "Mat4 needs 16 values")
+            values = SIMD16(newValue)
+        }
+    }
+
+    @inlinable public subscript(row: Int, col: Int) -> Double {
+        get { values[col * 4 + row] }
+        set { values[col * 4 + row] = newValue }
     }
 
     public static func * (a: Mat4, b: Mat4) -> Mat4 {
-        var r = [Double](repeating: 0, count: 16)
+        var r = SIMD16<Double>()
         for c in 0..<4 {
             for row in 0..<4 {
                 var s = 0.0
-                for k in 0..<4 { s += a.m[k * 4 + row] * b.m[c * 4 + k] }
+                for k in 0..<4 { s += a.values[k * 4 + row] * b.values[c * 4 + k] }
                 r[c * 4 + row] = s
             }
         }
-        return Mat4(columnMajor: r)
+        return Mat4(values: r)
     }
 
-    public func transformPoint(_ p: Vec3) -> Vec3 {
-        Vec3(
+    @inlinable public func transformPoint(_ p: Vec3) -> Vec3 {
+        let m = values
+        return Vec3(
             m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
             m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
             m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14])
     }
 
-    public var translation: Vec3 { Vec3(m[12], m[13], m[14]) }
-    public var isFinite: Bool { m.allSatisfy(\.isFinite) }
+    @inlinable public var translation: Vec3 { Vec3(values[12], values[13], values[14]) }
+    public var isFinite: Bool {
+        for i in 0..<16 where !values[i].isFinite { return false }
+        return true
+    }
 
     /// The orientation of this matrix as the scene format's `{yaw, pitch, roll}` in degrees
     /// (`R = Ry(yaw) · Rx(pitch) · Rz(roll)`), read from its columns with scale divided out. With
@@ -134,6 +151,7 @@ public struct Mat4: Hashable, Sendable {
     /// `(R[1][0], R[1][1]) = cos pitch · (sin roll, cos roll)`; at pitch ±90° roll is 0 and the yaw
     /// comes from the first column. Nil when a column has zero or non-finite length.
     public var yawPitchRoll: Vec3? {
+        let m = values
         let c0 = Vec3(m[0], m[1], m[2]), c1 = Vec3(m[4], m[5], m[6]), c2 = Vec3(m[8], m[9], m[10])
         let l0 = length(c0), l1 = length(c1), l2 = length(c2)
         guard l0 > 1e-12, l1 > 1e-12, l2 > 1e-12, l0.isFinite, l1.isFinite, l2.isFinite else { return nil }
@@ -168,17 +186,14 @@ public struct Transform: Hashable, Sendable {
         let xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z
         let xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z
         let wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z
-        let r: [Double] = [
-            1 - 2 * (yy + zz), 2 * (xy + wz), 2 * (xz - wy),
-            2 * (xy - wz), 1 - 2 * (xx + zz), 2 * (yz + wx),
-            2 * (xz + wy), 2 * (yz - wx), 1 - 2 * (xx + yy),
-        ]
-        return Mat4(columnMajor: [
-            r[0] * scale.x, r[1] * scale.x, r[2] * scale.x, 0,
-            r[3] * scale.y, r[4] * scale.y, r[5] * scale.y, 0,
-            r[6] * scale.z, r[7] * scale.z, r[8] * scale.z, 0,
-            translation.x, translation.y, translation.z, 1,
-        ])
+        let r0 = 1 - 2 * (yy + zz), r1 = 2 * (xy + wz), r2 = 2 * (xz - wy)
+        let r3 = 2 * (xy - wz), r4 = 1 - 2 * (xx + zz), r5 = 2 * (yz + wx)
+        let r6 = 2 * (xz + wy), r7 = 2 * (yz - wx), r8 = 1 - 2 * (xx + yy)
+        return Mat4(values: SIMD16(
+            r0 * scale.x, r1 * scale.x, r2 * scale.x, 0,
+            r3 * scale.y, r4 * scale.y, r5 * scale.y, 0,
+            r6 * scale.z, r7 * scale.z, r8 * scale.z, 0,
+            translation.x, translation.y, translation.z, 1))
     }
 
     public var isFinite: Bool { translation.isFinite && rotation.isFinite && scale.isFinite }

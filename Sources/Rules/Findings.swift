@@ -196,6 +196,8 @@ struct Findings {
     var limit = 0
     /// Whether a finding was dropped because `limit` aggregates exist.
     private(set) var limitReached = false
+    /// Aggregates per rule.
+    private var perRule: [Int]
 
     init(rules: [RuleMetadata], severityOverride: [Severity?], entityCount: Int) {
         worse = rules.map(\.worse)
@@ -203,6 +205,7 @@ struct Findings {
         self.severityOverride = severityOverride
         self.entityCount = entityCount
         singleSlot = Array(repeating: [], count: rules.count)
+        perRule = Array(repeating: 0, count: rules.count)
         packed = PackedSlots(ruleCount: rules.count, entityCount: entityCount)
     }
 
@@ -306,6 +309,9 @@ struct Findings {
         return slotOfKey[FindingKey(rule: rule, e0, e1)] != nil
     }
 
+    /// Whether `rule` has an aggregate (a violation tracked).
+    func tracks(rule: Int) -> Bool { rule >= 0 && rule < perRule.count && perRule[rule] > 0 }
+
     /// Record that findings which would need another aggregate exist but cannot be tracked (a
     /// processor that stopped collecting them at the limit): the scene stops after this frame.
     mutating func markLimitReached() {
@@ -320,6 +326,7 @@ struct Findings {
     }
 
     private mutating func append(_ key: FindingKey) -> Int {
+        if key.rule >= 0, key.rule < perRule.count { perRule[key.rule] += 1 }
         var agg = Aggregate()
         agg.variant = key.variant
         keys.append(key)

@@ -365,8 +365,11 @@ final class TargetPairAnalyzer: RuleProcessor {
         let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
         let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
         let shortcut = closestPointShortcut
-        var skippedGaps = 0, tested = 0
-        defer { closestPointsSkipped += skippedGaps; angularTests += tested }
+        var skippedGaps = 0, tested = 0, trackedNow = false
+        defer {
+            closestPointsSkipped += skippedGaps; angularTests += tested
+            if trackedNow { angularTracked = true }
+        }
         // Set when the tracking limit is reached and no angular pair was tracked before this frame:
         // every pair left would be new (each pair is tested once a frame), so none is tested.
         var stop = false
@@ -428,7 +431,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                                     a: a, b: b, measured: m, aux: aux, threshold: thr, slot: slots[r])
                 reportAngular(&p, f, &out)
                 slots[r] = p.slot
-                if p.slot >= 0 { angularTracked = true }
+                if p.slot >= 0 { trackedNow = true }
                 // The findings are kept for the next frame, which a scene past the tracking limit
                 // does not have (its list would grow with every pair of the frame).
                 if keep, !out.limitReached { found.append(p) }

@@ -241,7 +241,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// Whether a finding of this rule was tracked (has an aggregate) before the current frame: once
     /// the tracking limit is reached, only such pairs can change anything, and without any the
     /// rest of the frame is not tested (every finding would be new, and dropped).
-    private var trackedBefore = false, tracked = false
+    private var trackedBefore = false
     /// Frames evaluated from the candidate list, and how many of them built it (for tests).
     private(set) var listFrames = 0
     private(set) var listBuilds = 0
@@ -377,7 +377,7 @@ final class ControlsKeepoutRule: RuleProcessor {
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         guard band.isFinite, band > 0 else { return }
-        trackedBefore = tracked
+        trackedBefore = out.tracks(rule: rule)
         // The slab test with a little slack, so rounding never loses a corner the exact test takes.
         let tol = depthTolerance * (1 + 1e-9) + 1e-9
         let n = scene.entities.count
@@ -526,7 +526,6 @@ final class ControlsKeepoutRule: RuleProcessor {
         // aux: the window whose controls are covered, and the band (1 below, 2 above).
         out.report(slot: &slot, rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
                    aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
-        if slot >= 0 { tracked = true }
     }
 
     /// Whether the list built at the last build still holds this frame: the eye within

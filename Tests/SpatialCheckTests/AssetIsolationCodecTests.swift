@@ -208,4 +208,22 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A double of mixed magnitude and sign, negative zero included (for bit-for-bit comparisons
+    /// of matrix arithmetic).
+    mutating func mixedDouble() -> Double {
+        switch Int.random(in: 0..<8, using: &self) {
+        case 0: return -0.0
+        case 1: return Double.random(in: -1e9...1e9, using: &self)
+        default: return Double.random(in: -3...3, using: &self)
+        }
+    }
+
+    /// A transform of `mixedDouble`s: translation, rotation (normalised when `unitRotation`), scale.
+    mutating func transform(unitRotation: Bool) -> Transform {
+        let translation = Vec3(mixedDouble(), mixedDouble(), mixedDouble())
+        let q = Quat(x: mixedDouble(), y: mixedDouble(), z: mixedDouble(), w: mixedDouble())
+        return Transform(translation: translation, rotation: unitRotation ? q.normalized : q,
+                         scale: Vec3(mixedDouble(), mixedDouble(), mixedDouble()))
+    }
 }

@@ -43,19 +43,8 @@ import SpatialModel
 
     @Test func operationsGiveTheArrayCodesDoublesToTheBit() {
         var rng = SplitMix64(seed: 17)
-        func d() -> Double {
-            // Mixed magnitudes and signs, negative zero included.
-            switch Int.random(in: 0..<8, using: &rng) {
-            case 0: return -0.0
-            case 1: return Double.random(in: -1e9...1e9, using: &rng)
-            default: return Double.random(in: -3...3, using: &rng)
-            }
-        }
         for _ in 0..<500 {
-            let t = Transform(translation: Vec3(d(), d(), d()), rotation: Quat(x: d(), y: d(), z: d(), w: d()).normalized,
-                              scale: Vec3(d(), d(), d()))
-            let u = Transform(translation: Vec3(d(), d(), d()), rotation: Quat(x: d(), y: d(), z: d(), w: d()),
-                              scale: Vec3(d(), d(), d()))
+            let t = rng.transform(unitRotation: true), u = rng.transform(unitRotation: false)
             let a = t.matrix, b = u.matrix
             #expect(a.m.map(\.bitPattern) == Self.oldMatrix(t).map(\.bitPattern))
             #expect(Self.bits(SceneBuilder.matrix(t)) == Self.bits(a))
@@ -63,7 +52,7 @@ import SpatialModel
             #expect((a * b).m.map(\.bitPattern) == old.map(\.bitPattern))
             #expect(SceneBuilder.product(a, b).m.map(\.bitPattern) == old.map(\.bitPattern))
             // transformPoint and translation read the same elements as before.
-            let p = Vec3(d(), d(), d()), m = a.m
+            let p = Vec3(rng.mixedDouble(), rng.mixedDouble(), rng.mixedDouble()), m = a.m
             let expected = Vec3(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
                                 m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
                                 m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14])

@@ -8,12 +8,8 @@ import SpatialModel
 /// entity.
 @Suite struct SceneBuilderElementTests {
     @Test func bothWaysGiveTheSameElement() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inplace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("t.scene.yaml").path
         let element = "role: button, frame: [10, 20, 44, 44], depth: 3, fontSize: 17, label: Go, primary: true, visible: false, interactive: false"
-        try """
+        let path = LoaderFixture.write("element-in-place.scene.yaml", """
             format: spatialscene/1
             entities:
               - id: w
@@ -23,7 +19,7 @@ import SpatialModel
                   - {id: a, \(element)}
                   - {id: b, \(element), accessibilityLabel: Go}
                   - {id: c, role: text, frame: [0, 0, 100, 20]}
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+            """)
         let scene = try SceneLoader.load(path: path)
         let byId = Dictionary(uniqueKeysWithValues: scene.entities.enumerated().map { ($0.element.id, $0.offset) })
         let w = try #require(byId["w"]), ia = try #require(byId["a"]), ib = try #require(byId["b"]), ic = try #require(byId["c"])

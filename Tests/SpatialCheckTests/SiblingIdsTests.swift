@@ -56,19 +56,8 @@ import SpatialModel
     @Test func matrixAndProductEqualTheModelsToTheBit() {
         // A fixed-seed generator, so every run tests the same matrices.
         var rng = SplitMix64(seed: 16)
-        func d() -> Double {
-            // Mixed magnitudes and signs, negative zero included.
-            switch Int.random(in: 0..<8, using: &rng) {
-            case 0: return -0.0
-            case 1: return Double.random(in: -1e9...1e9, using: &rng)
-            default: return Double.random(in: -3...3, using: &rng)
-            }
-        }
         for _ in 0..<500 {
-            let t = Transform(translation: Vec3(d(), d(), d()), rotation: Quat(x: d(), y: d(), z: d(), w: d()).normalized,
-                              scale: Vec3(d(), d(), d()))
-            let u = Transform(translation: Vec3(d(), d(), d()), rotation: Quat(x: d(), y: d(), z: d(), w: d()),
-                              scale: Vec3(d(), d(), d()))
+            let t = rng.transform(unitRotation: true), u = rng.transform(unitRotation: false)
             #expect(SceneBuilder.matrix(t).m.map(\.bitPattern) == t.matrix.m.map(\.bitPattern))
             let a = t.matrix, b = u.matrix
             #expect(SceneBuilder.product(a, b).m.map(\.bitPattern) == (a * b).m.map(\.bitPattern))

@@ -84,6 +84,10 @@ func isNested(_ scene: Scene, _ e: Int, in ancestor: Int) -> Bool {
 /// A window's plane at a frame: centre, unit right and up axes, half width and height in metres.
 struct WindowPlane {
     var center: Vec3, right: Vec3, up: Vec3, normal: Vec3, halfWidth: Double, halfHeight: Double
+    init(center: Vec3, right: Vec3, up: Vec3, normal: Vec3, halfWidth: Double, halfHeight: Double) {
+        self.center = center; self.right = right; self.up = up; self.normal = normal
+        self.halfWidth = halfWidth; self.halfHeight = halfHeight
+    }
     init?(_ f: FrameQuantities, _ w: Int) {
         let a0 = f.boxAxis(w, 0), a1 = f.boxAxis(w, 1)
         let hw = length(a0), hh = length(a1)
@@ -245,6 +249,12 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// Frames evaluated from the candidate list, and how many of them built it (for tests).
     private(set) var listFrames = 0
     private(set) var listBuilds = 0
+    /// List frames that renewed only the pairs of content that outran its skin or appeared
+    /// (`updateList`), instead of building the whole list again.
+    private(set) var listUpdates = 0
+    /// Test hook: renew the pairs of content that outran its skin or appeared (on by default);
+    /// off, such a frame builds the whole list again. The violations are the same either way.
+    var partialUpdates = true
     /// Size classes: content whose corners lie within `classExtent[k]` of each other (the
     /// diagonal of the box around its 8 corners) goes into grid k; the last class, unbounded,
     /// holds the rest (and content with corners that are not finite). A window looks for the
@@ -274,16 +284,17 @@ final class ControlsKeepoutRule: RuleProcessor {
     // it is built, each visible window keeps the content that could be reported with it while
     // the eye stays within `eyeSkin` of where it was then, every piece of content's corners
     // within its skin (`skinLevels`) of where they were, and the window itself exactly where it
-    // was. The
-    // pairs of each window are found by the grids, with the slab and the `KeepoutReach` region
-    // widened by those amounts, and kept only when an interval bound on their corners' images
-    // (`mayReport`) leaves them a chance to reach the window's width and a band. While those
+    // was. The pairs of each window are found by the grids, with the slab and the `KeepoutReach`
+    // region widened by those amounts, and kept only when an interval bound on their corners'
+    // images (`classify`) leaves them a chance to reach the window's width and a band. While those
     // conditions hold and nothing has appeared, a frame gives the listed pairs of each window,
-    // in content order, the unchanged exact test: the same findings, reported in the same order,
-    // as searching every frame. When they stop holding, the list is built again; a list that
-    // does not survive its first frame pauses the list for 1, 2, 4 … 64 frames (the frames in
-    // between search as before), so a scene whose windows move in every frame costs about what
-    // it cost without the list.
+    // in content order, the unchanged exact test, or, for a pair whose bound certainly straddles
+    // an edge, the finding that test gives it (a gap of 0 on that side): the same findings,
+    // reported in the same order, as searching every frame. A few pieces of content that outran
+    // their skins or appeared have their own pairs renewed (`updateList`); otherwise, when the
+    // conditions stop holding, the list is built again. A list that does not survive its first
+    // frame pauses the list for 1, 2, 4 … 64 frames (the frames in between search as before), so
+    // a scene whose windows move in every frame costs about what it cost without the list.
     static let eyeSkin = 0.2
     /// Skins of content: still during the last list, not known (the first build, content not
     /// visible then), moving during the last list. A skin is a piece's own: its pairs are found
@@ -315,6 +326,14 @@ final class ControlsKeepoutRule: RuleProcessor {
     private var listStart: [Int32] = []
     private var listPairs: [Int32] = []
     private var listSlot: [Int32] = []
+    /// Per listed pair, what the build knows of its finding (`ListedPair`): tested, or found with
+    /// a gap of 0 on a known side for every eye and content position the list allows.
+    private var listKnown: [UInt8] = []
+    /// Listed pairs reported from `listKnown` without the exact test (for tests).
+    private(set) var knownFindings = 0
+    /// Test hook: report pairs the build knows without the exact test (on by default); off,
+    /// every listed pair is tested. The violations are the same either way.
+    var knownShortcut = true
 
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
@@ -383,7 +402,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         let n = scene.entities.count
         let canList = incremental && !exhaustive && tol.isFinite && f.boxFrames.count >= 12 * n
             && f.visible.count >= n && f.center.count >= n && f.front.count >= n && f.upAxis.count >= n
-        if canList, listValid, listHolds(f) {
+        if canList, listValid, listHolds(f, tol: tol) {
             listAge += 1; listFrames += 1
             evaluateList(f, &out)
             return
@@ -476,10 +495,12 @@ final class ControlsKeepoutRule: RuleProcessor {
 
     /// The frame from the list: each visible window's listed pairs, in content order.
     private func evaluateList(_ f: FrameQuantities, _ out: inout Findings) {
-        let starts = listStart, pairs = listPairs
+        let starts = listStart, pairs = listPairs, known = listKnown
         var slots = listSlot
         listSlot = []
         defer { listSlot = slots }
+        var knownCount = 0
+        defer { knownFindings += knownCount }
         for (j, w) in windows.enumerated() where f.visible[w] {
             let a = Int(starts[j]), b = Int(starts[j + 1])
             // The plane of the build: the window is where it was then, bit for bit.
@@ -495,6 +516,14 @@ final class ControlsKeepoutRule: RuleProcessor {
                 guard !out.limitReached || trackedBefore else { return }
                 if out.limitReached, !out.hasAggregate(rule: rule, w, o) { continue }
                 pairChecks += 1
+                let side = known[i]
+                if side != 0 {
+                    // What the exact test finds for this pair in every frame the list holds.
+                    knownCount += 1
+                    out.report(slot: &slots[i], rule: rule, w, o, frame: f.frame, time: f.time, measured: 0 / mpp,
+                               threshold: band, aux: Double(w) * 4 + Double(side), severity: nil, angular: false, unit: nil)
+                    continue
+                }
                 test(w, o, plane, eyeSide: eyeSide, bandM: bandM, mpp: mpp, f, slot: &slots[i], &out)
             }
         }
@@ -529,21 +558,44 @@ final class ControlsKeepoutRule: RuleProcessor {
     }
 
     /// Whether the list built at the last build still holds this frame: the eye within
-    /// `eyeSkin` of where it was, every visible piece of content visible then and its corners
-    /// within its skin of where they were, every visible window visible then and its plane
-    /// unchanged bit for bit. Brings the corners of content that changed up to date (the others
-    /// keep the build's, the same numbers).
-    private func listHolds(_ f: FrameQuantities) -> Bool {
+    /// `eyeSkin` of where it was, every visible window visible then and its plane unchanged bit
+    /// for bit, and every visible piece of content visible then with its corners within its skin
+    /// of where they were, or else few enough pieces that failed the last condition for
+    /// `updateList` to renew their pairs. Brings the corners of content that changed up to date
+    /// (the others keep the build's, the same numbers).
+    private func listHolds(_ f: FrameQuantities, tol: Double) -> Bool {
         guard length(f.headPosition - listEye) <= Self.eyeSkin else { return false }
-        let seenThen = listSeen, shownThen = listShown, levels = skinLevel, skins = Self.skinLevels
+        let windowsHold = listPlane.withUnsafeBufferPointer { lp in
+            for (j, w) in windows.enumerated() where f.visible[w] {
+                guard listShown[j] else { return false }
+                let k = 21 * j
+                @inline(__always) func same(_ i: Int, _ v: Vec3) -> Bool {
+                    lp[k + i] == v.x.bitPattern && lp[k + i + 1] == v.y.bitPattern && lp[k + i + 2] == v.z.bitPattern
+                }
+                guard same(0, f.center[w]), same(3, f.front[w]), same(6, f.upAxis[w]) else { return false }
+                for i in 0..<12 where lp[k + 9 + i] != f.boxFrames[12 * w + i].bitPattern { return false }
+            }
+            return true
+        }
+        guard windowsHold else { return false }
+        let seenThen = listSeen, levels = skinLevel, skins = Self.skinLevels
+        // Renewing a piece's pairs tests it with every window: worth it for a few pieces only.
+        let maxRenewed = partialUpdates ? max(16, content.count / 32) : 0
         var moved = movedSinceBuild, corners = self.corners
+        var renew: [Int] = []
         movedSinceBuild = []; self.corners = []
         defer { movedSinceBuild = moved; self.corners = corners }
         let contentHolds = f.boxFrames.withUnsafeBufferPointer { bf in
             listBox.withUnsafeBufferPointer { lb in
             corners.withUnsafeMutableBufferPointer { cs -> Bool in
                 for (k, o) in content.enumerated() where f.visible[o] {
-                    guard seenThen[k] else { return false }
+                    guard seenThen[k] else {
+                        // Appeared since the build.
+                        guard renew.count < maxRenewed else { return false }
+                        renew.append(k)
+                        Self.writeCorners(f, bf, o, to: cs, at: 8 * k)
+                        continue
+                    }
                     let b = 12 * o, l = 12 * k
                     var same = true
                     for i in 0..<12 where bf[b + i].bitPattern != lb[l + i].bitPattern { same = false; break }
@@ -559,25 +611,125 @@ final class ControlsKeepoutRule: RuleProcessor {
                         distance += length(Vec3(bf[i], bf[i + 1], bf[i + 2]) - Vec3(lb[m], lb[m + 1], lb[m + 2]))
                     }
                     moved[k] = true
-                    guard distance <= skins[Int(levels[k])] else { return false }
+                    if !(distance <= skins[Int(levels[k])]) {
+                        guard renew.count < maxRenewed else { return false }
+                        renew.append(k)
+                    }
                     Self.writeCorners(f, bf, o, to: cs, at: 8 * k)
                 }
                 return true
             }}
         }
         guard contentHolds else { return false }
-        return listPlane.withUnsafeBufferPointer { lp in
-            for (j, w) in windows.enumerated() where f.visible[w] {
-                guard shownThen[j] else { return false }
-                let k = 21 * j
-                @inline(__always) func same(_ i: Int, _ v: Vec3) -> Bool {
-                    lp[k + i] == v.x.bitPattern && lp[k + i + 1] == v.y.bitPattern && lp[k + i + 2] == v.z.bitPattern
-                }
-                guard same(0, f.center[w]), same(3, f.front[w]), same(6, f.upAxis[w]) else { return false }
-                for i in 0..<12 where lp[k + 9 + i] != f.boxFrames[12 * w + i].bitPattern { return false }
-            }
-            return true
+        if renew.isEmpty { return true }
+        self.corners = corners
+        defer { corners = self.corners }
+        return updateList(f, renewing: renew, tol: tol)
+    }
+
+    /// Renews the list's pairs of the pieces of content `renew` (indices into `content`: each
+    /// outran its skin or appeared since the build), for the build's eye and windows: each such
+    /// piece is given the skin of moving content (of content not known, when it appeared) and its
+    /// box of this frame as its new reference, its old pairs are dropped, and `classify` decides
+    /// its pairs with every window visible at the build, against this frame's corners (without
+    /// the grids, which only narrow down what `classify` is asked). Every other pair keeps its
+    /// place (and its aggregate's slot), and each window's pairs stay in content order, so the
+    /// list frames test the pairs a whole build would keep in the same order (and perhaps a few
+    /// more, which the exact test rejects). False (the list is then built again) when the list
+    /// would grow beyond `maxListPairs`.
+    private func updateList(_ f: FrameQuantities, renewing renew: [Int], tol: Double) -> Bool {
+        let skins = Self.skinLevels
+        stamp += 1
+        let st = stamp
+        for k in renew {
+            let o = content[k]
+            skinLevel[k] = listSeen[k] ? 2 : 1
+            listSeen[k] = true
+            for i in 0..<12 { listBox[12 * k + i] = f.boxFrames[12 * o + i] }
+            seen[o] = st
         }
+        let pieces = renew.map { content[$0] }.sorted()
+        // Each piece's box centre and a bound on how far its corners lie from it (the sum of its
+        // half-axes), so a window whose slab it cannot reach is passed over without `classify`.
+        // Also its skin, and the magnitude for the allowance against rounding.
+        func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
+        var centres: [Vec3] = [], radii: [Double] = [], pieceSkin: [Double] = [], magnitude: [Double] = []
+        let bf = f.boxFrames
+        for o in pieces {
+            let b = 12 * o
+            let c = Vec3(bf[b], bf[b + 1], bf[b + 2])
+            let r = length(Vec3(bf[b + 3], bf[b + 4], bf[b + 5])) + length(Vec3(bf[b + 6], bf[b + 7], bf[b + 8]))
+                + length(Vec3(bf[b + 9], bf[b + 10], bf[b + 11]))
+            centres.append(c); radii.append(r)
+            pieceSkin.append(skins[Int(skinLevel[Int(firstCorner[o]) / 8])])
+            magnitude.append(1 + m(c) + r + tol)
+        }
+        // Local copies: the loops below read no stored property (no exclusivity check per pair).
+        let oldStart = listStart, oldPairs = listPairs, oldSlot = listSlot, oldKnown = listKnown
+        let planes = listPlanes, root = self.root, firstCorner = self.firstCorner
+        let corners = self.corners, seen = self.seen, eye = listEye, entities = scene.entities
+        let band = self.band, depthTolerance = self.depthTolerance, shortcut = knownShortcut
+        var starts: [Int32] = [0], pairs: [Int32] = [], slots: [Int32] = [], known: [UInt8] = []
+        starts.reserveCapacity(oldStart.count)
+        pairs.reserveCapacity(oldPairs.count + pieces.count)
+        slots.reserveCapacity(oldPairs.count + pieces.count)
+        known.reserveCapacity(oldPairs.count + pieces.count)
+        var fresh: [(o: Int32, known: UInt8)] = []
+        for (j, w) in windows.enumerated() {
+            let a = Int(oldStart[j]), b = Int(oldStart[j + 1])
+            fresh.removeAll(keepingCapacity: true)
+            if let plane = planes[j] {
+                // As `buildList` bounds them, for the build's eye (set up for the first piece that
+                // reaches the window's slab).
+                let stretch = max(length(plane.right), length(plane.up), length(plane.normal)) * (1 + 1e-9)
+                var bounds: (eu: Double, ev: Double, h0: Double, de: Double, bandM: Double, scale: Double)?
+                let planeMagnitude = m(plane.center)
+                for (p, o) in pieces.enumerated() {
+                    // Every corner farther from the plane than the slab (and its skin) wherever
+                    // the piece goes within its skin: `classify` would skip them all.
+                    let dc = pieceSkin[p] * stretch
+                    let reach = (radii[p] * stretch + dc) * (1 + 1e-9) + tol + 1e-9 * (planeMagnitude + magnitude[p])
+                    guard abs(dot(centres[p] - plane.center, plane.normal)) <= reach, o != w, Int(root[o]) != w else { continue }
+                    let first = Int(firstCorner[o])
+                    if bounds == nil {
+                        let bandM = band * entities[w].metresPerPoint
+                        let de = Self.eyeSkin * stretch
+                        guard de.isFinite else { return false }
+                        let d0 = eye - plane.center
+                        let h0 = dot(d0, plane.normal), eu = dot(d0, plane.right), ev = dot(d0, plane.up)
+                        let scale = 1 + m(plane.center) + m(eye) + de + skins[skins.count - 1] * stretch + plane.halfWidth
+                            + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev)
+                        bounds = (eu, ev, h0, de, bandM, scale)
+                    }
+                    guard let k = bounds else { continue }
+                    let pair = Self.classify(corners[first..<(first + 8)], plane, eu: k.eu, ev: k.ev, h: k.h0, de: k.de, dc: dc,
+                                             tol: tol, depthTolerance: depthTolerance, bandM: k.bandM, scale: k.scale)
+                    if pair != .unreported { fresh.append((Int32(truncatingIfNeeded: o), shortcut ? pair.side : 0)) }
+                }
+            }
+            // Merge: the old pairs without the renewed pieces, and the new ones, in content order
+            // (copied whole when the window has neither).
+            var i = a, n = 0
+            if fresh.isEmpty, !oldPairs[a..<b].contains(where: { seen[Int($0)] == st }) {
+                pairs.append(contentsOf: oldPairs[a..<b]); slots.append(contentsOf: oldSlot[a..<b])
+                known.append(contentsOf: oldKnown[a..<b])
+                i = b
+            }
+            while i < b || n < fresh.count {
+                let old = i < b ? oldPairs[i] : Int32.max
+                if i < b, seen[Int(old)] == st { i += 1; continue }
+                if n < fresh.count, fresh[n].o < old {
+                    pairs.append(fresh[n].o); slots.append(-1); known.append(fresh[n].known); n += 1
+                } else if i < b {
+                    pairs.append(old); slots.append(oldSlot[i]); known.append(oldKnown[i]); i += 1
+                }
+            }
+            starts.append(Int32(truncatingIfNeeded: pairs.count))
+            guard pairs.count <= Self.maxListPairs else { return false }
+        }
+        listStart = starts; listPairs = pairs; listSlot = slots; listKnown = known
+        listUpdates += 1
+        return true
     }
 
     /// Records which content is visible and its box frames (the list's reference).
@@ -621,6 +773,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             for i in 0..<12 { listPlane[k + 9 + i] = f.boxFrames[12 * w + i].bitPattern }
         }
         listStart.removeAll(keepingCapacity: true); listPairs.removeAll(keepingCapacity: true)
+        listKnown.removeAll(keepingCapacity: true)
         listStart.append(0)
         for (j, w) in windows.enumerated() {
             listPlanes[j] = nil
@@ -660,9 +813,11 @@ final class ControlsKeepoutRule: RuleProcessor {
             for o in candidates where o != w && f.visible[o] && Int(root[o]) != w {
                 let first = Int(firstCorner[o])
                 let dc = skins[Int(skinLevel[first / 8])] * stretch
-                if Self.mayReport(corners[first..<(first + 8)], plane, eu: eu, ev: ev, h: h0, de: de, dc: dc,
-                                  tol: tol, bandM: bandM, scale: scale) {
+                let pair = Self.classify(corners[first..<(first + 8)], plane, eu: eu, ev: ev, h: h0, de: de, dc: dc,
+                                         tol: tol, depthTolerance: depthTolerance, bandM: bandM, scale: scale)
+                if pair != .unreported {
                     listPairs.append(Int32(truncatingIfNeeded: o))
+                    listKnown.append(knownShortcut ? pair.side : 0)
                 }
             }
             guard listPairs.count <= Self.maxListPairs else { return false }
@@ -671,27 +826,49 @@ final class ControlsKeepoutRule: RuleProcessor {
         return true
     }
 
-    /// Whether content with these corners (plane `plane`'s coordinates computed from them) can be
-    /// reported with the window while the eye (at eu, ev, height h in plane coordinates) moves by
-    /// at most `de` and each corner by at most `dc` (in plane coordinates). A corner at (qu, qv, s)
+    /// What the list can know of a pair while the eye and content stay within their skins.
+    enum ListedPair: Equatable {
+        /// No eye and corner position the skins allow can report it: not listed.
+        case unreported
+        /// It may be reported: the exact test decides, frame by frame.
+        case tested
+        /// Reported in every such frame with a gap of 0 pt on `side` (1: below the bottom edge,
+        /// 2: above the top one): its image certainly straddles that edge.
+        case straddles(side: UInt8)
+        var side: UInt8 { if case .straddles(let s) = self { return s }; return 0 }
+    }
+
+    /// What the exact test can find for content with these corners (plane `plane`'s coordinates
+    /// computed from them) while the eye (at eu, ev, height h in plane coordinates) moves by at
+    /// most `de` and each corner by at most `dc` (in plane coordinates). A corner at (qu, qv, s)
     /// projects from the eye to qu + s·(qu − Eu) / (h − s) (likewise v): interval arithmetic over
     /// s ∈ [s0 − dc, s0 + dc] ∩ [−tol, tol], Eu ∈ [eu ± de], h ∈ [h0 ± de] bounds every image the
-    /// exact test can compute, and the rule's conditions are tested on the box of those bounds
-    /// (with 10⁻⁹ of the magnitudes against rounding). True whenever something is not finite or
-    /// the eye can come within 10⁻³ of the slab.
-    private static func mayReport(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
-                                  de: Double, dc: Double, tol: Double, bandM: Double, scale: Double) -> Bool {
-        var any = false
+    /// exact test can compute, and the rule's conditions are tested on those bounds (with 10⁻⁹ of
+    /// the magnitudes against rounding):
+    /// - `unreported` when the box of all the bounds misses the window's width or both bands;
+    /// - `straddles` when the corners that certainly take part (s within ±`depthTolerance` and in
+    ///   front of the eye for every position) certainly reach across the window's width and across
+    ///   one edge: the exact test then finds a gap of exactly 0 on that side whatever the other
+    ///   corners do (they can only widen the image), except that side 2 also needs every corner
+    ///   that may take part to stay above the bottom edge (else side 1 could be found);
+    /// - `tested` otherwise, and whenever something is not finite or the eye can come within
+    ///   10⁻³ of the slab.
+    static func classify(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
+                         de: Double, dc: Double, tol: Double, depthTolerance: Double, bandM: Double,
+                         scale: Double) -> ListedPair {
+        var any = false, anyIn = false
         var uLo = Double.infinity, uHi = -Double.infinity, vLo = Double.infinity, vHi = -Double.infinity
+        // Over the corners that certainly take part: the largest lower and smallest upper bounds.
+        var inULo = -Double.infinity, inUHi = Double.infinity, inVLo = -Double.infinity, inVHi = Double.infinity
         var mag = scale
         for c in cs {
             let d = c - plane.center
             let s = dot(d, plane.normal), qu = dot(d, plane.right), qv = dot(d, plane.up)
-            guard s.isFinite, qu.isFinite, qv.isFinite else { return true }
+            guard s.isFinite, qu.isFinite, qv.isFinite else { return .tested }
             let sl = max(s - dc, -tol), sh = min(s + dc, tol)
             guard sl <= sh else { continue }
             let dLo = h - de - sh, dHi = h + de - sl
-            guard dLo > 1e-3 else { return true }
+            guard dLo > 1e-3 else { return .tested }
             @inline(__always) func image(_ q: Double, _ e: Double) -> (Double, Double) {
                 let aLo = q - e - dc - de, aHi = q - e + dc + de
                 let p0 = sl * aLo, p1 = sl * aHi, p2 = sh * aLo, p3 = sh * aHi
@@ -702,14 +879,28 @@ final class ControlsKeepoutRule: RuleProcessor {
             uLo = min(uLo, u.0); uHi = max(uHi, u.1); vLo = min(vLo, v.0); vHi = max(vHi, v.1)
             mag = max(mag, abs(u.0) + abs(u.1) + abs(v.0) + abs(v.1) + abs(qu) + abs(qv) + abs(s))
             any = true
+            // In the slab for every position (the exact test's |s| ≤ depthTolerance; in front of the
+            // eye is implied by dLo > 10⁻³), with rounding of s far below 10⁻⁹ of the magnitudes.
+            let epsS = 1e-9 * (scale + abs(qu) + abs(qv) + abs(s))
+            if s - dc - epsS > -depthTolerance, s + dc + epsS < depthTolerance {
+                anyIn = true
+                inULo = max(inULo, u.0); inUHi = min(inUHi, u.1); inVLo = max(inVLo, v.0); inVHi = min(inVHi, v.1)
+            }
         }
-        guard any else { return false }
+        guard any else { return .unreported }
         let eps = 1e-9 * mag
-        guard uLo.isFinite, uHi.isFinite, vLo.isFinite, vHi.isFinite, eps.isFinite else { return true }
+        guard uLo.isFinite, uHi.isFinite, vLo.isFinite, vHi.isFinite, eps.isFinite else { return .tested }
         let hw = plane.halfWidth, hh = plane.halfHeight
-        guard uHi + eps > -hw, uLo - eps < hw else { return false }
-        return (vLo - eps < -hh && vHi + eps > -hh - bandM) || (vHi + eps > hh && vLo - eps < hh + bandM)
+        guard uHi + eps > -hw, uLo - eps < hw else { return .unreported }
+        guard (vLo - eps < -hh && vHi + eps > -hh - bandM) || (vHi + eps > hh && vLo - eps < hh + bandM) else {
+            return .unreported
+        }
+        guard anyIn, bandM > 0, inULo - eps > -hw, inUHi + eps < hw else { return .tested }
+        if inVHi + eps < -hh, inVLo - eps > -hh { return .straddles(side: 1) }
+        if inVHi + eps < hh, inVLo - eps > hh, vLo - eps > -hh { return .straddles(side: 2) }
+        return .tested
     }
+
     /// Adds to `candidates` (once each, by `stamp`) the owners of grid `k`'s corners within `tol` of
     /// the plane and, when `region` is given, within it (plane coordinates).
     private func collect(grid k: Int, plane: WindowPlane, tol: Double, region: KeepoutReach.Region?) {

@@ -10,20 +10,29 @@ import SpatialModel
 /// not at all) against the grid search of every frame and the exhaustive definition: the same
 /// violations, with far fewer exact pair tests where little moves.
 @Suite struct RuleWinControlsKeepoutTests {
-    enum Mode { case list, search, definition }
-    struct Run { var violations: [Violation]; var text: String; var pairChecks: Int; var listFrames: Int; var listBuilds: Int; var frames: Int }
+    /// `listTested`: the list, every listed pair given the exact test (no findings the build knows).
+    enum Mode { case list, listTested, search, definition }
+    struct Run {
+        var violations: [Violation]; var text: String; var pairChecks: Int; var listFrames: Int; var listBuilds: Int; var frames: Int
+        var knownFindings = 0
+        var listUpdates = 0
+    }
 
-    static func run(_ scene: Scene, _ mode: Mode) -> Run {
+    /// `partial`: renew the pairs of content that outran its skin instead of building the list again.
+    static func run(_ scene: Scene, _ mode: Mode, partial: Bool = true) -> Run {
         let engine = RuleEngine(scene: scene, configuration: .default)
         let p = engine.processor(ControlsKeepoutRule.self)
-        p?.incremental = mode == .list
+        p?.incremental = mode == .list || mode == .listTested
+        p?.knownShortcut = mode == .list
+        p?.partialUpdates = partial
         p?.exhaustive = mode == .definition
         var frames = 0
         Simulator(scene: scene).run { engine.consume($0); frames += 1 }
         let vs = engine.finish().filter { $0.rule == "win-controls-keepout" }
         // Every field as text, NaN included.
         return Run(violations: vs, text: vs.map { String(describing: $0) }.joined(separator: "\n"), pairChecks: p?.pairChecks ?? -1,
-                   listFrames: p?.listFrames ?? -1, listBuilds: p?.listBuilds ?? -1, frames: frames)
+                   listFrames: p?.listFrames ?? -1, listBuilds: p?.listBuilds ?? -1, frames: frames,
+                   knownFindings: p?.knownFindings ?? -1, listUpdates: p?.listUpdates ?? -1)
     }
 
     static func load(yaml: String) throws -> Scene {
@@ -77,6 +86,8 @@ import SpatialModel
         #expect(list.listBuilds == 1)
         #expect(list.listFrames == list.frames - 1)
         #expect(list.pairChecks == 2 + (list.frames - 1))
+        // `near` is 32.87 pt below the edge: its gap is measured, never known from the build.
+        #expect(list.knownFindings == 0)
     }
 
     /// The same window and cubes, the eye walking 1 m to the right and back: each time it is more
@@ -192,8 +203,8 @@ import SpatialModel
     }
 
     /// The ring without the two moving windows: the list holds across frames while the eye walks
-    /// and the drifting volumes move, and is rebuilt when one of them has moved more than 5 cm,
-    /// jumped back at its loop or a box reappeared.
+    /// and the drifting volumes move; when one of them has moved more than its skin or jumped back
+    /// at its loop, or a box reappeared, its pairs are renewed (or the list is built again).
     @Test func stillWindowsKeepTheListAcrossFrames() throws {
         var yaml = Self.ring()
         yaml = yaml.split(separator: "\n", omittingEmptySubsequences: false)
@@ -204,8 +215,74 @@ import SpatialModel
         #expect(search.text == all.text)
         #expect(list.violations.count >= 20)
         #expect(list.listFrames == list.frames - 1)
-        #expect(list.listBuilds > 1 && list.listBuilds < list.frames / 2)
         #expect(list.pairChecks * 2 < search.pairChecks)
+        // A drifting volume that outran its skin, or a box shown again, has its own pairs renewed
+        // (`updateList`); building the whole list again instead gives the same violations.
+        #expect(list.listUpdates > 0)
+        let rebuilding = Self.run(scene, .list, partial: false)
+        #expect(rebuilding.text == all.text)
+        #expect(rebuilding.listUpdates == 0)
+        #expect(rebuilding.listBuilds > 1 && rebuilding.listBuilds < rebuilding.frames / 2)
+        #expect(list.listBuilds < rebuilding.listBuilds)
+        #expect(list.listFrames == rebuilding.listFrames)
+        // Pairs whose images certainly straddle an edge are reported from the build; testing them
+        // all gives the same violations.
+        let tested = Self.run(scene, .listTested)
+        #expect(tested.text == all.text)
+        #expect(tested.knownFindings == 0)
+        #expect(list.knownFindings > 0)
+        #expect(tested.pairChecks == list.pairChecks)
+    }
+
+    /// `classify` on hand-placed cubes: a window plane through the origin (right x, up y, front
+    /// z), 1 m × 0.6 m (half 0.5 × 0.3), the eye 2 m in front of its centre, band 0.14 m, slab
+    /// ±0.1 m, the eye free to move 0.2 m and the corners 0.02 m. A corner at height qv and depth s
+    /// projects to qv + s·(qv − Ev)/(h − s): for |s| ≤ 0.07 and |qv − Ev| ≤ 0.62 that moves it by
+    /// at most 0.07·0.62/1.73 = 0.025 m, plus 0.02 of the corner's own skin, so the bounds are
+    /// within 0.045 m of the corners' heights.
+    @Test func theBuildKnowsPairsThatStraddleAnEdge() {
+        let plane = WindowPlane(center: .zero, right: Vec3(1, 0, 0), up: Vec3(0, 1, 0), normal: Vec3(0, 0, 1),
+                                halfWidth: 0.5, halfHeight: 0.3)
+        func corners(_ c: Vec3, _ size: Vec3) -> ArraySlice<Vec3> {
+            var out: [Vec3] = []
+            for k in 0..<8 {
+                out.append(c + Vec3(k & 1 == 0 ? -size.x / 2 : size.x / 2, k & 2 == 0 ? -size.y / 2 : size.y / 2,
+                                    k & 4 == 0 ? -size.z / 2 : size.z / 2))
+            }
+            return out[...]
+        }
+        func classify(_ c: Vec3, _ size: Vec3 = Vec3(0.1, 0.1, 0.1)) -> ControlsKeepoutRule.ListedPair {
+            ControlsKeepoutRule.classify(corners(c, size), plane, eu: 0, ev: 0, h: 2, de: 0.2, dc: 0.02, tol: 0.1,
+                                         depthTolerance: 0.1, bandM: 0.14, scale: 4)
+        }
+        // Heights −0.25 and −0.35 across the bottom edge −0.3: every image stays on its side.
+        #expect(classify(Vec3(0, -0.3, 0)) == .straddles(side: 1))
+        // Across the top edge 0.3, every corner far above the bottom edge.
+        #expect(classify(Vec3(0, 0.3, 0)) == .straddles(side: 2))
+        // A box as tall as the window and its bands crosses both edges: the bottom one is reported.
+        #expect(classify(Vec3(0, 0, 0), Vec3(0.1, 0.8, 0.1)) == .straddles(side: 1))
+        // Within the band below (top corners at −0.35, 5 cm below the edge): reported with a gap
+        // that the eye changes, so tested.
+        #expect(classify(Vec3(0, -0.4, 0)) == .tested)
+        // Straddling an edge only 1 cm: the eye's 0.2 m can move the images across it.
+        #expect(classify(Vec3(0, -0.3, 0), Vec3(0.1, 0.02, 0.1)) == .tested)
+        // Near the slab's side (corners at depth 0.09 and 0.11, each ±0.02): no corner is certainly
+        // in the slab.
+        #expect(classify(Vec3(0, -0.3, 0.1), Vec3(0.1, 0.1, 0.02)) == .tested)
+        // Half in the slab: the corners at depth 0.04 are certainly in, those at 0.14 certainly out.
+        #expect(classify(Vec3(0, -0.3, 0.09)) == .straddles(side: 1))
+        // Reaching past the window's side edge 0.5 with u from 0.47 to 0.57: the inner corners
+        // behind the plane (s = −0.05 ± 0.02) project towards the eye's axis, to at most
+        // 0.47 + 0.02 − 0.03·0.25/2.27 = 0.4867 < 0.5, so the image certainly reaches into the width.
+        #expect(classify(Vec3(0.52, -0.3, 0)) == .straddles(side: 1))
+        // With u from 0.49 to 0.59, those corners can be seen at 0.49 + 0.02 − 0.03·0.27/2.27 =
+        // 0.5064, past the edge: tested.
+        #expect(classify(Vec3(0.54, -0.3, 0)) == .tested)
+        // Far below the band, or beside the window: never reported.
+        #expect(classify(Vec3(0, -1, 0)) == .unreported)
+        #expect(classify(Vec3(2, -0.3, 0)) == .unreported)
+        // Not finite: tested.
+        #expect(classify(Vec3(.nan, -0.3, 0)) == .tested)
     }
 
     static func sceneFiles() -> [String] {

@@ -80,19 +80,17 @@ public enum AssetImporter {
         }
         let ext = pathExtension(resolvedPath).lowercased()
 
-        // Checks before assimp sees the file.
-        try preflight(resolvedPath: resolvedPath, displayPath: displayPath)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolvedPath, isDirectory: &isDirectory) else {
+        // Checks before assimp sees the file (one stat for existence, type and size).
+        guard let st = try preflightStat(resolvedPath: resolvedPath, displayPath: displayPath) else {
             throw fail("asset file not found", hint: "check the path (relative paths are resolved against the scene file's folder)")
         }
-        if isDirectory.boolValue {
+        if (st.st_mode & S_IFMT) == S_IFDIR {
             throw fail("asset path is a directory, not a file", hint: "name the model file itself, e.g. model.glb")
         }
-        guard FileManager.default.isReadableFile(atPath: resolvedPath) else {
+        guard access(resolvedPath, R_OK) == 0 else {
             throw fail("asset file is not readable (permission denied)", hint: "check the file's permissions")
         }
-        let size = fileSize(resolvedPath)
+        let size = Int(st.st_size)
         if size > maxFileSize {
             throw fail("asset file is \(size) bytes, more than the limit of \(maxFileSize) bytes",
                        hint: "reduce the asset (decimate meshes, strip unused data) or raise the size limit")
@@ -102,8 +100,19 @@ public enum AssetImporter {
                        hint: "export the model as glTF/GLB (e.g. with Reality Converter or Blender) and reference that file")
         }
 
-        let policy = references ?? AssetReferencePolicy(root: AssetReferencePolicy.projectRoot(for: resolvedPath))
-        let files = ConfinedFileSystem(policy: policy, assetPath: resolvedPath, maxFileSize: maxFileSize)
+        // The asset's real path, resolved once: the confinement check compares against it and the
+        // project root search starts from it.
+        let assetRealPath = ProjectRoot.canonical(ProjectRoot.absolute(resolvedPath))
+        let root: String?
+        if let references {
+            root = references.root.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }
+        } else {
+            // AssetReferencePolicy.projectRoot(for:), canonical.
+            let folder = (resolvedPath as NSString).deletingLastPathComponent
+            root = ProjectRoot.canonicalRoot(forCanonicalFile: assetRealPath, fallback: folder.isEmpty ? "." : folder)
+        }
+        let files = ConfinedFileSystem(root: root, assetPath: resolvedPath, assetRealPath: assetRealPath,
+                                       maxFileSize: maxFileSize)
         return try importLock.withLock { (_: inout ()) throws(Diagnostic) -> ImportedAsset in
             try files.withFileIO { (io: UnsafeMutablePointer<aiFileIO>) throws(Diagnostic) -> ImportedAsset in
                 let flags = aiProcess_Triangulate.rawValue | aiProcess_GenBoundingBoxes.rawValue
@@ -124,6 +133,7 @@ public enum AssetImporter {
                 if let refused = files.textureDiagnostic(scene: scene, displayPath: displayPath) { throw refused }
                 var converter = SceneConverter(scene: scene, resolvedPath: resolvedPath,
                                                displayPath: displayPath, ext: ext)
+                converter.assetFile = files.assetFile
                 return try converter.convert()
             }
         }
@@ -132,14 +142,21 @@ public enum AssetImporter {
     /// Checks that need no importer: the path leads to a regular file (a FIFO, socket or device
     /// would block the import until its timeout, or never end). Run before a worker is started too.
     static func preflight(resolvedPath: String, displayPath: String) throws(Diagnostic) {
+        _ = try preflightStat(resolvedPath: resolvedPath, displayPath: displayPath)
+    }
+
+    /// `preflight`, returning the `stat` of the path (links followed), or nil when it fails (a
+    /// missing file: reported by the caller's checks).
+    static func preflightStat(resolvedPath: String, displayPath: String) throws(Diagnostic) -> stat? {
         var st = stat()
-        guard stat(resolvedPath, &st) == 0 else { return }  // missing: reported by the caller's checks
+        guard stat(resolvedPath, &st) == 0 else { return nil }
         let type = st.st_mode & S_IFMT
         if type != S_IFREG && type != S_IFDIR {
             throw Diagnostic(file: displayPath,
                              message: "asset '\(displayPath)' is not a regular file (a FIFO, socket or device); it was not imported",
                              hint: "reference a regular model file")
         }
+        return st
     }
 }
 
@@ -199,6 +216,9 @@ struct SceneConverter {
     let resolvedPath: String
     let displayPath: String
     let ext: String
+    /// The asset as assimp read it, when it went through `ConfinedFileSystem`: the glTF facts and
+    /// the COLLADA unit note read it from there instead of opening the path again.
+    var assetFile: CheckedFile?
     var warnings: [String] = []
 
     init(scene: UnsafePointer<aiScene>, resolvedPath: String, displayPath: String, ext: String) {
@@ -330,7 +350,10 @@ struct SceneConverter {
             warnings.append("point cloud: \(vertexCount) vertices and no faces; loaded with its bounds and 0 triangles")
         }
         // The glTF JSON is read once (only the facts the two checks need) and shared by both.
-        let gltfFacts = ext == "gltf" || ext == "glb" ? GLTFFacts.read(path: resolvedPath) : nil
+        var gltfFacts: GLTFFacts?
+        if ext == "gltf" || ext == "glb" {
+            if let assetFile { gltfFacts = GLTFFacts.read(file: assetFile) } else { gltfFacts = GLTFFacts.read(path: resolvedPath) }
+        }
         if ext == "gltf" || ext == "glb" {
             let (problem, oddity) = GLTFIndexCheck.hierarchyProblems(facts: gltfFacts)
             if let problem {
@@ -609,7 +632,9 @@ struct SceneConverter {
     /// Reads `<unit …/>` and `<up_axis>` from the first 64 KiB of a COLLADA file.
     func colladaUnitNote() -> String {
         var data = Data()
-        if let handle = FileHandle(forReadingAtPath: resolvedPath) {
+        if let assetFile {
+            data = Data(assetFile.bytes(at: 0, count: 64 * 1024))
+        } else if let handle = FileHandle(forReadingAtPath: resolvedPath) {
             data = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
             try? handle.close()
         }

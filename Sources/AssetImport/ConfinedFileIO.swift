@@ -44,17 +44,34 @@ struct RefusedReference: Equatable {
 
 /// assimp's `aiFileIO` over the C library, with the policy of `AssetReferencePolicy`. Lives for one
 /// import (imports are serialised, so its state is only touched from the importing thread).
+///
+/// System calls are what an import costs beyond assimp's own work (each is microseconds in a
+/// virtual machine, and assimp opens the asset three to six times: an existence check, the
+/// readers' signature checks, the read): a path is resolved once per open, a file is read with
+/// `pread` from its descriptor (no stdio stream, no `fstat` per size query), and the asset itself
+/// is opened and checked once per import, every later open of it sharing that descriptor.
 final class ConfinedFileSystem {
     let root: String?
+    /// The path the importer hands to assimp, as spelt (assimp opens the asset by this string).
+    let assetPath: String
     let assetRealPath: String
     let maxFileSize: Int
+    /// The asset, once opened and checked (shared by every handle on it; closed with this object).
+    private(set) var assetFile: CheckedFile?
     /// The first refused reference (the one the error names; later ones add nothing and could be
     /// many: a hostile file may reference thousands of outside files).
     private(set) var refused: [RefusedReference] = []
 
-    init(policy: AssetReferencePolicy, assetPath: String, maxFileSize: Int) {
-        self.root = policy.root.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }
-        self.assetRealPath = ProjectRoot.canonical(ProjectRoot.absolute(assetPath))
+    convenience init(policy: AssetReferencePolicy, assetPath: String, maxFileSize: Int) {
+        self.init(root: policy.root.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }, assetPath: assetPath,
+                  assetRealPath: ProjectRoot.canonical(ProjectRoot.absolute(assetPath)), maxFileSize: maxFileSize)
+    }
+
+    /// `root` and `assetRealPath` already canonical (`ProjectRoot.canonical(ProjectRoot.absolute(_))`).
+    init(root: String?, assetPath: String, assetRealPath: String, maxFileSize: Int) {
+        self.root = root
+        self.assetPath = assetPath
+        self.assetRealPath = assetRealPath
         self.maxFileSize = maxFileSize
     }
 
@@ -69,44 +86,71 @@ final class ConfinedFileSystem {
 
     /// The decision for one path, before anything is opened; nil when it may be read.
     func refusal(for path: String, mode: String) -> RefusedReference.Reason? {
-        if mode.contains("w") || mode.contains("a") || mode.contains("+") { return .writeMode }
-        let real = ProjectRoot.canonical(ProjectRoot.absolute(path))
+        if Self.writes(mode) { return .writeMode }
+        return refusal(real: ProjectRoot.canonical(ProjectRoot.absolute(path)))
+    }
+
+    /// The decision for a resolved path (`ProjectRoot.canonical`), opened for reading.
+    private func refusal(real: String) -> RefusedReference.Reason? {
         if real == assetRealPath { return nil }
         if real.split(separator: "/").contains(".git") { return .gitFolder }
         if let root, !ProjectRoot.contains(real, root: root) { return .outsideRoot }
         return nil
     }
 
+    private static func writes(_ mode: String) -> Bool {
+        mode.contains("w") || mode.contains("a") || mode.contains("+")
+    }
+
     func open(_ path: String, mode: String) -> UnsafeMutablePointer<aiFile>? {
-        if let reason = refusal(for: path, mode: mode) {
+        if Self.writes(mode) {
+            record(RefusedReference(requested: path, reason: .writeMode))
+            return nil
+        }
+        // The asset as the importer named it was resolved when this object was made.
+        let real = path == assetPath ? assetRealPath : ProjectRoot.canonical(ProjectRoot.absolute(path))
+        if let reason = refusal(real: real) {
             record(RefusedReference(requested: path, reason: reason))
             return nil
         }
-        let real = ProjectRoot.canonical(ProjectRoot.absolute(path))
-        // Non-blocking, so that opening a FIFO does not wait for a writer (cleared again below);
-        // no symbolic link as the last component (`real` has none unless it could not be resolved).
+        let file: CheckedFile
+        if real == assetRealPath, let assetFile {
+            file = assetFile
+        } else {
+            guard let opened = openChecked(real, requested: path) else { return nil }
+            if real == assetRealPath { assetFile = opened }
+            file = opened
+        }
+        let handle = UnsafeMutablePointer<aiFile>.allocate(capacity: 1)
+        let stream = Unmanaged.passRetained(FileStream(file))
+        handle.initialize(to: aiFile(ReadProc: confinedRead, WriteProc: confinedWrite, TellProc: confinedTell,
+                                     FileSizeProc: confinedSize, SeekProc: confinedSeek, FlushProc: confinedFlush,
+                                     UserData: stream.toOpaque().assumingMemoryBound(to: CChar.self)))
+        return handle
+    }
+
+    /// Opens `real` (already resolved and allowed) read-only: non-blocking, so that opening a FIFO
+    /// does not wait for a writer, and without following a final symbolic link (`real` has none
+    /// unless it could not be resolved); then refuses what is not a regular file or is too large.
+    private func openChecked(_ real: String, requested: String) -> CheckedFile? {
         let fd = openFile(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         var st = stat()
         guard fstat(fd, &st) == 0 else { close(fd); return nil }
         if (st.st_mode & S_IFMT) != S_IFREG {
             close(fd)
-            record(RefusedReference(requested: path, reason: .notRegular))
+            record(RefusedReference(requested: requested, reason: .notRegular))
             return nil
         }
         if Int(st.st_size) > maxFileSize {
             close(fd)
-            record(RefusedReference(requested: path, reason: .tooLarge(Int(st.st_size))))
+            record(RefusedReference(requested: requested, reason: .tooLarge(Int(st.st_size))))
             return nil
         }
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        guard let file = fdopen(fd, "rb") else { close(fd); return nil }
-        let handle = UnsafeMutablePointer<aiFile>.allocate(capacity: 1)
-        handle.initialize(to: aiFile(ReadProc: confinedRead, WriteProc: confinedWrite, TellProc: confinedTell,
-                                     FileSizeProc: confinedSize, SeekProc: confinedSeek, FlushProc: confinedFlush,
-                                     UserData: UnsafeMutableRawPointer(file).assumingMemoryBound(to: CChar.self)))
-        return handle
+        // Blocking again for the reads. F_SETFL changes only O_APPEND, O_ASYNC, O_DIRECT,
+        // O_NOATIME and O_NONBLOCK, and of these the file was opened with O_NONBLOCK alone.
+        _ = fcntl(fd, F_SETFL, 0)
+        return CheckedFile(fd: fd, size: Int(st.st_size))
     }
 
     /// Records the first refusal only (assimp asks for the same file more than once, spelt
@@ -159,6 +203,7 @@ final class ConfinedFileSystem {
                 if let tex = textures[i] { embedded.insert(swiftString(tex.pointee.mFilename)) }
             }
         }
+        var allowed: Set<String> = [] // paths already checked (materials often share a texture)
         for m in 0..<Int(min(sc.mNumMaterials, 100_000)) {
             guard let material = materials[m] else { continue }
             for t in 1...21 {
@@ -172,12 +217,14 @@ final class ConfinedFileSystem {
                     // Windows separators (FBX and OBJ from Windows tools) are separators here too.
                     let reference = raw.replacingOccurrences(of: "\\", with: "/")
                     let full = reference.hasPrefix("/") ? reference : (folder as NSString).appendingPathComponent(reference)
+                    if allowed.contains(full) { continue }
                     if let reason = refusal(for: full, mode: "rb") {
                         record(RefusedReference(requested: full, reason: reason))
                         guard var d = diagnostic(displayPath: displayPath) else { return nil }
                         d.hint = "spatialcheck does not read textures, but an asset must not point outside the project: re-export it with texture paths relative to the asset (or embedded textures), or pass --allow-external-assets if the asset is trusted"
                         return d
                     }
+                    allowed.insert(full)
                 }
             }
         }
@@ -212,9 +259,9 @@ private func fileSystem(_ io: UnsafeMutablePointer<aiFileIO>?) -> ConfinedFileSy
     return Unmanaged<ConfinedFileSystem>.fromOpaque(UnsafeRawPointer(user)).takeUnretainedValue()
 }
 
-private func stream(_ file: UnsafeMutablePointer<aiFile>?) -> UnsafeMutablePointer<FILE>? {
+private func stream(_ file: UnsafeMutablePointer<aiFile>?) -> FileStream? {
     guard let user = file?.pointee.UserData else { return nil }
-    return UnsafeMutableRawPointer(user).assumingMemoryBound(to: FILE.self)
+    return Unmanaged<FileStream>.fromOpaque(UnsafeRawPointer(user)).takeUnretainedValue()
 }
 
 private let confinedOpen: aiFileOpenProc = { io, path, mode in
@@ -224,43 +271,42 @@ private let confinedOpen: aiFileOpenProc = { io, path, mode in
 
 private let confinedClose: aiFileCloseProc = { _, file in
     guard let file else { return }
-    if let f = stream(file) { fclose(f) }
+    if let user = file.pointee.UserData {
+        Unmanaged<FileStream>.fromOpaque(UnsafeRawPointer(user)).release()
+    }
     file.deinitialize(count: 1)
     file.deallocate()
 }
 
 private let confinedRead: aiFileReadProc = { file, buffer, size, count in
-    guard let f = stream(file), let buffer, size > 0 else { return 0 }
-    return fread(buffer, size, count, f)
+    guard let s = stream(file), let buffer, size > 0 else { return 0 }
+    return s.read(into: UnsafeMutableRawPointer(buffer), size: size, count: count)
 }
 
 private let confinedWrite: aiFileWriteProc = { _, _, _, _ in 0 }
 
 private let confinedTell: aiFileTellProc = { file in
-    guard let f = stream(file) else { return 0 }
-    let p = ftello(f)
-    return p < 0 ? 0 : Int(p)
+    stream(file)?.position ?? 0
 }
 
 private let confinedSize: aiFileTellProc = { file in
-    guard let f = stream(file) else { return 0 }
-    var st = stat()
-    guard fstat(fileno(f), &st) == 0, st.st_size >= 0 else { return 0 }
-    return Int(st.st_size)
+    stream(file)?.file.size ?? 0
 }
 
 private let confinedSeek: aiFileSeek = { file, offset, origin in
-    guard let f = stream(file) else { return aiReturn_FAILURE }
-    let whence: Int32
+    guard let s = stream(file) else { return aiReturn_FAILURE }
+    // assimp passes a size_t (Int here); relative seeks backwards arrive as negative values.
+    let base: Int
     switch origin {
-    case aiOrigin_SET: whence = SEEK_SET
-    case aiOrigin_CUR: whence = SEEK_CUR
-    case aiOrigin_END: whence = SEEK_END
+    case aiOrigin_SET: base = 0
+    case aiOrigin_CUR: base = s.position
+    case aiOrigin_END: base = s.file.size
     default: return aiReturn_FAILURE
     }
-    // assimp passes a size_t (Int here); relative seeks backwards arrive as negative values.
-    let signed = off_t(offset)
-    return fseeko(f, signed, whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE
+    let (target, overflow) = base.addingReportingOverflow(offset)
+    guard !overflow, target >= 0 else { return aiReturn_FAILURE }
+    s.position = target
+    return aiReturn_SUCCESS
 }
 
 private let confinedFlush: aiFileFlushProc = { _ in }
@@ -268,4 +314,56 @@ private let confinedFlush: aiFileFlushProc = { _ in }
 /// `open(2)` without a mode argument (no file is created).
 private func openFile(_ path: String, _ flags: Int32) -> Int32 {
     path.withCString { open($0, flags) }
+}
+
+/// A regular file opened and checked by `ConfinedFileSystem`, read by offset; its size is the one
+/// checked against the limit when it was opened, and reads never go past it.
+final class CheckedFile {
+    let fd: Int32
+    let size: Int
+
+    init(fd: Int32, size: Int) {
+        self.fd = fd
+        self.size = max(0, size)
+    }
+
+    deinit { close(fd) }
+
+    /// Reads up to `count` bytes at `offset` (not past `size`) into `buffer`; the number read.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        guard offset >= 0, offset < size, count > 0 else { return 0 }
+        let wanted = min(count, size - offset)
+        var done = 0
+        while done < wanted {
+            let n = pread(fd, buffer + done, wanted - done, off_t(offset + done))
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { break }
+        }
+        return done
+    }
+
+    /// Up to `count` bytes from `offset` (fewer at the end of the file or on a read error).
+    func bytes(at offset: Int, count: Int) -> [UInt8] {
+        let wanted = offset >= 0 && offset < size ? min(max(count, 0), size - offset) : 0
+        guard wanted > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
+            initialized = buffer.baseAddress.map { read(into: UnsafeMutableRawPointer($0), count: wanted, at: offset) } ?? 0
+        }
+    }
+}
+
+/// One handle assimp holds on a `CheckedFile`: a position, as a stdio stream would keep.
+final class FileStream {
+    let file: CheckedFile
+    var position = 0
+
+    init(_ file: CheckedFile) { self.file = file }
+
+    /// `fread` semantics: whole items read; the position moves by the bytes read.
+    func read(into buffer: UnsafeMutableRawPointer, size: Int, count: Int) -> Int {
+        let (total, overflow) = size.multipliedReportingOverflow(by: count)
+        guard !overflow, total > 0 else { return 0 }
+        let n = file.read(into: buffer, count: total, at: position)
+        position += n
+        return n / size
+    }
 }

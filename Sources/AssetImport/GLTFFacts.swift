@@ -56,12 +56,31 @@ struct GLTFFacts: Equatable {
         return parse(jsonData)
     }
 
+    /// `read(path:)` for a file already open (the asset as `ConfinedFileSystem` opened it).
+    static func read(file: CheckedFile) -> GLTFFacts? {
+        let head = file.bytes(at: 0, count: 20)
+        if head.count == 20, head[0..<4].elementsEqual("glTF".utf8) {
+            let length = Int(head[12..<16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            guard head[16..<20].elementsEqual("JSON".utf8), length < 256 * 1024 * 1024 else { return nil }
+            let chunk = file.bytes(at: 20, count: length)
+            guard chunk.count == length else { return nil }
+            return parse(chunk)
+        }
+        return parse(file.bytes(at: 0, count: file.size))
+    }
+
     /// The facts of one JSON text; nil when it is not valid JSON or not an object.
     static func parse(_ data: Data) -> GLTFFacts? {
-        data.withUnsafeBytes { raw -> GLTFFacts? in
-            var reader = JSONFactReader(raw.bindMemory(to: UInt8.self))
-            return reader.document()
-        }
+        data.withUnsafeBytes { parse(bytes: $0) }
+    }
+
+    static func parse(_ bytes: [UInt8]) -> GLTFFacts? {
+        bytes.withUnsafeBytes { parse(bytes: $0) }
+    }
+
+    private static func parse(bytes raw: UnsafeRawBufferPointer) -> GLTFFacts? {
+        var reader = JSONFactReader(raw.bindMemory(to: UInt8.self))
+        return reader.document()
     }
 }
 

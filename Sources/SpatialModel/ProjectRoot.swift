@@ -20,13 +20,28 @@ public enum ProjectRoot {
         return discover(from: start) ?? realPath(absolute(fallback)) ?? standardized(absolute(fallback))
     }
 
+    /// `canonical(absolute(find(for: file, fallback: fallback)))` for a file (not a directory) whose
+    /// path `real` is already `canonical(absolute(_))`: the confinement root of an asset being
+    /// imported, without resolving the asset's path a second time.
+    public static func canonicalRoot(forCanonicalFile real: String, fallback: String) -> String {
+        if let found = discover(fromCanonical: real, isDirectory: false) { return found }
+        if let r = realPath(absolute(fallback)) { return r }
+        return canonical(standardized(absolute(fallback)))
+    }
+
     /// Steps 2 and 3 above; nil when neither marker is found up to `/`.
     public static func discover(from start: String) -> String? {
-        var dir = canonical(absolute(start))
+        let real = canonical(absolute(start))
         var isDir: ObjCBool = false
-        if !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            dir = (dir as NSString).deletingLastPathComponent
-        }
+        let isDirectory = FileManager.default.fileExists(atPath: real, isDirectory: &isDir) && isDir.boolValue
+        return discover(fromCanonical: real, isDirectory: isDirectory)
+    }
+
+    /// `discover(from:)` for a path that is already `canonical(absolute(_))`, when the caller knows
+    /// whether it is a directory (an importer that has just checked the file). The result is a
+    /// folder at or above `real`, so it is canonical too.
+    public static func discover(fromCanonical real: String, isDirectory: Bool) -> String? {
+        let dir = isDirectory ? real : (real as NSString).deletingLastPathComponent
         var gitRoot: String?
         var current = dir
         for _ in 0..<256 {

@@ -5,6 +5,17 @@ import Rules
 extension Report {
     /// The largest saved report `read` and `parse` accept.
     public static let maxReportBytes = 256 << 20
+    /// The longest scene path and entity path a saved report may hold, in bytes. A scene path
+    /// names a file (Linux's PATH_MAX is 4,096) and `validate` writes entity paths of at most
+    /// `SceneLimits.maxEntityPath` bytes; longer ones are refused, because every format repeats
+    /// them per violation (SARIF per result: a 1 MB scene path in a 1.3 MB report made more than
+    /// 300 MB of SARIF).
+    public static let maxReportPathBytes = 4_096
+    /// The most JSON values (scalars and collections) a saved report may hold: reading takes about
+    /// 57 bytes of memory per value, so this bounds it near 1.4 GB. `validate` writes about 32
+    /// bytes per value, so every report it writes within `maxReportBytes` fits (compact
+    /// rewrites of it too).
+    public static let maxReportValues = 25_000_000
 
     /// Reads a saved report from a file: its size is checked with `fstat` before anything is read
     /// (a 2 GiB file is refused at once, not read whole), only a regular file is read (a FIFO or
@@ -39,8 +50,11 @@ extension Report {
         guard data.count <= maxBytes else {
             throw fail("report is \(data.count) bytes, more than the \(maxBytes)-byte limit")
         }
-        // JSONSerialization recurses per nesting level; reject absurd nesting before parsing.
-        var depth = 0, inString = false, escaped = false
+        // JSONSerialization recurses per nesting level; reject absurd nesting before parsing. It
+        // also takes about 57 bytes per value (an 80 MB array of zeros took 2.3 GB): count the
+        // values (each follows a comma or opens a collection) and refuse more than
+        // `maxReportValues` before building any of them.
+        var depth = 0, inString = false, escaped = false, values = 0
         for b in data {
             if inString {
                 if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
@@ -50,10 +64,17 @@ extension Report {
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
+                values += 1
                 if depth > 64 { throw fail("report nests deeper than 64 levels; it is not a spatialcheck report") }
+            case UInt8(ascii: ","):
+                values += 1
             case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
             default: break
             }
+        }
+        guard values <= maxReportValues else {
+            throw fail("report holds more than \(maxReportValues) JSON values; reading it would take more than 1.5 GB of memory",
+                       "pass a report written by `spatialcheck validate --format json` (one of 256 MiB holds about 9 million)")
         }
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data, options: []) } catch {
@@ -82,6 +103,10 @@ extension Report {
             guard let s = item as? [String: Any], let scenePath = s["path"] as? String,
                   let statusText = s["status"] as? String, let status = SceneReport.Status(rawValue: statusText)
             else { throw fail("scenes[\(i)] needs 'path' and 'status' (checked or error)") }
+            guard scenePath.utf8.count <= maxReportPathBytes else {
+                throw fail("scenes[\(i)].path is \(scenePath.utf8.count) bytes long; a scene path is at most \(maxReportPathBytes)",
+                           "pass a report written by `spatialcheck validate --format json`")
+            }
             var scene = SceneReport(path: scenePath, name: s["name"] as? String, status: status,
                                     frameRate: number(s["frameRate"]) ?? 0, frames: Int(clamping: number(s["frames"]) ?? 0),
                                     duration: number(s["duration"]) ?? 0)
@@ -96,6 +121,11 @@ extension Report {
                       let sevText = v["severity"] as? String, let severity = Severity(rawValue: sevText),
                       let measured = number(v["measured"]), let threshold = number(v["threshold"])
                 else { throw fail("scenes[\(i)].violations[\(j)] needs rule, severity, measured and threshold") }
+                let entities = ((v["entities"] as? [Any]) ?? []).compactMap { $0 as? String }
+                if let long = entities.first(where: { $0.utf8.count > maxReportPathBytes }) {
+                    throw fail("scenes[\(i)].violations[\(j)] names an entity path of \(long.utf8.count) bytes; an entity path is at most \(maxReportPathBytes)",
+                               "pass a report written by `spatialcheck validate --format json`")
+                }
                 let spans: [ClosedRange<Int>] = ((v["spans"] as? [Any]) ?? []).compactMap { span in
                     guard let pair = span as? [Any], pair.count == 2, let a = number(pair[0]), let b = number(pair[1]),
                           a.isFinite, b.isFinite, a <= b, abs(a) < 1e12, abs(b) < 1e12 else { return nil }
@@ -107,7 +137,7 @@ extension Report {
                     return SourceLocation(line: Int(line), column: Int(column))
                 }
                 var violation = (ReportViolation(
-                    rule: rule, severity: severity, entities: ((v["entities"] as? [Any]) ?? []).compactMap { $0 as? String },
+                    rule: rule, severity: severity, entities: entities,
                     spans: spans, frameCount: Int(clamping: number(v["frameCount"]) ?? 0),
                     firstTime: number(v["firstTime"]) ?? 0, lastTime: number(v["lastTime"]) ?? 0,
                     measured: measured, threshold: threshold, unit: v["unit"] as? String ?? "",
@@ -379,19 +409,58 @@ public struct BaselineComparison: Sendable {
         let baselinePaths = Set(baseline.scenes.map(\.path))
         let orphans = baseline.scenes.map(\.path).filter { !currentPaths.contains($0) }
         guard !orphans.isEmpty else { return [] }
-        func parts(_ p: String) -> [Substring] { p.split(separator: "/") }
-        func common(_ a: [Substring], _ b: [Substring]) -> Int {
-            var n = 0
-            while n < a.count, n < b.count, a[a.count - 1 - n] == b[b.count - 1 - n] { n += 1 }
-            return n == min(a.count, b.count) ? n : 0  // the shorter must be wholly a suffix
+        // Both reports are untrusted and may name 100,000s of scenes: comparing every current
+        // path with every orphan took hours for 20,000 of each. Instead every suffix of every
+        // orphan (by whole components) is counted once, under a hash built from its last
+        // component up; each current path then looks up its own suffixes. An orphan scores
+        // min(its length, the current path's length) when one is a suffix of the other, else 0,
+        // so the best score is the current path's length when some orphan ends with it, else the
+        // length of its longest suffix that is a whole orphan.
+        let orphanParts = orphans.map { $0.split(separator: "/") }
+        struct Key: Hashable { var length: Int; var hash: Int }
+        struct Count { var count: Int; var first: Int }
+        func suffixHashes(_ parts: [Substring], _ visit: (Int, Int) -> Void) {
+            var h = 0
+            for k in 1...max(parts.count, 1) where k <= parts.count {
+                var hasher = Hasher()
+                hasher.combine(h)
+                hasher.combine(parts[parts.count - k])
+                h = hasher.finalize()
+                visit(k, h)
+            }
+        }
+        var endingWith: [Key: Count] = [:]   // orphans ending with a suffix
+        var whole: [Key: Count] = [:]        // orphans that are exactly it
+        for (j, parts) in orphanParts.enumerated() {
+            suffixHashes(parts) { k, h in
+                endingWith[Key(length: k, hash: h), default: Count(count: 0, first: j)].count += 1
+                if k == parts.count { whole[Key(length: k, hash: h), default: Count(count: 0, first: j)].count += 1 }
+            }
         }
         var pairs: [(String, String)] = []
         var used = Set<String>()
         for c in current.scenes.map(\.path) where !baselinePaths.contains(c) && !used.contains(c) {
-            let cp = parts(c)
-            let scored = orphans.map { ($0, common(parts($0), cp)) }.filter { $0.1 > 0 }
-            guard let best = scored.map(\.1).max(), scored.filter({ $0.1 == best }).count == 1,
-                  let match = scored.first(where: { $0.1 == best })?.0, !used.contains(match) else { continue }
+            let cp = c.split(separator: "/")
+            guard !cp.isEmpty else { continue }
+            var hashes: [Int] = []
+            hashes.reserveCapacity(cp.count)
+            suffixHashes(cp) { _, h in hashes.append(h) }
+            // The best score and its orphans: those ending with all of `cp`, else those that are
+            // its longest suffix found. (A hash match is checked on the parts before it counts.)
+            var found: (count: Int, first: Int)?
+            if let e = endingWith[Key(length: cp.count, hash: hashes[cp.count - 1])],
+               orphanParts[e.first].suffix(cp.count).elementsEqual(cp) {
+                found = (e.count, e.first)
+            } else {
+                for k in stride(from: cp.count - 1, through: 1, by: -1) {
+                    guard let w = whole[Key(length: k, hash: hashes[k - 1])] else { continue }
+                    if orphanParts[w.first].elementsEqual(cp.suffix(k)) { found = (w.count, w.first) }
+                    break
+                }
+            }
+            guard let found, found.count == 1 else { continue }
+            let match = orphans[found.first]
+            guard !used.contains(match) else { continue }
             used.insert(match); used.insert(c)
             pairs.append((match, c))
         }

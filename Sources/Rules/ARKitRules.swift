@@ -268,7 +268,12 @@ func arkitFactories() -> [RuleFactory] {
         ArSafetyMovement.factory { s, m, r in
             let maxSpeed = s.param(m, "maxSpeed"), maxDisp = s.param(m, "maxDisplacement")
             let window = s.param(m, "window"), maxRot = s.param(m, "maxRotation")
-            let n = max(1, Int((window * s.scene.frameRate).rounded()))
+            // The configured window is any finite number of seconds: past the most frames a scene
+            // may have (1,000,000, SceneLimits.maxFrames), the position "n frames ago" is always the
+            // first frame's, so a longer ring changes nothing (and 1e300 s would trap converting
+            // to Int, 1e7 s ask for 29 GB).
+            let frames = (window * s.scene.frameRate).rounded()
+            let n = frames.isFinite ? max(1, Int(min(1_000_001, frames))) : 1
             var history: [Vec3] = []
             var prevRot: Quat?
             var prevPos = Vec3.zero

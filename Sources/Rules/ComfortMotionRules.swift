@@ -113,7 +113,7 @@ final class VectionRule: RuleProcessor {
         speed = s.param(meta, "vectionSpeed")
         accel = s.param(meta, "vectionAcceleration")
         let ws = s.param(meta, "accelerationWindowS")
-        window = max(1, Int((ws * s.scene.frameRate).rounded()))
+        let windowFrames = (ws * s.scene.frameRate).rounded()
         let ents = s.scene.entities
         func drivingTrigger(_ e: Int) -> (animated: Bool, user: Bool) {
             var cur: Int? = e, steps = 0
@@ -137,6 +137,11 @@ final class VectionRule: RuleProcessor {
             return (m.cameraRotation ?? 0) > 0 || (m.cameraAcceleration ?? 0) > 0
         }
         if moving.isEmpty && filmed.isEmpty { return nil }
+        // A configured window is any finite number of seconds: bound the ring (slots × moving
+        // entities, as fov-launch-placement does) so that 1e300 s neither traps converting to Int
+        // nor asks for terabytes. A window longer than the scene never measures anything anyway.
+        let cap = max(1, 4_000_000 / max(1, moving.count))
+        window = windowFrames.isFinite ? max(1, Int(min(Double(cap), windowFrames))) : 1
         prevFront = Array(repeating: nil, count: moving.count)
         prevUp = prevFront
         centres = Array(repeating: .zero, count: moving.count * (window + 2))

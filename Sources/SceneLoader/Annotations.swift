@@ -349,6 +349,7 @@ extension SceneBuilder {
                 used[id] = 1
             }
             var epath = path + "/" + id
+            checkPathLength(epath, parentPath: path, at: where_, kind: "asset node", id: id)
             if let prev = paths[epath] {
                 r.warning(where_, "node '\(id)' of asset '\(display)' has the same path as the entity at \(prev.map { "\($0)" } ?? "?"); it is reported as '\(epath)~asset'")
                 epath += "~asset"

@@ -558,6 +558,15 @@ final class SceneBuilder {
         return (s, n.loc)
     }
 
+    /// An entity's or element's path over `Limits.maxEntityPath` bytes is an error, reported
+    /// once per subtree (at the outermost entity whose path is too long: its parent's is not).
+    func checkPathLength(_ path: String, parentPath: String?, at loc: SourceLocation?, kind: String, id: String) {
+        let limit = Limits.maxEntityPath
+        guard path.utf8.count > limit, (parentPath?.utf8.count ?? 0) <= limit else { return }
+        r.error(loc, "the path of \(kind) '\(quoted(id))' is \(path.utf8.count) bytes long (its id and its parents' ids joined with '/'); the limit is \(limit)",
+                hint: "use shorter ids or nest less deeply: every report names entities by their paths")
+    }
+
     /// Claims `id` among its siblings and `path` in the scene: the first use keeps both (each
     /// table is hashed once on the usual path: insert, and put the first use back on a duplicate).
     private func claim(id: String, loc: SourceLocation, siblings: inout SiblingIds, path: String) {
@@ -649,6 +658,7 @@ final class SceneBuilder {
             m.checkKeys(all, in: what, reader: r)
         }
         let path = parent.map { $0.path + "/" + id } ?? id
+        checkPathLength(path, parentPath: parent?.path, at: idInfo?.1 ?? n.loc, kind: kind?.rawValue ?? "entity", id: id)
         if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: path) }
 
         // Anchor.
@@ -1006,6 +1016,7 @@ final class SceneBuilder {
         // Every key `ElementKeys` knows is an element key: only another key can be reported.
         if k.other { m.checkKeys(elementKeys, in: Self.what("element", id), reader: r, elsewhere: elementElsewhereKeys) }
         let epath = path + "/" + id
+        checkPathLength(epath, parentPath: path, at: idInfo?.1 ?? m.loc, kind: "element", id: id)
         if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
         let role = m.value(k.role).flatMap { Self.role($0) ?? r.enumValue($0, "'role' of \(Self.what("element", id))", ElementRole.self) } ?? .custom
         var frame: RectPt?

@@ -215,6 +215,8 @@ public enum SceneLimits {
     public static let maxTriangles = Limits.maxTriangles
     /// Vertices over all assets of one scene (each use counts).
     public static let maxVertices = Limits.maxVertices
+    /// Bytes of an entity's or element's path (ids joined with '/', as reports name it).
+    public static let maxEntityPath = Limits.maxEntityPath
     /// Keys in one keyframe list (viewer path, one entity's keyframes) and events in a scene.
     public static let maxKeyframes = Limits.maxKeyframes
     /// Simulated frames: ceil(duration × frame rate).

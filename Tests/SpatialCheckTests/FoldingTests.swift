@@ -72,6 +72,47 @@ import Rules
         #expect(foldCause(a) == foldCause(b))
     }
 
+    /// Regression (issue 16, session 10): taking the entity paths out of a message scanned the
+    /// message once per entity, so a saved report with one violation of 100,000 entities and a
+    /// 400,000-character message did not render as text in 5 minutes. The scan has a budget of
+    /// 50,000,000 bytes per violation: the longest paths still go first, the rest stay in.
+    @Test func manyEntitiesFoldWithinTheBudget() {
+        #expect(foldReplacementBudget == 50_000_000)
+        let filler = String(repeating: "y", count: 400_000)
+        let entities = ["a/the-longest-entity-path"] + (0..<100_000).map { "e\($0)" }
+        let v = Self.v("r", entities, measured: 1, message: "a/the-longest-entity-path is 5 pt from e99999 " + filler)
+        // 124 replacements fit (each scans the whole message); e99999 is never reached.
+        #expect(foldCause(v) == "pt||‹e› is # pt from e# " + filler)
+        let few = Self.v("r", ["a/b", "a/bc"], measured: 1, message: "a/bc and a/b are 5 pt apart")
+        #expect(foldCause(few) == "pt||‹e› and ‹e› are # pt apart")
+    }
+
+    /// The byte-wise container of ASCII paths (the fast path `snapshotPlan` takes for every
+    /// tracked violation) is the component-wise one.
+    @Test func asciiContainerIsTheComponentContainer() {
+        func slow(_ entities: [String]) -> String {
+            let parents = entities.map { Array($0.split(separator: "/", omittingEmptySubsequences: false).dropLast()) }
+            guard var common = parents.first else { return "" }
+            for p in parents.dropFirst() {
+                var n = 0
+                while n < common.count && n < p.count && common[n] == p[n] { n += 1 }
+                common = Array(common.prefix(n))
+            }
+            return common.joined(separator: "/")
+        }
+        let names = ["", "a", "b", "ab", "a/b", "a/bc", "a/b/c", "a/bc/d", "/a", "/a/b", "//a", "a//b", "a/b/", "x/a/b", "a/b/c/d", "/"]
+        for x in names {
+            for y in names {
+                for z in ["a/b/e", "q"] {
+                    #expect(foldContainerASCII([x, y]) == slow([x, y]), "\([x, y])")
+                    #expect(foldContainerASCII([x, y, z]) == slow([x, y, z]), "\([x, y, z])")
+                }
+            }
+        }
+        #expect(foldContainerASCII(["é/a", "é/b"]) == nil && foldContainer(["é/a", "é/b"]) == "é")
+        #expect(foldContainerASCII([]) == "")
+    }
+
     @Test func thresholdRangeIsStated() {
         let groups = foldViolations([
             Self.v("type-min-size", ["doc/a"], measured: 10, threshold: 12, unit: "pt_eq", message: "text doc/a is 10 pt_eq"),

@@ -180,6 +180,100 @@ import SpatialModel
         let maxNow = Self.report([Self.violation("walk", measured: 2.1, threshold: 1.5)])
         #expect(BaselineComparison(current: maxNow, baseline: maxBase).entries.first?.status == .worsened)
     }
+
+    /// The pairing `alignedScenePaths` made before session 10, every current path against every
+    /// orphan (quadratic: 20,000 of each took more than 5 minutes), as the reference.
+    static func quadraticAlignment(current: [String], baseline: [String]) -> [(String, String)] {
+        let currentPaths = Set(current), baselinePaths = Set(baseline)
+        let orphans = baseline.filter { !currentPaths.contains($0) }
+        func parts(_ p: String) -> [Substring] { p.split(separator: "/") }
+        func common(_ a: [Substring], _ b: [Substring]) -> Int {
+            var n = 0
+            while n < a.count, n < b.count, a[a.count - 1 - n] == b[b.count - 1 - n] { n += 1 }
+            return n == min(a.count, b.count) ? n : 0
+        }
+        var pairs: [(String, String)] = []
+        var used = Set<String>()
+        for c in current where !baselinePaths.contains(c) && !used.contains(c) {
+            let scored = orphans.map { ($0, common(parts($0), parts(c))) }.filter { $0.1 > 0 }
+            guard let best = scored.map(\.1).max(), scored.filter({ $0.1 == best }).count == 1,
+                  let match = scored.first(where: { $0.1 == best })?.0, !used.contains(match) else { continue }
+            used.insert(match); used.insert(c)
+            pairs.append((match, c))
+        }
+        return pairs
+    }
+
+    static func scenes(_ paths: [String]) -> Report {
+        Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error,
+               scenes: paths.map { SceneReport(path: $0, status: .checked, frameRate: 90, frames: 10, duration: 0.111) })
+    }
+
+    /// Regression (issue 16, session 10): a baseline's scenes that no current scene names are
+    /// matched by path suffix; that compared every pair, so `report` of two untrusted reports of
+    /// 20,000 scenes each did not finish in 5 minutes. The suffix index gives the same pairs:
+    /// here on paths with shared and nested suffixes, ties, duplicates, extra slashes and empty
+    /// paths, and on 20,000 × 20,000 scenes of which every tenth moved folder.
+    @Test func baselineScenesFromAnotherFolderPairAsBefore() {
+        let current = ["/ci/p/Scenes/a.scene.yaml", "/ci/p/Scenes/b.scene.yaml", "x/Scenes/b.scene.yaml", "c.scene.yaml",
+                       "deep/one/two/d.scene.yaml", "e.scene.yaml", "q//r/f.scene.yaml", "", "/", "g.scene.yaml",
+                       "n/h.scene.yaml", "m/h.scene.yaml", "same.scene.yaml", "k/i.scene.yaml", "k/i.scene.yaml"]
+        let baseline = ["Scenes/a.scene.yaml", "Scenes/b.scene.yaml", "old/c.scene.yaml", "other/c.scene.yaml",
+                        "two/d.scene.yaml", "one/two/d.scene.yaml", "root/e.scene.yaml", "r/f.scene.yaml", "//",
+                        "a/g.scene.yaml", "a/g.scene.yaml", "h.scene.yaml", "same.scene.yaml", "i.scene.yaml", "z/k/i.scene.yaml"]
+        let got = BaselineComparison.alignedScenePaths(current: Self.scenes(current), baseline: Self.scenes(baseline))
+        let want = Self.quadraticAlignment(current: current, baseline: baseline)
+        #expect(got.map { "\($0.0) -> \($0.1)" } == want.map { "\($0.0) -> \($0.1)" })
+        #expect(got.map { "\($0.0) -> \($0.1)" } == ["Scenes/a.scene.yaml -> /ci/p/Scenes/a.scene.yaml", "Scenes/b.scene.yaml -> /ci/p/Scenes/b.scene.yaml",
+                                                     "one/two/d.scene.yaml -> deep/one/two/d.scene.yaml", "root/e.scene.yaml -> e.scene.yaml",
+                                                     "r/f.scene.yaml -> q//r/f.scene.yaml", "h.scene.yaml -> n/h.scene.yaml",
+                                                     "z/k/i.scene.yaml -> k/i.scene.yaml"])
+        // Many scenes: every tenth current scene is a baseline scene under another top folder.
+        let many = (0..<20_000).map { "cur/d\($0 % 100)/s\($0).scene.yaml" }
+        let old = (0..<20_000).map { $0 % 10 == 0 ? "base/cur/d\($0 % 100)/s\($0).scene.yaml" : "base/e\($0)/t\($0).scene.yaml" }
+        let pairs = BaselineComparison.alignedScenePaths(current: Self.scenes(many), baseline: Self.scenes(old))
+        #expect(pairs.count == 2_000)
+        #expect(pairs.allSatisfy { $0.0 == "base/" + $0.1 })
+    }
+
+    /// Regression (issue 16, session 10): JSONSerialization takes about 57 bytes per value, so an
+    /// 80 MB report that was one array of 40 million zeros took 2.3 GB to read (a 256 MiB one
+    /// would take 7 GB). More than 25,000,000 values are refused before parsing.
+    @Test func reportsWithTooManyValuesAreRefusedBeforeParsing() throws {
+        #expect(Report.maxReportValues == 25_000_000)
+        let head = #"{"format": "spatialcheck-report/1", "scenes": [], "x": ["#
+        let over = head + String(repeating: "0,", count: 25_000_000) + "0]}"
+        do {
+            _ = try Report.parse(Data(over.utf8), path: "r.json")
+            Issue.record("a report of 25 million values was read")
+        } catch {
+            #expect(error.message == "report holds more than 25000000 JSON values; reading it would take more than 1.5 GB of memory")
+        }
+        // Commas inside strings are not values.
+        let commas = head + "\"" + String(repeating: ",", count: 25_000_001) + "\"]}"
+        #expect(try Report.parse(Data(commas.utf8), path: "r.json").scenes.isEmpty)
+    }
+
+    /// Regression (issue 16, session 10): a saved report is untrusted, and every format repeats a
+    /// scene path per violation (SARIF per result: a 1 MB path in a 1.3 MB report made more than
+    /// 300 MB of SARIF). Scene and entity paths longer than 4,096 bytes are refused.
+    @Test func overlongPathsInASavedReportAreRefused() throws {
+        #expect(Report.maxReportPathBytes == 4_096)
+        func text(path: String, entity: String) -> String {
+            #"{"format": "spatialcheck-report/1", "scenes": [{"path": "\#(path)", "status": "checked", "violations": [{"rule": "r", "severity": "error", "measured": 1, "threshold": 2, "entities": ["\#(entity)"]}]}]}"#
+        }
+        let fits = try Report.parse(Data(text(path: String(repeating: "p", count: 4_096), entity: String(repeating: "e", count: 4_096)).utf8), path: "r.json")
+        #expect(fits.scenes.first?.path.count == 4_096 && fits.scenes.first?.violations.first?.entities.first?.count == 4_096)
+        #expect(throws: Diagnostic.self) { try Report.parse(Data(text(path: String(repeating: "p", count: 4_097), entity: "e").utf8), path: "r.json") }
+        do {
+            _ = try Report.parse(Data(text(path: "a.scene.yaml", entity: String(repeating: "é", count: 2_049)).utf8), path: "r.json")
+            Issue.record("an entity path of 4,098 bytes was read")
+        } catch {
+            #expect(error.message == "scenes[0].violations[0] names an entity path of 4098 bytes; an entity path is at most 4096")
+            #expect(error.file == "r.json")
+        }
+    }
+
 }
 
 @Suite struct HTMLReportTests {

@@ -143,6 +143,24 @@ import SpatialModel
         #expect(abs(rot.measured - 120) < 1e-3 && rot.threshold == 90 && rot.spans == [121...179])
     }
 
+    /// Regression (issue 16, session 10): a configured `window` of 1e300 s trapped converting to
+    /// Int. Past the most frames a scene may have, the position "window ago" is always the first
+    /// frame's: 1e300 s measures exactly what 1,000 s does (the whole walk, 3 m from frame 81 on).
+    @Test func safetyMovementHugeWindowIsTheWholeScene() throws {
+        let scene = Self.head + """
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.4, 0]}
+                - {t: 2, position: [0, 1.4, -3]}
+                - {t: 3, position: [0, 1.4, -3], rotation: {yaw: 120}}
+            """
+        let huge = try Self.check(scene, config: "rules:\n  ar-safety-movement: {window: 1e300}\n").filter { $0.rule == "ar-safety-movement" }
+        let long = try Self.check(scene, config: "rules:\n  ar-safety-movement: {window: 1000}\n").filter { $0.rule == "ar-safety-movement" }
+        #expect(huge.map(\.unit) == long.map(\.unit) && huge.map(\.spans) == long.map(\.spans) && huge.map(\.measured) == long.map(\.measured))
+        let disp = try #require(huge.first { $0.unit == "m" })
+        #expect(abs(disp.measured - 3) < 1e-6 && disp.spans == [81...179])
+    }
+
     @Test func safetyMovementStrollIsClean() throws {
         // 1 m in 2 s (0.5 m/s), a 45° turn over 1.5 s (30°/s).
         let v = try Self.check(Self.head + """

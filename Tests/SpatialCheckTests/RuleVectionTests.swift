@@ -73,6 +73,19 @@ import SpatialModel
         #expect(x.message.contains("accelerates"))
     }
 
+    /// Regression (issue 16, session 10): `accelerationWindowS` is any finite number in the
+    /// configuration; 1e300 trapped converting to Int and 1e7 asked for 29 GB. The ring is bounded
+    /// (4,000,000 slots over the moving entities); a window longer than the scene measures no
+    /// acceleration, so the sudden start above is not reported with either, nor with 1,000 s.
+    @Test func aHugeAccelerationWindowNeitherTrapsNorAllocates() throws {
+        let scene = Self.panorama(animation:
+            "{keyframes: [{t: 0, position: [0, 1.6, -3]}, {t: 1, position: [0, 1.6, -3]}, {t: 2, position: [0, 1.6, -2.5]}]}")
+        for window in ["1e300", "1e7", "1000"] {
+            let v = try RuleScenes.check(scene, config: "rules:\n  motion-vection: {accelerationWindowS: \(window)}\n")
+            #expect(v.filter { $0.rule == "motion-vection" }.isEmpty, "accelerationWindowS \(window)")
+        }
+    }
+
     @Test func filmedCameraMotionOfALargeVideoCounts() throws {
         // A 1280×720 pt window 2 m ahead: 2·atan(640·s/2) × 2·atan(360·s/2) with s = 2·tan(0.0671°)
         // per pt: 73.71° × 45.72°, 53.5 % of the view. Its video pans at 8°/s and accelerates at 0.8 m/s².

@@ -151,6 +151,32 @@ import Rules
         #expect(!scene.violations.contains { $0.message.isEmpty })
     }
 
+    /// Regression (issue 16, session 10): a run kept every scene's tracked violations (and its
+    /// rule engine, for the messages) until the last scene was checked, so 20 scenes of 1,000
+    /// stacked buttons (1 MB) took 8.2 GB. Without a baseline each scene is now limited as soon as
+    /// it is checked: the report is the one the whole-report limit gives (same violations,
+    /// messages, omitted counts and exit code), also with SARIF's total limit and in parallel.
+    @Test func eachSceneIsLimitedAsSoonAsItIsChecked() throws {
+        let paths = ["Scenes/calculator-keypad-tight.scene.yaml", "Scenes/media-player.scene.yaml",
+                     "Scenes/rcp-mixer-tight.scene.yaml", "Scenes/calculator-keypad-tight.scene.yaml"].map(TestPaths.repo)
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .json
+        options.maxViolations = 0
+        let all = SpatialCheck.runValidation(paths: paths, options: options)
+        #expect(all.report.scenes.map { $0.violations.count }.reduce(0, +) > 100)
+        for (limit, sarif, jobs) in [(3, false, 1), (1, true, 2), (100, false, 2)] {
+            var expected = all.report
+            SpatialCheck.limitViolations(&expected, perRule: limit, total: sarif ? SpatialCheck.sarifResultLimit : nil)
+            options.maxViolations = limit
+            options.format = sarif ? .sarif : .json
+            options.jobs = jobs
+            let v = SpatialCheck.runValidation(paths: paths, options: options)
+            #expect(v.exitCode == all.exitCode)
+            #expect(v.report.json().serialized() == expected.json().serialized(), "limit \(limit)")
+            #expect(!v.report.scenes.contains { $0.violations.contains { $0.message.isEmpty } })
+        }
+    }
+
     /// A baseline changes which violations are kept (new ones first), and so which messages are
     /// written: the kept ones still have theirs. The baseline holds the first 25 spacing errors, so
     /// the 6 left (26–31, in report order) are new and are the ones kept with a limit of 6.

@@ -81,8 +81,10 @@ enum Limits {
     /// Bytes of an entity's or element's path (its ids and its parents' joined with '/'). Every
     /// report line names entities by their paths, and a path is as long as all the ids above it
     /// together: without a bound, 28 nested groups with 2,000-character ids and 200 leaves below
-    /// them (87 KB of JSON) made a 124 MB report in 28 s.
-    static let maxEntityPath = 1_024
+    /// them (87 KB of JSON) made a 124 MB report in 28 s. 2,048 leaves room for deep asset
+    /// hierarchies with generated names (40 levels of 50 bytes) and stays under the 4,096 bytes
+    /// `report` reads back (with the `~asset` suffix of a node that shares an entity's path).
+    static let maxEntityPath = 2_048
     /// Largest magnitude of any number in a scene (metres, points, seconds, degrees, Hz).
     static let maxMagnitude = 1e9
     /// Largest magnitude of a derived world coordinate at load (positions, bounds; docs/security.md §2.2).

@@ -252,11 +252,11 @@ private let hangGuardMinutes = 20
 
     /// Regression (issue 16, session 10): reports name entities by their paths, so 28 nested
     /// groups with 2,000-character ids above 200 leaves (87 KB) made a 124 MB JSON report in 28 s.
-    /// An entity's or element's path is now at most 1,024 bytes: one error, at the outermost entity
+    /// An entity's or element's path is now at most 2,048 bytes: one error, at the outermost entity
     /// whose path is longer (its children's are too, and are not reported again).
     @Test func entityPathsAreLimited() throws {
-        #expect(SceneLimits.maxEntityPath == 1_024)
-        let a = String(repeating: "a", count: 600), b = String(repeating: "b", count: 600)
+        #expect(SceneLimits.maxEntityPath == 2_048)
+        let a = String(repeating: "a", count: 1_200), b = String(repeating: "b", count: 1_200)
         let errs = SecurityFixture.errors("""
             format: spatialscene/1
             entities:
@@ -267,21 +267,21 @@ private let hangGuardMinutes = 20
                     kind: group
                     children: [{id: c, kind: group}]
             """)
-        #expect(errs.map(\.message) == ["the path of group '\(String(repeating: "b", count: 60))…' is 1201 bytes long (its id and its parents' ids joined with '/'); the limit is 1024"])
+        #expect(errs.map(\.message) == ["the path of group '\(String(repeating: "b", count: 60))…' is 2401 bytes long (its id and its parents' ids joined with '/'); the limit is 2048"])
         #expect(errs.first?.location == SourceLocation(line: 6, column: 13))
         #expect(errs.first?.hint == "use shorter ids or nest less deeply: every report names entities by their paths")
-        // An element's path counts too; a path of exactly 1,024 bytes loads.
-        let w = String(repeating: "w", count: 1_000)
+        // An element's path counts too; a path of exactly 2,048 bytes loads.
+        let w = String(repeating: "w", count: 2_000)
         let element = SecurityFixture.errors("""
             format: spatialscene/1
-            entities: [{id: \(w), kind: window, size: [400, 300], elements: [{id: \(String(repeating: "e", count: 24)), role: text, frame: [0, 0, 10, 10]}]}]
+            entities: [{id: \(w), kind: window, size: [400, 300], elements: [{id: \(String(repeating: "e", count: 48)), role: text, frame: [0, 0, 10, 10]}]}]
             """)
-        #expect(element.map(\.message) == ["the path of element '\(String(repeating: "e", count: 24))' is 1025 bytes long (its id and its parents' ids joined with '/'); the limit is 1024"])
+        #expect(element.map(\.message) == ["the path of element '\(String(repeating: "e", count: 48))' is 2049 bytes long (its id and its parents' ids joined with '/'); the limit is 2048"])
         let fits = try SecurityFixture.load("""
             format: spatialscene/1
-            entities: [{id: \(w), kind: window, size: [400, 300], elements: [{id: \(String(repeating: "e", count: 23)), role: text, frame: [0, 0, 10, 10]}]}]
+            entities: [{id: \(w), kind: window, size: [400, 300], elements: [{id: \(String(repeating: "e", count: 47)), role: text, frame: [0, 0, 10, 10]}]}]
             """)
-        #expect(fits.entities.map(\.path.utf8.count) == [1_000, 1_024])
+        #expect(fits.entities.map(\.path.utf8.count) == [2_000, 2_048])
     }
 }
 

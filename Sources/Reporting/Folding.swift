@@ -69,7 +69,11 @@ func foldContainer(_ entities: [String]) -> String {
     // ASCII paths (every id a scene file names): the same prefix by bytes, without an array of
     // components per path. `snapshotPlan` folds every tracked violation of a scene (up to
     // `--max-tracked`), so this ran 500,000 times for 1,000 stacked buttons.
-    if let ascii = foldContainerASCII(entities) { return ascii }
+    foldContainerASCII(entities) ?? foldContainerByComponents(entities)
+}
+
+/// `foldContainer` for any paths: their parents compared component by component.
+func foldContainerByComponents(_ entities: [String]) -> String {
     let parents: [[Substring]] = entities.map { Array($0.split(separator: "/", omittingEmptySubsequences: false).dropLast()) }
     guard var common = parents.first else { return "" }
     for p in parents.dropFirst() {

@@ -100,19 +100,7 @@ public enum AssetImporter {
                        hint: "export the model as glTF/GLB (e.g. with Reality Converter or Blender) and reference that file")
         }
 
-        // The asset's real path, resolved once: the confinement check compares against it and the
-        // project root search starts from it.
-        let assetRealPath = ProjectRoot.canonical(ProjectRoot.absolute(resolvedPath))
-        let root: String?
-        if let references {
-            root = references.root.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }
-        } else {
-            // AssetReferencePolicy.projectRoot(for:), canonical.
-            let folder = (resolvedPath as NSString).deletingLastPathComponent
-            root = ProjectRoot.canonicalRoot(forCanonicalFile: assetRealPath, fallback: folder.isEmpty ? "." : folder)
-        }
-        let files = ConfinedFileSystem(root: root, assetPath: resolvedPath, assetRealPath: assetRealPath,
-                                       maxFileSize: maxFileSize)
+        let files = ConfinedFileSystem(policy: references, assetPath: resolvedPath, maxFileSize: maxFileSize)
         return try importLock.withLock { (_: inout ()) throws(Diagnostic) -> ImportedAsset in
             try files.withFileIO { (io: UnsafeMutablePointer<aiFileIO>) throws(Diagnostic) -> ImportedAsset in
                 let flags = aiProcess_Triangulate.rawValue | aiProcess_GenBoundingBoxes.rawValue
@@ -352,9 +340,7 @@ struct SceneConverter {
         // The glTF JSON is read once (only the facts the two checks need) and shared by both.
         var gltfFacts: GLTFFacts?
         if ext == "gltf" || ext == "glb" {
-            if let assetFile { gltfFacts = GLTFFacts.read(file: assetFile) } else { gltfFacts = GLTFFacts.read(path: resolvedPath) }
-        }
-        if ext == "gltf" || ext == "glb" {
+            gltfFacts = if let assetFile { GLTFFacts.read(file: assetFile) } else { GLTFFacts.read(path: resolvedPath) }
             let (problem, oddity) = GLTFIndexCheck.hierarchyProblems(facts: gltfFacts)
             if let problem {
                 throw fail(problem, hint: "glTF nodes must form trees (one parent per node, no cycles); validate the file with the Khronos glTF-Validator")

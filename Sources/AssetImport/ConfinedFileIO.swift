@@ -62,16 +62,19 @@ final class ConfinedFileSystem {
     /// many: a hostile file may reference thousands of outside files).
     private(set) var refused: [RefusedReference] = []
 
-    convenience init(policy: AssetReferencePolicy, assetPath: String, maxFileSize: Int) {
-        self.init(root: policy.root.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }, assetPath: assetPath,
-                  assetRealPath: ProjectRoot.canonical(ProjectRoot.absolute(assetPath)), maxFileSize: maxFileSize)
-    }
-
-    /// `root` and `assetRealPath` already canonical (`ProjectRoot.canonical(ProjectRoot.absolute(_))`).
-    init(root: String?, assetPath: String, assetRealPath: String, maxFileSize: Int) {
-        self.root = root
+    /// `policy` nil: the asset's project root (`AssetReferencePolicy.projectRoot(for:)`), found
+    /// from the asset's real path, which is resolved once here and serves both the search and the
+    /// confinement check.
+    init(policy: AssetReferencePolicy?, assetPath: String, maxFileSize: Int) {
+        let real = ProjectRoot.canonical(ProjectRoot.absolute(assetPath))
+        if let policy {
+            root = policy.root.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }
+        } else {
+            let folder = (assetPath as NSString).deletingLastPathComponent
+            root = ProjectRoot.canonicalRoot(forCanonicalFile: real, fallback: folder.isEmpty ? "." : folder)
+        }
         self.assetPath = assetPath
-        self.assetRealPath = assetRealPath
+        self.assetRealPath = real
         self.maxFileSize = maxFileSize
     }
 

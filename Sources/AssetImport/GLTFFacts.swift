@@ -39,24 +39,16 @@ struct GLTFFacts: Equatable {
     /// Reads the JSON of the glTF or GLB file at `path` (a GLB's JSON chunk only); nil when the
     /// file cannot be read or is not a JSON object.
     static func read(path: String) -> GLTFFacts? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 20) else { return nil }
-        let jsonData: Data
-        if head.count == 20, head.prefix(4) == Data("glTF".utf8) {
-            // GLB: 12-byte header, then chunk 0 (length, type "JSON", payload); read only that chunk.
-            let length = Int(head.subdata(in: 12..<16).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-            guard head.subdata(in: 16..<20) == Data("JSON".utf8), length < 256 * 1024 * 1024,
-                  let chunk = try? handle.read(upToCount: length), chunk.count == length else { return nil }
-            jsonData = chunk
-        } else {
-            let rest = (try? handle.readToEnd()) ?? Data()
-            jsonData = head + rest
-        }
-        return parse(jsonData)
+        // Non-blocking: a FIFO must not wait for a writer (it is not a regular file: nil).
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { close(fd); return nil }
+        return read(file: CheckedFile(fd: fd, size: Int(st.st_size)))
     }
 
-    /// `read(path:)` for a file already open (the asset as `ConfinedFileSystem` opened it).
+    /// `read(path:)` for a file already open (the asset as `ConfinedFileSystem` opened it): a GLB's
+    /// JSON chunk only.
     static func read(file: CheckedFile) -> GLTFFacts? {
         let head = file.bytes(at: 0, count: 20)
         if head.count == 20, head[0..<4].elementsEqual("glTF".utf8) {

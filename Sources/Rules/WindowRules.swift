@@ -100,6 +100,8 @@ struct WindowPlane {
     }
     /// In-plane coordinates (metres right and up of the centre) of `p` projected along the normal.
     func planar(_ p: Vec3) -> SIMD2<Double> { SIMD2(dot(p - center, right), dot(p - center, up)) }
+    /// Plane coordinates change by at most this times a displacement in the world.
+    var stretch: Double { max(length(right), length(up), length(normal)) * (1 + 1e-9) }
 }
 
 /// Where, near a window's plane, the corners of content must lie for win-controls-keepout to be
@@ -681,8 +683,8 @@ final class ControlsKeepoutRule: RuleProcessor {
             if let plane = planes[j] {
                 // As `buildList` bounds them, for the build's eye (set up for the first piece that
                 // reaches the window's slab).
-                let stretch = max(length(plane.right), length(plane.up), length(plane.normal)) * (1 + 1e-9)
-                var bounds: (eu: Double, ev: Double, h0: Double, de: Double, bandM: Double, scale: Double)?
+                let stretch = plane.stretch
+                var bounds: ListBounds?
                 let planeMagnitude = m(plane.center)
                 for (p, o) in pieces.enumerated() {
                     // Every corner farther from the plane than the slab (and its skin) wherever
@@ -691,19 +693,10 @@ final class ControlsKeepoutRule: RuleProcessor {
                     let reach = (radii[p] * stretch + dc) * (1 + 1e-9) + tol + 1e-9 * (planeMagnitude + magnitude[p])
                     guard abs(dot(centres[p] - plane.center, plane.normal)) <= reach, o != w, Int(root[o]) != w else { continue }
                     let first = Int(firstCorner[o])
-                    if bounds == nil {
-                        let bandM = band * entities[w].metresPerPoint
-                        let de = Self.eyeSkin * stretch
-                        guard de.isFinite else { return false }
-                        let d0 = eye - plane.center
-                        let h0 = dot(d0, plane.normal), eu = dot(d0, plane.right), ev = dot(d0, plane.up)
-                        let scale = 1 + m(plane.center) + m(eye) + de + skins[skins.count - 1] * stretch + plane.halfWidth
-                            + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev)
-                        bounds = (eu, ev, h0, de, bandM, scale)
-                    }
-                    guard let k = bounds else { continue }
-                    let pair = Self.classify(corners[first..<(first + 8)], plane, eu: k.eu, ev: k.ev, h: k.h0, de: k.de, dc: dc,
-                                             tol: tol, depthTolerance: depthTolerance, bandM: k.bandM, scale: k.scale)
+                    let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * entities[w].metresPerPoint)
+                    guard k.de.isFinite else { return false }
+                    bounds = k
+                    let pair = k.classify(corners[first..<(first + 8)], skin: pieceSkin[p], tol: tol, depthTolerance: depthTolerance)
                     if pair != .unreported { fresh.append((Int32(truncatingIfNeeded: o), shortcut ? pair.side : 0)) }
                 }
             }
@@ -783,12 +776,9 @@ final class ControlsKeepoutRule: RuleProcessor {
             guard mpp > 0 else { continue }
             listPlanes[j] = plane
             let bandM = band * mpp
-            // Plane coordinates change by at most `stretch` times a displacement in the world.
-            let stretch = max(length(plane.right), length(plane.up), length(plane.normal)) * (1 + 1e-9)
-            let de = Self.eyeSkin * stretch
+            let bounds = ListBounds(plane: plane, eye: head, bandM: bandM)
+            let stretch = bounds.stretch, de = bounds.de, h0 = bounds.h0
             guard de.isFinite else { return false }
-            let d0 = head - plane.center
-            let h0 = dot(d0, plane.normal), eu = dot(d0, plane.right), ev = dot(d0, plane.up)
             // The search of `evaluateSearching`, for every eye within `de` (its region's bounds
             // move by at most de·tol/h) and corners within `dc` (the skin) of this frame's: the
             // slab widened by dc, the region's margin by the class's growth (2·dc), the corners'
@@ -807,14 +797,10 @@ final class ControlsKeepoutRule: RuleProcessor {
                 }
             }
             candidates.sort()
-            func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
-            let scale = 1 + m(plane.center) + m(head) + de + skins[skins.count - 1] * stretch + plane.halfWidth
-                + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev)
             for o in candidates where o != w && f.visible[o] && Int(root[o]) != w {
                 let first = Int(firstCorner[o])
-                let dc = skins[Int(skinLevel[first / 8])] * stretch
-                let pair = Self.classify(corners[first..<(first + 8)], plane, eu: eu, ev: ev, h: h0, de: de, dc: dc,
-                                         tol: tol, depthTolerance: depthTolerance, bandM: bandM, scale: scale)
+                let pair = bounds.classify(corners[first..<(first + 8)], skin: skins[Int(skinLevel[first / 8])],
+                                           tol: tol, depthTolerance: depthTolerance)
                 if pair != .unreported {
                     listPairs.append(Int32(truncatingIfNeeded: o))
                     listKnown.append(knownShortcut ? pair.side : 0)
@@ -824,6 +810,30 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
         listSlot = Array(repeating: -1, count: listPairs.count)
         return true
+    }
+
+    /// A window's plane seen from the eye of a list build, in plane coordinates, with what
+    /// `classify` needs to bound its pairs: the eye's skin in plane units (`de`), its height over
+    /// the plane and offsets along it, and the magnitudes for the allowance against rounding.
+    struct ListBounds {
+        let plane: WindowPlane
+        let bandM, stretch, de, h0, eu, ev, scale: Double
+        init(plane: WindowPlane, eye: Vec3, bandM: Double) {
+            func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
+            self.plane = plane; self.bandM = bandM
+            stretch = plane.stretch
+            de = ControlsKeepoutRule.eyeSkin * stretch
+            let d0 = eye - plane.center
+            h0 = dot(d0, plane.normal); eu = dot(d0, plane.right); ev = dot(d0, plane.up)
+            let skins = ControlsKeepoutRule.skinLevels
+            scale = 1 + m(plane.center) + m(eye) + de + skins[skins.count - 1] * stretch + plane.halfWidth
+                + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev)
+        }
+        /// `classify` for content with these corners and this skin (metres in the world).
+        func classify(_ cs: ArraySlice<Vec3>, skin: Double, tol: Double, depthTolerance: Double) -> ListedPair {
+            ControlsKeepoutRule.classify(cs, plane, eu: eu, ev: ev, h: h0, de: de, dc: skin * stretch, tol: tol,
+                                         depthTolerance: depthTolerance, bandM: bandM, scale: scale)
+        }
     }
 
     /// What the list can know of a pair while the eye and content stay within their skins.

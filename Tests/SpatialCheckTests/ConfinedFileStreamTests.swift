@@ -32,6 +32,18 @@ struct ConfinedFileStreamTests {
         io.pointee.CloseProc?(io, file)
     }
 
+    /// Opens `path` through `io`, runs `body` with the handle and closes it (an issue when it
+    /// does not open).
+    static func withOpened(_ io: UnsafeMutablePointer<aiFileIO>, _ path: String,
+                           _ body: (UnsafeMutablePointer<aiFile>) -> Void) {
+        guard let file = open(io, path) else {
+            Issue.record("\(path) not opened")
+            return
+        }
+        defer { close(io, file) }
+        body(file)
+    }
+
     /// `count` items of `size` bytes: the item count returned and the bytes delivered.
     static func read(_ file: UnsafeMutablePointer<aiFile>, size: Int, count: Int) -> (Int, [UInt8]) {
         var buffer = [CChar](repeating: 0, count: max(1, size * count))
@@ -61,12 +73,7 @@ struct ConfinedFileStreamTests {
         let t = try TempTree("stream")
         t.data("a/side.bin", Self.bytes)
         t.data("a/asset.bin", [1, 2, 3])
-        Self.withFiles(root: t.root, asset: t.path("a/asset.bin")) { _, io in
-            guard let f = Self.open(io, t.path("a/side.bin")) else {
-                Issue.record("side file not opened")
-                return
-            }
-            defer { Self.close(io, f) }
+        Self.withFiles(root: t.root, asset: t.path("a/asset.bin")) { _, io in Self.withOpened(io, t.path("a/side.bin")) { f in
             #expect(f.pointee.FileSizeProc?(f) == 100)
             var r = Self.read(f, size: 4, count: 10)
             #expect(r.0 == 10)
@@ -92,7 +99,7 @@ struct ConfinedFileStreamTests {
             #expect(Self.seek(f, 5, aiOrigin_SET))
             r = Self.read(f, size: 1, count: 3)
             #expect(r.1 == [5, 6, 7])
-        }
+        }}
     }
 
     @Test("every open of the asset within one import reads the file as first opened, up to the size checked then")
@@ -102,23 +109,16 @@ struct ConfinedFileStreamTests {
         t.data("a/model.bin", Self.bytes)
         t.data("a/other.bin", [7, 7, 7, 7])
         Self.withFiles(root: t.root, asset: asset) { files, io in
-            guard let first = Self.open(io, asset) else {
-                Issue.record("asset not opened")
-                return
-            }
-            Self.close(io, first)
+            Self.withOpened(io, asset) { _ in }
             // Swapped for another file and then grown: later opens still read the checked file.
             #expect(rename(t.path("a/other.bin"), asset) == 0)
             Self.append([9, 9, 9], to: asset)
-            guard let second = Self.open(io, asset) else {
-                Issue.record("asset not opened again")
-                return
+            Self.withOpened(io, asset) { second in
+                #expect(second.pointee.FileSizeProc?(second) == 100)
+                let r = Self.read(second, size: 1, count: 1000)
+                #expect(r.0 == 100)
+                #expect(r.1 == Self.bytes)
             }
-            defer { Self.close(io, second) }
-            #expect(second.pointee.FileSizeProc?(second) == 100)
-            let r = Self.read(second, size: 1, count: 1000)
-            #expect(r.0 == 100)
-            #expect(r.1 == Self.bytes)
             #expect(files.assetFile?.size == 100)
         }
     }
@@ -128,16 +128,11 @@ struct ConfinedFileStreamTests {
         let t = try TempTree("stream-grow")
         t.data("a/asset.bin", [1])
         t.data("a/side.bin", Self.bytes)
-        Self.withFiles(root: t.root, asset: t.path("a/asset.bin")) { _, io in
-            guard let f = Self.open(io, t.path("a/side.bin")) else {
-                Issue.record("side file not opened")
-                return
-            }
-            defer { Self.close(io, f) }
+        Self.withFiles(root: t.root, asset: t.path("a/asset.bin")) { _, io in Self.withOpened(io, t.path("a/side.bin")) { f in
             Self.append([UInt8](repeating: 0xAB, count: 50), to: t.path("a/side.bin"))
             let r = Self.read(f, size: 1, count: 500)
             #expect(r.0 == 100)
             #expect(r.1 == Self.bytes)
-        }
+        }}
     }
 }

@@ -349,6 +349,7 @@ public struct BaselineEntry: Sendable {
 
 public struct BaselineComparison: Sendable {
     public var entries: [BaselineEntry]
+    public init(entries: [BaselineEntry]) { self.entries = entries }
     public func count(_ s: BaselineStatus) -> Int { entries.reduce(0) { $0 + ($1.status == s ? 1 : 0) } }
 
     /// Compares `current` with `baseline`. A violation is worse when its measured value moved further
@@ -357,57 +358,22 @@ public struct BaselineComparison: Sendable {
     /// them (`ReportViolation.measuredDigits` significant digits): a value that would be written as
     /// the baseline's number is unchanged.
     public init(current: Report, baseline: Report) {
-        var old: [String: (String, ReportViolation)] = [:]
-        for s in baseline.scenes { for v in s.violations { old[v.fingerprint] = (s.path, v) } }
-        // A baseline scene whose path names no current scene, but is the unique longest match of a
-        // current one's path by whole trailing components (`a.scene.yaml` and `Scenes/a.scene.yaml`
-        // for `/ci/work/proj/Scenes/a.scene.yaml`), is that scene seen from another folder: its
-        // violations are also found under the fingerprint they get with the current path.
-        for (from, to) in Self.alignedScenePaths(current: current, baseline: baseline) {
-            for s in baseline.scenes where s.path == from {
-                for v in s.violations {
-                    guard let fp = SceneReport.fingerprint(of: v, scenePath: from, as: to), old[fp] == nil else { continue }
-                    old[fp] = (s.path, v)
-                }
-            }
-        }
-        // Baseline fingerprints matched so far.
-        var seen = Set<String>()
+        var matcher = BaselineMatcher(baseline: baseline, currentScenePaths: current.scenes.map(\.path))
         var entries: [BaselineEntry] = []
         for s in current.scenes {
-            for v in s.violations {
-                // The current fingerprint (scene path relative to the project root); a baseline
-                // written by an earlier version used the path relative to the working directory,
-                // so when that finds nothing, the old rule's fingerprint is tried.
-                let key = old[v.fingerprint] != nil ? v.fingerprint
-                    : v.legacyFingerprint.flatMap { old[$0] != nil && !seen.contains($0) ? $0 : nil }
-                guard let key, let (_, b) = old[key] else {
-                    entries.append(BaselineEntry(status: .new, scene: s.path, current: v, baseline: nil))
-                    continue
-                }
-                seen.insert(key); seen.insert(b.fingerprint)
-                entries.append(BaselineEntry(status: Self.classify(v, against: b), scene: s.path, current: v, baseline: b))
-            }
+            for (m, v) in zip(matcher.compare(s), s.violations) { entries.append(matcher.entry(m, current: v, scene: s.path)) }
         }
-        let checked = current.scenes.filter { $0.status == .checked }
-        let checkedPaths = Set(checked.map(\.path))
-        let aligned = Self.alignedScenePaths(current: current, baseline: baseline).filter { checkedPaths.contains($0.1) }.map(\.0)
-        let currentPaths = Set(checked.map(\.path) + checked.compactMap(\.legacyPath) + aligned)
-        for s in baseline.scenes {
-            for v in s.violations where !seen.contains(v.fingerprint) && currentPaths.contains(s.path) {
-                entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil, baseline: v))
-            }
-        }
+        entries += matcher.fixed(checkedScenes: current.scenes.filter { $0.status == .checked })
         self.entries = entries
     }
 
     /// Baseline scene path → current scene path, for the scenes of each that the other does not
     /// name: a pair when the baseline path is, by whole components, a suffix of the current one or
     /// the other way round, and no other unnamed path matches as many components.
-    static func alignedScenePaths(current: Report, baseline: Report) -> [(String, String)] {
-        let currentPaths = Set(current.scenes.map(\.path))
-        let baselinePaths = Set(baseline.scenes.map(\.path))
-        let orphans = baseline.scenes.map(\.path).filter { !currentPaths.contains($0) }
+    static func alignedScenePaths(current: [String], baseline: [String]) -> [(String, String)] {
+        let currentPaths = Set(current)
+        let baselinePaths = Set(baseline)
+        let orphans = baseline.filter { !currentPaths.contains($0) }
         guard !orphans.isEmpty else { return [] }
         // Both reports are untrusted and may name 100,000s of scenes: comparing every current
         // path with every orphan took hours for 20,000 of each. Instead every suffix of every
@@ -439,7 +405,7 @@ public struct BaselineComparison: Sendable {
         }
         var pairs: [(String, String)] = []
         var used = Set<String>()
-        for c in current.scenes.map(\.path) where !baselinePaths.contains(c) && !used.contains(c) {
+        for c in current where !baselinePaths.contains(c) && !used.contains(c) {
             let cp = c.split(separator: "/")
             guard !cp.isEmpty else { continue }
             var hashes: [Int] = []
@@ -480,6 +446,86 @@ public struct BaselineComparison: Sendable {
     /// Fingerprints that still count toward `--fail-on`: new and worsened violations.
     public var gating: Set<String> {
         Set(entries.filter { $0.status == .new || $0.status == .worsened }.compactMap { $0.current?.fingerprint })
+    }
+}
+
+/// `BaselineComparison` one scene at a time, in the run's order: `validate` compares each scene
+/// as soon as it is checked and then leaves out the violations `--max-violations` does not keep,
+/// instead of holding every scene's violations until the last one is checked. Comparing every
+/// scene of a report in order, then `fixed`, gives exactly `BaselineComparison(current:baseline:)`.
+public struct BaselineMatcher: Sendable {
+    /// How one violation compares: its status and the baseline violation it matched (by place in
+    /// the baseline report, so that a scene's matches cost a few bytes per violation).
+    public struct Match: Sendable {
+        public var status: BaselineStatus
+        fileprivate var scene = -1, violation = -1
+    }
+    /// Baseline violations by fingerprint (and by the fingerprint they get under the current path
+    /// of a scene seen from another folder): their scene and place in it.
+    private var old: [String: (scene: Int, violation: Int)] = [:]
+    /// Baseline fingerprints matched so far.
+    private var seen = Set<String>()
+    private let baseline: Report
+    /// Baseline scene path → current scene path (`BaselineComparison.alignedScenePaths`).
+    private let aligned: [(String, String)]
+
+    /// `currentScenePaths`: the paths of every scene of the run (checked or not), known before any
+    /// is checked.
+    public init(baseline: Report, currentScenePaths: [String]) {
+        self.baseline = baseline
+        for (i, s) in baseline.scenes.enumerated() {
+            for (j, v) in s.violations.enumerated() { old[v.fingerprint] = (i, j) }
+        }
+        // A baseline scene whose path names no current scene, but is the unique longest match of a
+        // current one's path by whole trailing components (`a.scene.yaml` and `Scenes/a.scene.yaml`
+        // for `/ci/work/proj/Scenes/a.scene.yaml`), is that scene seen from another folder: its
+        // violations are also found under the fingerprint they get with the current path.
+        aligned = BaselineComparison.alignedScenePaths(current: currentScenePaths, baseline: baseline.scenes.map(\.path))
+        for (from, to) in aligned {
+            for (i, s) in baseline.scenes.enumerated() where s.path == from {
+                for (j, v) in s.violations.enumerated() {
+                    guard let fp = SceneReport.fingerprint(of: v, scenePath: from, as: to), old[fp] == nil else { continue }
+                    old[fp] = (i, j)
+                }
+            }
+        }
+    }
+
+    /// Compares the violations of `scene`, the next scene of the run: one match per violation, in
+    /// their order.
+    public mutating func compare(_ scene: SceneReport) -> [Match] {
+        scene.violations.map { v in
+            // The current fingerprint (scene path relative to the project root); a baseline
+            // written by an earlier version used the path relative to the working directory,
+            // so when that finds nothing, the old rule's fingerprint is tried.
+            let key = old[v.fingerprint] != nil ? v.fingerprint
+                : v.legacyFingerprint.flatMap { old[$0] != nil && !seen.contains($0) ? $0 : nil }
+            guard let key, let (i, j) = old[key] else { return Match(status: .new) }
+            let b = baseline.scenes[i].violations[j]
+            seen.insert(key); seen.insert(b.fingerprint)
+            return Match(status: BaselineComparison.classify(v, against: b), scene: i, violation: j)
+        }
+    }
+
+    /// The comparison's entry of violation `current` of the scene at `scene`, matched as `m`.
+    public func entry(_ m: Match, current: ReportViolation, scene: String) -> BaselineEntry {
+        let b = m.scene >= 0 ? baseline.scenes[m.scene].violations[m.violation] : nil
+        return BaselineEntry(status: m.status, scene: scene, current: current, baseline: b)
+    }
+
+    /// The baseline's violations that no compared violation matched, in the scenes of the run that
+    /// were checked (`status == .checked`): fixed.
+    public func fixed(checkedScenes: [SceneReport]) -> [BaselineEntry] {
+        let checkedPaths = Set(checkedScenes.map(\.path))
+        let currentPaths = Set(checkedScenes.map(\.path) + checkedScenes.compactMap(\.legacyPath)
+                               + aligned.filter { checkedPaths.contains($0.1) }.map(\.0))
+        var entries: [BaselineEntry] = []
+        for s in baseline.scenes {
+            for v in s.violations where !seen.contains(v.fingerprint) && currentPaths.contains(s.path) {
+                entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil, baseline: v))
+            }
+        }
+        return entries
     }
 }
 

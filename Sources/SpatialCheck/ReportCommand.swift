@@ -63,7 +63,7 @@ extension SpatialCheck {
             merged.apply(c)
         }
         guard diagnostics.isEmpty else { return .failure(diagnostics) }
-        let exit = exitCode(of: merged, gating: gating)
+        let exit = exitCode(of: merged, failsGate: merged.failsGate(gating: gating))
         // SARIF stays under code scanning's result limit (after the gate has seen every violation).
         if options.format == .sarif { limitViolations(&merged, perRule: 0, total: sarifResultLimit) }
         // Reports written with `validate --with-geometry` carry each scene's geometry: the HTML

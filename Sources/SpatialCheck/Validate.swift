@@ -136,19 +136,34 @@ extension SpatialCheck {
         let wantReplay = wantSnapshots && (options.replay ?? (options.format == .html || options.withGeometry))
         // Messages of the violations `--max-violations` may leave out are written after the limit.
         let messagesAbove = options.maxViolations > 0 ? options.maxViolations : nil
-        // Without a baseline, which violations `--max-violations` keeps depends on the scene
-        // alone: leave the rest out as soon as a scene is checked, so that a run holds at most
-        // that many per rule and scene instead of every scene's tracked violations (up to
-        // `--max-tracked` each: 20 scenes of 1,000 stacked buttons took 8.2 GB). With a baseline,
-        // the comparison needs them all (new or worsened ones are kept first).
-        let limitEach = baselineReport == nil ? messagesAbove : nil
+        // Which violations `--max-violations` keeps depends on the scene alone (and, with a
+        // baseline, on how each compares with it): leave the rest out as soon as a scene is
+        // checked (and compared), so that a run holds at most that many per rule and scene instead
+        // of every scene's tracked violations (up to `--max-tracked` each: 20 scenes of 1,000
+        // stacked buttons took 8.2 GB, 5 with a baseline 4.8 GB). The comparison goes in the
+        // run's order (`BaselineSteps`); only a run naming one scene path twice, whose gate and
+        // matches then cross scenes, is compared as a whole at the end with every violation held.
+        let reportPaths = inputs.map(\.path.report)
+        let wholeComparison = baselineReport != nil && Set(reportPaths).count < reportPaths.count
+        let limitEach = wholeComparison ? nil : messagesAbove
+        let steps = wholeComparison ? nil : baselineReport.map {
+            BaselineSteps(BaselineMatcher(baseline: $0, currentScenePaths: reportPaths), failOn: Severity(config.failOn),
+                          perRule: limitEach)
+        }
         let work: @Sendable (Int) -> Void = { n in
             let (i, path, names) = toCheck[n]
             var checked = checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
                                      snapshot: wantSnapshots, budget: budget, replay: wantReplay,
                                      deferringMessagesAbove: messagesAbove)
-            if let limitEach { limitViolations(&checked, perRule: limitEach) }
-            results.set(i, (checked.report, checked.snapshot), messages: checked.messages)
+            if let steps {
+                // `store` may be handed an earlier-checked later scene: its own slot.
+                steps.checked(n, checked) { m, checked in
+                    results.set(toCheck[m].index, (checked.report, checked.snapshot), messages: checked.messages)
+                }
+            } else {
+                if let limitEach { _ = limitViolations(&checked, perRule: limitEach) }
+                results.set(i, (checked.report, checked.snapshot), messages: checked.messages)
+            }
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }
@@ -180,12 +195,21 @@ extension SpatialCheck {
         report.shard = options.shard
         report.notChecked = catalogNotChecked
         var comparison: BaselineComparison?
-        if let baselineReport {
+        let exit: ExitCode
+        if let steps {
+            // Each scene was compared (its violations carry their status) and limited as it came.
+            let fixed = steps.matcher.fixed(checkedScenes: report.scenes.filter { $0.status == .checked })
+            report.fixedInBaseline = fixed.compactMap { e in e.baseline.map { (scene: e.scene, violation: $0) } }
+            comparison = BaselineComparison(entries: steps.entries + fixed)
+            exit = exitCode(of: report, failsGate: steps.failsGate)
+        } else if let baselineReport {
             let c = BaselineComparison(current: report, baseline: baselineReport)
             comparison = c
             report.apply(c)
+            exit = exitCode(of: report, failsGate: report.failsGate(gating: c.gating))
+        } else {
+            exit = exitCode(of: report, failsGate: report.failsGate)
         }
-        let exit = exitCode(of: report, gating: comparison?.gating)
         // Bounded output, after the gate has seen every violation; only the violations kept get
         // the messages `checkScene` left out.
         let keep = violationsKept(in: report, perRule: options.maxViolations,
@@ -204,8 +228,9 @@ extension SpatialCheck {
     /// `limitViolations(_:perRule:)` for one checked scene, writing the messages of the violations
     /// it keeps first: the same violations, messages and omitted counts as limiting the whole
     /// report later (a rule's most severe violation stays, so the gate sees the same; SARIF's
-    /// total limit then chooses among the same kept violations).
-    static func limitViolations(_ checked: inout CheckedScene, perRule: Int) {
+    /// total limit then chooses among the same kept violations). Returns which of the scene's
+    /// violations it kept.
+    static func limitViolations(_ checked: inout CheckedScene, perRule: Int) -> [Bool] {
         var one = Report(toolVersion: version, pointAngle: Units.defaultPointAngle, failOn: nil, scenes: [checked.report])
         let keep = violationsKept(in: one, perRule: perRule)
         if let messages = checked.messages, let row = keep.first {
@@ -216,14 +241,16 @@ extension SpatialCheck {
         limitViolations(&one, keeping: keep)
         if let scene = one.scenes.first { checked.report = scene }
         checked.messages = nil
+        return keep.first ?? []
     }
 
-    /// The exit code of a report: 2 when a scene could not be loaded; 1 when a violation fails the
-    /// gate; 2 when a scene stopped early and nothing failed (it was not checked to its end, so it
-    /// cannot pass: "could not check", never "checked and passed"); else 0.
-    static func exitCode(of report: Report, gating: Set<String>?) -> ExitCode {
+    /// The exit code of a report, given whether its violations fail the gate (`Report.failsGate`):
+    /// 2 when a scene could not be loaded; 1 when a violation fails the gate; 2 when a scene
+    /// stopped early and nothing failed (it was not checked to its end, so it cannot pass: "could
+    /// not check", never "checked and passed"); else 0.
+    static func exitCode(of report: Report, failsGate: Bool) -> ExitCode {
         if report.hasLoadErrors { return .loadError }
-        if report.failsGate(gating: gating) { return .violations }
+        if failsGate { return .violations }
         return report.isIncomplete ? .loadError : .clean
     }
 
@@ -430,6 +457,59 @@ final class SceneResults: @unchecked Sendable {
     func all() -> [(report: SceneReport, snapshot: SceneSnapshot?)] {
         lock.lock(); defer { lock.unlock() }
         return slots.compactMap { $0 }
+    }
+}
+
+/// `validate --baseline`: compares each checked scene with the baseline in the run's order (the
+/// order `BaselineComparison` compares a whole report in; a scene checked in parallel waits for
+/// the ones before it), decides its part of the gate on all of its violations, then leaves out
+/// the violations `--max-violations` does not keep, so a run holds the kept violations of the
+/// scenes compared and the whole violations only of scenes waiting for an earlier one.
+final class BaselineSteps: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var matcher: BaselineMatcher
+    private let failOn: Severity?, perRule: Int?
+    private var waiting: [Int: SpatialCheck.CheckedScene] = [:]
+    private var next = 0
+    /// The comparison's entries of the violations kept, in the run's order.
+    private(set) var entries: [BaselineEntry] = []
+    /// Whether a violation of a compared scene fails the gate (a new or worsened one at or above
+    /// `failOn`): `Report.failsGate(gating:)` of the whole report, one scene at a time (a
+    /// fingerprint names its scene, and no two scenes of such a run have the same path).
+    private(set) var failsGate = false
+
+    init(_ matcher: BaselineMatcher, failOn: Severity?, perRule: Int?) {
+        self.matcher = matcher; self.failOn = failOn; self.perRule = perRule
+    }
+
+    /// Scene `n` of the checked scenes was checked: compares it and every later one already
+    /// checked, in order, handing each (with its number) to `store` once it is compared and limited.
+    func checked(_ n: Int, _ scene: SpatialCheck.CheckedScene, store: (Int, SpatialCheck.CheckedScene) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        waiting[n] = scene
+        while var checked = waiting.removeValue(forKey: next) {
+            let m = next
+            next += 1
+            let found = matcher.compare(checked.report)
+            var gating = Set<String>()
+            for (i, e) in zip(checked.report.violations.indices, found) {
+                checked.report.violations[i].baseline = e.status
+                if e.status == .new || e.status == .worsened { gating.insert(checked.report.violations[i].fingerprint) }
+            }
+            if !failsGate {
+                failsGate = Report(toolVersion: SpatialCheck.version, pointAngle: Units.defaultPointAngle, failOn: failOn,
+                                   scenes: [checked.report]).failsGate(gating: gating)
+            }
+            // The matches of the violations kept, which are in the same order.
+            var kept = found
+            if let perRule {
+                let keep = SpatialCheck.limitViolations(&checked, perRule: perRule)
+                kept = zip(found, keep).filter(\.1).map(\.0)
+            }
+            let scene = checked.report
+            entries += zip(kept, scene.violations).map { matcher.entry($0, current: $1, scene: scene.path) }
+            store(m, checked)
+        }
     }
 }
 

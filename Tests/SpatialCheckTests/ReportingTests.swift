@@ -204,11 +204,6 @@ import SpatialModel
         return pairs
     }
 
-    static func scenes(_ paths: [String]) -> Report {
-        Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error,
-               scenes: paths.map { SceneReport(path: $0, status: .checked, frameRate: 90, frames: 10, duration: 0.111) })
-    }
-
     /// Regression (issue 16, session 10): a baseline's scenes that no current scene names are
     /// matched by path suffix; that compared every pair, so `report` of two untrusted reports of
     /// 20,000 scenes each did not finish in 5 minutes. The suffix index gives the same pairs:
@@ -221,7 +216,7 @@ import SpatialModel
         let baseline = ["Scenes/a.scene.yaml", "Scenes/b.scene.yaml", "old/c.scene.yaml", "other/c.scene.yaml",
                         "two/d.scene.yaml", "one/two/d.scene.yaml", "root/e.scene.yaml", "r/f.scene.yaml", "//",
                         "a/g.scene.yaml", "a/g.scene.yaml", "h.scene.yaml", "same.scene.yaml", "i.scene.yaml", "z/k/i.scene.yaml"]
-        let got = BaselineComparison.alignedScenePaths(current: Self.scenes(current), baseline: Self.scenes(baseline))
+        let got = BaselineComparison.alignedScenePaths(current: current, baseline: baseline)
         let want = Self.quadraticAlignment(current: current, baseline: baseline)
         #expect(got.map { "\($0.0) -> \($0.1)" } == want.map { "\($0.0) -> \($0.1)" })
         #expect(got.map { "\($0.0) -> \($0.1)" } == ["Scenes/a.scene.yaml -> /ci/p/Scenes/a.scene.yaml", "Scenes/b.scene.yaml -> /ci/p/Scenes/b.scene.yaml",
@@ -231,7 +226,7 @@ import SpatialModel
         // Many scenes: every tenth current scene is a baseline scene under another top folder.
         let many = (0..<20_000).map { "cur/d\($0 % 100)/s\($0).scene.yaml" }
         let old = (0..<20_000).map { $0 % 10 == 0 ? "base/cur/d\($0 % 100)/s\($0).scene.yaml" : "base/e\($0)/t\($0).scene.yaml" }
-        let pairs = BaselineComparison.alignedScenePaths(current: Self.scenes(many), baseline: Self.scenes(old))
+        let pairs = BaselineComparison.alignedScenePaths(current: many, baseline: old)
         #expect(pairs.count == 2_000)
         #expect(pairs.allSatisfy { $0.0 == "base/" + $0.1 })
     }

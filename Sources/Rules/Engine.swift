@@ -183,10 +183,6 @@ public final class RuleEngine {
         // Per violation: its aggregate and its entities in path order (equal paths keep index
         // order), -1 = none. Out-of-scene entity indices are left out, as their paths are.
         struct Item { var slot: Int; var e0: Int; var e1: Int }
-        // Sort keys as integers, computed once: severity, the rule id's rank, the entity paths'
-        // ranks (in path order; equal paths share a rank), the sub-check, then the order of first
-        // appearance (a stable sort). The same order as comparing the violations' strings.
-        struct Rank { var severity: Int; var rule: Int; var count: Int; var e0: Int; var e1: Int; var variant: Int }
         var items: [Item] = []
         var ranks: [Rank] = []
         items.reserveCapacity(keys.count)
@@ -212,8 +208,90 @@ public final class RuleEngine {
                               e1: y >= 0 ? pathRank[y] : 0, variant: key.variant))
             perRule[key.rule] += 1
         }
-        // Sub-checks of the same rule and entities (same severity) follow the main measurement.
-        var order = Array(items.indices)
+        let order = Self.order(of: ranks)
+        ranks = []
+        let writer = MessageWriter(processors: processors, processorOfRule: processorOfRule,
+                                   summaries: rules.map(\.summary), paths: paths, keys: keys, aggregates: aggregates)
+        let deferred = perRule.map { n in limit.map { n > $0 } ?? false }
+        // What the loop below needs of each rule, read once per rule rather than copying its
+        // metadata (strings and arrays, retained and released) per violation.
+        let help = rules.map(\.help), ids = rules.map(\.id), units = rules.map(\.unit)
+        let angleDerived = rules.map(\.angleDerived), subchecks = rules.map { $0.subchecks.map(\.name) }
+        // Every fingerprint of a rule starts with the hash of its id and the scene path.
+        let prefixes = rules.map { r -> FNV1a64 in
+            var h = FNV1a64()
+            h.combine(r.id)
+            h.combine(scene.path)
+            return h
+        }
+        var pendingIndices: [Int] = [], pendingSlots: [Int32] = []
+        for (n, k) in order.enumerated() {
+            let item = items[k]
+            let key = keys[item.slot]
+            let agg = aggregates[item.slot]
+            let sorted = item.e0 < 0 ? [] : item.e1 < 0 ? [paths[item.e0]] : [paths[item.e0], paths[item.e1]]
+            let message: String
+            if deferred[key.rule] {
+                message = ""
+                pendingIndices.append(n)
+                pendingSlots.append(Int32(truncatingIfNeeded: item.slot))
+            } else {
+                message = writer.message(slot: item.slot)
+            }
+            let borderline = (angleDerived[key.rule] || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
+                && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
+            let loc = item.e0 >= 0 ? entities[item.e0].location : findings.locations[key]
+            let names = subchecks[key.rule]
+            let subcheck = key.variant > 0 && key.variant <= names.count ? names[key.variant - 1] : nil
+            body(Violation(
+                rule: ids[key.rule], severity: agg.severity, entities: sorted, spans: agg.mergedSpans(), frameCount: agg.frameCount,
+                firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
+                lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
+                measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? units[key.rule], worstFrame: agg.worstFrame,
+                message: message, help: help[key.rule],
+                fingerprint: violationFingerprint(prefix: prefixes[key.rule], sortedEntities: sorted, subcheck: subcheck),
+                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans))
+        }
+        return PendingMessages(writer: pendingIndices.isEmpty ? nil : writer, indices: pendingIndices, slots: pendingSlots)
+    }
+
+    /// A violation's sort keys as integers, computed once: severity, the rule id's rank, the
+    /// entity paths' ranks (in path order; equal paths share a rank), the sub-check; ties keep the
+    /// order of first appearance. The same order as comparing the violations' strings.
+    struct Rank { var severity: Int; var rule: Int; var count: Int; var e0: Int; var e1: Int; var variant: Int }
+
+    /// The indices of `ranks` in violation order. Sub-checks of the same rule and entities (same
+    /// severity) follow the main measurement. When every field fits, each rank is packed into one
+    /// integer (field by field, most significant first) and the pairs (key, index) are sorted
+    /// with two integer comparisons: a crowded scene sorts a million violations. `packed` false
+    /// (or a field too wide) compares the fields one by one, the definition.
+    static func order(of ranks: [Rank], packed: Bool = true) -> [Int] {
+        // An entity list compares lexicographically (a prefix first): as the pair of ranks + 1,
+        // 0 for an entity that is not there.
+        var widest = (severity: 0, rule: 0, entity: 0, variant: 0), negative = false
+        for r in ranks {
+            widest = (max(widest.severity, r.severity), max(widest.rule, r.rule),
+                      max(widest.entity, r.count > 0 ? r.e0 + 1 : 0, r.count > 1 ? r.e1 + 1 : 0), max(widest.variant, r.variant))
+            negative = negative || min(r.severity, r.rule, r.e0, r.e1, r.variant) < 0
+        }
+        func bits(_ x: Int) -> Int { Int.bitWidth - x.leadingZeroBitCount }
+        let b = (bits(widest.severity), bits(widest.rule), bits(widest.entity), bits(widest.variant))
+        if packed, !negative, b.0 + b.1 + 2 * b.2 + b.3 <= 64 {
+            struct Keyed { var key: UInt64; var index: Int }
+            var keyed: [Keyed] = []
+            keyed.reserveCapacity(ranks.count)
+            for (i, r) in ranks.enumerated() {
+                var k = UInt64(r.severity)
+                k = k << b.1 | UInt64(r.rule)
+                k = k << b.2 | UInt64(r.count > 0 ? r.e0 + 1 : 0)
+                k = k << b.2 | UInt64(r.count > 1 ? r.e1 + 1 : 0)
+                k = k << b.3 | UInt64(r.variant)
+                keyed.append(Keyed(key: k, index: i))
+            }
+            keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+            return keyed.map(\.index)
+        }
+        var order = Array(ranks.indices)
         ranks.withUnsafeBufferPointer { r in
             order.sort { i, j in
                 let a = r[i], b = r[j]
@@ -227,47 +305,7 @@ public final class RuleEngine {
                 return i < j
             }
         }
-        ranks = []
-        let writer = MessageWriter(processors: processors, processorOfRule: processorOfRule,
-                                   summaries: rules.map(\.summary), paths: paths, keys: keys, aggregates: aggregates)
-        let deferred = perRule.map { n in limit.map { n > $0 } ?? false }
-        let help = rules.map(\.help)
-        // Every fingerprint of a rule starts with the hash of its id and the scene path.
-        let prefixes = rules.map { r -> FNV1a64 in
-            var h = FNV1a64()
-            h.combine(r.id)
-            h.combine(scene.path)
-            return h
-        }
-        var pendingIndices: [Int] = [], pendingSlots: [Int32] = []
-        for (n, k) in order.enumerated() {
-            let item = items[k]
-            let key = keys[item.slot]
-            let agg = aggregates[item.slot]
-            let meta = rules[key.rule]
-            let sorted = item.e0 < 0 ? [] : item.e1 < 0 ? [paths[item.e0]] : [paths[item.e0], paths[item.e1]]
-            let message: String
-            if deferred[key.rule] {
-                message = ""
-                pendingIndices.append(n)
-                pendingSlots.append(Int32(truncatingIfNeeded: item.slot))
-            } else {
-                message = writer.message(slot: item.slot)
-            }
-            let borderline = (meta.angleDerived || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
-                && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
-            let loc = item.e0 >= 0 ? entities[item.e0].location : findings.locations[key]
-            let subcheck = key.variant > 0 && key.variant <= meta.subchecks.count ? meta.subchecks[key.variant - 1].name : nil
-            body(Violation(
-                rule: meta.id, severity: agg.severity, entities: sorted, spans: agg.mergedSpans(), frameCount: agg.frameCount,
-                firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
-                lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
-                measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? meta.unit, worstFrame: agg.worstFrame,
-                message: message, help: help[key.rule],
-                fingerprint: violationFingerprint(prefix: prefixes[key.rule], sortedEntities: sorted, subcheck: subcheck),
-                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans))
-        }
-        return PendingMessages(writer: pendingIndices.isEmpty ? nil : writer, indices: pendingIndices, slots: pendingSlots)
+        return order
     }
 
     /// The rank of each string in sorted order (equal strings share a rank).
@@ -305,9 +343,9 @@ struct MessageWriter {
 
     func message(slot: Int) -> String {
         let key = keys[slot]
-        var names: [String] = []
-        if key.a >= 0, key.a < paths.count { names.append(paths[key.a]) }
-        if key.b >= 0, key.b < paths.count { names.append(paths[key.b]) }
+        let a = key.a >= 0 && key.a < paths.count, b = key.b >= 0 && key.b < paths.count
+        // One allocation (appending to an empty array allocates twice for two names).
+        let names = a && b ? [paths[key.a], paths[key.b]] : a ? [paths[key.a]] : b ? [paths[key.b]] : []
         let p = processorOfRule[key.rule]
         return p >= 0 ? processors[p].message(rule: key.rule, aggregates[slot], names) : summaries[key.rule]
     }
@@ -654,6 +692,8 @@ final class StaticRule: RuleProcessor {
 /// (a 5 mm threshold reads 0.005, not 0.01).
 func fmt(_ x: Double) -> String {
     guard x.isFinite else { return x.isNaN ? "n/a" : (x > 0 ? "inf" : "-inf") }
+    // What the rounding below gives for ±0 (most of a crowded scene's measured gaps), without it.
+    if x == 0 { return "0" }
     let a = abs(x)
     let decimals = a > 0 && a < 0.1 ? min(8, 1 - Int(log10(a).rounded(.down))) : 2
     let scale = pow(10, Double(decimals))
@@ -679,6 +719,24 @@ func fmt(_ x: Double) -> String {
         s += String(decoding: digits[(digits.count - decimals)..<frac], as: UTF8.self)
     }
     return s
+}
+
+/// `parts` joined, written once into a string of the exact length. Interpolation grows its string
+/// several times and appends piece by piece (about 6,000 instructions for win-controls-keepout's
+/// message of eleven pieces), which a crowded scene pays for each of ~800,000 violations.
+func concatenated(_ parts: String...) -> String {
+    var count = 0
+    for p in parts { count += p.utf8.count }
+    return String(unsafeUninitializedCapacity: count) { out in
+        var n = 0
+        for var p in parts {
+            p.withUTF8 { b in
+                let end = min(out.count, n + b.count)
+                n = UnsafeMutableBufferPointer(rebasing: out[n..<end]).initialize(fromContentsOf: b[..<(end - n)]) + n
+            }
+        }
+        return n
+    }
 }
 
 extension Array where Element == String {

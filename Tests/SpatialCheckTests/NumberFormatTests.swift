@@ -29,6 +29,9 @@ import Testing
         #expect(fmt(1.10) == "1.1")
         #expect(fmt(0.000001234) == "0.0000012")
         #expect(fmt(.nan) == "n/a")
+        #expect(fmt(0) == "0")
+        #expect(fmt(-0.0) == "0")
+        #expect(printfForm(-0.0) == "0")
     }
 
     @Test func matchesPrintfOnManyValues() {

@@ -90,6 +90,45 @@ import SpatialModel
         #expect(list.knownFindings == 0)
     }
 
+    /// The messages, written out by hand: the still scene's pair (32.87 pt below the bottom edge),
+    /// and the same pair found above the top edge with a gap of 0 (`aux` = 4 · window + 2), with
+    /// the rule's band and with another threshold.
+    @Test func messagesNameTheContentTheEdgeAndTheGap() throws {
+        let scene = try Self.load(yaml: Self.stillScene)
+        #expect(Self.run(scene, .list).violations.first?.message == "near reaches into the 60 pt band below the bottom edge of main, "
+            + "where its window bar and close and resize controls are (32.87 pt from the edge as seen from the eye); "
+            + "move it clear of the window's controls")
+        let engine = RuleEngine(scene: scene, configuration: .default)
+        let rule = try #require(engine.processor(ControlsKeepoutRule.self))
+        var agg = Aggregate()
+        agg.measured = 0; agg.threshold = 60; agg.aux = 4 * 0 + 2
+        let above = " reaches into the 60 pt band above the top edge of main, where its Share menu appears "
+            + "(0 pt from the edge as seen from the eye); move it clear of the window's controls"
+        #expect(rule.message(rule: rule.rule, agg, ["main", "near"]) == "near" + above)
+        #expect(rule.message(rule: rule.rule, agg, ["main"]) == "other content" + above)
+        agg.threshold = 44.5; agg.measured = -0.0
+        #expect(rule.message(rule: rule.rule, agg, ["main", "near"])
+            == "near" + above.replacingOccurrences(of: "60 pt", with: "44.5 pt"))
+    }
+
+    /// `sortIndices` (the candidates' radix sort) against `sorted()`: short and long lists, one,
+    /// two and three passes, repeated values, and a value outside the bound (sorted by comparison).
+    @Test func candidateIndicesSortLikeSorted() {
+        var rng = SystemRandomNumberGenerator()
+        for (n, bound) in [(10, 100), (300, 2), (1_000, 1_000), (5_000, 125_000), (3_000, 1 << 23), (2_000, 1 << 30)] {
+            var values = (0..<n).map { _ in Int.random(in: 0..<bound, using: &rng) }
+            let expected = values.sorted()
+            sortIndices(&values, below: bound)
+            #expect(values == expected, "\(n) values below \(bound)")
+        }
+        var outside = Array((0..<400).reversed())
+        outside[7] = 10_000
+        let expected = outside.sorted()
+        sortIndices(&outside, below: 400)
+        #expect(outside == expected)
+        #expect(outside.last == 10_000 && outside.first == 0)
+    }
+
     /// The same window and cubes, the eye walking 1 m to the right and back: each time it is more
     /// than 0.2 m (`eyeSkin`) from where the list was built, the list is built again. Builds are
     /// then more than 0.2 m of walking apart (at most 1 + 2 / 0.2 = 11 in the 2 m walk), and on the

@@ -85,6 +85,28 @@ import SpatialModel
         }
     }
 
+    @Test func everyPrintableByteInAPlainScalarIsReadAsLibyamlReadsIt() {
+        // The plain-scalar scan takes `-./0-9A-Za-z` without further checks; every printable
+        // ASCII byte, inside a scalar and at its end, in block and flow context, must still give
+        // libyaml's tree (or be declined and get libyaml's result).
+        var accepted = 0
+        for b in UInt8(0x21)...UInt8(0x7E) {
+            let c = String(UnicodeScalar(b))
+            for text in ["a: x\(c)y\n", "a: x\(c)\n", "a: [x\(c)y, z]\n", "a: {k: x\(c)y}\n", "a: [x\(c)]\n"] {
+                let reference = Self.libyaml(text)
+                if let fast = Self.fast(text) {
+                    accepted += 1
+                    #expect(fast == reference.tree, "\(text)")
+                }
+                let converted = Self.converter(text)
+                #expect(converted.tree == reference.tree, "\(text)")
+                #expect(converted.diagnostics == reference.diagnostics, "\(text)")
+            }
+        }
+        // The fast path reads at least the 65 bytes of the usual class in all five forms.
+        #expect(accepted >= 65 * 5)
+    }
+
     @Test func decimalsAreTheDoublesLibyamlsPathReads() {
         // Decimals of up to 15 digits are read without `Double(String)`; they must be the same
         // doubles to the bit. Deterministic pseudo-random digits, 1–15 of them, with and without sign.

@@ -18,6 +18,10 @@ import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+    # `--help` (or any option) is not a folder to write into.
+    sys.stdout.write(__doc__)
+    sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Tests", "Corpus", "hostile-scenes")
 
 NAN, INF, NINF, BIG = object(), object(), object(), object()

@@ -57,8 +57,11 @@ extension SpatialCheck {
         public var report: Report
         public var snapshots: [String: SceneSnapshot]
         public var configuration: RuleConfiguration
-        /// The comparison with `--baseline`. Its entries' current violations are the report's before
-        /// `--max-violations`: those left out of the report have no message (`RuleEngine.finish(deferringMessagesAbove:_:)`).
+        /// The comparison with `--baseline`: the entries of the violations the report keeps after
+        /// `--max-violations` (each scene is compared, then limited, as soon as it is checked), then
+        /// the fixed ones. A run naming one scene path twice is compared as a whole: then every
+        /// violation's entry is here, and those left out of the report have no message
+        /// (`RuleEngine.finish(deferringMessagesAbove:_:)`).
         public var baseline: BaselineComparison?
         public var exitCode: ExitCode
         public var diagnostics: [Diagnostic]

@@ -200,10 +200,11 @@ extension SpatialCheck {
         var comparison: BaselineComparison?
         let exit: ExitCode
         if let steps {
-            // Each scene was compared (its violations carry their status) and limited as it came.
-            let fixed = steps.matcher.fixed(checkedScenes: report.scenes.filter { $0.status == .checked })
-            report.fixedInBaseline = fixed.compactMap { e in e.baseline.map { (scene: e.scene, violation: $0) } }
-            comparison = BaselineComparison(entries: steps.entries + fixed)
+            // Each scene was compared (its violations carry their status) and limited as it came;
+            // `apply` gives the kept ones the same statuses and records the fixed ones.
+            let c = BaselineComparison(entries: steps.entries + steps.matcher.fixed(checkedScenes: report.scenes.filter { $0.status == .checked }))
+            comparison = c
+            report.apply(c)
             exit = exitCode(of: report, failsGate: steps.failsGate)
         } else if let baselineReport {
             let c = BaselineComparison(current: report, baseline: baselineReport)

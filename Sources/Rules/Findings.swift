@@ -156,6 +156,13 @@ struct Aggregate {
         }
     }
 
+    /// `addSpan(from, to)`, with the first and last frame (and their times) moved out to the run.
+    mutating func addRun(_ from: Int, fromTime: Double, _ to: Int, toTime: Double) {
+        addSpan(from, to)
+        if from < firstFrame { firstFrame = from; firstTime = fromTime }
+        if to > lastFrame { lastFrame = to; lastTime = toTime }
+    }
+
     /// Stored runs as `[[first, last]]`, sorted (see `omittedSpans` for the runs not stored).
     func mergedSpans() -> [[Int]] {
         guard headStart <= headEnd else { return [] }
@@ -241,9 +248,9 @@ struct Findings {
     mutating func report(slot: inout Int32, rule: Int, _ e0: Int, _ e1: Int, frame: Int, time: Double,
                          measured: Double, threshold: Double, aux: Double, severity: Severity?, angular: Bool,
                          unit: String?) {
-        var i = Int(slot)
         let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
-        if !(i >= 0 && i < keys.count && keys[i].rule == rule && keys[i].a == lo && keys[i].b == hi && keys[i].variant == 0) {
+        var i = checked(slot, rule: rule, lo, hi)
+        if i < 0 {
             i = self.slot(rule: rule, e0, e1, variant: 0)
             slot = Int32(truncatingIfNeeded: i)
             guard i >= 0 else { return }
@@ -258,6 +265,29 @@ struct Findings {
         }
     }
 
+    /// The frames `from ... to` for a pair finding already reported with the same values in frame
+    /// `from − 1` (its aggregate at `slot`, checked as in `report(slot:...)`): what reporting it in
+    /// each of them does, since a repeated value is never a new worst. Nothing when the finding has
+    /// no aggregate (it was dropped at the tracking limit; so would the repeats be).
+    mutating func extendRun(slot: inout Int32, rule: Int, _ e0: Int, _ e1: Int, from: Int, fromTime: Double,
+                            to: Int, toTime: Double) {
+        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
+        var i = checked(slot, rule: rule, lo, hi)
+        if i < 0 {
+            i = existingSlot(rule: rule, lo, hi)
+            guard i >= 0 else { return }
+            slot = Int32(truncatingIfNeeded: i)
+        }
+        aggregates[i].addRun(from, fromTime: fromTime, to, toTime: toTime)
+    }
+
+    /// `slot` when it is the aggregate of the pair (rule, lo, hi) with lo ≤ hi, else -1.
+    @inline(__always)
+    private func checked(_ slot: Int32, rule: Int, _ lo: Int, _ hi: Int) -> Int {
+        let i = Int(slot)
+        return i >= 0 && i < keys.count && keys[i].rule == rule && keys[i].a == lo && keys[i].b == hi && keys[i].variant == 0 ? i : -1
+    }
+
     /// Record a whole run at once (used at the end for sustained conditions of a static scene).
     mutating func reportRun(rule: Int, _ e0: Int = -1, _ e1: Int = -1, from: Int, fromTime: Double,
                             to: Int, toTime: Double, measured: Double, worstFrame: Int, threshold: Double,
@@ -265,9 +295,7 @@ struct Findings {
         guard to >= from else { return }
         let i = slot(rule: rule, e0, e1, variant: variant)
         guard i >= 0 else { return }
-        aggregates[i].addSpan(from, to)
-        if from < aggregates[i].firstFrame { aggregates[i].firstFrame = from; aggregates[i].firstTime = fromTime }
-        if to > aggregates[i].lastFrame { aggregates[i].lastFrame = to; aggregates[i].lastTime = toTime }
+        aggregates[i].addRun(from, fromTime: fromTime, to, toTime: toTime)
         update(i, rule: rule, measured: measured, worstFrame: worstFrame, threshold: threshold, aux: aux,
                severity: severity, angular: false, unit: unit)
     }
@@ -304,9 +332,13 @@ struct Findings {
     /// Whether (rule, e0, e1) has an aggregate: after the limit is reached only those can still
     /// change, so a processor may skip the work of a finding that would be dropped.
     func hasAggregate(rule: Int, _ e0: Int, _ e1: Int) -> Bool {
-        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
-        if let k = packed.pack(rule: rule, lo, hi, variant: 0) { return packed.find(k) >= 0 }
-        return slotOfKey[FindingKey(rule: rule, e0, e1)] != nil
+        existingSlot(rule: rule, e1 >= 0 && e0 > e1 ? e1 : e0, e1 >= 0 && e0 > e1 ? e0 : e1) >= 0
+    }
+
+    /// The aggregate of the pair (rule, lo, hi) with lo ≤ hi, or -1 when it has none.
+    private func existingSlot(rule: Int, _ lo: Int, _ hi: Int) -> Int {
+        if let k = packed.pack(rule: rule, lo, hi, variant: 0) { return packed.find(k) }
+        return slotOfKey[FindingKey(rule: rule, lo, hi)] ?? -1
     }
 
     /// Whether `rule` has an aggregate (a violation tracked).

@@ -148,6 +148,9 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var previous: [PairFinding] = [], spare: [PairFinding] = []
     /// Whether `previous` holds the previous frame's findings (they are kept only for a still eye).
     private var previousKept = false
+    /// Frames in which nothing changed, not yet added to the runs of `previous` (see
+    /// `flushRepeats`): the first one and its time, and the last one and its time.
+    private var repeatFrom = -1, repeatFromTime = 0.0, repeatTo = -1, repeatToTime = 0.0
     /// Whether the closest points of two disjoint tilted images are searched only when their gap
     /// could make a finding (`quadGap(_:_:gapNeededBelow:)`); off, always (tests compare the two).
     var closestPointShortcut = true
@@ -317,12 +320,14 @@ final class TargetPairAnalyzer: RuleProcessor {
         let keep = incremental && (eyeSame || firstFrame)
         previousKept = keep
         if reuse, !anyChanged {
+            // The previous frame's findings, again: only their runs grow, so the frame is noted
+            // and the runs extended once the streak of such frames ends (`flushRepeats`).
             reusedFrames += 1
-            previous.withUnsafeMutableBufferPointer { ps in
-                for k in ps.indices { reportAngular(&ps[k], f, &out) }
-            }
+            if repeatFrom < 0 { repeatFrom = f.frame; repeatFromTime = f.time }
+            repeatTo = f.frame; repeatToTime = f.time
             return
         }
+        flushRepeats(&out)
         if reuse { partialFrames += 1 }
         var found = spare
         found.removeAll(keepingCapacity: true)
@@ -532,6 +537,25 @@ final class TargetPairAnalyzer: RuleProcessor {
         // A frame past the tracking limit kept only part of its findings: never repeat them.
         if out.limitReached { previousKept = false }
     }
+
+    /// Adds the frames of a streak of unchanged frames to the runs of the findings they repeated.
+    /// Reporting a finding again with the same values, frame after frame, only extends its run (a
+    /// value equal to the recorded worst is not a new worst), and each of these findings was
+    /// reported in the frame before the streak: one run extension per finding and streak is what
+    /// reporting it in every frame of the streak does, so reports stay byte-identical.
+    private func flushRepeats(_ out: inout Findings) {
+        guard repeatFrom >= 0 else { return }
+        let from = repeatFrom, fromTime = repeatFromTime, to = repeatTo, toTime = repeatToTime
+        repeatFrom = -1
+        previous.withUnsafeMutableBufferPointer { ps in
+            for k in ps.indices {
+                out.extendRun(slot: &ps[k].slot, rule: ps[k].rule, ps[k].a, ps[k].b,
+                              from: from, fromTime: fromTime, to: to, toTime: toTime)
+            }
+        }
+    }
+
+    func finish(_ out: inout Findings, _ end: EndState) { flushRepeats(&out) }
 
     /// Whether any of the three rules tracks the pair (a, b).
     private func trackedPair(_ a: Int, _ b: Int, _ out: Findings) -> Bool {

@@ -135,6 +135,9 @@ import SpatialModel
         return y
     }
 
+    /// Streaks of unchanged frames are added to the runs of their findings only when a frame with
+    /// a change ends them (the orb starting, an event) or the scene ends: a streak left out, or
+    /// added one frame off, changes the spans and frame counts compared here.
     @Test(arguments: [true, false])
     func generatedScenesGiveTheSameViolations(still: Bool) throws {
         let scene = try Self.load(yaml: Self.generated(still: still))

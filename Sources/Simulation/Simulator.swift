@@ -62,6 +62,9 @@ public struct Simulator: Sendable {
     private let movingNodes: [Int32]
     private let movingEntities: [Int32]
     private let entityMoves: [Bool]
+    /// Whether a frame whose quantities cannot differ from the previous frame's keeps them instead
+    /// of recomputing them (see `run`); off, every frame computes them (tests compare the two).
+    var reusesStillFrames = true
     private let initialVisible: [Bool]
     /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0.
     private let emMetres: [Double]
@@ -347,6 +350,13 @@ public struct Simulator: Sendable {
         var prevDistance = [Double](repeating: 0, count: entityCount)
         var prevLocalDir = [Double](repeating: 0, count: entityCount * 3)
         var prevHead = Vec3.zero
+        // A frame's quantities are a function of the head pose, the entities' boxes and, for the
+        // velocities, the previous frame's pose and boxes. When nothing in the scene can move (no
+        // animated or anchored node) and the head pose is bit for bit that of the two frames
+        // before, they are the previous frame's: `q` keeps them instead of the kernel rewriting
+        // the same values (a seated viewer looking at still content costs no quantities).
+        let stillScene = reusesStillFrames && movingEntities.isEmpty
+        var lastPose = SIMD8<UInt64>(repeating: 0), samePose = 0
         // Content attached to the head or hand moves with the eye: its motion is judged in the head frame.
         let headAttached = scene.entities.map { $0.anchor != .world }
 
@@ -455,21 +465,29 @@ public struct Simulator: Sendable {
                                  &entBoxes, &boxFrames, movingEntities, movingEntities.count)
             }
             mark(&phases.transforms)
-            var head = sm_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w),
-                               fov_h: fieldOfView.x, fov_v: fieldOfView.y)
-            var motion = sm_motion_state(prev_center: nil, prev_local_dir: nil, prev_distance: nil,
-                                         prev_head: (prevHead.x, prevHead.y, prevHead.z),
-                                         has_prev: i == 0 ? 0 : 1, dt: dt)
-            prevCenter.withUnsafeMutableBufferPointer { pc in
-                prevLocalDir.withUnsafeMutableBufferPointer { pl in
-                    prevDistance.withUnsafeMutableBufferPointer { pd in
-                        motion.prev_center = pc.baseAddress
-                        motion.prev_local_dir = pl.baseAddress
-                        motion.prev_distance = pd.baseAddress
-                        q.withOutputs { out in
-                            sm_entity_quantities(&head, entBoxes, boxFrames, world, nNodes, entityNode, emMetres,
-                                                 headAttached, pointAngle, i == 0 ? nil : entityMoves,
-                                                 &motion, &out, entityCount)
+            let pose = SIMD8<UInt64>(p.x.bitPattern, p.y.bitPattern, p.z.bitPattern, r.x.bitPattern,
+                                     r.y.bitPattern, r.z.bitPattern, r.w.bitPattern, 0)
+            samePose = i > 0 && pose == lastPose ? samePose + 1 : 0
+            lastPose = pose
+            if stillScene && samePose >= 2 {
+                phases.stillFrames += 1
+            } else {
+                var head = sm_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w),
+                                   fov_h: fieldOfView.x, fov_v: fieldOfView.y)
+                var motion = sm_motion_state(prev_center: nil, prev_local_dir: nil, prev_distance: nil,
+                                             prev_head: (prevHead.x, prevHead.y, prevHead.z),
+                                             has_prev: i == 0 ? 0 : 1, dt: dt)
+                prevCenter.withUnsafeMutableBufferPointer { pc in
+                    prevLocalDir.withUnsafeMutableBufferPointer { pl in
+                        prevDistance.withUnsafeMutableBufferPointer { pd in
+                            motion.prev_center = pc.baseAddress
+                            motion.prev_local_dir = pl.baseAddress
+                            motion.prev_distance = pd.baseAddress
+                            q.withOutputs { out in
+                                sm_entity_quantities(&head, entBoxes, boxFrames, world, nNodes, entityNode, emMetres,
+                                                     headAttached, pointAngle, i == 0 ? nil : entityMoves,
+                                                     &motion, &out, entityCount)
+                            }
                         }
                     }
                 }
@@ -500,6 +518,9 @@ public struct SimulationPhaseTimes: Sendable, Hashable {
     public var transforms: UInt64 = 0
     public var quantities: UInt64 = 0
     public var frames: Int = 0
+    /// Frames whose quantities were the previous frame's, kept instead of recomputed (nothing in the
+    /// scene can move and the head pose had not changed for two frames).
+    public var stillFrames: Int = 0
     public init() {}
     public var total: UInt64 { animation &+ transforms &+ quantities }
 

@@ -171,6 +171,59 @@ struct SimulationQuantityTests {
     }
 }
 
+@Suite("Simulation: frames in which nothing can move")
+struct SimulationStillFrameTests {
+    /// Every quantity of every frame as text (shortest round-trip doubles: bit for bit but NaN
+    /// payloads), with the simulator keeping still frames' quantities or recomputing them.
+    static func trace(_ scene: Scene, keep: Bool) -> (frames: [String], still: Int) {
+        var sim = Simulator(scene: scene)
+        sim.reusesStillFrames = keep
+        var phases = SimulationPhaseTimes()
+        var out: [String] = []
+        sim.run(phases: &phases) { q in out.append(String(describing: copy q)) }
+        return (out, phases.stillFrames)
+    }
+
+    static func windows() -> TestSceneBuilder {
+        var b = TestSceneBuilder()
+        b.add("ahead", position: Vec3(0, 1.6, -2))
+        b.add("left", position: Vec3(-1.5, 1.2, -1), rotation: Quat(yaw: 40, pitch: 0, roll: 0))
+        b.add("behind", position: Vec3(0.5, 2.5, 3))
+        return b
+    }
+
+    /// A seated viewer before still windows: from the third frame on (the pose then equals the two
+    /// frames before) nothing is recomputed, and every frame is what computing it gives.
+    @Test func aStillViewerBeforeStillContent() {
+        let scene = Self.windows().scene(duration: 1)
+        let kept = Self.trace(scene, keep: true), computed = Self.trace(scene, keep: false)
+        #expect(kept.frames.count == 90)
+        #expect(kept.still == 88 && computed.still == 0)
+        #expect(kept.frames == computed.frames)
+    }
+
+    /// The viewer walks 1 m in 1 s (frames 0–90; the keys interpolate exactly: 0 + (−1 − 0) · 1 =
+    /// −1) and then stands: frame 91 has frame 90's pose, frame 92 that of the two before, so 92…179
+    /// (88 frames) are kept; the walk's frames are all computed.
+    @Test func aViewerWhoWalksThenStands() {
+        let scene = Self.windows().scene(duration: 2, path: [viewerKey(0), viewerKey(1, Vec3(0, 1.6, -1))])
+        let kept = Self.trace(scene, keep: true), computed = Self.trace(scene, keep: false)
+        #expect(kept.frames.count == 180)
+        #expect(kept.still == 88)
+        #expect(kept.frames == computed.frames)
+    }
+
+    /// Animated content can move in any frame: nothing is kept, even once the animation ends.
+    @Test func animatedContentIsAlwaysComputed() {
+        var b = Self.windows()
+        b.animate(0, positions: [(0, Vec3(0, 1.6, -2)), (0.5, Vec3(0.5, 1.6, -2))])
+        let scene = b.scene(duration: 1)
+        let kept = Self.trace(scene, keep: true), computed = Self.trace(scene, keep: false)
+        #expect(kept.still == 0)
+        #expect(kept.frames == computed.frames)
+    }
+}
+
 @Suite("Simulation: viewer path")
 struct SimulationViewerTests {
     @Test func pathInterpolationAndHold() {

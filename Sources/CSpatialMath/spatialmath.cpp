@@ -813,7 +813,10 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
     // cases (spans and field of view from the corners, em, motion) and gathers their arctangents'
     // arguments, pass 2 evaluates the arctangents in batches (`Args::evaluate`), pass 3
     // (`finish_loop`) finishes the angles.
-    Args args{}; // packed slots are read by pass 3 where unused too (and discarded): never uninitialised
+    Args args;
+    // Pass 3 reads the packed slots' results for every entity (and discards the unused ones): never
+    // uninitialised.
+    for (int s = kDense; s < kSlots; ++s) std::fill(args.r[s], args.r[s] + kBlock, 0.0);
     Pending pending;
     Pre pre;
     Box box;

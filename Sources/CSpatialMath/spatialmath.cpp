@@ -8,6 +8,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#endif
+
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -354,17 +358,23 @@ struct Args {
     }
 };
 
-// What the finishing pass needs per entity besides the arctangents.
+// What the finishing pass needs per entity besides the arctangents, one array per field (flags as
+// 1.0 / 0.0) so that pass 3 runs as one branch-free loop like the others.
+enum PendingField {
+    kPWidth, kPHeight, // used when kPSpansKnown
+    kPSpansKnown,      // eye inside, or corners behind the line-of-sight plane (computed directly)
+    kPFromEm,          // pt_eq from the em (kPt)
+    kPEmFull,          // kPt holds the whole em angle (else half of it, doubled in pass 3)
+    kPDeferred,        // in_fov = kPElOverlap && the azimuth span from kRel0 / kRel1 overlaps
+    kPElOverlap,
+    kPMoving,          // kAngV holds the angular velocity (else 0)
+    kPOriented,        // 1: kThin holds the smallest width across the box's axes; 8: a point (0);
+                       // 0: use min(width, height)
+    kPRare,            // pass 1b has work for the entity (see `common_loop`)
+    kPendingFields
+};
 struct Pending {
-    double width, height; // used when `spans_known`
-    bool spans_known;     // eye inside, or corners behind the line-of-sight plane (computed directly)
-    bool pt_from_em;
-    bool fov_deferred;    // in_fov = el_overlap && the azimuth span from kRel0 / kRel1 overlaps
-    bool moving;          // kAngV holds the angular velocity (else 0)
-    bool el_overlap;
-    int oriented;         // 1: kThin holds the smallest width across the box's axes; 8: a point (0);
-                          // 0: use min(width, height)
-    bool em_full;         // kPt holds the whole em angle (else half of it, doubled in pass 3)
+    double v[kPendingFields][kBlock];
 };
 
 // Oriented spans: the width of a box as the eye sees it across its own axis `a`: the angular extent, measured
@@ -473,6 +483,9 @@ __attribute__((always_inline)) inline void prepass_loop(const PreFrame &f, const
 // first of equal extremes, as the scalar loop over corner indices picks), and the field-of-view
 // tests of boxes entirely in front of the eye. Pass 1 reads these and takes the rare cases (eye
 // inside, corners behind the line-of-sight plane, boxes straddling the frontal plane) itself.
+// Run twice over the block, for the head frame (`Head`) and then for the sight frame: each run
+// keeps half the corners live, which spills fewer registers than one loop with both (the unused
+// frame's corners are dead code in each).
 enum BoxField {
     kFlat, kSightAhead, kInFront, kBehind, kFovIn, kAllIn, kNeedSpan,
     kAx0, kBoxFields = kAx0 + 9 // the half-axes around the line of sight, the zero one last
@@ -481,6 +494,7 @@ struct Box {
     double v[kBoxFields][kBlock];
 };
 
+template <bool Head>
 __attribute__((always_inline)) inline void box_loop(const PreFrame &f, const Pre &__restrict p,
                                                     const double *__restrict em_metres, size_t m,
                                                     Box &__restrict out, Args &__restrict args) {
@@ -546,19 +560,22 @@ __attribute__((always_inline)) inline void box_loop(const PreFrame &f, const Pre
             below_top |= use & ((hy[k] <= 0) | (y2 <= tan_ov2 * h2));
             all_inside &= !use | ((std::fabs(hx[k]) <= tan_h * depth) & (y2 <= tan_v2 * h2));
         }
-        const bool spans = (p.v[kInside][j] == 0) & sight_ahead;
-        args.y[kW][j] = spans ? hx1 * hz0 - hx0 * hz1 : 0.0; args.x[kW][j] = spans ? hz1 * hz0 + hx1 * hx0 : 1.0;
-        args.y[kH][j] = spans ? vy1 * vz0 - vy0 * vz1 : 0.0; args.x[kH][j] = spans ? vz1 * vz0 + vy1 * vy0 : 1.0;
-        out.v[kFlat][j] = flat ? 1.0 : 0.0;
-        out.v[kSightAhead][j] = sight_ahead ? 1.0 : 0.0;
-        out.v[kInFront][j] = in_front;
-        out.v[kBehind][j] = behind;
-        out.v[kFovIn][j] = (right_of_left & left_of_right & above_bottom & below_top) ? 1.0 : 0.0;
-        out.v[kAllIn][j] = all_inside ? 1.0 : 0.0;
-        out.v[kNeedSpan][j] = (spans & !((em_metres[j] > 0) & (p.v[kDist][j] > 0))) ? 1.0 : 0.0;
+        if constexpr (Head) {
+            out.v[kFlat][j] = flat ? 1.0 : 0.0;
+            out.v[kInFront][j] = in_front;
+            out.v[kBehind][j] = behind;
+            out.v[kFovIn][j] = (right_of_left & left_of_right & above_bottom & below_top) ? 1.0 : 0.0;
+            out.v[kAllIn][j] = all_inside ? 1.0 : 0.0;
+        } else {
+            const bool spans = (p.v[kInside][j] == 0) & sight_ahead;
+            args.y[kW][j] = spans ? hx1 * hz0 - hx0 * hz1 : 0.0; args.x[kW][j] = spans ? hz1 * hz0 + hx1 * hx0 : 1.0;
+            args.y[kH][j] = spans ? vy1 * vz0 - vy0 * vz1 : 0.0; args.x[kH][j] = spans ? vz1 * vz0 + vy1 * vy0 : 1.0;
+            out.v[kSightAhead][j] = sight_ahead ? 1.0 : 0.0;
+            out.v[kNeedSpan][j] = (spans & !((em_metres[j] > 0) & (p.v[kDist][j] > 0))) ? 1.0 : 0.0;
 #pragma clang loop unroll(full)
-        for (int r = 0; r < 3; ++r) {
-            out.v[kAx0 + r][j] = sax[r]; out.v[kAx0 + 3 + r][j] = say[r]; out.v[kAx0 + 6 + r][j] = saz[r];
+            for (int r = 0; r < 3; ++r) {
+                out.v[kAx0 + r][j] = sax[r]; out.v[kAx0 + 3 + r][j] = say[r]; out.v[kAx0 + 6 + r][j] = saz[r];
+            }
         }
     }
 }
@@ -566,7 +583,8 @@ __attribute__((always_inline)) inline void box_loop(const PreFrame &f, const Pre
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2"))) void box_avx2(const PreFrame &f, const Pre &p, const double *em_metres, size_t m,
                                               Box &out, Args &args) {
-    box_loop(f, p, em_metres, m, out, args);
+    box_loop<true>(f, p, em_metres, m, out, args);
+    box_loop<false>(f, p, em_metres, m, out, args);
 }
 #endif
 
@@ -575,7 +593,8 @@ void box_pass(const PreFrame &f, const Pre &p, const double *em_metres, size_t m
     static const bool avx2 = __builtin_cpu_supports("avx2");
     if (avx2) { box_avx2(f, p, em_metres, m, out, args); return; }
 #endif
-    box_loop(f, p, em_metres, m, out, args);
+    box_loop<true>(f, p, em_metres, m, out, args);
+    box_loop<false>(f, p, em_metres, m, out, args);
 }
 
 // The box's own widths (see "Oriented spans" above) of the entities of a block, in one branch-free
@@ -657,6 +676,105 @@ void prepass(const PreFrame &f, const double *boxes, const double *frames, size_
     prepass_loop(f, boxes, frames, m, p, args);
 }
 
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+template <class Loop> __attribute__((target("avx2"))) void run_avx2(const Loop &loop) { loop(); }
+#endif
+
+// Runs `loop` (a lambda around one of the branch-free loops, inlined) compiled for AVX2 when the
+// CPU has it, else as plain code: the same operations either way, so the same bits.
+template <class Loop> void dispatch(const Loop &loop) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) { run_avx2(loop); return; }
+#endif
+    loop();
+}
+
+// Pass 1a: what most entities need from pass 1, in one branch-free loop over the block (the
+// distance, the field-of-view flags of boxes with the eye inside, entirely in front of the eye or
+// entirely behind it, the motion of content that did not move, what pass 3 needs), and which
+// entities pass 1b must visit (kPRare): a corner behind the line-of-sight plane (the spans from
+// every corner), a box straddling the eye's frontal plane (the field of view from its corners),
+// readable content measured by its em, content attached to the head or hand, content that moved.
+// For those the previous centre and distance are left for pass 1b, which reads them first.
+__attribute__((always_inline)) inline void common_loop(const Pre &__restrict p, const Box &__restrict bx,
+                                                       const double *__restrict span_have, const double *__restrict boxes,
+                                                       const double *__restrict em_metres, const bool *__restrict attached,
+                                                       bool has_prev, bool behind_is_outside, size_t m,
+                                                       double *__restrict distance, double *__restrict linear_speed,
+                                                       double *__restrict approach_speed, bool *__restrict in_fov,
+                                                       bool *__restrict fully_in_fov, double *__restrict prev_center,
+                                                       double *__restrict prev_distance, Pending &__restrict pe) {
+    const double still_approach = has_prev ? -0.0 : 0.0; // -(x - x) / dt: -0 once there is a previous frame
+    for (size_t j = 0; j < m; ++j) {
+        const double dist = p.v[kDist][j];
+        const bool eye_inside = p.v[kInside][j] != 0, sight_ahead = bx.v[kSightAhead][j] != 0;
+        const double nc = bx.v[kFlat][j] != 0 ? 4.0 : 8.0;
+        const bool in_front = bx.v[kInFront][j] == nc, behind = (bx.v[kBehind][j] == nc) & behind_is_outside;
+        const bool straddling = !eye_inside & !in_front & !behind;
+        const bool corner_spans = !eye_inside & !sight_ahead;
+        const bool from_em = (em_metres[j] > 0) & (dist > 0);
+        const double *b = boxes + 6 * j;
+        const double cx = (b[0] + b[3]) * 0.5, cy = (b[1] + b[4]) * 0.5, cz = (b[2] + b[5]) * 0.5;
+        double *pc = prev_center + 3 * j;
+        const bool still = (cx == pc[0]) & (cy == pc[1]) & (cz == pc[2]);
+        const bool motion = attached[j] | (has_prev & !still);
+        pc[0] = motion ? pc[0] : cx; pc[1] = motion ? pc[1] : cy; pc[2] = motion ? pc[2] : cz;
+        prev_distance[j] = motion ? prev_distance[j] : dist;
+        distance[j] = dist;
+        linear_speed[j] = 0.0;
+        approach_speed[j] = still_approach;
+        in_fov[j] = eye_inside | (in_front & (bx.v[kFovIn][j] != 0));
+        fully_in_fov[j] = !eye_inside & in_front & (bx.v[kAllIn][j] != 0);
+        pe.v[kPWidth][j] = 360.0; pe.v[kPHeight][j] = 180.0; // the eye inside (else pass 1b or unused)
+        pe.v[kPSpansKnown][j] = (eye_inside | corner_spans) ? 1.0 : 0.0;
+        pe.v[kPOriented][j] = (!eye_inside & sight_ahead) ? (from_em ? 8.0 : (span_have[j] != 0 ? 1.0 : 8.0)) : 0.0;
+        pe.v[kPFromEm][j] = from_em ? 1.0 : 0.0;
+        pe.v[kPEmFull][j] = 0.0; pe.v[kPDeferred][j] = 0.0; pe.v[kPElOverlap][j] = 0.0; pe.v[kPMoving][j] = 0.0;
+        pe.v[kPRare][j] = (corner_spans | straddling | from_em | motion) ? 1.0 : 0.0;
+    }
+}
+
+// Pass 3: the angles from the arctangents (`Args::r`; a packed slot's value is only used where
+// pass 1 pushed it) and what pass 1 left in `Pending`, in one branch-free loop over the block.
+__attribute__((always_inline)) inline void finish_loop(const Args &__restrict a, const Pending &__restrict pe,
+                                                       double point_angle, double dt, double fov_lo, double fov_hi, size_t m,
+                                                       double *__restrict azimuth, double *__restrict elevation,
+                                                       double *__restrict elevation_world, double *__restrict eccentricity,
+                                                       double *__restrict angular_width, double *__restrict angular_height,
+                                                       double *__restrict angular_size, double *__restrict pt_eq,
+                                                       double *__restrict angular_velocity, bool *__restrict in_fov) {
+    // (clang's cost model leaves this loop scalar for its two divisions; 4 lanes take fewer instructions.)
+#pragma clang loop vectorize(enable)
+    for (size_t j = 0; j < m; ++j) {
+        const bool known = pe.v[kPSpansKnown][j] != 0;
+        double width = known ? pe.v[kPWidth][j] : a.r[kW][j] * kRadToDeg;
+        double height = known ? pe.v[kPHeight][j] : a.r[kH][j] * kRadToDeg;
+        width = std::isfinite(width) ? width : 0;
+        height = std::isfinite(height) ? height : 0;
+        const double az = a.r[kAz][j] * kRadToDeg;
+        azimuth[j] = az;
+        elevation[j] = a.r[kEl][j] * kRadToDeg;
+        elevation_world[j] = a.r[kElw][j] * kRadToDeg;
+        eccentricity[j] = a.r[kEcc][j] * kRadToDeg;
+        angular_width[j] = width;
+        angular_height[j] = height;
+        angular_size[j] = width < height ? height : width; // std::max(width, height)
+        // Otherwise the box's smallest width across its own axes (the one that limits
+        // targeting); the smaller angular extent when a corner is not ahead of the eye.
+        const double oriented = pe.v[kPOriented][j];
+        double own = oriented == 1 ? a.r[kThin][j] * kRadToDeg : 0.0;
+        own = std::isfinite(own) ? own : 0;
+        const double thin = oriented != 0 ? own : (height < width ? height : width); // std::min(width, height)
+        const double em_pt = (pe.v[kPEmFull][j] != 0 ? 1.0 : 2.0) * (a.r[kPt][j] * kRadToDeg) / point_angle;
+        pt_eq[j] = pe.v[kPFromEm][j] != 0 ? em_pt : thin / point_angle;
+        angular_velocity[j] = pe.v[kPMoving][j] != 0 ? a.r[kAngV][j] * kRadToDeg / dt : 0.0;
+        const double a0 = az + a.r[kRel0][j] * kRadToDeg, a1 = az + a.r[kRel1][j] * kRadToDeg;
+        const bool deferred = (pe.v[kPElOverlap][j] != 0) & (a1 >= fov_lo) & (a0 <= fov_hi);
+        in_fov[j] = pe.v[kPDeferred][j] != 0 ? deferred : in_fov[j];
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -690,11 +808,16 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
 
     // Per block of entities: three branch-free loops that vectorise (`prepass`: centre direction,
     // sight frame, projected box frames; `box_pass`: corners, extremes, field of view in front of
-    // the eye; `spans_batch`: oriented widths), then pass 1 takes every decision and computes the
-    // rest (rare cases, em, motion) and gathers the arctangents' arguments, pass 2 evaluates them in
-    // batches (`Args::evaluate`), pass 3 finishes the angles.
+    // the eye; `spans_batch`: oriented widths), then pass 1a (`common_loop`, branch-free too) does
+    // what most entities need and marks the rest, pass 1b takes the decisions and computes the rare
+    // cases (spans and field of view from the corners, em, motion) and gathers their arctangents'
+    // arguments, pass 2 evaluates the arctangents in batches (`Args::evaluate`), pass 3
+    // (`finish_loop`) finishes the angles.
     Args args;
-    Pending pending[kBlock];
+    // Pass 3 reads the packed slots' results for every entity (and discards the unused ones): never
+    // uninitialised.
+    for (int s = kDense; s < kSlots; ++s) std::fill(args.r[s], args.r[s] + kBlock, 0.0);
+    Pending pending;
     Pre pre;
     Box box;
     double span_have[kBlock];
@@ -704,6 +827,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
         pf.eye[k] = eye[k]; pf.fwd[k] = forward[k]; pf.hup[k] = head_up[k]; pf.hright[k] = head_right[k];
         for (int r = 0; r < 3; ++r) pf.t[3 * k + r] = to_head[k][r];
     }
+    const double fov_lo = -half_h - eps, fov_hi = half_h + eps;
     for (size_t base = 0; base < n; base += kBlock) {
         const size_t m = std::min(kBlock, n - base);
         for (int s = kDense; s < kSlots; ++s) args.count[s] = 0;
@@ -714,16 +838,21 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
         prepass(pf, boxes + 6 * base, frames + 12 * base, m, pre, args);
         box_pass(pf, pre, em_metres + base, m, box, args);
         spans_batch(pre, box, m, args, span_have);
+        dispatch([&]() __attribute__((always_inline)) {
+            common_loop(pre, box, span_have, boxes + 6 * base, em_metres + base, head_attached + base, has_prev,
+                        behind_is_outside, m, out->distance + base, out->linear_speed + base,
+                        out->approach_speed + base, out->in_fov + base, out->fully_in_fov + base,
+                        state->prev_center + 3 * base, state->prev_distance + base, pending);
+        });
         for (size_t j = 0; j < m; ++j) {
             const size_t e = base + j;
+            // Centre, bounds and axes change only when the entity can move.
+            const bool fresh = refresh == nullptr || refresh[e];
+            const bool rare = pending.v[kPRare][j] != 0;
+            if (!fresh && !rare) continue;
             const double *b = boxes + 6 * e;
             const dvec3 lo(b[0], b[1], b[2]), hi(b[3], b[4], b[5]);
             const dvec3 c = (lo + hi) * 0.5;
-            const double dist = pre.v[kDist][j];
-            const dvec3 local(pre.v[kLx][j], pre.v[kLy][j], pre.v[kLz][j]);
-
-            // Centre, bounds and axes change only when the entity can move.
-            const bool fresh = refresh == nullptr || refresh[e];
             if (fresh) {
                 dvec3 front(0, 0, 1), up(0, 1, 0);
                 const int32_t nd = entity_node[e];
@@ -738,6 +867,9 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 store4(out->front, e, front);
                 store4(out->up, e, up);
             }
+            if (!rare) continue;
+            const double dist = pre.v[kDist][j];
+            const dvec3 local(pre.v[kLx][j], pre.v[kLy][j], pre.v[kLz][j]);
 
             // Angular extent: corners projected on a frame around the line of sight to the centre
             // (right = sight × head up, up = right × sight), so that a flat rectangle facing the eye
@@ -754,73 +886,45 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // The corners themselves, for the rare cases below: centre ± the half-axes (ordered by
             // `box_loop`), in the head frame (h*) and as (right, up, along) around the sight (s*).
             double hx[8], hy[8], hz[8], sx[8], sy[8], sz[8];
-            auto corners_of = [&](bool head_frame) {
-                const double *pv = &pre.v[0][j];
-                auto field = [pv](int f) { return pv[static_cast<size_t>(f) * kBlock]; };
-                dvec3 ax[3];
-                for (int k = 0; k < 3; ++k)
-                    ax[k] = head_frame ? dvec3(0) : dvec3(box.v[kAx0 + 3 * k][j], box.v[kAx0 + 3 * k + 1][j], box.v[kAx0 + 3 * k + 2][j]);
-                if (head_frame) {
-                    // The same order as box_loop: the first zero half-axis swapped with the third.
-                    for (int k = 0; k < 3; ++k) ax[k] = dvec3(field(kHa0 + 3 * k), field(kHa0 + 3 * k + 1), field(kHa0 + 3 * k + 2));
-                    for (int k = 0; k < 3; ++k) if (pre.v[kZero0 + k][j] != 0) { std::swap(ax[k], ax[2]); break; }
-                    corners(dvec3(field(kHcx), field(kHcx + 1), field(kHcx + 2)), ax, nc, hx, hy, hz);
-                } else {
-                    corners(dvec3(field(kSc0), field(kSc0 + 1), field(kSc0 + 2)), ax, nc, sx, sy, sz);
-                }
-            };
-            Pending &pe = pending[j];
-            pe.spans_known = false; pe.fov_deferred = false; pe.moving = false; pe.oriented = 0; pe.em_full = false;
-            bool in_fov, all_inside = true;
-            if (eye_inside) {
-                pe.width = 360; pe.height = 180; pe.spans_known = true;
-                in_fov = true; all_inside = false;
-            } else {
+            auto field = [&](int f) { return pre.v[f][j]; };
+            if (!eye_inside) {
                 // Spans around the line of sight. With every corner ahead, atan2(h, along) is
                 // monotone in h / along, so the extremes are found by comparing ratios
                 // (cross-multiplied: no division), and each span takes one arctangent (kW, kH,
-                // written by `box_loop`).
-                if (sight_ahead) {
-                    // The box's own widths: across each of its axes as the eye sees it, so a thin
-                    // bar whose image is tilted measures its thickness, not the upright box around
-                    // it (pt_eq is the smallest of them). A flat box has two axes, a solid three.
-                    // Only the smallest takes an arctangent: every span is atan2(y, x) with y >= 0,
-                    // an angle in [0, pi], so the smaller of two is found by the sign of their
-                    // cross product (no division). Evaluated for the block by `spans_batch`.
-                    // (Not for content measured by its em: its pt_eq is the em's.)
-                    pe.oriented = em_metres[e] > 0 && dist > 0 ? 8 : (span_have[j] != 0 ? 1 : 8); // 8: a point
-                } else {
-                    corners_of(false);
+                // written by `box_loop`); pass 1a took that case. The box's own widths (kThin,
+                // `spans_loop`): across each of its axes as the eye sees it, so a thin bar whose
+                // image is tilted measures its thickness, not the upright box around it (pt_eq is
+                // the smallest of them; not for content measured by its em: its pt_eq is the em's).
+                if (!sight_ahead) {
+                    dvec3 ax[3];
+                    for (int k = 0; k < 3; ++k) ax[k] = dvec3(box.v[kAx0 + 3 * k][j], box.v[kAx0 + 3 * k + 1][j], box.v[kAx0 + 3 * k + 2][j]);
+                    corners(dvec3(field(kSc0), field(kSc0 + 1), field(kSc0 + 2)), ax, nc, sx, sy, sz);
                     double h_min = INFINITY, h_max = -INFINITY, v_min = INFINITY, v_max = -INFINITY;
                     for (int k = 0; k < nc; ++k) {
                         const double hang = atan2_deg(sx[k], sz[k]), vang = atan2_deg(sy[k], sz[k]);
                         h_min = std::min(h_min, hang); h_max = std::max(h_max, hang);
                         v_min = std::min(v_min, vang); v_max = std::max(v_max, vang);
                     }
-                    pe.width = h_max - h_min; pe.height = v_max - v_min; pe.spans_known = true;
+                    pending.v[kPWidth][j] = h_max - h_min; pending.v[kPHeight][j] = v_max - v_min;
                 }
                 // Field of view: the corners' azimuth and elevation in the head frame. Elevation
                 // tan = y / |(x, z)| is compared squared (no square root): y >= -t·h holds when
-                // y >= 0 or y² <= t²·h², and so on.
-                if (in_front == nc) {
-                    // In front of the eye, azimuth tan = x / -z with a positive denominator: the
-                    // threshold tests multiply instead of dividing. The spans overlap the field of
-                    // view when some corner is right of its left edge, some corner left of its
-                    // right edge, and the same vertically (tested by `box_loop`).
-                    in_fov = box.v[kFovIn][j] != 0;
-                    all_inside = box.v[kAllIn][j] != 0;
-                } else if (behind == nc && behind_is_outside) {
-                    // Every corner behind the eye: the box's azimuths all lie beyond ±90°.
-                    in_fov = false; all_inside = false;
-                } else {
-                    corners_of(true);
+                // y >= 0 or y² <= t²·h², and so on. Boxes in front of the eye (their azimuth
+                // tan = x / -z has a positive denominator: the threshold tests multiply instead of
+                // dividing; tested by `box_loop`) and behind it (its azimuths all lie beyond ±90°)
+                // were taken by pass 1a.
+                if (in_front != nc && !(behind == nc && behind_is_outside)) {
+                    dvec3 ax[3];
+                    // The same order as box_loop: the first zero half-axis swapped with the third.
+                    for (int k = 0; k < 3; ++k) ax[k] = dvec3(field(kHa0 + 3 * k), field(kHa0 + 3 * k + 1), field(kHa0 + 3 * k + 2));
+                    for (int k = 0; k < 3; ++k) if (pre.v[kZero0 + k][j] != 0) { std::swap(ax[k], ax[2]); break; }
+                    corners(dvec3(field(kHcx), field(kHcx + 1), field(kHcx + 2)), ax, nc, hx, hy, hz);
                     // Straddling the frontal plane: some corner is not in front, so not fully
-                    // inside. Elevation by tangent ratios as above; azimuth relative to the
+                    // inside (pass 1a). Elevation by tangent ratios as above; azimuth relative to the
                     // centre's, rel = atan2(U × V, U · V) for the horizontal directions U of the
                     // centre and V of a corner (= the wrapped difference of their azimuths), whose
                     // extremes are found by ratio when every corner is within 90° of U; their
                     // arctangents join the batch (kRel0, kRel1) and pass 3 finishes the test.
-                    all_inside = false;
                     const double ux = -local.z, uy = local.x;
                     bool ratio_ok = !(ux == 0 && uy == 0);
                     bool above_bottom = false, below_top = false;
@@ -840,9 +944,9 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                             if (cr[k] * dp[r1] > cr[r1] * dp[k]) r1 = k;
                         }
                         args.push(kRel0, j, cr[r0], dp[r0]); args.push(kRel1, j, cr[r1], dp[r1]);
-                        pe.fov_deferred = true;
-                        pe.el_overlap = above_bottom && below_top;
-                        in_fov = false; // set in pass 3
+                        pending.v[kPDeferred][j] = 1.0;
+                        pending.v[kPElOverlap][j] = above_bottom && below_top ? 1.0 : 0.0;
+                        out->in_fov[e] = false; // set in pass 3
                     } else {
                         // Degenerate or not finite: each corner's angles, azimuths relative to
                         // the centre's so that a box across ±180° does not wrap.
@@ -858,7 +962,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                             el_min = std::min(el_min, cel); el_max = std::max(el_max, cel);
                         }
                         const double a0 = az + az_min, a1 = az + az_max;
-                        in_fov = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
+                        out->in_fov[e] = a1 >= -half_h - eps && a0 <= half_h + eps && el_max >= -half_v - eps && el_min <= half_v + eps;
                     }
                 }
             }
@@ -866,8 +970,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
             // Point-equivalents of readable content with a font size (or text height): the em
             // height's angle.
             const double em = em_metres[e];
-            pe.pt_from_em = em > 0 && dist > 0;
-            if (pe.pt_from_em) {
+            if (pending.v[kPFromEm][j] != 0) {
                 // The em as the eye sees it: a segment of the em height along the text's up axis
                 // through its centre, measured across the image of its baseline (x axis), with
                 // foreshortening: t± = ±w / D± for w = h·|Y·n|, D± = d ± h·(Y·s), h = em / 2, so
@@ -890,7 +993,7 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
                 const double dp = dist + h * ys, dm = dist - h * ys;
                 if (dp > 0 && dm > 0 && std::isfinite(w)) {
                     args.push(kPt, j, w * (dp + dm), dp * dm - w * w);
-                    pe.em_full = true;
+                    pending.v[kPEmFull][j] = 1.0;
                 } else {
                     args.push(kPt, j, em, 2 * dist);
                 }
@@ -898,74 +1001,92 @@ void sm_entity_quantities(const sm_head *head, const double *boxes, const double
 
             // Motion of the content itself (hig-rules §1.5): directions are taken from the previous
             // eye position, so neither turning the head nor walking makes still content "move".
-            // The direction in the head frame is only needed for content attached to the head or hand.
+            // The direction in the head frame is only needed for content attached to the head or
+            // hand. Still world content (most of a scene) was taken by pass 1a: the formulas below
+            // give exactly 0 for it (-0 for the approach speed, -(x - x) / dt).
             double *pcs = state->prev_center + 3 * e, *pld = state->prev_local_dir + 3 * e;
             const bool attached = head_attached[e];
-            const dvec3 local_dir = attached ? normalize_or_self(local) : dvec3(0);
-            double lin_v = 0, app_v = 0;
-            if (has_prev) {
-                const dvec3 pc(pcs[0], pcs[1], pcs[2]);
-                if (!attached && c == pc) {
-                    // Still world content (most of a scene): the formulas below give exactly 0
-                    // (-0 for the approach speed, -(x - x) / dt).
-                    app_v = -0.0;
-                } else {
+            const dvec3 pc(pcs[0], pcs[1], pcs[2]);
+            if (attached || (has_prev && !(c == pc))) {
+                const dvec3 local_dir = attached ? normalize_or_self(local) : dvec3(0);
+                double lin_v = 0, app_v = 0;
+                if (has_prev) {
                     const dvec3 a = attached ? dvec3(pld[0], pld[1], pld[2]) : normalize_or_self(pc - prev_eye);
                     const dvec3 bdir = attached ? local_dir : normalize_or_self(c - prev_eye);
                     const double sn = glm::length(glm::cross(a, bdir)), co = glm::dot(a, bdir);
-                    if (!(sn == 0 && co >= 0)) { args.push(kAngV, j, sn, co); pe.moving = true; } // still: sn == 0
+                    if (!(sn == 0 && co >= 0)) { args.push(kAngV, j, sn, co); pending.v[kPMoving][j] = 1.0; } // still: sn == 0
                     lin_v = glm::length(c - pc) / dt;
                     app_v = attached ? -(dist - state->prev_distance[e]) / dt
                                      : -(glm::length(c - prev_eye) - glm::length(pc - prev_eye)) / dt;
                 }
+                pcs[0] = c.x; pcs[1] = c.y; pcs[2] = c.z;
+                if (attached) { pld[0] = local_dir.x; pld[1] = local_dir.y; pld[2] = local_dir.z; }
+                state->prev_distance[e] = dist;
+                out->linear_speed[e] = lin_v;
+                out->approach_speed[e] = app_v;
             }
-            pcs[0] = c.x; pcs[1] = c.y; pcs[2] = c.z;
-            if (attached) { pld[0] = local_dir.x; pld[1] = local_dir.y; pld[2] = local_dir.z; }
-            state->prev_distance[e] = dist;
-
-            out->distance[e] = dist;
-            out->linear_speed[e] = lin_v;
-            out->approach_speed[e] = app_v;
-            out->in_fov[e] = in_fov;
-            out->fully_in_fov[e] = all_inside;
         }
 
         args.evaluate(m);
 
-        for (size_t j = 0; j < m; ++j) {
-            const size_t e = base + j;
-            const Pending &pe = pending[j];
-            double width = pe.spans_known ? pe.width : args.r[kW][j] * kRadToDeg;
-            double height = pe.spans_known ? pe.height : args.r[kH][j] * kRadToDeg;
-            width = std::isfinite(width) ? width : 0;
-            height = std::isfinite(height) ? height : 0;
-            out->azimuth[e] = args.r[kAz][j] * kRadToDeg;
-            out->elevation[e] = args.r[kEl][j] * kRadToDeg;
-            out->elevation_world[e] = args.r[kElw][j] * kRadToDeg;
-            out->eccentricity[e] = args.r[kEcc][j] * kRadToDeg;
-            out->angular_width[e] = width;
-            out->angular_height[e] = height;
-            out->angular_size[e] = std::max(width, height);
-            // Otherwise the box's smallest width across its own axes (the one that limits
-            // targeting); the smaller angular extent when a corner is not ahead of the eye.
-            double thin = std::min(width, height);
-            if (pe.oriented != 0) {
-                thin = pe.oriented == 1 ? args.r[kThin][j] * kRadToDeg : 0.0;
-                if (!std::isfinite(thin)) thin = 0;
-            }
-            out->pt_eq[e] = pe.pt_from_em ? (pe.em_full ? 1 : 2) * (args.r[kPt][j] * kRadToDeg) / point_angle
-                                          : thin / point_angle;
-            out->angular_velocity[e] = pe.moving ? args.r[kAngV][j] * kRadToDeg / dt : 0.0;
-            if (pe.fov_deferred) {
-                const double az = args.r[kAz][j] * kRadToDeg;
-                const double a0 = az + args.r[kRel0][j] * kRadToDeg, a1 = az + args.r[kRel1][j] * kRadToDeg;
-                out->in_fov[e] = pe.el_overlap && a1 >= -half_h - eps && a0 <= half_h + eps;
-            }
-        }
+        dispatch([&]() __attribute__((always_inline)) {
+            finish_loop(args, pending, point_angle, dt, fov_lo, fov_hi, m, out->azimuth + base, out->elevation + base,
+                        out->elevation_world + base, out->eccentricity + base, out->angular_width + base,
+                        out->angular_height + base, out->angular_size + base, out->pt_eq + base,
+                        out->angular_velocity + base, out->in_fov + base);
+        });
     }
     state->prev_head[0] = eye.x; state->prev_head[1] = eye.y; state->prev_head[2] = eye.z;
     state->has_prev = 1;
 }
+
+} // extern "C"
+
+namespace {
+
+// The cells lo...hi of one grid row that the rectangle covers, as bits from bit lo - shift (see
+// sm_cover_rect): d meets the rectangle's plane at d / (d·s); s is orthogonal to right and up, so
+// the in-plane coordinates are (d·right, d·up) / (d·s): compared without dividing. Branch-free: the
+// cells along a rectangle's edge would mispredict.
+struct CoverRow {
+    double ce, es, er, eu, tw, th; // cos e, and sin e times s.y, right.y, up.y; the half extents
+};
+inline uint64_t cover_cells(const CoverRow &w, const double *ps, const double *pr, const double *pu, int32_t lo,
+                            int32_t hi, int32_t shift) {
+    uint64_t bits = 0;
+    for (int32_t c = lo; c <= hi; ++c) {
+        const double ds = w.ce * ps[c] + w.es, dr = w.ce * pr[c] + w.er, du = w.ce * pu[c] + w.eu;
+        const uint64_t hit = static_cast<uint64_t>((ds > 0) & (std::fabs(dr) <= w.tw * ds) & (std::fabs(du) <= w.th * ds));
+        bits |= hit << (c - shift);
+    }
+    return bits;
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+// The same tests on 4 cells at a time (the same operations: a product, then a sum; ordered
+// comparisons, false for NaN like the scalar ones). Reads up to 3 columns past hi, whose bits the
+// caller masks off (its column arrays have room for them).
+__attribute__((target("avx2"))) uint64_t cover_cells_avx2(const CoverRow &w, const double *ps, const double *pr,
+                                                          const double *pu, int32_t lo, int32_t hi, int32_t shift) {
+    const __m256d ce = _mm256_set1_pd(w.ce), es = _mm256_set1_pd(w.es), er = _mm256_set1_pd(w.er), eu = _mm256_set1_pd(w.eu);
+    const __m256d tw = _mm256_set1_pd(w.tw), th = _mm256_set1_pd(w.th), sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+    uint64_t bits = 0;
+    for (int32_t c = lo; c <= hi; c += 4) {
+        const __m256d ds = _mm256_add_pd(_mm256_mul_pd(ce, _mm256_loadu_pd(ps + c)), es);
+        const __m256d dr = _mm256_add_pd(_mm256_mul_pd(ce, _mm256_loadu_pd(pr + c)), er);
+        const __m256d du = _mm256_add_pd(_mm256_mul_pd(ce, _mm256_loadu_pd(pu + c)), eu);
+        const __m256d in_r = _mm256_cmp_pd(_mm256_andnot_pd(sign, dr), _mm256_mul_pd(tw, ds), _CMP_LE_OQ);
+        const __m256d in_u = _mm256_cmp_pd(_mm256_andnot_pd(sign, du), _mm256_mul_pd(th, ds), _CMP_LE_OQ);
+        const __m256d hit = _mm256_and_pd(_mm256_cmp_pd(ds, zero, _CMP_GT_OQ), _mm256_and_pd(in_r, in_u));
+        bits |= static_cast<uint64_t>(_mm256_movemask_pd(hit)) << (c - shift);
+    }
+    return bits;
+}
+#endif
+
+} // namespace
+
+extern "C" {
 
 int32_t sm_cover_rect(const double *row_sin, const double *row_cos, const double *col_sin,
                       const double *col_cos, int32_t columns, int32_t words, int32_t r0, int32_t r1,
@@ -981,33 +1102,32 @@ int32_t sm_cover_rect(const double *row_sin, const double *row_cos, const double
     }
     // The direction is separable: d·v = cos e · (sin a · v.x − cos a · v.z) + sin e · v.y, so the
     // column terms are computed once per rectangle and a cell costs three multiply-adds per test.
-    double ps[1024], pr[1024], pu[1024];
+    // (3 more than the columns: the AVX2 rows read up to 3 past c1, zero here, their bits discarded.)
+    double ps[1024 + 3], pr[1024 + 3], pu[1024 + 3];
     for (int32_t c = c0; c <= c1; ++c) {
         ps[c] = col_sin[c] * s.x - col_cos[c] * s.z;
         pr[c] = col_sin[c] * right.x - col_cos[c] * right.z;
         pu[c] = col_sin[c] * up.x - col_cos[c] * up.z;
     }
+    for (int32_t c = c1 + 1; c <= c1 + 3; ++c) ps[c] = pr[c] = pu[c] = 0;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
     int32_t full = 0;
     for (int32_t r = r0; r <= r1; ++r) {
         uint64_t *m = mask + static_cast<size_t>(r) * words;
         bool covered = true;
         for (int32_t w = 0; w < words; ++w) covered = covered && (m[w] & span[w]) == span[w];
         if (covered) continue;
-        const double ce = row_cos[r], es = row_sin[r] * s.y, er = row_sin[r] * right.y, eu = row_sin[r] * up.y;
+        const CoverRow row{row_cos[r], row_sin[r] * s.y, row_sin[r] * right.y, row_sin[r] * up.y, tw, th};
         for (int32_t w = c0 >> 6; w <= (c1 >> 6); ++w) {
             // A word whose cells of the rectangle are all covered already gains nothing.
             if ((m[w] & span[w]) == span[w]) continue;
             const int32_t lo = std::max(c0, 64 * w), hi = std::min(c1, 64 * w + 63);
-            uint64_t bits = 0;
-            for (int32_t c = lo; c <= hi; ++c) {
-                // d meets the rectangle's plane at d / (d·s); s is orthogonal to right and up, so
-                // the in-plane coordinates are (d·right, d·up) / (d·s): compared without dividing.
-                // Branch-free: the cells along a rectangle's edge would mispredict.
-                const double ds = ce * ps[c] + es, dr = ce * pr[c] + er, du = ce * pu[c] + eu;
-                const uint64_t hit = static_cast<uint64_t>((ds > 0) & (std::fabs(dr) <= tw * ds) & (std::fabs(du) <= th * ds));
-                bits |= hit << (c - 64 * w);
-            }
-            m[w] |= bits;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+            if (avx2) { m[w] |= cover_cells_avx2(row, ps, pr, pu, lo, hi, 64 * w) & span[w]; continue; }
+#endif
+            m[w] |= cover_cells(row, ps, pr, pu, lo, hi, 64 * w);
         }
         bool now_full = true;
         for (int32_t w = 0; w < words; ++w) now_full = now_full && m[w] == ~uint64_t(0);

@@ -169,6 +169,43 @@ struct SimulationQuantityTests {
         let expected = (atan((46.0 / 90) / 2) - atan((45.0 / 90) / 2)) * 180 / .pi * 90
         #expect(close(lateral[46].angularVelocity[0], expected, 1e-6))
     }
+
+    /// The kernel finishes most entities in branch-free loops over a block and visits the others
+    /// (moving, attached, straddling the eye's frontal plane, the eye inside) one by one: entities of
+    /// every kind side by side in one block, each with the values it has alone.
+    @Test func commonAndRareEntitiesSideBySide() {
+        var b = TestSceneBuilder()
+        let still = b.add("still", position: Vec3(0, 1.6, -2), size: Vec3(1, 0.5, 0))
+        let drone = b.add("drone", position: Vec3(0, 1.6, -2), size: Vec3(0.1, 0.1, 0))
+        b.animate(drone, positions: [(0, Vec3(0, 1.6, -2)), (1, Vec3(1, 1.6, -2))])
+        let hud = b.add("hud", position: Vec3(0, 0, -1), size: Vec3(0.2, 0.2, 0), anchor: .head)
+        // 2 m wide, turned 60° about Y, one end in view and the other behind the eye (as in
+        // FlatBoxQuantitiesTests).
+        let straddling = b.add("straddling", position: Vec3(0.3, 1.6, -0.2), rotation: Quat(yaw: 60, pitch: 0, roll: 0),
+                               size: Vec3(2, 0.2, 0))
+        let behind = b.add("behind", position: Vec3(0, 1.6, 2), size: Vec3(0.5, 0.5, 0))
+        let around = b.add("around", position: Vec3(0, 1.6, 0), size: Vec3(1, 1, 1))
+        let still2 = b.add("still2", position: Vec3(0, 1.6, -2), size: Vec3(1, 0.5, 0))
+        let frames = simulateAll(b.scene(duration: 1))
+        let q = frames[46]
+        for e in [still, still2] {
+            // 2·atan(0.5 / 2) by 2·atan(0.25 / 2); still content: no motion, -(x - x) / dt = -0.
+            #expect(close(q.angularWidth[e], 28.072486935852957) && close(q.angularHeight[e], 14.250032697803729))
+            #expect(q.linearSpeed[e] == 0 && q.angularVelocity[e] == 0)
+            #expect(q.approachSpeed[e] == 0 && q.approachSpeed[e].sign == .minus)
+            #expect(q.inFOV[e] && q.fullyInFOV[e] && close(q.distance[e], 2))
+        }
+        // x = t m at 2 m: between frames 45 and 46 the direction turns by atan(0.5111 / 2) − atan(0.5 / 2).
+        let expected = (atan((46.0 / 90) / 2) - atan((45.0 / 90) / 2)) * 180 / .pi * 90
+        #expect(close(q.angularVelocity[drone], expected, 1e-6) && close(q.linearSpeed[drone], 1, 1e-9))
+        #expect(close(q.distance[hud], 1) && q.angularVelocity[hud] == 0 && q.linearSpeed[hud] == 0)
+        #expect(q.inFOV[straddling] && !q.fullyInFOV[straddling])
+        #expect(!q.inFOV[behind] && !q.fullyInFOV[behind] && close(q.eccentricity[behind], 180))
+        #expect(q.angularWidth[around] == 360 && q.angularHeight[around] == 180 && q.inFOV[around] && !q.fullyInFOV[around])
+        // The first frame has no previous one: every velocity 0, the approach speed +0.
+        #expect(frames[0].approachSpeed[still] == 0 && frames[0].approachSpeed[still].sign == .plus)
+        #expect(frames[0].angularVelocity[drone] == 0 && frames[0].linearSpeed[drone] == 0)
+    }
 }
 
 @Suite("Simulation: frames in which nothing can move")

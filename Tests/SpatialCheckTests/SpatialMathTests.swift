@@ -96,6 +96,67 @@ struct SpatialMathTests {
         #expect(out[0] == 10)
     }
 
+    // MARK: sm_cover_rect (fov-window-clutter's coverage grid)
+
+    /// The grid cells a rectangle covers, by the definition in spatialmath.h, one cell at a time:
+    /// the cell's direction d, then d·s > 0, |d·right| <= tw·(d·s), |d·up| <= th·(d·s).
+    static func coveredCells(rowSin: [Double], rowCos: [Double], colSin: [Double], colCos: [Double],
+                             r0: Int, r1: Int, c0: Int, c1: Int, s: sm_vec3, right: sm_vec3, up: sm_vec3,
+                             tw: Double, th: Double) -> Set<[Int]> {
+        var cells = Set<[Int]>()
+        for r in r0...r1 {
+            for c in c0...c1 {
+                // d = (cos e · sin a, sin e, −cos e · cos a); d·v = cos e · (sin a · v.x − cos a · v.z) + sin e · v.y.
+                func dot(_ v: sm_vec3) -> Double { rowCos[r] * (colSin[c] * v.x - colCos[c] * v.z) + rowSin[r] * v.y }
+                let ds = dot(s), dr = dot(right), du = dot(up)
+                if ds > 0 && abs(dr) <= tw * ds && abs(du) <= th * ds { cells.insert([r, c]) }
+            }
+        }
+        return cells
+    }
+
+    @Test func coverRectMatchesTheCellDefinition() {
+        // 101 columns 2° apart around azimuth 0 (column 50 is exactly 0°: sin 0 = 0), 40 rows 3°
+        // apart; two words per row. Column ranges of every length modulo 4 and across the word
+        // boundary at column 64, on an empty grid and on one with cells already marked.
+        let columns = 101, rows = 40, words = 2
+        let colSin = (0..<columns).map { sin(Double($0 - 50) * 2 * .pi / 180) }
+        let colCos = (0..<columns).map { cos(Double($0 - 50) * 2 * .pi / 180) }
+        let rowSin = (0..<rows).map { sin(Double($0 - 20) * 3 * .pi / 180) }
+        let rowCos = (0..<rows).map { cos(Double($0 - 20) * 3 * .pi / 180) }
+        let ahead = sm_vec3(x: 0, y: 0, z: -1), right = sm_vec3(x: 1, y: 0, z: 0), up = sm_vec3(x: 0, y: 1, z: 0)
+        // A rectangle turned 20° to the right: s = (sin 20°, 0, −cos 20°), right = (cos 20°, 0, sin 20°).
+        let turned = (sm_vec3(x: sin(20 * .pi / 180), y: 0, z: -cos(20 * .pi / 180)),
+                      sm_vec3(x: cos(20 * .pi / 180), y: 0, z: sin(20 * .pi / 180)))
+        let cases: [(sm_vec3, sm_vec3, Double, Double, Int, Int, Int, Int)] = [
+            (ahead, right, 0.5, 0.3, 0, rows - 1, 0, columns - 1),
+            (ahead, right, 0.5, 0.3, 3, 30, 49, 51),
+            (turned.0, turned.1, 0.3, 0.2, 5, 25, 60, 67),
+            (turned.0, turned.1, 0.8, 0.6, 0, rows - 1, 1, 98),
+            (ahead, right, 0.2, 0.4, 10, 12, 63, 64),
+            (ahead, right, 0.25, 0.1, 17, 23, 44, 56),
+            // An edge exactly on column 50: |d·right| <= 0 only where sin a = 0.
+            (ahead, right, 0, 0.3, 0, rows - 1, 40, 60),
+        ]
+        for marked in [false, true] {
+            for (s, r, tw, th, r0, r1, c0, c1) in cases {
+                var mask = [UInt64](repeating: 0, count: rows * words)
+                if marked { for i in mask.indices where i % 3 == 0 { mask[i] = 0x5555_5555_5555_5555 } }
+                let before = mask
+                let full = sm_cover_rect(rowSin, rowCos, colSin, colCos, Int32(columns), Int32(words), Int32(r0), Int32(r1),
+                                         Int32(c0), Int32(c1), s, r, up, tw, th, &mask)
+                let hits = Self.coveredCells(rowSin: rowSin, rowCos: rowCos, colSin: colSin, colCos: colCos,
+                                             r0: r0, r1: r1, c0: c0, c1: c1, s: s, right: r, up: up, tw: tw, th: th)
+                var expected = before
+                for cell in hits { expected[cell[0] * words + cell[1] / 64] |= UInt64(1) << UInt64(cell[1] % 64) }
+                #expect(mask == expected, "rectangle \(r0)...\(r1) × \(c0)...\(c1), marked \(marked)")
+                // No row of 101 columns can become full with 128 bits a row.
+                #expect(full == 0)
+                if tw == 0 { #expect(!hits.isEmpty && hits.allSatisfy { $0[1] == 50 }) }
+            }
+        }
+    }
+
     // MARK: sm_atan2 (every angle of the simulator goes through it; see sm_atan2.h)
 
     @Test func atan2HandValues() {

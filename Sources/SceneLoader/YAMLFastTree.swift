@@ -429,15 +429,16 @@ struct YAMLFastTree {
     /// null starts with is a string, and a decimal `-?(0|[1-9][0-9]*)(\.[0-9]+)?` of at most 15
     /// digits is that number — an integer exactly, a fraction as digits / 10^k, which is correctly
     /// rounded (both are exact doubles, and IEEE division rounds correctly), so the same double as
-    /// `Double(String)` gives. Everything else goes through `YAMLScalar.classify`.
-    /// A plain scalar's value depends on its bytes alone, so a short one is typed once per
-    /// distinct text (`ShortTextCache.scalar`).
+    /// `Double(String)` gives. Everything else goes through `YAMLScalar.classify`. A plain
+    /// scalar's value depends on its bytes alone, so a short one is typed once per distinct text
+    /// (`ShortTextCache.scalar`).
     private func value(of s: Scalar) -> YScalar {
         if let text = s.quoted { return YScalar(text: text, type: .string) }
         let u = self.u, texts = self.texts, start = s.start, end = s.end
         return texts.scalar(u, start, end) { Self.plainValue(u, start, end, text: texts.text(u, start, end)) }
     }
 
+    /// The value of the plain scalar `u[start..<end]` (whose string is `text`), as `value(of:)` says.
     private static func plainValue(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, text: String) -> YScalar {
         let c0 = u[start]
         switch c0 {
@@ -512,8 +513,8 @@ struct YAMLFastTree {
 
     /// A plain scalar on one line: up to `: `, ` #`, the line break, or in a flow collection
     /// `,[]{}`; spaces inside are kept, trailing spaces are not. A `:` not followed by a space
-    /// (libyaml's rules for it differ by version and context) goes to libyaml.
-    /// The scanner ends after the scalar.
+    /// (libyaml's rules for it differ by version and context) goes to libyaml. The scanner ends
+    /// after the scalar (its bytes are `Scalar`'s range; no string is made here).
     private mutating func plain(flow: Bool) throws(Reject) {
         let n = u.count
         guard i < n, Self.canStartPlain(u[i], at(i + 1)) else { throw Reject() }

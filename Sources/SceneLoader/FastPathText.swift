@@ -19,9 +19,16 @@ struct ShortTextCache {
     private let words: UnsafeMutablePointer<UInt64>
     private let texts: UnsafeMutablePointer<String>
 
-    private init(words: UnsafeMutablePointer<UInt64>, texts: UnsafeMutablePointer<String>) {
+    /// The same for whole scalars: a word, and the value the parser made of that text.
+    private let scalarWords: UnsafeMutablePointer<UInt64>
+    private let scalars: UnsafeMutablePointer<YScalar>
+
+    private init(words: UnsafeMutablePointer<UInt64>, texts: UnsafeMutablePointer<String>,
+                 scalarWords: UnsafeMutablePointer<UInt64>, scalars: UnsafeMutablePointer<YScalar>) {
         self.words = words
         self.texts = texts
+        self.scalarWords = scalarWords
+        self.scalars = scalars
     }
 
     /// `body` with an empty cache, freed when it returns.
@@ -30,19 +37,45 @@ struct ShortTextCache {
         words.initialize(repeating: 0, count: slots)
         let texts = UnsafeMutablePointer<String>.allocate(capacity: slots)
         texts.initialize(repeating: "", count: slots)
+        let scalarWords = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        scalarWords.initialize(repeating: 0, count: slots)
+        let scalars = UnsafeMutablePointer<YScalar>.allocate(capacity: slots)
+        scalars.initialize(repeating: YScalar(text: "", type: .string), count: slots)
         defer {
             texts.deinitialize(count: slots)
             texts.deallocate()
             words.deallocate()
+            scalars.deinitialize(count: slots)
+            scalars.deallocate()
+            scalarWords.deallocate()
         }
-        return body(ShortTextCache(words: words, texts: texts))
+        return body(ShortTextCache(words: words, texts: texts, scalarWords: scalarWords, scalars: scalars))
+    }
+
+    @inline(__always)
+    private static func slot(_ w: UInt64) -> Int { Int(truncatingIfNeeded: (w &* 0x9E37_79B9_7F4A_7C15) >> 55) }
+
+    /// The scalar a parser makes of the text `u[start..<end]` (`make`, which must depend on those
+    /// bytes alone): made once per distinct short text, as `text` makes strings. Numbers such as
+    /// `44` and words such as `button` repeat thousands of times, and typing each one again
+    /// (classifying it, converting its digits) cost more than the lookup.
+    @inline(__always)
+    func scalar(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ make: () -> YScalar) -> YScalar {
+        let n = end - start
+        guard n > 0, n <= 8, let w = Self.word(u, start, n) else { return make() }
+        let slot = Self.slot(w)
+        if scalarWords[slot] == w { return scalars[slot] }
+        let v = make()
+        scalarWords[slot] = w
+        scalars[slot] = v
+        return v
     }
 
     /// `String(decoding: u[start..<end], as: UTF8.self)`.
     func text(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         let n = end - start
         if n > 0, n <= 8, let w = Self.word(u, start, n) {
-            let slot = Int(truncatingIfNeeded: (w &* 0x9E37_79B9_7F4A_7C15) >> 55)
+            let slot = Self.slot(w)
             if words[slot] == w { return texts[slot] }
             let s = String(decoding: UnsafeBufferPointer(rebasing: u[start..<end]), as: UTF8.self)
             words[slot] = w
@@ -70,6 +103,74 @@ struct ShortTextCache {
         let filled = w | (~mask & ones)
         guard w & highs == 0, (filled &- ones) & ~filled & highs == 0 else { return nil }
         return w
+    }
+}
+
+/// The values of the collections a fast path has open, innermost last, in one buffer that lives
+/// for one parse (a pointer, so the parsers that hold it stay trivially copyable): a collection
+/// pushes its values while it is read and, when it closes, moves them (without copying or
+/// reference counting) into an array of exactly their count. An array per collection grown by
+/// `append` reallocated and copied most of them (an element's list of 9 items twice, from a
+/// capacity of 4).
+struct ScratchStack<Element> {
+    private struct Header {
+        var base: UnsafeMutablePointer<Element>
+        var count: Int
+        var capacity: Int
+    }
+    private let header: UnsafeMutablePointer<Header>
+
+    private init(header: UnsafeMutablePointer<Header>) {
+        self.header = header
+    }
+
+    /// `body` with an empty stack; the values still on it when `body` returns (a parse that
+    /// declined half-way) are destroyed then.
+    static func with<R>(_ body: (ScratchStack) -> R) -> R {
+        let capacity = 64
+        let header = UnsafeMutablePointer<Header>.allocate(capacity: 1)
+        header.initialize(to: Header(base: .allocate(capacity: capacity), count: 0, capacity: capacity))
+        defer {
+            header.pointee.base.deinitialize(count: header.pointee.count)
+            header.pointee.base.deallocate()
+            header.deinitialize(count: 1)
+            header.deallocate()
+        }
+        return body(ScratchStack(header: header))
+    }
+
+    /// Where the collection opened now starts (for `take(from:)`).
+    var mark: Int { header.pointee.count }
+
+    @inline(__always)
+    func push(_ value: consuming Element) {
+        if header.pointee.count == header.pointee.capacity { grow() }
+        (header.pointee.base + header.pointee.count).initialize(to: value)
+        header.pointee.count += 1
+    }
+
+    private func grow() {
+        let capacity = header.pointee.capacity * 2
+        let base = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        base.moveInitialize(from: header.pointee.base, count: header.pointee.count)
+        header.pointee.base.deallocate()
+        header.pointee.base = base
+        header.pointee.capacity = capacity
+    }
+
+    /// The values pushed since `mark`, moved off the stack into an array. (`reserveCapacity` and
+    /// `append`, not `Array(unsafeUninitializedCapacity:)`: that one allocates through an
+    /// unspecialized entry point of the standard library that looks the array's type up at run
+    /// time, ≈ 800 instructions per array.)
+    func take(from mark: Int) -> [Element] {
+        let n = header.pointee.count - mark
+        guard n > 0 else { return [] }
+        let source = header.pointee.base + mark
+        var values: [Element] = []
+        values.reserveCapacity(n)
+        for k in 0..<n { values.append((source + k).move()) }
+        header.pointee.count = mark
+        return values
     }
 }
 

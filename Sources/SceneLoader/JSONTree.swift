@@ -21,12 +21,18 @@ struct JSONTree {
     private var continuation = 0
     private var nodeCount = 0
     private let texts: ShortTextCache
+    /// The values and pairs of the arrays and objects being read (`ScratchStack`).
+    private let items: ScratchStack<YNode>
+    private let pairs: ScratchStack<YPair>
 
     private typealias Reject = FastPathReject
 
-    private init(_ u: UnsafeBufferPointer<UInt8>, _ texts: ShortTextCache) {
+    private init(_ u: UnsafeBufferPointer<UInt8>, _ texts: ShortTextCache, _ items: ScratchStack<YNode>,
+                 _ pairs: ScratchStack<YPair>) {
         self.u = u
         self.texts = texts
+        self.items = items
+        self.pairs = pairs
     }
 
     /// The tree of `text` when it is a plain JSON document this path reads exactly, else nil.
@@ -34,15 +40,19 @@ struct JSONTree {
         var text = text
         return text.withUTF8 { u -> YNode? in
             ShortTextCache.with { texts -> YNode? in
-                var p = JSONTree(u, texts)
-                do throws(Reject) {
-                    p.skipSpace()
-                    guard p.i < u.count, u[p.i] == UInt8(ascii: "{") || u[p.i] == UInt8(ascii: "[") else { return nil }
-                    let root = try p.value(depth: 1)
-                    p.skipSpace()
-                    return p.i == u.count ? root : nil
-                } catch {
-                    return nil
+                ScratchStack<YNode>.with { items -> YNode? in
+                    ScratchStack<YPair>.with { pairs -> YNode? in
+                        var p = JSONTree(u, texts, items, pairs)
+                        do throws(Reject) {
+                            p.skipSpace()
+                            guard p.i < u.count, u[p.i] == UInt8(ascii: "{") || u[p.i] == UInt8(ascii: "[") else { return nil }
+                            let root = try p.value(depth: 1)
+                            p.skipSpace()
+                            return p.i == u.count ? root : nil
+                        } catch {
+                            return nil
+                        }
+                    }
                 }
             }
         }
@@ -76,12 +86,11 @@ struct JSONTree {
         switch u[i] {
         case UInt8(ascii: "{"):
             i += 1
-            var pairs: [YPair] = []
-            pairs.reserveCapacity(4)
+            let mark = pairs.mark
             skipSpace()
             if i < u.count, u[i] == UInt8(ascii: "}") {
                 i += 1
-                return YNode(kind: .mapping(pairs), loc: loc)
+                return YNode(kind: .mapping([]), loc: loc)
             }
             while true {
                 skipSpace()
@@ -95,7 +104,7 @@ struct JSONTree {
                 i += 1
                 skipSpace()
                 let v = try value(depth: depth + 1)
-                pairs.append(YPair(key: key, keyLoc: keyLoc, value: v))
+                pairs.push(YPair(key: key, keyLoc: keyLoc, value: v))
                 skipSpace()
                 guard i < u.count else { throw Reject() }
                 if u[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -103,20 +112,20 @@ struct JSONTree {
                 i += 1
                 break
             }
-            if pairs.count > 1 { try FastPathText.checkDuplicates(pairs) }
-            return YNode(kind: .mapping(pairs), loc: loc)
+            let list = pairs.take(from: mark)
+            if list.count > 1 { try FastPathText.checkDuplicates(list) }
+            return YNode(kind: .mapping(list), loc: loc)
         case UInt8(ascii: "["):
             i += 1
-            var items: [YNode] = []
-            items.reserveCapacity(4)
+            let mark = items.mark
             skipSpace()
             if i < u.count, u[i] == UInt8(ascii: "]") {
                 i += 1
-                return YNode(kind: .sequence(items), loc: loc)
+                return YNode(kind: .sequence([]), loc: loc)
             }
             while true {
                 skipSpace()
-                items.append(try value(depth: depth + 1))
+                items.push(try value(depth: depth + 1))
                 skipSpace()
                 guard i < u.count else { throw Reject() }
                 if u[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -124,7 +133,7 @@ struct JSONTree {
                 i += 1
                 break
             }
-            return YNode(kind: .sequence(items), loc: loc)
+            return YNode(kind: .sequence(items.take(from: mark)), loc: loc)
         case UInt8(ascii: "\""):
             // A quoted scalar is a string (`YAMLScalar.classify` with the `str` tag).
             return YNode(kind: .scalar(YScalar(text: try string(), type: .string)), loc: loc)
@@ -145,11 +154,11 @@ struct JSONTree {
         }
         let token = UnsafeBufferPointer(rebasing: u[start..<i])
         guard !token.isEmpty, token.count <= 64, i == u.count || Self.isDelimiter(u[i]) else { throw Reject() }
-        let text = texts.text(u, start, i)
-        if text == "true" || text == "false" || text == "null" || Self.isNumber(token) {
-            return YAMLScalar.classify(text, tag: "", plain: true)
-        }
-        throw Reject()
+        let isWord = token.elementsEqual("true".utf8) || token.elementsEqual("false".utf8) || token.elementsEqual("null".utf8)
+        guard isWord || Self.isNumber(token) else { throw Reject() }
+        // Typed once per distinct short text (`ShortTextCache.scalar`).
+        let texts = self.texts
+        return texts.scalar(u, start, i) { YAMLScalar.classify(texts.text(u, start, i), tag: "", plain: true) }
     }
 
     private static func isDelimiter(_ c: UInt8) -> Bool {

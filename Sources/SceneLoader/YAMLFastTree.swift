@@ -33,12 +33,18 @@ struct YAMLFastTree {
     /// the end of the file.
     private var indent = 0
     private let texts: ShortTextCache
+    /// The values and pairs of the collections being read (`ScratchStack`).
+    private let items: ScratchStack<YNode>
+    private let pairs: ScratchStack<YPair>
 
     private typealias Reject = FastPathReject
 
-    private init(_ u: UnsafeBufferPointer<UInt8>, _ texts: ShortTextCache) {
+    private init(_ u: UnsafeBufferPointer<UInt8>, _ texts: ShortTextCache, _ items: ScratchStack<YNode>,
+                 _ pairs: ScratchStack<YPair>) {
         self.u = u
         self.texts = texts
+        self.items = items
+        self.pairs = pairs
     }
 
     private static let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n"), hash = UInt8(ascii: "#")
@@ -52,15 +58,19 @@ struct YAMLFastTree {
         var text = text
         return text.withUTF8 { u -> YNode? in
             ShortTextCache.with { texts -> YNode? in
-                var p = YAMLFastTree(u, texts)
-                do throws(Reject) {
-                    try p.nextContentLine()
-                    // The root: a block mapping at column 0 (an empty document goes to libyaml).
-                    guard p.indent == 0 else { return nil }
-                    let root = try p.blockMapping(column: 0, depth: 1, firstKey: nil)
-                    return p.indent < 0 ? root : nil
-                } catch {
-                    return nil
+                ScratchStack<YNode>.with { items -> YNode? in
+                    ScratchStack<YPair>.with { pairs -> YNode? in
+                        var p = YAMLFastTree(u, texts, items, pairs)
+                        do throws(Reject) {
+                            try p.nextContentLine()
+                            // The root: a block mapping at column 0 (an empty document goes to libyaml).
+                            guard p.indent == 0 else { return nil }
+                            let root = try p.blockMapping(column: 0, depth: 1, firstKey: nil)
+                            return p.indent < 0 ? root : nil
+                        } catch {
+                            return nil
+                        }
+                    }
                 }
             }
         }
@@ -153,7 +163,24 @@ struct YAMLFastTree {
 
     /// Spaces, line breaks and comments between the tokens of a flow collection. A line inside
     /// one must be indented past the block collection that holds it (`blockColumn`).
+    @inline(__always)
     private mutating func skipFlowSpace(blockColumn: Int) throws(Reject) {
+        // The usual cases inline: no space (before `,` and the closing bracket) or one space
+        // before a token (after `,` and `: `).
+        guard i < u.count else { return }
+        let c = u[i]
+        if c != Self.space && c != Self.newline && c != Self.hash { return }
+        if c == Self.space, i + 1 < u.count {
+            let next = u[i + 1]
+            if next != Self.space && next != Self.newline && next != Self.hash {
+                i += 1
+                return
+            }
+        }
+        try skipFlowSpaceSlowly(blockColumn: blockColumn)
+    }
+
+    private mutating func skipFlowSpaceSlowly(blockColumn: Int) throws(Reject) {
         while i < u.count {
             let c = u[i]
             if c == Self.space {
@@ -184,14 +211,13 @@ struct YAMLFastTree {
     /// A block mapping whose keys start at `column` (the scanner stands at its first key, or just
     /// after it when `firstKey` was read by a sequence item). On return the scanner stands at
     /// the first line that is not part of it (`indent` < `column`).
-    private mutating func blockMapping(column: Int, depth: Int, firstKey: (String, SourceLocation)?) throws(Reject) -> YNode {
+    private mutating func blockMapping(column: Int, depth: Int, firstKey: (Key, SourceLocation)?) throws(Reject) -> YNode {
         try count(depth: depth)
-        var pairs: [YPair] = []
-        pairs.reserveCapacity(4)
+        let mark = pairs.mark
         var pending = firstKey
         let loc = firstKey?.1 ?? location
         while true {
-            let key: String, keyLoc: SourceLocation
+            let key: Key, keyLoc: SourceLocation
             if let k = pending {
                 (key, keyLoc) = k
                 pending = nil
@@ -199,7 +225,7 @@ struct YAMLFastTree {
                 guard !atSequenceEntry else { throw Reject() }
                 keyLoc = location
                 let keyStart = i
-                key = try scalar(flow: false).text
+                key = self.key(try scalar(flow: false))
                 guard afterKey(start: keyStart) else { throw Reject() }
             }
             // The scanner stands after `:`.
@@ -222,13 +248,14 @@ struct YAMLFastTree {
                 try endOfLine()
                 try nextContentLine()
             }
-            pairs.append(YPair(key: key, keyLoc: keyLoc, value: value))
+            pairs.push(YPair(key: key.text, keyLoc: keyLoc, value: value, asciiLength: key.asciiLength))
             if indent < column { break }
             // A deeper line would continue a plain scalar or be an error; `- ` here is an error.
             guard indent == column, !atSequenceEntry else { throw Reject() }
         }
-        if pairs.count > 1 { try FastPathText.checkDuplicates(pairs) }
-        return YNode(kind: .mapping(pairs), loc: loc)
+        let list = pairs.take(from: mark)
+        if list.count > 1 { try FastPathText.checkDuplicates(list) }
+        return YNode(kind: .mapping(list), loc: loc)
     }
 
     /// After a key scalar that started at byte `start`: optional spaces, then `:` followed by a
@@ -246,8 +273,7 @@ struct YAMLFastTree {
     private mutating func blockSequence(column: Int, depth: Int, indentless: Bool) throws(Reject) -> YNode {
         try count(depth: depth)
         let loc = location
-        var items: [YNode] = []
-        items.reserveCapacity(4)
+        let mark = items.mark
         while true {
             // At `-`: a space, then the item on the same line.
             guard at(i + 1) == Self.space else { throw Reject() }
@@ -257,7 +283,7 @@ struct YAMLFastTree {
             let c = u[i]
             guard c != Self.newline, c != Self.hash, !atSequenceEntry else { throw Reject() }
             if c == Self.openBrace || c == Self.openBracket {
-                items.append(try flowCollection(depth: depth + 1, blockColumn: column))
+                items.push(try flowCollection(depth: depth + 1, blockColumn: column))
                 try endOfLine()
                 try nextContentLine()
             } else {
@@ -268,11 +294,11 @@ struct YAMLFastTree {
                 let save = i
                 if afterKey(start: start) {
                     // Every byte before the key on this line is ASCII (spaces and `-`).
-                    items.append(try blockMapping(column: itemColumn, depth: depth + 1, firstKey: (s.text, itemLoc)))
+                    items.push(try blockMapping(column: itemColumn, depth: depth + 1, firstKey: (key(s), itemLoc)))
                 } else {
                     i = save
                     try count(depth: depth + 1)
-                    items.append(YNode(kind: .scalar(value(of: s)), loc: itemLoc))
+                    items.push(YNode(kind: .scalar(value(of: s)), loc: itemLoc))
                     try endOfLine()
                     try nextContentLine()
                 }
@@ -285,7 +311,7 @@ struct YAMLFastTree {
                 break
             }
         }
-        return YNode(kind: .sequence(items), loc: loc)
+        return YNode(kind: .sequence(items.take(from: mark)), loc: loc)
     }
 
     /// A value on the line of its key: a flow collection or a scalar.
@@ -311,21 +337,20 @@ struct YAMLFastTree {
             i += 1
             return YNode(kind: isMapping ? .mapping([]) : .sequence([]), loc: loc)
         }
-        var pairs: [YPair] = []
-        var items: [YNode] = []
-        if isMapping { pairs.reserveCapacity(4) } else { items.reserveCapacity(4) }
+        let mark = isMapping ? pairs.mark : items.mark
         while true {
             if isMapping {
                 let keyLoc = location, keyStart = i, keyLine = line
                 let c = u[i]
                 guard c != Self.openBrace, c != Self.openBracket else { throw Reject() }
-                let key = try scalar(flow: true).text
+                let key = self.key(try scalar(flow: true))
                 // The value on the same line, after `: `.
                 guard afterKey(start: keyStart), line == keyLine, at(i) == Self.space else { throw Reject() }
                 while i < u.count, u[i] == Self.space { i += 1 }
-                pairs.append(YPair(key: key, keyLoc: keyLoc, value: try flowNode(depth: depth + 1, blockColumn: blockColumn)))
+                let value = try flowNode(depth: depth + 1, blockColumn: blockColumn)
+                pairs.push(YPair(key: key.text, keyLoc: keyLoc, value: value, asciiLength: key.asciiLength))
             } else {
-                items.append(try flowNode(depth: depth + 1, blockColumn: blockColumn))
+                items.push(try flowNode(depth: depth + 1, blockColumn: blockColumn))
             }
             try skipFlowSpace(blockColumn: blockColumn)
             guard i < u.count else { throw Reject() }
@@ -341,10 +366,11 @@ struct YAMLFastTree {
             break
         }
         if isMapping {
-            if pairs.count > 1 { try FastPathText.checkDuplicates(pairs) }
-            return YNode(kind: .mapping(pairs), loc: loc)
+            let list = pairs.take(from: mark)
+            if list.count > 1 { try FastPathText.checkDuplicates(list) }
+            return YNode(kind: .mapping(list), loc: loc)
         }
-        return YNode(kind: .sequence(items), loc: loc)
+        return YNode(kind: .sequence(items.take(from: mark)), loc: loc)
     }
 
     /// A value inside a flow collection, starting at the scanner.
@@ -359,11 +385,19 @@ struct YAMLFastTree {
 
     // MARK: Scalars
 
-    /// A scalar as read: its text, and for a plain one its bytes (`start` = -1 when quoted).
+    /// A scalar as read: a quoted one's text, or a plain one's bytes `u[start..<end]` (its
+    /// `String` is made only when it is used: as a key, or once per distinct text in
+    /// `value(of:)`).
     private struct Scalar {
-        var text: String
+        var quoted: String?
         var start: Int
         var end: Int
+    }
+
+    /// A mapping key's text, and its length when it is all ASCII, else -1 (`YPair.asciiLength`).
+    private struct Key {
+        var text: String
+        var asciiLength: Int
     }
 
     /// A plain or quoted scalar on one line, starting at the scanner.
@@ -371,11 +405,19 @@ struct YAMLFastTree {
         guard i < u.count else { throw Reject() }
         let c = u[i]
         if c == Self.doubleQuote || c == Self.singleQuote {
-            return Scalar(text: c == Self.doubleQuote ? try doubleQuoted() : try singleQuoted(), start: -1, end: -1)
+            return Scalar(quoted: c == Self.doubleQuote ? try doubleQuoted() : try singleQuoted(), start: -1, end: -1)
         }
         let start = i
-        let text = try plain(flow: flow)
-        return Scalar(text: text, start: start, end: i)
+        try plain(flow: flow)
+        return Scalar(quoted: nil, start: start, end: i)
+    }
+
+    /// `s` as a mapping key; a plain key's ASCII length is counted from its bytes.
+    private func key(_ s: Scalar) -> Key {
+        if let text = s.quoted { return Key(text: text, asciiLength: YPair.asciiLength(of: text)) }
+        var any: UInt8 = 0
+        for j in s.start..<s.end { any |= u[j] }
+        return Key(text: texts.text(u, s.start, s.end), asciiLength: any < 0x80 ? s.end - s.start : -1)
     }
 
     /// Powers of ten that are exact doubles, for `value(of:)`.
@@ -387,26 +429,34 @@ struct YAMLFastTree {
     /// null starts with is a string, and a decimal `-?(0|[1-9][0-9]*)(\.[0-9]+)?` of at most 15
     /// digits is that number — an integer exactly, a fraction as digits / 10^k, which is correctly
     /// rounded (both are exact doubles, and IEEE division rounds correctly), so the same double as
-    /// `Double(String)` gives. Everything else goes through `YAMLScalar.classify`.
+    /// `Double(String)` gives. Everything else goes through `YAMLScalar.classify`. A plain
+    /// scalar's value depends on its bytes alone, so a short one is typed once per distinct text
+    /// (`ShortTextCache.scalar`).
     private func value(of s: Scalar) -> YScalar {
-        guard s.start >= 0 else { return YScalar(text: s.text, type: .string) }
-        let c0 = u[s.start]
+        if let text = s.quoted { return YScalar(text: text, type: .string) }
+        let u = self.u, texts = self.texts, start = s.start, end = s.end
+        return texts.scalar(u, start, end) { Self.plainValue(u, start, end, text: texts.text(u, start, end)) }
+    }
+
+    /// The value of the plain scalar `u[start..<end]` (whose string is `text`), as `value(of:)` says.
+    private static func plainValue(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, text: String) -> YScalar {
+        let c0 = u[start]
         switch c0 {
         case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
              UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "o"), UInt8(ascii: "O"):
             break
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return YScalar(text: s.text, type: .string)
+            return YScalar(text: text, type: .string)
         case UInt8(ascii: "0")...UInt8(ascii: "9"), Self.dash:
-            if let v = decimal(s.start, s.end) { return YScalar(text: s.text, type: .number, number: v) }
+            if let v = decimal(u, start, end) { return YScalar(text: text, type: .number, number: v) }
         default:
             break
         }
-        return YAMLScalar.classify(s.text, tag: "", plain: true)
+        return YAMLScalar.classify(text, tag: "", plain: true)
     }
 
     /// The value of `u[start..<end]` when it is a short decimal (see `value(of:)`), else nil.
-    private func decimal(_ start: Int, _ end: Int) -> Double? {
+    private static func decimal(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var j = start
         let negative = u[j] == Self.dash
         if negative { j += 1 }
@@ -437,7 +487,7 @@ struct YAMLFastTree {
             if negative && mantissa == 0 { return nil }
             return negative ? -Double(mantissa) : Double(mantissa)
         }
-        let v = Double(mantissa) / Self.exactPowersOfTen[fraction]
+        let v = Double(mantissa) / exactPowersOfTen[fraction]
         return negative ? -v : v
     }
 
@@ -463,43 +513,46 @@ struct YAMLFastTree {
 
     /// A plain scalar on one line: up to `: `, ` #`, the line break, or in a flow collection
     /// `,[]{}`; spaces inside are kept, trailing spaces are not. A `:` not followed by a space
-    /// (libyaml's rules for it differ by version and context) goes to libyaml.
-    private mutating func plain(flow: Bool) throws(Reject) -> String {
-        guard i < u.count, Self.canStartPlain(u[i], at(i + 1)) else { throw Reject() }
+    /// (libyaml's rules for it differ by version and context) goes to libyaml. The scanner ends
+    /// after the scalar (its bytes are `Scalar`'s range; no string is made here).
+    private mutating func plain(flow: Bool) throws(Reject) {
+        let n = u.count
+        guard i < n, Self.canStartPlain(u[i], at(i + 1)) else { throw Reject() }
         let start = i
-        var end = i
+        // The position in a local (not `i`, a stored property written back on every byte).
+        var j = i
+        var end = j
         while true {
             // A run of non-space characters.
-            while i < u.count {
-                let c = u[i]
+            while j < n {
+                let c = u[j]
                 // The usual bytes first: `-./0-9A-Za-z` end nothing and need no check (in either
                 // context), so they cost one or two comparisons instead of the eight below.
                 if c &- 0x2D <= 0x39 - 0x2D || (c | 0x20) &- 0x61 <= 0x7A - 0x61 {
-                    i += 1
+                    j += 1
                     continue
                 }
                 if c == Self.space || c == Self.newline { break }
                 if c == Self.colon {
-                    guard Self.isBlankOrEnd(at(i + 1)) else { throw Reject() }
+                    guard Self.isBlankOrEnd(at(j + 1)) else { throw Reject() }
                     break
                 }
                 if flow, Self.isFlowIndicator(c) { break }
-                if c < 0x20 || c >= 0x7F { try checkOther(c) }
-                i += 1
+                if c < 0x20 || c >= 0x7F { try FastPathText.checkOther(c, u, j, continuation: &continuation) }
+                j += 1
             }
-            end = i
+            end = j
             // Spaces, then more of the scalar unless what follows ends it.
-            var j = i
-            while j < u.count, u[j] == Self.space { j += 1 }
-            guard j > i, j < u.count else { break }
-            let c = u[j]
-            if c == Self.newline || c == Self.hash || (c == Self.colon && Self.isBlankOrEnd(at(j + 1)))
+            var k = j
+            while k < n, u[k] == Self.space { k += 1 }
+            guard k > j, k < n else { break }
+            let c = u[k]
+            if c == Self.newline || c == Self.hash || (c == Self.colon && Self.isBlankOrEnd(at(k + 1)))
                 || (flow && Self.isFlowIndicator(c)) { break }
-            i = j
+            j = k
         }
         i = end
         guard end - start <= Limits.maxStringLength else { throw Reject() }
-        return texts.text(u, start, end)
     }
 
     /// A single-quoted scalar on one line (`''` is a quote).

@@ -30,6 +30,15 @@ struct YPair {
         self.asciiLength = Self.asciiLength(of: key)
     }
 
+    /// With the key's `asciiLength` counted from its bytes by the caller (the fast paths).
+    init(key: String, keyLoc: SourceLocation, value: YNode, asciiLength: Int) {
+        assert(asciiLength == Self.asciiLength(of: key))
+        self.key = key
+        self.keyLoc = keyLoc
+        self.value = value
+        self.asciiLength = asciiLength
+    }
+
     static func asciiLength(of s: String) -> Int {
         if let n = s.utf8.withContiguousStorageIfAvailable({ bytes -> Int in
             var any: UInt8 = 0

@@ -29,6 +29,73 @@ import SpatialModel
         }
     }
 
+    @Test func scalarsAreWhatMakeGivesForTheirBytes() {
+        var rng = SplitMix64(seed: 29)
+        // Texts of every type (YAML 1.1's numbers, bools and nulls among them), and numbers enough
+        // to evict each other from the 512 slots.
+        let words = ["0", "1", "44", "-3", "0.5", "1e3", "012", "0x1F", "yes", "No", "~", "null", "true", ".inf",
+                     "-.inf", ".nan", "button", "b0", "w12", "-0", "+1", "1_000", "é", "a b", "12345678", "123456789"]
+        ShortTextCache.with { cache in
+            var made = 0
+            for _ in 0..<20_000 {
+                let text = Int.random(in: 0..<3, using: &rng) == 0 ? String(Int.random(in: 0..<3_000, using: &rng))
+                    : words[Int.random(in: 0..<words.count, using: &rng)]
+                let bytes = Array(text.utf8)
+                let prefix = [UInt8](repeating: UInt8(ascii: "q"), count: Int.random(in: 0...3, using: &rng))
+                let buffer = prefix + bytes + [UInt8(ascii: ",")]
+                let expected = YAMLScalar.classify(text, tag: "", plain: true)
+                let v = buffer.withUnsafeBufferPointer { u in
+                    cache.scalar(u, prefix.count, prefix.count + bytes.count) {
+                        made += 1
+                        return YAMLScalar.classify(String(decoding: u[prefix.count..<(prefix.count + bytes.count)], as: UTF8.self),
+                                                   tag: "", plain: true)
+                    }
+                }
+                #expect(v.text == expected.text)
+                #expect(v.type == expected.type)
+                #expect(v.number?.bitPattern == expected.number?.bitPattern)
+                #expect(v.bool == expected.bool)
+            }
+            // The repeated words are typed once each (until another text takes their slot).
+            #expect(made < 10_000)
+        }
+    }
+
+    /// `YAMLTreeTests.render` with every scalar's text (a cached scalar brings its own).
+    private static func renderWithTexts(_ n: YNode) -> String {
+        switch n.kind {
+        case let .scalar(s): return "\(s.type)(\(s.text), \(s.number.map { "\($0.bitPattern)" } ?? "-"), \(s.bool.map { "\($0)" } ?? "-"))"
+        case let .sequence(items): return "[" + items.map(renderWithTexts).joined(separator: ", ") + "]"
+        case let .mapping(pairs): return "{" + pairs.map { "\($0.key)/\($0.asciiLength): \(renderWithTexts($0.value))" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    private static func both(_ text: String) -> (fast: String?, libyaml: String?) {
+        var c = TreeConverter(file: "t.scene.yaml", fastPaths: false)
+        let fast = (JSONTree.parse(text) ?? YAMLFastTree.parse(text)).map { renderWithTexts($0) + YAMLTreeTests.render($0) }
+        return (fast, c.parse(text).map { renderWithTexts($0) + YAMLTreeTests.render($0) })
+    }
+
+    @Test func repeatedScalarsOfEveryTypeMatchLibyaml() {
+        // Each text three times, as a value in block and flow context, so that later uses are
+        // cache hits; every type YAML 1.1 gives plain scalars.
+        let words = ["0", "1", "44", "-3", "0.5", "1e3", "012", "0x1F", "yes", "No", "~", "null", "true", ".inf",
+                     "-.inf", ".nan", "button", "b0", "-0", "+1", "1_000", "é", "a b", "12345678", "123456789", "0o7"]
+        var yaml = "root:\n"
+        for _ in 0..<3 {
+            for (n, w) in words.enumerated() { yaml += "  - {k\(n): \(w), l: [\(w), \(w)]}\n  - \(w)\n  - \(w): 1\n" }
+        }
+        let (fast, slow) = Self.both(yaml)
+        #expect(fast != nil)
+        #expect(fast == slow)
+        let literals = ["0", "1", "44", "-3", "0.5", "1e3", "-0", "true", "false", "null", "12345678", "1.5E-3", "-0.0"]
+        let row = "[" + literals.joined(separator: ", ") + "]"
+        let json = "{\"root\": [" + Array(repeating: row, count: 3).joined(separator: ",\n ") + "]}\n"
+        let (fastJSON, slowJSON) = Self.both(json)
+        #expect(fastJSON != nil)
+        #expect(fastJSON == slowJSON)
+    }
+
     private static func libyaml(_ text: String) -> String? {
         var c = TreeConverter(file: "t.scene.yaml", fastPaths: false)
         return c.parse(text).map(YAMLTreeTests.render)

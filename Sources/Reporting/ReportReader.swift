@@ -14,7 +14,8 @@ extension Report {
     /// The most JSON values (scalars and collections) a saved report may hold: reading takes about
     /// 57 bytes of memory per value, so this bounds it near 1.4 GB. `validate` writes about 32
     /// bytes per value, so every report it writes within `maxReportBytes` fits (compact
-    /// rewrites of it too).
+    /// rewrites of it too); one it writes beyond that (`--max-violations 0` on scenes of hundreds
+    /// of thousands of violations) is refused by size, with a hint saying so.
     public static let maxReportValues = 25_000_000
 
     /// Reads a saved report from a file: its size is checked with `fstat` before anything is read
@@ -32,8 +33,10 @@ extension Report {
                 throw Diagnostic(file: path, message: "the \(role) is not a regular file",
                                  hint: "pass a JSON file written by `spatialcheck validate --format json`")
             case .tooLarge(let size):
+                // `validate --max-violations 0` on a scene at the tracking limit writes more than
+                // this (about 300,000 violations fill 256 MiB): say so, not "not a report".
                 throw Diagnostic(file: path, message: "the \(role) is \(size) bytes, more than the \(maxBytes)-byte limit",
-                                 hint: "reports are small; this is not a spatialcheck report")
+                                 hint: "a report this large lists hundreds of thousands of violations (written with --max-violations 0), more than spatialcheck reads back; fix the rules with the most violations first (the report's summary counts them) or gate without --baseline until they are below that")
             case .unreadable:
                 throw Diagnostic(file: path, message: "cannot read the \(role)")
             }

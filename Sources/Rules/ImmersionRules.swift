@@ -196,8 +196,9 @@ struct SystemRaise {
 }
 
 /// `immersion-user-initiated`: one violation for all system raises of a scene (the scene is its
-/// entity set), whose message names every raise that happened, with its time, its event's line and
-/// how long it lasted; the violation's location is the first raise's event.
+/// entity set), whose message names the raises that happened (the first `listed`, then how many
+/// more), with its time, its event's line and how long it lasted; the violation's location is the
+/// first raise's event.
 final class RaiseRule: RuleProcessor {
     let rule: Int
     let raises: [SystemRaise]
@@ -223,13 +224,18 @@ final class RaiseRule: RuleProcessor {
             let from = agg.aux.isFinite ? " at t = \(fmt(agg.aux)) s" : ""
             return "immersion rises to \(styles)\(from) from a system event, not a user action, and stays raised for \(fmt(agg.measured)) s; \(advice)"
         }
-        let list = seen.map { k -> String in
+        // The first `listed` raises by name: a scene of 100,000 raising events made this one
+        // message megabytes long in every report format.
+        var list = seen.prefix(Self.listed).map { k -> String in
             let x = raises[k]
             let at = x.loc.map { " (event at line \($0.line), column \($0.column))" } ?? ""
             return "to \(x.style.rawValue) at t = \(fmt(x.start)) s\(at) for \(fmt(lasted[k] ?? 0)) s"
         }
+        if seen.count > Self.listed { list.append("and \(seen.count - Self.listed) more") }
         return "immersion rises \(seen.count) times from a system event, not a user action: \(list.joined(separator: "; ")); \(advice)"
     }
+    /// Raises a message names one by one.
+    static let listed = 10
 }
 
 final class LocomotionRule: RuleProcessor {

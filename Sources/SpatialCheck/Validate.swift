@@ -178,6 +178,7 @@ extension SpatialCheck {
                 while true {
                     let i = next.take()
                     guard i < toCheck.count else { break }
+                    steps?.waitForRoom(i, window: jobs)
                     work(i)
                 }
             }
@@ -470,7 +471,7 @@ final class SceneResults: @unchecked Sendable {
 /// the violations `--max-violations` does not keep, so a run holds the kept violations of the
 /// scenes compared and the whole violations only of scenes waiting for an earlier one.
 final class BaselineSteps: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private(set) var matcher: BaselineMatcher
     private let failOn: Severity?, perRule: Int?
     private var waiting: [Int: SpatialCheck.CheckedScene] = [:]
@@ -484,6 +485,17 @@ final class BaselineSteps: @unchecked Sendable {
 
     init(_ matcher: BaselineMatcher, failOn: Severity?, perRule: Int?) {
         self.matcher = matcher; self.failOn = failOn; self.perRule = perRule
+    }
+
+    /// Waits until scene `n` may be checked: while fewer than `window` scenes before it are still
+    /// to be compared. A scene checked before an earlier one waits, whole, until that one is
+    /// compared; without this, a slow first scene let `--jobs` workers check (and hold) every
+    /// later scene meanwhile, so memory grew with the number of scenes. With it, at most `window`
+    /// scenes are checked and not yet compared at any time. The worker with the oldest scene never
+    /// waits, so the run always moves on.
+    func waitForRoom(_ n: Int, window: Int) {
+        lock.lock(); defer { lock.unlock() }
+        while n >= next + max(1, window) { lock.wait() }
     }
 
     /// Scene `n` of the checked scenes was checked: compares it and every later one already
@@ -514,6 +526,7 @@ final class BaselineSteps: @unchecked Sendable {
             entries += zip(kept, scene.violations).map { matcher.entry($0, current: $1, scene: scene.path) }
             store(m, checked)
         }
+        lock.broadcast()
     }
 }
 

@@ -130,6 +130,9 @@ import Glibc
         let error = Self.readError(path)
         #expect(error?.message == "the report is 2147483648 bytes, more than the 268435456-byte limit")
         #expect(error?.file == path)
+        // What makes a report this large, and what to do (not "this is not a report": validate
+        // --max-violations 0 writes one on a scene of 300,000 violations).
+        #expect(error?.hint?.contains("--max-violations 0") == true, "\(String(describing: error?.hint))")
         // The same through `report` and `--baseline`.
         let r = SpatialCheck.report(paths: [path], options: .init())
         #expect(r.exitCode == .loadError && !r.writesOutput)

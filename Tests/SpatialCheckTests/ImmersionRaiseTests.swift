@@ -57,6 +57,33 @@ import SpatialModel
         #expect(v.location == SourceLocation(line: 11, column: 5))
     }
 
+    /// Twelve system raises to full, each lowered by the user 0.4 s later: the message names the
+    /// first ten (raise k at t = k + 0.5 s on line 9 + 2k) and counts the other two, so a scene of
+    /// thousands of raises does not write a message of megabytes.
+    @Test func manyRaisesAreCountedBeyondTheTenthNamed() throws {
+        var text = """
+        format: spatialscene/1
+        duration: 13
+        entities:
+          - id: main
+            kind: window
+            placement: {distance: 2, azimuth: 0, elevation: 0}
+            size: [800, 500]
+        events:
+
+        """
+        for k in 0..<12 {
+            text += "  - {t: \(k).5, action: setImmersion, style: full, trigger: system}\n"
+            text += "  - {t: \(k).9, action: setImmersion, style: shared, trigger: user}\n"
+        }
+        let v = try #require(try Self.violations(text).first)
+        #expect(v.message.contains("rises 12 times"), "\(v.message)")
+        #expect(v.message.contains("to full at t = 0.5 s (event at line 9, column 5)"), "\(v.message)")
+        #expect(v.message.contains("to full at t = 9.5 s (event at line 27, column 5)"), "\(v.message)")
+        #expect(!v.message.contains("t = 10.5 s"), "\(v.message)")
+        #expect(v.message.contains("; and 2 more; enter deeper immersion"), "\(v.message)")
+    }
+
     @Test func userRaisesPass() throws {
         #expect(try Self.violations(Self.scene("user", "user")).isEmpty)
     }

@@ -10,18 +10,25 @@ import SpatialModel
     /// Line numbers of the events below (1-based, as the loader reports them): the scene text is
     /// written here, so they are counted by hand: line 10 and line 11, column 5 (after "  - ").
     static func scene(_ first: String, _ second: String) -> String {
+        header(duration: 4) + """
+          - {t: 0.5, action: setImmersion, style: shared, trigger: user}
+          - {t: 1, action: setImmersion, style: mixed, trigger: \(first)}
+          - {t: 2.5, action: setImmersion, style: full, trigger: \(second)}
+        """
+    }
+
+    /// One window, up to the `events:` line: the first event is on line 9.
+    static func header(duration: Int) -> String {
         """
         format: spatialscene/1
-        duration: 4
+        duration: \(duration)
         entities:
           - id: main
             kind: window
             placement: {distance: 2, azimuth: 0, elevation: 0}
             size: [800, 500]
         events:
-          - {t: 0.5, action: setImmersion, style: shared, trigger: user}
-          - {t: 1, action: setImmersion, style: mixed, trigger: \(first)}
-          - {t: 2.5, action: setImmersion, style: full, trigger: \(second)}
+
         """
     }
 
@@ -61,17 +68,7 @@ import SpatialModel
     /// first ten (raise k at t = k + 0.5 s on line 9 + 2k) and counts the other two, so a scene of
     /// thousands of raises does not write a message of megabytes.
     @Test func manyRaisesAreCountedBeyondTheTenthNamed() throws {
-        var text = """
-        format: spatialscene/1
-        duration: 13
-        entities:
-          - id: main
-            kind: window
-            placement: {distance: 2, azimuth: 0, elevation: 0}
-            size: [800, 500]
-        events:
-
-        """
+        var text = Self.header(duration: 13)
         for k in 0..<12 {
             text += "  - {t: \(k).5, action: setImmersion, style: full, trigger: system}\n"
             text += "  - {t: \(k).9, action: setImmersion, style: shared, trigger: user}\n"

@@ -248,7 +248,7 @@ struct Findings {
     mutating func report(slot: inout Int32, rule: Int, _ e0: Int, _ e1: Int, frame: Int, time: Double,
                          measured: Double, threshold: Double, aux: Double, severity: Severity?, angular: Bool,
                          unit: String?) {
-        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
+        let (lo, hi) = Self.ordered(e0, e1)
         var i = checked(slot, rule: rule, lo, hi)
         if i < 0 {
             i = self.slot(rule: rule, e0, e1, variant: 0)
@@ -271,7 +271,7 @@ struct Findings {
     /// no aggregate (it was dropped at the tracking limit; so would the repeats be).
     mutating func extendRun(slot: inout Int32, rule: Int, _ e0: Int, _ e1: Int, from: Int, fromTime: Double,
                             to: Int, toTime: Double) {
-        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
+        let (lo, hi) = Self.ordered(e0, e1)
         var i = checked(slot, rule: rule, lo, hi)
         if i < 0 {
             i = existingSlot(rule: rule, lo, hi)
@@ -312,7 +312,7 @@ struct Findings {
             singleSlot[rule][e0] = Int32(truncatingIfNeeded: n)
             return n
         }
-        let lo = e1 >= 0 && e0 > e1 ? e1 : e0, hi = e1 >= 0 && e0 > e1 ? e0 : e1
+        let (lo, hi) = Self.ordered(e0, e1)
         if let k = packed.pack(rule: rule, lo, hi, variant: variant) {
             let s = packed.find(k)
             if s >= 0 { return s }
@@ -332,8 +332,13 @@ struct Findings {
     /// Whether (rule, e0, e1) has an aggregate: after the limit is reached only those can still
     /// change, so a processor may skip the work of a finding that would be dropped.
     func hasAggregate(rule: Int, _ e0: Int, _ e1: Int) -> Bool {
-        existingSlot(rule: rule, e1 >= 0 && e0 > e1 ? e1 : e0, e1 >= 0 && e0 > e1 ? e0 : e1) >= 0
+        let (lo, hi) = Self.ordered(e0, e1)
+        return existingSlot(rule: rule, lo, hi) >= 0
     }
+
+    /// A pair's entities lower first, as `FindingKey` stores them (-1, none, stays second).
+    @inline(__always)
+    private static func ordered(_ e0: Int, _ e1: Int) -> (Int, Int) { e1 >= 0 && e0 > e1 ? (e1, e0) : (e0, e1) }
 
     /// The aggregate of the pair (rule, lo, hi) with lo ≤ hi, or -1 when it has none.
     private func existingSlot(rule: Int, _ lo: Int, _ hi: Int) -> Int {

@@ -560,14 +560,13 @@ final class ControlsKeepoutRule: RuleProcessor {
                     if side != 0 {
                         // What the exact test finds for this pair in every frame the list holds.
                         knownCount += 1
-                        out.report(slot: &slots[i], rule: rule, w, o, frame: f.frame, time: f.time, measured: 0 / mpp,
-                                   threshold: band, aux: Double(w) * 4 + Double(side), severity: nil, angular: false, unit: nil)
+                        Self.reportCovered(rule: rule, band: band, w, o, gap: 0, side: Double(side), mpp: mpp, f,
+                                           slot: &slots[i], &out)
                         continue
                     }
                     guard let (gap, side) = Self.exactGap(cs, first, mask: mask, plane, head: head, eyeSide: eyeSide,
                                                           depthTolerance: depthTolerance, bandM: bandM) else { continue }
-                    out.report(slot: &slots[i], rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp,
-                               threshold: band, aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
+                    Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slots[i], &out)
                 }
             }
         }}
@@ -582,7 +581,14 @@ final class ControlsKeepoutRule: RuleProcessor {
                           depthTolerance: depthTolerance, bandM: bandM)
         }
         guard let (gap, side) = found else { return }
-        // aux: the window whose controls are covered, and the band (1 below, 2 above).
+        Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slot, &out)
+    }
+
+    /// The finding of window `w`'s controls covered by content `o`, `gap` metres from the window's
+    /// edge on `side` (1 below, 2 above); aux carries both, the window and the band.
+    @inline(__always)
+    static func reportCovered(rule: Int, band: Double, _ w: Int, _ o: Int, gap: Double, side: Double, mpp: Double,
+                              _ f: FrameQuantities, slot: inout Int32, _ out: inout Findings) {
         out.report(slot: &slot, rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
                    aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
     }

@@ -487,7 +487,7 @@ final class BaselineSteps: @unchecked Sendable {
         self.matcher = matcher; self.failOn = failOn; self.perRule = perRule
     }
 
-    /// Waits until scene `n` may be checked: while fewer than `window` scenes before it are still
+    /// Waits until scene `n` may be checked: until fewer than `window` scenes before it are still
     /// to be compared. A scene checked before an earlier one waits, whole, until that one is
     /// compared; without this, a slow first scene let `--jobs` workers check (and hold) every
     /// later scene meanwhile, so memory grew with the number of scenes. With it, at most `window`

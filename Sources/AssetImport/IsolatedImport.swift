@@ -44,10 +44,12 @@ public struct AssetImportIsolation: Sendable {
         self.maxOutputBytes = maxOutputBytes; self.environment = environment; self.cache = cache
     }
 
-    /// Isolation through this process's own executable, or nil when this process is not `spatialcheck`.
+    /// Isolation through this process's own executable, or nil when this process is not `spatialcheck`
+    /// (`thisExecutable`: the command-line tool, which is, whatever its file is called).
     public static func current(timeout: Double = defaultTimeout,
-                               memoryLimitBytes: Int = defaultMemoryLimitBytes) -> AssetImportIsolation? {
-        AssetImporter.defaultWorkerExecutable().map {
+                               memoryLimitBytes: Int = defaultMemoryLimitBytes,
+                               thisExecutable: Bool = false) -> AssetImportIsolation? {
+        (thisExecutable ? AssetImporter.ownExecutable() : AssetImporter.defaultWorkerExecutable()).map {
             AssetImportIsolation(executable: $0, timeout: timeout, memoryLimitBytes: memoryLimitBytes)
         }
     }
@@ -83,6 +85,24 @@ extension AssetImporter {
     /// The path of this process's executable when it is `spatialcheck` (so that it can run the
     /// import worker), else nil (e.g. inside a test runner or another program using the library).
     public static func defaultWorkerExecutable() -> String? {
+        executableCandidates().lazy.filter { path in
+            // Accept a symlink named spatialcheck (e.g. to a versioned install) or its target.
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            let resolved = url.resolvingSymlinksInPath().path
+            return url.lastPathComponent == "spatialcheck" || (resolved as NSString).lastPathComponent == "spatialcheck"
+        }.compactMap(executableFile).first
+    }
+
+    /// The path of this process's executable, whatever its name: the command-line tool uses it for
+    /// its workers, so that a copy installed under another name (`sc`, `spatialcheck-1.2`) keeps
+    /// its imports isolated, its `--import-timeout` and its cache of failed imports.
+    public static func ownExecutable() -> String? {
+        executableCandidates().lazy.compactMap(executableFile).first
+    }
+
+    /// Where this process's executable may be: /proc/self/exe (Linux), the main bundle's
+    /// executable, argv[0] (resolved against the working directory or PATH).
+    private static func executableCandidates() -> [String] {
         var candidates: [String] = []
         #if os(Linux)
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
@@ -102,16 +122,13 @@ extension AssetImporter {
                 }
             }
         }
-        for candidate in candidates {
-            // Accept a symlink named spatialcheck (e.g. to a versioned install) or its target.
-            let url = URL(fileURLWithPath: candidate).standardizedFileURL
-            let resolved = url.resolvingSymlinksInPath().path
-            let named = url.lastPathComponent == "spatialcheck" || (resolved as NSString).lastPathComponent == "spatialcheck"
-            if named, FileManager.default.isExecutableFile(atPath: resolved) {
-                return resolved
-            }
-        }
-        return nil
+        return candidates
+    }
+
+    /// `path` with its symbolic links resolved, when that is an executable file.
+    private static func executableFile(_ path: String) -> String? {
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        return FileManager.default.isExecutableFile(atPath: resolved) ? resolved : nil
     }
 }
 

@@ -138,7 +138,7 @@ public enum ModelDump {
         let stated = scene.entities.filter(hasFacts)
         if !stated.isEmpty {
             out += "\nfacts (source in brackets; unknown = nothing says)\n"
-            for e in stated { out += "  \(e.path): " + factsText(e) + "\n" }
+            for e in stated { out += "  \(t(e.path)): " + factsText(e) + "\n" }
         }
         let looked = scene.entities.filter { appearance($0) != nil }
         if !looked.isEmpty {
@@ -280,7 +280,7 @@ public enum ModelDump {
         parts.append("hover effect \(e.hoverEffect?.rawValue ?? "unknown")" + src(s.hoverEffect))
         parts.append("hit region \(e.hitRegion.map { hitRegionText($0, e.hitFrame) } ?? "its bounds")" + src(s.hitRegion))
         parts.append("anchor \(e.anchor.rawValue)" + src(s.anchor))
-        parts.append("accessibility label " + (e.accessibilityLabel.map { "\"\($0)\"" } ?? "unknown") + src(s.accessibilityLabel))
+        parts.append("accessibility label " + (e.accessibilityLabel.map { "\"\(Escape.text($0))\"" } ?? "unknown") + src(s.accessibilityLabel))
         return parts.joined(separator: ", ")
     }
 
@@ -497,11 +497,11 @@ extension ModelDump {
                 facts.append("hit region \(h.shape.rawValue) \(fmt(h.size.x, 3))×\(fmt(h.size.y, 3))×\(fmt(h.size.z, 3)) at \(vec(h.pose.translation)) (file units)")
             }
             if let a = p.anchor { facts.append("anchor \(a.rawValue)") }
-            if let l = p.accessibilityLabel { facts.append("label \"\(l)\"") }
+            if let l = p.accessibilityLabel { facts.append("label \"\(Escape.text(l))\"") }
             if let b = p.billboard { facts.append("billboard \(fmt(b, 2))") }
             if let o = p.opacity, p.visible { facts.append("opacity \(fmt(o, 2))") }
-            let names = p.components.map { $0.custom ? "\($0.name) (custom)" : $0.name }
-            out += "      \(p.primPath): " + (facts + (names.isEmpty ? [] : ["components: " + names.joined(separator: ", ")]))
+            let names = p.components.map { Escape.text($0.name) + ($0.custom ? " (custom)" : "") }
+            out += "      \(Escape.text(p.primPath)): " + (facts + (names.isEmpty ? [] : ["components: " + names.joined(separator: ", ")]))
                 .joined(separator: "; ") + "\n"
         }
         return out.isEmpty ? "" : "    USD prims with RealityKit components:\n" + out

@@ -11,12 +11,20 @@ extension Report {
     /// them per violation (SARIF per result: a 1 MB scene path in a 1.3 MB report made more than
     /// 300 MB of SARIF).
     public static let maxReportPathBytes = 4_096
-    /// The most JSON values (scalars and collections) a saved report may hold: reading takes about
-    /// 57 bytes of memory per value, so this bounds it near 1.4 GB. `validate` writes about 32
-    /// bytes per value, so every report it writes within `maxReportBytes` fits (compact
-    /// rewrites of it too); one it writes beyond that (`--max-violations 0` on scenes of hundreds
-    /// of thousands of violations) is refused by size, with a hint saying so.
-    public static let maxReportValues = 25_000_000
+    /// The most memory reading a saved report may take, as `readingCost` estimates it before
+    /// parsing (1.5 GiB). A report `validate` writes costs about 11 bytes of estimate per byte, so
+    /// every one up to about 140 MB reads back (about 185,000 violations listed with
+    /// `--max-violations 0`); larger ones, and hostile files of small objects, are refused before
+    /// any of them is parsed.
+    public static let maxReportReadingBytes = 3 << 29
+
+    /// What `JSONSerialization` takes to hold a parsed report, measured on Linux (Swift 6.3)
+    /// with `report` on synthetic and real reports: about 64 bytes per value (an 80 MB array of
+    /// zeros took 2.3 GB), 448 per array, and 3 KB per object whatever its keys (8 MB of
+    /// `{"a":1},` took 3.0 GB; a real 68 MB report of 89,700 violations peaked at 0.9 GB).
+    static func readingCost(values: Int, arrays: Int, objects: Int) -> Int {
+        64 &* values &+ 448 &* arrays &+ 3072 &* objects
+    }
 
     /// Reads a saved report from a file: its size is checked with `fstat` before anything is read
     /// (a 2 GiB file is refused at once, not read whole), only a regular file is read (a FIFO or
@@ -53,11 +61,11 @@ extension Report {
         guard data.count <= maxBytes else {
             throw fail("report is \(data.count) bytes, more than the \(maxBytes)-byte limit")
         }
-        // JSONSerialization recurses per nesting level; reject absurd nesting before parsing. It
-        // also takes about 57 bytes per value (an 80 MB array of zeros took 2.3 GB): count the
-        // values (each follows a comma or opens a collection) and refuse more than
-        // `maxReportValues` before building any of them.
-        var depth = 0, inString = false, escaped = false, values = 0
+        // JSONSerialization recurses per nesting level; reject absurd nesting before parsing. Its
+        // memory grows with the values, and most with the objects (`readingCost`): count them
+        // (a value follows a comma or opens a collection) and refuse a report whose reading would
+        // take more than `maxReportReadingBytes` before building any of it.
+        var depth = 0, inString = false, escaped = false, values = 0, arrays = 0, objects = 0
         for b in data {
             if inString {
                 if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
@@ -68,6 +76,7 @@ extension Report {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 values += 1
+                if b == UInt8(ascii: "[") { arrays += 1 } else { objects += 1 }
                 if depth > 64 { throw fail("report nests deeper than 64 levels; it is not a spatialcheck report") }
             case UInt8(ascii: ","):
                 values += 1
@@ -75,9 +84,12 @@ extension Report {
             default: break
             }
         }
-        guard values <= maxReportValues else {
-            throw fail("report holds more than \(maxReportValues) JSON values; reading it would take more than 1.5 GB of memory",
-                       "pass a report written by `spatialcheck validate --format json` (one of 256 MiB holds about 9 million)")
+        let cost = readingCost(values: values, arrays: arrays, objects: objects)
+        guard cost <= maxReportReadingBytes else {
+            throw fail("reading the report would take about \(cost >> 20) MiB of memory, more than the \(maxReportReadingBytes >> 20) MiB limit "
+                       + "(\(values) JSON values, \(objects) of them objects)",
+                       "a report this large lists more than about 185,000 violations (written with --max-violations 0), more than spatialcheck reads back; "
+                       + "fix the rules with the most violations first (the report's summary counts them), or save the report with the default --max-violations")
         }
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data, options: []) } catch {

@@ -69,11 +69,11 @@ struct ImportIsolationOptions: ParsableArguments {
         }
     }
 
-    /// The isolation to import with, or nil for in-process imports (also when this executable
-    /// cannot be located as `spatialcheck`).
+    /// The isolation to import with, or nil for in-process imports (also when this process's
+    /// executable cannot be located).
     var isolation: AssetImportIsolation? {
         if noImportIsolation { return nil }
         return AssetImportIsolation.current(timeout: importTimeout,
-                                            memoryLimitBytes: Int(importMemory * 1_073_741_824))
+                                            memoryLimitBytes: Int(importMemory * 1_073_741_824), thisExecutable: true)
     }
 }

@@ -136,6 +136,34 @@ struct ImportWorkerTests {
         #expect(throws: Never.self) { try AssetImporter.load(resolvedPath: target, displayPath: "hang.stl", isolation: again) }
     }
 
+    @Test("a copy of the tool under another name still imports in its worker, with its --import-timeout")
+    func renamedToolKeepsItsIsolation() throws {
+        let t = try TempTree("worker-renamed")
+        defer { t.remove() }
+        t.file("hang.stl", triangleSTL)
+        // A hard link is a copy under another name without copying the binary (else a real copy).
+        let renamed = t.path("sc")
+        do { try FileManager.default.linkItem(atPath: try CLIHarness.binary(), toPath: renamed) } catch {
+            try FileManager.default.copyItem(atPath: try CLIHarness.binary(), toPath: renamed)
+        }
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: renamed)
+        tool.arguments = ["inspect", "--import-timeout", "1", t.path("hang.stl")]
+        // The fault acts only inside the worker: imported in this process, the triangle loads.
+        var environment = ProcessInfo.processInfo.environment
+        environment[AssetImportWorker.faultEnvironmentVariable] = "hang"
+        tool.environment = environment
+        let err = Pipe()
+        tool.standardInput = FileHandle.nullDevice
+        tool.standardOutput = FileHandle.nullDevice
+        tool.standardError = err
+        try tool.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        tool.waitUntilExit()
+        #expect(tool.terminationStatus == 2)
+        #expect(stderr.contains("the importer did not finish within 1 s"), "\(stderr)")
+    }
+
     @Test("within a scene, links and spellings of one file share one import")
     func sceneImportsEachFileOnce() throws {
         let t = try TempTree("worker-scene-links")

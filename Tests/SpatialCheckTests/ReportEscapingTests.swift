@@ -67,7 +67,11 @@ import SpatialCheck
             name: "\(combinedYAML)"
             entities:
               - {id: model, kind: model, asset: "\(hostileFileNameYAML)", position: [0, 1.5, -1.5]}
-              - {id: panel, kind: window, position: [0, 1.5, -2], size: [400, 300]}
+              - id: panel
+                kind: window
+                position: [0, 1.5, -2]
+                size: [400, 300]
+                elements: [{id: tab, role: tab, frame: [0, 0, 60, 60], accessibilityLabel: "\(combinedYAML)"}]
             """.write(toFile: dir + "/hostile.scene.yaml", atomically: true, encoding: .utf8)
         try """
             format: spatialscene/1
@@ -136,9 +140,11 @@ import SpatialCheck
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let text = SpatialCheck.inspect(path: dir + "/hostile.scene.yaml", format: .text, configSearchDirectory: dir)
         #expect(text.exitCode == .clean, "\(text.diagnostics.map(\.description))")
-        // The clip name (from the glTF) and the asset's file name, escaped.
+        // The clip name (from the glTF), the asset's file name and the element's accessibility
+        // label (stated facts), escaped.
         Self.check(text.output, "inspect text", markup: false,
-                   visible: ["animations: \\u{1B}[2J\\u{1B}[Hcleared", "\\u{1B}]8;;https://evil.example/", "m\\u{1B}[2J\\u{7}\\u{202E}"])
+                   visible: ["animations: \\u{1B}[2J\\u{1B}[Hcleared", "\\u{1B}]8;;https://evil.example/", "m\\u{1B}[2J\\u{7}\\u{202E}",
+                             "accessibility label \"\\u{1B}[2J"])
         let json = SpatialCheck.inspect(path: dir + "/hostile.scene.yaml", format: .json, configSearchDirectory: dir)
         Self.check(json.output, "inspect json", markup: false)
         let model = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
@@ -157,6 +163,42 @@ import SpatialCheck
             #expect(r.status == 2)
             Self.check(r.stdout + r.stderr, "validate --format \(format)", markup: ["markdown", "html", "junit"].contains(format))
         }
+    }
+
+    /// A USD asset's RealityKit accessibility label is the file's own string: `inspect` prints it
+    /// escaped, in the prims' list and in the entity's facts.
+    @Test(.enabled(if: USDFixtures.available, "usd-core is not installed"))
+    func inspectEscapesUSDComponentStrings() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // usda string escapes: \x1b is ESC, \x07 BEL, \n a line break.
+        try #"""
+            #usda 1.0
+            (
+                metersPerUnit = 1
+                defaultPrim = "Root"
+            )
+            def Xform "Root"
+            {
+                def Cube "b"
+                {
+                    double size = 0.1
+                    def RealityKitComponent "Accessibility"
+                    {
+                        uniform token info:id = "RealityKit.Accessibility"
+                        string label = "ok\x1b[2J\x1b]0;pwned\x07\n::error file=forged.swift::forged"
+                    }
+                    def RealityKitCustomComponent "C"
+                    {
+                        uniform token info:id = "my.comp\x1b[31m\n::warning::x"
+                    }
+                }
+            }
+            """#.write(toFile: dir + "/label.usda", atomically: true, encoding: .utf8)
+        let text = SpatialCheck.inspect(path: dir + "/label.usda", format: .text, configSearchDirectory: dir)
+        #expect(text.exitCode == .clean, "\(text.diagnostics.map(\.description))")
+        Self.check(text.output, "inspect text of a USD asset", markup: false,
+                   visible: ["label \"ok\\u{1B}[2J\\u{1B}]0;pwned\\u{7}\\n::error", "accessibility label \"ok\\u{1B}[2J"])
     }
 
     @Test func theSimulationTraceEscapesEntityPaths() throws {

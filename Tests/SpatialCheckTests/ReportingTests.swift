@@ -231,21 +231,28 @@ import SpatialModel
         #expect(pairs.allSatisfy { $0.0 == "base/" + $0.1 })
     }
 
-    /// Regression (issue 16, session 10): JSONSerialization takes about 57 bytes per value, so an
-    /// 80 MB report that was one array of 40 million zeros took 2.3 GB to read (a 256 MiB one
-    /// would take 7 GB). More than 25,000,000 values are refused before parsing.
-    @Test func reportsWithTooManyValuesAreRefusedBeforeParsing() throws {
-        #expect(Report.maxReportValues == 25_000_000)
+    /// Regression (issue 16, sessions 10 and 13): JSONSerialization takes about 64 bytes per
+    /// value and 3 KB per object, so an 80 MB report that was one array of 40 million zeros took
+    /// 2.3 GB to read, and 8 MB of `{"a":1},` 3.0 GB. A report whose estimate passes 1.5 GiB is
+    /// refused before parsing.
+    @Test func reportsThatWouldTakeTooMuchMemoryAreRefusedBeforeParsing() throws {
+        #expect(Report.maxReportReadingBytes == 1_610_612_736)
         let head = #"{"format": "spatialcheck-report/1", "scenes": [], "x": ["#
-        let over = head + String(repeating: "0,", count: 25_000_000) + "0]}"
+        // 25,165,824 zeros and the header's 4 values (2 arrays, the top object):
+        // 64 × 25,165,828 + 2 × 448 + 3,072 = 1,610,616,960 bytes, 4,224 over the limit.
+        let zeros = head + String(repeating: "0,", count: 25_165_823) + "0]}"
         do {
-            _ = try Report.parse(Data(over.utf8), path: "r.json")
+            _ = try Report.parse(Data(zeros.utf8), path: "r.json")
             Issue.record("a report of 25 million values was read")
         } catch {
-            #expect(error.message == "report holds more than 25000000 JSON values; reading it would take more than 1.5 GB of memory")
+            #expect(error.message == "reading the report would take about 1536 MiB of memory, more than the 1536 MiB limit (25165828 JSON values, 1 of them objects)")
         }
-        // Commas inside strings are not values.
-        let commas = head + "\"" + String(repeating: ",", count: 25_000_001) + "\"]}"
+        // 524,288 small objects (3,072 + 64 × 2 bytes each: 1,600 MiB) are refused although they
+        // are only 4 MB of text and a million values.
+        let objects = head + String(repeating: #"{"a":1},"#, count: 524_287) + #"{"a":1}]}"#
+        #expect(throws: Diagnostic.self) { try Report.parse(Data(objects.utf8), path: "r.json") }
+        // Commas and braces inside strings are neither values nor objects.
+        let commas = head + "\"" + String(repeating: ",{", count: 25_000_001) + "\"]}"
         #expect(try Report.parse(Data(commas.utf8), path: "r.json").scenes.isEmpty)
     }
 

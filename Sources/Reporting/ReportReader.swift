@@ -11,6 +11,24 @@ extension Report {
     /// them per violation (SARIF per result: a 1 MB scene path in a 1.3 MB report made more than
     /// 300 MB of SARIF).
     public static let maxReportPathBytes = 4_096
+    /// The longest message, hint or scene name kept from a saved report, in bytes; a longer one is
+    /// cut there and ends in "…". `validate` writes messages of a few hundred bytes (two entity
+    /// paths at most, a list of at most 10 events), and every format prints each one at least once
+    /// (HTML twice): a 63 MB message made 147 MB of HTML.
+    public static let maxReportTextBytes = 65_536
+
+    /// `s` cut to at most `maxReportTextBytes` UTF-8 bytes at a character boundary, plus "…".
+    static func capped(_ s: String) -> String {
+        guard s.utf8.count > maxReportTextBytes else { return s }
+        var end = s.startIndex, bytes = 0
+        for i in s.indices {
+            let n = s[i].utf8.count
+            if bytes + n > maxReportTextBytes - 3 { break }
+            bytes += n
+            end = s.index(after: i)
+        }
+        return String(s[..<end]) + "…"
+    }
     /// The most memory reading a saved report may take, as `readingCost` estimates it before
     /// parsing (1.5 GiB). A report `validate` writes costs about 11 bytes of estimate per byte, so
     /// every one up to about 140 MB reads back (about 185,000 violations listed with
@@ -88,7 +106,7 @@ extension Report {
         guard cost <= maxReportReadingBytes else {
             throw fail("reading the report would take about \(cost >> 20) MiB of memory, more than the \(maxReportReadingBytes >> 20) MiB limit "
                        + "(\(values) JSON values, \(objects) of them objects)",
-                       "a report this large lists more than about 185,000 violations (written with --max-violations 0), more than spatialcheck reads back; "
+                       "a report this large lists a great many violations or spans (written with --max-violations 0), more than spatialcheck reads back; "
                        + "fix the rules with the most violations first (the report's summary counts them), or save the report with the default --max-violations")
         }
         let root: Any
@@ -122,7 +140,7 @@ extension Report {
                 throw fail("scenes[\(i)].path is \(scenePath.utf8.count) bytes long; a scene path is at most \(maxReportPathBytes)",
                            "pass a report written by `spatialcheck validate --format json`")
             }
-            var scene = SceneReport(path: scenePath, name: s["name"] as? String, status: status,
+            var scene = SceneReport(path: scenePath, name: (s["name"] as? String).map(capped), status: status,
                                     frameRate: number(s["frameRate"]) ?? 0, frames: Int(clamping: number(s["frames"]) ?? 0),
                                     duration: number(s["duration"]) ?? 0)
             scene.pointAngle = number(s["pointAngle"])
@@ -156,7 +174,7 @@ extension Report {
                     spans: spans, frameCount: Int(clamping: number(v["frameCount"]) ?? 0),
                     firstTime: number(v["firstTime"]) ?? 0, lastTime: number(v["lastTime"]) ?? 0,
                     measured: measured, threshold: threshold, unit: v["unit"] as? String ?? "",
-                    worstFrame: Int(clamping: number(v["worstFrame"]) ?? 0), message: v["message"] as? String ?? "",
+                    worstFrame: Int(clamping: number(v["worstFrame"]) ?? 0), message: capped(v["message"] as? String ?? ""),
                     help: v["help"] as? String ?? "", fingerprint: v["fingerprint"] as? String ?? "",
                     location: loc, borderline: v["borderline"] as? Bool ?? false))
                 violation.omittedSpans = Int(clamping: number(v["omittedSpans"]).map { max(0, min($0, 1e12)) } ?? 0)
@@ -345,7 +363,8 @@ private func diagnostic(_ any: Any, file: String) -> Diagnostic? {
         guard let line = number(l["line"]), let column = number(l["column"]), abs(line) < 1e9, abs(column) < 1e9 else { return nil }
         return SourceLocation(line: Int(line), column: Int(column))
     }
-    return Diagnostic(file: d["file"] as? String ?? file, location: loc, message: message, hint: d["hint"] as? String)
+    return Diagnostic(file: (d["file"] as? String).map(Report.capped) ?? file, location: loc, message: Report.capped(message),
+                      hint: (d["hint"] as? String).map(Report.capped))
 }
 
 // MARK: - Baselines

@@ -256,6 +256,28 @@ import SpatialModel
         #expect(try Report.parse(Data(commas.utf8), path: "r.json").scenes.isEmpty)
     }
 
+    /// Regression (issue 16, session 13): a 63 MB message in a saved report made 147 MB of HTML.
+    /// Messages, hints and scene names are cut at 65,536 bytes, at a character boundary.
+    @Test func longMessagesInASavedReportAreCut() throws {
+        #expect(Report.maxReportTextBytes == 65_536)
+        let long = String(repeating: "é", count: 50_000)           // 100,000 bytes
+        let text = #"{"format": "spatialcheck-report/1", "scenes": [{"path": "s.scene.yaml", "status": "checked", "name": "\#(long)", "#
+            + #""errors": [{"message": "\#(long)", "hint": "\#(long)"}], "#
+            + #""violations": [{"rule": "r", "severity": "error", "measured": 1, "threshold": 2, "message": "\#(long)"}]}]}"#
+        let report = try Report.parse(Data(text.utf8), path: "r.json")
+        let scene = try #require(report.scenes.first)
+        // 32,766 two-byte characters fill 65,532 bytes; the ellipsis takes 3 more.
+        let cut = String(repeating: "é", count: 32_766) + "…"
+        #expect(scene.violations.first?.message == cut)
+        #expect(scene.name == cut)
+        #expect(scene.errors.first?.message == cut)
+        #expect(scene.errors.first?.hint == cut)
+        #expect(cut.utf8.count == 65_535)
+        // At the limit, nothing is cut.
+        let fits = String(repeating: "a", count: 65_536)
+        #expect(Report.capped(fits) == fits)
+    }
+
     /// Regression (issue 16, session 10): a saved report is untrusted, and every format repeats a
     /// scene path per violation (SARIF per result: a 1 MB path in a 1.3 MB report made more than
     /// 300 MB of SARIF). Scene and entity paths longer than 4,096 bytes are refused.

@@ -207,6 +207,9 @@ struct USDWorkerResponse: Decodable {
 }
 
 enum USDAssetDecoder {
+    /// The most warnings one USD asset keeps; the rest are counted in one more line.
+    static let maxWarnings = 20
+
     static func decode(_ bytes: [UInt8], displayPath: String, resolvedPath: String,
                        isFolder: Bool) throws(Diagnostic) -> ImportedAsset {
         let prefix = "asset '\(displayPath)' could not be imported: "
@@ -323,6 +326,13 @@ enum USDAssetDecoder {
         let format = isFolder ? "USD (Reality Composer Pro .rkassets, \(stages.count) scene\(stages.count == 1 ? "" : "s"))"
             : "USD (\(ext))"
         USDFactBridge.fillNodeFacts(&nodes)
+        // One line per missing layer or composition error adds up (5,000 missing references made
+        // 10,000 lines on standard error): the first ones say what is wrong.
+        if warnings.count > maxWarnings {
+            let more = warnings.count - maxWarnings
+            warnings.removeSubrange(maxWarnings...)
+            warnings.append("and \(more) more warning\(more == 1 ? "" : "s") from the USD reader (the first \(maxWarnings) are shown)")
+        }
         return ImportedAsset(path: displayPath, resolvedPath: resolvedPath, format: format, nodes: nodes,
                              animations: clips, declaredUnitScale: nil,
                              unitNote: stages.map(\.unitNote).joined(separator: "; "),

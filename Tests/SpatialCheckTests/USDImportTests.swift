@@ -257,6 +257,24 @@ struct USDImportTests {
         #expect(usdNode(missing, "/W/Here") != nil)
     }
 
+    @Test func warningsOfOneAssetAreCountedBeyondTheTwentieth() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-usd-warn-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 30 prims, each referencing a layer that does not exist: at least one warning each.
+        let prims = (0..<30).map { "def Xform \"p\($0)\" (references = @./gone\($0).usda@) {}\n" }.joined()
+        try ("#usda 1.0\n(defaultPrim = \"Root\")\ndef Xform \"Root\" {\n" + prims + "def Cube \"here\" {}\n}\n")
+            .write(toFile: dir + "/missing30.usda", atomically: true, encoding: .utf8)
+        let asset = try USDImporter.load(resolvedPath: dir + "/missing30.usda", displayPath: "missing30.usda", confinementRoot: dir)
+        #expect(asset.warnings.count == 21)
+        #expect(asset.warnings.prefix(20).allSatisfy { $0.contains("gone") }, "\(asset.warnings)")
+        let last = try #require(asset.warnings.last)
+        let more = Int(last.split(separator: " ").dropFirst().first ?? "") ?? 0
+        #expect(last.hasPrefix("and ") && last.hasSuffix("more warnings from the USD reader (the first 20 are shown)"), "\(last)")
+        #expect(more >= 10, "\(last)")
+        #expect(usdNode(asset, "/Root/here") != nil)
+    }
+
     @Test(arguments: [("hostile/escape/deep/escape.usda", "outside the project root"),
                       ("hostile/escape_in_variant.usda", "outside the project root"),
                       ("hostile/gitref.usda", "inside a .git folder"),

@@ -246,12 +246,21 @@ enum USDAssetDecoder {
         var opacity = [Double](repeating: 1, count: raw.count)
         var hasOpacity = [Bool](repeating: false, count: raw.count)
         var stageOf = [Int](repeating: 0, count: raw.count)
+        var depth = [Int](repeating: 0, count: raw.count)
         for (i, r) in raw.enumerated() {
             guard r.p < i, r.p >= -1 else {
                 throw Diagnostic(file: displayPath, message: prefix + "the USD reader returned an inconsistent hierarchy at '\(r.n)'",
                                  hint: "this is a bug in spatialcheck's USD worker; please report it with the file")
             }
             let parent = r.p >= 0 ? r.p : nil
+            // The same bound as the assimp importer's node trees (entity paths and every walk up
+            // a hierarchy grow with it).
+            depth[i] = parent.map { depth[$0] + 1 } ?? 0
+            if depth[i] > AssetImporter.maxNodeDepth {
+                throw Diagnostic(file: displayPath,
+                                 message: prefix + "its prim hierarchy is deeper than \(AssetImporter.maxNodeDepth) levels (at '\(r.path ?? r.n)')",
+                                 hint: "flatten the hierarchy: no RealityKit scene needs that many nested prims")
+            }
             if let s = r.stage { stageOf[i] = s } else if let parent { stageOf[i] = stageOf[parent] }
             let local = r.m.flatMap { $0.count == 16 && $0.allSatisfy(\.isFinite) ? Mat4(columnMajor: $0) : nil } ?? .identity
             let components = (r.c ?? []).map { USDComponent(id: $0.id, name: $0.name, custom: $0.custom, fields: $0.fields.map(\.field)) }

@@ -275,6 +275,28 @@ struct USDImportTests {
         #expect(usdNode(asset, "/Root/here") != nil)
     }
 
+    @Test func primsNestedDeeperThanTheNodeLimitAreRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-usd-deep-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Root and n nested Xforms: the innermost prim is n levels below the root prim.
+        func chain(_ n: Int) -> String {
+            "#usda 1.0\n(defaultPrim = \"Root\")\ndef Xform \"Root\" {\n"
+                + String(repeating: "def Xform \"x\" {\n", count: n) + "def Cube \"leaf\" {}\n"
+                + String(repeating: "}\n", count: n + 1)
+        }
+        try chain(200).write(toFile: dir + "/deep200.usda", atomically: true, encoding: .utf8)
+        try chain(300).write(toFile: dir + "/deep300.usda", atomically: true, encoding: .utf8)
+        let fits = try USDImporter.load(resolvedPath: dir + "/deep200.usda", displayPath: "deep200.usda", confinementRoot: dir)
+        #expect(fits.nodes.contains { $0.name == "leaf" })
+        do {
+            _ = try USDImporter.load(resolvedPath: dir + "/deep300.usda", displayPath: "deep300.usda", confinementRoot: dir)
+            Issue.record("a prim 301 levels deep was read")
+        } catch {
+            #expect(error.message.contains("its prim hierarchy is deeper than 256 levels"), "\(error.message)")
+        }
+    }
+
     @Test(arguments: [("hostile/escape/deep/escape.usda", "outside the project root"),
                       ("hostile/escape_in_variant.usda", "outside the project root"),
                       ("hostile/gitref.usda", "inside a .git folder"),

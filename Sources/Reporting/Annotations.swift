@@ -14,16 +14,36 @@ extension Report {
         var rule: String
     }
 
+    /// Violations `--format github` annotates at most. GitHub shows at most 10 error, 10 warning and
+    /// 10 notice annotations per step and 50 per job (actions/toolkit, docs/problem-matchers.md,
+    /// "Limitations"); past that a line only lengthens the log (a scene at the tracking limit with
+    /// `--max-violations 0` wrote 500,001 lines, 126 MB). 50 is the most one job can show.
+    public static let githubAnnotationLimit = 50
+
     /// Every current violation (with a baseline, only new and worsened ones: known problems are not
     /// shown again), then every load error (`load-error`) and loader warning (`load-warning`).
     /// A finding without a source location (a scene-wide one) points at line 1, column 1 of the
-    /// scene file. `file` is where the scene file is, as `path(_:)` gives it.
-    func annotations(path: (SceneReport) -> String) -> [Annotation] {
+    /// scene file. `file` is where the scene file is, as `path(_:)` gives it. With `limit`, at most
+    /// that many violations, the most severe first (in report order among equally severe ones, as
+    /// SARIF's result limit keeps them); `leftOut` counts the others.
+    func annotations(path: (SceneReport) -> String, limit: Int? = nil) -> (annotations: [Annotation], leftOut: Int) {
         func level(_ s: Severity) -> String { s == .error ? "error" : s == .warning ? "warning" : "note" }
+        func listed(_ v: ReportViolation) -> Bool { v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
+        // How many of each severity fit: all of the most severe first, then of the next.
+        var quota = [Int.max, Int.max, Int.max]
+        var leftOut = 0
+        if let limit {
+            var count = [0, 0, 0]
+            for scene in scenes { for v in scene.violations where listed(v) { count[v.severity.rank] += 1 } }
+            var room = max(0, limit)
+            for r in quota.indices { quota[r] = min(count[r], room); room -= quota[r]; leftOut += count[r] - quota[r] }
+        }
         var out: [Annotation] = []
         for scene in scenes {
             let file = path(scene)
-            for v in scene.violations where v.baseline.map({ $0 == .new || $0 == .worsened }) ?? true {
+            for v in scene.violations where listed(v) {
+                guard quota[v.severity.rank] > 0 else { continue }
+                quota[v.severity.rank] -= 1
                 var message = v.message
                 if let b = v.baseline { message += " (\(b.rawValue) since the baseline)" }
                 out.append(Annotation(file: file, line: max(1, v.location?.line ?? 1), column: max(1, v.location?.column ?? 1),
@@ -46,14 +66,14 @@ extension Report {
                 out.append(Annotation(file: file, line: 1, column: 1, level: "warning", message: stopped.line, rule: stopped.annotationRule))
             }
         }
-        return out
+        return (out, leftOut)
     }
 
     /// `--format xcode`: `path:line:column: error|warning|note: message [rule-id]`, one line per
     /// finding, the form Xcode build phases, VS Code problem matchers and most editors read. The
     /// path is the scene file's absolute path when known (`SceneReport.filePath`), as Xcode needs.
     public func xcode() -> String {
-        annotations { $0.filePath ?? $0.path }.map { a in
+        annotations { $0.filePath ?? $0.path }.annotations.map { a in
             "\(Escape.text(a.file)):\(a.line):\(a.column): \(a.level): \(Escape.text(a.message)) [\(Escape.text(a.rule))]\n"
         }.joined()
     }
@@ -62,14 +82,23 @@ extension Report {
     /// `::error file=PATH,line=L,col=C,title=RULE::MESSAGE` (`warning` and `notice` for the other
     /// severities), which GitHub shows as annotations on the pull request's changed files. `file`
     /// must be relative to the repository root: `workspace` (the checkout, `GITHUB_WORKSPACE`)
-    /// relativises `SceneReport.filePath`; without it the report's own path is used.
+    /// relativises `SceneReport.filePath`; without it the report's own path is used. At most
+    /// `githubAnnotationLimit` violations are annotated (the most severe); a first line,
+    /// a notice without a file, says how many more there are. Load errors, loader warnings and
+    /// early stops are always annotated. The exit code is decided on every violation.
     public func github(workspace: String? = nil) -> String {
+        let limit = Report.githubAnnotationLimit
         func file(_ s: SceneReport) -> String {
             guard let workspace, let abs = s.filePath else { return s.path }
             let base = workspace.hasSuffix("/") ? workspace : workspace + "/"
             return abs.hasPrefix(base) ? String(abs.dropFirst(base.count)) : s.path
         }
-        return annotations(path: file).map { a in
+        let (listed, leftOut) = annotations(path: file, limit: limit)
+        // First, so that GitHub's per-step limit of 10 notices cannot hide it behind info findings.
+        let note = leftOut == 0 ? "" : "::notice title=annotation-limit::" + Escape.githubData(
+            "\(leftOut) more finding\(leftOut == 1 ? " is" : "s are") not annotated: GitHub shows at most \(limit) annotations "
+            + "per job, and these are the \(limit) most severe. They count in the exit code; --format text or json lists them") + "\n"
+        return note + listed.map { a in
             let command = a.level == "note" ? "notice" : a.level
             return "::\(command) file=\(Escape.githubProperty(a.file)),line=\(a.line),col=\(a.column),title=\(Escape.githubProperty(a.rule))::"
                 + Escape.githubData(a.message) + "\n"

@@ -108,8 +108,12 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     // An entity's colour is the worst severity of its own violations and its children's
     // (a window is red when one of its buttons is).
     var worst: [String: Severity] = [:]
+    // A path seen at a severity as bad or worse changes nothing: its prefixes are already at least as bad.
+    var seen: [String: Severity] = [:]
     for v in scene.violations {
         for path in v.entities {
+            if let old = seen[path], old <= v.severity { continue }
+            seen[path] = v.severity
             let parts = path.split(separator: "/").map(String.init)
             for k in 1...max(parts.count, 1) {
                 let prefix = parts.prefix(k).joined(separator: "/")
@@ -177,10 +181,13 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     }
     // The viewer at each violation's worst frame.
     var marked = Set<Int>()
-    for v in scene.violations.sorted(by: { $0.severity < $1.severity }) {  // errors first
-        guard marked.count < 200, let i = snapshot.pathIndex(frame: v.worstFrame), marked.insert(i).inserted else { continue }
-        let p = snapshot.viewerPath[i], x = f.px(p.x), z = f.pz(p.y), c = severityColor(v.severity)
-        out += "<path d=\"M\(n(x - 5)) \(n(z - 5))L\(n(x + 5)) \(n(z + 5))M\(n(x - 5)) \(n(z + 5))L\(n(x + 5)) \(n(z - 5))\" stroke=\"\(c)\" stroke-width=\"2.5\"><title>viewer at frame \(v.worstFrame), worst frame of \(Escape.html(v.rule))</title></path>\n"
+    for severity in Severity.allCases {  // errors first, each in report order
+        for v in scene.violations where v.severity == severity {
+            guard marked.count < 200 else { break }
+            guard let i = snapshot.pathIndex(frame: v.worstFrame), marked.insert(i).inserted else { continue }
+            let p = snapshot.viewerPath[i], x = f.px(p.x), z = f.pz(p.y), c = severityColor(v.severity)
+            out += "<path d=\"M\(n(x - 5)) \(n(z - 5))L\(n(x + 5)) \(n(z + 5))M\(n(x - 5)) \(n(z + 5))L\(n(x + 5)) \(n(z - 5))\" stroke=\"\(c)\" stroke-width=\"2.5\"><title>viewer at frame \(v.worstFrame), worst frame of \(Escape.html(v.rule))</title></path>\n"
+        }
     }
     // The measured distance of boundary findings: boundary origin → the viewer at the worst frame.
     var measuredBoundary = Set<String>()
@@ -248,7 +255,7 @@ struct ViewMeasure {
     var pairs: [[String]]
     init(group: ViolationGroup, lead: ReportViolation) {
         unit = lead.unit; measured = lead.measured; threshold = lead.threshold; self.lead = lead.entities
-        pairs = group.members.map(\.entities).filter { $0.count == 2 }
+        pairs = group.members.map { $0.entities }.filter { $0.count == 2 }
     }
     /// "44 pt ↔ 60 pt needed" and the like: the label of the measured quantity.
     var label: String {
@@ -415,7 +422,7 @@ func timelineSVG(scene: SceneReport, groups: [ViolationGroup], snapshot: SceneSn
         body += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 3))\" width=\"\(n(plotW))\" height=\"\(n(rowH - 6))\" fill=\"#eef0f3\"/>\n"
         // The union of the members' spans, at most 100 runs.
         var merged: [ClosedRange<Int>] = []
-        for span in g.members.flatMap(\.spans).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        for span in g.members.flatMap({ $0.spans }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = merged.last, span.lowerBound <= last.upperBound + 1 {
                 merged[merged.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
             } else {
@@ -453,7 +460,7 @@ func timelineSVG(scene: SceneReport, groups: [ViolationGroup], snapshot: SceneSn
             lines.append((snap.fadeRadius, "#d17a00", "fade \(fmt(snap.fadeRadius, 1)) m", true))
         }
         for g in related {
-            for t in Set(g.members.map(\.threshold)).sorted() where !lines.contains(where: { abs($0.0 - t) < 1e-9 }) && lines.count < 6 {
+            for t in Set(g.members.map({ $0.threshold })).sorted() where !lines.contains(where: { abs($0.0 - t) < 1e-9 }) && lines.count < 6 {
                 lines.append((t, severityColor(g.severity), "\(g.rule) \(fmtValue(t)) \(s.unit)", true))
             }
         }

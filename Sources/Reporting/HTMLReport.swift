@@ -14,13 +14,15 @@ extension Report {
     public func html(snapshots: [String: SceneSnapshot], replays: [String: ReplayData] = [:]) -> String {
         var body = banner()
         var anyReplay = false
-        body += sceneTable()
-        body += ruleIndex()
+        // Each scene folded once: the table counts its groups, the index and its section show them.
+        let folded = scenes.map { foldViolations($0.violationsNewFirst) }
+        body += sceneTable(folded: folded)
+        body += ruleIndex(folded: folded)
         for (n, s) in scenes.enumerated() {
             let snap = snapshots[s.path] ?? s.geometry
             let replay = (replays[s.path] ?? snap?.replay).map { ReplayHTML.section($0, sceneIndex: n) }
             if replay != nil { anyReplay = true }
-            body += sceneSection(s, index: n, snapshot: snap, replay: replay)
+            body += sceneSection(s, index: n, groups: folded[n], snapshot: snap, replay: replay)
         }
         body += "<footer><p>spatialcheck \(Escape.html(toolVersion)) · findings of one rule, container and cause are folded into one card; "
         body += "the JSON, SARIF and JUnit reports list each violation.</p></footer>\n"
@@ -68,7 +70,8 @@ extension Report {
         return out
     }
 
-    func sceneTable() -> String {
+    /// `folded`: each scene's groups (`foldViolations`), in the order of `scenes`.
+    func sceneTable(folded: [[ViolationGroup]]) -> String {
         var out = "<nav aria-label=\"scenes\"><h2 id=\"scenes\">Scenes</h2>\n"
         out += "<p class=\"hint js-only\">Click a column heading to sort.</p>\n"
         out += "<table class=\"scenes sortable\"><thead><tr><th scope=\"col\" data-type=\"text\">scene</th><th scope=\"col\" data-type=\"num\">status</th>"
@@ -82,7 +85,7 @@ extension Report {
             else if s.count(.error) > 0 { status = "<span class=\"sev-error\">errors</span>"; rank = 1 }
             else if s.count(.warning) > 0 { status = "<span class=\"sev-warning\">warnings</span>"; rank = 2 }
             else { status = "<span class=\"sev-info\">info only</span>"; rank = 3 }
-            let groups = foldViolations(s.violations).count
+            let groups = folded[n].count
             out += "<tr class=\"\(rank == 4 ? "clean" : "")\"><td><a href=\"#scene-\(n)\">\(Escape.html(s.path))</a></td>"
             out += "<td data-sort=\"\(rank)\">\(status)</td><td class=\"n\">\(s.count(.error))</td><td class=\"n\">\(s.count(.warning))</td>"
             out += "<td class=\"n\">\(s.count(.info))</td><td class=\"n\">\(groups)</td><td class=\"n\">\(fmt(s.duration, 2))</td></tr>\n"
@@ -92,10 +95,10 @@ extension Report {
     }
 
     /// Every folded finding by severity, then rule: a link to its card.
-    func ruleIndex() -> String {
+    func ruleIndex(folded: [[ViolationGroup]]) -> String {
         var rows: [(Severity, String, Int, Int, ViolationGroup)] = []
-        for (n, s) in scenes.enumerated() {
-            for (k, g) in foldViolations(s.violationsNewFirst).enumerated() { rows.append((g.severity, g.rule, n, k, g)) }
+        for (n, groups) in folded.enumerated() {
+            for (k, g) in groups.enumerated() { rows.append((g.severity, g.rule, n, k, g)) }
         }
         guard !rows.isEmpty else { return "" }
         rows.sort { a, b in a.0 != b.0 ? a.0 < b.0 : a.1 != b.1 ? a.1 < b.1 : a.2 != b.2 ? a.2 < b.2 : a.3 < b.3 }
@@ -126,7 +129,8 @@ extension Report {
         return out
     }
 
-    func sceneSection(_ s: SceneReport, index n: Int, snapshot snap: SceneSnapshot?, replay: String?) -> String {
+    /// `groups`: the scene's violations folded (`foldViolations` of `violationsNewFirst`).
+    func sceneSection(_ s: SceneReport, index n: Int, groups: [ViolationGroup], snapshot snap: SceneSnapshot?, replay: String?) -> String {
         var out = "<section class=\"scene\" id=\"scene-\(n)\">\n"
         out += "<h2>\(Escape.html(s.path))\(s.name.map { " <span class=\"scene-name\">\(Escape.html($0))</span>" } ?? "")</h2>\n"
         if s.status == .error {
@@ -138,7 +142,6 @@ extension Report {
         out += "<p class=\"meta\">\(s.frames) frames at \(fmt(s.frameRate, 0)) Hz (\(fmt(s.duration, 2)) s). \(settings)."
         if let p = s.platform { out += " Platform: \(Escape.html(p))." }
         out += "</p>\n"
-        let groups = foldViolations(s.violationsNewFirst)
         out += "<div class=\"figures\">\n"
         if let snap {
             out += "<figure class=\"plan\"><figcaption>Top-down plan: where the viewer walks and where the content is, coloured by its worst finding.</figcaption>\n"
@@ -173,7 +176,7 @@ extension Report {
         let atFrame = g.members.filter { m in
             m.spans.contains { $0.contains(lead.worstFrame) }
         }
-        let entities = Array(Set((atFrame.isEmpty ? [lead] : atFrame).flatMap(\.entities))).sorted()
+        let entities = Array(Set((atFrame.isEmpty ? [lead] : atFrame).flatMap { $0.entities })).sorted()
         var out = "<article class=\"vcard sev-border-\(g.severity.rawValue)\" id=\"s\(n)-g\(k)\" data-severity=\"\(g.severity.rawValue)\""
         out += " data-scene-index=\"\(n)\" data-frame=\"\(lead.worstFrame)\" data-entities=\"\(Escape.html(entities.joined(separator: " ")))\">\n"
         let rule = Escape.httpsURL(first.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(g.rule))</a>" } ?? Escape.html(g.rule)
@@ -200,7 +203,7 @@ extension Report {
             out += "<p class=\"meta\">No picture: the first \(SceneSnapshot.maxViews) findings of a scene have pictures.</p>\n"
         }
         if let snap, var view = snap.views[lead.worstFrame] {
-            let hot = Set(g.members.filter { $0.worstFrame == lead.worstFrame || g.isFolded }.flatMap(\.entities))
+            let hot = Set(g.members.filter { $0.worstFrame == lead.worstFrame || g.isFolded }.flatMap { $0.entities })
             // This card's entities and the context nearest them (the captured view may hold
             // the marked entities of other cards too).
             view.boxes = SceneSnapshot.neighbourhood(view.boxes, marked: hot)

@@ -231,7 +231,9 @@ struct TreeConverter {
         nodeCount += 1
         if nodeCount > Limits.maxNodes {
             fail(loc, "the scene has more than \(Limits.maxNodes) YAML values (after expanding aliases)",
-                 hint: "this limit protects against alias bombs; split the scene")
+                 // A file that used no collection again through an alias (every JSON scene) reaches it by size alone.
+                 hint: aliasCount > 0 ? "this limit protects against alias bombs; split the scene"
+                     : "this limit bounds the memory a scene takes to load; split the scene")
             return
         }
         if depth > Limits.maxDepth {

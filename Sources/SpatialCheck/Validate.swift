@@ -170,19 +170,7 @@ extension SpatialCheck {
             let done = results.completed()
             options.progress?(done, toCheck.count)
         }
-        if jobs == 1 {
-            for n in toCheck.indices { work(n) }
-        } else {
-            let next = Counter()
-            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-                while true {
-                    let i = next.take()
-                    guard i < toCheck.count else { break }
-                    steps?.waitForRoom(i, window: jobs)
-                    work(i)
-                }
-            }
-        }
+        checkInRunOrder(count: toCheck.count, jobs: jobs, steps: steps, work: work)
         var scenes: [SceneReport] = []
         var snapshots: [String: SceneSnapshot] = [:]
         let pending = results.allMessages()
@@ -495,14 +483,20 @@ final class BaselineSteps: @unchecked Sendable {
     /// waits, so the run always moves on.
     func waitForRoom(_ n: Int, window: Int) {
         lock.lock(); defer { lock.unlock() }
-        while n >= next + max(1, window) { lock.wait() }
+        while n >= next + max(1, window) { waitingWorkers += 1; lock.wait(); waitingWorkers -= 1 }
     }
+
+    /// Workers waiting in `waitForRoom`, and the most scenes ever held checked but not compared
+    /// (`BaselineStepsTests` observes both).
+    private var waitingWorkers = 0, mostHeld = 0
+    var state: (waitingWorkers: Int, mostHeld: Int) { lock.lock(); defer { lock.unlock() }; return (waitingWorkers, mostHeld) }
 
     /// Scene `n` of the checked scenes was checked: compares it and every later one already
     /// checked, in order, handing each (with its number) to `store` once it is compared and limited.
     func checked(_ n: Int, _ scene: SpatialCheck.CheckedScene, store: (Int, SpatialCheck.CheckedScene) -> Void) {
         lock.lock(); defer { lock.unlock() }
         waiting[n] = scene
+        mostHeld = max(mostHeld, waiting.count)
         while var checked = waiting.removeValue(forKey: next) {
             let m = next
             next += 1

@@ -67,6 +67,37 @@ import Rules
         #expect(Self.report().github(workspace: "/elsewhere").hasPrefix("::error file=Scenes/a%2Cb%3Ac.scene.yaml,line=14"))
     }
 
+    /// GitHub shows at most 50 annotations per job: `--format github` annotates the 50 most severe
+    /// violations (in report order among equally severe ones) and says first how many it left out;
+    /// a stop is always annotated, and `xcode` lists every violation.
+    @Test func githubAnnotatesTheFiftyMostSevere() throws {
+        func v(_ s: Severity, _ k: Int) -> ReportViolation {
+            ReportViolation(rule: "r-\(s.rawValue)", severity: s, entities: ["e\(k)"], spans: [0...0], frameCount: 1, firstTime: 0,
+                            lastTime: 0, measured: 1, threshold: 2, unit: "pt", worstFrame: 0, message: "\(s.rawValue) \(k)",
+                            help: "", fingerprint: "\(s.rawValue)\(k)", location: nil)
+        }
+        // Scene a: 30 info, then 30 warnings; scene b: 30 errors and a stop.
+        let a = SceneReport(path: "a.scene.yaml", status: .checked, violations: (0..<30).map { v(.info, $0) } + (0..<30).map { v(.warning, $0) })
+        var b = SceneReport(path: "b.scene.yaml", status: .checked, violations: (0..<30).map { v(.error, $0) })
+        b.stopped = EarlyStop(afterFrame: 0, frames: 9, trackingLimit: 30)
+        var report = Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [a, b])
+        #expect(Report.githubAnnotationLimit == 50)
+        let lines = report.github().split(separator: "\n").map(String.init)
+        #expect(lines.first == "::notice title=annotation-limit::40 more findings are not annotated: GitHub shows at most 50 annotations per job, "
+                + "and these are the 50 most severe. They count in the exit code; --format text or json lists them")
+        // Every error, then the first 20 warnings (the 20 that fit), in report order: scene a's warnings first.
+        #expect(lines.dropFirst().filter { $0.contains("title=r-") }.map { String($0.split(separator: ":").last ?? "") }
+                == (0..<20).map { "warning \($0)" } + (0..<30).map { "error \($0)" })
+        #expect(lines.last?.hasPrefix("::warning file=b.scene.yaml,line=1,col=1,title=tracking-limit::checking stopped") == true)
+        #expect(lines.count == 1 + 50 + 1)
+        #expect(report.xcode().split(separator: "\n").count == 91)
+        // Known violations are not annotated and not counted; 50 listed fit without a note.
+        for i in 0..<10 { report.scenes[0].violations[30 + i].baseline = .unchanged }
+        for i in 0..<30 { report.scenes[0].violations[i].baseline = .unchanged }
+        let fit = report.github().split(separator: "\n")
+        #expect(fit.count == 20 + 30 + 1 && !fit.contains { $0.contains("annotation-limit") })
+    }
+
     /// With a baseline, only new and worsened violations are annotated.
     @Test func knownViolationsAreNotAnnotated() {
         var r = Self.report()

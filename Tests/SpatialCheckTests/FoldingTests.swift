@@ -110,6 +110,29 @@ import Rules
         #expect(foldContainerASCII([]) == "")
     }
 
+    /// The byte-wise cause template of ASCII messages (the fast path every fold takes for
+    /// `validate`'s violations) is the `Character`-wise one with Foundation's search.
+    @Test func asciiCauseIsTheCharacterCause() {
+        // The general path on hand-derived cases first: a path inside a longer one, a path that
+        // matches the `e` of a marker already put in, separators in and after numbers, CR LF.
+        let slow = { (entities: [String], message: String) in foldTemplateByCharacters(Self.v("r", entities, measured: 1, message: message)) }
+        #expect(slow(["a/b", "a/bc"], "a/bc and a/b are 5 pt apart") == "‹e› and ‹e› are # pt apart")
+        #expect(slow(["w/e", "e"], "w/e by e") == "‹‹e›› by ‹e›")
+        #expect(slow(["x"], "1.5, 1,000 and 2.. or 3., x9\r\n4") == "#, # and #.. or #., ‹e›#\r\n#")
+        let entities: [[String]] = [[], ["e"], ["a", "a/b"], ["a/b", "b"], ["w/e", "e"], ["", "1"], ["x.1", "x"], ["aa", "a"]]
+        let messages = ["", "a/b and b are 1.5 pt apart", "e e‹e›", "aaa a", "1,2,,3..4 x.1x", "w/e\r\ne 10.", ".,1", "a/b/a/b"]
+        for es in entities {
+            for m in messages {
+                let v = Self.v("r", es, measured: 1, message: m)
+                #expect(foldTemplateASCII(v) == foldTemplateByCharacters(v) || m.utf8.contains { $0 >= 0x80 }, "\(es) \(m)")
+            }
+        }
+        // Non-ASCII text takes the general path.
+        #expect(foldTemplateASCII(Self.v("r", ["é"], measured: 1, message: "é 1")) == nil)
+        #expect(foldTemplateASCII(Self.v("r", ["a"], measured: 1, message: "a 1 °")) == nil)
+        #expect(foldCause(Self.v("r", ["é"], measured: 1, message: "é is 1.5 pt")) == "pt||‹e› is # pt")
+    }
+
     @Test func thresholdRangeIsStated() {
         let groups = foldViolations([
             Self.v("type-min-size", ["doc/a"], measured: 10, threshold: 12, unit: "pt_eq", message: "text doc/a is 10 pt_eq"),

@@ -97,6 +97,25 @@ private let hangGuardMinutes = 20
         #expect(scene?.entities.count == 4)
     }
 
+    /// Past `SceneLimits.maxValues` the hint names alias bombs only when aliases were expanded: a
+    /// plain JSON scene (no aliases) reaches the limit by its size alone.
+    @Test func valueLimitHintNamesAliasesOnlyWhenThereAreAny() {
+        let n = SceneLimits.maxValues  // plus the root mapping, its other values and the list: over the limit
+        let zeros = Array(repeating: "0", count: n).joined(separator: ",")
+        func hint(_ text: String, path: String) -> String? {
+            do {
+                _ = try SceneLoader.load(text: text, path: path, baseDirectory: SecurityFixture.directory,
+                                         options: LoadOptions(), importer: SecurityFixture.importer)
+                return nil
+            } catch { return error.diagnostics.first?.hint }
+        }
+        #expect(hint("{\"format\": \"spatialscene/1\", \"entities\": [], \"x\": [\(zeros)]}", path: "big.scene.json")
+                == "this limit bounds the memory a scene takes to load; split the scene")
+        // A collection used again through an alias (an alias of a scalar expands nothing).
+        #expect(hint("format: spatialscene/1\nentities: []\na: &z [0]\nx: [*z, \(zeros)]\n", path: "big.scene.yaml")
+                == "this limit protects against alias bombs; split the scene")
+    }
+
     @Test(.timeLimit(.minutes(hangGuardMinutes))) func manyUnknownReferencesStayLinear() {
         // Regression: each event searched every entity and computed an edit distance to every path
         // and id, quadratic in a scene with many entities and misspelt events.

@@ -564,17 +564,27 @@ final class ConditionRule: RuleProcessor {
         streak = still
         if still { openRuns.removeAll(keepingCapacity: true) }
         let check = self.check, rule = self.rule
-        guard let dwell else {
-            // The findings of a streak's first frame are kept (only then).
+        if dwell == nil, still {
+            // A streak's first frame: what it finds is kept for the streak's later frames. (A
+            // loop of its own: recording in the loop below made every other frame slower.)
             var kept: [(k: Int32, variant: Int32)] = []
             slots.withUnsafeMutableBufferPointer { slots in
                 screen(f) { k, e, may in
                     guard may, let hit = check(f, e) else { return }
+                    kept.append((Int32(truncatingIfNeeded: k), Int32(truncatingIfNeeded: hit.variant)))
                     Self.report(hit, rule: rule, e, slot: &slots[k], f, &out)
-                    if still { kept.append((Int32(truncatingIfNeeded: k), Int32(truncatingIfNeeded: hit.variant))) }
                 }
             }
-            if still { repeated = kept }
+            repeated = kept
+            return
+        }
+        guard let dwell else {
+            slots.withUnsafeMutableBufferPointer { slots in
+                screen(f) { k, e, may in
+                    guard may, let hit = check(f, e) else { return }
+                    Self.report(hit, rule: rule, e, slot: &slots[k], f, &out)
+                }
+            }
             return
         }
         let measuresRunLength = self.measuresRunLength, higher = self.higher, dt = self.dt

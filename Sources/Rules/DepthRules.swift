@@ -92,7 +92,7 @@ func depthFactories() -> [RuleFactory] {
                 return true
             }
             return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
-                                 gate: .below(\.distance, d, inFOV: true), check: { f, e in
+                                 gate: .below(\.distance, d, inFOV: true), reads: .quantities, check: { f, e in
                 f.visible[e] && f.inFOV[e] && f.distance[e] < d ? .init(measured: f.distance[e], threshold: d) : nil
             }, message: { agg, names in
                 "\(names.joinedNames) is read from \(fmt(agg.measured)) m for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
@@ -109,7 +109,7 @@ func depthFactories() -> [RuleFactory] {
             // aux: 1 the viewer walked up to world content; 2 held on the hand; 3 attached to the head.
             let anchorAux = ents.map { $0.anchor == .hand ? 2.0 : $0.anchor == .head ? 3.0 : 0.0 }
             let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
-                                     gate: .below(\.distance, d), check: { f, e in
+                                     gate: .below(\.distance, d), reads: .quantities, check: { f, e in
                 guard f.visible[e], f.distance[e] < d else { return nil }
                 if anchorAux[e] > 0 { return .init(measured: f.distance[e], threshold: d, aux: anchorAux[e]) }
                 let moved = length(f.headPosition - startHead) > 0.3
@@ -149,7 +149,8 @@ func depthFactories() -> [RuleFactory] {
             // A text entity placed as a child of a window: the offset of its centre from the
             // window's plane, each frame (either may be animated).
             let windowOf = window
-            let children = ConditionRule(rule: r, meta: m, candidates: textChildren, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+            let children = ConditionRule(rule: r, meta: m, candidates: textChildren, frameDuration: s.frameDuration, gate: .visible,
+                                         reads: .quantities, check: { f, e in
                 let w = windowOf[e]
                 guard f.visible[e], f.visible[w] else { return nil }
                 let lf = length(f.front[w])

@@ -391,6 +391,9 @@ struct RuleFactory {
 /// plain evaluation; tests set it to false to compare the two on the same scene.
 enum RuleShortcuts {
     @TaskLocal static var enabled = true
+    /// Whether rules that declare it repeat the previous frame's findings in a frame whose values
+    /// are the previous frame's (`ConditionRule.Reads.quantities`); tests compare on and off.
+    @TaskLocal static var stillFrames = true
 }
 
 /// A per-frame condition over a set of entities (or the scene, entity -1), with an optional
@@ -438,6 +441,18 @@ final class ConditionRule: RuleProcessor {
             lo.isNaN || hi.isNaN ? Gate(inFOV: inFOV) : Gate(inFOV: inFOV, quantity: q, below: lo, above: hi)
         }
     }
+    /// What `check` reads besides the frame's quantities, declared by the rule.
+    enum Reads {
+        /// The frame's number or time, earlier frames, or state that changes between events (the
+        /// default: evaluated in every frame).
+        case timeOrHistory
+        /// Only the frame's values other than its number and time (and scene data, or state that
+        /// changes only at events): the same values give the same hits. In a frame marked
+        /// `FrameQuantities.unchangedSincePrevious` the hits are those of the frame before, so
+        /// they are not evaluated again (see `consume`); the rule's dwell, which reads time, is
+        /// still followed frame by frame for the runs that are open.
+        case quantities
+    }
     let rule: Int
     let candidates: [Int]
     let dwell: Double?
@@ -462,9 +477,28 @@ final class ConditionRule: RuleProcessor {
     private var slots: [Int32]
     private let higher: Bool
     private let dt: Double
+    /// Still frames (`Reads.quantities`). A frame with the previous frame's values is evaluated
+    /// as usual when it starts a streak of such frames (its hits are the previous frame's), and
+    /// what it found is kept: without a dwell, the findings (candidate and sub-check), which are
+    /// only noted in the streak's later frames and get their runs extended once when the streak
+    /// ends (`flushRepeats`: a repeated value is never a new worst, so that is what reporting
+    /// them in each frame does); with a dwell, the candidates whose run is open, the only ones
+    /// whose state a frame with the same hits can change (a run's length, its crossing of the
+    /// dwell: the frame where it crosses is found by evaluating them in each frame as before).
+    /// The rule's findings go to aggregates of its own, so the order in which they are extended
+    /// changes nothing.
+    private let repeatsStill: Bool
+    private var lastFrame = -1
+    /// Whether the streak's first frame was evaluated (and `repeated`/`openRuns` are its own).
+    private var streak = false
+    private var repeated: [(k: Int32, variant: Int32)] = []
+    private var openRuns: [Int32] = []
+    /// Frames of the streak not yet added to the runs of `repeated`: the first and the last, with their times.
+    private var repeatFrom = -1, repeatFromTime = 0.0, repeatTo = -1, repeatToTime = 0.0
 
     init(rule: Int, meta: RuleMetadata, candidates: [Int], dwell: Double? = nil, measuresRunLength: Bool = false,
-         frameDuration: Double, gate: Gate? = nil, check: @escaping (FrameQuantities, Int) -> Hit?,
+         frameDuration: Double, gate: Gate? = nil, reads: Reads = .timeOrHistory,
+         check: @escaping (FrameQuantities, Int) -> Hit?,
          message: @escaping (Aggregate, [String]) -> String) {
         self.rule = rule; self.candidates = candidates; self.dwell = dwell; self.measuresRunLength = measuresRunLength
         self.check = check
@@ -472,6 +506,7 @@ final class ConditionRule: RuleProcessor {
         self.describe = message; self.higher = meta.worse == .higher; self.dt = frameDuration
         runs = Array(repeating: Run(), count: dwell == nil ? 0 : candidates.count)
         slots = Array(repeating: -1, count: candidates.count)
+        repeatsStill = reads == .quantities && RuleShortcuts.stillFrames
     }
 
     /// Calls `body(k, e, mayHit)` for each candidate k (entity e) in order; `mayHit` is false when
@@ -517,7 +552,32 @@ final class ConditionRule: RuleProcessor {
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        let still = repeatsStill && f.unchangedSincePrevious && f.frame == lastFrame &+ 1
+        lastFrame = f.frame
+        if still, streak {
+            if repeatFrom < 0 { repeatFrom = f.frame; repeatFromTime = f.time }
+            repeatTo = f.frame; repeatToTime = f.time
+            if dwell != nil, !openRuns.isEmpty { consumeOpenRuns(f, &out) }
+            return
+        }
+        flushRepeats(&out)
+        streak = still
+        if still { openRuns.removeAll(keepingCapacity: true) }
         let check = self.check, rule = self.rule
+        if dwell == nil, still {
+            // A streak's first frame: what it finds is kept for the streak's later frames. (A
+            // loop of its own: recording in the loop below made every other frame slower.)
+            var kept: [(k: Int32, variant: Int32)] = []
+            slots.withUnsafeMutableBufferPointer { slots in
+                screen(f) { k, e, may in
+                    guard may, let hit = check(f, e) else { return }
+                    kept.append((Int32(truncatingIfNeeded: k), Int32(truncatingIfNeeded: hit.variant)))
+                    Self.report(hit, rule: rule, e, slot: &slots[k], f, &out)
+                }
+            }
+            repeated = kept
+            return
+        }
         guard let dwell else {
             slots.withUnsafeMutableBufferPointer { slots in
                 screen(f) { k, e, may in
@@ -532,37 +592,79 @@ final class ConditionRule: RuleProcessor {
         slots.withUnsafeMutableBufferPointer { slots in
         runs.withUnsafeMutableBufferPointer { runs in
             screen(f) { k, e, may in
-                guard may, var hit = check(f, e) else { runs[k].start = -1; return }
-                if runs[k].start < 0 {
-                    runs[k] = Run(start: f.frame, startTime: f.time)
-                }
-                // A frame stands for its whole interval, so after frame i the condition has held
-                // (t_i - t_start + dt) seconds.
-                let lasted = f.time - runs[k].startTime + dt
-                if measuresRunLength { hit.measured = lasted }
-                if runs[k].worst.isNaN || (higher ? hit.measured > runs[k].worst : hit.measured < runs[k].worst) {
-                    runs[k].worst = hit.measured; runs[k].worstFrame = f.frame; runs[k].aux = hit.aux
-                }
-                runs[k].threshold = hit.threshold
-                runs[k].unit = hit.unit
-                runs[k].severity = hit.severity; runs[k].variant = hit.variant
-                // Once the run outlasts the dwell, the whole run is the violation: its frames before
-                // the crossing are reported at once (with the run's worst value so far), then each
-                // frame as it comes.
-                guard lasted > dwell + 1e-9 else { return }
-                if !runs[k].reported, runs[k].start < f.frame {
-                    out.reportRun(rule: rule, e, from: runs[k].start, fromTime: runs[k].startTime,
-                                  to: f.frame - 1, toTime: f.time - dt, measured: runs[k].worst,
-                                  worstFrame: runs[k].worstFrame, threshold: hit.threshold, aux: runs[k].aux,
-                                  severity: hit.severity, unit: hit.unit, variant: hit.variant)
-                }
-                runs[k].reported = true
-                Self.report(hit, rule: rule, e, slot: &slots[k], f, &out)
+                guard may, let hit = check(f, e) else { runs[k].start = -1; return }
+                Self.dwellStep(hit, k, e, f, rule: rule, dwell: dwell, measuresRunLength: measuresRunLength, higher: higher,
+                               dt: dt, runs, slots, &out)
+            }
+        }}
+        if still {
+            for k in runs.indices where runs[k].start >= 0 { openRuns.append(Int32(truncatingIfNeeded: k)) }
+        }
+    }
+
+    /// The dwell rule's frame for the candidates whose run is open, in a streak frame whose hits
+    /// are the previous frame's (the other candidates have no hit and no run, before and after).
+    private func consumeOpenRuns(_ f: FrameQuantities, _ out: inout Findings) {
+        guard let dwell else { return }
+        let check = self.check, rule = self.rule, candidates = self.candidates, open = openRuns
+        let measuresRunLength = self.measuresRunLength, higher = self.higher, dt = self.dt
+        slots.withUnsafeMutableBufferPointer { slots in
+        runs.withUnsafeMutableBufferPointer { runs in
+            for k32 in open {
+                let k = Int(k32), e = candidates[k]
+                guard let hit = check(f, e) else { runs[k].start = -1; continue }
+                Self.dwellStep(hit, k, e, f, rule: rule, dwell: dwell, measuresRunLength: measuresRunLength, higher: higher,
+                               dt: dt, runs, slots, &out)
             }
         }}
     }
 
+    /// Extends the runs of the streak's repeated findings over its frames after the first.
+    private func flushRepeats(_ out: inout Findings) {
+        guard repeatFrom >= 0 else { return }
+        for (k, variant) in repeated {
+            out.repeatRun(rule: rule, candidates[Int(k)], variant: Int(variant), from: repeatFrom, fromTime: repeatFromTime,
+                          to: repeatTo, toTime: repeatToTime)
+        }
+        repeatFrom = -1
+    }
+
+    /// Candidate k (entity e) of a dwell rule has `hit` in frame `f`: its run starts or goes on,
+    /// and is reported once it outlasts the dwell.
+    @inline(__always)
+    private static func dwellStep(_ hit: Hit, _ k: Int, _ e: Int, _ f: FrameQuantities, rule: Int, dwell: Double,
+                                  measuresRunLength: Bool, higher: Bool, dt: Double, _ runs: UnsafeMutableBufferPointer<Run>,
+                                  _ slots: UnsafeMutableBufferPointer<Int32>, _ out: inout Findings) {
+        var hit = hit
+        if runs[k].start < 0 {
+            runs[k] = Run(start: f.frame, startTime: f.time)
+        }
+        // A frame stands for its whole interval, so after frame i the condition has held
+        // (t_i - t_start + dt) seconds.
+        let lasted = f.time - runs[k].startTime + dt
+        if measuresRunLength { hit.measured = lasted }
+        if runs[k].worst.isNaN || (higher ? hit.measured > runs[k].worst : hit.measured < runs[k].worst) {
+            runs[k].worst = hit.measured; runs[k].worstFrame = f.frame; runs[k].aux = hit.aux
+        }
+        runs[k].threshold = hit.threshold
+        runs[k].unit = hit.unit
+        runs[k].severity = hit.severity; runs[k].variant = hit.variant
+        // Once the run outlasts the dwell, the whole run is the violation: its frames before
+        // the crossing are reported at once (with the run's worst value so far), then each
+        // frame as it comes.
+        guard lasted > dwell + 1e-9 else { return }
+        if !runs[k].reported, runs[k].start < f.frame {
+            out.reportRun(rule: rule, e, from: runs[k].start, fromTime: runs[k].startTime,
+                          to: f.frame - 1, toTime: f.time - dt, measured: runs[k].worst,
+                          worstFrame: runs[k].worstFrame, threshold: hit.threshold, aux: runs[k].aux,
+                          severity: hit.severity, unit: hit.unit, variant: hit.variant)
+        }
+        runs[k].reported = true
+        report(hit, rule: rule, e, slot: &slots[k], f, &out)
+    }
+
     func finish(_ out: inout Findings, _ end: EndState) {
+        flushRepeats(&out)
         guard dwell != nil, end.staticEnd else { return }
         for (k, run) in runs.enumerated() where run.start >= 0 {
             // Still holding when the scene comes to rest: sustained for ever, so the whole run counts.

@@ -116,12 +116,12 @@ func fovFactories() -> [RuleFactory] {
             let cone = s.param(m, "centralCone"), grace = s.param(m, "grace")
             let cands = ents.indices.filter { ents[$0].primary }
             let off = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                    gate: .above(\.eccentricity, cone), check: { f, e in
+                                    gate: .above(\.eccentricity, cone), reads: .quantities, check: { f, e in
                 f.visible[e] && f.eccentricity[e] > cone ? .init(measured: f.eccentricity[e], threshold: cone, severity: .info, angular: true) : nil
             }, message: { _, _ in "" })
             // Out of view (sub-check 1): measured is how long the run has lasted (n frames: n · dt).
             let out = ConditionRule(rule: r, meta: m, candidates: cands, dwell: grace, measuresRunLength: true,
-                                    frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+                                    frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 f.visible[e] && !f.fullyInFOV[e] ? .init(measured: 0, threshold: grace, severity: .warning, unit: "s", variant: 1) : nil
             }, message: { _, _ in "" })
             return MultiProcessor([off, out]) { _, agg, names in
@@ -152,7 +152,9 @@ func fovFactories() -> [RuleFactory] {
                 return exH >= exV ? .init(measured: abs(az), threshold: fovH / 2, aux: 0) : .init(measured: abs(el), threshold: fovV / 2, aux: 1)
             }
             let memo = RuleShortcuts.enabled ? CenterMemo(count: ents.count) : nil
-            let rule = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+            // The resting pose changes only at events, which no frame with the previous frame's values has.
+            let rule = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible,
+                                     reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let c = f.center[e]
                 guard let memo else { return noHeadTurn(c) }
@@ -215,7 +217,7 @@ func fovFactories() -> [RuleFactory] {
             let below = s.param(m, "below"), above = s.param(m, "above"), maxSpan = s.param(m, "verticalSpan")
             let cands = ents.indices.filter { (ents[$0].interactive || ents[$0].isReadable) && ents[$0].anchor == .world }
             let band = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                     gate: .outside(\.elevationWorld, -below, above), check: { f, e in
+                                     gate: .outside(\.elevationWorld, -below, above), reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let el = f.elevationWorld[e]
                 if el < -below { return .init(measured: -el, threshold: below, aux: -1) }
@@ -225,7 +227,7 @@ func fovFactories() -> [RuleFactory] {
             // Vertical layout (sub-check 1): per container, the spans of its interactive elements.
             let groups = ContainerGroups(ents) { ents[$0].interactive }
             let span = ConditionRule(rule: r, meta: m, candidates: groups.containers, frameDuration: s.frameDuration,
-                                     gate: .visible, check: { f, c in
+                                     gate: .visible, reads: .quantities, check: { f, c in
                 guard f.visible[c], let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
                 return .init(measured: v, threshold: maxSpan, severity: .info, aux: h, variant: 1)
             }, message: { _, _ in "" })
@@ -249,14 +251,15 @@ func fovFactories() -> [RuleFactory] {
                 while let q = p, q >= 0, q < ents.count { if isContainer(q) { return false }; p = ents[q].parent }
                 return true
             }
-            let count = ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, check: { f, _ in
+            let count = ConditionRule(rule: r, meta: m, candidates: [-1], frameDuration: s.frameDuration, reads: .quantities, check: { f, _ in
                 var n = 0
                 for w in topLevel where f.visible[w] { n += 1 }
                 return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
             }, message: { _, _ in "" })
             // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
             let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
-            let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration, check: { f, _ in
+            let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration,
+                                         reads: .quantities, check: { f, _ in
                 guard f.immersion == .shared else { return nil }
                 let pct = grid.percent(of: wins, f)
                 return pct > maxCoverage ? .init(measured: pct, threshold: maxCoverage, severity: .warning, unit: "%", variant: 1) : nil

@@ -218,16 +218,8 @@ struct Findings {
 
     /// The aggregate of `key`, if it has had a finding.
     func aggregate(for key: FindingKey) -> Aggregate? {
-        if key.b < 0, key.a >= 0, key.a < entityCount, key.variant == 0 {
-            let slots = singleSlot[key.rule]
-            guard !slots.isEmpty, slots[key.a] >= 0 else { return nil }
-            return aggregates[Int(slots[key.a])]
-        }
-        if let k = packed.pack(rule: key.rule, key.a, key.b, variant: key.variant) {
-            let s = packed.find(k)
-            return s >= 0 ? aggregates[s] : nil
-        }
-        return slotOfKey[key].map { aggregates[$0] }
+        let i = existingIndex(key)
+        return i >= 0 ? aggregates[i] : nil
     }
 
     /// Record that `rule` held for entities `e0`, `e1` at `frame`.
@@ -279,6 +271,29 @@ struct Findings {
             slot = Int32(truncatingIfNeeded: i)
         }
         aggregates[i].addRun(from, fromTime: fromTime, to, toTime: toTime)
+    }
+
+    /// The frames `from ... to` for a finding of any key already reported with the same values
+    /// in frame `from − 1`: what reporting it again in each of them does. The spans grow as with
+    /// `extendRun`; a repeated value is never a new worst, but where the aggregate's threshold is
+    /// NaN every finding moves its worst frame to its own (`Aggregate.record`), so it ends at `to`.
+    /// Nothing when the key has no aggregate (dropped at the tracking limit, as the repeats would be).
+    mutating func repeatRun(rule: Int, _ e0: Int, _ e1: Int = -1, variant: Int, from: Int, fromTime: Double,
+                            to: Int, toTime: Double) {
+        let i = existingIndex(FindingKey(rule: rule, e0, e1, variant: variant))
+        guard i >= 0, to >= from else { return }
+        aggregates[i].addRun(from, fromTime: fromTime, to, toTime: toTime)
+        if aggregates[i].threshold.isNaN { aggregates[i].worstFrame = to }
+    }
+
+    /// The index of `key`'s aggregate, or -1 when it has had no finding (never creates one).
+    private func existingIndex(_ key: FindingKey) -> Int {
+        if key.b < 0, key.a >= 0, key.a < entityCount, key.variant == 0 {
+            let slots = singleSlot[key.rule]
+            return slots.isEmpty ? -1 : Int(slots[key.a])
+        }
+        if let k = packed.pack(rule: key.rule, key.a, key.b, variant: key.variant) { return packed.find(k) }
+        return slotOfKey[key] ?? -1
     }
 
     /// `slot` when it is the aggregate of the pair (rule, lo, hi) with lo ≤ hi, else -1.

@@ -31,7 +31,7 @@ func fullSpaceFactories() -> [RuleFactory] {
                 return e.parent.map { ents.indices.contains($0) ? ents[$0].anchor != .hand : true } ?? true
             }
             guard !roots.isEmpty else { return nil }
-            return ConditionRule(rule: r, meta: m, candidates: roots, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: roots, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 f.immersion == .shared && f.visible[e] ? .init(measured: 1, threshold: 0) : nil
             }, message: { _, names in
                 "\(names.joinedNames) is anchored to the hand while the app is in the Shared Space, where ARKit sends no hand-tracking data, so it will not follow the hand; open an immersive space first (and ask for hand-tracking permission)"

@@ -106,7 +106,7 @@ func mediaFactories() -> [RuleFactory] {
             let dim = s.scene.settings.dimFlashingLights
             let cands = s.scene.entities.indices.filter { s.scene.entities[$0].media != nil }
             if cands.isEmpty { return nil }
-            return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+            return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e], let m = s.scene.entities[e].media else { return nil }
                 if let hz = m.flashRate, hz > rate, (m.flashLuminance ?? 1) >= dL, !(dim && m.dimsFlashingLights == true) {
                     let share = fieldOfViewShare(f, e, fov: fov)

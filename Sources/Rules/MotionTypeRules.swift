@@ -136,7 +136,7 @@ func motionTypeFactories() -> [RuleFactory] {
             // The limit is one of the two speeds, so nothing slower than both can be reported.
             let slowest = speed.isNaN || imm.isNaN ? Double.nan : min(speed, imm)
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                 gate: .above(\.angularVelocity, slowest), check: { f, e in
+                                 gate: .above(\.angularVelocity, slowest), reads: .quantities, check: { f, e in
                 guard f.visible[e], f.eccentricity[e] > ecc, f.angularSize[e] > minSize else { return nil }
                 // Only what the display shows: some part of the content inside its field of view.
                 guard abs(f.azimuth[e]) - f.angularWidth[e] / 2 <= halfW,
@@ -155,12 +155,12 @@ func motionTypeFactories() -> [RuleFactory] {
             let loomSpeed = s.param(m, "loomingSpeed"), loomDistance = s.param(m, "loomingDistance")
             let cands = ents.indices.filter { movingCandidate(ents[$0]) }
             let angular = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                        gate: .above(\.angularVelocity, speed), check: { f, e in
+                                        gate: .above(\.angularVelocity, speed), reads: .quantities, check: { f, e in
                 f.visible[e] && f.angularVelocity[e] > speed ? .init(measured: f.angularVelocity[e], threshold: speed) : nil
             }, message: { _, _ in "" })
             // Looming (sub-check 1): approach speed toward the eye while close; aux = eye distance.
             let looming = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                        gate: .above(\.approachSpeed, loomSpeed), check: { f, e in
+                                        gate: .above(\.approachSpeed, loomSpeed), reads: .quantities, check: { f, e in
                 f.visible[e] && f.approachSpeed[e] > loomSpeed && f.distance[e] < loomDistance
                     ? .init(measured: f.approachSpeed[e], threshold: loomSpeed, aux: f.distance[e], unit: "m/s", variant: 1) : nil
             }, message: { _, _ in "" })
@@ -199,7 +199,7 @@ func motionTypeFactories() -> [RuleFactory] {
             // Read per candidate and frame: constants, not captured variables (which would be
             // boxed and access-checked on every read).
             let fixedSize = fixedPt, labelHeight = labelEm
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let pt = fixedSize[e]
                 if !pt.isNaN { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
@@ -221,7 +221,7 @@ func motionTypeFactories() -> [RuleFactory] {
             // Judged only while the text is in the field of view: text behind or beside the viewer is
             // not being read.
             let facing = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                       gate: ConditionRule.Gate(inFOV: true), check: { f, e in
+                                       gate: ConditionRule.Gate(inFOV: true), reads: .quantities, check: { f, e in
                 guard f.visible[e], f.inFOV[e] else { return nil }
                 let toEye = f.headPosition - f.center[e]
                 guard length(toEye) > 0, length(f.front[e]) > 0 else { return nil }
@@ -235,7 +235,7 @@ func motionTypeFactories() -> [RuleFactory] {
             // Roll (sub-check 1): the text's roll against the world in its own plane, less the
             // head's roll, so the perspective of a pitched head is not roll.
             let roll = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                     gate: ConditionRule.Gate(inFOV: true), check: { f, e in
+                                     gate: ConditionRule.Gate(inFOV: true), reads: .quantities, check: { f, e in
                 guard f.visible[e], f.inFOV[e],
                       let a = textRoll(up: f.upAxis[e], front: f.front[e], headUp: f.headUp, headForward: f.headForward),
                       a > maxRoll else { return nil }
@@ -256,7 +256,7 @@ func motionTypeFactories() -> [RuleFactory] {
             let cands = envs.filter { ents[$0].groundPlane == false }
             guard !cands.isEmpty else { return nil }
             // A shown environment without a floor is fine while another shown one provides it.
-            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e], f.immersion.hasBoundary, !grounded.contains(where: { f.visible[$0] }) else { return nil }
                 return .init(measured: 0, threshold: 1)
             }, message: { _, names in

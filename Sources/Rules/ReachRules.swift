@@ -110,7 +110,7 @@ func reachFactories() -> [RuleFactory] {
             guard !candidates.isEmpty else { return nil }
             final class Shoulders { var frame = -1; var left = Vec3.zero; var right = Vec3.zero }
             let sh = Shoulders()
-            return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, gate: .visible, check: { f, e in
+            return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 if sh.frame != f.frame {
                     sh.frame = f.frame

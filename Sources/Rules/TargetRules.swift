@@ -151,6 +151,8 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// Frames in which nothing changed, not yet added to the runs of `previous` (see
     /// `flushRepeats`): the first one and its time, and the last one and its time.
     private var repeatFrom = -1, repeatFromTime = 0.0, repeatTo = -1, repeatToTime = 0.0
+    /// The last frame the angular pass saw (its inputs are that frame's).
+    private var angularFrame = -1
     /// Whether the closest points of two disjoint tilted images are searched only when their gap
     /// could make a finding (`quadGap(_:_:gapNeededBelow:)`); off, always (tests compare the two).
     var closestPointShortcut = true
@@ -276,6 +278,14 @@ final class TargetPairAnalyzer: RuleProcessor {
         // after this frame, as it would once they were shown.
         if staticOverLimit { out.markLimitReached() }
         guard runAngular else { return }
+        let follows = f.frame == angularFrame &+ 1
+        angularFrame = f.frame
+        // A frame with the previous frame's values (the simulator says so) has the eye and every
+        // input record the previous frame had: the comparison below would find nothing changed.
+        if incremental, previousKept, follows, f.unchangedSincePrevious, RuleShortcuts.stillFrames {
+            noteRepeat(f)
+            return
+        }
         // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation),
         // with what the pair test needs of it computed once per entity, not once per pair.
         var n = 0
@@ -322,9 +332,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         if reuse, !anyChanged {
             // The previous frame's findings, again: only their runs grow, so the frame is noted
             // and the runs extended once the streak of such frames ends (`flushRepeats`).
-            reusedFrames += 1
-            if repeatFrom < 0 { repeatFrom = f.frame; repeatFromTime = f.time }
-            repeatTo = f.frame; repeatToTime = f.time
+            noteRepeat(f)
             return
         }
         flushRepeats(&out)
@@ -543,6 +551,13 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// value equal to the recorded worst is not a new worst), and each of these findings was
     /// reported in the frame before the streak: one run extension per finding and streak is what
     /// reporting it in every frame of the streak does, so reports stay byte-identical.
+    /// A frame whose findings are the previous frame's, added to the streak `flushRepeats` extends.
+    private func noteRepeat(_ f: FrameQuantities) {
+        reusedFrames += 1
+        if repeatFrom < 0 { repeatFrom = f.frame; repeatFromTime = f.time }
+        repeatTo = f.frame; repeatToTime = f.time
+    }
+
     private func flushRepeats(_ out: inout Findings) {
         guard repeatFrom >= 0 else { return }
         let from = repeatFrom, fromTime = repeatFromTime, to = repeatTo, toTime = repeatToTime
@@ -693,7 +708,7 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         let side = min(f.width, f.height)
         return standardControlSizes.contains { abs(side - $0) < 0.5 }
     }
-    return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, check: { f, e in
+    return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, reads: .quantities, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
         // A 2D element of a dynamic-scale container is measured in its container's pt; anything

@@ -33,6 +33,12 @@ public struct FrameQuantities: Sendable {
     public internal(set) var headDisplacement: Double = 0
     /// Horizontal-only variant of `headDisplacement`.
     public internal(set) var headDisplacementHorizontal: Double = 0
+    /// Every value of this frame but `frame` and `time` is bit for bit the previous frame's: nothing
+    /// in the scene can move, the head pose is that of the two frames before (so the velocities,
+    /// measured from the previous pose, are too) and no event takes effect at this frame. A rule
+    /// whose findings depend only on these values may repeat the previous frame's instead of
+    /// evaluating them again. False when not known (the first frames, anything moving).
+    public internal(set) var unchangedSincePrevious = false
 
     // MARK: Per entity
     public internal(set) var visible: [Bool] = []

@@ -393,6 +393,7 @@ public struct Simulator: Sendable {
 
             // Events up to and including t.
             if i == 0 && style.hasBoundary { origin = p }
+            let eventsBefore = nextEvent
             while nextEvent < events.count, events[nextEvent].time <= t + 1e-9 {
                 switch events[nextEvent].action {
                 case .setImmersion(let newStyle, _):
@@ -469,6 +470,9 @@ public struct Simulator: Sendable {
                                      r.y.bitPattern, r.z.bitPattern, r.w.bitPattern, 0)
             samePose = i > 0 && pose == lastPose ? samePose + 1 : 0
             lastPose = pose
+            // What the quantities are a function of (as for keeping them, below), and what else a
+            // frame carries: visibility, immersion and the boundary origin change only at events.
+            q.unchangedSincePrevious = movingEntities.isEmpty && samePose >= 2 && nextEvent == eventsBefore
             if stillScene && samePose >= 2 {
                 phases.stillFrames += 1
             } else {

@@ -43,14 +43,20 @@ import Simulation
         return s
     }()
 
-    @Test func stackedWindowsTestEveryOtherWindow() throws {
-        let loaded = try SpatialCheck.loadScene(path: try write(Self.stackedWindows, name: "stacked-windows.scene.yaml"))
+    /// An engine that has consumed the first `n` frames of the scene `text`, and the scene's frames.
+    private func engine(_ text: String, name: String, consuming n: Int) throws -> (engine: RuleEngine, frames: Int) {
+        let loaded = try SpatialCheck.loadScene(path: try write(text, name: name))
         let engine = RuleEngine(scene: loaded)
         var frames = 0
         Simulator(scene: loaded).run { f in
-            if frames < 2 { engine.consume(f) }
+            if frames < n { engine.consume(f) }
             frames += 1
         }
+        return (engine, frames)
+    }
+
+    @Test func stackedWindowsTestEveryOtherWindow() throws {
+        let engine = try self.engine(Self.stackedWindows, name: "stacked-windows.scene.yaml", consuming: 2).engine
         #expect(engine.pairTests == 2 * 20 * 19)
     }
 
@@ -96,13 +102,7 @@ import Simulation
 
     /// The counts `togglingWork` is made of, after frames 0–3.
     @Test func keepoutCountsItsSearchesAndBuilds() throws {
-        let loaded = try SpatialCheck.loadScene(path: try write(Self.togglingWindows, name: "toggling-windows.scene.yaml"))
-        let engine = RuleEngine(scene: loaded)
-        var frames = 0
-        Simulator(scene: loaded).run { f in
-            if frames < 4 { engine.consume(f) }
-            frames += 1
-        }
+        let (engine, frames) = try self.engine(Self.togglingWindows, name: "toggling-windows.scene.yaml", consuming: 4)
         #expect(frames == 12)
         let keepout = try #require(engine.processor(ControlsKeepoutRule.self))
         #expect(keepout.listBuilds == 2)

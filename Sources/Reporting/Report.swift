@@ -144,13 +144,13 @@ public struct SceneReport: Sendable {
 
 /// A scene that stopped before its last frame: frames 0…`afterFrame` were checked, of `frames`
 /// planned, because it reached the tracking limit (findings of that frame that would have needed
-/// one more tracked violation were dropped) or the work budget's pair tests (`pairTestBudget`).
+/// one more tracked violation were dropped) or the work budget (`pairTestBudget`).
 public struct EarlyStop: Sendable, Equatable {
     public var afterFrame: Int
     public var frames: Int
     /// The tracking limit that was reached (`--max-tracked`); 0 when the stop is the work budget's.
     public var trackingLimit: Int
-    /// The pair tests the rules may make (`--max-work`), when they stopped the scene; else nil.
+    /// The work budget (`--max-work`, in work units), when the scene's work passed it; else nil.
     public var pairTestBudget: Int?
     public init(afterFrame: Int, frames: Int, trackingLimit: Int) {
         self.afterFrame = afterFrame; self.frames = frames; self.trackingLimit = trackingLimit
@@ -163,10 +163,10 @@ public struct EarlyStop: Sendable, Equatable {
     public var line: String {
         let covered = afterFrame == 0 ? "frame 0" : "frames 0–\(afterFrame)"
         if let budget = pairTestBudget {
-            return "checking stopped after frame \(afterFrame) of \(frames): the rules made more pair tests than the work budget of "
-                + "\(groupedThousands(Int64(budget))) (--max-work); the counts and spans cover \(covered) only. "
-                + "So many pair tests come from many windows, volumes or controls stacked on or around one spot: spread them out, "
-                + "check fewer frames (--duration, --frame-rate), or raise the budget with --max-work N (0 = no limit)"
+            return "checking stopped after frame \(afterFrame) of \(frames): the scene took more than the work budget of "
+                + "\(groupedThousands(Int64(budget))) units (--max-work, about 1,000 instructions each); the counts and spans cover \(covered) only. "
+                + "That much work comes from many entities moving for many frames, or from many windows, volumes or controls on or around one spot: "
+                + "check fewer frames (--duration, --frame-rate), spread the content out, or raise the budget with --max-work N (0 = no limit)"
         }
         return "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
             + "the most one scene may track; the counts and spans cover \(covered) only. "

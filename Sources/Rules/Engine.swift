@@ -44,11 +44,65 @@ protocol RuleProcessor: AnyObject {
     /// Pairs of entities examined so far, for a rule whose work grows with pairs rather than
     /// entities (the work budget bounds them: `RuleEngine.pairTests`).
     var pairTests: Int { get }
+    /// Instructions spent so far beyond what `WorkCost.entityFrame` covers, estimated from the
+    /// rule's own counts (`RuleEngine.work`): 0 for a rule whose work per frame is a bounded
+    /// amount per entity.
+    var work: Int { get }
 }
 
 extension RuleProcessor {
     func finish(_ out: inout Findings, _ end: EndState) {}
     var pairTests: Int { 0 }
+    var work: Int { 0 }
+}
+
+/// What checking a scene costs, in instructions of a release build (callgrind): the weights of
+/// `RuleEngine.work`, which `validate`'s work budget (`--max-work`) bounds. Every entity costs
+/// about the same in each frame (simulating it, and the rules that look at entities one at a
+/// time); what grows faster, with the pairs near each entity, is counted where it is done, per
+/// pair, grid point or finding, at what each costs. The weights are upper ends of what the scenes
+/// measured cost (docs/security.md, "Work budget"), so the count runs ahead of the real work
+/// rather than behind it.
+public enum WorkCost {
+    /// Instructions per work unit: `--max-work` counts units.
+    public static let unit = 1_000
+    /// Per entity and frame (the simulator's animation, transforms and quantities, and the
+    /// per-entity rules), moving content included.
+    public static let entityFrame = 4_000
+    /// win-controls-keepout (`ControlsKeepoutRule.work`).
+    enum Keepout {
+        /// A window searched or bounded: its reach and up to 15 grid walks.
+        static let windowSearch = 3_000
+        /// A grid point visited (a corner of content near the window's slab).
+        static let gridVisit = 40
+        /// A candidate found and sorted.
+        static let candidate = 250
+        /// A pair given the exact test in a searching frame.
+        static let exactTest = 1_000
+        /// A listed pair looked at in a frame from the list, and one the list's bounds do not
+        /// settle (reported from what the build knows, or given the exact test).
+        static let listedPair = 150, listedUnsettled = 500
+        /// A pair bounded for the list (`classify`), and one kept in it (bounded again, with
+        /// and without the skin, by `listCode`).
+        static let bounded = 1_800, kept = 5_000
+        /// A renewed piece of content against one window (the slab screen).
+        static let renewalCheck = 50
+        /// A visible piece of content's corners, size class and grid entry, per frame.
+        static let piecePrepared = 1_500
+    }
+    /// The three pairwise target rules (`TargetPairAnalyzer.work`).
+    enum TargetPairs {
+        /// A pair visited by the grid search (a build of the list, or a searching frame).
+        static let gridPair = 150
+        /// A listed pair looked at.
+        static let listedPair = 150
+        /// A pair given the angular pair test.
+        static let tested = 1_000
+        /// A finding reported (`Findings.report`).
+        static let finding = 500
+        /// A run extended over a streak of unchanged frames.
+        static let extendedRun = 100
+    }
 }
 
 /// Runs the rules over a scene's frames and aggregates their findings into violations.
@@ -128,7 +182,25 @@ public final class RuleEngine {
         guard frame.frame > lastFrame, frame.entityCount == scene.entities.count else { return }
         lastFrame = frame.frame
         lastTime = frame.time
+        framesConsumed += 1
         for p in processors { p.consume(frame, &findings) }
+    }
+
+    /// Frames consumed so far.
+    private var framesConsumed = 0
+
+    /// The work done so far, in work units (`WorkCost.unit` instructions each): every entity of
+    /// every frame consumed at `WorkCost.entityFrame`, and what the rules whose work grows with
+    /// pairs counted themselves (`RuleProcessor.work`). `validate` bounds it with the work budget
+    /// (`--max-work`) and stops a scene after the frame that passes it: the same scene stops after
+    /// the same frame, whatever the machine.
+    public var work: Int {
+        // Saturating: no real scene comes near 2^63 instructions, but a count must not wrap.
+        func add(_ a: Int, _ b: Int) -> Int { let s = a.addingReportingOverflow(b); return s.overflow ? .max : s.partialValue }
+        func mul(_ a: Int, _ b: Int) -> Int { let p = a.multipliedReportingOverflow(by: b); return p.overflow ? .max : p.partialValue }
+        var total = mul(mul(scene.entities.count, WorkCost.entityFrame), framesConsumed)
+        for p in processors { total = add(total, max(0, p.work)) }
+        return total / WorkCost.unit
     }
 
     /// Close open runs and return the violations, sorted by severity, rule id, then entities.

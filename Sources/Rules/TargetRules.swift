@@ -96,6 +96,16 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var axisU: [Vec3], axisV: [Vec3]
     var pairChecks: Int { staticChecks + grid.checks + listChecks }
     var pairTests: Int { pairChecks }
+    /// Findings reported (same-container ones in every frame, angular ones found or repeated), and
+    /// runs extended over a streak of unchanged frames (`flushRepeats`).
+    private(set) var findingsReported = 0, runsExtended = 0
+    /// The pass's work so far in instructions (`RuleEngine.work`), from its counts and their costs
+    /// measured with callgrind (`WorkCost.TargetPairs`).
+    var work: Int {
+        typealias C = WorkCost.TargetPairs
+        return (staticChecks &+ grid.checks) &* C.gridPair &+ listChecks &* C.listedPair &+ angularTests &* C.tested
+            &+ findingsReported &* C.finding &+ runsExtended &* C.extendedRun
+    }
     /// Listed pairs looked at in frames tested from the candidate list.
     private var listChecks = 0
     /// Incremental evaluation. The angular pass is a function of the eye's position and up vector
@@ -269,6 +279,7 @@ final class TargetPairAnalyzer: RuleProcessor {
             staticPairsFound = true
             staticOverLimit = findStaticPairs(limit: out.limit)
         }
+        findingsReported &+= staticFindings.count
         for s in staticFindings where f.visible[s.a] && f.visible[s.b] {
             out.report(rule: s.rule, s.a, s.b, frame: f.frame, time: f.time, measured: s.measured,
                        threshold: s.threshold, aux: s.aux,
@@ -344,6 +355,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                 reportAngular(&p, f, &out)
                 found.append(p)
             }
+            findingsReported &+= found.count
         }
         ax0.withUnsafeMutableBufferPointer { x0 in
         ax1.withUnsafeMutableBufferPointer { x1 in
@@ -378,9 +390,9 @@ final class TargetPairAnalyzer: RuleProcessor {
         let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
         let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
         let shortcut = closestPointShortcut
-        var skippedGaps = 0, tested = 0, trackedNow = false
+        var skippedGaps = 0, tested = 0, reported = 0, trackedNow = false
         defer {
-            closestPointsSkipped += skippedGaps; angularTests += tested
+            closestPointsSkipped += skippedGaps; angularTests += tested; findingsReported &+= reported
             if trackedNow { angularTracked = true }
         }
         // Set when the tracking limit is reached and no angular pair was tracked before this frame:
@@ -443,6 +455,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                 var p = PairFinding(rule: rule, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
                                     a: a, b: b, measured: m, aux: aux, threshold: thr, slot: slots[r])
                 reportAngular(&p, f, &out)
+                reported += 1
                 slots[r] = p.slot
                 if p.slot >= 0 { trackedNow = true }
                 // The findings are kept for the next frame, which a scene past the tracking limit
@@ -562,6 +575,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         guard repeatFrom >= 0 else { return }
         let from = repeatFrom, fromTime = repeatFromTime, to = repeatTo, toTime = repeatToTime
         repeatFrom = -1
+        runsExtended &+= previous.count
         previous.withUnsafeMutableBufferPointer { ps in
             for k in ps.indices {
                 out.extendRun(slot: &ps[k].slot, rule: ps[k].rule, ps[k].a, ps[k].b,

@@ -246,6 +246,25 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// Window–content pairs given the exact test (for tests: linear, not windows × content).
     private(set) var pairChecks = 0
     var pairTests: Int { pairChecks }
+    /// What the rule's work is made of (`work`): windows searched or bounded (each sets up its
+    /// reach and visits up to 15 grids), grid points visited, candidates sorted, pairs bounded
+    /// (`classify`, at a build or a renewal) and those kept in the list (bounded again by
+    /// `listCode`), renewed pieces × windows, and, of `pairChecks`, the listed pairs looked at.
+    private(set) var windowSearches = 0, gridVisits = 0, candidatesSorted = 0, pairsBounded = 0, pairsKept = 0
+    private(set) var renewalChecks = 0, listedChecks = 0
+    /// This frame's corners and grids, per piece of visible content.
+    private(set) var piecesPrepared = 0
+    /// The rule's work so far in instructions (`RuleEngine.work`), from its counts and their costs
+    /// measured with callgrind (`WorkCost`): a scene whose windows move in every frame searches
+    /// again in every frame, at a cost that grows with the content near each window, which the
+    /// pair tests alone do not show.
+    var work: Int {
+        typealias C = WorkCost.Keepout
+        return windowSearches &* C.windowSearch &+ gridVisits &* C.gridVisit &+ candidatesSorted &* C.candidate
+            &+ (pairChecks &- listedChecks) &* C.exactTest &+ listedChecks &* C.listedPair
+            &+ (listedChecks &- settledFindings) &* C.listedUnsettled &+ pairsBounded &* C.bounded &+ pairsKept &* C.kept
+            &+ renewalChecks &* C.renewalCheck &+ piecesPrepared &* C.piecePrepared
+    }
     /// Whether a finding of this rule was tracked (has an aggregate) before the current frame: once
     /// the tracking limit is reached, only such pairs can change anything, and without any the
     /// rest of the frame is not tested (every finding would be new, and dropped).
@@ -462,6 +481,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         corners.withUnsafeMutableBufferPointer { cs in
             for (j, o) in content.enumerated() where f.visible[o] {
                 let first = 8 * j
+                piecesPrepared &+= 1
                 if exhaustive {
                     for (i, c) in f.boxCorners(o).prefix(8).enumerated() { cs[first + i] = c }
                     continue
@@ -493,6 +513,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             let eyeSide = dot(f.headPosition - plane.center, plane.normal)
             guard eyeSide > 1e-6 else { continue }
             let bandM = band * mpp
+            windowSearches &+= 1
             candidates.removeAll(keepingCapacity: true)
             if exhaustive || !tol.isFinite {
                 candidates.append(contentsOf: content)
@@ -504,6 +525,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 }
                 sortIndices(&candidates, below: scene.entities.count)
             }
+            candidatesSorted &+= candidates.count
             // In content order, as the definition visits them (the first of equal gaps is kept).
             for o in candidates where o != w && f.visible[o] && !isNested(scene, o, in: w) {
                 guard !out.limitReached || trackedBefore else { return }
@@ -525,7 +547,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         listSlot = []; self.corners = []
         defer { listSlot = slots; self.corners = corners }
         var checks = 0, knownCount = 0, settledCount = 0
-        defer { pairChecks += checks; knownFindings += knownCount; settledFindings += settledCount }
+        defer { pairChecks += checks; listedChecks &+= checks; knownFindings += knownCount; settledFindings += settledCount }
         // Buffers: no uniqueness or exclusivity check per pair (only the bounds checks).
         slots.withUnsafeMutableBufferPointer { slots in
         corners.withUnsafeMutableBufferPointer { cs in
@@ -768,6 +790,9 @@ final class ControlsKeepoutRule: RuleProcessor {
         slots.reserveCapacity(oldPairs.count + pieces.count)
         known.reserveCapacity(oldPairs.count + pieces.count)
         var fresh: [(o: Int32, known: UInt32)] = []
+        renewalChecks &+= pieces.count &* windows.count
+        var bounded = 0
+        defer { pairsBounded &+= bounded }
         for (j, w) in windows.enumerated() {
             let a = Int(oldStart[j]), b = Int(oldStart[j + 1])
             fresh.removeAll(keepingCapacity: true)
@@ -784,6 +809,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     let reach = (radii[p] * stretch + dc) * (1 + 1e-9) + tol + 1e-9 * (planeMagnitude + magnitude[p])
                     guard abs(dot(centres[p] - plane.center, plane.normal)) <= reach, o != w, Int(root[o]) != w else { continue }
                     let first = Int(firstCorner[o])
+                    bounded += 1
                     let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * entities[w].metresPerPoint)
                     guard k.de.isFinite else { return false }
                     bounds = k
@@ -794,6 +820,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     }
                 }
             }
+            pairsKept &+= fresh.count
             // Merge: the old pairs without the renewed pieces, and the new ones, in content order
             // (copied whole when the window has neither).
             var i = a, n = 0
@@ -887,6 +914,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             // displacement (dc) and the eye's term.
             let nearest = h0 - de
             stamp += 1
+            windowSearches &+= 1
             candidates.removeAll(keepingCapacity: true)
             for (level, skin) in skins.enumerated() {
                 let dc = skin * stretch, slab = tol + dc
@@ -899,6 +927,8 @@ final class ControlsKeepoutRule: RuleProcessor {
                 }
             }
             sortIndices(&candidates, below: scene.entities.count)
+            candidatesSorted &+= candidates.count
+            pairsBounded &+= candidates.count
             for o in candidates where o != w && visible[o] && Int(root[o]) != w {
                 let first = Int(firstCorner[o])
                 let pair = bounds.classify(corners[first..<(first + 8)], skin: skins[Int(skinLevel[first / 8])],
@@ -911,6 +941,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
             guard pairs.count <= Self.maxListPairs else { return false }
         }
+        pairsKept &+= pairs.count
         listSlot = Array(repeating: -1, count: pairs.count)
         return true
     }
@@ -1090,9 +1121,9 @@ final class ControlsKeepoutRule: RuleProcessor {
     private func collect(grid k: Int, plane: WindowPlane, tol: Double, region: KeepoutReach.Region?) {
         let st = stamp
         // Local buffers: the visitor reads and writes no stored property (no exclusivity checks).
-        var candidates = self.candidates
+        var candidates = self.candidates, visits = 0
         self.candidates = []
-        defer { self.candidates = candidates }
+        defer { self.candidates = candidates; gridVisits &+= visits }
         let c0 = plane.center, n = plane.normal, r = plane.right, u = plane.up
         let box = region?.world
         let (u0, u1, v0, v1) = region.map { ($0.u.lower, $0.u.upper, $0.v.lower, $0.v.upper) }
@@ -1101,6 +1132,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             classCorners[k].withUnsafeBufferPointer { pts in
                 classOwner[k].withUnsafeBufferPointer { own in
                     grids[k].visitSlab(center: c0, normal: n, halfThickness: tol, within: box) { i in
+                        visits &+= 1
                         let o = Int(own[i])
                         guard seen[o] != st else { return }
                         let d = pts[i] - c0

@@ -322,7 +322,7 @@ enum SchemaBuilder {
             ("stopped", obj([("afterFrame", integer("last frame checked", minimum: 0)),
                              ("frames", integer("frames the scene asked for", minimum: 0)),
                              ("trackingLimit", integer("distinct violations one scene may track (--max-tracked), when that stopped it", minimum: 0)),
-                             ("pairTestBudget", integer("pair tests the rules may make (--max-work), when that stopped it", minimum: 0)),
+                             ("pairTestBudget", integer("the work budget in work units (--max-work), when the scene's work passed it", minimum: 0)),
                              ("message", string())], required: ["afterFrame", "frames", "message"])),
             ("warnings", array(ref("diagnostic"))),
             ("rulesChecked", array(enumeration(RuleCatalog.allRuleIDs))),

@@ -32,7 +32,7 @@ extension SpatialCheck {
         } catch {
             return .failure(error.diagnostics)
         }
-        if let over = budget.check(WorkBudget.work(of: scene, frames: Simulator(scene: scene).frameCount), path: path, pairs: false) {
+        if let over = budget.check(WorkBudget.work(of: scene, frames: Simulator(scene: scene).frameCount), path: path, trace: true) {
             return .failure([over])
         }
         let handle: FileHandle

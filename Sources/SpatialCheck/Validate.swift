@@ -292,9 +292,9 @@ extension SpatialCheck {
         let engine = RuleEngine(scene: scene, configuration: configuration)
         engine.trackingLimit = budget.trackedViolations
         // Stops after the frame in which the tracking limit is reached (memory stays bounded), or
-        // in which the rules' pair tests pass the work budget (time stays bounded).
+        // in which the work counted so far passes the work budget (time stays bounded).
         struct Stop: Error { var stop: EarlyStop }
-        let frames = simulator.frameCount, pairBudget = budget.pairTests
+        let frames = simulator.frameCount, workBudget = budget.units
         var stopped: EarlyStop?
         do {
             try simulator.run { frame in
@@ -302,8 +302,8 @@ extension SpatialCheck {
                 if engine.trackingLimitReached {
                     throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, trackingLimit: budget.trackedViolations))
                 }
-                if pairBudget > 0, engine.pairTests > pairBudget {
-                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, pairTestBudget: pairBudget))
+                if workBudget > 0, engine.work > workBudget {
+                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, pairTestBudget: workBudget))
                 }
             }
         } catch {

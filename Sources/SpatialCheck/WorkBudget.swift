@@ -1,23 +1,25 @@
 import SpatialModel
 import Reporting
+import Rules
 
-/// How much simulation `validate` does for one scene before it refuses: checked after loading,
-/// before the first frame, so a scene asking for hours of work fails in milliseconds.
+/// How much work `validate` does for one scene: a budget in work units of about 1,000
+/// instructions each (`WorkCost.unit`; about 0.2–0.3 µs of one core here), so that every scene
+/// within it finishes in minutes whatever its shape. By default 1,000,000,000 units, about 10¹²
+/// instructions: at most about 3–5 minutes of CPU on this machine (docs/security.md, "Work budget").
 ///
-/// - Entity-frames (entities × frames): by default 1,000,000,000, about 2–3 minutes of a
-///   sparse scene at this machine's ~7 M entity-frames/s (docs/performance.md); 100,000 entities
-///   fit for 10,000 frames, 10,000 entities for 100,000 frames (18.5 minutes at 90 Hz).
-/// - Pair checks, bounded above by interactive pairs × frames (t(t − 1)/2 × frames for t interactive
-///   entities): by default 100 × the entity-frame budget. The target rules test far fewer pairs
-///   (a spatial grid), so this catches only scenes whose pairs alone are out of reach.
+/// - Before the first frame: every entity costs `WorkCost.entityFrame` (4 units) in every frame,
+///   so a scene whose entities × frames alone are over the budget is refused in milliseconds
+///   (250,000,000 entity-frames by default: 10,000 entities for 25,000 frames, 4.6 minutes of
+///   scene at 90 Hz). Interactive pairs × frames, a bound on the target rules' pairs, may be 100 × N.
+/// - While simulating (`RuleEngine.work`): the entity-frames so far plus what the rules whose work
+///   grows with pairs count themselves (the target pairs searched, listed, tested and reported;
+///   win-controls-keepout's windows searched, grid points visited, candidates, pair tests and list
+///   builds), each at what it costs. A scene that passes the budget stops after that frame and its
+///   report says so (`EarlyStop.pairTestBudget` holds N): the same scene stops after the same
+///   frame on any machine.
 ///
-/// - Pair tests made while simulating (`RuleEngine.pairTests`: the target rules' candidate pairs,
-///   win-controls-keepout's window–content pairs): at most N, like entity-frames. At about 0.1 µs
-///   a test here, that bounds a scene of windows stacked on one spot (every window tests every
-///   other, whatever it finds) at a few minutes; the scene stops after the frame that passes it.
-///
-/// `--max-work N` sets the entity-frame budget and the pair tests to N (and the pair bound to
-/// 100 × N); 0 removes them all.
+/// `--max-work N` sets N; 0 removes the budget. `simulate`, which writes a row per entity-frame and
+/// runs no rules, takes N as the most entity-frames (rows) of its trace.
 ///
 /// - Tracked violations: the distinct violations (rule and entities) one scene may hold, by
 ///   default 500,000 (`--max-tracked N`, 0 = no limit). Checked while simulating, since only the
@@ -27,33 +29,29 @@ import Reporting
 ///   spot (999,000 violating pairs) stops after its first frame instead of needing ~1 GB, and one of
 ///   5,000 buttons (25 million) instead of exhausting the machine.
 public struct WorkBudget: Sendable, Equatable {
-    public static let defaultEntityFrames = 1_000_000_000
+    public static let defaultUnits = 1_000_000_000
     public static let defaultTrackedViolations = 500_000
-    /// The pair-check bound per entity-frame of budget.
-    public static let pairChecksPerEntityFrame = 100
+    /// The pair-check bound per unit of budget.
+    public static let pairChecksPerUnit = 100
+    /// Work units per entity-frame (`WorkCost.entityFrame` instructions).
+    public static let unitsPerEntityFrame = Double(WorkCost.entityFrame) / Double(WorkCost.unit)
 
-    /// Largest entities × frames of one scene; 0 = no limit.
-    public var entityFrames: Int
+    /// The most work units one scene may take (for `simulate`, entity-frames); 0 = no limit.
+    public var units: Int
 
     /// Most distinct violations tracked per scene; 0 = no limit.
     public var trackedViolations: Int
 
-    public init(entityFrames: Int = WorkBudget.defaultEntityFrames,
+    public init(units: Int = WorkBudget.defaultUnits,
                 trackedViolations: Int = WorkBudget.defaultTrackedViolations) {
-        self.entityFrames = max(0, entityFrames)
+        self.units = max(0, units)
         self.trackedViolations = max(0, trackedViolations)
     }
 
-    public static let unlimited = WorkBudget(entityFrames: 0, trackedViolations: 0)
+    public static let unlimited = WorkBudget(units: 0, trackedViolations: 0)
 
     /// Largest interactive pairs × frames; 0 = no limit.
-    public var pairChecks: Double { Double(entityFrames) * Double(Self.pairChecksPerEntityFrame) }
-
-    /// The most pairs the rules may examine while simulating one scene (`RuleEngine.pairTests`),
-    /// the same number as the entity-frame budget; 0 = no limit. Only the frames tell how many a
-    /// scene needs (windows stacked on one spot all test one another), so the scene stops after the
-    /// frame that passes it and its report says so (`EarlyStop.pairTestBudget`).
-    public var pairTests: Int { entityFrames }
+    public var pairChecks: Double { Double(units) * Double(Self.pairChecksPerUnit) }
 
     /// The work a scene asks for.
     public struct Work: Sendable, Equatable {
@@ -61,6 +59,8 @@ public struct WorkBudget: Sendable, Equatable {
         public var frames: Int
         public var interactive: Int
         public var entityFrames: Double { Double(entities) * Double(frames) }
+        /// The least work the frames take: every entity of every frame at `WorkCost.entityFrame`.
+        public var units: Double { entityFrames * WorkBudget.unitsPerEntityFrame }
         /// Upper bound of the target rules' pair tests: every interactive pair on every frame.
         public var pairChecks: Double {
             let t = Double(interactive)
@@ -74,24 +74,33 @@ public struct WorkBudget: Sendable, Equatable {
              interactive: scene.entities.reduce(0) { $0 + ($1.interactive ? 1 : 0) })
     }
 
-    /// nil when `work` fits, else the error to report for the scene at `path`; `pairs: false`
-    /// checks the entity-frames only (`simulate`, which runs no rules).
-    public func check(_ work: Work, path: String, pairs: Bool = true) -> Diagnostic? {
-        guard entityFrames > 0 else { return nil }
-        let hint = "raise the budget with --max-work N (entity-frames; 0 = no limit), or check fewer frames with a shorter --duration or a lower --frame-rate"
-        if work.entityFrames > Double(entityFrames) {
+    /// nil when `work` fits, else the error to report for the scene at `path`; `trace: true`
+    /// checks its entity-frames against N instead (`simulate`, which writes a row per entity-frame
+    /// and runs no rules).
+    public func check(_ work: Work, path: String, trace: Bool = false) -> Diagnostic? {
+        guard units > 0 else { return nil }
+        let hint = "raise the budget with --max-work N (0 = no limit), or check fewer frames with a shorter --duration or a lower --frame-rate"
+        if trace {
+            guard work.entityFrames > Double(units) else { return nil }
             return Diagnostic(
                 file: path,
                 message: "the scene asks for \(Self.count(work.entityFrames)) entity-frames (\(work.entities) entities × \(work.frames) frames); "
-                    + "the work budget is \(Self.count(Double(entityFrames))) (--max-work)",
+                    + "the work budget is \(Self.count(Double(units))) (--max-work)",
                 hint: hint)
         }
-        if pairs, work.pairChecks > pairChecks {
+        if work.units > Double(units) {
+            return Diagnostic(
+                file: path,
+                message: "the scene asks for at least \(Self.count(work.units)) units of work (\(work.entities) entities × \(work.frames) frames, "
+                    + "\(Self.count(Self.unitsPerEntityFrame)) units each); the work budget is \(Self.count(Double(units))) units (--max-work)",
+                hint: hint)
+        }
+        if work.pairChecks > pairChecks {
             return Diagnostic(
                 file: path,
                 message: "the scene may need up to \(Self.count(work.pairChecks)) pair checks (\(work.interactive) interactive entities, "
                     + "\(Self.count(Double(work.interactive) * Double(max(0, work.interactive - 1)) / 2)) pairs × \(work.frames) frames); "
-                    + "the budget is \(Self.count(pairChecks)) (\(Self.pairChecksPerEntityFrame) × --max-work)",
+                    + "the budget is \(Self.count(pairChecks)) (\(Self.pairChecksPerUnit) × --max-work)",
                 hint: hint)
         }
         return nil

@@ -134,8 +134,8 @@ struct Simulate: ParsableCommand {
     @Option(help: "csv or jsonl.") var format: TraceFormat = .csv
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .customLong("max-work"), parsing: .unconditional,
-            help: "Largest entities × frames the trace may have (default \(WorkBudget.defaultEntityFrames); 0 = no limit): a row per entity-frame. A scene over it is an error (exit 2) before any frame is written.")
-    var maxWork = WorkBudget.defaultEntityFrames
+            help: "Largest entities × frames the trace may have (default \(WorkBudget.defaultUnits); 0 = no limit): a row per entity-frame. A scene over it is an error (exit 2) before any frame is written.")
+    var maxWork = WorkBudget.defaultUnits
     @OptionGroup var configuration: ConfigOptions
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
@@ -155,7 +155,7 @@ struct Simulate: ParsableCommand {
             return h
         }
         try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation,
-                                         configPath: configuration.config, budget: WorkBudget(entityFrames: maxWork), open: open),
+                                         configPath: configuration.config, budget: WorkBudget(units: maxWork), open: open),
                    output: nil)
     }
 }
@@ -240,8 +240,8 @@ struct Validate: ParsableCommand {
             help: "Violations listed per rule and scene (default \(SpatialCheck.defaultMaxViolationsPerRule); 0 = all). The rest are counted in the summary and the exit code; SARIF lists at most \(SpatialCheck.sarifResultLimit) results.")
     var maxViolations = SpatialCheck.defaultMaxViolationsPerRule
     @Option(name: .customLong("max-work"), parsing: .unconditional,
-            help: "Largest entities × frames one scene may simulate (default \(WorkBudget.defaultEntityFrames); 0 = no limit); interactive pairs × frames may be \(WorkBudget.pairChecksPerEntityFrame) times that. A scene over it is an error (exit 2) before any frame is simulated. The pairs the rules test while simulating may be N too: a scene that passes that stops after the frame and its report says so.")
-    var maxWork = WorkBudget.defaultEntityFrames
+            help: "The work one scene may take, in units of about 1,000 instructions (default \(WorkBudget.defaultUnits), a few minutes of CPU; 0 = no limit). Each entity costs \(Int(WorkBudget.unitsPerEntityFrame)) units a frame, and the rules whose work grows with pairs (the target rules, win-controls-keepout) add what they do: a scene whose entities × frames alone are over it, or whose interactive pairs × frames are over \(WorkBudget.pairChecksPerUnit) × N, is an error (exit 2) before any frame is simulated; a scene that passes it while simulating stops after that frame and its report says so.")
+    var maxWork = WorkBudget.defaultUnits
     @Option(name: .customLong("max-tracked"), parsing: .unconditional,
             help: "Most distinct violations one scene may track (default \(WorkBudget.defaultTrackedViolations); 0 = no limit; about 1 KB of memory each). A scene that reaches it stops after that frame and its report says so.")
     var maxTracked = WorkBudget.defaultTrackedViolations
@@ -272,7 +272,7 @@ struct Validate: ParsableCommand {
         options.root = root
         options.shard = shard
         options.maxViolations = maxViolations
-        options.workBudget = WorkBudget(entityFrames: maxWork, trackedViolations: maxTracked)
+        options.workBudget = WorkBudget(units: maxWork, trackedViolations: maxTracked)
         options.color = useColor(format: format, output: output, noColor: noColor)
         if isTerminal(2) {
             options.progress = { done, total in

@@ -34,65 +34,150 @@ import Simulation
         return path
     }
 
-    /// 20 windows of the same size on one spot, 1 s at 90 Hz (1,800 entity-frames): no window's
-    /// image reaches into another's controls band, so win-controls-keepout finds nothing, but each
-    /// window tests the 19 others in every frame: 380 pair tests a frame.
+    /// 20 windows of the same size on one spot: no window's image reaches into another's
+    /// controls band, so win-controls-keepout finds nothing, but each window tests the 19 others
+    /// in every frame: 380 pair tests a frame.
     private static let stackedWindows: String = {
         var s = "format: spatialscene/1\nname: Stacked windows\nframeRate: 90\nduration: 1\nentities:\n"
         for i in 0..<20 { s += "  - {id: w\(i), kind: window, position: [0, 1.6, -2], size: [400, 300]}\n" }
         return s
     }()
 
-    @Test func pairTestsPastTheBudgetStopTheScene() throws {
-        let path = try write(Self.stackedWindows, name: "stacked-windows.scene.yaml")
-        let loaded = try SpatialCheck.loadScene(path: path)
+    /// An engine that has consumed the first `n` frames of the scene `text`, and the scene's frames.
+    private func engine(_ text: String, name: String, consuming n: Int) throws -> (engine: RuleEngine, frames: Int) {
+        let loaded = try SpatialCheck.loadScene(path: try write(text, name: name))
         let engine = RuleEngine(scene: loaded)
         var frames = 0
         Simulator(scene: loaded).run { f in
-            if frames < 2 { engine.consume(f) }
+            if frames < n { engine.consume(f) }
             frames += 1
         }
+        return (engine, frames)
+    }
+
+    @Test func stackedWindowsTestEveryOtherWindow() throws {
+        let engine = try self.engine(Self.stackedWindows, name: "stacked-windows.scene.yaml", consuming: 2).engine
         #expect(engine.pairTests == 2 * 20 * 19)
-        // A budget of 2,000 fits the 1,800 entity-frames; frames 0–4 make 1,900 pair tests, frame 5
-        // passes 2,000, and the scene stops after it.
+    }
+
+    /// Two windows whose scale toggles between 1 and 1.3 in every frame, 12 frames. B hangs
+    /// 5 cm (about 21 pt at 2 m) below A in A's plane, so each reaches into the other's controls
+    /// band (B below A's bottom edge, A above B's top edge) at either scale: every build of
+    /// win-controls-keepout's candidate list must keep both pairs. The windows move in every
+    /// frame, so no list survives the frame after its build, and the rule pauses the list for
+    /// 1, 2, 4 … frames: frame 0 searches (and records the content), 1 builds, 2 searches, 3 builds,
+    /// 4–5 search, 6 builds, 7–10 search, 11 builds.
+    private static let togglingWindows = """
+        format: spatialscene/1
+        name: Toggling windows
+        frameRate: 12
+        duration: 1
+        entities:
+          - id: a
+            kind: window
+            position: [0, 1.6, -2]
+            size: [400, 300]
+            animation: {loop: true, keyframes: [{t: 0, scale: 1}, {t: 0.0833333, scale: 1.3}, {t: 0.1666667, scale: 1}]}
+          - id: b
+            kind: window
+            position: [0, 1.55, -2]
+            size: [400, 300]
+            animation: {loop: true, keyframes: [{t: 0, scale: 1}, {t: 0.0833333, scale: 1.3}, {t: 0.1666667, scale: 1}]}
+        """
+
+    /// The work of each frame of `togglingWindows`, in instructions, from counts derived by hand:
+    /// both windows are visible in front of the eye in every frame, so each frame prepares 2
+    /// pieces of content and searches (or bounds) 2 windows; each window's grid walk visits the
+    /// 16 corners of the two windows (all in its slab and reach) and finds 2 candidates, itself and
+    /// the other. A searching frame gives the other window the exact test (2 tests); a build bounds
+    /// both candidates of each window (4), keeps the other window (2 pairs, which a finding in
+    /// every frame keeps from being settled) and looks at the 2 listed pairs.
+    private static func togglingWork(frame: Int) -> Int {
+        typealias K = WorkCost.Keepout
+        let builds: Set<Int> = [1, 3, 6, 11]
+        var work = 2 * WorkCost.entityFrame + 2 * K.piecePrepared + 2 * K.windowSearch + 32 * K.gridVisit + 4 * K.candidate
+        work += builds.contains(frame) ? 4 * K.bounded + 2 * K.kept + 2 * K.listedPair + 2 * K.listedUnsettled : 2 * K.exactTest
+        return work
+    }
+
+    /// The counts `togglingWork` is made of, after frames 0–3.
+    @Test func keepoutCountsItsSearchesAndBuilds() throws {
+        let (engine, frames) = try self.engine(Self.togglingWindows, name: "toggling-windows.scene.yaml", consuming: 4)
+        #expect(frames == 12)
+        let keepout = try #require(engine.processor(ControlsKeepoutRule.self))
+        #expect(keepout.listBuilds == 2)
+        #expect(keepout.piecesPrepared == 8)
+        #expect(keepout.windowSearches == 8)
+        #expect(keepout.gridVisits == 4 * 32)
+        #expect(keepout.candidatesSorted == 4 * 4)
+        #expect(keepout.pairsBounded == 2 * 4)
+        #expect(keepout.pairsKept == 2 * 2)
+        #expect(keepout.listedChecks == 2 * 2)
+        #expect(keepout.settledFindings == 0)
+        #expect(keepout.pairChecks - keepout.listedChecks == 2 * 2)
+        #expect(engine.work == (0..<4).reduce(0) { $0 + Self.togglingWork(frame: $1) } / WorkCost.unit)
+        // Each window covers the other's controls band in every frame.
+        #expect(engine.finish().filter { $0.rule == WinControlsKeepout.metadata.id }.count == 1)
+    }
+
+    /// A scene whose work is its keepout searches and list builds stops after the frame whose
+    /// work passes the budget, although it makes 2 pair tests a frame (the old budget counted
+    /// only those: it never stopped it).
+    @Test func workPastTheBudgetStopsTheScene() throws {
+        let path = try write(Self.togglingWindows, name: "toggling-windows.scene.yaml")
+        // Work through frame k, in instructions.
+        let through = (0..<12).map { k in (0...k).reduce(0) { $0 + Self.togglingWork(frame: $1) } }
+        // One unit less than the work of frames 0–6: frame 6 (a build) passes it.
+        let budget = through[6] / WorkCost.unit - 1
+        #expect(through[5] / WorkCost.unit <= budget)
+        // The 2 entities × 12 frames alone (96 units at 4 a frame) fit: the scene starts.
+        #expect(Double(2 * 12) * WorkBudget.unitsPerEntityFrame <= Double(budget))
         var options = SpatialCheck.ValidateOptions()
         options.format = .json
-        options.workBudget = WorkBudget(entityFrames: 2_000)
+        options.workBudget = WorkBudget(units: budget)
         let v = SpatialCheck.runValidation(paths: [path], options: options)
         let scene = try #require(v.report.scenes.first)
         #expect(scene.status == .checked)
-        #expect(scene.stopped == EarlyStop(afterFrame: 5, frames: 90, pairTestBudget: 2_000))
-        // Nothing fails the gate, but the scene was not checked to its end: it cannot pass.
+        #expect(scene.stopped == EarlyStop(afterFrame: 6, frames: 12, pairTestBudget: budget))
+        // A stopped scene is not checked to its end: it cannot pass.
         #expect(v.exitCode == .loadError)
-        #expect(SpatialCheck.render(v, format: .markdown).contains("**Comfort check failed**"))
-        let phrase = "checking stopped after frame 5 of 90: the rules made more pair tests than the work budget of 2,000 (--max-work)"
+        let phrase = "checking stopped after frame 6 of 12: the scene took more than the work budget of \(budget) units (--max-work"
         for format in ReportFormat.allCases {
-            #expect(SpatialCheck.render(v, format: format).contains(phrase), "\(format)")
+            let text = SpatialCheck.render(v, format: format)
+            #expect(text.contains(phrase), "\(format)")
+            // It says what to do.
+            #expect(text.contains("raise the budget with --max-work N"), "\(format)")
         }
         // JSON names the budget, not a tracking limit, and `report` reads it back.
         let json = SpatialCheck.render(v, format: .json)
-        #expect(json.contains("\"pairTestBudget\": 2000") && !json.contains("trackingLimit"))
+        #expect(json.contains("\"pairTestBudget\": \(budget)") && !json.contains("trackingLimit"))
         let read = try Report.parse(Data(json.utf8), path: "r.json")
-        #expect(read.scenes.first?.stopped == EarlyStop(afterFrame: 5, frames: 90, pairTestBudget: 2_000))
-        // Without a budget every frame is checked, and the same scene passes.
+        #expect(read.scenes.first?.stopped == EarlyStop(afterFrame: 6, frames: 12, pairTestBudget: budget))
+        // One unit more and frame 6 fits: the scene stops after frame 7, the first to pass it.
+        options.workBudget = WorkBudget(units: through[6] / WorkCost.unit)
+        #expect(SpatialCheck.runValidation(paths: [path], options: options).report.scenes.first?.stopped
+                == EarlyStop(afterFrame: 7, frames: 12, pairTestBudget: through[6] / WorkCost.unit))
+        // With the budget of all 12 frames, or none, every frame is checked.
+        options.workBudget = WorkBudget(units: through[11] / WorkCost.unit)
+        #expect(SpatialCheck.runValidation(paths: [path], options: options).report.scenes.first?.stopped == nil)
         options.workBudget = .unlimited
         let all = SpatialCheck.runValidation(paths: [path], options: options)
         #expect(all.report.scenes.first?.stopped == nil)
-        #expect(all.exitCode == .clean)
+        #expect(all.report.scenes.first?.violations.count == 1)
     }
 
     @Test func overTheBudgetIsALoadErrorBeforeAnyFrame() throws {
         let path = try write()
         var options = SpatialCheck.ValidateOptions()
         options.format = .json
-        options.workBudget = WorkBudget(entityFrames: 10_000)
+        options.workBudget = WorkBudget(units: 10_000)
         let v = SpatialCheck.runValidation(paths: [path], options: options)
         #expect(v.exitCode == .loadError)
         let scene = try #require(v.report.scenes.first)
         #expect(scene.status == .error)
         let error = try #require(scene.errors.first)
         #expect(error.file == path)
-        #expect(error.message == "the scene asks for 27,000 entity-frames (3 entities × 9000 frames); the work budget is 10,000 (--max-work)")
+        #expect(error.message == "the scene asks for at least 108,000 units of work (3 entities × 9000 frames, 4 units each); the work budget is 10,000 units (--max-work)")
         #expect(error.hint?.contains("--max-work N") == true)
     }
 
@@ -103,11 +188,11 @@ import Simulation
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-budget-trace-\(getpid()).csv").path
         _ = FileManager.default.createFile(atPath: trace, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: trace))
-        let over = SpatialCheck.simulate(path: path, format: .csv, budget: WorkBudget(entityFrames: 10_000), to: handle)
+        let over = SpatialCheck.simulate(path: path, format: .csv, budget: WorkBudget(units: 10_000), to: handle)
         #expect(over.exitCode == .loadError)
         #expect(over.diagnostics.first?.message == "the scene asks for 27,000 entity-frames (3 entities × 9000 frames); the work budget is 10,000 (--max-work)")
         #expect((try? FileManager.default.attributesOfItem(atPath: trace)[.size] as? Int) == 0)
-        let fits = SpatialCheck.simulate(path: path, format: .csv, budget: WorkBudget(entityFrames: 27_000), to: handle)
+        let fits = SpatialCheck.simulate(path: path, format: .csv, budget: WorkBudget(units: 27_000), to: handle)
         try handle.close()
         #expect(fits.exitCode == .clean)
         #expect((try? FileManager.default.attributesOfItem(atPath: trace)[.size] as? Int) ?? 0 > 0)
@@ -116,24 +201,27 @@ import Simulation
     @Test func withinTheBudgetTheSceneIsChecked() throws {
         let path = try write()
         var options = SpatialCheck.ValidateOptions()
-        options.workBudget = WorkBudget(entityFrames: 27_000)
+        // 27,000 entity-frames at 4 units each.
+        options.workBudget = WorkBudget(units: 108_000)
         let v = SpatialCheck.runValidation(paths: [path], options: options)
         #expect(v.report.scenes.first?.status == .checked)
+        options.workBudget = WorkBudget(units: 107_999)
+        #expect(SpatialCheck.runValidation(paths: [path], options: options).report.scenes.first?.status == .error)
         options.workBudget = .unlimited
         #expect(SpatialCheck.runValidation(paths: [path], options: options).report.scenes.first?.status == .checked)
-        // The default budget (10^9 entity-frames) leaves this scene far inside.
-        #expect(WorkBudget().entityFrames == 1_000_000_000)
+        // The default budget (10^9 units) leaves this scene far inside.
+        #expect(WorkBudget().units == 1_000_000_000)
     }
 
     @Test func pairChecksHaveTheirOwnBound() {
         // 1,000 interactive entities: 499,500 pairs × 10 frames = 4,995,000 pair checks, over
-        // 100 × 20,000; the 10,000 entity-frames are within 20,000.
+        // 100 × 45,000; the 10,000 entity-frames (40,000 units) are within 45,000.
         let work = WorkBudget.Work(entities: 1_000, frames: 10, interactive: 1_000)
         #expect(work.entityFrames == 10_000)
         #expect(work.pairChecks == 4_995_000)
-        let d = WorkBudget(entityFrames: 20_000).check(work, path: "p.scene.yaml")
-        #expect(d?.message == "the scene may need up to 4,995,000 pair checks (1000 interactive entities, 499,500 pairs × 10 frames); the budget is 2,000,000 (100 × --max-work)")
-        #expect(WorkBudget(entityFrames: 50_000).check(work, path: "p.scene.yaml") == nil)
+        let d = WorkBudget(units: 45_000).check(work, path: "p.scene.yaml")
+        #expect(d?.message == "the scene may need up to 4,995,000 pair checks (1000 interactive entities, 499,500 pairs × 10 frames); the budget is 4,500,000 (100 × --max-work)")
+        #expect(WorkBudget(units: 50_000).check(work, path: "p.scene.yaml") == nil)
         #expect(WorkBudget.unlimited.check(work, path: "p.scene.yaml") == nil)
     }
 }

@@ -24,6 +24,9 @@ extension SpatialCheck {
         public var load = LoadOptions()
         /// Runs of the whole pipeline on the loaded scene (`--repeat`); the result is the median run.
         public var repeats = 1
+        /// `validate`'s work budget (`--max-work`): the frames asked for are refused up front when
+        /// over it, and a run stops after the frame whose counted work passes it (`stoppedAfterFrame`).
+        public var budget = WorkBudget()
         public init() {}
     }
 
@@ -52,6 +55,8 @@ extension SpatialCheck {
         /// Peak resident set size (getrusage `ru_maxrss`) after loading the scene and after the run, bytes.
         public var peakRSSAfterLoad: Int
         public var peakRSS: Int
+        /// The last frame simulated when the work budget stopped the run (`frames` frames ran), else nil.
+        public var stoppedAfterFrame: Int?
         /// ns per entity-frame of every run (`--repeat`), in the order they ran.
         public var runs: [Double] = []
 
@@ -162,6 +167,12 @@ extension SpatialCheck {
         let start = SimulationPhaseTimes.now()
         let scene = try loadScene(path: path, options: options.load)
         let loadTime = SimulationPhaseTimes.now() &- start
+        // `--frames` replaces the scene's own length, so the budget is checked on what is asked.
+        let work = WorkBudget.Work(entities: scene.entities.count, frames: max(1, options.frames),
+                                   interactive: scene.entities.reduce(0) { $0 + ($1.interactive ? 1 : 0) })
+        if let over = options.budget.check(work, path: path, trace: !options.rules) {
+            throw LoadFailure([over])
+        }
         var results: [BenchResult] = []
         for _ in 0..<max(1, options.repeats) { results.append(bench(scene: scene, options: options)) }
         let runs = results.map { $0.perEntityFrame($0.total) }
@@ -188,12 +199,21 @@ extension SpatialCheck {
         var aggregationTime: UInt64 = 0
         var violations = 0
         let begin = SimulationPhaseTimes.now()
+        var stopped: Int?
         if options.rules {
             let engine = RuleEngine(scene: scene, configuration: options.configuration)
-            simulator.run(phases: &phases) { frame in
-                let t0 = SimulationPhaseTimes.now()
-                engine.consume(frame)
-                rulesTime &+= SimulationPhaseTimes.now() &- t0
+            struct Stop: Error { var frame: Int }
+            let units = options.budget.units
+            do {
+                try simulator.run(phases: &phases) { frame in
+                    let t0 = SimulationPhaseTimes.now()
+                    engine.consume(frame)
+                    rulesTime &+= SimulationPhaseTimes.now() &- t0
+                    // As `validate`: the same scene stops after the same frame.
+                    if units > 0, engine.work > units { throw Stop(frame: frame.frame) }
+                }
+            } catch {
+                stopped = (error as? Stop)?.frame
             }
             let t0 = SimulationPhaseTimes.now()
             violations = engine.finish().count
@@ -207,7 +227,8 @@ extension SpatialCheck {
             animations: scene.animations.count, frames: phases.frames, frameRate: simulator.frameRate,
             loadNanoseconds: 0, animation: phases.animation, transforms: phases.transforms,
             quantities: phases.quantities, rules: rulesTime, aggregation: aggregationTime, total: total,
-            violations: violations, peakRSSAfterLoad: rssAfterLoad, peakRSS: peakResidentBytes())
+            violations: violations, peakRSSAfterLoad: rssAfterLoad, peakRSS: peakResidentBytes(),
+            stoppedAfterFrame: stopped)
     }
 
     /// Renders a bench result: a table for people, or JSON whose structure (keys and their order)
@@ -238,6 +259,7 @@ extension SpatialCheck {
                 ("violations", .int(r.violations)),
                 ("peakRSSBytesAfterLoad", .int(r.peakRSSAfterLoad)),
                 ("peakRSSBytes", .int(r.peakRSS)),
+                ("stoppedAfterFrame", r.stoppedAfterFrame.map { .int($0) } ?? .null),
                 ("repeat", .object([
                     ("runs", .int(max(1, r.runs.count))),
                     ("medianNanosecondsPerEntityFrame", JSON.rounded(spread.median, digits: 6)),
@@ -256,6 +278,9 @@ extension SpatialCheck {
             var out = "scene        \(Escape.text(r.path))\n"
             out += "size         \(r.entities) entities, \(r.nodes) nodes, \(r.animations) animations\n"
             out += "frames       \(r.frames) at \(num(r.frameRate, 0)) Hz (load \(num(Double(r.loadNanoseconds) / 1e6)) ms)\n"
+            if let f = r.stoppedAfterFrame {
+                out += "stopped      after frame \(f): the run passed the work budget (--max-work); the figures cover frames 0–\(f)\n"
+            }
             out += "throughput   \(num(r.framesPerSecond)) frames/s, \(num(r.entityFramesPerSecond / 1e6, 2)) M entity-frames/s, "
                 + "\(num(r.perEntityFrame(r.total), 2)) ns per entity-frame\n"
             out += "phases       ns/entity-frame   share\n"

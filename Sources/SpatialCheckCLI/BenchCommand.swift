@@ -34,6 +34,9 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("repeat"), parsing: .unconditional,
             help: "Run the pipeline N times on the loaded scene (1 to 1000) and report the median run, the minimum, the maximum and the spread.")
     var repeats = 1
+    @Option(name: .customLong("max-work"), parsing: .unconditional,
+            help: "validate's work budget, in units of about 1,000 instructions (default \(WorkBudget.defaultUnits); 0 = no limit): --frames over it is refused before the run, and a run that passes it stops after that frame and says so.")
+    var maxWork = WorkBudget.defaultUnits
     @Option(help: "A saved `bench --format json` result of the same scene: compare the median ns per entity-frame with it.")
     var baseline: String?
     @Option(name: .customLong("max-regression"),
@@ -43,6 +46,7 @@ struct Bench: ParsableCommand {
     func validate() throws {
         if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000, found \(frames)") }
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat must be between 1 and 1000, found \(repeats)") }
+        if maxWork < 0 { throw ValidationError("--max-work must be 0 (no limit) or more, found \(maxWork)") }
         try checkPointAngle(pointAngle)
         if maxRegression != nil && baseline == nil { throw ValidationError("--max-regression needs --baseline FILE") }
         if let maxRegression, SpatialCheck.parsePercent(maxRegression) == nil {
@@ -62,6 +66,7 @@ struct Bench: ParsableCommand {
             try finish(.failure(error.diagnostics), output: nil)
         }
         options.repeats = repeats
+        options.budget = WorkBudget(units: maxWork)
         var reference: SpatialCheck.BenchBaseline?
         if let baseline {
             do {

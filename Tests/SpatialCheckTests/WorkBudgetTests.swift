@@ -166,6 +166,40 @@ import Simulation
         #expect(all.report.scenes.first?.violations.count == 1)
     }
 
+    /// `bench` keeps `validate`'s budget: its `--frames` replace the scene's length, so they are
+    /// checked up front, and a run stops after the frame `validate` would stop after.
+    @Test func benchStopsWhereValidateStops() throws {
+        let path = try write(Self.togglingWindows, name: "toggling-windows.scene.yaml")
+        let through = (0..<12).map { k in (0...k).reduce(0) { $0 + Self.togglingWork(frame: $1) } }
+        var options = SpatialCheck.BenchOptions()
+        options.frames = 12
+        options.budget = WorkBudget(units: through[6] / WorkCost.unit - 1)
+        let r = try SpatialCheck.bench(path: path, options: options)
+        #expect(r.stoppedAfterFrame == 6)
+        #expect(r.frames == 7)
+        #expect(SpatialCheck.renderBench(r, format: .text).contains("stopped      after frame 6: the run passed the work budget (--max-work)"))
+        #expect(SpatialCheck.renderBench(r, format: .json).contains("\"stoppedAfterFrame\": 6,"))
+        // The budget of all 12 frames: no stop, and JSON says so with a null.
+        options.budget = WorkBudget(units: through[11] / WorkCost.unit)
+        let whole = try SpatialCheck.bench(path: path, options: options)
+        #expect(whole.stoppedAfterFrame == nil && whole.frames == 12)
+        #expect(SpatialCheck.renderBench(whole, format: .json).contains("\"stoppedAfterFrame\": null,"))
+        // 10,000 frames of its 2 entities at 4 units each (80,000) over a budget of 79,999: refused
+        // before the run.
+        options.frames = 10_000
+        options.budget = WorkBudget(units: 79_999)
+        do {
+            _ = try SpatialCheck.bench(path: path, options: options)
+            Issue.record("bench ran over its budget")
+        } catch {
+            #expect(error.diagnostics.first?.message.contains("the work budget is 79,999 units (--max-work)") == true,
+                    "\(error.diagnostics.map(\.message))")
+        }
+        options.budget = WorkBudget(units: 80_000)
+        options.frames = 1
+        #expect(try SpatialCheck.bench(path: path, options: options).frames == 1)
+    }
+
     @Test func overTheBudgetIsALoadErrorBeforeAnyFrame() throws {
         let path = try write()
         var options = SpatialCheck.ValidateOptions()

@@ -31,17 +31,15 @@ import SpatialModel
     /// the still examples must be among them.
     @Test func everySceneGivesTheSameViolations() throws {
         var compared: [String] = []
-        var loaded = 0
-        for name in TargetPairIncrementalTests.sceneFiles() {
-            guard let scene = try? SceneLoader.load(path: TestPaths.repo("Scenes/" + name)) else { continue }
-            loaded += 1
+        let scenes = TargetPairIncrementalTests.loadedScenes()
+        for (name, scene) in scenes {
             let on = Self.run(scene, stillFrames: true)
             guard on.unchanged > 0 else { continue }
             let off = Self.run(scene, stillFrames: false)
             #expect(on.text == off.text, "\(name)")
             compared.append(name)
         }
-        #expect(loaded >= 100)
+        #expect(scenes.count >= 100)
         #expect(compared.count >= 50)
         for name in ["rules/depth-min-reading-distance/fail.scene.yaml", "rules/fov-important-centered/fail.scene.yaml",
                      "rules/fov-window-clutter/fail.scene.yaml"] {

@@ -412,18 +412,11 @@ import SpatialModel
         #expect(screen(Vec3(.nan, -0.3, 0)) == nil)
     }
 
-    static func sceneFiles() -> [String] {
-        let root = TestPaths.repo("Scenes")
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".scene.yaml") || $0.hasSuffix(".scene.json") }.sorted()
-    }
-
     /// Every scene in `Scenes/` where the rule runs and the list was used: the same violations as
     /// the definition.
     @Test func everySceneGivesTheSameViolations() throws {
         var compared = 0
-        for name in Self.sceneFiles() {
-            guard let scene = try? SceneLoader.load(path: TestPaths.repo("Scenes/" + name)) else { continue }
+        for (name, scene) in TargetPairIncrementalTests.loadedScenes() {
             let list = Self.run(scene, .list)
             guard list.listFrames > 0 else { continue }
             let all = Self.run(scene, .definition)

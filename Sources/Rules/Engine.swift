@@ -42,7 +42,7 @@ protocol RuleProcessor: AnyObject {
     /// The concrete message of an aggregated violation.
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String
     /// Pairs of entities examined so far, for a rule whose work grows with pairs rather than
-    /// entities (the work budget bounds them: `RuleEngine.pairTests`).
+    /// entities (`RuleEngine.pairTests`; what they cost goes into `work`).
     var pairTests: Int { get }
     /// Instructions spent so far beyond what `WorkCost.entityFrame` covers, estimated from the
     /// rule's own counts (`RuleEngine.work`): 0 for a rule whose work per frame is a bounded
@@ -229,7 +229,7 @@ public final class RuleEngine {
 
     /// Pairs of entities the rules have examined so far (the target rules' candidate pairs,
     /// win-controls-keepout's window–content pairs): the work that grows with pairs, not
-    /// entities, which `validate` bounds with the work budget (`--max-work`).
+    /// entities. `validate`'s budget (`--max-work`) bounds `work`, which weighs them by cost.
     public var pairTests: Int { processors.reduce(0) { $0 &+ $1.pairTests } }
 
     /// The aggregates' keys, in the order of their first findings (for tests).

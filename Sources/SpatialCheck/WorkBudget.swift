@@ -5,7 +5,8 @@ import Rules
 /// How much work `validate` does for one scene: a budget in work units of about 1,000
 /// instructions each (`WorkCost.unit`; about 0.2–0.3 µs of one core here), so that every scene
 /// within it finishes in minutes whatever its shape. By default 1,000,000,000 units, about 10¹²
-/// instructions: at most about 3–5 minutes of CPU on this machine (docs/security.md, "Work budget").
+/// instructions: at most about 3–5 minutes of CPU on this machine for most shapes, about 7 when the
+/// work is cache misses (docs/security.md, "Work budget").
 ///
 /// - Before the first frame: every entity costs `WorkCost.entityFrame` (4 units) in every frame,
 ///   so a scene whose entities × frames alone are over the budget is refused in milliseconds

@@ -559,11 +559,6 @@ final class TargetPairAnalyzer: RuleProcessor {
         if out.limitReached { previousKept = false }
     }
 
-    /// Adds the frames of a streak of unchanged frames to the runs of the findings they repeated.
-    /// Reporting a finding again with the same values, frame after frame, only extends its run (a
-    /// value equal to the recorded worst is not a new worst), and each of these findings was
-    /// reported in the frame before the streak: one run extension per finding and streak is what
-    /// reporting it in every frame of the streak does, so reports stay byte-identical.
     /// A frame whose findings are the previous frame's, added to the streak `flushRepeats` extends.
     private func noteRepeat(_ f: FrameQuantities) {
         reusedFrames += 1
@@ -571,6 +566,11 @@ final class TargetPairAnalyzer: RuleProcessor {
         repeatTo = f.frame; repeatToTime = f.time
     }
 
+    /// Adds the frames of a streak of unchanged frames to the runs of the findings they repeated.
+    /// Reporting a finding again with the same values, frame after frame, only extends its run (a
+    /// value equal to the recorded worst is not a new worst), and each of these findings was
+    /// reported in the frame before the streak: one run extension per finding and streak is what
+    /// reporting it in every frame of the streak does, so reports stay byte-identical.
     private func flushRepeats(_ out: inout Findings) {
         guard repeatFrom >= 0 else { return }
         let from = repeatFrom, fromTime = repeatFromTime, to = repeatTo, toTime = repeatToTime

@@ -62,20 +62,8 @@ import SpatialModel
           - {id: side, kind: window, primary: true, placement: {distance: 2, azimuth: 100, elevation: 0}, size: [400, 300]}
 
         """
-        var state: UInt64 = 777
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        for w in 0..<windows {
-            let az = next() * 200 - 100, el = next() * 70 - 35, d = 0.8 + next() * 3
-            y += "  - {id: w\(w), kind: window, placement: {distance: \(d), azimuth: \(az), elevation: \(el)}, size: [420, 260], elements: [\n"
-            for b in 0..<6 {
-                let size = [30, 44, 60][(b + w) % 3]
-                y += "      {id: b\(b), role: button, frame: [\(20 + 100 * (b % 3)), \(40 + 100 * (b / 3)), \(size), \(size)]}\(b < 5 ? "," : "")\n"
-            }
-            y += "    ]}\n"
-        }
+        y += TargetPairIncrementalTests.scatteredWindows(windows, seed: 777, azimuth: (200, -100), elevation: (70, -35),
+                                                         distance: (3, 0.8), buttons: 6, perRow: 3, sizes: [30, 44, 60])
         if events {
             y += "events:\n"
             for (t, action, id) in [(1.1, "hide", "w1"), (1.5, "show", "w1"), (2.2, "hide", "note"), (3.3, "show", "note")] {

@@ -185,19 +185,32 @@ import SpatialModel
         entities:
 
         """
-        // A fixed pseudo-random layout (a linear congruential generator), 40 windows in a band
-        // 60 degrees wide and 24 high, at 1.5 to 4 m.
-        var state: UInt64 = 12_345
+        // 40 windows in a band 60 degrees wide and 24 high, at 1.5 to 4 m.
+        y += scatteredWindows(40, seed: 12_345, azimuth: (60, -30), elevation: (24, -12), distance: (2.5, 1.5),
+                              buttons: 8, perRow: 4, sizes: [44, 60, 64])
+        return y
+    }
+
+    /// `count` windows of 420 × 260 pt at a fixed pseudo-random layout (a linear congruential
+    /// generator from `seed`): azimuth, elevation and distance each `u · span + offset` for a
+    /// uniform u in [0, 1). Window w has `buttons` buttons in rows of `perRow`, 100 pt apart,
+    /// sized `sizes[(b + w) % 3]`. YAML entity lines.
+    static func scatteredWindows(_ count: Int, seed: UInt64, azimuth: (span: Double, offset: Double),
+                                 elevation: (span: Double, offset: Double), distance: (span: Double, offset: Double),
+                                 buttons: Int, perRow: Int, sizes: [Int]) -> String {
+        var state = seed
         func next() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
-        for w in 0..<40 {
-            let az = next() * 60 - 30, el = next() * 24 - 12, d = 1.5 + next() * 2.5
+        var y = ""
+        for w in 0..<count {
+            let az = next() * azimuth.span + azimuth.offset, el = next() * elevation.span + elevation.offset
+            let d = next() * distance.span + distance.offset
             y += "  - {id: w\(w), kind: window, placement: {distance: \(d), azimuth: \(az), elevation: \(el)}, size: [420, 260], elements: [\n"
-            for b in 0..<8 {
-                let size = [44, 60, 64][(b + w) % 3]
-                y += "      {id: b\(b), role: button, frame: [\(20 + 100 * (b % 4)), \(40 + 100 * (b / 4)), \(size), \(size)]}\(b < 7 ? "," : "")\n"
+            for b in 0..<buttons {
+                let size = sizes[(b + w) % sizes.count]
+                y += "      {id: b\(b), role: button, frame: [\(20 + 100 * (b % perRow)), \(40 + 100 * (b / perRow)), \(size), \(size)]}\(b < buttons - 1 ? "," : "")\n"
             }
             y += "    ]}\n"
         }

@@ -565,8 +565,8 @@ final class ConditionRule: RuleProcessor {
     private var streak = false
     private var repeated: [(k: Int32, variant: Int32)] = []
     private var openRuns: [Int32] = []
-    /// Frames of the streak not yet added to the runs of `repeated`: the first and the last, with their times.
-    private var repeatFrom = -1, repeatFromTime = 0.0, repeatTo = -1, repeatToTime = 0.0
+    /// Frames of the streak not yet added to the runs of `repeated`.
+    private var pending = RepeatStreak()
 
     init(rule: Int, meta: RuleMetadata, candidates: [Int], dwell: Double? = nil, measuresRunLength: Bool = false,
          frameDuration: Double, gate: Gate? = nil, reads: Reads = .timeOrHistory,
@@ -627,8 +627,7 @@ final class ConditionRule: RuleProcessor {
         let still = repeatsStill && f.unchangedSincePrevious && f.frame == lastFrame &+ 1
         lastFrame = f.frame
         if still, streak {
-            if repeatFrom < 0 { repeatFrom = f.frame; repeatFromTime = f.time }
-            repeatTo = f.frame; repeatToTime = f.time
+            pending.note(frame: f.frame, time: f.time)
             if dwell != nil, !openRuns.isEmpty { consumeOpenRuns(f, &out) }
             return
         }
@@ -693,12 +692,11 @@ final class ConditionRule: RuleProcessor {
 
     /// Extends the runs of the streak's repeated findings over its frames after the first.
     private func flushRepeats(_ out: inout Findings) {
-        guard repeatFrom >= 0 else { return }
+        guard let s = pending.take() else { return }
         for (k, variant) in repeated {
-            out.repeatRun(rule: rule, candidates[Int(k)], variant: Int(variant), from: repeatFrom, fromTime: repeatFromTime,
-                          to: repeatTo, toTime: repeatToTime)
+            out.repeatRun(rule: rule, candidates[Int(k)], variant: Int(variant), from: s.from, fromTime: s.fromTime,
+                          to: s.to, toTime: s.toTime)
         }
-        repeatFrom = -1
     }
 
     /// Candidate k (entity e) of a dwell rule has `hit` in frame `f`: its run starts or goes on,

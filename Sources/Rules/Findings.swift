@@ -493,3 +493,21 @@ struct PackedSlots {
         }
     }
 }
+
+/// A streak of frames that repeat the frame before them, not yet added to the runs of the
+/// findings they repeat: its first and last frame and their times. `note` adds a frame, `take`
+/// returns the streak (nil when none is pending) and starts a new one.
+struct RepeatStreak {
+    private var from = -1, fromTime = 0.0, to = -1, toTime = 0.0
+
+    mutating func note(frame: Int, time: Double) {
+        if from < 0 { from = frame; fromTime = time }
+        to = frame; toTime = time
+    }
+
+    mutating func take() -> (from: Int, fromTime: Double, to: Int, toTime: Double)? {
+        guard from >= 0 else { return nil }
+        defer { from = -1 }
+        return (from, fromTime, to, toTime)
+    }
+}

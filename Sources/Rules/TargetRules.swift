@@ -158,9 +158,8 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var previous: [PairFinding] = [], spare: [PairFinding] = []
     /// Whether `previous` holds the previous frame's findings (they are kept only for a still eye).
     private var previousKept = false
-    /// Frames in which nothing changed, not yet added to the runs of `previous` (see
-    /// `flushRepeats`): the first one and its time, and the last one and its time.
-    private var repeatFrom = -1, repeatFromTime = 0.0, repeatTo = -1, repeatToTime = 0.0
+    /// Frames in which nothing changed, not yet added to the runs of `previous` (`flushRepeats`).
+    private var pending = RepeatStreak()
     /// The last frame the angular pass saw (its inputs are that frame's).
     private var angularFrame = -1
     /// Whether the closest points of two disjoint tilted images are searched only when their gap
@@ -562,8 +561,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// A frame whose findings are the previous frame's, added to the streak `flushRepeats` extends.
     private func noteRepeat(_ f: FrameQuantities) {
         reusedFrames += 1
-        if repeatFrom < 0 { repeatFrom = f.frame; repeatFromTime = f.time }
-        repeatTo = f.frame; repeatToTime = f.time
+        pending.note(frame: f.frame, time: f.time)
     }
 
     /// Adds the frames of a streak of unchanged frames to the runs of the findings they repeated.
@@ -572,9 +570,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// reported in the frame before the streak: one run extension per finding and streak is what
     /// reporting it in every frame of the streak does, so reports stay byte-identical.
     private func flushRepeats(_ out: inout Findings) {
-        guard repeatFrom >= 0 else { return }
-        let from = repeatFrom, fromTime = repeatFromTime, to = repeatTo, toTime = repeatToTime
-        repeatFrom = -1
+        guard let (from, fromTime, to, toTime) = pending.take() else { return }
         runsExtended &+= previous.count
         previous.withUnsafeMutableBufferPointer { ps in
             for k in ps.indices {

@@ -418,9 +418,15 @@ enum USDAssetDecoder {
 extension USDImporter {
     /// `load` under the scene loader's reference policy: its root confines every layer; a policy
     /// without a root (`--allow-external-assets`) lets layers resolve anywhere but in `.git`.
+    /// With `isolation`, a file whose import failed is imported once per run, as assimp's are
+    /// (`AssetImportCache`): N scenes that reference one hanging USD file cost one timeout.
     public static func load(resolvedPath: String, displayPath: String, references: AssetReferencePolicy,
                             isolation: AssetImportIsolation? = nil) throws(Diagnostic) -> ImportedAsset {
-        try load(resolvedPath: resolvedPath, displayPath: displayPath, confinementRoot: references.root,
-                 allowExternal: references.root == nil, isolation: isolation)
+        let run = { () throws(Diagnostic) -> ImportedAsset in
+            try load(resolvedPath: resolvedPath, displayPath: displayPath, confinementRoot: references.root,
+                     allowExternal: references.root == nil, isolation: isolation)
+        }
+        guard let isolation else { return try run() }
+        return try isolation.cache.load(resolvedPath: resolvedPath, displayPath: displayPath, references: references, run)
     }
 }

@@ -158,6 +158,9 @@ final class SceneBuilder {
     private var nodeNameIndex: [String: [String: Int]] = [:]
     private var triangleLimitReported = false
     private var assetCache: [String: (Result<ImportedAsset, Diagnostic>, display: String)] = [:]
+    /// Seconds this scene's imports have taken (`LoadOptions.importBudget`), and the slowest one.
+    private var importSeconds = 0.0
+    private var slowestImport: (display: String, seconds: Double)?
     /// Entities with a derived value out of range (`checkDerivedRange`), reported once.
     fileprivate var rangeReported = Set<Int>()
     /// The `annotations` of the model or environment being built, applied when its asset attaches.
@@ -1235,6 +1238,11 @@ final class SceneBuilder {
         }
     }
 
+    /// Seconds for a message: whole seconds as they are, else three significant digits.
+    static func seconds(_ s: Double) -> String {
+        s == s.rounded() && abs(s) < 1e9 ? String(Int(s)) : String(format: "%.3g", s)
+    }
+
     private func importUncached(display: String, resolved: String) -> Result<ImportedAsset, Diagnostic> {
         func fail(_ m: String, _ hint: String? = nil) -> Result<ImportedAsset, Diagnostic> {
             .failure(Diagnostic(file: path, message: m, hint: hint))
@@ -1257,7 +1265,18 @@ final class SceneBuilder {
             return fail("asset '\(display)' is not a regular file (a FIFO, socket or device); it was not imported",
                         "reference a regular model file")
         }
+        if importSeconds >= options.importBudget {
+            let slowest = slowestImport.map { "; the slowest was '\($0.display)' (\(Self.seconds($0.seconds)) s)" } ?? ""
+            return fail("asset '\(display)' was not imported: this scene's imports have already taken \(Self.seconds(importSeconds)) s, its import budget of \(Self.seconds(options.importBudget)) s\(slowest)",
+                        "simplify or re-export the slow assets, reference fewer distinct files, or allow more time with --import-budget SECONDS")
+        }
         let asset: ImportedAsset
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer {
+            let took = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+            importSeconds += took
+            if took > (slowestImport?.seconds ?? -1) { slowestImport = (display, took) }
+        }
         do {
             asset = try importer.importAsset(resolved, display, AssetReferencePolicy(root: confinementRoot))
         } catch {

@@ -171,6 +171,14 @@ public struct LoadOptions: Sendable {
     /// Accessibility settings turned on for the run in addition to the scene's own `settings`
     /// (`--setting reduceMotion`): the Reduce Motion / Dim Flashing Lights variant of every scene.
     public var settings = SystemSettings()
+    /// Seconds one scene's asset imports may take together (`--import-budget`): once its imports
+    /// have taken this long, its remaining assets are errors instead of imports, so a scene of many
+    /// distinct slow or hanging assets costs at most about this plus one import's timeout, not
+    /// assets × timeout (docs/security.md §4). Legitimate scenes stay far below it, so their
+    /// reports do not depend on the clock.
+    public var importBudget: Double = LoadOptions.defaultImportBudget
+    /// Five minutes of importing per scene.
+    public static let defaultImportBudget: Double = 300
     public init(pointAngle: Double? = nil, frameRate: Double? = nil, duration: Double? = nil,
                 allowExternalAssets: Bool = false, confinementRoot: String? = nil) {
         self.pointAngle = pointAngle; self.frameRate = frameRate; self.duration = duration

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssetImport
+import SceneLoader
 import Foundation
 
 /// Hidden worker for isolated asset imports: imports one asset in this process and writes the
@@ -56,6 +57,9 @@ struct ImportIsolationOptions: ParsableArguments {
     @Option(name: .customLong("import-memory"),
             help: "Memory limit for one asset import, in GiB (default: 4; 0 for none; enforced on Linux).")
     var importMemory: Double = Double(AssetImportIsolation.defaultMemoryLimitBytes) / 1_073_741_824
+    @Option(name: .customLong("import-budget"),
+            help: "Seconds one scene's asset imports may take together (default: 300); its assets after that are errors.")
+    var importBudget: Double = LoadOptions.defaultImportBudget
     @Flag(name: .customLong("no-import-isolation"),
           help: "Import assets inside this process (faster; a crash in the importer ends the run).")
     var noImportIsolation = false
@@ -64,9 +68,19 @@ struct ImportIsolationOptions: ParsableArguments {
         if !(importTimeout.isFinite && importTimeout > 0) {
             throw ValidationError("--import-timeout must be a positive number of seconds")
         }
+        if !(importBudget.isFinite && importBudget > 0) {
+            throw ValidationError("--import-budget must be a positive number of seconds")
+        }
         if !(importMemory.isFinite && importMemory >= 0 && importMemory <= 1024) {
             throw ValidationError("--import-memory must be a number of GiB between 0 (no limit) and 1024")
         }
+    }
+
+    /// `options` with this run's import budget.
+    func applied(to options: LoadOptions) -> LoadOptions {
+        var o = options
+        o.importBudget = importBudget
+        return o
     }
 
     /// The isolation to import with, or nil for in-process imports (also when this process's

@@ -62,7 +62,7 @@ struct Inspect: ParsableCommand {
     @OptionGroup var imports: ImportIsolationOptions
 
     func run() throws {
-        try finish(SpatialCheck.inspect(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation,
+        try finish(SpatialCheck.inspect(path: path, format: format, options: imports.applied(to: scene.loadOptions), isolation: imports.isolation,
                                         configPath: configuration.config),
                    output: output)
     }
@@ -154,7 +154,7 @@ struct Simulate: ParsableCommand {
             }
             return h
         }
-        try finish(SpatialCheck.simulate(path: path, format: format, options: scene.loadOptions, isolation: imports.isolation,
+        try finish(SpatialCheck.simulate(path: path, format: format, options: imports.applied(to: scene.loadOptions), isolation: imports.isolation,
                                          configPath: configuration.config, budget: WorkBudget(units: maxWork), open: open),
                    output: nil)
     }
@@ -261,7 +261,7 @@ struct Validate: ParsableCommand {
         options.failOn = failOn
         options.configPath = configuration.config
         options.baselinePath = baseline
-        options.load = scene.loadOptions
+        options.load = imports.applied(to: scene.loadOptions)
         options.isolation = imports.isolation
         options.jobs = jobs
         options.quiet = quiet

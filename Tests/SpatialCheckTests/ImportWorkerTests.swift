@@ -108,6 +108,36 @@ struct ImportWorkerTests {
         #expect(count.value == 1)  // only the regular file (through its link) reached the importer
     }
 
+    @Test("a scene's imports stop at its import budget: the assets after it are errors naming the budget and the slowest import")
+    func importBudgetBoundsAScene() throws {
+        let t = try TempTree("import-budget")
+        defer { t.remove() }
+        for name in ["a", "b", "c"] { t.file("\(name).stl", triangleSTL) }
+        let count = ImportCounter()
+        let importer = AssetImporting { (resolved: String, display: String) throws(Diagnostic) -> ImportedAsset in
+            count.increment()
+            usleep(20_000)  // 20 ms, more than the whole budget below: the first import uses it up
+            return try AssetImporter.load(resolvedPath: resolved, displayPath: display)
+        }
+        var options = LoadOptions()
+        options.importBudget = 0.01
+        let text = "format: spatialscene/1\nentities:\n" + ["a.stl", "b.stl", "c.stl", "a.stl"].enumerated().map {
+            "  - {id: e\($0.offset), kind: model, asset: '\($0.element)', position: [0, 1, -2]}\n"
+        }.joined()
+        var errors: [Diagnostic] = []
+        do { _ = try SceneLoader.load(path: t.file("s.scene.yaml", text), options: options, importer: importer) } catch {
+            errors = error.diagnostics
+        }
+        #expect(count.value == 1)  // a.stl, imported once for both of its entities
+        #expect(errors.map { String($0.message.prefix(70)) } == ["b.stl", "c.stl"].map {
+            String("asset '\($0)' was not imported: this scene's imports have already taken ".prefix(70))
+        })
+        for e in errors {
+            #expect(e.message.contains(", its import budget of 0.01 s; the slowest was 'a.stl' ("), "\(e.message)")
+            #expect(e.hint?.contains("--import-budget SECONDS") == true)
+        }
+    }
+
     @Test("several links to one hanging asset cost one import: each real file is imported once per run")
     func linksShareOneImport() throws {
         let t = try TempTree("worker-links")

@@ -248,6 +248,26 @@ struct USDImportTests {
         }
     }
 
+    @Test("a USD file whose import failed is imported once per run, however many links name it")
+    func brokenFileIsImportedOncePerRun() {
+        let isolation = AssetImportIsolation(executable: "/nonexistent/spatialcheck")
+        let policy = AssetReferencePolicy(root: USDFixtures.project)
+        var messages: [String] = []
+        for display in ["hostile/syntax.usda", "other/name.usda"] {
+            do {
+                _ = try USDImporter.load(resolvedPath: USDFixtures.path("hostile/syntax.usda"), displayPath: display,
+                                         references: policy, isolation: isolation)
+                Issue.record("\(display) loaded")
+            } catch {
+                messages.append(error.message)
+            }
+        }
+        #expect(messages.count == 2)
+        #expect(messages.last?.hasPrefix("asset 'other/name.usda' could not be imported: ") == true, "\(messages)")
+        #expect(isolation.cache.importsStarted == 1)
+        #expect(isolation.cache.failureCount == 1)
+    }
+
     @Test func referenceCycleAndMissingLayerLoadWithWarnings() throws {
         let cycle = try USDFixtures.load("hostile/cycle_a.usda")
         #expect(cycle.warnings.contains { $0.contains("Cycle detected") })

@@ -11,7 +11,10 @@ import Rules
 /// - Before the first frame: every entity costs `WorkCost.entityFrame` (4 units) in every frame,
 ///   so a scene whose entities × frames alone are over the budget is refused in milliseconds
 ///   (250,000,000 entity-frames by default: 10,000 entities for 25,000 frames, 4.6 minutes of
-///   scene at 90 Hz). Interactive pairs × frames, a bound on the target rules' pairs, may be 100 × N.
+///   scene at 90 Hz). Pairs are not bounded up front: every interactive pair in every frame is
+///   a bound so far above what the grid tests that it refused ordinary scenes (1,000 still windows
+///   of 10 buttons for 30 s: 1.35 × 10¹¹ "pair checks", checked in 1.5 s); the count below stops
+///   the scenes whose pairs really cost (session 14 trial, docs/security.md §5.12).
 /// - While simulating (`RuleEngine.work`): the entity-frames so far plus what the rules whose work
 ///   grows with pairs count themselves (the target pairs searched, listed, tested and reported;
 ///   win-controls-keepout's windows searched, grid points visited, candidates, pair tests and list
@@ -32,8 +35,6 @@ import Rules
 public struct WorkBudget: Sendable, Equatable {
     public static let defaultUnits = 1_000_000_000
     public static let defaultTrackedViolations = 500_000
-    /// The pair-check bound per unit of budget.
-    public static let pairChecksPerUnit = 100
     /// Work units per entity-frame (`WorkCost.entityFrame` instructions).
     public static let unitsPerEntityFrame = Double(WorkCost.entityFrame) / Double(WorkCost.unit)
 
@@ -51,28 +52,18 @@ public struct WorkBudget: Sendable, Equatable {
 
     public static let unlimited = WorkBudget(units: 0, trackedViolations: 0)
 
-    /// Largest interactive pairs × frames; 0 = no limit.
-    public var pairChecks: Double { Double(units) * Double(Self.pairChecksPerUnit) }
-
     /// The work a scene asks for.
     public struct Work: Sendable, Equatable {
         public var entities: Int
         public var frames: Int
-        public var interactive: Int
         public var entityFrames: Double { Double(entities) * Double(frames) }
         /// The least work the frames take: every entity of every frame at `WorkCost.entityFrame`.
         public var units: Double { entityFrames * WorkBudget.unitsPerEntityFrame }
-        /// Upper bound of the target rules' pair tests: every interactive pair on every frame.
-        public var pairChecks: Double {
-            let t = Double(interactive)
-            return t * max(0, t - 1) / 2 * Double(frames)
-        }
     }
 
     /// The work of simulating `frames` frames of `scene` (the simulator's frame count).
     public static func work(of scene: Scene, frames: Int) -> Work {
-        Work(entities: scene.entities.count, frames: frames,
-             interactive: scene.entities.reduce(0) { $0 + ($1.interactive ? 1 : 0) })
+        Work(entities: scene.entities.count, frames: frames)
     }
 
     /// nil when `work` fits, else the error to report for the scene at `path`; `trace: true`
@@ -94,14 +85,6 @@ public struct WorkBudget: Sendable, Equatable {
                 file: path,
                 message: "the scene asks for at least \(Self.count(work.units)) units of work (\(work.entities) entities × \(work.frames) frames, "
                     + "\(Self.count(Self.unitsPerEntityFrame)) units each); the work budget is \(Self.count(Double(units))) units (--max-work)",
-                hint: hint)
-        }
-        if work.pairChecks > pairChecks {
-            return Diagnostic(
-                file: path,
-                message: "the scene may need up to \(Self.count(work.pairChecks)) pair checks (\(work.interactive) interactive entities, "
-                    + "\(Self.count(Double(work.interactive) * Double(max(0, work.interactive - 1)) / 2)) pairs × \(work.frames) frames); "
-                    + "the budget is \(Self.count(pairChecks)) (\(Self.pairChecksPerUnit) × --max-work)",
                 hint: hint)
         }
         return nil

@@ -247,15 +247,35 @@ import Simulation
         #expect(WorkBudget().units == 1_000_000_000)
     }
 
-    @Test func pairChecksHaveTheirOwnBound() {
-        // 1,000 interactive entities: 499,500 pairs × 10 frames = 4,995,000 pair checks, over
-        // 100 × 45,000; the 10,000 entity-frames (40,000 units) are within 45,000.
-        let work = WorkBudget.Work(entities: 1_000, frames: 10, interactive: 1_000)
-        #expect(work.entityFrames == 10_000)
-        #expect(work.pairChecks == 4_995_000)
-        let d = WorkBudget(units: 45_000).check(work, path: "p.scene.yaml")
-        #expect(d?.message == "the scene may need up to 4,995,000 pair checks (1000 interactive entities, 499,500 pairs × 10 frames); the budget is 4,500,000 (100 × --max-work)")
-        #expect(WorkBudget(units: 50_000).check(work, path: "p.scene.yaml") == nil)
-        #expect(WorkBudget.unlimited.check(work, path: "p.scene.yaml") == nil)
+    @Test func interactivePairsAreNotRefusedUpFront() throws {
+        // The session 14 trial's scene: 1,000 still windows of 10 buttons, 30 s at 90 Hz. Its
+        // 27,000,000 entity-frames cost 108,000,000 units, inside the default 10^9, so it is
+        // checked; every interactive pair in every frame would have been 49,995,000 × 2,700 =
+        // 1.35 × 10^11 "pair checks", which the up-front bound of sessions 9–13 refused.
+        let work = WorkBudget.Work(entities: 10_000, frames: 2_700)
+        #expect(work.units == 108_000_000)
+        #expect(WorkBudget().check(work, path: "p.scene.yaml") == nil)
+        // 250,000,000 entity-frames are the default's limit: one frame more is refused.
+        #expect(WorkBudget().check(WorkBudget.Work(entities: 10_000, frames: 25_000), path: "p.scene.yaml") == nil)
+        let over = try #require(WorkBudget().check(WorkBudget.Work(entities: 10_000, frames: 25_001), path: "p.scene.yaml"))
+        #expect(over.message.hasPrefix("the scene asks for at least 1,000,040,000 units of work (10000 entities × 25001 frames"))
+    }
+
+    @Test func manyWellSpacedButtonsAreChecked() throws {
+        // 1,000 buttons 100 pt apart in one window, 10 frames: 10,010 entity-frames (40,040
+        // units) and 499,500 interactive pairs × 10 frames. With 49,000 units the old up-front
+        // bound (100 × 49,000 = 4,900,000 < 4,995,000 pair checks) refused the scene; the pairs
+        // the grid really visits and tests cost far less, so it is checked to its end.
+        var text = "format: spatialscene/1\nname: Grid\nframeRate: 10\nduration: 1\nentities:\n"
+        text += "  - id: w\n    kind: window\n    placement: {distance: 10, azimuth: 0, elevation: 0}\n    size: [4000, 2500]\n    elements:\n"
+        for i in 0..<1_000 {
+            text += "      - {id: b\(i), role: button, frame: [\(20 + 100 * (i % 40)), \(20 + 100 * (i / 40)), 60, 60]}\n"
+        }
+        var options = SpatialCheck.ValidateOptions()
+        options.workBudget = WorkBudget(units: 49_000)
+        let scene = try #require(SpatialCheck.runValidation(paths: [try write(text, name: "grid.scene.yaml")], options: options).report.scenes.first)
+        #expect(scene.status == .checked)
+        #expect(scene.stopped == nil)
+        #expect(scene.frames == 10)
     }
 }

@@ -145,7 +145,11 @@ public enum SceneLoader {
                 throw LoadFailure([Diagnostic(file: path, message: "cannot read the scene file")])
             }
         }
-        guard let text = String(data: Data(bytes), encoding: .utf8) else {
+        // One copy, validated on the way: the bytes straight into the string. A file that starts
+        // with a byte order mark keeps Foundation's reading of it (through `Data`, two more copies
+        // of the file; only such files pay for them).
+        let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        guard let text = bom ? String(data: Data(bytes), encoding: .utf8) : String(validating: bytes, as: UTF8.self) else {
             throw LoadFailure([Diagnostic(file: path, message: "the scene file is not valid UTF-8 text")])
         }
         return text

@@ -665,7 +665,7 @@ final class SceneBuilder {
             let all = commonKeys + Set(kindKeys.values.flatMap { $0 }).sorted()
             m.checkKeys(all, in: what, reader: r)
         }
-        let path = parent.map { $0.path + "/" + id } ?? id
+        let path = parent.map { Self.joinedPath($0.path, id) } ?? id
         checkPathLength(path, parentPath: parent?.path, at: idInfo?.1 ?? n.loc, kind: kind?.rawValue ?? "entity", id: id)
         if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: path) }
 
@@ -1023,7 +1023,7 @@ final class SceneBuilder {
         let id = idInfo?.0 ?? "element\(entities.count)"
         // Every key `ElementKeys` knows is an element key: only another key can be reported.
         if k.other { m.checkKeys(elementKeys, in: Self.what("element", id), reader: r, elsewhere: elementElsewhereKeys) }
-        let epath = path + "/" + id
+        let epath = Self.joinedPath(path, id)
         checkPathLength(epath, parentPath: path, at: idInfo?.1 ?? m.loc, kind: "element", id: id)
         if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
         let role = m.value(k.role).flatMap { Self.role($0) ?? r.enumValue($0, "'role' of \(Self.what("element", id))", ElementRole.self) } ?? .custom
@@ -1103,6 +1103,24 @@ final class SceneBuilder {
 
     /// An element as `Entity`'s initialiser makes it, for `element` to fill in.
     private static let elementTemplate = Entity(id: "", path: "", kind: .element, node: 0, location: SourceLocation(line: 1, column: 1))
+
+    /// `parent + "/" + id`, written once into a string of its final length (`+` made a string for
+    /// `parent + "/"` and then another; both are valid UTF-8, so the bytes are the same).
+    static func joinedPath(_ parent: String, _ id: String) -> String {
+        var parent = parent, id = id
+        return parent.withUTF8 { p in
+            id.withUTF8 { i in
+                String(unsafeUninitializedCapacity: p.count + 1 + i.count) { out in
+                    var k = 0
+                    for b in p { out[k] = b; k += 1 }
+                    out[k] = UInt8(ascii: "/")
+                    k += 1
+                    for b in i { out[k] = b; k += 1 }
+                    return k
+                }
+            }
+        }
+    }
 
     /// "window 'w0'", "element 'b1'": how messages name an entity or element.
     private static func what(_ kind: String, _ id: String) -> String { kind + " '" + id + "'" }
@@ -1845,26 +1863,28 @@ extension SceneBuilder {
         // linear[i]: bound on the row-sum norm of the world linear part; position[i]: on |translation|∞.
         var linear = [Double](repeating: 1, count: n), position = [Double](repeating: 0, count: n)
         var reported = 0
+        // Each node's fields read in place (a copy of the whole `Node` per node cost more than the
+        // check itself).
+        let nodes = self.nodes
         for i in 0..<n {
-            let node = nodes[i]
-            let rest = node.rest.values
+            let rest = nodes[i].rest.values
             var lin = 0.0
             // `node.rest[row, col]` is `rest[col * 4 + row]`.
             for row in 0..<3 { lin = max(lin, abs(rest[row]) + abs(rest[4 + row]) + abs(rest[8 + row])) }
             var trans = Vec3(rest[12], rest[13], rest[14]).maxMagnitude
             if animScale[i] >= 0 {
-                lin = max(lin, 3.0.squareRoot() * max(node.restTRS.scale.maxMagnitude, animScale[i]))
-                trans = max(trans, node.restTRS.translation.maxMagnitude, animTrans[i])
+                lin = max(lin, 3.0.squareRoot() * max(nodes[i].restTRS.scale.maxMagnitude, animScale[i]))
+                trans = max(trans, nodes[i].restTRS.translation.maxMagnitude, animTrans[i])
             }
             let (parentLinear, parentPosition): (Double, Double)
-            if let p = node.parent, p >= 0, p < i {
+            if let p = nodes[i].parent, p >= 0, p < i {
                 (parentLinear, parentPosition) = (linear[p], position[p])
             } else {
-                (parentLinear, parentPosition) = node.anchor == .world ? (1, 0) : (3.0.squareRoot(), reach)
+                (parentLinear, parentPosition) = nodes[i].anchor == .world ? (1, 0) : (3.0.squareRoot(), reach)
             }
             linear[i] = parentLinear * lin
             position[i] = parentPosition + parentLinear * trans
-            let extent = position[i] + linear[i] * (node.geometry.isEmpty ? 0 : max(node.geometry.min.maxMagnitude, node.geometry.max.maxMagnitude))
+            let extent = position[i] + linear[i] * (nodes[i].geometry.isEmpty ? 0 : max(nodes[i].geometry.min.maxMagnitude, nodes[i].geometry.max.maxMagnitude))
             let worldFinite = world.indices.contains(i) ? Self.isFinite(world[i]) : true
             // The first value out of range: the world scale, position, or extent of its geometry.
             let (what, value): (String, Double)
@@ -1874,8 +1894,8 @@ extension SceneBuilder {
             else { continue }
             // Report the entity the node belongs to (the nearest ancestor that is one), once, and
             // not again for the entities inside it.
-            var e = node.entity
-            var k = node.parent
+            var e = nodes[i].entity
+            var k = nodes[i].parent
             while e == nil, let p = k, p >= 0, p < n { e = nodes[p].entity; k = nodes[p].parent }
             guard let entity = e, entities.indices.contains(entity), !rangeReportedAround(entity) else { continue }
             if what == "size" && implausibleAssets.contains(entity) { continue }
@@ -1883,7 +1903,7 @@ extension SceneBuilder {
             let shown = value.isFinite ? String(format: "%.3g", value) : "infinity"
             r.error(entities[entity].location,
                     "the world \(what) of '\(quoted(entities[entity].path))' reaches \(shown)"
-                        + (entities[entity].node == i || node.parent == nil ? "" : " at its asset node '\(quoted(node.name))'")
+                        + (entities[entity].node == i || nodes[i].parent == nil ? "" : " at its asset node '\(quoted(nodes[i].name))'")
                         + " (nested scales and positions multiply, animation keys included); at most 1e+12 is supported",
                     hint: Self.rangeHint)
             reported += 1

@@ -110,7 +110,15 @@ public enum SceneLoader {
         var converter = TreeConverter(file: path)
         guard let root = converter.parse(text) else { throw LoadFailure(converter.diagnostics) }
         let builder = SceneBuilder(path: path, baseDirectory: baseDirectory, options: options, importer: importer)
-        return try builder.build(root: root)
+        let scene: Scene
+        do throws(LoadFailure) {
+            scene = try builder.build(root: root)
+        } catch {
+            TreeDisposal.release(consume root, large: text.utf8.count >= TreeDisposal.minimumBytes)
+            throw error
+        }
+        TreeDisposal.release(consume root, large: text.utf8.count >= TreeDisposal.minimumBytes)
+        return scene
     }
 
     /// A bare asset as a scene: default viewer, `immersion: shared`, one model entity named after the
@@ -145,7 +153,11 @@ public enum SceneLoader {
                 throw LoadFailure([Diagnostic(file: path, message: "cannot read the scene file")])
             }
         }
-        guard let text = String(data: Data(bytes), encoding: .utf8) else {
+        // One copy, validated on the way: the bytes straight into the string. A file that starts
+        // with a byte order mark keeps Foundation's reading of it (through `Data`, two more copies
+        // of the file; only such files pay for them).
+        let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        guard let text = bom ? String(data: Data(bytes), encoding: .utf8) : String(validating: bytes, as: UTF8.self) else {
             throw LoadFailure([Diagnostic(file: path, message: "the scene file is not valid UTF-8 text")])
         }
         return text
@@ -277,5 +289,28 @@ public struct AssetImporting: Sendable {
             }
             return try AssetImporter.load(resolvedPath: resolved, displayPath: display, isolation: isolation, references: policy)
         })
+    }
+}
+
+/// Frees a finished tree on another thread. Freeing it node by node (an array per collection, a
+/// value-witness destroy per value) is about a tenth of loading a large scene, and nothing waits
+/// for it: the scene holds nothing of the tree but strings, which are reference counted
+/// atomically. The box is the only owner of the tree once `release` returns, so the tree is
+/// freed where the box drops it, off the caller's thread.
+final class TreeDisposal: @unchecked Sendable {
+    private var root: YNode?
+
+    private init(_ root: consuming YNode) {
+        self.root = root
+    }
+
+    /// Files smaller than this free their tree on the caller's thread: handing it off (a worker
+    /// thread started on first use) costs more than freeing a small tree.
+    static let minimumBytes = 256 * 1024
+
+    static func release(_ root: consuming YNode, large: Bool) {
+        guard large else { return }
+        let box = TreeDisposal(root)
+        DispatchQueue.global(qos: .utility).async { box.root = nil }
     }
 }

@@ -175,6 +175,16 @@ public struct TrackRecorder: Sendable {
         }
     }
 
+    /// Records a sample at `frame` whose values are those of the sample appended just before (the
+    /// same input again), when that sample holds the last keyframe: then `append` would only
+    /// extend the hold, which this does without the values. False (nothing recorded) otherwise:
+    /// the caller appends the values.
+    public mutating func repeatLast(frame: Int) -> Bool {
+        guard pending.isEmpty, let key = keyframes.last, frame > key.frame else { return false }
+        holdUntil = frame
+        return true
+    }
+
     /// The keyframes, the last sample included when it is not what holding the last keyframe gives.
     public func finish() -> [ReplayData.Keyframe] {
         var out = keyframes
@@ -188,14 +198,37 @@ public struct TrackRecorder: Sendable {
     private func fits(from a: ReplayData.Keyframe, to b: ReplayData.Keyframe) -> Bool {
         let span = Double(b.frame) - Double(a.frame)
         guard span > 0 else { return false }
-        for s in pending {
-            let t = (Double(s.frame) - Double(a.frame)) / span
-            for i in 0..<min(s.values.count, a.values.count, b.values.count) {
-                let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
-                if abs(v - Double(s.values[i])) > 1.0 { return false }
+        // The ends and their differences converted once (the same numbers as per sample).
+        let width = min(a.values.count, b.values.count)
+        guard width <= 16 else {
+            for s in pending {
+                let t = (Double(s.frame) - Double(a.frame)) / span
+                for i in 0..<min(s.values.count, width) {
+                    let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
+                    if abs(v - Double(s.values[i])) > 1.0 { return false }
+                }
             }
+            return true
         }
-        return true
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 32) { ends -> Bool in
+            for i in 0..<width {
+                let start = Double(a.values[i])
+                ends[i] = start; ends[16 + i] = Double(b.values[i]) - start
+            }
+            for s in pending {
+                let t = (Double(s.frame) - Double(a.frame)) / span
+                let n = min(s.values.count, width)
+                let fit = s.values.withUnsafeBufferPointer { values -> Bool in
+                    for i in 0..<n {
+                        let v = ends[i] + ends[16 + i] * t
+                        if abs(v - Double(values[i])) > 1.0 { return false }
+                    }
+                    return true
+                }
+                if !fit { return false }
+            }
+            return true
+        }
     }
 }
 
@@ -378,7 +411,8 @@ public enum ReplayHTML {
     /// A hidden container (shown by the script) with the canvas, the controls and the data as
     /// `<script type="application/json">` (`<` written as `\u003c`, so no input can close it).
     public static func section(_ data: ReplayData, sceneIndex: Int) -> String {
-        let json = data.json().replacingOccurrences(of: "<", with: "\\u003c")
+        let raw = data.json()
+        let json = raw.utf8.contains(UInt8(ascii: "<")) ? raw.replacingOccurrences(of: "<", with: "\\u003c") : raw
         let last = max(0, data.frameCount - 1)
         var s = "<div class=\"replay\" id=\"replay-\(sceneIndex)\" data-scene-index=\"\(sceneIndex)\" hidden>\n"
         s += "<canvas class=\"replay-canvas\" width=\"720\" height=\"420\" style=\"width:100%;max-width:720px;height:auto;border:1px solid #ddd;background:#f4f6f8;display:block\" role=\"img\" aria-label=\"3D replay of the simulation\"></canvas>\n"

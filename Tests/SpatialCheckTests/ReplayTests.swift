@@ -342,15 +342,19 @@ import Simulation
                     - {t: 2, position: [1, 1.2, -2], rotation: {yaw: -179}}
               - {id: flat, kind: text, height: 0.05, string: L, position: [0.3, 1.5, -1]}
             events:
-              - {t: 1, hide: panel}
-              - {t: 2.5, show: panel}
+              - {t: 1, action: hide, entity: panel}
+              - {t: 2.5, action: show, entity: panel}
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let scene = try SpatialCheck.loadScene(path: path)
         let own = SpatialCheck.captureReplay(scene: scene, violations: [])
         let shared = SpatialCheck.captureSnapshot(scene: scene, options: SimulationOptions(), frames: [10],
                                                   replayOf: []).replay
         #expect(shared == own)
-        #expect(own.tracks[1].count > 2)
+        // The moving box has keyframes beyond its first; the still text has one.
+        let box = try #require(own.entities.firstIndex { $0.path == "box" })
+        let text = try #require(own.entities.firstIndex { $0.path == "flat" })
+        #expect(own.tracks[box].count > 2)
+        #expect(own.tracks[text].count == 1)
     }
 
     private func capture(_ yaml: String) throws -> ReplayData {

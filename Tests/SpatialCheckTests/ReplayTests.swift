@@ -261,6 +261,96 @@ import Simulation
         }
     }
 
+    /// `TrackRecorder` decides most `fits` checks from slope bounds kept per value; it keeps the
+    /// keyframes of the recorder that checked every pending sample (kept here as the oracle), on
+    /// tracks at constant speed (exact ±1 misses included), accelerating, jittering and turning.
+    @Test func slopeBoundsKeepTheKeyframesOfTheSampleBySampleCheck() {
+        struct Oracle {
+            var keyframes: [ReplayData.Keyframe] = []
+            var pending: [ReplayData.Keyframe] = []
+            var holdUntil: Int?
+            let angles: Set<Int>, maxGap: Int
+            mutating func append(frame: Int, values input: [Int]) {
+                var values = input
+                if let prev = pending.last ?? keyframes.last, prev.values.count == values.count {
+                    for i in angles where i < values.count {
+                        var d = values[i] &- prev.values[i]
+                        d = ((d % 3600) + 3600) % 3600
+                        if d > 1800 { d -= 3600 }
+                        values[i] = prev.values[i] &+ d
+                    }
+                }
+                let sample = ReplayData.Keyframe(frame: frame, values: values)
+                guard let key = keyframes.last, key.values.count == values.count else {
+                    keyframes.append(sample); pending = []; holdUntil = nil; return
+                }
+                if values == key.values && frame > key.frame && pending.allSatisfy({ $0.values == key.values }) {
+                    pending = []; holdUntil = frame; return
+                }
+                if let hold = holdUntil {
+                    holdUntil = nil
+                    if hold > key.frame { keyframes.append(.init(frame: hold, values: key.values)) }
+                    if let last = keyframes.last, frame &- last.frame <= maxGap && frame > last.frame { pending = [sample] } else { keyframes.append(sample) }
+                    return
+                }
+                if frame &- key.frame <= maxGap && fits(from: key, to: sample) {
+                    pending.append(sample)
+                } else if let prev = pending.last {
+                    keyframes.append(prev)
+                    pending = []
+                    if fits(from: prev, to: sample) && frame &- prev.frame <= maxGap { pending = [sample] } else { keyframes.append(sample) }
+                } else {
+                    keyframes.append(sample)
+                }
+            }
+            func finish() -> [ReplayData.Keyframe] {
+                var out = keyframes
+                if let last = pending.last, let key = out.last, pending.contains(where: { $0.values != key.values }) { out.append(last) }
+                return out
+            }
+            func fits(from a: ReplayData.Keyframe, to b: ReplayData.Keyframe) -> Bool {
+                let span = Double(b.frame) - Double(a.frame)
+                guard span > 0 else { return false }
+                for s in pending {
+                    let t = (Double(s.frame) - Double(a.frame)) / span
+                    for i in 0..<min(s.values.count, a.values.count, b.values.count) {
+                        let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
+                        if abs(v - Double(s.values[i])) > 1.0 { return false }
+                    }
+                }
+                return true
+            }
+        }
+        var seed: UInt64 = 0xDEAD_BEEF
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for k in 0..<300 {
+            let gap = [30, 120, 500][k % 3]
+            var recorder = TrackRecorder(angles: [3, 4, 5], maxGap: gap)
+            var oracle = Oracle(angles: [3, 4, 5], maxGap: gap)
+            var position = (0..<9).map { _ in Double(next(2_000_000) - 1_000_000) }
+            var velocity = (0..<9).map { _ in Double(next(2001) - 1000) / Double(1 + next(50)) }
+            var frame = 0
+            for _ in 0..<600 {
+                switch next(12) {
+                case 0: velocity = (0..<9).map { _ in Double(next(7) - 3) }           // integer speeds: exact ±1 misses
+                case 1: velocity = (0..<9).map { _ in Double(next(2001) - 1000) / Double(1 + next(50)) }
+                case 2: for i in 0..<9 { velocity[i] += Double(next(3) - 1) * 0.3 }    // accelerating
+                case 3: position[next(9)] += Double(next(5) - 2)                       // jitter by a unit
+                default: break
+                }
+                for i in 0..<9 { position[i] += velocity[i] }
+                frame += next(15) == 0 ? 3 : 1
+                let values = position.map { Int($0.rounded()) }
+                recorder.append(frame: frame, values: values)
+                oracle.append(frame: frame, values: values)
+            }
+            #expect(recorder.finish() == oracle.finish(), "track \(k)")
+        }
+    }
+
     /// `boxPose` with its axes one by one gives what the array form of the original gave, for boxes
     /// with 0, 1, 2 or 3 degenerate axes (kept here as the oracle).
     @Test func boxPoseMatchesTheArrayForm() {

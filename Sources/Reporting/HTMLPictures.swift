@@ -288,10 +288,11 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double
     out += "<line x1=\"0\" y1=\"\(n(py(0)))\" x2=\"\(n(w))\" y2=\"\(n(py(0)))\" stroke=\"#d5d9e0\"/>\n"
     out += "<rect x=\"\(n(px(-fov.x / 2)))\" y=\"\(n(py(fov.y / 2)))\" width=\"\(n(px(fov.x / 2) - px(-fov.x / 2)))\" height=\"\(n(py(-fov.y / 2) - py(fov.y / 2)))\" fill=\"none\" stroke=\"#5b5e66\" stroke-dasharray=\"6 4\"><title>comfortable field of view, \(fmt(fov.x, 0))° × \(fmt(fov.y, 0))°</title></rect>\n"
     // Far first, so nearer content draws on top; marked entities last.
-    let ordered = view.boxes.sorted {
-        let h0 = highlight.contains($0.path), h1 = highlight.contains($1.path)
-        return h0 != h1 ? h1 : $0.distance > $1.distance
-    }
+    // (Each box's mark looked up once, not per comparison: the same comparisons, the same order.)
+    let keys = view.boxes.enumerated().map { (hot: highlight.contains($0.element.path), distance: $0.element.distance, index: $0.offset) }
+    let ordered = keys.sorted { a, b in
+        a.hot != b.hot ? b.hot : a.distance > b.distance
+    }.map { view.boxes[$0.index] }
     var hotBoxes: [SceneSnapshot.ViewBox] = []
     for b in ordered {
         let hot = highlight.contains(b.path)

@@ -377,6 +377,20 @@ public func fmt(_ x: Double, _ decimals: Int) -> String {
     let r = (abs(x) * scale).rounded()
     let negative = x < 0 && r != 0
     guard r < 9.0e18 else { return "\(x)" }
+    // The digits written into a small buffer (no intermediate strings): as many as `String(n)`,
+    // at least `decimals + 1`, the point before the last `decimals`.
+    if decimals >= 0 && decimals <= 20 {
+        var n = UInt64(r)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buf -> String in
+            var i = 48, written = 0
+            repeat {
+                if written == decimals && decimals > 0 { i -= 1; buf[i] = UInt8(ascii: ".") }
+                i -= 1; buf[i] = UInt8(ascii: "0") &+ UInt8(n % 10); n /= 10; written += 1
+            } while n > 0 || written <= decimals
+            if negative { i -= 1; buf[i] = UInt8(ascii: "-") }
+            return String(decoding: UnsafeBufferPointer(rebasing: buf[i..<48]), as: UTF8.self)
+        }
+    }
     let n = Int64(r)
     var digits = String(n)
     if decimals > 0 {

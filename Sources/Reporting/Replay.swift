@@ -131,6 +131,9 @@ public struct ReplayData: Sendable, Equatable {
 public struct TrackRecorder: Sendable {
     public private(set) var keyframes: [ReplayData.Keyframe] = []
     private var pending: [ReplayData.Keyframe] = []
+    /// Changes whenever `pending` is replaced (not appended to): `bounds` then starts again.
+    private var pendingEpoch = 0
+    private var bounds = SlopeBounds()
     private var holdUntil: Int?
     private let angles: Set<Int>
     private let maxGap: Int
@@ -149,30 +152,40 @@ public struct TrackRecorder: Sendable {
         }
         let sample = ReplayData.Keyframe(frame: frame, values: values)
         guard let key = keyframes.last, key.values.count == values.count else {
-            keyframes.append(sample); pending = []; holdUntil = nil; return
+            keyframes.append(sample); setPending([]); holdUntil = nil; return
         }
         // Holding still costs nothing however long: only the last frame of the hold is remembered,
         // and becomes a keyframe when the track moves again.
         if values == key.values && frame > key.frame && pending.allSatisfy({ $0.values == key.values }) {
-            pending = []
+            setPending([])
             holdUntil = frame
             return
         }
         if let hold = holdUntil {
             holdUntil = nil
             if hold > key.frame { keyframes.append(.init(frame: hold, values: key.values)) }
-            if let last = keyframes.last, frame &- last.frame <= maxGap && frame > last.frame { pending = [sample] } else { keyframes.append(sample) }
+            if let last = keyframes.last, frame &- last.frame <= maxGap && frame > last.frame { setPending([sample]) } else { keyframes.append(sample) }
             return
         }
         if frame &- key.frame <= maxGap && fits(from: key, to: sample) {
             pending.append(sample)
         } else if let prev = pending.last {
             keyframes.append(prev)
-            pending = []
-            if fits(from: prev, to: sample) && frame &- prev.frame <= maxGap { pending = [sample] } else { keyframes.append(sample) }
+            setPending([])
+            if fits(from: prev, to: sample) && frame &- prev.frame <= maxGap { setPending([sample]) } else { keyframes.append(sample) }
         } else {
             keyframes.append(sample)
         }
+    }
+
+    /// Records a sample at `frame` whose values are those of the sample appended just before (the
+    /// same input again), when that sample holds the last keyframe: then `append` would only
+    /// extend the hold, which this does without the values. False (nothing recorded) otherwise:
+    /// the caller appends the values.
+    public mutating func repeatLast(frame: Int) -> Bool {
+        guard pending.isEmpty, let key = keyframes.last, frame > key.frame else { return false }
+        holdUntil = frame
+        return true
     }
 
     /// The keyframes, the last sample included when it is not what holding the last keyframe gives.
@@ -184,18 +197,97 @@ public struct TrackRecorder: Sendable {
         return out
     }
 
-    /// Whether interpolating `a` → `b` reproduces every pending sample within one unit.
-    private func fits(from a: ReplayData.Keyframe, to b: ReplayData.Keyframe) -> Bool {
+    private mutating func setPending(_ samples: [ReplayData.Keyframe]) {
+        pending = samples
+        pendingEpoch &+= 1
+    }
+
+    /// Per value, the slopes (units per frame from the last keyframe) that keep every pending sample
+    /// folded in so far within 1 − `margin` of the line (`low`/`high`), and within 1 + `margin`
+    /// (`lowOuter`/`highOuter`): a slope inside the first for every value fits for sure, one outside
+    /// the second for some value fails for sure, whatever the rounding of `fits`' exact loop (its
+    /// error is below 1e-6 for values under 1e8); only in between does `fits` run that loop.
+    private struct SlopeBounds: Sendable {
+        static let margin = 1e-4
+        var epoch = -1, keyframeCount = -1, anchorFrame = 0, width = 0, count = 0
+        var exactOnly = false
+        var maxOffset = 0.0
+        var low: [Double] = [], high: [Double] = [], lowOuter: [Double] = [], highOuter: [Double] = []
+    }
+
+    /// Whether interpolating `a` → `b` reproduces every pending sample within one unit: decided
+    /// from `bounds` (updated with the samples pended since) when that is certain, else by
+    /// checking every sample.
+    private mutating func fits(from a: ReplayData.Keyframe, to b: ReplayData.Keyframe) -> Bool {
         let span = Double(b.frame) - Double(a.frame)
         guard span > 0 else { return false }
-        for s in pending {
-            let t = (Double(s.frame) - Double(a.frame)) / span
-            for i in 0..<min(s.values.count, a.values.count, b.values.count) {
-                let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
-                if abs(v - Double(s.values[i])) > 1.0 { return false }
+        if pending.isEmpty { return true }
+        let width = min(a.values.count, b.values.count)
+        if let key = keyframes.last, key.frame == a.frame, key.values == a.values, width <= 16 {
+            if bounds.epoch != pendingEpoch || bounds.keyframeCount != keyframes.count || bounds.anchorFrame != a.frame
+                || bounds.width != width || bounds.count > pending.count {
+                bounds = SlopeBounds(epoch: pendingEpoch, keyframeCount: keyframes.count, anchorFrame: a.frame, width: width,
+                                     low: Array(repeating: -.infinity, count: width), high: Array(repeating: .infinity, count: width),
+                                     lowOuter: Array(repeating: -.infinity, count: width), highOuter: Array(repeating: .infinity, count: width))
+                bounds.exactOnly = a.values.prefix(width).contains { abs($0) >= 100_000_000 }
+            }
+            let m = SlopeBounds.margin
+            while bounds.count < pending.count {
+                let s = pending[bounds.count]
+                bounds.count += 1
+                let ds = Double(s.frame) - Double(a.frame)
+                guard !bounds.exactOnly, s.values.count == width, ds > 0 else { bounds.exactOnly = true; continue }
+                bounds.maxOffset = max(bounds.maxOffset, ds)
+                for i in 0..<width {
+                    let value = s.values[i]
+                    guard abs(value) < 100_000_000 else { bounds.exactOnly = true; break }
+                    let d = Double(value) - Double(a.values[i])
+                    bounds.low[i] = max(bounds.low[i], (d - 1 + m) / ds)
+                    bounds.high[i] = min(bounds.high[i], (d + 1 - m) / ds)
+                    bounds.lowOuter[i] = max(bounds.lowOuter[i], (d - 1 - m) / ds)
+                    bounds.highOuter[i] = min(bounds.highOuter[i], (d + 1 + m) / ds)
+                }
+            }
+            if !bounds.exactOnly, bounds.maxOffset < span, !b.values.prefix(width).contains(where: { abs($0) >= 100_000_000 }) {
+                var inside = true
+                for i in 0..<width {
+                    let slope = (Double(b.values[i]) - Double(a.values[i])) / span
+                    if slope < bounds.lowOuter[i] || slope > bounds.highOuter[i] { return false }
+                    if slope < bounds.low[i] || slope > bounds.high[i] { inside = false }
+                }
+                if inside { return true }
             }
         }
-        return true
+        // The ends and their differences converted once (the same numbers as per sample).
+        guard width <= 16 else {
+            for s in pending {
+                let t = (Double(s.frame) - Double(a.frame)) / span
+                for i in 0..<min(s.values.count, width) {
+                    let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
+                    if abs(v - Double(s.values[i])) > 1.0 { return false }
+                }
+            }
+            return true
+        }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 32) { ends -> Bool in
+            for i in 0..<width {
+                let start = Double(a.values[i])
+                ends[i] = start; ends[16 + i] = Double(b.values[i]) - start
+            }
+            for s in pending {
+                let t = (Double(s.frame) - Double(a.frame)) / span
+                let n = min(s.values.count, width)
+                let fit = s.values.withUnsafeBufferPointer { values -> Bool in
+                    for i in 0..<n {
+                        let v = ends[i] + ends[16 + i] * t
+                        if abs(v - Double(values[i])) > 1.0 { return false }
+                    }
+                    return true
+                }
+                if !fit { return false }
+            }
+            return true
+        }
     }
 }
 
@@ -378,7 +470,8 @@ public enum ReplayHTML {
     /// A hidden container (shown by the script) with the canvas, the controls and the data as
     /// `<script type="application/json">` (`<` written as `\u003c`, so no input can close it).
     public static func section(_ data: ReplayData, sceneIndex: Int) -> String {
-        let json = data.json().replacingOccurrences(of: "<", with: "\\u003c")
+        let raw = data.json()
+        let json = raw.utf8.contains(UInt8(ascii: "<")) ? raw.replacingOccurrences(of: "<", with: "\\u003c") : raw
         let last = max(0, data.frameCount - 1)
         var s = "<div class=\"replay\" id=\"replay-\(sceneIndex)\" data-scene-index=\"\(sceneIndex)\" hidden>\n"
         s += "<canvas class=\"replay-canvas\" width=\"720\" height=\"420\" style=\"width:100%;max-width:720px;height:auto;border:1px solid #ddd;background:#f4f6f8;display:block\" role=\"img\" aria-label=\"3D replay of the simulation\"></canvas>\n"

@@ -131,14 +131,20 @@ public struct SceneSnapshot: Sendable {
         let hot = boxes.filter { marked.contains($0.path) }
         let cx = hot.isEmpty ? 0 : hot.map(\.centerAz).reduce(0, +) / Double(hot.count)
         let cy = hot.isEmpty ? 0 : hot.map(\.centerEl).reduce(0, +) / Double(hot.count)
-        let others = boxes.enumerated().filter { !keep.contains($0.element.path) }.sorted {
-            let a = $0.element, b = $1.element
-            let da = (a.centerAz - cx) * (a.centerAz - cx) + (a.centerEl - cy) * (a.centerEl - cy)
-            let db = (b.centerAz - cx) * (b.centerAz - cx) + (b.centerEl - cy) * (b.centerEl - cy)
-            return da != db ? da < db : $0.offset < $1.offset
-        }.prefix(SceneSnapshot.maxContextBoxes).map(\.offset)
-        let chosen = Set(others)
-        return boxes.enumerated().filter { chosen.contains($0.offset) || keep.contains($0.element.path) }.map(\.element)
+        // Each box's distance and whether it is kept computed once (not per comparison): the
+        // same comparisons, so the same order.
+        let kept = boxes.map { keep.contains($0.path) }
+        var candidates: [(distance: Double, offset: Int)] = []
+        candidates.reserveCapacity(boxes.count)
+        for (i, a) in boxes.enumerated() where !kept[i] {
+            candidates.append(((a.centerAz - cx) * (a.centerAz - cx) + (a.centerEl - cy) * (a.centerEl - cy), i))
+        }
+        let others = candidates.sorted { a, b in
+            a.distance != b.distance ? a.distance < b.distance : a.offset < b.offset
+        }.prefix(SceneSnapshot.maxContextBoxes)
+        var chosen = kept
+        for c in others { chosen[c.offset] = true }
+        return boxes.indices.filter { chosen[$0] }.map { boxes[$0] }
     }
 
     /// The index of the path sample nearest frame `f` (nil without a path).

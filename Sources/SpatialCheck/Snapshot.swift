@@ -42,9 +42,13 @@ extension SpatialCheck {
     /// Replays a scene to capture what the HTML report draws: the viewer path, boundary origins,
     /// rest footprints, the view from the eye at the requested frames (the `marked` entities and at
     /// most `SceneSnapshot.maxContextBoxes` others nearest them), the requested series and the events.
+    /// With `replayOf` (the scene's violations), the same run also records the 3D replay
+    /// (`captureReplay`) into the snapshot's `replay`.
     static func captureSnapshot(scene: Scene, options: SimulationOptions, frames wanted: Set<Int>,
-                                marked: [Int: Set<String>] = [:], series requests: [SeriesRequest] = []) -> SceneSnapshot {
+                                marked: [Int: Set<String>] = [:], series requests: [SeriesRequest] = [],
+                                replayOf violations: [ReportViolation]? = nil) -> SceneSnapshot {
         let simulator = Simulator(scene: scene, options: options)
+        var recording = violations == nil ? nil : ReplayRecording(scene: scene)
         let count = simulator.frameCount
         let step = max(1, (count + SceneSnapshot.maxSeriesPoints - 1) / SceneSnapshot.maxSeriesPoints)
         var path: [SIMD2<Double>] = [], pathFrames: [Int] = []
@@ -55,6 +59,7 @@ extension SpatialCheck {
         var seriesValues: [[Double]] = Array(repeating: [], count: requests.count)
         var sawBoundary = false
         simulator.run { q in
+            recording?.observe(q)
             if q.frame == 0 {
                 for e in 0..<min(q.entityCount, outlines.count) {
                     outlines[e] = convexHull(q.boxCorners(e).map { SIMD2($0.x, $0.z) })
@@ -114,9 +119,11 @@ extension SpatialCheck {
             return .init(quantity: r.quantity, entity: r.entity.map { scene.entities[$0].path }, unit: unit,
                          frames: seriesFrames[k], values: seriesValues[k])
         }
-        return SceneSnapshot(viewerPath: path, pathFrames: pathFrames, boundaryOrigins: origins, footprints: footprints,
-                             fieldOfView: simulator.fieldOfView, views: views, series: series,
-                             events: events(of: scene, frameRate: simulator.frameRate, frames: count))
+        var snapshot = SceneSnapshot(viewerPath: path, pathFrames: pathFrames, boundaryOrigins: origins, footprints: footprints,
+                                     fieldOfView: simulator.fieldOfView, views: views, series: series,
+                                     events: events(of: scene, frameRate: simulator.frameRate, frames: count))
+        if let recording, let violations { snapshot.replay = recording.finish(scene: scene, simulator: simulator, violations: violations) }
+        return snapshot
     }
 
     /// The scene's events at the first frame they apply to (frame time ≥ event time).

@@ -34,7 +34,7 @@ extension SpatialCheck {
         /// `--with-geometry`: write each scene's snapshot into the JSON report as `geometry`, so
         /// `spatialcheck report --format html` can draw the pictures later (implies capturing it).
         public var withGeometry = false
-        /// Capture the HTML report's 3D replay (with the snapshots; a third simulation pass). nil: when
+        /// Capture the HTML report's 3D replay (recorded in the snapshots' simulation pass). nil: when
         /// the format is HTML or `withGeometry` is set; false: `--no-replay`.
         public var replay: Bool? = nil
         /// `--timestamp`: the time written as the report's `generatedAt` (nil: none, byte-identical output).
@@ -332,9 +332,9 @@ extension SpatialCheck {
         report.fixedPointSize = scene.units.fixedPointSize
         guard snapshot else { return CheckedScene(report: report, snapshot: nil, messages: messages) }
         let plan = snapshotPlan(scene: scene, violations: violations)
-        var snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
-                                   marked: plan.marked, series: plan.series)
-        if replay { snap.replay = captureReplay(scene: scene, violations: violations) }
+        // One more run of the simulation captures both the pictures' geometry and the replay.
+        let snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
+                                   marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil)
         return CheckedScene(report: report, snapshot: snap, messages: messages)
     }
 

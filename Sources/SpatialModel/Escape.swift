@@ -95,6 +95,13 @@ public enum Escape {
 
     /// `xml` and `html`: they differ only in how they write `'`.
     private static func markup(_ s: String, apostrophe: String) -> String {
+        // Printable ASCII without `& < > " '` and not a CI command comes out as it is.
+        if s.utf8.allSatisfy({ b in
+            b >= 0x20 && b < 0x7F && b != UInt8(ascii: "&") && b != UInt8(ascii: "<") && b != UInt8(ascii: ">")
+                && b != UInt8(ascii: "\"") && b != UInt8(ascii: "'")
+        }) && !startsLikeCommand(s) {
+            return s
+        }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         let command = startsLikeCommand(s)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Rules
+import Reporting
 
 /// `fmt` (numbers in messages) prints digits itself; it must give the text the printf form gave:
 /// round to 2 decimals (2 significant digits below 0.1), then "%.Nf" with trailing zeros dropped.
@@ -43,6 +44,50 @@ import Testing
             if k % 3 == 0 { x = (x * 1000).rounded() / 1000 }   // values near a rounding boundary
             if k % 7 == 0 { x = Double(Int.random(in: -100_000...100_000, using: &rng)) / 200 }
             if fmt(x) != printfForm(x) { mismatches.append(x) }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
+    }
+}
+
+/// `fmt(x, decimals)` (the reports' fixed-point numbers) writes its digits into a buffer; it must
+/// give the text the string form gave (kept here as the oracle).
+@Suite struct FixedPointFormatTests {
+    private func stringForm(_ x: Double, _ decimals: Int) -> String {
+        guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let r = (abs(x) * scale).rounded()
+        let negative = x < 0 && r != 0
+        guard r < 9.0e18 else { return "\(x)" }
+        var digits = String(Int64(r))
+        if decimals > 0 {
+            if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
+        }
+        return (negative ? "-" : "") + digits
+    }
+
+    @Test func handWrittenValues() {
+        #expect(Reporting.fmt(1.23456, 2) == "1.23")
+        #expect(Reporting.fmt(-0.004, 2) == "0.00")
+        #expect(Reporting.fmt(-0.006, 2) == "-0.01")
+        #expect(Reporting.fmt(0.05, 1) == "0.1")
+        #expect(Reporting.fmt(12345.6, 0) == "12346")
+        #expect(Reporting.fmt(0, 3) == "0.000")
+        #expect(Reporting.fmt(-7, 0) == "-7")
+        #expect(Reporting.fmt(.infinity, 1) == "inf")
+    }
+
+    @Test func matchesTheStringFormOnManyValues() {
+        var rng = SystemRandomNumberGenerator()
+        var mismatches: [(Double, Int)] = []
+        for k in 0..<200_000 {
+            let exponent = Double.random(in: -9...19, using: &rng)
+            var x = pow(10, exponent) * (Bool.random(using: &rng) ? 1 : -1)
+            if k % 3 == 0 { x = (x * 1000).rounded() / 1000 }
+            if k % 7 == 0 { x = Double(Int.random(in: -100_000...100_000, using: &rng)) / 200 }
+            let decimals = k % 8
+            if Reporting.fmt(x, decimals) != stringForm(x, decimals) { mismatches.append((x, decimals)) }
         }
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
     }

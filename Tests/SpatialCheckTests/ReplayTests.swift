@@ -4,6 +4,7 @@ import Testing
 @testable import Reporting
 import SpatialModel
 import Rules
+import Simulation
 
 /// The 3D replay's data (`ReplayData`, `TrackRecorder`, `captureReplay`): compaction to keyframes,
 /// the JSON round trip, and decoding hostile JSON.
@@ -227,6 +228,223 @@ import Rules
               "page \(html.utf8.count) bytes, page without the violation views \(lean) bytes")
         #expect(section < 2_000_000)
         #expect(lean < 2_000_000)
+    }
+
+    /// `repeatLast` (the replay's shortcut for an entity whose box did not change) gives the
+    /// keyframes `append` gives for the same input again: tracks with holds, moves at constant speed,
+    /// jumps, turns through ±180° and gaps longer than `maxGap`, fed both ways.
+    @Test func repeatLastKeepsTheKeyframesOfAppend() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for _ in 0..<200 {
+            var plain = TrackRecorder(angles: [3, 4, 5], maxGap: 30)
+            var shortcut = plain
+            var values = [Int](repeating: 0, count: 9), previous: [Int]? = nil
+            var velocity = [Int](repeating: 0, count: 9)
+            var frame = 0
+            for _ in 0..<400 {
+                switch next(10) {
+                case 0..<5: break                                     // hold
+                case 5..<8: for i in 0..<9 { values[i] += velocity[i] }  // keep moving
+                case 8: velocity = (0..<9).map { _ in next(7) - 3 }; for i in 0..<9 { values[i] += velocity[i] }
+                default: values[next(9)] += next(2) == 0 ? 3590 : -1795  // a jump or a wrap
+                }
+                frame += next(20) == 0 ? 2 : 1
+                plain.append(frame: frame, values: values)
+                if previous == values, shortcut.repeatLast(frame: frame) {} else { shortcut.append(frame: frame, values: values) }
+                previous = values
+            }
+            #expect(plain.finish() == shortcut.finish())
+        }
+    }
+
+    /// `TrackRecorder` decides most `fits` checks from slope bounds kept per value; it keeps the
+    /// keyframes of the recorder that checked every pending sample (kept here as the oracle), on
+    /// tracks at constant speed (exact ±1 misses included), accelerating, jittering and turning.
+    @Test func slopeBoundsKeepTheKeyframesOfTheSampleBySampleCheck() {
+        struct Oracle {
+            var keyframes: [ReplayData.Keyframe] = []
+            var pending: [ReplayData.Keyframe] = []
+            var holdUntil: Int?
+            let angles: Set<Int>, maxGap: Int
+            mutating func append(frame: Int, values input: [Int]) {
+                var values = input
+                if let prev = pending.last ?? keyframes.last, prev.values.count == values.count {
+                    for i in angles where i < values.count {
+                        var d = values[i] &- prev.values[i]
+                        d = ((d % 3600) + 3600) % 3600
+                        if d > 1800 { d -= 3600 }
+                        values[i] = prev.values[i] &+ d
+                    }
+                }
+                let sample = ReplayData.Keyframe(frame: frame, values: values)
+                guard let key = keyframes.last, key.values.count == values.count else {
+                    keyframes.append(sample); pending = []; holdUntil = nil; return
+                }
+                if values == key.values && frame > key.frame && pending.allSatisfy({ $0.values == key.values }) {
+                    pending = []; holdUntil = frame; return
+                }
+                if let hold = holdUntil {
+                    holdUntil = nil
+                    if hold > key.frame { keyframes.append(.init(frame: hold, values: key.values)) }
+                    if let last = keyframes.last, frame &- last.frame <= maxGap && frame > last.frame { pending = [sample] } else { keyframes.append(sample) }
+                    return
+                }
+                if frame &- key.frame <= maxGap && fits(from: key, to: sample) {
+                    pending.append(sample)
+                } else if let prev = pending.last {
+                    keyframes.append(prev)
+                    pending = []
+                    if fits(from: prev, to: sample) && frame &- prev.frame <= maxGap { pending = [sample] } else { keyframes.append(sample) }
+                } else {
+                    keyframes.append(sample)
+                }
+            }
+            func finish() -> [ReplayData.Keyframe] {
+                var out = keyframes
+                if let last = pending.last, let key = out.last, pending.contains(where: { $0.values != key.values }) { out.append(last) }
+                return out
+            }
+            func fits(from a: ReplayData.Keyframe, to b: ReplayData.Keyframe) -> Bool {
+                let span = Double(b.frame) - Double(a.frame)
+                guard span > 0 else { return false }
+                for s in pending {
+                    let t = (Double(s.frame) - Double(a.frame)) / span
+                    for i in 0..<min(s.values.count, a.values.count, b.values.count) {
+                        let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
+                        if abs(v - Double(s.values[i])) > 1.0 { return false }
+                    }
+                }
+                return true
+            }
+        }
+        var seed: UInt64 = 0xDEAD_BEEF
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for k in 0..<300 {
+            let gap = [30, 120, 500][k % 3]
+            var recorder = TrackRecorder(angles: [3, 4, 5], maxGap: gap)
+            var oracle = Oracle(angles: [3, 4, 5], maxGap: gap)
+            var position = (0..<9).map { _ in Double(next(2_000_000) - 1_000_000) }
+            var velocity = (0..<9).map { _ in Double(next(2001) - 1000) / Double(1 + next(50)) }
+            var frame = 0
+            for _ in 0..<600 {
+                switch next(12) {
+                case 0: velocity = (0..<9).map { _ in Double(next(7) - 3) }           // integer speeds: exact ±1 misses
+                case 1: velocity = (0..<9).map { _ in Double(next(2001) - 1000) / Double(1 + next(50)) }
+                case 2: for i in 0..<9 { velocity[i] += Double(next(3) - 1) * 0.3 }    // accelerating
+                case 3: position[next(9)] += Double(next(5) - 2)                       // jitter by a unit
+                default: break
+                }
+                for i in 0..<9 { position[i] += velocity[i] }
+                frame += next(15) == 0 ? 3 : 1
+                let values = position.map { Int($0.rounded()) }
+                recorder.append(frame: frame, values: values)
+                oracle.append(frame: frame, values: values)
+            }
+            #expect(recorder.finish() == oracle.finish(), "track \(k)")
+        }
+    }
+
+    /// `boxPose` with its axes one by one gives what the array form of the original gave, for boxes
+    /// with 0, 1, 2 or 3 degenerate axes (kept here as the oracle).
+    @Test func boxPoseMatchesTheArrayForm() {
+        func oracle(_ c: Vec3, _ axes: [Vec3]) -> [Int]? {
+            func dot(_ a: Vec3, _ b: Vec3) -> Double { a.x * b.x + a.y * b.y + a.z * b.z }
+            func cross(_ a: Vec3, _ b: Vec3) -> Vec3 { Vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x) }
+            func normalize(_ a: Vec3) -> Vec3 { let l = dot(a, a).squareRoot(); return l > 1e-12 && l.isFinite ? a / l : Vec3(0, 0, 1) }
+            guard c.x.isFinite, c.y.isFinite, c.z.isFinite, abs(c.x) < 1e6, abs(c.y) < 1e6, abs(c.z) < 1e6 else { return nil }
+            let lengths = axes.map { ($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() }
+            guard lengths.allSatisfy({ $0.isFinite && $0 < 1e6 }) else { return nil }
+            var cols: [Vec3?] = zip(axes, lengths).map { a, l in l > 1e-9 ? a / l : nil }
+            switch cols.filter({ $0 != nil }).count {
+            case 0: cols = [Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)]
+            case 1:
+                if let k = cols.firstIndex(where: { $0 != nil }), let a = cols[k] {
+                    let helper = abs(a.y) < 0.9 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)
+                    let b = normalize(cross(helper, a)), d = cross(a, b)
+                    cols = k == 0 ? [a, b, d] : k == 1 ? [d, a, b] : [b, d, a]
+                }
+            case 2:
+                if let y = cols[1], let z = cols[2], cols[0] == nil { cols[0] = cross(y, z) }
+                if let z = cols[2], let x = cols[0], cols[1] == nil { cols[1] = cross(z, x) }
+                if let x = cols[0], let y = cols[1], cols[2] == nil { cols[2] = cross(x, y) }
+            default: break
+            }
+            guard let x0 = cols[0], let y0 = cols[1] else { return nil }
+            let x = normalize(x0), y = normalize(y0 - x * dot(x, y0)), z = cross(x, y)
+            return [mm(c.x), mm(c.y), mm(c.z)] + eulerYXZ(x, y, z) + lengths.map { mm(2 * $0) }
+        }
+        var seed: UInt64 = 12345
+        func unit() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53) * 2 - 1
+        }
+        for k in 0..<5000 {
+            let c = Vec3(unit() * 10, unit() * 10, unit() * 10)
+            var axes = (0..<3).map { _ in Vec3(unit(), unit(), unit()) * (unit() + 1.5) }
+            for i in 0..<3 where (k >> i) & 1 == 1 && k % 5 != 0 { axes[i] = .zero }
+            if k % 97 == 0 { axes[k % 3] = Vec3(.infinity, 0, 0) }
+            let new = boxPose(center: c, axes[0], axes[1], axes[2])
+            #expect(new == oracle(c, axes), "box \(k)")
+            #expect(boxPose(center: c, axes: axes) == new)
+        }
+    }
+
+    /// The HTML report records the replay in the snapshot's simulation run: the same data as a
+    /// run of its own, for still, moving, turning, hidden and shown entities.
+    @Test func snapshotRunRecordsTheSameReplay() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.scene.yaml").path
+        try """
+            format: spatialscene/1
+            platform: visionOS
+            immersion: shared
+            duration: 4
+            frameRate: 90
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.6, 0], rotation: {yaw: 0, pitch: 0}}
+                - {t: 4, position: [0.5, 1.6, -0.3], rotation: {yaw: 170, pitch: 10}}
+            entities:
+              - id: panel
+                kind: window
+                placement: {distance: 2, azimuth: 0, elevation: 0}
+                size: [800, 600]
+                elements:
+                  - {id: b, role: button, frame: [10, 10, 60, 60]}
+              - id: box
+                kind: volume
+                position: [0, 1, -2]
+                size: [0.4, 0.2, 0.4]
+                animation:
+                  loop: true
+                  keyframes:
+                    - {t: 0, position: [0, 1, -2]}
+                    - {t: 1.5, position: [1, 1.2, -2], rotation: {yaw: 179}}
+                    - {t: 2, position: [1, 1.2, -2], rotation: {yaw: -179}}
+              - {id: flat, kind: text, height: 0.05, string: L, position: [0.3, 1.5, -1]}
+            events:
+              - {t: 1, action: hide, entity: panel}
+              - {t: 2.5, action: show, entity: panel}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let scene = try SpatialCheck.loadScene(path: path)
+        let own = SpatialCheck.captureReplay(scene: scene, violations: [])
+        let shared = SpatialCheck.captureSnapshot(scene: scene, options: SimulationOptions(), frames: [10],
+                                                  replayOf: []).replay
+        #expect(shared == own)
+        // The moving box has keyframes beyond its first; the still text has one.
+        let box = try #require(own.entities.firstIndex { $0.path == "box" })
+        let text = try #require(own.entities.firstIndex { $0.path == "flat" })
+        #expect(own.tracks[box].count > 2)
+        #expect(own.tracks[text].count == 1)
     }
 
     private func capture(_ yaml: String) throws -> ReplayData {

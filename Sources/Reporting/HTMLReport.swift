@@ -10,19 +10,49 @@ extension Report {
     /// cards by severity, so the page reads the same without JavaScript. Every string from input —
     /// in text, attributes and SVG labels — goes through `Escape.html`; a rule links to its `help`
     /// only when that is an `https:` URL (`Escape.httpsURL`). A scene's 3D replay (`replays`, keyed
-    /// like `snapshots`, else the snapshot's own `replay`) fills its `replay-slot`.
-    public func html(snapshots: [String: SceneSnapshot], replays: [String: ReplayData] = [:]) -> String {
+    /// like `snapshots`, else the snapshot's own `replay`) fills its `replay-slot`. `pictureBytes`
+    /// and `replayBytes` bound the pictures and replays over all scenes (tests set them low).
+    public func html(snapshots: [String: SceneSnapshot], replays: [String: ReplayData] = [:],
+                     pictureBytes pictureLimit: Int = Report.htmlPictureBytes,
+                     replayBytes replayLimit: Int = Report.htmlReplayBytes) -> String {
         var body = banner()
         var anyReplay = false
         // Each scene folded once: the table counts its groups, the index and its section show them.
         let folded = scenes.map { foldViolations($0.violationsNewFirst) }
         body += sceneTable(folded: folded)
         body += ruleIndex(folded: folded)
+        // The page's pictures and replays are bounded over all its scenes: past `htmlPictureBytes`
+        // of scene sections with pictures, or `htmlReplayBytes` of replays, the later scenes get
+        // their findings without them, and say so.
+        var pictureBytes = 0, replayBytes = 0
         for (n, s) in scenes.enumerated() {
-            let snap = snapshots[s.path] ?? s.geometry
-            let replay = (replays[s.path] ?? snap?.replay).map { ReplayHTML.section($0, sceneIndex: n) }
-            if replay != nil { anyReplay = true }
-            body += sceneSection(s, index: n, groups: folded[n], snapshot: snap, replay: replay)
+            var snap = snapshots[s.path] ?? s.geometry
+            var replay: String?
+            if let data = replays[s.path] ?? snap?.replay {
+                let values = data.valueCount
+                if values > ReplayData.maxValues {
+                    replay = Self.replayNote("3D replay left out: its data holds \(groupedThousands(Int64(values))) numbers, more than the \(groupedThousands(Int64(ReplayData.maxValues))) one scene's replay may hold.")
+                } else if replayBytes >= replayLimit {
+                    replay = Self.replayNote("3D replay left out: this page's replays have reached its limit of \(Self.sizeText(replayLimit)); check fewer scenes per page to see it.")
+                } else {
+                    var section = ReplayHTML.section(data, sceneIndex: n)
+                    replayBytes += section.utf8.count
+                    anyReplay = true
+                    if data.frameCount < s.frames {
+                        section += Self.replayNote("The 3D replay covers frames 0–\(max(0, data.frameCount - 1)) of \(s.frames): a scene's replay holds at most \(groupedThousands(Int64(ReplayData.maxValues))) numbers (keyframes and visibility changes).")
+                    }
+                    replay = section
+                }
+            }
+            var picturesLeftOut = false
+            if snap != nil, pictureBytes >= pictureLimit {
+                snap = nil
+                picturesLeftOut = true
+            }
+            let section = sceneSection(s, index: n, groups: folded[n], snapshot: snap, replay: replay,
+                                       picturesLeftOut: picturesLeftOut, pictureLimit: pictureLimit)
+            if snap != nil { pictureBytes += section.utf8.count }
+            body += section
         }
         body += "<footer><p>spatialcheck \(Escape.html(toolVersion)) · findings of one rule, container and cause are folded into one card; "
         body += "the JSON, SARIF and JUnit reports list each violation.</p></footer>\n"
@@ -32,6 +62,22 @@ extension Report {
             + "<meta name=\"color-scheme\" content=\"light dark\">\n"
             + "<title>spatialcheck report: \(verdictWord)</title>\n<style>\n\(htmlStyle)</style>\n</head>\n<body>\n"
             + "<main>\n\(body)</main>\n<script>\n\(htmlScript)</script>\n\(script)</body>\n</html>\n"
+    }
+
+    /// Bytes of scene sections with pictures (plan, timeline values, views) one page holds; the
+    /// scenes after them are drawn without pictures (300 scenes of a 64-piece board made a 241 MB
+    /// page before this bound).
+    public static let htmlPictureBytes = 16 * 1_048_576
+    /// Bytes of 3D replays one page holds; the scenes after them have no replay.
+    public static let htmlReplayBytes = 8 * 1_048_576
+
+    /// "16 MiB", or bytes below one MiB.
+    static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1_048_576 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes"
+    }
+
+    static func replayNote(_ text: String) -> String {
+        "<p class=\"meta replay-note\">\(Escape.html(text))</p>\n"
     }
 
     /// True when the run fails its gate (or a scene could not be loaded or checked to its end).
@@ -130,7 +176,8 @@ extension Report {
     }
 
     /// `groups`: the scene's violations folded (`foldViolations` of `violationsNewFirst`).
-    func sceneSection(_ s: SceneReport, index n: Int, groups: [ViolationGroup], snapshot snap: SceneSnapshot?, replay: String?) -> String {
+    func sceneSection(_ s: SceneReport, index n: Int, groups: [ViolationGroup], snapshot snap: SceneSnapshot?, replay: String?,
+                      picturesLeftOut: Bool = false, pictureLimit: Int = Report.htmlPictureBytes) -> String {
         var out = "<section class=\"scene\" id=\"scene-\(n)\">\n"
         out += "<h2>\(Escape.html(s.path))\(s.name.map { " <span class=\"scene-name\">\(Escape.html($0))</span>" } ?? "")</h2>\n"
         if s.status == .error {
@@ -142,6 +189,9 @@ extension Report {
         out += "<p class=\"meta\">\(s.frames) frames at \(fmt(s.frameRate, 0)) Hz (\(fmt(s.duration, 2)) s). \(settings)."
         if let p = s.platform { out += " Platform: \(Escape.html(p))." }
         out += "</p>\n"
+        if picturesLeftOut {
+            out += "<p class=\"meta\">No pictures for this scene: this page's scenes with pictures have reached its limit of \(Self.sizeText(pictureLimit)); its findings are all below. Check fewer scenes per page to see them.</p>\n"
+        }
         out += "<div class=\"figures\">\n"
         if let snap {
             out += "<figure class=\"plan\"><figcaption>Top-down plan: where the viewer walks and where the content is, coloured by its worst finding.</figcaption>\n"

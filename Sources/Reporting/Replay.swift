@@ -74,6 +74,22 @@ public struct ReplayData: Sendable, Equatable {
         self.sceneSeverities = sceneSeverities; self.head = head; self.boundary = boundary; self.immersion = immersion
     }
 
+    /// The most numbers one scene's replay holds (`valueCount`): the recording stops at the frame
+    /// that passes it (`ReplayRecording`, so the replay covers the frames before), and a saved
+    /// replay over it is left out of the page. About 5 MB of page; a scene of 10,000 still
+    /// entities needs about 120,000.
+    public static let maxValues = 1_000_000
+
+    /// The numbers `json()` writes for the tracks, visibility, severities and head (what grows
+    /// with entities and frames).
+    public var valueCount: Int {
+        var n = head.count * (1 + Self.headValues) + 3 * sceneSeverities.count + 5 * boundary.count + 2 * immersion.count
+        for t in tracks { n &+= t.count * (1 + Self.entityValues) }
+        for v in visibility { n &+= 2 * v.count }
+        for s in severities { n &+= 3 * s.count }
+        return n
+    }
+
     /// The entity's box size (mm) at its first keyframe, zero when it has none.
     public func size(of entity: Int) -> SIMD3<Int> {
         guard tracks.indices.contains(entity), let k = tracks[entity].first, k.values.count >= 9 else { return .zero }
@@ -90,7 +106,7 @@ public struct ReplayData: Sendable, Equatable {
         var scene: [SeverityInterval] = []
         let last = max(0, frameCount - 1)
         for v in violations {
-            for span in v.spans {
+            for span in v.spans where span.lowerBound <= last {
                 let lo = min(max(0, span.lowerBound), last), hi = min(max(lo, span.upperBound), last)
                 let interval = SeverityInterval(severity: v.severity, frames: lo...hi)
                 if v.entities.isEmpty { scene.append(interval) }

@@ -169,7 +169,10 @@ extension SceneSnapshot {
 
     /// The snapshot as the JSON report's `geometry` object (numbers to 6 significant digits).
     public func json() -> JSON {
-        .object([
+        // A replay over `ReplayData.maxValues` (only from a hostile saved report) is left out.
+        var replayEntry: [(String, JSON)] = []
+        if let r = replay, r.valueCount <= ReplayData.maxValues, let j = Self.replayJSON(r) { replayEntry = [("replay", j)] }
+        return .object([
             ("viewerPath", .array(viewerPath.map(Self.point))),
             ("pathFrames", .array(pathFrames.map(JSON.int))),
             ("boundaryOrigins", .array(boundaryOrigins.map(Self.point))),
@@ -195,7 +198,7 @@ extension SceneSnapshot {
             ("events", .array(events.map { e in
                 .object([("frame", .int(e.frame)), ("time", Self.num(e.time)), ("kind", .string(e.kind)), ("detail", .string(e.detail))])
             })),
-        ] + (replay.flatMap(Self.replayJSON).map { [("replay", $0)] } ?? []))
+        ] + replayEntry)
     }
 
     /// The replay's compact JSON as a value of the report's tree (object keys sorted).

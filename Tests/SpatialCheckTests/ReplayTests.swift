@@ -447,13 +447,67 @@ import Simulation
         #expect(own.tracks[text].count == 1)
     }
 
-    private func capture(_ yaml: String) throws -> ReplayData {
+    @Test("a replay stops recording at its limit and covers the frames before it")
+    func recordingStopsAtItsLimit() throws {
+        // A text hidden at every odd frame and shown at every even one: 10 Hz for 10 s.
+        var yaml = "format: spatialscene/1\nname: Blink\nframeRate: 10\nduration: 10\nentities:\n"
+        yaml += "  - {id: t, kind: text, string: L, fontSize: 40, position: [0, 1.5, -2]}\nevents:\n"
+        for k in 1..<100 { yaml += "  - {t: \(Double(k) / 10), action: \(k % 2 == 1 ? "hide" : "show"), entity: t}\n" }
+        let whole = try capture(yaml)
+        #expect(whole.frameCount == 100)
+        #expect(whole.visibility.first == stride(from: 0, to: 100, by: 2).map { $0...$0 })
+        // Frame 0 records the text's keyframe (1 + 9 numbers) and the head's (1 + 6): 17; every
+        // odd frame closes a visible run (+2), so the count passes 30 at frame 13 (17 + 7 × 2 = 31)
+        // and the replay covers frames 0–13.
+        let cut = try capture(yaml, maxValues: 30)
+        #expect(cut.frameCount == 14)
+        #expect(cut.visibility.first == stride(from: 0, to: 14, by: 2).map { $0...$0 })
+        #expect(cut.tracks.first?.count == 1 && cut.head.count == 1)
+        // valueCount also counts the immersion style set at frame 0 ([frame, style]: 2).
+        #expect(cut.valueCount == 31 + 2)
+    }
+
+    @Test("past its limits a page draws the later scenes without pictures or replay, and says so")
+    func pageBoundsPicturesAndReplays() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = """
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [400, 200]
+                elements:
+                  - {id: a, role: button, frame: [40, 40, 44, 44]}
+                  - {id: b, role: button, frame: [88, 40, 44, 44]}
+            """
+        let paths = ["a", "b"].map { dir.appendingPathComponent("\($0).scene.yaml").path }
+        for p in paths { try scene.write(toFile: p, atomically: true, encoding: .utf8) }
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .html
+        let v = SpatialCheck.runValidation(paths: paths, options: options)
+        let whole = v.report.html(snapshots: v.snapshots)
+        #expect(whole.components(separatedBy: "class=\"replay-data\"").count == 3)
+        #expect(whole.components(separatedBy: "<figure class=\"plan\">").count == 3)
+        // Limits of one byte: the first scene fills them, the second is drawn without.
+        let bounded = v.report.html(snapshots: v.snapshots, pictureBytes: 1, replayBytes: 1)
+        #expect(bounded.components(separatedBy: "class=\"replay-data\"").count == 2)
+        #expect(bounded.components(separatedBy: "<figure class=\"plan\">").count == 2)
+        #expect(bounded.contains("3D replay left out: this page&#39;s replays have reached its limit of 1 bytes; check fewer scenes per page to see it."))
+        #expect(bounded.contains("No pictures for this scene: this page's scenes with pictures have reached its limit of 1 bytes;"))
+        // Both scenes keep all their findings.
+        #expect(bounded.components(separatedBy: "<article class=\"vcard").count == whole.components(separatedBy: "<article class=\"vcard").count)
+    }
+
+    private func capture(_ yaml: String, maxValues: Int = ReplayData.maxValues) throws -> ReplayData {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("s.scene.yaml").path
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let scene = try SpatialCheck.loadScene(path: path)
-        return SpatialCheck.captureReplay(scene: scene, violations: [])
+        return SpatialCheck.captureReplay(scene: scene, violations: [], maxValues: maxValues)
     }
 }

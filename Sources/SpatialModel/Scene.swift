@@ -251,8 +251,7 @@ public struct Entity: Sendable {
     }
 
     /// Text content that people read (text entities, text elements, text-marked nodes).
-    /// Inlinable: read from `entities[i]`, it then reads two fields instead of copying the entity.
-    @inlinable public var isReadable: Bool { kind == .text || role == .text }
+    public var isReadable: Bool { kind == .text || role == .text }
 }
 
 /// A head pose keyframe of the viewer path.

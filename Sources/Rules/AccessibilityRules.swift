@@ -127,8 +127,8 @@ func accessibilityFactories() -> [RuleFactory] {
         RuleFactory(ids: [A11yLabels.metadata.id]) { s in
             guard let r = s.index(A11yLabels.metadata.id) else { return nil }
             var items: [StaticRule.Item] = []
-            for (i, e) in s.scene.entities.enumerated() {
-                if let why = missingLabelReason(e) { items.append(.init(entity: i, measured: 1, threshold: 0, aux: why)) }
+            for i in s.scene.entities.indices {
+                if let why = missingLabelReason(s.scene.entities[i]) { items.append(.init(entity: i, measured: 1, threshold: 0, aux: why)) }
             }
             return StaticRule(rule: r, items: items) { agg, names in
                 if agg.aux == 1 {
@@ -143,7 +143,8 @@ func accessibilityFactories() -> [RuleFactory] {
             let normal = s.param(m, "ratioNormal"), large = s.param(m, "ratioLarge"), largePt = s.param(m, "largeTextPt")
             var items: [StaticRule.Item] = []
             var texts: [String: String] = [:]
-            for (i, e) in s.scene.entities.enumerated() where showsText(e) && (e.color != nil || e.background != nil) {
+            for i in s.scene.entities.indices where showsText(s.scene.entities[i]) && (s.scene.entities[i].color != nil || s.scene.entities[i].background != nil) {
+                let e = s.scene.entities[i]
                 let fg: RGBA
                 switch e.color {
                 case .color(let c)?: fg = c
@@ -178,7 +179,8 @@ func accessibilityFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let maxChars = s.param(m, "maxCharacters")
             var items: [StaticRule.Item] = []
-            for (i, e) in s.scene.entities.enumerated() where e.role == .tab && (e.kind == .element || e.kind == .node) {
+            for i in s.scene.entities.indices where s.scene.entities[i].role == .tab && (s.scene.entities[i].kind == .element || s.scene.entities[i].kind == .node) {
+                let e = s.scene.entities[i]
                 let label = (e.label ?? "").trimmingCharacters(in: .whitespaces)
                 let symbol = (e.symbol ?? "").trimmingCharacters(in: .whitespaces)
                 if symbol.isEmpty || label.isEmpty {

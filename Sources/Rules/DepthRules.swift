@@ -85,10 +85,10 @@ func depthFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let d = s.param(m, "distance"), dwell = s.param(m, "dwell")
             let cands = ents.indices.filter { i in
-                let e = ents[i]
-                if e.kind == .window { return true }
-                guard e.isReadable else { return false }
-                if let c = e.container, c < ents.count, ents[c].kind == .window { return false }
+                // Fields read in place: binding `ents[i]` would copy the whole entity.
+                if ents[i].kind == .window { return true }
+                guard ents[i].isReadable else { return false }
+                if let c = ents[i].container, c < ents.count, ents[c].kind == .window { return false }
                 return true
             }
             return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
@@ -107,7 +107,7 @@ func depthFactories() -> [RuleFactory] {
             let cands = ents.indices.filter { kinds.contains(ents[$0].kind) }
             let startHead = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
             // aux: 1 the viewer walked up to world content; 2 held on the hand; 3 attached to the head.
-            let anchorAux = ents.map { $0.anchor == .hand ? 2.0 : $0.anchor == .head ? 3.0 : 0.0 }
+            let anchorAux = ents.indices.map { ents[$0].anchor == .hand ? 2.0 : ents[$0].anchor == .head ? 3.0 : 0.0 }
             let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
                                      gate: .below(\.distance, d), reads: .quantities, check: { f, e in
                 guard f.visible[e], f.distance[e] < d else { return nil }
@@ -133,7 +133,8 @@ func depthFactories() -> [RuleFactory] {
             let maxOff = s.param(m, "maxOffset")
             var items: [StaticRule.Item] = []
             var textChildren: [Int] = [], window = [Int](repeating: -1, count: ents.count)
-            for (i, e) in ents.enumerated() where e.isReadable {
+            for i in ents.indices where ents[i].isReadable {
+                let e = ents[i]
                 if e.kind == .element {
                     let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
                     if off > maxOff { items.append(.init(entity: i, measured: off, threshold: maxOff)) }
@@ -167,7 +168,8 @@ func depthFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let maxLayers = s.param(m, "maxLayers"), tol = s.param(m, "tolerance")
             var depths: [Int: [Double]] = [:]
-            for (i, e) in ents.enumerated() where e.kind == .element && (e.interactive || e.isReadable) {
+            for i in ents.indices where ents[i].kind == .element && (ents[i].interactive || ents[i].isReadable) {
+                let e = ents[i]
                 guard let c = e.container else { continue }
                 depths[c, default: []].append(e.depthPt * metresPerPoint(of: i, in: s))
             }
@@ -221,7 +223,9 @@ final class WindowExtentRule: RuleProcessor {
         let ents = s.scene.entities
         var items: [StaticRule.Item] = []
         var kids: [(Int, Int)] = []
-        for (i, e) in ents.enumerated() {
+        // Only entities either branch can take are bound (a bound entity is a copy of every field).
+        for i in ents.indices where ents[i].kind == .element ? ents[i].container != nil : ents[i].parent != nil {
+            let e = ents[i]
             if e.kind == .element, let c = e.container, c < ents.count, ents[c].kind == .window {
                 let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
                 if off > maxE { items.append(.init(entity: i, measured: off, threshold: maxE)) }

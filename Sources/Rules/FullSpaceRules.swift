@@ -26,9 +26,9 @@ func fullSpaceFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let roots = ents.indices.filter { i in
-                let e = ents[i]
-                guard e.anchor == .hand, e.kind != .element else { return false }
-                return e.parent.map { ents.indices.contains($0) ? ents[$0].anchor != .hand : true } ?? true
+                // Fields read in place: binding `ents[i]` would copy the whole entity.
+                guard ents[i].anchor == .hand, ents[i].kind != .element else { return false }
+                return ents[i].parent.map { ents.indices.contains($0) ? ents[$0].anchor != .hand : true } ?? true
             }
             guard !roots.isEmpty else { return nil }
             return ConditionRule(rule: r, meta: m, candidates: roots, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in

@@ -130,7 +130,8 @@ func immersionFactories() -> [RuleFactory] {
             let m = ImmersionRangeValid.metadata
             guard let r = s.index(m.id) else { return nil }
             var items: [StaticRule.Item] = []
-            for (i, e) in s.scene.entities.enumerated() {
+            for i in s.scene.entities.indices where s.scene.entities[i].immersionRange != nil {
+                let e = s.scene.entities[i]
                 guard let range = e.immersionRange else { continue }
                 if range.count != 2 { items.append(.init(entity: i, measured: Double(range.count), threshold: 2, aux: -1)); continue }
                 let lo = range[0], hi = range[1]

@@ -84,7 +84,9 @@ func immersionTransitionFactories() -> [RuleFactory] {
             let m = ImmersionTransitionSmooth.metadata
             guard let r = s.index(m.id) else { return nil }
             let minSeconds = s.param(m, "minSeconds"), minChange = s.param(m, "minChange")
-            let low = s.scene.entities.first { $0.kind == .environment && $0.immersionRange?.count == 2 }?.immersionRange?[0] ?? 120
+            let ents = s.scene.entities
+            let low = ents.indices.first { ents[$0].kind == .environment && ents[$0].immersionRange?.count == 2 }
+                .flatMap { ents[$0].immersionRange?[0] } ?? 120
             let progressive = min(max(low / 360, 0), 1)
             func amount(_ st: ImmersionStyle) -> Double {
                 switch st {

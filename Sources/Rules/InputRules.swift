@@ -53,7 +53,8 @@ func inputFactories() -> [RuleFactory] {
         RuleFactory(ids: [TargetHoverFeedback.metadata.id]) { s in
             guard let r = s.index(TargetHoverFeedback.metadata.id) else { return nil }
             var items: [StaticRule.Item] = []
-            for (i, e) in s.scene.entities.enumerated() where e.interactive {
+            for i in s.scene.entities.indices where s.scene.entities[i].interactive {
+                let e = s.scene.entities[i]
                 if e.hoverEffect == HoverEffect.none {
                     items.append(.init(entity: i, measured: 1, threshold: 0, severity: .warning, aux: 0))
                 } else if e.hoverEffect == .custom, e.role == .button {
@@ -70,7 +71,7 @@ func inputFactories() -> [RuleFactory] {
         RuleFactory(ids: [TargetIndirectAvailable.metadata.id]) { s in
             guard let r = s.index(TargetIndirectAvailable.metadata.id) else { return nil }
             var items: [StaticRule.Item] = []
-            for (i, e) in s.scene.entities.enumerated() where e.interactive && e.interaction == .direct && isUIControl(e) {
+            for i in s.scene.entities.indices where s.scene.entities[i].interactive && s.scene.entities[i].interaction == .direct && isUIControl(s.scene.entities[i]) {
                 items.append(.init(entity: i, measured: 1, threshold: 0))
             }
             return StaticRule(rule: r, items: items) { _, names in

@@ -71,8 +71,8 @@ func mediaFactories() -> [RuleFactory] {
         RuleFactory(ids: [VideoUserStart.metadata.id]) { s in
             guard let r = s.index(VideoUserStart.metadata.id) else { return nil }
             var items: [StaticRule.Item] = []
-            for (i, e) in s.scene.entities.enumerated() {
-                guard let m = e.media, m.kind == .video || m.kind == .audio, m.autoplay == true else { continue }
+            for i in s.scene.entities.indices {
+                guard let m = s.scene.entities[i].media, m.kind == .video || m.kind == .audio, m.autoplay == true else { continue }
                 if m.controls == false {
                     items.append(.init(entity: i, measured: 1, threshold: 0, aux: 1))
                 } else if m.kind == .video, s.scene.platform == .visionOS {
@@ -89,8 +89,8 @@ func mediaFactories() -> [RuleFactory] {
         RuleFactory(ids: [A11yCaptions.metadata.id]) { s in
             guard let r = s.index(A11yCaptions.metadata.id) else { return nil }
             var items: [StaticRule.Item] = []
-            for (i, e) in s.scene.entities.enumerated() {
-                guard let m = e.media, m.speech == true, m.captions != true else { continue }
+            for i in s.scene.entities.indices {
+                guard let m = s.scene.entities[i].media, m.speech == true, m.captions != true else { continue }
                 items.append(.init(entity: i, measured: 1, threshold: 0))
             }
             return StaticRule(rule: r, items: items) { _, names in

@@ -184,7 +184,8 @@ func motionTypeFactories() -> [RuleFactory] {
             var cands: [Int] = []
             let pa = s.pointAngle
             // Readable content, and any other element whose text has a size (a button's label, a field).
-            for (i, e) in ents.enumerated() where e.isReadable || (e.kind == .element && e.fontSize != nil) {
+            for i in ents.indices where ents[i].isReadable || (ents[i].kind == .element && ents[i].fontSize != nil) {
+                let e = ents[i]
                 if let fs = e.fontSize, measuredInPoints(i, s.scene) || (e.kind == .text && e.scaleMode == .dynamic) {
                     fixedPt[i] = fs
                 } else if e.fontSize == nil && e.textHeight == nil && e.kind == .element {
@@ -294,7 +295,8 @@ final class ScaleLegibilityRule: RuleProcessor {
         minimum = s.param(m, "minimum"); far = s.param(m, "farDistance"); pointAngle = s.pointAngle
         let ents = s.scene.entities
         var t: [(Int, Double)] = []
-        for (i, e) in ents.enumerated() where e.isReadable {
+        for i in ents.indices where ents[i].isReadable {
+            let e = ents[i]
             if e.kind == .text, e.scaleMode == .fixed, let h = e.textHeight { t.append((i, h)) }
             else if e.kind == .element, let c = e.container, c < ents.count, ents[c].scaleMode == .fixed, let fs = e.fontSize {
                 t.append((i, fs * metresPerPoint(of: i, in: s)))

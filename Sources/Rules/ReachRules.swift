@@ -133,9 +133,9 @@ func reachFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             // The root of each hand-anchored subtree (elements follow their container).
             let anchored = ents.indices.filter { i in
-                let e = ents[i]
-                guard e.anchor == .hand, e.kind != .element else { return false }
-                return e.parent.map { ents.indices.contains($0) ? ents[$0].anchor != .hand : true } ?? true
+                // Fields read in place: binding `ents[i]` would copy the whole entity.
+                guard ents[i].anchor == .hand, ents[i].kind != .element else { return false }
+                return ents[i].parent.map { ents.indices.contains($0) ? ents[$0].anchor != .hand : true } ?? true
             }
             let near: Set<EntityKind> = [.window, .volume, .model, .text, .node]
             let candidates = ents.indices.filter { near.contains(ents[$0].kind) }

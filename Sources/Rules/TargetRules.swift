@@ -194,7 +194,8 @@ final class TargetPairAnalyzer: RuleProcessor {
         // iOS AR: world targets only; screen-space UI (elements, head-anchored content) is
         // target-hit-region-ios's.
         let worldOnly = s.scene.platform == .iOS
-        for (i, e) in ents.enumerated() where e.interactive && !(worldOnly && (e.anchor != .world || e.kind == .element)) {
+        for i in ents.indices where ents[i].interactive && !(worldOnly && (ents[i].anchor != .world || ents[i].kind == .element)) {
+            let e = ents[i]
             if let c = e.container, measuredInPoints(i, s.scene), e.animation == nil {
                 inContainer[i] = true
                 byContainer[c, default: []].append(i)
@@ -205,8 +206,8 @@ final class TargetPairAnalyzer: RuleProcessor {
             dyn.append(i)
         }
         staticInContainer = inContainer
-        isControl = ents.map { e in
-            (e.kind == .element || e.kind == .node) && (e.role.map { $0 != .text && $0 != .image } ?? false)
+        isControl = ents.indices.map { i in
+            (ents[i].kind == .element || ents[i].kind == .node) && (ents[i].role.map { $0 != .text && $0 != .image } ?? false)
         }
         dynamicEntities = dyn
         group = grp
@@ -768,7 +769,8 @@ final class SmallInRowRule: RuleProcessor {
         neighbourGap = s.param(m, "neighbourGap")
         let ents = s.scene.entities
         var byContainer: [Int: [Int]] = [:]
-        for (i, e) in ents.enumerated() where e.role == .button && e.interactive {
+        for i in ents.indices where ents[i].role == .button && ents[i].interactive {
+            let e = ents[i]
             guard let c = e.container, let fr = e.frame, fr.height <= small else { continue }
             byContainer[c, default: []].append(i)
         }

@@ -185,7 +185,9 @@ final class ContentInBoundsRule: RuleProcessor {
         rule = r; scene = s.scene
         var el: [(Int, Double, Bool)] = []
         var ne: [(Int, Int)] = []
-        for (i, e) in s.scene.entities.enumerated() {
+        for i in s.scene.entities.indices where s.scene.entities[i].parent != nil
+            || (s.scene.entities[i].kind == .element && s.scene.entities[i].frame != nil) {
+            let e = s.scene.entities[i]
             if e.kind == .element, let c = e.container, s.scene.entities[c].kind == .window,
                let size = s.scene.entities[c].sizePt, let fr = e.frame {
                 let over = max(-fr.x, -fr.y, fr.x + fr.width - size.x, fr.y + fr.height - size.y)
@@ -1179,7 +1181,8 @@ func windowFactories() -> [RuleFactory] {
                     steps += 1
                 }
             }
-            for (i, e) in ents.enumerated() where e.scaleMode == .fixed && (e.kind == .volume || e.kind == .window) {
+            for i in ents.indices where ents[i].scaleMode == .fixed && (ents[i].kind == .volume || ents[i].kind == .window) {
+                let e = ents[i]
                 let count = held[i]
                 if count > 0 {
                     items.append(.init(entity: i, measured: Double(count), threshold: 0, severity: .warning, aux: 0))
@@ -1199,7 +1202,8 @@ func windowFactories() -> [RuleFactory] {
             guard let r = s.index(OrnWidth.metadata.id) else { return nil }
             let ents = s.scene.entities
             var items: [StaticRule.Item] = []
-            for (i, o) in ents.enumerated() where o.kind == .window {
+            for i in ents.indices where ents[i].kind == .window {
+                let o = ents[i]
                 guard let p = o.parent, ents[p].kind == .window || ents[p].kind == .volume,
                       let size = o.sizePt, o.metresPerPoint > 0, ents[p].metresPerPoint > 0 else { continue }
                 let parentWidthM: Double

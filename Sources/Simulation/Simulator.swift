@@ -178,10 +178,13 @@ public struct Simulator: Sendable {
         let entities = scene.entities
         var eNode = [Int32](repeating: -1, count: entities.count)
         var gB = [Int32](repeating: 0, count: entities.count), gE = [Int32](repeating: 0, count: entities.count)
-        for (e, ent) in entities.enumerated() {
-            if ent.node >= 0 && ent.node < nodes.count { eNode[e] = Int32(ent.node) }
-            let lo = min(max(ent.geometryNodes.lowerBound, 0), nodes.count)
-            let hi = min(max(ent.geometryNodes.upperBound, lo), nodes.count)
+        // Entities are read in place (`entities[e].field`), not bound whole: binding one copies
+        // every field (strings, arrays) of a large struct, ≈ 800 instructions an entity.
+        for e in entities.indices {
+            let node = entities[e].node, geometry = entities[e].geometryNodes
+            if node >= 0 && node < nodes.count { eNode[e] = Int32(node) }
+            let lo = min(max(geometry.lowerBound, 0), nodes.count)
+            let hi = min(max(geometry.upperBound, lo), nodes.count)
             gB[e] = Int32(lo); gE[e] = Int32(hi)
         }
         entityNode = eNode; geomBegin = gB; geomEnd = gE
@@ -197,16 +200,17 @@ public struct Simulator: Sendable {
         movingEntities = entMoves.indices.filter { entMoves[$0] }.map { Int32($0) }
         // An entity starts hidden when it, or an entity whose node contains its node, is hidden.
         var visible = entities.map(\.visible)
-        for (e, ent) in entities.enumerated() where !ent.visible {
+        for e in entities.indices where !entities[e].visible {
             Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
         }
         initialVisible = visible
-        emMetres = entities.map { ent in
-            guard ent.isReadable || ent.kind == .text else { return 0 }
-            if let fs = ent.fontSize, fs > 0, ent.metresPerPoint > 0, (fs * ent.metresPerPoint).isFinite {
-                return fs * ent.metresPerPoint
+        emMetres = entities.indices.map { e in
+            guard entities[e].isReadable || entities[e].kind == .text else { return 0 }
+            let mpp = entities[e].metresPerPoint
+            if let fs = entities[e].fontSize, fs > 0, mpp > 0, (fs * mpp).isFinite {
+                return fs * mpp
             }
-            if let th = ent.textHeight, th > 0, th.isFinite { return th }
+            if let th = entities[e].textHeight, th > 0, th.isFinite { return th }
             return 0
         }
         events = scene.events.enumerated()
@@ -358,7 +362,8 @@ public struct Simulator: Sendable {
         let stillScene = reusesStillFrames && movingEntities.isEmpty
         var lastPose = SIMD8<UInt64>(repeating: 0), samePose = 0
         // Content attached to the head or hand moves with the eye: its motion is judged in the head frame.
-        let headAttached = scene.entities.map { $0.anchor != .world }
+        let entities = scene.entities
+        let headAttached = entities.indices.map { entities[$0].anchor != .world }
 
         let dt = 1 / frameRate
         let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite

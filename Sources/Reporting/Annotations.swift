@@ -20,8 +20,13 @@ extension Report {
     /// `--max-violations 0` wrote 500,001 lines, 126 MB). 50 is the most one job can show.
     public static let githubAnnotationLimit = 50
 
+    /// The rule id the annotation formats give a scene's "N more violations not shown" line
+    /// (`OmittedViolations.notShown`, what `--max-violations` left out).
+    public static let violationLimitRule = "violation-limit"
+
     /// Every current violation (with a baseline, only new and worsened ones: known problems are not
-    /// shown again), then every load error (`load-error`) and loader warning (`load-warning`).
+    /// shown again), then a note of how many `--max-violations` left out (`violation-limit`), then
+    /// every load error (`load-error`) and loader warning (`load-warning`).
     /// A finding without a source location (a scene-wide one) points at line 1, column 1 of the
     /// scene file. `file` is where the scene file is, as `path(_:)` gives it. With `limit`, at most
     /// that many violations, the most severe first (in report order among equally severe ones, as
@@ -48,6 +53,10 @@ extension Report {
                 if let b = v.baseline { message += " (\(b.rawValue) since the baseline)" }
                 out.append(Annotation(file: file, line: max(1, v.location?.line ?? 1), column: max(1, v.location?.column ?? 1),
                                       level: level(v.severity), message: message, rule: v.rule))
+            }
+            // What `--max-violations` left out of this scene, as every format says it (a note on line 1).
+            if let line = OmittedViolations.notShown(scene.omitted) {
+                out.append(Annotation(file: file, line: 1, column: 1, level: "note", message: line, rule: Report.violationLimitRule))
             }
             let errors = scene.status == .error && scene.errors.isEmpty
                 ? [Diagnostic(file: scene.path, message: "could not be loaded")] : scene.errors
@@ -84,8 +93,9 @@ extension Report {
     /// must be relative to the repository root: `workspace` (the checkout, `GITHUB_WORKSPACE`)
     /// relativises `SceneReport.filePath`; without it the report's own path is used. At most
     /// `githubAnnotationLimit` violations are annotated (the most severe); a first line,
-    /// a notice without a file, says how many more there are. Load errors, loader warnings and
-    /// early stops are always annotated. The exit code is decided on every violation.
+    /// a notice without a file, says how many more there are. Load errors, loader warnings, early
+    /// stops and each scene's count of violations `--max-violations` left out are always annotated;
+    /// the counts come right after that first line. The exit code is decided on every violation.
     public func github(workspace: String? = nil) -> String {
         let limit = Report.githubAnnotationLimit
         func file(_ s: SceneReport) -> String {
@@ -98,7 +108,9 @@ extension Report {
         let note = leftOut == 0 ? "" : "::notice title=annotation-limit::" + Escape.githubData(
             "\(leftOut) more finding\(leftOut == 1 ? " is" : "s are") not annotated: GitHub shows at most \(limit) annotations "
             + "per job, and these are the \(limit) most severe. They count in the exit code; --format text or json lists them") + "\n"
-        return note + listed.map { a in
+        // The counts of violations left out come first too, for the same reason.
+        let ordered = listed.filter { $0.rule == Report.violationLimitRule } + listed.filter { $0.rule != Report.violationLimitRule }
+        return note + ordered.map { a in
             let command = a.level == "note" ? "notice" : a.level
             return "::\(command) file=\(Escape.githubProperty(a.file)),line=\(a.line),col=\(a.column),title=\(Escape.githubProperty(a.rule))::"
                 + Escape.githubData(a.message) + "\n"

@@ -165,7 +165,8 @@ public struct EarlyStop: Sendable, Equatable {
         if let budget = pairTestBudget {
             return "checking stopped after frame \(afterFrame) of \(frames): the scene took more than the work budget of "
                 + "\(groupedThousands(Int64(budget))) units (--max-work, about 1,000 instructions each); the counts and spans cover \(covered) only. "
-                + "That much work comes from many entities moving for many frames, or from many windows, volumes or controls on or around one spot: "
+                + "That much work comes from many entities moving for many frames, from a viewer moving or turning among many entities, "
+                + "or from many windows, volumes or controls on or around one spot: "
                 + "check fewer frames (--duration, --frame-rate), spread the content out, or raise the budget with --max-work N (0 = no limit)"
         }
         return "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "

@@ -199,9 +199,10 @@ func accessibilityFactories() -> [RuleFactory] {
             return StaticRule(rule: r, items: items) { agg, names in
                 let n = names.joinedNames
                 switch agg.aux {
-                case 0: return "tab \(n) has a label but no symbol; in visionOS the collapsed tab bar shows only symbols, so give it an SF Symbol"
-                case 1: return "tab \(n) has a symbol but no text label; the expanded tab bar shows labels, so give it a short one"
-                case 2: return "tab \(n) has neither a symbol nor a text label; give it both"
+                case 0: return "tab \(n) has a label but no symbol; in visionOS the collapsed tab bar shows only symbols, so give it an SF Symbol (symbol: NAME)"
+                case 1: return "tab \(n) has a symbol but no text label; the expanded tab bar shows labels, so give it a short one (label: WORD; an accessibilityLabel does not count, the tab bar does not show it)"
+                case 2: return "tab \(n) has neither a symbol nor a text label; give it both: symbol: NAME (an SF Symbol, shown when the tab bar is collapsed) "
+                    + "and label: WORD (shown when it is expanded). An accessibilityLabel does not count: VoiceOver reads it, the tab bar does not show it"
                 case 3: return "tab \(n) has a \(fmt(agg.measured))-character label, longer than \(fmt(agg.threshold)); keep tab labels short enough to read at a glance"
                 default: return "tab \(n) has a \(fmt(agg.measured))-word label; use a single word where possible"
                 }

@@ -669,7 +669,7 @@ public enum TargetHitRegionVisionOS: RuleDescribing {
         rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls get a system hit region (buttons only at the HIG's sizes: 28, 32, 44, 52, 64 pt), so below 60 pt only custom controls and buttons of other sizes are flagged.",
         fixHint: "Make the control at least 60×60 pt, or give it a 60×60 pt hit region (hitRegion: {size: [60, 60]}); never smaller than 28×28 pt.",
         unit: "pt", worse: .lower,
-        notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, any 3D entity, or a button whose frame's smaller side (its height) is not one of the HIG's button sizes (28, 32, 44, 52 or 64 pt, ±0.5): other system controls (toggles, sliders, fields, …) and standard-size buttons get the system's hit region.",
+        notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, an interactive image or text (interactive: true, such as a tappable photo thumbnail: content made interactive is no system control), any 3D entity, or a button whose frame's smaller side (its height) is not one of the HIG's button sizes (28, 32, 44, 52 or 64 pt, ±0.5): other system controls (toggles, sliders, fields, …) and standard-size buttons get the system's hit region.",
                 "One violation per element: its severity is that of its worst frame (error below 28, warning below 60), and its spans cover every frame below 60.",
                 "A hitRegion (on an element: size or insets in pt; on an asset node: a shape in metres, or a USD Collider) replaces the bounds: the element or node is measured on it, and a control with a hitRegion of its own is judged by it rather than assumed to get the system's. The same hit regions are used by target-center-spacing, target-no-overlap and target-large-hover-padding."])
 }
@@ -690,7 +690,7 @@ public enum TargetHitRegionIOS: RuleDescribing {
         platforms: [.iOS], unit: "pt", worse: .lower,
         notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used.",
                 "Screen-space controls only: elements (the scene format's 2D UI) and head-anchored content. Interactive objects in the world (models, asset nodes, text) are judged by their on-screen size in ar-gesture-proximity.",
-                "Measured on the element's hitRegion when it has one (size, or its frame moved by insets), else its frame. System controls other than buttons (toggles, steppers, pickers and segmented controls, sliders, text fields, menus, tabs, links) get the system's touch area, as on visionOS: below 44 pt they are not flagged (below 28 pt they still are). Buttons and custom controls are judged by their frame or hitRegion; so is any control with a hitRegion of its own."])
+                "Measured on the element's hitRegion when it has one (size, or its frame moved by insets), else its frame. System controls other than buttons (toggles, steppers, pickers and segmented controls, sliders, text fields, menus, tabs, links) get the system's touch area, as on visionOS: below 44 pt they are not flagged (below 28 pt they still are). Buttons, custom controls and interactive images or text are judged by their frame or hitRegion; so is any control with a hitRegion of its own."])
 }
 
 /// The HIG's visionOS button sizes in pt: Mini, Small, Regular, Large and Extra Large.
@@ -706,13 +706,15 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     // are ar-gesture-proximity's.
     let cands = ents.indices.filter { ents[$0].interactive && !(ios && ents[$0].kind != .element && ents[$0].anchor == .world) }
     let inPoints = ents.indices.map { measuredInPoints($0, s.scene) }
-    // A system control (any role but custom) gets the system's hit region; a button only at one of
-    // the HIG's button sizes, read from its frame's smaller side in pt (its height). Other buttons,
-    // custom controls and 3D entities are judged as custom.
+    // A system control gets the system's hit region; a button only at one of the HIG's button
+    // sizes, read from its frame's smaller side in pt (its height). Other buttons, custom controls,
+    // content made interactive (an image or text with `interactive: true`, such as a tappable photo
+    // thumbnail: no system control, so no system hit region; hig-rules §1.2 counts "custom views
+    // with hover" as targets) and 3D entities are judged as custom.
     // On iOS only the non-button system controls (toggles, steppers, segmented controls, …) get the
     // system's touch area. A control with a hit region of its own is judged by it.
     let standardSystem = ents.map { e -> Bool in
-        guard e.kind == .element, e.hitRegion == nil, let role = e.role, role != .custom else { return false }
+        guard e.kind == .element, e.hitRegion == nil, let role = e.role, !role.isContentOrCustom else { return false }
         guard role == .button else { return true }
         if ios { return false }
         guard let f = e.frame else { return false }
@@ -737,6 +739,12 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         return "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u)"
             + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
     })
+}
+
+extension ElementRole {
+    /// A role that is no system control, so gets no system hit region when it is interactive:
+    /// `custom`, and the content roles `image` and `text`.
+    var isContentOrCustom: Bool { self == .custom || self == .image || self == .text }
 }
 
 public enum TargetSmallInRow: RuleDescribing {

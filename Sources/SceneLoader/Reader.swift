@@ -12,6 +12,21 @@ final class Reader {
 
     var hasErrors: Bool { !diagnostics.isEmpty }
 
+    /// The unknown keys already given the full "valid keys: …" hint, per list of allowed keys (the
+    /// kind of mapping, as an index into `allowedLists`): the same unknown key in the same kind of
+    /// mapping again (`hoverEffect` on 64 models) is still an error with its own location, but its
+    /// hint is "valid keys as above" rather than the same 300 characters again.
+    private var allowedLists: [[String]: Int] = [:]
+    private var hintedUnknownKeys: Set<UnknownKey> = []
+    private struct UnknownKey: Hashable { var key: String; var list: Int }
+
+    /// Whether `key` is met for the first time among the keys unknown to a mapping that allows `allowed`.
+    func firstUnknown(_ key: String, allowed: [String]) -> Bool {
+        let list: Int
+        if let known = allowedLists[allowed] { list = known } else { list = allowedLists.count; allowedLists[allowed] = list }
+        return hintedUnknownKeys.insert(UnknownKey(key: key, list: list)).inserted
+    }
+
     /// "Did you mean" suggestions left for this file. Each one is an edit-distance search, so a
     /// hostile file with 100,000 misspelt references to 100,000 entities would otherwise take hours.
     private var suggestionBudget = 200
@@ -240,8 +255,10 @@ struct YMap {
             let hint: String
             if let m = reader.suggest(p.key, in: allowed) {
                 hint = "did you mean '\(m)'?"
-            } else {
+            } else if reader.firstUnknown(p.key, allowed: allowed) {
                 hint = "valid keys: " + Reader.quoteList(allowed, limit: 40)
+            } else {
+                hint = "valid keys as above"
             }
             reader.error(p.keyLoc, "unknown key '\(quoted(p.key))' in \(what())", hint: hint)
         }

@@ -98,6 +98,42 @@ import Rules
         #expect(fit.count == 20 + 30 + 1 && !fit.contains { $0.contains("annotation-limit") })
     }
 
+    /// What `--max-violations` left out is said in xcode and github as in every other format
+    /// (docs/reports.md, "Violations per rule"): one note per scene, on line 1, with the line the
+    /// text report prints; github puts it right after its own annotation-limit notice.
+    @Test func violationsLeftOutByMaxViolationsAreCounted() throws {
+        var a = SceneReport(path: "a.scene.yaml", status: .checked, violations: Self.report().scenes[0].violations)
+        a.filePath = "/work/proj/a.scene.yaml"
+        a.omitted = [OmittedViolations(rule: "target-center-spacing", severity: .error, count: 499_699),
+                     OmittedViolations(rule: "target-no-overlap", severity: .warning, count: 1)]
+        let clean = SceneReport(path: "b.scene.yaml", status: .checked, violations: [])
+        let report = Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [a, clean])
+        let said = "499700 more violations not shown (target-center-spacing, target-no-overlap); they count in the summary "
+            + "and the exit code. Raise the limit with --max-violations N (0 = no limit)"
+        let xcode = report.xcode().split(separator: "\n").map(String.init)
+        #expect(xcode.count == 4)
+        #expect(xcode[3] == "/work/proj/a.scene.yaml:1:1: note: \(said) [violation-limit]")
+        #expect(Self.xcodeMatch(xcode[3])?.rule == "violation-limit")
+        let github = report.github(workspace: "/work/proj").split(separator: "\n").map(String.init)
+        #expect(github.count == 4)
+        #expect(github[0] == "::notice file=a.scene.yaml,line=1,col=1,title=violation-limit::\(said)")
+        #expect(github[1].hasPrefix("::error file=a.scene.yaml,line=14,col=9,title=target-center-spacing::"))
+    }
+
+    /// The same through the command line, on a real scene: the media player's two spacing errors
+    /// with `--max-violations 1`.
+    @Test func validateCountsLeftOutViolationsInXcodeAndGithub() throws {
+        let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
+        let said = "1 more violation not shown (target-center-spacing); they count in the summary and the exit code. "
+            + "Raise the limit with --max-violations N (0 = no limit)"
+        let xcode = try CLIHarness.run(["validate", scene, "--format", "xcode", "--max-violations", "1"])
+        #expect(xcode.status == 1)
+        #expect(xcode.stdout.split(separator: "\n").map(String.init).contains("\(scene):1:1: note: \(said) [violation-limit]"))
+        let github = try CLIHarness.run(["validate", scene, "--format", "github", "--max-violations", "1"])
+        #expect(github.status == 1)
+        #expect(github.stdout.split(separator: "\n").first.map(String.init)?.hasSuffix("title=violation-limit::\(said)") == true)
+    }
+
     /// With a baseline, only new and worsened violations are annotated.
     @Test func knownViolationsAreNotAnnotated() {
         var r = Self.report()

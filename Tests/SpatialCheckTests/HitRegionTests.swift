@@ -30,6 +30,40 @@ import SpatialModel
         #expect(insets.map(\.measured) == [54])
     }
 
+    /// Content made interactive (a tappable photo thumbnail: `role: image, interactive: true`)
+    /// is no system control and gets no system hit region, so it is judged as a custom control,
+    /// like the same frame as `role: custom`; the same image not interactive is no target at all.
+    @Test func anInteractiveImageIsJudgedAsACustomControl() throws {
+        func hits(_ element: String, platform: String = "visionOS") throws -> [ReportViolation] {
+            try RuleScenes.check(Self.window(platform: platform, size: platform == "iOS" ? "[390, 844]" : "[1280, 720]", [element]))
+                .filter { $0.rule == (platform == "iOS" ? "target-hit-region-ios" : "target-hit-region-visionos") }
+        }
+        // 56 pt: above the 28 pt minimum, below the 60 pt for custom controls → warning, measured 56.
+        let image = try hits("{id: thumb, role: image, interactive: true, frame: [600, 300, 56, 56]}")
+        #expect(image.map(\.measured) == [56] && image.map(\.threshold) == [60] && image.map(\.severity) == [.warning])
+        let custom = try hits("{id: thumb, role: custom, frame: [600, 300, 56, 56]}")
+        #expect(custom.map(\.measured) == image.map(\.measured) && custom.map(\.severity) == image.map(\.severity))
+        // Interactive text (a tappable caption) likewise.
+        let text = try hits("{id: caption, role: text, interactive: true, label: Album, frame: [600, 300, 120, 40]}")
+        #expect(text.map(\.measured) == [40] && text.map(\.severity) == [.warning])
+        // At 60 pt, or with a 60×60 pt hit region, it passes; not interactive, it is not a target.
+        #expect(try hits("{id: thumb, role: image, interactive: true, frame: [600, 300, 60, 60]}").isEmpty)
+        #expect(try hits("{id: thumb, role: image, interactive: true, frame: [600, 300, 56, 56], hitRegion: {size: [60, 60]}}").isEmpty)
+        #expect(try hits("{id: thumb, role: image, frame: [600, 300, 56, 56]}").isEmpty)
+        // iOS: a 40 pt tappable thumbnail gets no system touch area either: 40 < 44 → warning.
+        let ios = try hits("{id: thumb, role: image, interactive: true, frame: [100, 300, 40, 40]}", platform: "iOS")
+        #expect(ios.map(\.measured) == [40] && ios.map(\.threshold) == [44] && ios.map(\.severity) == [.warning])
+    }
+
+    /// The rule's examples for it: Scenes/rules/target-hit-region-visionos/*-interactive-image.
+    @Test func theInteractiveImageExamples() throws {
+        let fail = try RuleExampleTests.violations("Scenes/rules/target-hit-region-visionos/fail-interactive-image.scene.yaml")
+        #expect(fail.status == .checked, "\(fail.errors)")
+        #expect(fail.rules == ["target-hit-region-visionos"])
+        let pass = try RuleExampleTests.violations("Scenes/rules/target-hit-region-visionos/pass-interactive-image.scene.yaml")
+        #expect(pass.status == .checked && pass.rules.isEmpty, "\(pass.rules) \(pass.errors)")
+    }
+
     @Test func aSystemControlWithAStatedHitRegionIsJudgedByIt() throws {
         // A toggle gets the system's hit region, unless its code says otherwise: 24 pt < 28 → error.
         let vs = try RuleScenes.check(Self.window(["{id: t, role: toggle, frame: [600, 300, 51, 31], hitRegion: {size: [24, 24]}}"]))

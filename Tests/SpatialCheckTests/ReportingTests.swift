@@ -67,6 +67,15 @@ import SpatialModel
         #expect(text.contains("2 scenes checked: 1 error, 0 warnings, 0 info, 1 could not be loaded"))
         #expect(!text.contains("\u{1B}["))
     }
+
+    /// The work-budget stop names the causes of that much work, a moving or turning viewer among
+    /// them (a walking viewer among still windows also reaches the budget).
+    @Test func theWorkBudgetStopNamesAMovingViewer() {
+        let line = EarlyStop(afterFrame: 971, frames: 1800, pairTestBudget: 1_000_000_000).line
+        #expect(line.hasPrefix("checking stopped after frame 971 of 1800: the scene took more than the work budget of 1,000,000,000 units"))
+        #expect(line.contains("That much work comes from many entities moving for many frames, from a viewer moving or turning among many entities, "
+                              + "or from many windows, volumes or controls on or around one spot: "))
+    }
 }
 
 @Suite struct ReportFormatTests {

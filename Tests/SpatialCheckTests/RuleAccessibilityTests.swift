@@ -192,6 +192,19 @@ import SpatialModel
         #expect(v[0].message.contains("no symbol"))
         #expect(v[1].message.contains("no text label"))
         #expect(v[2].message.contains("neither"))
+        // The messages name the scene keys to add (docs/scene-format.md: `symbol`, `label`).
+        #expect(v[0].message.hasSuffix("give it an SF Symbol (symbol: NAME)"))
+        #expect(v[1].message.contains("(label: WORD; an accessibilityLabel does not count"))
+        #expect(v[2].message.contains("give it both: symbol: NAME (an SF Symbol, shown when the tab bar is collapsed) and label: WORD"))
+    }
+
+    /// An accessibility label is what VoiceOver reads, not what the tab bar shows: a tab with only
+    /// one is still missing both, and the message says the label does not count.
+    @Test func anAccessibilityLabelDoesNotLabelATab() throws {
+        let v = try RuleScenes.check(RuleScenes.window(["role: tab, accessibilityLabel: Browse"]))
+            .filter { $0.rule == "type-tab-labels" }
+        #expect(v.map(\.severity) == [.warning])
+        #expect(v.first?.message.hasSuffix("An accessibilityLabel does not count: VoiceOver reads it, the tab bar does not show it") == true)
     }
 
     @Test func tabsAreNotJudgedOnIOS() throws {

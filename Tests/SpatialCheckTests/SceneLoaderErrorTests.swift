@@ -26,6 +26,28 @@ import SpatialModel
         #expect(d?.hint?.hasPrefix("valid keys: 'posture', 'eyeHeight'") == true)
     }
 
+    /// The same unknown key on many mappings of one kind: every one is an error at its own place,
+    /// the list of valid keys is given once (the first), then "valid keys as above". Another key,
+    /// or the same key in another kind of mapping, gets the list again.
+    @Test func aRepeatedUnknownKeyListsTheValidKeysOnce() {
+        let errs = LoaderFixture.errors("""
+            format: spatialscene/1
+            viewer: {zzzzzzzz: 1}
+            entities:
+              - {id: a, kind: window, zzzzzzzz: 1}
+              - {id: b, kind: window, zzzzzzzz: 1}
+              - {id: c, kind: window, qqqqqqqq: 1}
+              - {id: d, kind: window, zzzzzzzz: 1}
+            """).filter { $0.message.hasPrefix("unknown key") }
+        #expect(errs.map(\.message) == ["unknown key 'zzzzzzzz' in 'viewer'", "unknown key 'zzzzzzzz' in window 'a'", "unknown key 'zzzzzzzz' in window 'b'",
+                                       "unknown key 'qqqqqqqq' in window 'c'", "unknown key 'zzzzzzzz' in window 'd'"])
+        #expect(errs.map { $0.location?.line } == [2, 4, 5, 6, 7])
+        let full = errs.map { $0.hint?.hasPrefix("valid keys: '") == true }
+        #expect(full == [true, true, false, true, false])
+        #expect(errs[2].hint == "valid keys as above" && errs[4].hint == "valid keys as above")
+        #expect(errs[1].hint == errs[3].hint)
+    }
+
     @Test func keyOfAnotherKind() {
         let d = LoaderFixture.single("""
             format: spatialscene/1

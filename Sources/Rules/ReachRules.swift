@@ -40,6 +40,7 @@ public enum TargetHandKeepout: RuleDescribing {
         unit: "m", worse: .lower,
         notes: ["Palm: the hand pose of the viewer (viewer.hand, by default the posture's pose, which is raised to look at the palm); its centre is the pose's position and its normal the pose's +Z axis, which points back at the eye by default. The palm faces the viewer while normal · (direction to the eye) > facing.",
                 "Warning: while the palm faces the viewer, any visible window, volume, model, text or asset node whose box comes closer to the palm centre than keepout; measured is the distance (the smallest seen).",
+                "The warning needs a hand the scene states: viewer.hand, or content anchored to the hand (then the posture's default pose stands for the hand holding it). A scene with neither is not judged as if a palm were raised toward the face all along (a board on a table 0.4 m in front of a seated viewer is not hand content).",
                 "Info (sub-check `anchored`): content anchored to the hand (anchor: hand on an entity, or on an asset node), reported once per anchored subtree over the frames it is visible."],
         subchecks: [RuleSubcheck("anchored", unit: "count")])
 }
@@ -141,6 +142,8 @@ func reachFactories() -> [RuleFactory] {
             let candidates = ents.indices.filter { near.contains(ents[$0].kind) }
             let hand = s.scene.viewer.hand
             let fallback = s.scene.viewer.posture.defaultHandPose
+            // The palm is judged only where the scene states a hand (see the metadata's notes).
+            let palmStated = s.scene.viewer.handGiven || !anchored.isEmpty
             final class Keepout: RuleProcessor {
                 let rule: Int, anchored: [Int], candidates: [Int], keepout: Double, facing: Double
                 let pose: (Double) -> (Vec3, Quat)
@@ -180,7 +183,7 @@ func reachFactories() -> [RuleFactory] {
                     return "\(names.joinedNames) comes \(fmt(agg.measured)) m from the palm while the palm faces the viewer, inside the \(fmt(agg.threshold)) m kept clear for the system's hand overlays; move it away from the hand"
                 }
             }
-            return Keepout(r, anchored, candidates, keepout, facing) { t in
+            return Keepout(r, anchored, palmStated ? candidates : [], keepout, facing) { t in
                 Simulator.sample(hand, at: t, default: (fallback.position, fallback.rotation))
             }
         },

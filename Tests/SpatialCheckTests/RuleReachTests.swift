@@ -98,6 +98,23 @@ import SpatialModel
         #expect(info.first?.message.contains("anchored to the hand") == true)
     }
 
+    @Test("without viewer.hand or hand-anchored content, nothing is judged against the default raised palm")
+    func noStatedHandNoPalm() {
+        // The board of the session 14 trial: content 0.08 m from where the default palm would be,
+        // in a scene that says nothing about a hand.
+        var fx = RuleFixture()
+        fx.add("board", .volume)
+        let (_, v) = fx.run(frames: 2) { _, f in Self.box(&f, 0, Vec3(0, 1.3, -0.45), half: 0.02) }
+        #expect(v.rule("target-hand-keepout").isEmpty)
+        // The same scene stating the (default) pose as its hand is judged: 0.08 m, a warning.
+        let stated = [ViewerKey(time: 0, position: Vec3(0, -0.30, -0.35), rotation: .identity)]
+        var fy = RuleFixture(viewer: Viewer(hand: stated))
+        fy.add("board", .volume)
+        let (_, w) = fy.run(frames: 2) { _, f in Self.box(&f, 0, Vec3(0, 1.3, -0.45), half: 0.02) }
+        #expect(w.rule("target-hand-keepout").map(\.entities) == [["board"]])
+        #expect(abs((w.rule("target-hand-keepout").first?.measured ?? 0) - 0.08) < 1e-9)
+    }
+
     @Test func aPalmTurnedAwayHasNoOverlays() {
         // The same hand position turned 180° about its vertical: its +Z points away from the eye
         // (normal · direction to the eye = −0.76), so nothing near it is reported.

@@ -39,7 +39,7 @@ extension Report {
                     replayBytes += section.utf8.count
                     anyReplay = true
                     if data.frameCount < s.frames {
-                        section += Self.replayNote("The 3D replay covers frames 0–\(max(0, data.frameCount - 1)) of \(s.frames): a scene's replay holds at most \(groupedThousands(Int64(ReplayData.maxValues))) numbers (keyframes and visibility changes).")
+                        section += Self.replayNote("The 3D replay covers frames 0–\(max(0, data.frameCount - 1)) of \(s.frames): a scene's replay records at most \(groupedThousands(Int64(ReplayData.recordingLimit))) numbers of keyframes and visibility changes.")
                     }
                     replay = section
                 }

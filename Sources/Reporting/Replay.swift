@@ -79,6 +79,9 @@ public struct ReplayData: Sendable, Equatable {
     /// replay over it is left out of the page. About 5 MB of page; a scene of 10,000 still
     /// entities needs about 120,000.
     public static let maxValues = 1_000_000
+    /// Where the recording of keyframes and visibility runs stops: three quarters of `maxValues`,
+    /// leaving the rest for the severities the scene's violations add afterwards.
+    public static let recordingLimit = maxValues / 4 * 3
 
     /// The numbers `json()` writes for the tracks, visibility, severities and head (what grows
     /// with entities and frames).

@@ -10,7 +10,7 @@ extension SpatialCheck {
     /// each entity's severity over the frames of their spans.
     /// `maxValues`: where the recording stops (`ReplayData.maxValues`; tests set it low).
     public static func captureReplay(scene: Scene, options: SimulationOptions = SimulationOptions(),
-                              violations: [ReportViolation], maxValues: Int = ReplayData.maxValues) -> ReplayData {
+                              violations: [ReportViolation], maxValues: Int = ReplayData.recordingLimit) -> ReplayData {
         let simulator = Simulator(scene: scene, options: options)
         var recording = ReplayRecording(scene: scene, maxValues: maxValues)
         simulator.run { q in recording.observe(q) }
@@ -39,14 +39,14 @@ struct ReplayRecording {
     var previousBox: [UInt64]
     var previousResult: [UInt8]
     /// Numbers recorded so far (`ReplayData.valueCount` of the keyframes and visibility runs), and
-    /// whether the recording stopped at `ReplayData.maxValues`: then the replay covers the frames
+    /// whether the recording stopped at `maxValues` (`ReplayData.recordingLimit`): then the replay covers the frames
     /// up to `lastFrame` (a scene that hides and shows 1,000 entities in every frame of 100,000
     /// made a 590 MB page and 4.5 GB of memory before this bound).
     var recorded = 0
     var full = false
     let maxValues: Int
 
-    init(scene: Scene, maxValues: Int = ReplayData.maxValues) {
+    init(scene: Scene, maxValues: Int = ReplayData.recordingLimit) {
         self.maxValues = maxValues
         count = scene.entities.count
         drawn = scene.entities.map { e in

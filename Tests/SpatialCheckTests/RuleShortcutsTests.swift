@@ -67,6 +67,7 @@ import SpatialModel
             - {t: 3, position: [0.5, 1.6, -1.2], rotation: {yaw: 30, pitch: 10}}
             - {t: 6, position: [0, 1.6, -0.4], rotation: {yaw: -20}}
           motion: sway
+          hand: {position: [0, -0.30, -0.35]}
         entities:
           - id: panel
             kind: window

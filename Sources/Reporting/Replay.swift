@@ -278,27 +278,17 @@ public struct TrackRecorder: Sendable {
             }
         }
         // The ends and their differences converted once (the same numbers as per sample).
-        guard width <= 16 else {
-            for s in pending {
-                let t = (Double(s.frame) - Double(a.frame)) / span
-                for i in 0..<min(s.values.count, width) {
-                    let v = Double(a.values[i]) + (Double(b.values[i]) - Double(a.values[i])) * t
-                    if abs(v - Double(s.values[i])) > 1.0 { return false }
-                }
-            }
-            return true
-        }
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 32) { ends -> Bool in
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, 2 * width)) { ends -> Bool in
             for i in 0..<width {
                 let start = Double(a.values[i])
-                ends[i] = start; ends[16 + i] = Double(b.values[i]) - start
+                ends[i] = start; ends[width + i] = Double(b.values[i]) - start
             }
             for s in pending {
                 let t = (Double(s.frame) - Double(a.frame)) / span
                 let n = min(s.values.count, width)
                 let fit = s.values.withUnsafeBufferPointer { values -> Bool in
                     for i in 0..<n {
-                        let v = ends[i] + ends[16 + i] * t
+                        let v = ends[i] + ends[width + i] * t
                         if abs(v - Double(values[i])) > 1.0 { return false }
                     }
                     return true

@@ -528,32 +528,24 @@ final class HeadLockRule: RuleProcessor {
         // Directions in the head frame, kept unnormalised (normalised only when compared, on the
         // frames where the head has turned enough). One exclusive access per frame.
         let base = pos * inferred.count
-        if relDir.count < base + inferred.count {
+        let missing = base + inferred.count - relDir.count
+        if missing > 0 {
             // The first pass over the ring (pos = frames seen so far, the rings hold `base`
-            // entries): this frame's slot is appended, to local arrays (moved out and back: no
-            // exclusivity check per element).
-            var dirs = relDir, dists = relDist, worlds = worldCenter
-            relDir = []; relDist = []; worldCenter = []
-            let head = f.headPosition
-            for e in inferred {
-                let c = f.center[e]
-                dirs.append(inv.act(c - head))
-                dists.append(f.distance[e])
-                worlds.append(c)
-            }
-            relDir = dirs; relDist = dists; worldCenter = worlds
-        } else {
-            relDir.withUnsafeMutableBufferPointer { dir in
-                relDist.withUnsafeMutableBufferPointer { dist in
-                    worldCenter.withUnsafeMutableBufferPointer { world in
-                        let head = f.headPosition
-                        inferred.withUnsafeBufferPointer { inferred in
-                            for k in 0..<inferred.count {
-                                let e = inferred[k], c = f.center[e]
-                                dir[base + k] = inv.act(c - head)
-                                dist[base + k] = f.distance[e]
-                                world[base + k] = c
-                            }
+            // entries): this frame's slot is added, then written like any other.
+            relDir.append(contentsOf: repeatElement(.zero, count: missing))
+            relDist.append(contentsOf: repeatElement(0, count: missing))
+            worldCenter.append(contentsOf: repeatElement(.zero, count: missing))
+        }
+        relDir.withUnsafeMutableBufferPointer { dir in
+            relDist.withUnsafeMutableBufferPointer { dist in
+                worldCenter.withUnsafeMutableBufferPointer { world in
+                    let head = f.headPosition
+                    inferred.withUnsafeBufferPointer { inferred in
+                        for k in 0..<inferred.count {
+                            let e = inferred[k], c = f.center[e]
+                            dir[base + k] = inv.act(c - head)
+                            dist[base + k] = f.distance[e]
+                            world[base + k] = c
                         }
                     }
                 }

@@ -110,15 +110,9 @@ public enum SceneLoader {
         var converter = TreeConverter(file: path)
         guard let root = converter.parse(text) else { throw LoadFailure(converter.diagnostics) }
         let builder = SceneBuilder(path: path, baseDirectory: baseDirectory, options: options, importer: importer)
-        let scene: Scene
-        do throws(LoadFailure) {
-            scene = try builder.build(root: root)
-        } catch {
-            TreeDisposal.release(consume root, large: text.utf8.count >= TreeDisposal.minimumBytes)
-            throw error
-        }
+        let scene = Result { () throws(LoadFailure) -> Scene in try builder.build(root: root) }
         TreeDisposal.release(consume root, large: text.utf8.count >= TreeDisposal.minimumBytes)
-        return scene
+        return try scene.get()
     }
 
     /// A bare asset as a scene: default viewer, `immersion: shared`, one model entity named after the

@@ -168,7 +168,7 @@ extension SpatialCheck {
         let scene = try loadScene(path: path, options: options.load)
         let loadTime = SimulationPhaseTimes.now() &- start
         // `--frames` replaces the scene's own length, so the budget is checked on what is asked.
-        let work = WorkBudget.Work(entities: scene.entities.count, frames: max(1, options.frames))
+        let work = WorkBudget.work(of: scene, frames: max(1, options.frames))
         if let over = options.budget.check(work, path: path, trace: !options.rules) {
             throw LoadFailure([over])
         }

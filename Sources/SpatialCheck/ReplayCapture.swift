@@ -8,7 +8,7 @@ extension SpatialCheck {
     /// box (centre, orientation, size) per frame, reduced to keyframes; visibility; the head pose;
     /// the boundary origin and immersion style as they change; and, from the scene's violations,
     /// each entity's severity over the frames of their spans.
-    /// `maxValues`: where the recording stops (`ReplayData.maxValues`; tests set it low).
+    /// `maxValues`: where the recording stops (`ReplayData.recordingLimit`; tests set it low).
     public static func captureReplay(scene: Scene, options: SimulationOptions = SimulationOptions(),
                               violations: [ReportViolation], maxValues: Int = ReplayData.recordingLimit) -> ReplayData {
         let simulator = Simulator(scene: scene, options: options)
@@ -141,12 +141,6 @@ func mm(_ x: Double) -> Int {
 
 /// A box given by its centre and three half-axis vectors as [x, y, z (mm), yaw, pitch, roll (0.1°),
 /// size x, y, z (mm)]; nil when a coordinate is not finite or the box is unbounded.
-func boxPose(center c: Vec3, axes: [Vec3]) -> [Int]? {
-    guard axes.count == 3 else { return nil }
-    return boxPose(center: c, axes[0], axes[1], axes[2])
-}
-
-/// `boxPose(center:axes:)` with the three half-axes given one by one (no array per call).
 func boxPose(center c: Vec3, _ a0: Vec3, _ a1: Vec3, _ a2: Vec3) -> [Int]? {
     guard c.x.isFinite, c.y.isFinite, c.z.isFinite, abs(c.x) < 1e6, abs(c.y) < 1e6, abs(c.z) < 1e6 else { return nil }
     func length(_ a: Vec3) -> Double { (a.x * a.x + a.y * a.y + a.z * a.z).squareRoot() }

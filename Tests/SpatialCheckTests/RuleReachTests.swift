@@ -102,32 +102,30 @@ import SpatialModel
     func noStatedHandNoPalm() {
         // The board of the session 14 trial: content 0.08 m from where the default palm would be,
         // in a scene that says nothing about a hand.
-        var fx = RuleFixture()
-        fx.add("board", .volume)
-        let (_, v) = fx.run(frames: 2) { _, f in Self.box(&f, 0, Vec3(0, 1.3, -0.45), half: 0.02) }
-        #expect(v.rule("target-hand-keepout").isEmpty)
+        #expect(Self.nearPalm("board", .volume, hand: nil, frames: 2).isEmpty)
         // The same scene stating the (default) pose as its hand is judged: 0.08 m, a warning.
-        let stated = [ViewerKey(time: 0, position: Vec3(0, -0.30, -0.35), rotation: .identity)]
-        var fy = RuleFixture(viewer: Viewer(hand: stated))
-        fy.add("board", .volume)
-        let (_, w) = fy.run(frames: 2) { _, f in Self.box(&f, 0, Vec3(0, 1.3, -0.45), half: 0.02) }
-        #expect(w.rule("target-hand-keepout").map(\.entities) == [["board"]])
-        #expect(abs((w.rule("target-hand-keepout").first?.measured ?? 0) - 0.08) < 1e-9)
+        let stated = Self.nearPalm("board", .volume, hand: [ViewerKey(time: 0, position: Vec3(0, -0.30, -0.35), rotation: .identity)], frames: 2)
+        #expect(stated.map(\.entities) == [["board"]])
+        #expect(abs((stated.first?.measured ?? 0) - 0.08) < 1e-9)
     }
 
     @Test func aPalmTurnedAwayHasNoOverlays() {
         // The same hand position turned 180° about its vertical: its +Z points away from the eye
         // (normal · direction to the eye = −0.76), so nothing near it is reported.
-        let hand = [ViewerKey(time: 0, position: Vec3(0, -0.30, -0.35), rotation: Quat(yaw: 180, pitch: 0, roll: 0))]
-        var fx = RuleFixture(viewer: Viewer(hand: hand))
-        fx.add("card", .window)
-        let (_, v) = fx.run(frames: 1) { _, f in Self.box(&f, 0, Vec3(0, 1.3, -0.45), half: 0.02) }
-        #expect(v.rule("target-hand-keepout").isEmpty)
+        let turned = [ViewerKey(time: 0, position: Vec3(0, -0.30, -0.35), rotation: Quat(yaw: 180, pitch: 0, roll: 0))]
+        #expect(Self.nearPalm("card", .window, hand: turned, frames: 1).isEmpty)
         // Unturned (identity: +Z points back, 0.35 / 0.461 = 0.76 toward the eye) it faces the viewer.
         let facing = [ViewerKey(time: 0, position: Vec3(0, -0.30, -0.35), rotation: .identity)]
-        var fy = RuleFixture(viewer: Viewer(hand: facing))
-        fy.add("card", .window)
-        let (_, w) = fy.run(frames: 1) { _, f in Self.box(&f, 0, Vec3(0, 1.3, -0.45), half: 0.02) }
-        #expect(w.rule("target-hand-keepout").map(\.entities) == [["card"]])
+        #expect(Self.nearPalm("card", .window, hand: facing, frames: 1).map(\.entities) == [["card"]])
+    }
+
+    /// target-hand-keepout's findings for one entity whose box (half-size 0.02 m) is centred at
+    /// (0, 1.3, −0.45), 0.08 m in front of the default palm, with `hand` as `viewer.hand` (nil:
+    /// none given).
+    private static func nearPalm(_ id: String, _ kind: EntityKind, hand: [ViewerKey]?, frames: Int) -> [Violation] {
+        var fx = hand.map { RuleFixture(viewer: Viewer(hand: $0)) } ?? RuleFixture()
+        fx.add(id, kind)
+        let (_, v) = fx.run(frames: frames) { _, f in box(&f, 0, Vec3(0, 1.3, -0.45), half: 0.02) }
+        return v.rule("target-hand-keepout")
     }
 }

@@ -761,7 +761,7 @@ public enum TargetSmallInRow: RuleDescribing {
         rationale: "The HIG advises against lining up Small or Mini buttons in rows or columns: small targets next to each other are hard to tell apart with the eyes.",
         fixHint: "Use Regular (44 pt) buttons for rows and columns, or spread the small buttons apart.",
         unit: "pt", worse: .lower,
-        notes: ["Within one container: each button of role button no taller than 32 pt and its nearest such neighbour (edge gap < 60 pt); reported when their centres share a row or column (±2 pt). Measured: the edge gap."])
+        notes: ["Within one container: each button of role button no taller than 32 pt and its nearest such neighbours (edge gap < 60 pt; all of them when several are equally near, as a grid's row and column neighbours often are); reported when their centres share a row or column (±2 pt). Measured: the edge gap."])
 }
 
 /// `target-small-in-row`, decided once per container (elements do not move inside it).
@@ -789,28 +789,35 @@ final class SmallInRowRule: RuleProcessor {
             let rects = members.map { ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
             let x0 = rects.map(\.x), y0 = rects.map(\.y)
             let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
-            var nearest = [(j: Int, gap: Double)?](repeating: nil, count: members.count)
+            // Each button's nearest gap first, then every neighbour at that gap: in a grid a
+            // button's row and column neighbours are often equally near, and both pairs are lined up.
+            var nearest = [Double](repeating: .infinity, count: members.count)
             grid.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1,
                         cell: max(neighbourGap, 1), margin: neighbourGap) { i, j in
                 let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j]).gap
                 guard g < neighbourGap else { return true }
-                if nearest[i].map({ g < $0.gap }) ?? true { nearest[i] = (j, g) }
-                if nearest[j].map({ g < $0.gap }) ?? true { nearest[j] = (i, g) }
+                nearest[i] = min(nearest[i], g)
+                nearest[j] = min(nearest[j], g)
                 return true
             }
-            for i in members.indices {
-                guard let n = nearest[i] else { continue }
-                let a = members[i], b = members[n.j]
+            grid.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1,
+                        cell: max(neighbourGap, 1), margin: neighbourGap) { i, j in
+                let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j]).gap
+                // A millionth of a point: equal gaps written in decimals may differ in their last bits.
+                guard g < neighbourGap, g <= nearest[i] + Self.tie || g <= nearest[j] + Self.tie else { return true }
+                let a = members[i], b = members[j]
                 let key = min(a, b) * ents.count + max(a, b)
-                guard !seen.contains(key) else { continue }
-                let ca = rects[i].center, cb = rects[n.j].center
+                let ca = rects[i].center, cb = rects[j].center
                 let row = abs(ca.y - cb.y) <= tol, column = abs(ca.x - cb.x) <= tol
-                guard row || column else { continue }
-                seen.insert(key)
-                pairs.append((a, b, n.gap, row))
+                guard row || column, seen.insert(key).inserted else { return true }
+                pairs.append((min(a, b), max(a, b), g, row))
+                return true
             }
         }
+        pairs.sort { ($0.a, $0.b) < ($1.a, $1.b) }
     }
+    /// Gaps within this many points of a button's nearest gap are ties (all of them its nearest).
+    static let tie = 1e-6
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         for p in pairs where f.visible[p.a] && f.visible[p.b] {
             out.report(rule: rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.gap, threshold: neighbourGap,

@@ -151,6 +151,26 @@ import SpatialModel
         #expect(vs.first?.message.contains("row") == true)
     }
 
+    /// A palette of 2 columns × 3 rows, 28 pt buttons 4 pt apart: every button's row neighbour
+    /// and column neighbour are equally near (4 pt), so all 3 row pairs and all 4 column pairs are
+    /// lined up, not only whichever neighbour was found first.
+    @Test func smallButtonsInAGridReportRowsAndColumns() {
+        var fx = RuleFixture(duration: 1.0 / 90)
+        let w = fx.window()
+        for (r, row) in ["top", "mid", "low"].enumerated() {
+            for (c, col) in ["l", "r"].enumerated() {
+                fx.button("\(row)-\(col)", in: w, frame: RectPt(x: 300 + Double(c) * 32, y: 200 + Double(r) * 32, width: 28, height: 28))
+            }
+        }
+        let vs = fx.run().1.rule("target-small-in-row")
+        let rows = vs.filter { $0.message.contains("in a row") }.map(\.entities)
+        let columns = vs.filter { $0.message.contains("in a column") }.map(\.entities)
+        #expect(rows.sorted { $0.joined() < $1.joined() } == [["player/low-l", "player/low-r"], ["player/mid-l", "player/mid-r"], ["player/top-l", "player/top-r"]])
+        #expect(columns.count == 4)
+        #expect(columns.contains(["player/mid-l", "player/top-l"]) && columns.contains(["player/low-r", "player/mid-r"]))
+        #expect(vs.allSatisfy { $0.measured == 4 })
+    }
+
     @Test func hitRegionLevels() {
         var fx = RuleFixture(duration: 2.0 / 90)
         let w = fx.window()

@@ -387,10 +387,8 @@ extension Report {
 
     /// With a baseline: counts of new, worsened, known (unchanged or improved) and fixed violations.
     var baselineCounts: (new: Int, worsened: Int, known: Int, fixed: Int)? {
-        let statuses = scenes.flatMap { $0.violations.compactMap(\.baseline) }
-        guard !statuses.isEmpty || !fixedInBaseline.isEmpty else { return nil }
-        return (statuses.filter { $0 == .new }.count, statuses.filter { $0 == .worsened }.count,
-                statuses.filter { $0 == .unchanged || $0 == .improved }.count, fixedInBaseline.count)
+        guard let c = baselineStatusCounts else { return nil }
+        return (c[.new] ?? 0, c[.worsened] ?? 0, (c[.unchanged] ?? 0) + (c[.improved] ?? 0), c[.fixed] ?? 0)
     }
 }
 

@@ -49,13 +49,30 @@ public struct Report: Sendable {
     /// without `gating`, violations marked by `apply(_:)` as unchanged or improved do not count.
     public func failsGate(gating: Set<String>?) -> Bool {
         guard let failOn else { return false }
-        return scenes.contains {
-            $0.violations.contains { v in
-                guard v.severity.rank <= failOn.rank else { return false }
-                if let gating { return gating.contains(v.fingerprint) }
-                return v.baseline.map { $0 == .new || $0 == .worsened } ?? true
-            }
+        func gates(_ fingerprint: String, _ status: BaselineStatus?) -> Bool {
+            if let gating { return gating.contains(fingerprint) }
+            return status.map { $0 == .new || $0 == .worsened } ?? true
         }
+        return scenes.contains { s in
+            s.violations.contains { v in v.severity.rank <= failOn.rank && gates(v.fingerprint, v.baseline) }
+                || s.omitted.contains { o in
+                    o.severity.rank <= failOn.rank && o.violations.contains { gates($0.fingerprint, $0.baseline) }
+                }
+        }
+    }
+
+    /// With a baseline applied: how many violations have each status (`fixed`: the baseline's
+    /// violations gone now), counting the violations `--max-violations` left out of the lists
+    /// too; nil without a baseline.
+    public var baselineStatusCounts: [BaselineStatus: Int]? {
+        var counts: [BaselineStatus: Int] = [:]
+        for s in scenes {
+            for v in s.violations { if let b = v.baseline { counts[b, default: 0] += 1 } }
+            for o in s.omitted { for v in o.violations { if let b = v.baseline { counts[b, default: 0] += 1 } } }
+        }
+        guard !counts.isEmpty || !fixedInBaseline.isEmpty else { return nil }
+        counts[.fixed] = fixedInBaseline.count
+        return counts
     }
 
     /// The ISO 8601 UTC form of `date` used by `generatedAt` (whole seconds).
@@ -194,7 +211,13 @@ public struct OmittedViolations: Sendable, Equatable {
     public var rule: String
     public var severity: Severity
     public var count: Int
-    public init(rule: String, severity: Severity, count: Int) { self.rule = rule; self.severity = severity; self.count = count }
+    /// What a baseline needs of each one left out (JSON `fingerprints`): without them a report
+    /// saved as a baseline would make every violation beyond `--max-violations` new in the next
+    /// run. Empty in reports of earlier versions, which stated only the count.
+    public var violations: [LeftOutViolation]
+    public init(rule: String, severity: Severity, count: Int, violations: [LeftOutViolation] = []) {
+        self.rule = rule; self.severity = severity; self.count = count; self.violations = violations
+    }
 
     /// The line each report format prints for what a scene left out.
     public static func notShown(_ omitted: [OmittedViolations]) -> String? {
@@ -204,6 +227,29 @@ public struct OmittedViolations: Sendable, Equatable {
         for o in omitted where !rules.contains(o.rule) { rules.append(o.rule) }
         let list = rules.prefix(5).joined(separator: ", ") + (rules.count > 5 ? " and \(rules.count - 5) more rules" : "")
         return "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code. Raise the limit with --max-violations N (0 = no limit)"
+    }
+}
+
+/// A violation left out of a scene's list by `--max-violations`, as far as a baseline compares it:
+/// its fingerprint, measured value and threshold, and (with a baseline applied) its status.
+/// Written as `[fingerprint, measured, threshold]` in its `omittedViolations` entry.
+public struct LeftOutViolation: Sendable, Equatable {
+    public var fingerprint: String
+    public var measured: Double
+    public var threshold: Double
+    public var baseline: BaselineStatus?
+    public init(fingerprint: String, measured: Double, threshold: Double, baseline: BaselineStatus? = nil) {
+        self.fingerprint = fingerprint; self.measured = measured; self.threshold = threshold; self.baseline = baseline
+    }
+
+    /// The violation it stands for, as the baseline comparison sees it (no entities, spans or message).
+    func violation(rule: String, severity: Severity) -> ReportViolation {
+        var v = ReportViolation(rule: rule, severity: severity, entities: [], spans: [], frameCount: 0, firstTime: 0, lastTime: 0,
+                                measured: measured, threshold: threshold, unit: "", worstFrame: 0,
+                                message: "one of the \(rule) violations --max-violations left out of the list", help: "",
+                                fingerprint: fingerprint, location: nil)
+        v.baseline = baseline
+        return v
     }
 }
 
@@ -282,12 +328,8 @@ extension Report {
     }
 
     private func baselineJSON() -> [(String, JSON)] {
-        let statuses = scenes.flatMap { $0.violations.compactMap(\.baseline) }
-        guard !statuses.isEmpty || !fixedInBaseline.isEmpty else { return [] }
-        var counts: [(String, JSON)] = BaselineStatus.allCases.filter { $0 != .fixed }.map { s in
-            (s.rawValue, .int(statuses.filter { $0 == s }.count))
-        }
-        counts.append(("fixed", .int(fixedInBaseline.count)))
+        guard let c = baselineStatusCounts else { return [] }
+        let counts: [(String, JSON)] = BaselineStatus.allCases.map { ($0.rawValue, .int(c[$0] ?? 0)) }
         return [("baseline", .object(counts + [
             ("fixedViolations", .array(fixedInBaseline.map { f in
                 .object([("scene", .string(f.scene)), ("rule", .string(f.violation.rule)),
@@ -319,8 +361,14 @@ extension SceneReport {
             m.append(("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })))
             var after: [(String, JSON)] = []
             if !omitted.isEmpty {
-                after.append(("omittedViolations", .array(omitted.map {
-                    .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue)), ("count", .int($0.count))])
+                after.append(("omittedViolations", .array(omitted.map { o in
+                    var m: [(String, JSON)] = [("rule", .string(o.rule)), ("severity", .string(o.severity.rawValue)), ("count", .int(o.count))]
+                    if !o.violations.isEmpty {
+                        m.append(("fingerprints", .array(o.violations.map {
+                            .array([.string($0.fingerprint), .rounded($0.measured, digits: ReportViolation.measuredDigits), .rounded($0.threshold, digits: 6)])
+                        })))
+                    }
+                    return .object(m)
                 })))
             }
             if let stopped {
@@ -479,11 +527,10 @@ extension Report {
         var summary = "\(scenes.count) scene\(scenes.count == 1 ? "" : "s") checked: "
         summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         if failed > 0 { summary += ", \(failed) could not be loaded" }
-        let statuses = scenes.flatMap { $0.violations.compactMap(\.baseline) }
-        if !statuses.isEmpty || !fixedInBaseline.isEmpty {
-            func c(_ s: BaselineStatus) -> Int { statuses.filter { $0 == s }.count }
+        if let counts = baselineStatusCounts {
+            func c(_ s: BaselineStatus) -> Int { counts[s] ?? 0 }
             summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
-            summary += "\(c(.improved)) improved, \(fixedInBaseline.count) fixed"
+            summary += "\(c(.improved)) improved, \(c(.fixed)) fixed"
         }
         if byRule { out += ruleSummary() }
         if let notChecked { out += notChecked.line + "\n" }

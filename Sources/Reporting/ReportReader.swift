@@ -184,7 +184,15 @@ extension Report {
                 guard let o = o as? [String: Any], let rule = o["rule"] as? String,
                       let severity = (o["severity"] as? String).flatMap(Severity.init(rawValue:)),
                       let count = number(o["count"]), count >= 1, count < 1e12 else { continue }
-                scene.omitted.append(OmittedViolations(rule: rule, severity: severity, count: Int(count)))
+                // At most `count` of them (a hostile report cannot make the list longer than it says).
+                var left: [LeftOutViolation] = []
+                for f in ((o["fingerprints"] as? [Any]) ?? []).prefix(Int(count)) {
+                    // (A value that was not finite is written as null.)
+                    guard let f = f as? [Any], f.count == 3, let fp = f[0] as? String else { continue }
+                    left.append(LeftOutViolation(fingerprint: String(fp.prefix(64)), measured: number(f[1]) ?? .nan,
+                                                 threshold: number(f[2]) ?? .nan))
+                }
+                scene.omitted.append(OmittedViolations(rule: rule, severity: severity, count: Int(count), violations: left))
             }
             if let st = s["stopped"] as? [String: Any], let after = number(st["afterFrame"]), let frames = number(st["frames"]),
                after >= 0, after < 1e12, frames >= 0, frames < 1e12 {
@@ -396,6 +404,11 @@ public struct BaselineComparison: Sendable {
         var entries: [BaselineEntry] = []
         for s in current.scenes {
             for (m, v) in zip(matcher.compare(s), s.violations) { entries.append(matcher.entry(m, current: v, scene: s.path)) }
+            for (matches, o) in zip(matcher.compareLeftOut(s), s.omitted) {
+                for (m, v) in zip(matches, o.violations) {
+                    entries.append(matcher.entry(m, current: v.violation(rule: o.rule, severity: o.severity), scene: s.path))
+                }
+            }
         }
         entries += matcher.fixed(checkedScenes: current.scenes.filter { $0.status == .checked })
         self.entries = entries
@@ -492,8 +505,13 @@ public struct BaselineMatcher: Sendable {
     /// the baseline report, so that a scene's matches cost a few bytes per violation).
     public struct Match: Sendable {
         public var status: BaselineStatus
+        /// The baseline violation: `violation` ≥ 0 in the scene's list, ≤ -2 one left out of it
+        /// (`leftOutCode`), -1 none.
         fileprivate var scene = -1, violation = -1
     }
+    /// A left-out baseline violation's place: entry `k` of the scene's `omitted`, record `r` of it.
+    private static func leftOutCode(_ k: Int, _ r: Int) -> Int { -2 - (k << 32 | r) }
+    private static func leftOutPlace(_ code: Int) -> (k: Int, r: Int) { let c = -2 - code; return (c >> 32, c & 0xffff_ffff) }
     /// Baseline violations by fingerprint (and by the fingerprint they get under the current path
     /// of a scene seen from another folder): their scene and place in it.
     private var old: [String: (scene: Int, violation: Int)] = [:]
@@ -509,6 +527,13 @@ public struct BaselineMatcher: Sendable {
         self.baseline = baseline
         for (i, s) in baseline.scenes.enumerated() {
             for (j, v) in s.violations.enumerated() { old[v.fingerprint] = (i, j) }
+        }
+        // The violations the baseline left out of its lists (by fingerprint only: they have no
+        // entities to be fingerprinted again under another path).
+        for (i, s) in baseline.scenes.enumerated() {
+            for (k, o) in s.omitted.enumerated() {
+                for (r, v) in o.violations.enumerated() where old[v.fingerprint] == nil { old[v.fingerprint] = (i, Self.leftOutCode(k, r)) }
+            }
         }
         // A baseline scene whose path names no current scene, but is the unique longest match of a
         // current one's path by whole trailing components (`a.scene.yaml` and `Scenes/a.scene.yaml`
@@ -534,17 +559,38 @@ public struct BaselineMatcher: Sendable {
             // so when that finds nothing, the old rule's fingerprint is tried.
             let key = old[v.fingerprint] != nil ? v.fingerprint
                 : v.legacyFingerprint.flatMap { old[$0] != nil && !seen.contains($0) ? $0 : nil }
-            guard let key, let (i, j) = old[key] else { return Match(status: .new) }
-            let b = baseline.scenes[i].violations[j]
-            seen.insert(key); seen.insert(b.fingerprint)
-            return Match(status: BaselineComparison.classify(v, against: b), scene: i, violation: j)
+            return match(v, key: key)
         }
+    }
+
+    /// Compares the violations `scene` left out of its list (a saved report read by `report`):
+    /// one match per record of each `omitted` entry, in their order.
+    public mutating func compareLeftOut(_ scene: SceneReport) -> [[Match]] {
+        scene.omitted.map { o in
+            o.violations.map { match($0.violation(rule: o.rule, severity: o.severity), key: old[$0.fingerprint] != nil ? $0.fingerprint : nil) }
+        }
+    }
+
+    private mutating func match(_ v: ReportViolation, key: String?) -> Match {
+        guard let key, let (i, j) = old[key], let b = violation(i, j) else { return Match(status: .new) }
+        seen.insert(key); seen.insert(b.fingerprint)
+        return Match(status: BaselineComparison.classify(v, against: b), scene: i, violation: j)
+    }
+
+    /// Baseline violation `j` of scene `i` (`Match.violation`).
+    private func violation(_ i: Int, _ j: Int) -> ReportViolation? {
+        guard i >= 0, i < baseline.scenes.count else { return nil }
+        let s = baseline.scenes[i]
+        if j >= 0 { return j < s.violations.count ? s.violations[j] : nil }
+        guard j <= -2 else { return nil }
+        let (k, r) = Self.leftOutPlace(j)
+        guard k < s.omitted.count, r < s.omitted[k].violations.count else { return nil }
+        return s.omitted[k].violations[r].violation(rule: s.omitted[k].rule, severity: s.omitted[k].severity)
     }
 
     /// The comparison's entry of violation `current` of the scene at `scene`, matched as `m`.
     public func entry(_ m: Match, current: ReportViolation, scene: String) -> BaselineEntry {
-        let b = m.scene >= 0 ? baseline.scenes[m.scene].violations[m.violation] : nil
-        return BaselineEntry(status: m.status, scene: scene, current: current, baseline: b)
+        BaselineEntry(status: m.status, scene: scene, current: current, baseline: violation(m.scene, m.violation))
     }
 
     /// The baseline's violations that no compared violation matched, in the scenes of the run that
@@ -554,9 +600,15 @@ public struct BaselineMatcher: Sendable {
         let currentPaths = Set(checkedScenes.map(\.path) + checkedScenes.compactMap(\.legacyPath)
                                + aligned.filter { checkedPaths.contains($0.1) }.map(\.0))
         var entries: [BaselineEntry] = []
-        for s in baseline.scenes {
-            for v in s.violations where !seen.contains(v.fingerprint) && currentPaths.contains(s.path) {
+        for s in baseline.scenes where currentPaths.contains(s.path) {
+            for v in s.violations where !seen.contains(v.fingerprint) {
                 entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil, baseline: v))
+            }
+            for o in s.omitted {
+                for v in o.violations where !seen.contains(v.fingerprint) {
+                    entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil,
+                                                 baseline: v.violation(rule: o.rule, severity: o.severity)))
+                }
             }
         }
         return entries
@@ -571,6 +623,12 @@ extension Report {
         for s in scenes.indices {
             for v in scenes[s].violations.indices {
                 scenes[s].violations[v].baseline = status[scenes[s].violations[v].fingerprint]
+            }
+            // Left-out violations `validate` compared before leaving them out keep their status.
+            for k in scenes[s].omitted.indices {
+                for r in scenes[s].omitted[k].violations.indices {
+                    if let st = status[scenes[s].omitted[k].violations[r].fingerprint] { scenes[s].omitted[k].violations[r].baseline = st }
+                }
             }
         }
         fixedInBaseline = comparison.entries.filter { $0.status == .fixed }.compactMap { e in

@@ -72,20 +72,26 @@ extension SpatialCheck {
     /// Leaves out the violations `keep` marks false (`violationsKept`), recording them in
     /// `SceneReport.omitted`; a scene without a row in `keep` keeps all of its violations.
     public static func limitViolations(_ report: inout Report, keeping keep: [[Bool]]) {
+        struct Key: Hashable { var rule: String; var severity: Severity }
         for s in report.scenes.indices where s < keep.count && keep[s].contains(false) {
-            var counts: [String: [Severity: Int]] = [:]
+            // What a baseline needs of each one left out, per rule and severity, in report order.
+            var left: [Key: [LeftOutViolation]] = [:]
             var remaining: [ReportViolation] = []
             for (i, v) in report.scenes[s].violations.enumerated() {
-                if i >= keep[s].count || keep[s][i] { remaining.append(v) } else { counts[v.rule, default: [:]][v.severity, default: 0] += 1 }
+                if i >= keep[s].count || keep[s][i] {
+                    remaining.append(v)
+                } else {
+                    left[Key(rule: v.rule, severity: v.severity), default: []]
+                        .append(LeftOutViolation(fingerprint: v.fingerprint, measured: v.measured, threshold: v.threshold, baseline: v.baseline))
+                }
             }
             var omitted = report.scenes[s].omitted
-            for (rule, bySeverity) in counts {
-                for (severity, n) in bySeverity {
-                    if let j = omitted.firstIndex(where: { $0.rule == rule && $0.severity == severity }) {
-                        omitted[j].count += n
-                    } else {
-                        omitted.append(OmittedViolations(rule: rule, severity: severity, count: n))
-                    }
+            for (key, records) in left {
+                if let j = omitted.firstIndex(where: { $0.rule == key.rule && $0.severity == key.severity }) {
+                    omitted[j].count += records.count
+                    omitted[j].violations += records
+                } else {
+                    omitted.append(OmittedViolations(rule: key.rule, severity: key.severity, count: records.count, violations: records))
                 }
             }
             omitted.sort { $0.severity != $1.severity ? $0.severity < $1.severity : $0.rule < $1.rule }

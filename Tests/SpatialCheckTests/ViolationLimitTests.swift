@@ -34,9 +34,10 @@ import Rules
         SpatialCheck.limitViolations(&r, perRule: 2)
         let a = r.scenes[0]
         #expect(a.violations.map(\.message) == ["A 0", "A 1", "B 0", "B 1"])
-        #expect(a.omitted == [OmittedViolations(rule: "A", severity: .error, count: 3),
-                              OmittedViolations(rule: "B", severity: .warning, count: 1),
-                              OmittedViolations(rule: "B", severity: .info, count: 1)])
+        #expect(a.omitted.map { "\($0.rule) \($0.severity) \($0.count)" } == ["A error 3", "B warning 1", "B info 1"])
+        // What a baseline needs of each one left out: the left-out ones' fingerprints, values, thresholds.
+        #expect(a.omitted.map { $0.violations.map(\.fingerprint) } == [["A-2", "A-3", "A-4"], ["B-2"], ["B-9"]])
+        #expect(a.omitted.allSatisfy { $0.violations.allSatisfy { $0.measured == 40 && $0.threshold == 60 } })
         #expect(a.omittedCount == 5)
         // The summary counts every violation.
         #expect(a.count(.error) == 5 && a.count(.warning) == 3 && a.count(.info) == 1)
@@ -65,7 +66,8 @@ import Rules
         SpatialCheck.limitViolations(&r, perRule: 0, total: 4)
         #expect(r.scenes[0].violations.map(\.message) == ["A 0", "A 1", "A 2", "A 3"])
         #expect(r.scenes[1].violations.isEmpty)
-        #expect(r.scenes[1].omitted == [OmittedViolations(rule: "A", severity: .error, count: 2)])
+        #expect(r.scenes[1].omitted.map { "\($0.rule) \($0.severity) \($0.count)" } == ["A error 2"])
+        #expect(r.scenes[1].omitted.first?.violations.map(\.fingerprint) == ["A-0", "A-1"])
         #expect(r.count(.error) == 7)
     }
 
@@ -106,8 +108,9 @@ import Rules
         let scene = try #require(v.report.scenes.first)
         #expect(scene.violations.filter { $0.rule == "target-center-spacing" }.count == 5)
         #expect(scene.violations.filter { $0.rule == "target-hit-region-visionos" }.count == 5)
-        #expect(scene.omitted.contains(OmittedViolations(rule: "target-center-spacing", severity: .error, count: 26)))
-        #expect(scene.omitted.contains(OmittedViolations(rule: "target-hit-region-visionos", severity: .warning, count: 15)))
+        let omitted = scene.omitted.map { "\($0.rule) \($0.severity) \($0.count) \($0.violations.count)" }
+        #expect(omitted.contains("target-center-spacing error 26 26"))
+        #expect(omitted.contains("target-hit-region-visionos warning 15 15"))
         #expect(scene.count(.error) == 31 && scene.count(.warning) == 20)
     }
 

@@ -454,6 +454,7 @@ final class SceneBuilder {
         var keys: [ViewerKey] = []
         var (pos, rot) = start
         var lastT: Double?
+        var turns = WrittenTurns()
         for item in items {
             guard let k = r.mapping(item, "a '\(label)' key") else { continue }
             k.checkKeys(["t", "position", "rotation", "quaternion"], in: "a '\(label)' key", reader: r)
@@ -465,7 +466,9 @@ final class SceneBuilder {
             }
             lastT = t
             if let pn = k["position"], let v = r.vec3(pn, "'position' of a \(keyName) key") { pos = v }
-            if let q = orientation(k, "a \(keyName) key").quat { rot = q }
+            let o = orientationWithAngles(k, "a \(keyName) key")
+            turns.check(o, at: k, time: t, what: "'\(label)'", keepsPrevious: true, reader: r)
+            if let q = o.quat { rot = q }
             keys.append(ViewerKey(time: t, position: pos, rotation: rot))
         }
         return keys
@@ -475,13 +478,19 @@ final class SceneBuilder {
 
     /// `rotation: {yaw, pitch, roll}` or `quaternion: [x, y, z, w]`; `given` when either key is present.
     private func orientation(_ m: YMap, _ what: String) -> (quat: Quat?, given: Bool) {
+        let o = orientationWithAngles(m, what)
+        return (o.quat, o.given)
+    }
+
+    /// `orientation`, with the angles as written when given as `rotation: {yaw, pitch, roll}`.
+    private func orientationWithAngles(_ m: YMap, _ what: String) -> (quat: Quat?, given: Bool, angles: SIMD3<Double>?) {
         let hasR = m.has("rotation"), hasQ = m.has("quaternion")
         if hasR && hasQ {
             r.error(m.keyLoc("quaternion"), "\(what) gives both 'rotation' and 'quaternion'; give one of them")
-            return (nil, true)
+            return (nil, true, nil)
         }
         if let rn = m["rotation"] {
-            guard let rm = r.mapping(rn, "'rotation' of \(what) ({yaw, pitch, roll} in degrees)") else { return (nil, true) }
+            guard let rm = r.mapping(rn, "'rotation' of \(what) ({yaw, pitch, roll} in degrees)") else { return (nil, true, nil) }
             rm.checkKeys(["yaw", "pitch", "roll"], in: "'rotation'", reader: r)
             var ok = true
             func angle(_ k: String) -> Double {
@@ -489,21 +498,22 @@ final class SceneBuilder {
                 guard let d = r.number(v, "'\(k)' of 'rotation'", expected: "an angle in degrees") else { ok = false; return 0 }
                 return d
             }
-            let q = Quat(yaw: angle("yaw"), pitch: angle("pitch"), roll: angle("roll"))
-            return (ok ? q : nil, true)
+            let a = SIMD3(angle("yaw"), angle("pitch"), angle("roll"))
+            let q = Quat(yaw: a.x, pitch: a.y, roll: a.z)
+            return (ok ? q : nil, true, ok ? a : nil)
         }
         if let qn = m["quaternion"] {
-            guard let v = r.numbers(qn, count: 4, "'quaternion' of \(what)", shape: "[x, y, z, w]") else { return (nil, true) }
+            guard let v = r.numbers(qn, count: 4, "'quaternion' of \(what)", shape: "[x, y, z, w]") else { return (nil, true, nil) }
             let q = Quat(x: v[0], y: v[1], z: v[2], w: v[3])
             let len2 = q.lengthSquared
             guard len2.isFinite, len2 > 1e-24 else {
                 r.error(qn.loc, "'quaternion' of \(what) has zero (or out-of-range) length; a rotation needs a non-zero quaternion",
                         hint: "the identity is [0, 0, 0, 1]")
-                return (nil, true)
+                return (nil, true, nil)
             }
-            return (q.normalized, true)
+            return (q.normalized, true, nil)
         }
-        return (nil, false)
+        return (nil, false, nil)
     }
 
     private func parseScale(_ n: YNode, _ what: String) -> Vec3? {
@@ -1517,6 +1527,7 @@ final class SceneBuilder {
             var ch = NodeChannel(node: nodeIdx)
             var lastT: Double?
             var ok = true
+            var turns = WrittenTurns()
             for item in items {
                 guard let k = r.mapping(item, "a keyframe") else { ok = false; continue }
                 k.checkKeys(["t", "position", "rotation", "quaternion", "scale"], in: "a keyframe", reader: r)
@@ -1529,7 +1540,9 @@ final class SceneBuilder {
                 }
                 lastT = t
                 let pos = k["position"].flatMap { r.vec3($0, "'position' of a keyframe") } ?? rest.translation
-                let rot = orientation(k, "a keyframe").quat.map { (rotPrefix * $0).normalized } ?? rest.rotation
+                let o = orientationWithAngles(k, "a keyframe")
+                turns.check(o, at: k, time: t, what: what, keepsPrevious: false, reader: r)
+                let rot = o.quat.map { (rotPrefix * $0).normalized } ?? rest.rotation
                 let sc = k["scale"].flatMap { parseScale($0, "a keyframe") } ?? rest.scale
                 ch.positions.append(Key(time: t, value: pos))
                 ch.rotations.append(Key(time: t, value: rot))
@@ -1931,5 +1944,37 @@ extension Vec3 {
     fileprivate var maxMagnitude: Double {
         guard isFinite else { return .infinity }
         return Swift.max(abs(x), abs(y), abs(z))
+    }
+}
+
+/// Consecutive rotation keys written as angles that differ by 180° or more (yaw 0 → 360 for a
+/// full turn): rotations are interpolated the shorter way (slerp), so such a pair turns less than
+/// written, or back the other way, or not at all. Noted once per key list, with the fix.
+struct WrittenTurns {
+    private var last: (angles: SIMD3<Double>, time: Double)?
+    private var noted = false
+
+    /// `keepsPrevious`: a key without a rotation keeps the previous key's (a viewer path), else it
+    /// has the rest rotation (an entity's keyframes), whose written angles are not known here.
+    mutating func check(_ o: (quat: Quat?, given: Bool, angles: SIMD3<Double>?), at k: YMap, time: Double, what: String,
+                        keepsPrevious: Bool, reader r: Reader) {
+        guard o.given else {
+            if !keepsPrevious { last = nil }
+            return
+        }
+        defer { last = o.angles.map { ($0, time) } }
+        guard !noted, let a = o.angles, let (b, t0) = last else { return }
+        let d = a - b
+        let names = ["yaw", "pitch", "roll"]
+        guard let i = (0..<3).first(where: { abs(d[$0]) >= 180 }) else { return }
+        noted = true
+        r.warning(k.keyLoc("rotation"),
+                  "the rotation keys of \(what) at t = \(Reader.format(t0)) and t = \(Reader.format(time)) differ by \(Reader.format(abs(d[i])))° of \(names[i]) (\(Reader.format(b[i])) → \(Reader.format(a[i]))); rotations are interpolated the shorter way, so this pair of keys turns by \(Reader.format(Self.shorter(d[i])))° instead; add keys less than 180° apart (for a full turn: yaw 0, 120, 240, 360)")
+    }
+
+    /// The turn the shorter way, for one angle difference (degrees, in [0, 180]).
+    static func shorter(_ d: Double) -> Double {
+        let m = abs(d).truncatingRemainder(dividingBy: 360)
+        return min(m, 360 - m)
     }
 }

@@ -250,3 +250,47 @@ import SpatialModel
         #expect(v.exitCode == .clean)
     }
 }
+
+/// Rotation keys written as angles 180° or more apart: slerp takes the shorter way, so the
+/// animation the tool checks is not the one written (session 15 trial: a carousel keyed yaw 0 → 360
+/// did not turn and passed). A note says so, once per key list.
+@Suite struct WrittenTurnTests {
+    static func scene(_ keys: String, viewer: String = "") -> String {
+        """
+        format: spatialscene/1
+        \(viewer)entities:
+          - id: ring
+            kind: group
+            position: [0, 1.5, 0]
+            animation:
+              loop: true
+              keyframes: [\(keys)]
+        """
+    }
+
+    @Test func aFullTurnInOneKeyPairIsNoted() throws {
+        let scene = try LoaderFixture.load(Self.scene("{t: 0, rotation: {yaw: 0}}, {t: 24, rotation: {yaw: 360}}"))
+        #expect(scene.warnings.count == 1)
+        let w = try #require(scene.warnings.first)
+        #expect(w.message == "the rotation keys of group 'ring' at t = 0 and t = 24 differ by 360° of yaw (0 → 360); rotations are "
+            + "interpolated the shorter way, so this pair of keys turns by 0° instead; add keys less than 180° apart (for a full turn: yaw 0, 120, 240, 360)")
+        // 0 → 270 turns 90° the other way.
+        let back = try LoaderFixture.load(Self.scene("{t: 0, rotation: {yaw: 0}}, {t: 1, rotation: {yaw: 270}}"))
+        #expect(back.warnings.first?.message.contains("turns by 90° instead") == true)
+        // Pitch too, and the viewer's path.
+        let pitch = try LoaderFixture.load(Self.scene("{t: 0, rotation: {pitch: -100}}, {t: 1, rotation: {pitch: 100}}"))
+        #expect(pitch.warnings.first?.message.contains("200° of pitch (-100 → 100)") == true)
+        let viewer = try LoaderFixture.load(Self.scene("{t: 0, position: [0, 0, 0]}",
+            viewer: "viewer:\n  path: [{t: 0, rotation: {yaw: -90}}, {t: 4, rotation: {yaw: 90}}]\n"))
+        #expect(viewer.warnings.map(\.message).contains { $0.hasPrefix("the rotation keys of 'viewer.path' at t = 0 and t = 4 differ by 180° of yaw") })
+    }
+
+    @Test func keysLessThanHalfATurnApartAreNotNoted() throws {
+        let scene = try LoaderFixture.load(Self.scene(
+            "{t: 0, rotation: {yaw: 0}}, {t: 8, rotation: {yaw: 120}}, {t: 16, rotation: {yaw: 240}}, {t: 24, rotation: {yaw: 360}}"))
+        #expect(scene.warnings.isEmpty)
+        // A key without a rotation between two keys keeps the previous one: 0, (none), 170 is fine.
+        let gap = try LoaderFixture.load(Self.scene("{t: 0, rotation: {yaw: 0}}, {t: 1, position: [0, 2, 0]}, {t: 2, rotation: {yaw: 170}}"))
+        #expect(gap.warnings.isEmpty)
+    }
+}

@@ -344,7 +344,9 @@ final class SceneBuilder {
         let source = durationGiven ? "duration" : "the default duration (the end of the viewer path, animations and events)"
         r.error(options.duration == nil && durationGiven ? durationLoc : nil,
                 "the scene needs \(count) frames (\(source) \(Reader.format(duration)) s × \(Reader.format(frameRate)) Hz); the limit is \(Limits.maxFrames) frames",
-                hint: "simulate less: pass --duration SECONDS and/or a lower --frame-rate HZ, or set 'duration'/'frameRate' in the scene")
+                hint: options.duration != nil
+                    ? "simulate less: pass a shorter --duration (at most \(Reader.format((Double(Limits.maxFrames) / frameRate * 1000).rounded(.down) / 1000)) s at \(Reader.format(frameRate)) Hz) or a lower --frame-rate HZ"
+                    : "simulate less: pass --duration SECONDS and/or a lower --frame-rate HZ, or set 'duration'/'frameRate' in the scene")
     }
 
     private func failure() -> LoadFailure {

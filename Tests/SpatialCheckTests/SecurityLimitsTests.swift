@@ -20,6 +20,9 @@ private let hangGuardMinutes = 20
         let ok = try? SecurityFixture.load("format: spatialscene/1\nduration: 20000\nentities: []\n",
                                            options: LoadOptions(duration: 60))
         #expect(ok?.duration == 60)
+        // An override over the limit: the hint asks for a shorter one (1,000,000 frames / 90 Hz = 11,111.111 s).
+        let long = SecurityFixture.errors("format: spatialscene/1\nentities: []\n", options: LoadOptions(duration: 11200))
+        #expect(long.first?.hint == "simulate less: pass a shorter --duration (at most 11111.111 s at 90 Hz) or a lower --frame-rate HZ")
         // A default duration from a slow animation is caught too (no location: nothing in the file says "duration").
         let slow = SecurityFixture.errors("""
             format: spatialscene/1
@@ -336,7 +339,7 @@ private enum SecurityFixture {
         try SceneLoader.load(text: text, path: "test.scene.yaml", baseDirectory: directory, options: options, importer: importer)
     }
 
-    static func errors(_ text: String) -> [Diagnostic] {
-        do { _ = try load(text); return [] } catch { return error.diagnostics }
+    static func errors(_ text: String, options: LoadOptions = .init()) -> [Diagnostic] {
+        do { _ = try load(text, options: options); return [] } catch { return error.diagnostics }
     }
 }

@@ -51,13 +51,13 @@ struct ImportWorkerCommand: ParsableCommand {
 /// commands (`@OptionGroup var importOptions: ImportIsolationOptions`) and pass `isolation` on
 /// to the loader. The isolation hints name `--import-timeout` and `--import-memory`.
 struct ImportIsolationOptions: ParsableArguments {
-    @Option(name: .customLong("import-timeout"),
+    @Option(name: .customLong("import-timeout"), parsing: .unconditional,
             help: "Seconds one asset import may take before it is stopped (default: 30).")
     var importTimeout: Double = AssetImportIsolation.defaultTimeout
-    @Option(name: .customLong("import-memory"),
+    @Option(name: .customLong("import-memory"), parsing: .unconditional,
             help: "Memory limit for one asset import, in GiB (default: 4; 0 for none; enforced on Linux).")
     var importMemory: Double = Double(AssetImportIsolation.defaultMemoryLimitBytes) / 1_073_741_824
-    @Option(name: .customLong("import-budget"),
+    @Option(name: .customLong("import-budget"), parsing: .unconditional,
             help: "Seconds one scene's asset imports may take together (default: 300); its assets after that are errors.")
     var importBudget: Double = LoadOptions.defaultImportBudget
     @Flag(name: .customLong("no-import-isolation"),

@@ -234,7 +234,7 @@ struct Validate: ParsableCommand {
     var noReplay = false
     @Option(help: "Project root that scene paths (and so fingerprints) are relative to (default: the folder of the nearest .spatialcheck.yaml, else the git work tree, else the current directory).")
     var root: String?
-    @Option(help: "Check only shard i of n (e.g. 2/3): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
+    @Option(help: "Check only shard i of n (e.g. 2/3; 1 ≤ i ≤ n ≤ 1024): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
     var shard: Shard?
     @Option(name: .customLong("max-violations"), parsing: .unconditional,
             help: "Violations listed per rule and scene (default \(SpatialCheck.defaultMaxViolationsPerRule); 0 = all). The rest are counted in the summary and the exit code; SARIF lists at most \(SpatialCheck.sarifResultLimit) results, GitHub annotations at most \(Reporting.Report.githubAnnotationLimit).")

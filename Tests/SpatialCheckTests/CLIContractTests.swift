@@ -378,6 +378,9 @@ import Foundation
             (["simulate", scene, "--frame-rate", "-5"], "--frame-rate must be a number of Hz greater than 0 and at most 10000"),
             (["inspect", scene, "--point-angle", "-0.1"], "--point-angle must be greater than 0 and less than 1"),
             (["bench", scene, "--frames", "-1"], "--frames must be between 1 and 100000000"),
+            (["validate", scene, "--import-memory", "-1"], "--import-memory must be a number of GiB between 0 (no limit) and 1024"),
+            (["validate", scene, "--import-timeout", "-2"], "--import-timeout must be a positive number of seconds"),
+            (["validate", scene, "--import-budget", "-3"], "--import-budget must be a positive number of seconds"),
         ]
         for (args, message) in cases {
             let r = try run(args)

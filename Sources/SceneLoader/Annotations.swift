@@ -350,11 +350,11 @@ extension SceneBuilder {
             }
             var epath = path + "/" + id
             checkPathLength(epath, parentPath: path, at: where_, kind: "asset node", id: id)
-            if let prev = paths[epath] {
+            if let prev = paths.value(forKey: epath) {
                 r.warning(where_, "node '\(id)' of asset '\(display)' has the same path as the entity at \(prev.map { "\($0)" } ?? "?"); it is reported as '\(epath)~asset'")
                 epath += "~asset"
             }
-            paths[epath] = where_
+            paths.updateValue(where_, forKey: epath)
             let ent = entities.count
             var e = Entity(id: id, path: epath, kind: .node, node: sceneIdx, location: where_ ?? SourceLocation(line: 1, column: 1))
             e.geometryNodes = sceneIdx..<nodes[sceneIdx].subtreeEnd

@@ -140,7 +140,7 @@ final class SceneBuilder {
     var nodeVertices: [Int: [Float]] = [:]
     @exclusivity(unchecked) var entities: [Entity] = []
     private var animations: [Animation] = []
-    @exclusivity(unchecked) var paths: [String: SourceLocation?] = [:]
+    @exclusivity(unchecked) var paths = PathTable()
     var units = Units()
     private var viewer = Viewer()
     /// iOS `device`, and whether `units.pointAngle` was stated (then the device does not set it).
@@ -319,7 +319,7 @@ final class SceneBuilder {
         var e = Entity(id: id, path: id, kind: .model, node: nodeIdx, location: SourceLocation(line: 1, column: 1))
         e.metresPerPoint = units.fixedPointSize
         entities.append(e)
-        paths[id] = .some(nil)
+        paths.updateValue(nil, forKey: id)
         _ = attach(asset: asset, display: path, resolved: resolved, selectNode: nil, selectLoc: nil,
                    override: nil, entIdx: 0, nodeIdx: nodeIdx, anchor: .world, path: id, loc: nil)
         nodes[nodeIdx].subtreeEnd = nodes.count

@@ -110,19 +110,21 @@ public struct RectPt: Hashable, Sendable {
 /// One node of the transform hierarchy the simulator steps: scene entities, 2D elements and asset
 /// nodes alike. Nodes are in depth-first pre-order, so a subtree is `index ..< subtreeEnd`.
 public struct Node: Sendable {
+    // Ordered so that the one-byte `anchor` and the optionals' tags share padding (declaration
+    // order is layout order): 352 bytes instead of 368.
     public var name: String
     public var parent: Int?
+    /// Frame of a root node: the world, the head, or the hand frame. Children inherit it.
+    public var anchor: Anchor
     public var subtreeEnd: Int
+    /// The entity this node stands for, if any.
+    public var entity: Int?
     /// Rest local transform relative to the parent (or, for a root, to its anchor frame).
     public var rest: Mat4
     /// The rest transform decomposed; animation channels override its components.
     public var restTRS: Transform
     /// This node's own geometry in its local frame (`.empty` when it has none).
     public var geometry: AABB
-    /// Frame of a root node: the world, the head, or the hand frame. Children inherit it.
-    public var anchor: Anchor
-    /// The entity this node stands for, if any.
-    public var entity: Int?
 
     public init(name: String, parent: Int?, subtreeEnd: Int, rest: Mat4, restTRS: Transform,
                 geometry: AABB, anchor: Anchor, entity: Int?) {
@@ -159,65 +161,32 @@ public struct AssetUse: Sendable {
 }
 
 /// Something a report can name: a scene entity, a 2D element, or a marked asset node.
+///
+/// The fields most entities leave at nil (a text's string, labels, an asset, media, hit regions,
+/// colours, …) live in one copy-on-write box, `extras`, that stays nil until one of them is set;
+/// they read and write like the stored fields (computed accessors of the same names and types).
+/// The stored fields are ordered to leave little padding (Swift lays a struct out in declaration
+/// order): a 16,000-element scene's table is a third of the size it was with every field inline.
 public struct Entity: Sendable {
-    /// The entity's own id; `path` addresses it in reports (`player/controls/play`).
-    public var id: String
-    public var path: String
+    // 16-byte aligned fields first, the one-byte fields in the padding behind them.
+    /// World bounds at rest (t = 0 pose, no animation, no skinning), exact for asset vertices.
+    public var restWorldBounds: AABB
+    /// World orientation at rest as `{yaw, pitch, roll}` in degrees (scene format convention), nil
+    /// when the rest transform has no orientation (a zero scale).
+    public var restOrientation: Vec3?
     public var kind: EntityKind
     public var role: ElementRole?
-    /// Its transform node.
-    public var node: Int
-    /// Nodes whose geometry makes up its bounds (its own node; a model's asset nodes; a group's subtree).
-    public var geometryNodes: Range<Int>
-    public var parent: Int?
-    /// For elements: the window or volume entity whose 2D surface holds it.
-    public var container: Int?
     public var interactive: Bool
     public var primary: Bool
     /// Visible at t = 0 (`visible: false` starts hidden; events show and hide).
     public var visible: Bool
     public var anchor: Anchor
     public var scaleMode: ScaleMode
-    /// Metres per point: fixed at placement for dynamic scale (`tan(pointAngle) · d0`), or the
-    /// fixed-scale size.
-    public var metresPerPoint: Double
-    /// Distance from the eye at t = 0 to the entity's centre (d0).
-    public var placementDistance: Double
-    /// Window size, or a volume's front-face size, in points.
-    public var sizePt: SIMD2<Double>?
-    /// Volume size in metres.
-    public var sizeMetres: Vec3?
-    /// Element frame inside its container, in points, and its depth toward the viewer in points.
-    public var frame: RectPt?
-    public var depthPt: Double
-    /// Font size in points for text-bearing content; `textHeight` in metres for fixed-scale 3D text.
-    public var fontSize: Double?
-    public var textHeight: Double?
-    public var string: String?
-    public var label: String?
-    public var asset: AssetUse?
-    public var groundPlane: Bool?
-    /// Progressive-immersion range in degrees.
-    public var immersionRange: [Double]?
-    /// Index into `Scene.animations` of the animation that drives this entity, if any.
-    public var animation: Int?
-    /// World bounds at rest (t = 0 pose, no animation, no skinning), exact for asset vertices.
-    public var restWorldBounds: AABB
-    /// World orientation at rest as `{yaw, pitch, roll}` in degrees (scene format convention), nil
-    /// when the rest transform has no orientation (a zero scale).
-    public var restOrientation: Vec3?
-    public var location: SourceLocation
     /// How input reaches it (`interaction`); nil when nothing says.
     public var interaction: Interaction?
     /// Its hover effect; nil when nothing says (unknown, not missing).
     public var hoverEffect: HoverEffect?
-    /// Its hit region as stated (element key, annotation or asset file); nil: its bounds.
-    public var hitRegion: HitRegion?
-    /// For an element with a 2D hit region: that region in its container's points.
-    public var hitFrame: RectPt?
-    public var accessibilityLabel: String?
-    /// The media it plays (`media`), nil when it plays none.
-    public var media: Media? = nil
+    public var groundPlane: Bool?
     /// A volume or fixed-scale window that shows a real object at its real size
     /// (`representsRealObject`); nil when the scene does not say.
     public var representsRealObject: Bool? = nil
@@ -225,33 +194,162 @@ public struct Entity: Sendable {
     /// placed relative to the head (`placementMode`, or its default); nil for children and head- or
     /// hand-anchored content.
     public var placementMode: PlacementMode? = nil
+    /// Stated decorative: purely visual, hidden from VoiceOver (needs no label); nil when nothing says.
+    public var decorative: Bool? = nil
+    public var fontWeight: FontWeight? = nil
+    /// Window size, or a volume's front-face size, in points.
+    public var sizePt: SIMD2<Double>?
     /// Where `interactive`, `interaction`, `hoverEffect`, `hitRegion`, `anchor` and
     /// `accessibilityLabel` came from.
     public var factSources: FactSources
-    /// Stated decorative: purely visual, hidden from VoiceOver (needs no label); nil when nothing says.
-    public var decorative: Bool? = nil
-    /// Text (foreground) colour and what the content is drawn on; nil when nothing says.
-    public var color: Paint? = nil
-    public var background: Paint? = nil
-    public var fontWeight: FontWeight? = nil
-    /// SF Symbol name shown by the element (a tab's icon); nil when nothing says.
-    public var symbol: String? = nil
+    /// The entity's own id; `path` addresses it in reports (`player/controls/play`).
+    public var id: String
+    public var path: String
+    /// Its transform node.
+    public var node: Int
+    /// Nodes whose geometry makes up its bounds (its own node; a model's asset nodes; a group's subtree).
+    public var geometryNodes: Range<Int>
+    /// Metres per point: fixed at placement for dynamic scale (`tan(pointAngle) · d0`), or the
+    /// fixed-scale size.
+    public var metresPerPoint: Double
+    /// Distance from the eye at t = 0 to the entity's centre (d0).
+    public var placementDistance: Double
+    /// Element frame inside its container, in points, and its depth toward the viewer in points.
+    public var depthPt: Double
+    public var location: SourceLocation
+    /// The rarely set fields; nil while every one of them is nil.
+    @usableFromInline var extras: EntityExtrasBox?
+    public var parent: Int?
+    /// For elements: the window or volume entity whose 2D surface holds it.
+    public var container: Int?
+    /// Font size in points for text-bearing content; `textHeight` (below) in metres for
+    /// fixed-scale 3D text.
+    public var fontSize: Double?
+    /// Index into `Scene.animations` of the animation that drives this entity, if any.
+    public var animation: Int?
+    /// Element frame inside its container, in points (`depthPt` above is its depth).
+    public var frame: RectPt?
 
     public init(id: String, path: String, kind: EntityKind, node: Int, location: SourceLocation) {
         self.id = id; self.path = path; self.kind = kind; self.role = nil; self.node = node
         self.geometryNodes = node..<(node + 1); self.parent = nil; self.container = nil
         self.interactive = false; self.primary = false; self.visible = true; self.anchor = .world
         self.scaleMode = .fixed; self.metresPerPoint = 0; self.placementDistance = 0
-        self.sizePt = nil; self.sizeMetres = nil; self.frame = nil; self.depthPt = 0
-        self.fontSize = nil; self.textHeight = nil; self.string = nil; self.label = nil
-        self.asset = nil; self.groundPlane = nil; self.immersionRange = nil; self.animation = nil
+        self.sizePt = nil; self.frame = nil; self.depthPt = 0
+        self.fontSize = nil; self.groundPlane = nil; self.animation = nil
         self.restWorldBounds = .empty; self.restOrientation = nil; self.location = location
-        self.interaction = nil; self.hoverEffect = nil; self.hitRegion = nil; self.hitFrame = nil
-        self.accessibilityLabel = nil; self.factSources = FactSources()
+        self.interaction = nil; self.hoverEffect = nil; self.factSources = FactSources()
+        self.extras = nil
     }
 
     /// Text content that people read (text entities, text elements, text-marked nodes).
     public var isReadable: Bool { kind == .text || role == .text }
+
+    // MARK: The rarely set fields (in `extras`)
+
+    /// Volume size in metres.
+    public var sizeMetres: Vec3? {
+        @inlinable get { extras?.value.sizeMetres }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.sizeMetres = newValue } } }
+    }
+    /// `textHeight` in metres for fixed-scale 3D text (`fontSize` above for text in points).
+    public var textHeight: Double? {
+        @inlinable get { extras?.value.textHeight }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.textHeight = newValue } } }
+    }
+    public var string: String? {
+        @inlinable get { extras?.value.string }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.string = newValue } } }
+    }
+    public var label: String? {
+        @inlinable get { extras?.value.label }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.label = newValue } } }
+    }
+    public var asset: AssetUse? {
+        @inlinable get { extras?.value.asset }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.asset = newValue } } }
+    }
+    /// Progressive-immersion range in degrees.
+    public var immersionRange: [Double]? {
+        @inlinable get { extras?.value.immersionRange }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.immersionRange = newValue } } }
+    }
+    /// Its hit region as stated (element key, annotation or asset file); nil: its bounds.
+    public var hitRegion: HitRegion? {
+        @inlinable get { extras?.value.hitRegion }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.hitRegion = newValue } } }
+    }
+    /// For an element with a 2D hit region: that region in its container's points.
+    public var hitFrame: RectPt? {
+        @inlinable get { extras?.value.hitFrame }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.hitFrame = newValue } } }
+    }
+    public var accessibilityLabel: String? {
+        @inlinable get { extras?.value.accessibilityLabel }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.accessibilityLabel = newValue } } }
+    }
+    /// The media it plays (`media`), nil when it plays none.
+    public var media: Media? {
+        @inlinable get { extras?.value.media }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.media = newValue } } }
+    }
+    /// Text (foreground) colour and what the content is drawn on; nil when nothing says.
+    public var color: Paint? {
+        @inlinable get { extras?.value.color }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.color = newValue } } }
+    }
+    public var background: Paint? {
+        @inlinable get { extras?.value.background }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.background = newValue } } }
+    }
+    /// SF Symbol name shown by the element (a tab's icon); nil when nothing says.
+    public var symbol: String? {
+        @inlinable get { extras?.value.symbol }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.symbol = newValue } } }
+    }
+
+    /// Changes the rarely set fields: in place when this entity holds the only reference to its
+    /// box, otherwise in a copy of it (so a copy of the entity keeps its own values), or in a new
+    /// box when it had none.
+    @usableFromInline
+    mutating func updateExtras(_ change: (inout EntityExtras) -> Void) {
+        if extras == nil {
+            extras = EntityExtrasBox(EntityExtras())
+        } else if !isKnownUniquelyReferenced(&extras), let shared = extras {
+            extras = EntityExtrasBox(shared.value)
+        }
+        if let box = extras { change(&box.value) }
+    }
+}
+
+/// The fields of an `Entity` that most entities leave at nil, kept out of line. (`@usableFromInline`
+/// so that other modules inline `Entity`'s getters: one nil test for an entity without them.)
+@usableFromInline
+struct EntityExtras: Sendable {
+    @usableFromInline var sizeMetres: Vec3?
+    @usableFromInline var textHeight: Double?
+    @usableFromInline var string: String?
+    @usableFromInline var label: String?
+    @usableFromInline var asset: AssetUse?
+    @usableFromInline var immersionRange: [Double]?
+    @usableFromInline var hitRegion: HitRegion?
+    @usableFromInline var hitFrame: RectPt?
+    @usableFromInline var accessibilityLabel: String?
+    @usableFromInline var media: Media?
+    @usableFromInline var color: Paint?
+    @usableFromInline var background: Paint?
+    @usableFromInline var symbol: String?
+    @usableFromInline init() {}
+}
+
+/// `Entity`'s copy-on-write box of `EntityExtras`. `value` is changed only through
+/// `Entity.updateExtras`, and only while that entity holds the only reference to the box, so a
+/// box that is shared (between copies of an entity, or threads) is never written: the same rule
+/// as the standard library's arrays, which is why it can be `Sendable`.
+@usableFromInline
+final class EntityExtrasBox: @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) var value: EntityExtras
+    @usableFromInline init(_ value: EntityExtras) { self.value = value }
 }
 
 /// A head pose keyframe of the viewer path.

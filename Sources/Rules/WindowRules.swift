@@ -399,6 +399,9 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// Test hook: repeat the known findings over a streak of list frames (on by default); off,
     /// every listed pair is looked at in every frame. The violations are the same either way.
     var knownStreaks = true
+    /// Test hook: pass over a listed pair of moving content whose box cannot reach the slab this
+    /// frame (`outsideSlab`) without the exact test (on by default). The violations are the same.
+    var slabScreen = true
     /// Pair-frames the streaks repeated without looking at the pair (for tests).
     private(set) var streakPairFrames = 0
     /// The last frame evaluated with the streak's marks (its first frame or a later one); −1: none.
@@ -593,8 +596,9 @@ final class ControlsKeepoutRule: RuleProcessor {
         let marking = knownStreaks && !continuing
         let starts = listStart, pairs = listPairs, moved = movedSinceBuild, drift = self.drift
         let near = Self.nearSkin, inStreak = Self.streakBit, reportedInStreak = Self.streakBit | Self.streakReportedBit
-        let firstCorner = self.firstCorner, visible = f.visible, head = f.headPosition
+        let firstCorner = self.firstCorner, visible = f.visible, head = f.headPosition, frames = f.boxFrames
         let depthTolerance = self.depthTolerance, band = self.band, rule = self.rule, tracked = trackedBefore
+        let reject = slabScreen
         var slots = listSlot, corners = self.corners, known = listKnown, marked = streakWindow
         listSlot = []; self.corners = []; listKnown = []; streakWindow = []
         defer { listSlot = slots; self.corners = corners; listKnown = known; streakWindow = marked }
@@ -608,6 +612,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         slots.withUnsafeMutableBufferPointer { slots in
         known.withUnsafeMutableBufferPointer { known in
         corners.withUnsafeMutableBufferPointer { cs in
+        frames.withUnsafeBufferPointer { bf in
             let cs = UnsafeBufferPointer(cs)
             for (j, w) in windows.enumerated() where visible[w] {
                 let a = Int(starts[j]), b = Int(starts[j + 1])
@@ -663,12 +668,14 @@ final class ControlsKeepoutRule: RuleProcessor {
                         if marking, lasting { known[i] |= reportedInStreak; marked[j] = true }
                         continue
                     }
+                    // Content that moved: many of its listed pairs have no corner in the slab this frame.
+                    if reject, mask == .max, Self.outsideSlab(bf, o, plane, depthTolerance: depthTolerance) { continue }
                     guard let (gap, side) = Self.exactGap(cs, first, mask: mask, plane, head: head, eyeSide: eyeSide,
                                                           depthTolerance: depthTolerance, bandM: bandM) else { continue }
                     Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slots[i], &out)
                 }
             }
-        }}}
+        }}}}
         if continuing {
             if streakFrom < 0 { streakFrom = f.frame; streakFromTime = f.time }
             streakTo = f.frame; streakToTime = f.time
@@ -766,6 +773,26 @@ final class ControlsKeepoutRule: RuleProcessor {
                               _ f: FrameQuantities, slot: inout Int32, _ out: inout Findings) {
         out.report(slot: &slot, rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
                    aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
+    }
+
+    /// Whether no corner of `o`'s box, as `writeCorners` computes them from its box frame `bf[12·o ..< 12·o + 12]`
+    /// (centre ± a0 ± a1 ± a2), can pass the exact test's slab test (|depth| ≤ `depthTolerance`):
+    /// the centre's distance from the plane exceeds what the half-axes reach along its normal by
+    /// more than the tolerance and an allowance for rounding (10⁻⁹ of the magnitudes; the corners'
+    /// and depths' rounding is about 10⁻¹⁵ of them). NaN or infinite values: false.
+    @inline(__always)
+    static func outsideSlab(_ bf: UnsafeBufferPointer<Double>, _ o: Int, _ plane: WindowPlane, depthTolerance: Double) -> Bool {
+        let b = 12 * o
+        guard o >= 0, b + 11 < bf.count else { return false }
+        let n = plane.normal
+        let c = Vec3(bf[b], bf[b + 1], bf[b + 2])
+        let a0 = Vec3(bf[b + 3], bf[b + 4], bf[b + 5]), a1 = Vec3(bf[b + 6], bf[b + 7], bf[b + 8])
+        let a2 = Vec3(bf[b + 9], bf[b + 10], bf[b + 11])
+        let s = abs(dot(c - plane.center, n))
+        let r = abs(dot(a0, n)) + abs(dot(a1, n)) + abs(dot(a2, n))
+        @inline(__always) func m(_ v: Vec3) -> Double { abs(v.x) + abs(v.y) + abs(v.z) }
+        let allowance = 1e-9 * (1 + m(c) + m(a0) + m(a1) + m(a2) + m(plane.center)) * (1 + m(n))
+        return s - r > depthTolerance + allowance
     }
 
     /// A corner's distance in front of the plane, as the exact test computes it.

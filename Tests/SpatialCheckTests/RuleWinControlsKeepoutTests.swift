@@ -24,7 +24,7 @@ import SpatialModel
     /// `streaks`: repeat the known findings over streaks of list frames. `stillEntities`: hand the
     /// rule the simulator's `canMove` (off: not known, every entity compared in every frame).
     static func run(_ scene: Scene, _ mode: Mode, partial: Bool = true, streaks: Bool = true,
-                    stillEntities: Bool = true) -> Run {
+                    stillEntities: Bool = true, slabScreen: Bool = true) -> Run {
         let engine = RuleEngine(scene: scene, configuration: .default)
         let p = engine.processor(ControlsKeepoutRule.self)
         p?.incremental = mode == .list || mode == .listTested
@@ -32,6 +32,7 @@ import SpatialModel
         p?.partialUpdates = partial
         p?.exhaustive = mode == .definition
         p?.knownStreaks = streaks
+        p?.slabScreen = slabScreen
         var frames = 0
         Simulator(scene: scene).run { q in
             if stillEntities {
@@ -301,6 +302,10 @@ import SpatialModel
         #expect(looked.pairChecks == list.pairChecks)
         #expect(looked.knownFindings == list.knownFindings)
         #expect(looked.settledFindings == list.settledFindings)
+        // Every listed pair of moving content given the exact test, its box in the slab or not: the same.
+        let screened = Self.run(scene, .list, slabScreen: false)
+        #expect(screened.text == all.text)
+        #expect(screened.pairChecks == list.pairChecks)
         // Without the simulator's word on what cannot move, every box is compared: the same.
         let compared = Self.run(scene, .list, stillEntities: false)
         #expect(compared.text == all.text)
@@ -343,7 +348,53 @@ import SpatialModel
         #expect(pairs.contains("drift side"))
         #expect(list.streakPairFrames > 0)
         #expect(list.pairChecks == looked.pairChecks)
-        #expect(Self.run(scene, .list, streaks: false, stillEntities: false).text == all.text)
+        #expect(Self.run(scene, .list, streaks: false, stillEntities: false, slabScreen: false).text == all.text)
+    }
+
+    /// `outsideSlab` against the slab test of every corner (`boxCorners`, the corners the exact
+    /// test sees): whenever it says no corner is within the tolerance of the plane, none is; it
+    /// says so for every box whose corners are all on one side, clear of the slab; never for NaN.
+    /// By hand: a 0.2 m cube whose centre is 0.25 m in front of the plane has its nearest corners
+    /// 0.15 m away (outside a 0.1 m slab); at 0.19 m they are 0.09 m away (inside).
+    @Test func theSlabRejectAgreesWithTheCorners() {
+        let plane = WindowPlane(center: Vec3(0.3, 1.2, -2), right: Vec3(1, 0, 0), up: Vec3(0, 1, 0), normal: Vec3(0, 0, 1),
+                                halfWidth: 0.5, halfHeight: 0.3)
+        func frame(_ c: Vec3, _ a: Vec3, _ b: Vec3, _ d: Vec3) -> [Double] { [c.x, c.y, c.z, a.x, a.y, a.z, b.x, b.y, b.z, d.x, d.y, d.z] }
+        func outside(_ box: [Double], tol: Double = 0.1) -> Bool {
+            box.withUnsafeBufferPointer { ControlsKeepoutRule.outsideSlab($0, 0, plane, depthTolerance: tol) }
+        }
+        let axes = (Vec3(0.1, 0, 0), Vec3(0, 0.1, 0), Vec3(0, 0, 0.1))
+        #expect(outside(frame(Vec3(0.3, 1.2, -1.75), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(0.3, 1.2, -1.81), axes.0, axes.1, axes.2)))
+        #expect(outside(frame(Vec3(0.3, 1.2, -2.25), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(.nan, 1.2, -1.5), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(0.3, 1.2, -1.5), Vec3(.infinity, 0, 0), axes.1, axes.2)))
+        // Random turned boxes of every size near the plane: never a corner in the slab of a box it
+        // rejects, and every box whose corners are all on one side of the slab rejected.
+        var rng = SystemRandomNumberGenerator()
+        var rejected = 0, clear = 0, clearRejected = 0
+        for _ in 0..<20_000 {
+            func r(_ x: Double) -> Double { Double.random(in: -x...x, using: &rng) }
+            let size = [0.001, 0.05, 0.5, 3][Int.random(in: 0..<4, using: &rng)]
+            let c = plane.center + Vec3(r(2), r(2), r(0.2 + 2 * size))
+            let box = frame(c, Vec3(r(size), r(size), r(size)), Vec3(r(size), r(size), r(size)), Vec3(r(size), r(size), r(size)))
+            var q = FrameQuantities(entityCount: 1)
+            q.boxFrames = box
+            let depths = q.boxCorners(0).map { dot($0 - plane.center, plane.normal) }
+            let tol = [0.0, 0.1, 0.3][Int.random(in: 0..<3, using: &rng)]
+            if outside(box, tol: tol) {
+                rejected += 1
+                #expect(depths.allSatisfy { !(abs($0) <= tol) })
+            }
+            // All corners on one side, more than the tolerance away: the box's nearest corner is
+            // |centre depth| − Σ |half-axis · normal| away, which it computes.
+            if depths.allSatisfy({ $0 > tol + 1e-6 }) || depths.allSatisfy({ $0 < -tol - 1e-6 }) {
+                clear += 1
+                if outside(box, tol: tol) { clearRejected += 1 }
+            }
+        }
+        #expect(rejected > 1_000)
+        #expect(clear > 1_000 && clearRejected == clear)
     }
 
     /// `classify` on hand-placed cubes: a window plane through the origin (right x, up y, front

@@ -376,6 +376,47 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// every listed pair is tested. The violations are the same either way.
     var knownShortcut = true
 
+    // MARK: Known findings over a streak of list frames
+    //
+    // A listed pair whose finding the list knows gives the same finding (a gap of 0 on a known
+    // side), or none, in every frame while the list holds: by its bounds with the content's skin
+    // (bits 0–1 of `listKnown`) or, while the content has not moved since the build, without it
+    // (bits 2–3). Reported in one frame, such a finding only extends its run in the next (a
+    // repeated value is never a new worst: `Aggregate.record` takes a strictly worse one; the
+    // severity, threshold and unit are the same), so from the second frame of a streak on the
+    // pair is not looked at frame by frame: `endKnownStreak` adds the streak's frames to its run
+    // once, as `TargetPairAnalyzer.flushRepeats` does (and `updateList` for pairs it drops). A
+    // streak lasts while frames follow one another, every entity's visibility is the streak's
+    // first frame's, no content that had not moved since the build moves, the eye stays in front
+    // of every window with such pairs, this rule tracks a finding and the tracking limit is not
+    // reached; the pairs are counted (`pairChecks`, `knownFindings`, `settledFindings`) as if
+    // they had been looked at.
+
+    /// In `listKnown`: the pair is in the streak (its finding, or none, repeats the streak's first
+    /// frame's), and it was reported then.
+    static let streakBit: UInt32 = 1 << 31
+    static let streakReportedBit: UInt32 = 1 << 30
+    /// Test hook: repeat the known findings over a streak of list frames (on by default); off,
+    /// every listed pair is looked at in every frame. The violations are the same either way.
+    var knownStreaks = true
+    /// Test hook: pass over a listed pair of moving content whose box cannot reach the slab this
+    /// frame (`outsideSlab`) without the exact test (on by default). The violations are the same.
+    var slabScreen = true
+    /// Pair-frames the streaks repeated without looking at the pair (for tests).
+    private(set) var streakPairFrames = 0
+    /// The last frame evaluated with the streak's marks (its first frame or a later one); −1: none.
+    private var streakLast = -1
+    /// The frames after the streak's first that are not yet added to its findings' runs (−1: none).
+    private var streakFrom = -1, streakFromTime = 0.0, streakTo = -1, streakToTime = 0.0
+    /// Visibility of every entity in the streak's first frame.
+    private var streakVisible: [Bool] = []
+    /// Per index into `windows`: the window has pairs in the streak.
+    private var streakWindow: [Bool] = []
+    /// Set by `listHolds`: content that had not moved since the build moved this frame.
+    private var newlyMoved = false
+    /// Per entity: its index into `windows`, −1 for other entities.
+    private var windowIndex: [Int32] = []
+
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
         rule = r; scene = s.scene
@@ -415,6 +456,9 @@ final class ControlsKeepoutRule: RuleProcessor {
         listBox = Array(repeating: 0, count: 12 * content.count)
         listShown = Array(repeating: false, count: windows.count)
         listPlane = Array(repeating: 0, count: 21 * windows.count)
+        streakWindow = Array(repeating: false, count: windows.count)
+        windowIndex = Array(repeating: -1, count: ents.count)
+        for (j, w) in windows.enumerated() { windowIndex[w] = Int32(truncatingIfNeeded: j) }
     }
 
     /// Appends the 8 corners of `o`'s box frame to `out`, the values and order of
@@ -445,12 +489,13 @@ final class ControlsKeepoutRule: RuleProcessor {
         let n = scene.entities.count
         let canList = incremental && !exhaustive && tol.isFinite && f.boxFrames.count >= 12 * n
             && f.visible.count >= n && f.center.count >= n && f.front.count >= n && f.upAxis.count >= n
-        if canList, listValid, listHolds(f, tol: tol) {
+        if canList, listValid, listHolds(f, tol: tol, &out) {
             listAge += 1; listFrames += 1
             evaluateList(f, &out)
             return
         }
         if listValid {
+            endKnownStreak(&out)
             listValid = false
             if listAge <= 1 { backoff = min(max(1, 2 * backoff), 64); pause = backoff } else { backoff = 0 }
         }
@@ -468,6 +513,9 @@ final class ControlsKeepoutRule: RuleProcessor {
             evaluateSearching(f, tol: tol, &out)
         }
     }
+
+    /// The findings a streak of known findings repeated get the streak's frames.
+    func finish(_ out: inout Findings, _ end: EndState) { endKnownStreak(&out) }
 
     /// This frame's corners of the visible content, and (when `classify`) each piece's corners in
     /// the grid of its size class.
@@ -539,20 +587,32 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
     }
 
-    /// The frame from the list: each visible window's listed pairs, in content order.
+    /// The frame from the list: each visible window's listed pairs, in content order. Pairs in a
+    /// streak of known findings (`streakBit`) are only counted while it continues; a frame that
+    /// does not continue the streak ends it and starts one.
     private func evaluateList(_ f: FrameQuantities, _ out: inout Findings) {
-        let starts = listStart, pairs = listPairs, known = listKnown, moved = movedSinceBuild, drift = self.drift
-        let near = Self.nearSkin
-        let firstCorner = self.firstCorner, visible = f.visible, head = f.headPosition
+        let continuing = knownStreaks && streakLast >= 0 && streakContinues(f, out)
+        if !continuing { endKnownStreak(&out) }
+        let marking = knownStreaks && !continuing
+        let starts = listStart, pairs = listPairs, moved = movedSinceBuild, drift = self.drift
+        let near = Self.nearSkin, inStreak = Self.streakBit, reportedInStreak = Self.streakBit | Self.streakReportedBit
+        let firstCorner = self.firstCorner, visible = f.visible, head = f.headPosition, frames = f.boxFrames
         let depthTolerance = self.depthTolerance, band = self.band, rule = self.rule, tracked = trackedBefore
-        var slots = listSlot, corners = self.corners
-        listSlot = []; self.corners = []
-        defer { listSlot = slots; self.corners = corners }
-        var checks = 0, knownCount = 0, settledCount = 0
-        defer { pairChecks += checks; listedChecks &+= checks; knownFindings += knownCount; settledFindings += settledCount }
+        let reject = slabScreen
+        var slots = listSlot, corners = self.corners, known = listKnown, marked = streakWindow
+        listSlot = []; self.corners = []; listKnown = []; streakWindow = []
+        defer { listSlot = slots; self.corners = corners; listKnown = known; streakWindow = marked }
+        if marking { for j in marked.indices { marked[j] = false } }
+        var checks = 0, knownCount = 0, settledCount = 0, repeated = 0
+        defer {
+            pairChecks += checks; listedChecks &+= checks; knownFindings += knownCount; settledFindings += settledCount
+            streakPairFrames &+= repeated
+        }
         // Buffers: no uniqueness or exclusivity check per pair (only the bounds checks).
         slots.withUnsafeMutableBufferPointer { slots in
+        known.withUnsafeMutableBufferPointer { known in
         corners.withUnsafeMutableBufferPointer { cs in
+        frames.withUnsafeBufferPointer { bf in
             let cs = UnsafeBufferPointer(cs)
             for (j, w) in windows.enumerated() where visible[w] {
                 let a = Int(starts[j]), b = Int(starts[j + 1])
@@ -564,21 +624,40 @@ final class ControlsKeepoutRule: RuleProcessor {
                 guard eyeSide > 1e-6 else { continue }
                 let bandM = band * mpp
                 for i in a..<b {
+                    let code = known[i]
+                    if continuing, code & inStreak != 0 {
+                        // Visible, as in the streak's first frame. Its finding repeats that frame's
+                        // (its run is extended when the streak ends), or it is passed over again.
+                        if code & reportedInStreak == reportedInStreak {
+                            checks += 1; knownCount += 1; repeated += 1
+                            continue
+                        }
+                        if out.limitReached, !out.hasAggregate(rule: rule, w, Int(pairs[i])) { continue }
+                        checks += 1; settledCount += 1; repeated += 1
+                        continue
+                    }
                     let o = Int(pairs[i])
                     guard visible[o] else { continue }
                     guard !out.limitReached || tracked else { return }
                     if out.limitReached, !out.hasAggregate(rule: rule, w, o) { continue }
                     checks += 1
-                    let code = known[i], first = Int(firstCorner[o])
+                    let first = Int(firstCorner[o])
                     var side = UInt8(truncatingIfNeeded: code & 3), mask = UInt8.max
+                    // Whether what is known of the pair holds in every frame of the list (bounds
+                    // with the content's skin), or while the content does not move (without it).
+                    var lasting = side != 0
                     let k = first / 8
                     if first >= 0, k < moved.count, k < drift.count, !moved[k] || drift[k] <= near {
                         // The content is where it was when bounded, corner for corner, or within
                         // `nearSkin` of it.
                         let level: UInt32 = moved[k] ? 4 : 2
                         let verdict = UInt8(truncatingIfNeeded: (code >> level) & 3)
-                        if verdict == 3 { settledCount += 1; continue }
-                        if verdict != 0 { side = verdict }
+                        if verdict == 3 {
+                            settledCount += 1
+                            if marking, !moved[k] { known[i] |= inStreak; marked[j] = true }
+                            continue
+                        }
+                        if verdict != 0 { side = verdict; lasting = !moved[k] }
                         mask = UInt8(truncatingIfNeeded: code >> (moved[k] ? 16 : 8))
                     }
                     if side != 0 {
@@ -586,14 +665,93 @@ final class ControlsKeepoutRule: RuleProcessor {
                         knownCount += 1
                         Self.reportCovered(rule: rule, band: band, w, o, gap: 0, side: Double(side), mpp: mpp, f,
                                            slot: &slots[i], &out)
+                        if marking, lasting { known[i] |= reportedInStreak; marked[j] = true }
                         continue
                     }
+                    // Content that moved: many of its listed pairs have no corner in the slab this frame.
+                    if reject, mask == .max, Self.outsideSlab(bf, o, plane, depthTolerance: depthTolerance) { continue }
                     guard let (gap, side) = Self.exactGap(cs, first, mask: mask, plane, head: head, eyeSide: eyeSide,
                                                           depthTolerance: depthTolerance, bandM: bandM) else { continue }
                     Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slots[i], &out)
                 }
             }
-        }}
+        }}}}
+        if continuing {
+            if streakFrom < 0 { streakFrom = f.frame; streakFromTime = f.time }
+            streakTo = f.frame; streakToTime = f.time
+            streakLast = f.frame
+        } else if marking {
+            // Two windows listed with each other share an aggregate: a pair stays in the streak
+            // only when the other is in it too (or not listed), so that no finding of the streak's
+            // aggregates is reported frame by frame while its run is extended afterwards.
+            known.withUnsafeMutableBufferPointer { known in
+                for (j, w) in windows.enumerated() where marked[j] {
+                    for i in Int(starts[j])..<Int(starts[j + 1]) where known[i] & inStreak != 0 {
+                        let jo = Int(windowIndex[Int(pairs[i])])
+                        guard jo >= 0 else { continue }
+                        // The other window's pairs are in increasing content order.
+                        var lo = Int(starts[jo]), hi = Int(starts[jo + 1])
+                        while lo < hi {
+                            let mid = (lo + hi) / 2
+                            if Int(pairs[mid]) < w { lo = mid + 1 } else { hi = mid }
+                        }
+                        if lo < Int(starts[jo + 1]), Int(pairs[lo]) == w, known[lo] & inStreak == 0 {
+                            known[i] &= ~(Self.streakBit | Self.streakReportedBit)
+                        }
+                    }
+                }
+            }
+            streakLast = f.frame
+            streakFrom = -1
+            if streakVisible.count == visible.count {
+                streakVisible.withUnsafeMutableBufferPointer { dst in visible.withUnsafeBufferPointer { src in _ = dst.update(fromContentsOf: src) } }
+            } else {
+                streakVisible = visible
+            }
+        }
+    }
+
+    /// Whether this frame continues the streak of known findings (see `streakBit`).
+    private func streakContinues(_ f: FrameQuantities, _ out: Findings) -> Bool {
+        guard f.frame == streakLast &+ 1, !out.limitReached, trackedBefore, !newlyMoved,
+              f.visible.count == streakVisible.count else { return false }
+        let same = f.visible.withUnsafeBytes { a in
+            streakVisible.withUnsafeBytes { b -> Bool in
+                guard a.count == b.count else { return false }
+                guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == 0 }
+                return memcmp(pa, pb, a.count) == 0
+            }
+        }
+        guard same else { return false }
+        let head = f.headPosition
+        for (j, m) in streakWindow.enumerated() where m {
+            // The eye in front of the plane of the build, as `evaluateList` tests it.
+            guard j < listPlanes.count, let plane = listPlanes[j], dot(head - plane.center, plane.normal) > 1e-6 else { return false }
+        }
+        return true
+    }
+
+    /// Ends the streak of known findings: adds the frames after its first to the runs of the
+    /// findings it repeated (what reporting them in each frame does) and clears its marks.
+    private func endKnownStreak(_ out: inout Findings) {
+        guard streakLast >= 0 else { return }
+        streakLast = -1
+        let starts = listStart, pairs = listPairs, rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
+        let (from, fromTime, to, toTime) = (streakFrom, streakFromTime, streakTo, streakToTime)
+        streakFrom = -1
+        var known = listKnown, slots = listSlot
+        listKnown = []; listSlot = []
+        defer { listKnown = known; listSlot = slots }
+        for (j, w) in windows.enumerated() where j < streakWindow.count && streakWindow[j] {
+            streakWindow[j] = false
+            for i in Int(starts[j])..<Int(starts[j + 1]) where known[i] & marks != 0 {
+                if from >= 0, known[i] & marks == marks {
+                    out.extendRun(slot: &slots[i], rule: rule, w, Int(pairs[i]), from: from, fromTime: fromTime,
+                                  to: to, toTime: toTime)
+                }
+                known[i] &= ~marks
+            }
+        }
     }
 
     /// The exact test of window `w` against content `o` (the rule's definition), and its finding.
@@ -615,6 +773,26 @@ final class ControlsKeepoutRule: RuleProcessor {
                               _ f: FrameQuantities, slot: inout Int32, _ out: inout Findings) {
         out.report(slot: &slot, rule: rule, w, o, frame: f.frame, time: f.time, measured: gap / mpp, threshold: band,
                    aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
+    }
+
+    /// Whether no corner of `o`'s box, as `writeCorners` computes them from its box frame `bf[12·o ..< 12·o + 12]`
+    /// (centre ± a0 ± a1 ± a2), can pass the exact test's slab test (|depth| ≤ `depthTolerance`):
+    /// the centre's distance from the plane exceeds what the half-axes reach along its normal by
+    /// more than the tolerance and an allowance for rounding (10⁻⁹ of the magnitudes; the corners'
+    /// and depths' rounding is about 10⁻¹⁵ of them). NaN or infinite values: false.
+    @inline(__always)
+    static func outsideSlab(_ bf: UnsafeBufferPointer<Double>, _ o: Int, _ plane: WindowPlane, depthTolerance: Double) -> Bool {
+        let b = 12 * o
+        guard o >= 0, b + 11 < bf.count else { return false }
+        let n = plane.normal
+        let c = Vec3(bf[b], bf[b + 1], bf[b + 2])
+        let a0 = Vec3(bf[b + 3], bf[b + 4], bf[b + 5]), a1 = Vec3(bf[b + 6], bf[b + 7], bf[b + 8])
+        let a2 = Vec3(bf[b + 9], bf[b + 10], bf[b + 11])
+        let s = abs(dot(c - plane.center, n))
+        let r = abs(dot(a0, n)) + abs(dot(a1, n)) + abs(dot(a2, n))
+        @inline(__always) func m(_ v: Vec3) -> Double { abs(v.x) + abs(v.y) + abs(v.z) }
+        let allowance = 1e-9 * (1 + m(c) + m(a0) + m(a1) + m(a2) + m(plane.center)) * (1 + m(n))
+        return s - r > depthTolerance + allowance
     }
 
     /// A corner's distance in front of the plane, as the exact test computes it.
@@ -674,12 +852,17 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// for bit, and every visible piece of content visible then with its corners within its skin
     /// of where they were, or else few enough pieces that failed the last condition for
     /// `updateList` to renew their pairs. Brings the corners of content that changed up to date
-    /// (the others keep the build's, the same numbers).
-    private func listHolds(_ f: FrameQuantities, tol: Double) -> Bool {
+    /// (the others keep the build's, the same numbers). An entity the simulator says cannot move
+    /// (`FrameQuantities.canMove`) has the first frame's box in every frame, which is the build's:
+    /// it is not compared.
+    private func listHolds(_ f: FrameQuantities, tol: Double, _ out: inout Findings) -> Bool {
+        newlyMoved = false
         guard length(f.headPosition - listEye) <= Self.eyeSkin else { return false }
+        let canMove = f.canMove, stillKnown = canMove.count == f.visible.count
         let windowsHold = listPlane.withUnsafeBufferPointer { lp in
             for (j, w) in windows.enumerated() where f.visible[w] {
                 guard listShown[j] else { return false }
+                if stillKnown, !canMove[w] { continue }
                 let k = 21 * j
                 @inline(__always) func same(_ i: Int, _ v: Vec3) -> Bool {
                     lp[k + i] == v.x.bitPattern && lp[k + i + 1] == v.y.bitPattern && lp[k + i + 2] == v.z.bitPattern
@@ -709,6 +892,8 @@ final class ControlsKeepoutRule: RuleProcessor {
                         Self.writeCorners(f, bf, o, to: cs, at: 8 * k)
                         continue
                     }
+                    // Where it was at the build, bit for bit: nothing to do (not moved, drift 0).
+                    if stillKnown, !canMove[o] { continue }
                     let b = 12 * o, l = 12 * k
                     var same = true
                     for i in 0..<12 where bf[b + i].bitPattern != lb[l + i].bitPattern { same = false; break }
@@ -724,6 +909,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                         let i = b + 3 * v, m = l + 3 * v
                         distance += length(Vec3(bf[i], bf[i + 1], bf[i + 2]) - Vec3(lb[m], lb[m + 1], lb[m + 2]))
                     }
+                    if !moved[k] { newlyMoved = true }
                     moved[k] = true
                     drift[k] = distance
                     if !(distance <= skins[Int(levels[k])]) {
@@ -741,7 +927,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         if renew.isEmpty { return true }
         self.corners = corners
         defer { corners = self.corners }
-        return updateList(f, renewing: renew, tol: tol)
+        return updateList(f, renewing: renew, tol: tol, &out)
     }
 
     /// Renews the list's pairs of the pieces of content `renew` (indices into `content`: each
@@ -754,7 +940,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// list frames test the pairs a whole build would keep in the same order (and perhaps a few
     /// more, which the exact test rejects). False (the list is then built again) when the list
     /// would grow beyond `maxListPairs`.
-    private func updateList(_ f: FrameQuantities, renewing renew: [Int], tol: Double) -> Bool {
+    private func updateList(_ f: FrameQuantities, renewing renew: [Int], tol: Double, _ out: inout Findings) -> Bool {
         let skins = Self.skinLevels
         stamp += 1
         let st = stamp
@@ -786,12 +972,15 @@ final class ControlsKeepoutRule: RuleProcessor {
         let planes = listPlanes, root = self.root, firstCorner = self.firstCorner
         let corners = self.corners, seen = self.seen, eye = listEye, entities = scene.entities
         let band = self.band, depthTolerance = self.depthTolerance, shortcut = knownShortcut
+        let rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
+        let streak = (from: streakFrom, fromTime: streakFromTime, to: streakTo, toTime: streakToTime)
         var starts: [Int32] = [0], pairs: [Int32] = [], slots: [Int32] = [], known: [UInt32] = []
         starts.reserveCapacity(oldStart.count)
         pairs.reserveCapacity(oldPairs.count + pieces.count)
         slots.reserveCapacity(oldPairs.count + pieces.count)
         known.reserveCapacity(oldPairs.count + pieces.count)
         var fresh: [(o: Int32, known: UInt32)] = []
+        var pending = 0
         renewalChecks &+= pieces.count &* windows.count
         var bounded = 0
         defer { pairsBounded &+= bounded }
@@ -823,17 +1012,32 @@ final class ControlsKeepoutRule: RuleProcessor {
                 }
             }
             pairsKept &+= fresh.count
-            // Merge: the old pairs without the renewed pieces, and the new ones, in content order
-            // (copied whole when the window has neither).
-            var i = a, n = 0
+            // A window with neither renewed pieces nor new pairs keeps its pairs as they are: they
+            // stay in the run of old pairs not yet copied (from `pending`), copied at once.
             if fresh.isEmpty, !oldPairs[a..<b].contains(where: { seen[Int($0)] == st }) {
-                pairs.append(contentsOf: oldPairs[a..<b]); slots.append(contentsOf: oldSlot[a..<b])
-                known.append(contentsOf: oldKnown[a..<b])
-                i = b
+                starts.append(Int32(truncatingIfNeeded: pairs.count + (b - pending)))
+                guard pairs.count + (b - pending) <= Self.maxListPairs else { return false }
+                continue
             }
+            if pending < a {
+                pairs.append(contentsOf: oldPairs[pending..<a]); slots.append(contentsOf: oldSlot[pending..<a])
+                known.append(contentsOf: oldKnown[pending..<a])
+            }
+            pending = b
+            // Merge: the old pairs without the renewed pieces, and the new ones, in content order.
+            var i = a, n = 0
             while i < b || n < fresh.count {
                 let old = i < b ? oldPairs[i] : Int32.max
-                if i < b, seen[Int(old)] == st { i += 1; continue }
+                if i < b, seen[Int(old)] == st {
+                    // Dropped: a finding repeated by the streak of known findings so far gets its
+                    // frames now (`endKnownStreak`).
+                    if streak.from >= 0, oldKnown[i] & marks == marks {
+                        var slot = oldSlot[i]
+                        out.extendRun(slot: &slot, rule: rule, w, Int(old), from: streak.from, fromTime: streak.fromTime,
+                                      to: streak.to, toTime: streak.toTime)
+                    }
+                    i += 1; continue
+                }
                 if n < fresh.count, fresh[n].o < old {
                     pairs.append(fresh[n].o); slots.append(-1); known.append(fresh[n].known); n += 1
                 } else if i < b {
@@ -842,6 +1046,10 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
             starts.append(Int32(truncatingIfNeeded: pairs.count))
             guard pairs.count <= Self.maxListPairs else { return false }
+        }
+        if pending < oldPairs.count {
+            pairs.append(contentsOf: oldPairs[pending...]); slots.append(contentsOf: oldSlot[pending...])
+            known.append(contentsOf: oldKnown[pending...])
         }
         listStart = starts; listPairs = pairs; listSlot = slots; listKnown = known
         listUpdates += 1

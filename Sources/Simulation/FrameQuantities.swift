@@ -39,6 +39,11 @@ public struct FrameQuantities: Sendable {
     /// whose findings depend only on these values may repeat the previous frame's instead of
     /// evaluating them again. False when not known (the first frames, anything moving).
     public internal(set) var unchangedSincePrevious = false
+    /// Per entity: whether its box frame (`boxFrames`), centre, front and up axis can change after
+    /// the first frame of the run (an animated, head- or hand-anchored node moves it or one of its
+    /// geometry nodes). False: they are bit for bit the first frame's in every frame of the run
+    /// (only its visibility can change, at events). Empty when not known: every entity may move.
+    public internal(set) var canMove: [Bool] = []
 
     // MARK: Per entity
     public internal(set) var visible: [Bool] = []

@@ -336,6 +336,8 @@ public struct Simulator: Sendable {
         let entityCount = scene.entities.count
         let nNodes = nodeCount
         var q = FrameQuantities(entityCount: entityCount)
+        // After the first frame only these entities' boxes, centres and axes are recomputed.
+        q.canMove = entityMoves
         var visible = initialVisible
         var local = restLocal
         var world = [Double](repeating: 0, count: nNodes * 16)

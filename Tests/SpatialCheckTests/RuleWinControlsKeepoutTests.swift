@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Rules
 import SceneLoader
-import Simulation
+@testable import Simulation
 import SpatialModel
 
 /// `win-controls-keepout` evaluated from its candidate list (`ControlsKeepoutRule.incremental`,
@@ -17,24 +17,39 @@ import SpatialModel
         var knownFindings = 0
         var listUpdates = 0
         var settledFindings = 0
+        var streakPairFrames = 0
     }
 
     /// `partial`: renew the pairs of content that outran its skin instead of building the list again.
-    static func run(_ scene: Scene, _ mode: Mode, partial: Bool = true) -> Run {
+    /// `streaks`: repeat the known findings over streaks of list frames. `stillEntities`: hand the
+    /// rule the simulator's `canMove` (off: not known, every entity compared in every frame).
+    static func run(_ scene: Scene, _ mode: Mode, partial: Bool = true, streaks: Bool = true,
+                    stillEntities: Bool = true, slabScreen: Bool = true) -> Run {
         let engine = RuleEngine(scene: scene, configuration: .default)
         let p = engine.processor(ControlsKeepoutRule.self)
         p?.incremental = mode == .list || mode == .listTested
         p?.knownShortcut = mode == .list
         p?.partialUpdates = partial
         p?.exhaustive = mode == .definition
+        p?.knownStreaks = streaks
+        p?.slabScreen = slabScreen
         var frames = 0
-        Simulator(scene: scene).run { engine.consume($0); frames += 1 }
+        Simulator(scene: scene).run { q in
+            if stillEntities {
+                engine.consume(q)
+            } else {
+                var g = copy q
+                g.canMove = []
+                engine.consume(g)
+            }
+            frames += 1
+        }
         let vs = engine.finish().filter { $0.rule == "win-controls-keepout" }
         // Every field as text, NaN included.
         return Run(violations: vs, text: vs.map { String(describing: $0) }.joined(separator: "\n"), pairChecks: p?.pairChecks ?? -1,
                    listFrames: p?.listFrames ?? -1, listBuilds: p?.listBuilds ?? -1, frames: frames,
                    knownFindings: p?.knownFindings ?? -1, listUpdates: p?.listUpdates ?? -1,
-                   settledFindings: p?.settledFindings ?? -1)
+                   settledFindings: p?.settledFindings ?? -1, streakPairFrames: p?.streakPairFrames ?? -1)
     }
 
     static func load(yaml: String) throws -> Scene {
@@ -277,6 +292,109 @@ import SpatialModel
         // reported are passed over; without the shortcut every one is tested.
         #expect(list.settledFindings > 0)
         #expect(tested.settledFindings == 0)
+        // Known findings repeated over streaks of list frames (runs extended when a streak ends:
+        // at a build, a renewal that drops the pair, a box shown or hidden, the end): the same
+        // violations, and the same counts, as looking at every pair in every frame.
+        #expect(list.streakPairFrames > 0)
+        let looked = Self.run(scene, .list, streaks: false)
+        #expect(looked.text == all.text)
+        #expect(looked.streakPairFrames == 0)
+        #expect(looked.pairChecks == list.pairChecks)
+        #expect(looked.knownFindings == list.knownFindings)
+        #expect(looked.settledFindings == list.settledFindings)
+        // Every listed pair of moving content given the exact test, its box in the slab or not: the same.
+        let screened = Self.run(scene, .list, slabScreen: false)
+        #expect(screened.text == all.text)
+        #expect(screened.pairChecks == list.pairChecks)
+        // Without the simulator's word on what cannot move, every box is compared: the same.
+        let compared = Self.run(scene, .list, stillEntities: false)
+        #expect(compared.text == all.text)
+        #expect(compared.pairChecks == list.pairChecks)
+        #expect(compared.listUpdates == list.listUpdates && compared.listBuilds == list.listBuilds)
+    }
+
+    /// Two still windows, one above the other in the same plane, each reaching across the other's
+    /// edge (each pair is found by both windows: one aggregate, reported twice a frame), a third
+    /// window whose bottom band a drifting volume crosses, a box across the upper window's top edge
+    /// that stands for 1 s and then slides (its known pair is dropped when it outruns its skin),
+    /// and an eye that walks slowly and sways: the known findings repeated over streaks give the
+    /// violations of looking at every pair, and of the definition, frame for frame.
+    @Test func streaksOfKnownFindingsGiveTheSameViolations() throws {
+        let half = 100 * Self.s
+        let yaml = """
+            format: spatialscene/1
+            duration: 3
+            viewer:
+              posture: standing
+              motion: sway
+              path:
+                - {t: 0, position: [0, 1.6, 0]}
+                - {t: 3, position: [0.3, 1.6, 0.1]}
+            entities:
+              - {id: upper, kind: window, position: [0, \(1.6 + half), -2], size: [400, 200], facing: none}
+              - {id: lower, kind: window, position: [0.05, \(1.6 - half), -2], size: [300, 200], facing: none}
+              - {id: side, kind: window, position: [1.2, 1.6, -2], size: [400, 200], facing: none}
+              - {id: drift, kind: volume, size: [0.1, 0.06, 0.06], animation: {loop: true, keyframes: [{t: 0, position: [1.2, \(1.6 - half - 0.25), -2.02]}, {t: 1.5, position: [1.25, \(1.6 - half + 0.05), -1.98]}]}}
+              - {id: still, kind: volume, position: [-0.05, \(1.6 - 2 * half), -2], size: [0.1, 0.1, 0.1]}
+              - {id: starter, kind: volume, size: [0.1, 0.3, 0.06], animation: {keyframes: [{t: 0, position: [0.1, \(1.6 + 2 * half), -2]}, {t: 1, position: [0.1, \(1.6 + 2 * half), -2]}, {t: 3, position: [0.5, \(1.6 + 2 * half), -2]}]}}
+            """
+        let scene = try Self.load(yaml: yaml)
+        let list = Self.run(scene, .list), looked = Self.run(scene, .list, streaks: false)
+        let all = Self.run(scene, .definition)
+        #expect(list.text == all.text)
+        #expect(looked.text == all.text)
+        let pairs = Set(all.violations.map { $0.entities.joined(separator: " ") })
+        #expect(pairs.contains("lower upper"))
+        #expect(pairs.contains("drift side"))
+        #expect(list.streakPairFrames > 0)
+        #expect(list.pairChecks == looked.pairChecks)
+        #expect(Self.run(scene, .list, streaks: false, stillEntities: false, slabScreen: false).text == all.text)
+    }
+
+    /// `outsideSlab` against the slab test of every corner (`boxCorners`, the corners the exact
+    /// test sees): whenever it says no corner is within the tolerance of the plane, none is; it
+    /// says so for every box whose corners are all on one side, clear of the slab; never for NaN.
+    /// By hand: a 0.2 m cube whose centre is 0.25 m in front of the plane has its nearest corners
+    /// 0.15 m away (outside a 0.1 m slab); at 0.19 m they are 0.09 m away (inside).
+    @Test func theSlabRejectAgreesWithTheCorners() {
+        let plane = WindowPlane(center: Vec3(0.3, 1.2, -2), right: Vec3(1, 0, 0), up: Vec3(0, 1, 0), normal: Vec3(0, 0, 1),
+                                halfWidth: 0.5, halfHeight: 0.3)
+        func frame(_ c: Vec3, _ a: Vec3, _ b: Vec3, _ d: Vec3) -> [Double] { [c.x, c.y, c.z, a.x, a.y, a.z, b.x, b.y, b.z, d.x, d.y, d.z] }
+        func outside(_ box: [Double], tol: Double = 0.1) -> Bool {
+            box.withUnsafeBufferPointer { ControlsKeepoutRule.outsideSlab($0, 0, plane, depthTolerance: tol) }
+        }
+        let axes = (Vec3(0.1, 0, 0), Vec3(0, 0.1, 0), Vec3(0, 0, 0.1))
+        #expect(outside(frame(Vec3(0.3, 1.2, -1.75), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(0.3, 1.2, -1.81), axes.0, axes.1, axes.2)))
+        #expect(outside(frame(Vec3(0.3, 1.2, -2.25), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(.nan, 1.2, -1.5), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(0.3, 1.2, -1.5), Vec3(.infinity, 0, 0), axes.1, axes.2)))
+        // Random turned boxes of every size near the plane: never a corner in the slab of a box it
+        // rejects, and every box whose corners are all on one side of the slab rejected.
+        var rng = SystemRandomNumberGenerator()
+        var rejected = 0, clear = 0, clearRejected = 0
+        for _ in 0..<20_000 {
+            func r(_ x: Double) -> Double { Double.random(in: -x...x, using: &rng) }
+            let size = [0.001, 0.05, 0.5, 3][Int.random(in: 0..<4, using: &rng)]
+            let c = plane.center + Vec3(r(2), r(2), r(0.2 + 2 * size))
+            let box = frame(c, Vec3(r(size), r(size), r(size)), Vec3(r(size), r(size), r(size)), Vec3(r(size), r(size), r(size)))
+            var q = FrameQuantities(entityCount: 1)
+            q.boxFrames = box
+            let depths = q.boxCorners(0).map { dot($0 - plane.center, plane.normal) }
+            let tol = [0.0, 0.1, 0.3][Int.random(in: 0..<3, using: &rng)]
+            if outside(box, tol: tol) {
+                rejected += 1
+                #expect(depths.allSatisfy { !(abs($0) <= tol) })
+            }
+            // All corners on one side, more than the tolerance away: the box's nearest corner is
+            // |centre depth| − Σ |half-axis · normal| away, which it computes.
+            if depths.allSatisfy({ $0 > tol + 1e-6 }) || depths.allSatisfy({ $0 < -tol - 1e-6 }) {
+                clear += 1
+                if outside(box, tol: tol) { clearRejected += 1 }
+            }
+        }
+        #expect(rejected > 1_000)
+        #expect(clear > 1_000 && clearRejected == clear)
     }
 
     /// `classify` on hand-placed cubes: a window plane through the origin (right x, up y, front

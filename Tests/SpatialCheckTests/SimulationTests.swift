@@ -250,6 +250,28 @@ struct SimulationStillFrameTests {
         #expect(kept.frames == computed.frames)
     }
 
+    /// `canMove`: the animated window and the head-anchored panel can move; the other windows
+    /// cannot, and their box frames, centres and axes are the first frame's, bit for bit, in every
+    /// frame of a walking, turning viewer's run (what win-controls-keepout relies on to skip them).
+    @Test func entitiesThatCannotMoveKeepTheFirstFramesBoxes() {
+        var b = Self.windows()
+        b.animate(0, positions: [(0, Vec3(0, 1.6, -2)), (0.5, Vec3(0.5, 1.6, -2))])
+        b.add("hud", position: Vec3(0, 0, -1), size: Vec3(0.2, 0.2, 0), anchor: .head)
+        let frames = simulateAll(b.scene(duration: 1, path: [viewerKey(0), viewerKey(1, Vec3(0.3, 1.6, -0.5), yaw: 20)]))
+        #expect(frames.count == 90)
+        #expect(frames[0].canMove == [true, false, false, true])
+        for q in frames {
+            #expect(q.canMove == frames[0].canMove)
+            for e in [1, 2] {
+                #expect(q.boxFrames[(12 * e)..<(12 * e + 12)].map(\.bitPattern) == frames[0].boxFrames[(12 * e)..<(12 * e + 12)].map(\.bitPattern))
+                #expect(q.center[e] == frames[0].center[e] && q.front[e] == frames[0].front[e] && q.upAxis[e] == frames[0].upAxis[e])
+            }
+        }
+        // The two that can move do.
+        #expect(frames[45].center[0] != frames[0].center[0])
+        #expect(frames[45].center[3] != frames[0].center[3])
+    }
+
     /// Animated content can move in any frame: nothing is kept, even once the animation ends.
     @Test func animatedContentIsAlwaysComputed() {
         var b = Self.windows()

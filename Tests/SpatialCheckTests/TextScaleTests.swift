@@ -243,8 +243,8 @@ import SpatialModel
 
     @Test func upLengthNeitherUnderflowsNorOverflows() {
         #expect(TextScale.length(0, 1e-200, 0) == 1e-200)
-        #expect(TextScale.length(0, 5e-324, 0) == 5e-324)
-        #expect(TextScale.length(3e200, 4e200, 0) == 5e200)
+        #expect(TextScale.length(0, .leastNonzeroMagnitude, 0) == .leastNonzeroMagnitude)
+        #expect(close(TextScale.length(3e200, 4e200, 0) / 5e200, 1, 1e-15))
         #expect(TextScale.length(3, 4, 0) == 5)
         #expect(TextScale.length(0, 0, 0) == 0)
         #expect(TextScale.length(.nan, 1, 0) == 0)

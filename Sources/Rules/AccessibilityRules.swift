@@ -143,7 +143,7 @@ func accessibilityFactories() -> [RuleFactory] {
             let normal = s.param(m, "ratioNormal"), large = s.param(m, "ratioLarge"), largePt = s.param(m, "largeTextPt")
             var items: [StaticRule.Item] = []
             var texts: [String: String] = [:]
-            let textScale = TextScale(scene: s.scene)
+            var textScale: TextScale?  // made for the first text with a font size
             for i in s.scene.entities.indices where showsText(s.scene.entities[i]) && (s.scene.entities[i].color != nil || s.scene.entities[i].background != nil) {
                 let e = s.scene.entities[i]
                 let fg: RGBA
@@ -163,7 +163,16 @@ func accessibilityFactories() -> [RuleFactory] {
                 // A stated font size follows the scale above the text (at rest; not on iOS, whose
                 // elements are screen space).
                 let screen = s.scene.platform == .iOS && e.kind == .element
-                let size = e.fontSize.map { screen ? $0 : $0 * textScale.restScale(of: i, in: s.scene) } ?? 17
+                var size = 17.0
+                if let fs = e.fontSize {
+                    if screen {
+                        size = fs
+                    } else {
+                        let ts = textScale ?? TextScale(scene: s.scene)
+                        textScale = ts
+                        size = fs * ts.restScale(of: i, in: s.scene)
+                    }
+                }
                 let bold = e.fontWeight?.isBold ?? false
                 let need = size >= largePt || bold ? large : normal
                 guard worst.isFinite, worst < need - 1e-9 else { continue }

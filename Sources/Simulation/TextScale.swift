@@ -19,10 +19,11 @@ public struct TextScale: Sendable {
 
     public init(scene: Scene) {
         let nodes = scene.nodes, ents = scene.entities
-        // Nodes with an animated scale.
+        // Nodes with an animated scale other than 1 (a keyframe that omits the scale still gives a
+        // key, of the static value: keys of 1 on a node at rest scale 1 scale nothing).
         var animated = [Bool](repeating: false, count: nodes.count)
         for anim in scene.animations where scene.plays(anim) {
-            for ch in anim.channels where ch.node >= 0 && ch.node < nodes.count && !ch.scales.isEmpty {
+            for ch in anim.channels where ch.node >= 0 && ch.node < nodes.count && ch.scales.contains(where: { $0.value != .one }) {
                 animated[ch.node] = true
             }
         }

@@ -123,6 +123,25 @@ import SpatialModel
         #expect(close(vs.first?.measured ?? 0, 17 * (1 - 0.5 * 89 / 90), 1e-9))
     }
 
+    @Test func keyframesWithoutAScaleLeaveTheTextScaleExactlyOne() throws {
+        // Every keyframe carries a scale key (the static value, 1, when it states none): a moving,
+        // rolling label is not under a scale, and its em is the stated one bit for bit.
+        let s = try LoaderFixture.load("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: tag
+                kind: text
+                string: Tag
+                height: 0.05
+                position: [0, 1.6, -1]
+                animation:
+                  keyframes: [{t: 0, position: [0, 1.6, -1]}, {t: 1, position: [0.2, 1.7, -1.2], rotation: {yaw: 30, pitch: 20, roll: 40}}]
+            """)
+        #expect(TextScale(scene: s).scaled == [false])
+        #expect(simulateAll(s).allSatisfy { $0.textScale[0] == 1 })
+    }
+
     @Test func fixedTextUnderAScaleIsJudgedAtItsScaledHeight() throws {
         // A 10 cm sign: at 3 m 2·atan(0.1 / 6) = 1.91° = 28.5 pt_eq (legible). Scaled 0.1 it is
         // 1 cm: 2·atan(0.01 / 6) = 0.0955° = 1.42 pt_eq, under 12 at 3 m (and under 12 where it is,

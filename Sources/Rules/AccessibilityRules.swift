@@ -62,7 +62,7 @@ public enum TypeContrast: RuleDescribing {
         notes: ["Checked: content with text (text entities, elements and asset nodes of role text, and elements with a label) whose colour or background is stated. Colour: its color (hex; alpha is blended over the background), else the system's primary text: white on visionOS; on iOS an unstated text colour adapts to its background and is not judged.",
                 "Background: its own background, else its container's (element → window/volume, text/model → the nearest ancestor that states one), else the default: glass for windows on visionOS, passthrough for volumes and world content; on iOS an unstated background is unknown and not judged. A colour with alpha is blended over what is behind it.",
                 "Contrast ratio (WCAG 2): (L1 + 0.05) / (L2 + 0.05) with relative luminance L = 0.2126 R + 0.7152 G + 0.0722 B of the linearised sRGB components. Glass and passthrough are each tested against two greys of the configured luminances; measured is the lowest ratio.",
-                "Size: fontSize, else 17 pt (the body size); bold, heavy and black weights count as large.",
+                "Size: fontSize times the scale above the text at rest (the length of its local +Y axis in world space; not on iOS elements, which are screen space), else 17 pt (the body size); bold, heavy and black weights count as large.",
                 "Defaults: the glass samples bracket what glass shows between a bright and a dark room (the system keeps its own white text legible on glass, so the bright sample is the brightest grey on which white still reaches 4.5:1); the passthrough samples are a lit white wall and a dim room. On those two, no text colour reaches 4.5:1 (the best grey reaches about 3.8:1): normal-size text straight on passthrough needs glass or a background behind it.",
                 "Reported over the frames the entity is visible; measured is the lowest ratio, threshold the ratio its size needs."])
 }
@@ -143,6 +143,7 @@ func accessibilityFactories() -> [RuleFactory] {
             let normal = s.param(m, "ratioNormal"), large = s.param(m, "ratioLarge"), largePt = s.param(m, "largeTextPt")
             var items: [StaticRule.Item] = []
             var texts: [String: String] = [:]
+            var textScale: TextScale?  // made for the first text with a font size
             for i in s.scene.entities.indices where showsText(s.scene.entities[i]) && (s.scene.entities[i].color != nil || s.scene.entities[i].background != nil) {
                 let e = s.scene.entities[i]
                 let fg: RGBA
@@ -159,7 +160,19 @@ func accessibilityFactories() -> [RuleFactory] {
                     let ratio = RGBA.contrastRatio(fg.over(b).relativeLuminance, b.relativeLuminance)
                     if ratio < worst { worst = ratio; worstSample = k }
                 }
-                let size = e.fontSize ?? 17
+                // A stated font size follows the scale above the text (at rest; not on iOS, whose
+                // elements are screen space).
+                let screen = s.scene.platform == .iOS && e.kind == .element
+                var size = 17.0
+                if let fs = e.fontSize {
+                    if screen {
+                        size = fs
+                    } else {
+                        let ts = textScale ?? TextScale(scene: s.scene)
+                        textScale = ts
+                        size = fs * ts.restScale(of: i, in: s.scene)
+                    }
+                }
                 let bold = e.fontWeight?.isBold ?? false
                 let need = size >= largePt || bold ? large : normal
                 guard worst.isFinite, worst < need - 1e-9 else { continue }

@@ -58,7 +58,8 @@ public enum TypeMinSize: RuleDescribing {
         fixHint: "Use at least 12 pt on visionOS (17 pt for body text), 11 pt on iOS.",
         platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
         notes: ["Text: text entities, elements of role text, and any other element with a fontSize (a button's or a field's label).",
-                "Text in a dynamic-scale container (or any element on iOS, where elements are screen space), or dynamic 3D text, is compared by its font size in pt. Fixed-scale text (textHeight, or elements of a fixed-scale window or volume) is compared in pt_eq each frame from its em height and distance, so it fails as it moves away."])
+                "Text in a dynamic-scale container (or any element on iOS, where elements are screen space), or dynamic 3D text, is compared by its font size in pt. Fixed-scale text (textHeight, or elements of a fixed-scale window or volume) is compared in pt_eq each frame from its em height and distance, so it fails as it moves away.",
+                "A scale above the text scales its text like its geometry: the font size (but not on iOS elements, which are screen space) and the em height are multiplied each frame by the text scale, the length of the text's local +Y axis in world space (its own and every ancestor's scale, animated ones included), so a 17 pt label in a group scaled 0.1 is 1.7 pt."])
 }
 
 public enum TypeLegibleAcrossScale: RuleDescribing {
@@ -74,7 +75,7 @@ public enum TypeLegibleAcrossScale: RuleDescribing {
         rationale: "Fixed-scale content shrinks with distance; the HIG asks that text stays legible across the scales and distances people use.",
         fixHint: "Make the text larger, or use dynamic scale for text-bearing content.",
         unit: "pt_eq", worse: .lower, angleDerived: true,
-        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container; pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text while it is visible). Reported over the frames the text is visible.",
+        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container, times the text's smallest text scale while visible (the length of its local +Y axis in world space: a scale above it scales its text); pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text while it is visible). Reported over the frames the text is visible.",
                 "Head- and hand-anchored text travels with the viewer, so walking away never puts it 3 m off: it is judged at the farthest distance it is actually seen during the run (for hand-anchored text, the hand's distance, by default 0.46 m)."])
 }
 
@@ -181,30 +182,38 @@ func motionTypeFactories() -> [RuleFactory] {
             // Em height in metres of a label whose pt_eq the simulator does not compute (it does so
             // for readable content only; a button's size is not its label's).
             var labelEm = [Double](repeating: .nan, count: ents.count)
+            // Whether a size in pt is multiplied by the text scale (a scale above the text makes its
+            // points smaller or larger, as it does its geometry); not on iOS, whose elements are
+            // screen space.
+            var ptScales = [Bool](repeating: false, count: ents.count)
             var cands: [Int] = []
             let pa = s.pointAngle
+            let textScale = TextScale(scene: s.scene)
             // Readable content, and any other element whose text has a size (a button's label, a field).
             for i in ents.indices where ents[i].isReadable || (ents[i].kind == .element && ents[i].fontSize != nil) {
                 let e = ents[i]
                 if let fs = e.fontSize, measuredInPoints(i, s.scene) || (e.kind == .text && e.scaleMode == .dynamic) {
                     fixedPt[i] = fs
+                    ptScales[i] = textScale.scaled[i] && !(s.scene.platform == .iOS && e.kind == .element)
                 } else if e.fontSize == nil && e.textHeight == nil && e.kind == .element {
                     continue
                 } else if !e.isReadable, let fs = e.fontSize {
                     labelEm[i] = fs * metresPerPoint(of: i, in: s)
                 }
-                // A size in pt does not change: text at or above the minimum can never be reported.
-                if RuleShortcuts.enabled, !fixedPt[i].isNaN, !(fixedPt[i] < minimum) { continue }
+                // A size in pt that no scale changes does not change: text at or above the minimum
+                // can never be reported.
+                if RuleShortcuts.enabled, !fixedPt[i].isNaN, !ptScales[i], !(fixedPt[i] < minimum) { continue }
                 cands.append(i)
             }
             // Read per candidate and frame: constants, not captured variables (which would be
             // boxed and access-checked on every read).
-            let fixedSize = fixedPt, labelHeight = labelEm
+            let fixedSize = fixedPt, labelHeight = labelEm, scalesPt = ptScales
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
-                let pt = fixedSize[e]
+                let pt = scalesPt[e] ? fixedSize[e] * f.textScale[e] : fixedSize[e]
                 if !pt.isNaN { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
-                let em = labelHeight[e]
+                // A label's em times its text scale (exactly 1 without a scale above it).
+                let em = labelHeight[e] * f.textScale[e]
                 let v = em.isNaN ? f.ptEq[e] : (f.distance[e] > 0 ? degrees(2 * atan(em / (2 * f.distance[e]))) / pa : .infinity)
                 return v.isFinite && v < minimum ? .init(measured: v, threshold: minimum, angular: true, unit: "pt_eq") : nil
             }, message: { agg, names in
@@ -279,8 +288,11 @@ func motionTypeFactories() -> [RuleFactory] {
 final class ScaleLegibilityRule: RuleProcessor {
     let rule: Int
     let minimum: Double, far: Double, pointAngle: Double
-    /// Entity and em height in metres.
+    /// Entity and em height in metres, as stated.
     let texts: [(entity: Int, height: Double)]
+    /// Per text: the smallest text scale it had while visible (exactly 1 without a scale above
+    /// it; infinity before it is seen): its em height is judged at its smallest.
+    private var smallestScale: [Double]
     /// Per text (same order): the farthest the eye has been from it while it was visible, at least
     /// `far`, and the frame where that was (-1: never farther than `far`).
     private var farthest: [Double]
@@ -308,6 +320,7 @@ final class ScaleLegibilityRule: RuleProcessor {
         let worldFar = far
         farthest = t.map { ents[$0.0].anchor == .world ? worldFar : 0 }
         farthestFrame = Array(repeating: -1, count: t.count)
+        smallestScale = Array(repeating: .infinity, count: t.count)
         runs = Array(repeating: [], count: t.count)
         open = Array(repeating: (-1, 0, -1, 0), count: t.count)
     }
@@ -320,6 +333,7 @@ final class ScaleLegibilityRule: RuleProcessor {
         runs.withUnsafeMutableBufferPointer { runs in
         farthest.withUnsafeMutableBufferPointer { farthest in
         farthestFrame.withUnsafeMutableBufferPointer { farthestFrame in
+        smallestScale.withUnsafeMutableBufferPointer { smallestScale in
             for k in 0..<texts.count {
                 let e = texts[k].entity
                 guard f.visible[e] else {
@@ -331,14 +345,16 @@ final class ScaleLegibilityRule: RuleProcessor {
                 if d.isFinite && d > farthest[k] {
                     farthest[k] = d; farthestFrame[k] = f.frame
                 }
+                let sc = f.textScale[e]
+                if sc < smallestScale[k] { smallestScale[k] = sc }
             }
-        }}}}}
+        }}}}}}
     }
     func finish(_ out: inout Findings, _ end: EndState) {
         for (k, (e, h)) in texts.enumerated() {
             if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
             guard let first = runs[k].first else { continue } // never visible
-            let v = ptEq(h, farthest[k])
+            let v = ptEq(h * smallestScale[k], farthest[k])
             guard v < minimum else { continue }
             let worst = farthestFrame[k] >= 0 ? farthestFrame[k] : first.from
             for run in runs[k] {

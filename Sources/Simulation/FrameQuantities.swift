@@ -74,8 +74,8 @@ public struct FrameQuantities: Sendable {
     public internal(set) var angularSize: [Double] = []
     /// Size in point-equivalents, from the entity's own oriented box as the eye sees it (perspective
     /// and foreshortening included), never from an upright box around its image:
-    /// - readable content with an em height: the angle of a segment of the em height along the
-    ///   text's up axis through its centre, measured across the image of its baseline (x axis),
+    /// - readable content with an em height: the angle of a segment of its world em height (the
+    ///   stated em times `textScale`) along the text's up axis through its centre, measured across the image of its baseline (x axis),
     ///   / pointAngle (`2·atan(em / 2d)` facing the eye);
     /// - otherwise the box's smallest width across its own axes / pointAngle (the dimension that
     ///   limits targeting): for each axis whose image is not a point, the angular extent, measured
@@ -85,6 +85,12 @@ public struct FrameQuantities: Sendable {
     ///   rectangle facing the eye at distance d reads `2·atan(min(w, h) / 2d)`. When a corner is
     ///   not ahead of the eye, min(angularWidth, angularHeight) / pointAngle.
     public internal(set) var ptEq: [Double] = []
+    /// What the entity's text size is multiplied by: the length of its node's local +Y axis in
+    /// world space (its own scale and every ancestor's, animated ones included; for a node of an
+    /// asset, divided by the asset's unit scale). Exactly 1 for an entity with no scale other than
+    /// 1 above it, and for an entity without text (see `TextScale`). `ptEq` of readable content
+    /// already measures the em height times it.
+    public internal(set) var textScale: [Double] = []
     /// Angular velocity of the content itself as seen from the eye (hig-rules §1.5): the change of
     /// direction eye → centre measured from the previous frame's eye position, so turning the head
     /// or walking past still content reads 0. Head- and hand-anchored content is measured in the
@@ -144,6 +150,7 @@ public struct FrameQuantities: Sendable {
         angularWidth = distance; angularHeight = distance; angularSize = distance; ptEq = distance
         angularVelocity = distance; linearSpeed = distance; approachSpeed = distance
         inFOV = visible; fullyInFOV = visible
+        textScale = .init(repeating: 1, count: entityCount)
     }
 
     public var entityCount: Int { center.count }

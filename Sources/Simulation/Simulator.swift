@@ -66,8 +66,14 @@ public struct Simulator: Sendable {
     /// of recomputing them (see `run`); off, every frame computes them (tests compare the two).
     var reusesStillFrames = true
     private let initialVisible: [Bool]
-    /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0.
+    /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0,
+    /// as stated: the kernel is given it times the text scale (`TextScale`).
     private let emMetres: [Double]
+    /// Entities with text (an em, a font size or a text height) under a scale other than 1, and
+    /// what their node's up length is divided by: their text scale is computed each frame their
+    /// node can move (every other entity's is exactly 1).
+    private let scaledText: [Int32]
+    private let scaledTextDivisor: [Double]
     /// Events with finite times, in time order (stable for equal times).
     private let events: [SceneEvent]
 
@@ -213,6 +219,13 @@ public struct Simulator: Sendable {
             if let th = entities[e].textHeight, th > 0, th.isFinite { return th }
             return 0
         }
+        let textScale = TextScale(scene: scene)
+        let withText = entities.indices.filter { e in
+            textScale.scaled[e] && eNode[e] >= 0
+                && (entities[e].isReadable || entities[e].kind == .text || entities[e].fontSize != nil || entities[e].textHeight != nil)
+        }
+        scaledText = withText.map { Int32($0) }
+        scaledTextDivisor = withText.map { textScale.divisor[$0] }
         events = scene.events.enumerated()
             .filter { $0.element.time.isFinite }
             .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
@@ -366,6 +379,8 @@ public struct Simulator: Sendable {
         // Content attached to the head or hand moves with the eye: its motion is judged in the head frame.
         let entities = scene.entities
         let headAttached = entities.indices.map { entities[$0].anchor != .world }
+        // The em heights the kernel measures: the stated ones times the text scale.
+        var emWorld = emMetres
 
         let dt = 1 / frameRate
         let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite
@@ -472,6 +487,19 @@ public struct Simulator: Sendable {
                 sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
                                  &entBoxes, &boxFrames, movingEntities, movingEntities.count)
             }
+            // Text scales: the length of the node's world +Y axis, for text under a scale, on the
+            // first frame and whenever its node can have moved.
+            if !scaledText.isEmpty {
+                world.withUnsafeBufferPointer { w in
+                    for k in scaledText.indices {
+                        let e = Int(scaledText[k])
+                        guard i == 0 || entityMoves[e] else { continue }
+                        let s = TextScale.upLength(w, node: Int(entityNode[e])) / scaledTextDivisor[k]
+                        q.textScale[e] = s
+                        if emMetres[e] > 0 { emWorld[e] = TextScale.em(emMetres[e], scale: s) }
+                    }
+                }
+            }
             mark(&phases.transforms)
             let pose = SIMD8<UInt64>(p.x.bitPattern, p.y.bitPattern, p.z.bitPattern, r.x.bitPattern,
                                      r.y.bitPattern, r.z.bitPattern, r.w.bitPattern, 0)
@@ -495,7 +523,7 @@ public struct Simulator: Sendable {
                             motion.prev_local_dir = pl.baseAddress
                             motion.prev_distance = pd.baseAddress
                             q.withOutputs { out in
-                                sm_entity_quantities(&head, entBoxes, boxFrames, world, nNodes, entityNode, emMetres,
+                                sm_entity_quantities(&head, entBoxes, boxFrames, world, nNodes, entityNode, emWorld,
                                                      headAttached, pointAngle, i == 0 ? nil : entityMoves,
                                                      &motion, &out, entityCount)
                             }

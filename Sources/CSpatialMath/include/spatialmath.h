@@ -139,7 +139,8 @@ typedef struct sm_motion_state {
 /// Quantities of `n` entities from their boxes (`boxes[6 * e]`), box frames (`frames[12 * e]`, as
 /// written by `sm_entity_bounds`) and
 /// node world matrices (`node_world[16 * entity_node[e]]`, `n_nodes` nodes). `em_metres[e]` > 0 is
-/// the em height of readable content (0 otherwise), `head_attached[e]` marks content anchored to
+/// the em height of readable content in world space (its stated em times its text scale, the
+/// caller's; 0 otherwise), `head_attached[e]` marks content anchored to
 /// the head or a hand (its motion is measured in the head frame), `point_angle` is degrees per pt.
 /// `refresh` (NULL: every entity) marks the entities whose centre, bounds, front and up are written;
 /// the others keep the values of an earlier call (the simulator passes the entities that can move).

@@ -235,26 +235,48 @@ struct Findings {
 
     /// `report` for a pair finding whose aggregate the caller remembers: `slot` is used when it
     /// is this key's aggregate (checked), else the aggregate is looked up (or created) and `slot`
-    /// set to it. Saves the table lookup for a pair reported frame after frame.
-    @inline(__always)
+    /// set to it. Saves the table lookup for a pair reported frame after frame. Returns whether
+    /// the finding's value became the aggregate's worst (`Aggregate.record`).
+    @inline(__always) @discardableResult
     mutating func report(slot: inout Int32, rule: Int, _ e0: Int, _ e1: Int, frame: Int, time: Double,
                          measured: Double, threshold: Double, aux: Double, severity: Severity?, angular: Bool,
-                         unit: String?) {
+                         unit: String?) -> Bool {
         let (lo, hi) = Self.ordered(e0, e1)
         var i = checked(slot, rule: rule, lo, hi)
         if i < 0 {
             i = self.slot(rule: rule, e0, e1, variant: 0)
             slot = Int32(truncatingIfNeeded: i)
-            guard i >= 0 else { return }
+            guard i >= 0 else { return false }
         }
         // One uniqueness check of the aggregates for both updates.
         let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
         let higher = worse[rule] == .higher
-        aggregates.withUnsafeMutableBufferPointer { ag in
+        return aggregates.withUnsafeMutableBufferPointer { ag in
             ag[i].add(frame: frame, time: time)
-            ag[i].record(measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
-                         severity: sev, higher: higher, angular: angular, unit: unit)
+            return ag[i].record(measured: measured, worstFrame: frame, threshold: threshold, aux: aux,
+                                severity: sev, higher: higher, angular: angular, unit: unit)
         }
+    }
+
+    /// `report(slot:...)` for a pair finding known not to be a new worst of its aggregate at
+    /// `slot` (its value not better than the recorded one, its severity, threshold, unit and
+    /// `angular` those of its earlier findings): only the run grows, which is all `report` would
+    /// change. False (nothing done) when `slot` is not the aggregate of the pair (rule, e0, e1).
+    @inline(__always)
+    mutating func repeatWorse(slot: Int32, rule: Int, _ e0: Int, _ e1: Int, frame: Int, time: Double) -> Bool {
+        let (lo, hi) = Self.ordered(e0, e1)
+        let i = checked(slot, rule: rule, lo, hi)
+        guard i >= 0 else { return false }
+        aggregates.withUnsafeMutableBufferPointer { ag in ag[i].add(frame: frame, time: time) }
+        return true
+    }
+
+    /// Sets the `aux` of the aggregate at `slot` (of `rule`) when its worst is still the one found
+    /// in `worstFrame`: a value its finding left to be computed at the end (`TargetPairAnalyzer`'s
+    /// deferred edge gaps).
+    mutating func setAux(slot: Int, rule: Int, worstFrame: Int, _ aux: Double) {
+        guard slot >= 0, slot < aggregates.count, keys[slot].rule == rule, aggregates[slot].worstFrame == worstFrame else { return }
+        aggregates[slot].aux = aux
     }
 
     /// The frames `from ... to` for a pair finding already reported with the same values in frame
@@ -402,17 +424,21 @@ struct Findings {
 
 extension Aggregate {
     /// Folds one finding's value into the aggregate (the spans are updated by the caller).
+    /// Returns whether its value became the worst (`measured`, `aux`, `worstFrame` its own).
+    @discardableResult
     mutating func record(measured: Double, worstFrame: Int, threshold: Double, aux: Double,
-                         severity sev: Severity, higher: Bool, angular: Bool, unit: String?) {
+                         severity sev: Severity, higher: Bool, angular: Bool, unit: String?) -> Bool {
         if recorded { if sev < severity { severity = sev } } else { severity = sev; recorded = true }
         let better = self.measured.isNaN || (higher ? measured > self.measured : measured < self.measured)
-        if better, !measured.isNaN {
+        let worst = better && !measured.isNaN
+        if worst {
             self.measured = measured; self.aux = aux; self.threshold = threshold; self.worstFrame = worstFrame
         } else if self.threshold.isNaN {
             self.threshold = threshold; self.worstFrame = worstFrame
         }
         self.angular = self.angular || angular
         if self.unit == nil { self.unit = unit }
+        return worst
     }
 }
 

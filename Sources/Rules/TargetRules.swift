@@ -168,6 +168,24 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// Pairs of disjoint tilted images whose closest points were not searched (a separating side
     /// showed them farther apart than any threshold that could report them), for tests and bench.
     private(set) var closestPointsSkipped = 0
+    /// The spacing shortcuts (exact; off, every pair's centre separation and edge gap are computed
+    /// as they are reported; tests compare the two). A pair of tilted images that only
+    /// target-center-spacing could report (not at the same depth for target-no-overlap, not both
+    /// large for target-large-hover-padding) needs of its outline gap only the verdict
+    /// (`quadGapIsBelow`); the gap itself is the aggregate's `aux` only where the finding is the
+    /// violation's worst, so it is computed at the end (`finish`) for the frame that stayed the
+    /// worst, from the two image quads kept for it (`SpacingSlots`). And the centre separation
+    /// (`acos`) is needed only for the verdict, settled by the cosine unless within 10⁻¹² of the
+    /// threshold's, and for a value that could be a new worst: a cosine 10⁻¹² below the largest
+    /// reported for the pair (`SpacingSlots`) gives a separation that is not (acos falls with a
+    /// slope of at least 1, far beyond its rounding), and such a finding only extends its run.
+    var spacingShortcut = true
+    /// Spacing findings decided without their outline gap, and those that needed no separation.
+    private(set) var gapsDeferred = 0, separationsSkipped = 0
+    /// Per aggregate slot of target-center-spacing: the largest cosine of a centre separation
+    /// reported to it, the frame whose finding left its gap for `finish`, and the two image quads
+    /// of that frame (`SpacingSlots`).
+    private let spacingSlots = SpacingSlots()
     /// Pairs given the angular pair test (not repeated from the previous frame, not skipped past
     /// the tracking limit), for tests.
     private(set) var angularTests = 0
@@ -390,9 +408,23 @@ final class TargetPairAnalyzer: RuleProcessor {
         let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
         let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
         let shortcut = closestPointShortcut
-        var skippedGaps = 0, tested = 0, reported = 0, trackedNow = false
+        var skippedGaps = 0, tested = 0, reported = 0, trackedNow = false, deferred = 0, noSeparation = 0
+        // The spacing shortcuts (`spacingShortcut`): the threshold's cosine, with a margin far
+        // above the rounding of acos, degrees and the division by the point angle; and the kept
+        // values, moved out of the properties for the frame (no exclusivity checks per pair).
+        let spacingOnly = spacingShortcut
+        let thetaT = spacing * pa / 180 * .pi
+        let cosVerdict = spacingShortcut && pa > 0 && pa.isFinite && thetaT > 1e-6 && thetaT < .pi - 1e-6
+        let cosAbove = cos(thetaT) + 1e-12, cosBelow = cos(thetaT) - 1e-12
+        // A finding kept for the next frame (`keep`) needs its separation.
+        let skipWorse = spacingShortcut && !keep
+        // Room for the aggregates this frame may add (a slot beyond it is not deferred).
+        if spacingShortcut { spacingSlots.reserve(out.aggregates.count + out.aggregates.count / 4 + 4_096) }
+        let worstCos = spacingSlots.cosine, lateFrame = spacingSlots.frame, lateQuads = spacingSlots.quads
+        let slotRoom = spacingSlots.capacity
         defer {
             closestPointsSkipped += skippedGaps; angularTests += tested; findingsReported &+= reported
+            gapsDeferred += deferred; separationsSkipped += noSeparation
             if trackedNow { angularTracked = true }
         }
         // Set when the tracking limit is reached and no angular pair was tracked before this frame:
@@ -420,12 +452,24 @@ final class TargetPairAnalyzer: RuleProcessor {
             if g.overlap == 0, maxOverlap >= 0, g.gap > clearlyBeyond { return }
             guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
             let cosv = max(-1, min(1, dot(dir[i], dir[j])))
-            let sep = degrees(acos(cosv)) / pa
+            // The centre separation, computed when something needs its value (`spacingShortcut`;
+            // NaN until then: computing it again gives the same value).
+            var sep = Double.nan
             let bothLarge = f.ptEq[a] >= largeSize && f.ptEq[b] >= largeSize && control[a] && control[b]
             let sameDepth = abs(f.distance[a] - f.distance[b]) <= depthWindow
+            // `sep < spacing`, from the cosine where it is clearly on one side.
+            let closeCentres: Bool
+            if cosVerdict, cosv > cosAbove {
+                closeCentres = true
+            } else if cosVerdict, cosv < cosBelow {
+                closeCentres = false
+            } else {
+                sep = degrees(acos(cosv)) / pa
+                closeCentres = sep < spacing
+            }
             // Each rule also needs one of these, whatever the outline's gap: without any, the
             // outline of a tilted image is not worth computing.
-            guard (canOverlap && sameDepth) || (canSpace && sep < spacing) || (canPad && bothLarge) else { return }
+            guard (canOverlap && sameDepth) || (canSpace && closeCentres) || (canPad && bothLarge) else { return }
             // A flat element whose image is tilted is compared by its own outline, not by the
             // upright box around its image (which would bring tilted neighbours falsely close).
             // Both projected across the line of sight to the pair's midpoint, so that two parallel
@@ -442,13 +486,53 @@ final class TargetPairAnalyzer: RuleProcessor {
                     // overlap finding reports the gap, so it is always computed): quadGap may skip
                     // the closest points of quads farther apart than that.
                     var gapNeeded = maxOverlap >= 0 && shortcut ? 0 : Double.infinity
-                    if canSpace, sep < spacing { gapNeeded = max(gapNeeded, edgeGap * pa) }
+                    if canSpace, closeCentres { gapNeeded = max(gapNeeded, edgeGap * pa) }
                     if canPad, bothLarge { gapNeeded = max(gapNeeded, padGap * pa) }
+                    if spacingOnly, canSpace, closeCentres, !(canOverlap && sameDepth), !(canPad && bothLarge) {
+                        // Only target-center-spacing can report the pair: its verdict needs only
+                        // whether the gap is below `edgeGap`, its value the separation, and the
+                        // gap is computed at the end for the frame that stays the worst.
+                        let v = quadGapIsBelow(qa.quad, qb.quad, gapNeededBelow: gapNeeded, scale: pa, limit: edgeGap)
+                        if v.skipped { skippedGaps += 1 }
+                        guard v.below else { return }
+                        reported += 1
+                        deferred += 1
+                        let s0 = slots[0]
+                        // A cosine clearly below the largest reported: not a new worst, only the run grows.
+                        if skipWorse, s0 >= 0, Int(s0) < slotRoom, cosv < worstCos[Int(s0)] - 1e-12,
+                           out.repeatWorse(slot: s0, rule: spacingRuleIndex, a, b, frame: f.frame, time: f.time) {
+                            noSeparation += 1
+                            trackedNow = true
+                            return
+                        }
+                        if sep.isNaN { sep = degrees(acos(cosv)) / pa }
+                        var p = PairFinding(rule: spacingRuleIndex, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
+                                            a: a, b: b, measured: sep, aux: .nan, threshold: spacing, slot: s0)
+                        let worst = reportAngular(&p, f, &out)
+                        slots[0] = p.slot
+                        if p.slot >= 0 {
+                            trackedNow = true
+                            let k = Int(p.slot)
+                            if k < slotRoom {
+                                if !(worstCos[k] >= cosv) { worstCos[k] = cosv }
+                                if worst {
+                                    lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
+                                    lateQuads[2 * k] = qa.quad; lateQuads[2 * k + 1] = qb.quad
+                                }
+                            } else if worst {
+                                // No room to keep the quads: the gap now.
+                                out.setAux(slot: k, rule: spacingRuleIndex, worstFrame: f.frame, quadGap(qa.quad, qb.quad).gap / pa)
+                            }
+                        }
+                        if keep, !out.limitReached { found.append(p) }
+                        return
+                    }
                     g = quadGap(qa.quad, qb.quad, gapNeededBelow: gapNeeded)
                     if g.gap == .infinity { skippedGaps += 1 }
                     guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
                 }
             }
+            if sep.isNaN { sep = degrees(acos(cosv)) / pa }
             evaluate(a, b, sep: sep, gap: g.gap / pa, overlap: g.overlap / pa, bothLarge: bothLarge,
                      sameDepth: sameDepth, angular: true) { rule, m, aux, thr in
                 let r = rule == spacingRuleIndex ? 0 : rule == overlapRuleIndex ? 1 : 2
@@ -457,7 +541,11 @@ final class TargetPairAnalyzer: RuleProcessor {
                 reportAngular(&p, f, &out)
                 reported += 1
                 slots[r] = p.slot
-                if p.slot >= 0 { trackedNow = true }
+                if p.slot >= 0 {
+                    trackedNow = true
+                    // The largest cosine reported to a spacing aggregate (its separation `m`).
+                    if r == 0, Int(p.slot) < slotRoom, !(worstCos[Int(p.slot)] >= cosv) { worstCos[Int(p.slot)] = cosv }
+                }
                 // The findings are kept for the next frame, which a scene past the tracking limit
                 // does not have (its list would grow with every pair of the frame).
                 if keep, !out.limitReached { found.append(p) }
@@ -581,7 +669,18 @@ final class TargetPairAnalyzer: RuleProcessor {
         }
     }
 
-    func finish(_ out: inout Findings, _ end: EndState) { flushRepeats(&out) }
+    func finish(_ out: inout Findings, _ end: EndState) {
+        flushRepeats(&out)
+        // The edge gaps left for the end: each where its frame is still the violation's worst.
+        if let rule = spacingRule {
+            let t = spacingSlots
+            for s in 0..<t.capacity where t.frame[s] >= 0 {
+                let g = quadGap(t.quads[2 * s], t.quads[2 * s + 1]).gap
+                out.setAux(slot: s, rule: rule, worstFrame: Int(t.frame[s]), g / pointAngle)
+            }
+        }
+        spacingSlots.reserve(0, reset: true)
+    }
 
     /// Whether any of the three rules tracks the pair (a, b).
     private func trackedPair(_ a: Int, _ b: Int, _ out: Findings) -> Bool {
@@ -592,8 +691,8 @@ final class TargetPairAnalyzer: RuleProcessor {
     }
 
     /// Reports one finding of the angular pass.
-    @inline(__always)
-    private func reportAngular(_ p: inout PairFinding, _ f: FrameQuantities, _ out: inout Findings) {
+    @inline(__always) @discardableResult
+    private func reportAngular(_ p: inout PairFinding, _ f: FrameQuantities, _ out: inout Findings) -> Bool {
         out.report(slot: &p.slot, rule: p.rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.measured,
                    threshold: p.threshold, aux: p.aux, severity: p.rule == overlapRule ? .warning : nil, angular: true,
                    unit: "pt_eq")
@@ -653,6 +752,38 @@ final class TargetPairAnalyzer: RuleProcessor {
                                 padGapText, " ", u, " (4 pt of hover padding each)")
         }
     }
+}
+
+/// `TargetPairAnalyzer`'s values per aggregate slot of target-center-spacing, in buffers it reads
+/// and writes through pointers in the pair test (no copy-on-write or exclusivity checks per pair):
+/// the largest cosine of a centre separation reported to the aggregate (NaN: none), the frame whose
+/// finding left its edge gap for the end (-1: none) and that frame's two image quads.
+final class SpacingSlots {
+    private(set) var capacity = 0
+    private(set) var cosine = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+    private(set) var frame = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var quads = UnsafeMutablePointer<ImageQuad>.allocate(capacity: 2)
+
+    /// Room for `count` slots at least (more, so that growing is rare), the values kept; with
+    /// `reset`, exactly `count` slots, all empty.
+    func reserve(_ count: Int, reset: Bool = false) {
+        guard reset || count > capacity else { return }
+        let n = reset ? max(0, count) : max(count, capacity + capacity / 2)
+        let c = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n))
+        let f = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, n))
+        let q = UnsafeMutablePointer<ImageQuad>.allocate(capacity: max(2, 2 * n))
+        let kept = reset ? 0 : capacity
+        c.initialize(from: cosine, count: kept); f.initialize(from: frame, count: kept)
+        q.initialize(from: quads, count: 2 * kept)
+        (c + kept).initialize(repeating: .nan, count: n - kept)
+        (f + kept).initialize(repeating: -1, count: n - kept)
+        (q + 2 * kept).initialize(repeating: ImageQuad(center: .zero, u: .zero, v: .zero), count: 2 * (n - kept))
+        cosine.deallocate(); frame.deallocate(); quads.deallocate()
+        cosine = c; frame = f; quads = q
+        capacity = n
+    }
+
+    deinit { cosine.deallocate(); frame.deallocate(); quads.deallocate() }
 }
 
 public enum TargetHitRegionVisionOS: RuleDescribing {

@@ -125,6 +125,33 @@ import SpatialModel
         #expect(quadGap(far.0, far.1, gapNeededBelow: 32.53).gap == Self.reference(far.0, far.1).gap)
     }
 
+    /// `quadGapIsBelow`, the verdict alone, against the verdict of `quadGap`'s gap on random quad
+    /// pairs: every limit (around the gaps drawn, exactly at one, none, negative, infinite), scale
+    /// and needed gap; both the early verdict (the corners nearest each other) and the full search
+    /// are reached.
+    @Test func theVerdictAloneIsQuadGapsVerdict() {
+        var wrong = 0, below = 0, above = 0, skipped = 0
+        for (k, (a, b)) in Self.randomQuads(count: 20_000).enumerated() {
+            let scale = [1, 0.0671, 3][k % 3]
+            let exact = quadGap(a, b).gap
+            // A limit just below, at and just above the gap in the scaled unit, and others.
+            let limit = [exact / scale, (exact / scale).nextDown, (exact / scale).nextUp, 0, -1, .infinity, 0.25, 2][k % 8]
+            let needed = [Double.infinity, 0, limit * scale, 1][(k / 8) % 4]
+            let got = quadGapIsBelow(a, b, gapNeededBelow: needed, scale: scale, limit: limit)
+            let g = quadGap(a, b, gapNeededBelow: needed).gap
+            if got.below != (g / scale < limit) || got.skipped != (g == .infinity) { wrong += 1 }
+            if got.below { below += 1 } else { above += 1 }
+            if got.skipped { skipped += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(below > 2_000 && above > 2_000 && skipped > 500)
+        // Squares side by side 1 apart: 1 / 0.5 = 2 is not below 2, and is below 2's next value.
+        let square = ImageQuad(center: SIMD2(0, 0), u: SIMD2(1, 0), v: SIMD2(0, 1))
+        let next = ImageQuad(center: SIMD2(3, 0.5), u: SIMD2(1, 0), v: SIMD2(0, 1))
+        #expect(!quadGapIsBelow(square, next, gapNeededBelow: .infinity, scale: 0.5, limit: 2).below)
+        #expect(quadGapIsBelow(square, next, gapNeededBelow: .infinity, scale: 0.5, limit: 2.0.nextUp).below)
+    }
+
     /// The target-pair rules with and without the shortcut on a crowded scene whose walking viewer
     /// sees tilted buttons of different windows close together: the same violations, and the
     /// shortcut really skipped closest-point searches.

@@ -488,7 +488,8 @@ final class TargetPairAnalyzer: RuleProcessor {
                     var gapNeeded = maxOverlap >= 0 && shortcut ? 0 : Double.infinity
                     if canSpace, closeCentres { gapNeeded = max(gapNeeded, edgeGap * pa) }
                     if canPad, bothLarge { gapNeeded = max(gapNeeded, padGap * pa) }
-                    if spacingOnly, canSpace, closeCentres, !(canOverlap && sameDepth), !(canPad && bothLarge) {
+                    if spacingOnly, canSpace, closeCentres, !(canOverlap && sameDepth), !(canPad && bothLarge),
+                       (slots[0] >= 0 ? Int(slots[0]) : out.aggregates.count) < slotRoom {
                         // Only target-center-spacing can report the pair: its verdict needs only
                         // whether the gap is below `edgeGap`, its value the separation, and the
                         // gap is computed at the end for the frame that stays the worst.

@@ -158,56 +158,13 @@ func quadGap(_ a: ImageQuad, _ b: ImageQuad, gapNeededBelow: Double = .infinity)
     // Written without arrays (this runs per pair and frame for tilted targets): the sides and
     // corners are visited in the same order, with the same arithmetic, as the array form.
     let d = b.center - a.center
-    var separated = false
-    var penetration = Double.infinity
-    // The largest separation along a side's normal: a lower bound on the distance.
-    var separation = -Double.infinity
-    @inline(__always) func reach(_ n: SIMD2<Double>, _ q: ImageQuad) -> Double {
-        abs(n.x * q.u.x + n.y * q.u.y) + abs(n.x * q.v.x + n.y * q.v.y)
-    }
-    @inline(__always) func test(_ side: SIMD2<Double>) {
-        let l = (side.x * side.x + side.y * side.y).squareRoot()
-        guard l > 0, l.isFinite else { return }
-        let n = SIMD2(-side.y / l, side.x / l)
-        let sep = abs(n.x * d.x + n.y * d.y) - reach(n, a) - reach(n, b)
-        if sep > 0 { separated = true; separation = max(separation, sep) } else { penetration = min(penetration, -sep) }
-    }
-    test(a.u); test(a.v); test(b.u); test(b.v)
-    if !separated {
+    let sides = QuadSeparation(a, b, d)
+    if !sides.separated {
         // No side separates them (or both are points): they overlap, or are points at one place.
-        return (0, penetration.isFinite ? penetration : 0)
+        return (0, sides.penetration.isFinite ? sides.penetration : 0)
     }
-    // Farther apart than the caller cares about: the exact gap is larger still (the margin,
-    // 10⁻⁹ of the threshold and of the quads' coordinates, is many orders above the rounding of
-    // either value). A NaN threshold or separation never skips.
-    if gapNeededBelow < .infinity, separation.isFinite {
-        let scale = abs(d.x) + abs(d.y) + abs(a.u.x) + abs(a.u.y) + abs(a.v.x) + abs(a.v.y)
-            + abs(b.u.x) + abs(b.u.y) + abs(b.v.x) + abs(b.v.y)
-        if separation > gapNeededBelow + 1e-9 * (1 + abs(gapNeededBelow) + scale) { return (.infinity, 0) }
-    }
-    // Disjoint convex polygons: the closest points are a corner of one and a side of the other.
-    // The squared distance of each corner to each side, with each side's vector and squared length
-    // computed once; the square root once, of the smallest (the square root is correctly rounded
-    // and monotonic, so this is the smallest of the distances the per-pair form computed).
-    @inline(__always) func pointSegment2(_ p: SIMD2<Double>, _ s0: SIMD2<Double>, _ e: SIMD2<Double>, _ ee: Double) -> Double {
-        let w = p - s0
-        let t = ee > 0 ? min(1, max(0, (w.x * e.x + w.y * e.y) / ee)) : 0
-        let c = w - t * e
-        return c.x * c.x + c.y * c.y
-    }
-    let ca = QuadCorners(a), cb = QuadCorners(b)
-    let ea = QuadCorners(sidesOf: ca), eb = QuadCorners(sidesOf: cb)
-    @inline(__always) func len2(_ e: SIMD2<Double>) -> Double { e.x * e.x + e.y * e.y }
-    let eea = SIMD4(len2(ea.c0), len2(ea.c1), len2(ea.c2), len2(ea.c3))
-    let eeb = SIMD4(len2(eb.c0), len2(eb.c1), len2(eb.c2), len2(eb.c3))
-    var best = Double.infinity
-    for i in 0..<4 {
-        let pa = ca[i], pb = cb[i]
-        for j in 0..<4 {
-            best = min(best, pointSegment2(pa, cb[j], eb[j], eeb[j]), pointSegment2(pb, ca[j], ea[j], eea[j]))
-        }
-    }
-    let g = best.squareRoot()
+    if sides.isBeyond(gapNeededBelow, a, b, d) { return (.infinity, 0) }
+    let g = QuadPairCorners(a, b).smallest().squareRoot()
     return (g.isFinite ? g : 0, 0)
 }
 
@@ -219,7 +176,8 @@ func quadGap(_ a: ImageQuad, _ b: ImageQuad, gapNeededBelow: Double = .infinity)
 /// first, and a distance among those that already passes the verdict settles it. That is exact:
 /// the gap is the smallest of the 32 corner–side distances, each computed here with the same
 /// arithmetic, and the square root and the division by `scale` > 0 are monotonic, so one distance
-/// below the limit puts the smallest below it too. Else every distance is taken, as `quadGap` does.
+/// below the limit puts the smallest below it too. Else every distance is taken, as `quadGap` does
+/// (the smallest of all 32 is the smallest with the first ones again: `min` never takes a NaN).
 /// (Measured on the walking crowded scene: most spacing pairs' quads overlap, so the side tests
 /// come first; the corner distances first cost more.)
 func quadGapIsBelow(_ a: ImageQuad, _ b: ImageQuad, gapNeededBelow gapNeeded: Double, scale: Double,
@@ -229,56 +187,91 @@ func quadGapIsBelow(_ a: ImageQuad, _ b: ImageQuad, gapNeededBelow gapNeeded: Do
         return (g / scale < limit, g == .infinity)
     }
     let d = b.center - a.center
-    // The side tests of `quadGap`, with the same arithmetic.
-    var separated = false
-    var separation = -Double.infinity
-    @inline(__always) func reach(_ n: SIMD2<Double>, _ q: ImageQuad) -> Double {
-        abs(n.x * q.u.x + n.y * q.u.y) + abs(n.x * q.v.x + n.y * q.v.y)
-    }
-    @inline(__always) func test(_ side: SIMD2<Double>) {
-        let l = (side.x * side.x + side.y * side.y).squareRoot()
-        guard l > 0, l.isFinite else { return }
-        let n = SIMD2(-side.y / l, side.x / l)
-        let sep = abs(n.x * d.x + n.y * d.y) - reach(n, a) - reach(n, b)
-        if sep > 0 { separated = true; separation = max(separation, sep) }
-    }
-    test(a.u); test(a.v); test(b.u); test(b.v)
+    let sides = QuadSeparation(a, b, d)
     // Overlapping (or points at one place): `quadGap` gives the gap 0.
-    if !separated { return (0 / scale < limit, false) }
-    if gapNeeded < .infinity, separation.isFinite {
-        let scaleQ = abs(d.x) + abs(d.y) + abs(a.u.x) + abs(a.u.y) + abs(a.v.x) + abs(a.v.y)
-            + abs(b.u.x) + abs(b.u.y) + abs(b.v.x) + abs(b.v.y)
-        if separation > gapNeeded + 1e-9 * (1 + abs(gapNeeded) + scaleQ) { return (Double.infinity / scale < limit, true) }
-    }
-    @inline(__always) func pointSegment2(_ p: SIMD2<Double>, _ s0: SIMD2<Double>, _ e: SIMD2<Double>, _ ee: Double) -> Double {
-        let w = p - s0
-        let t = ee > 0 ? min(1, max(0, (w.x * e.x + w.y * e.y) / ee)) : 0
-        let c = w - t * e
-        return c.x * c.x + c.y * c.y
-    }
-    let ca = QuadCorners(a), cb = QuadCorners(b)
-    let ea = QuadCorners(sidesOf: ca), eb = QuadCorners(sidesOf: cb)
-    @inline(__always) func len2(_ e: SIMD2<Double>) -> Double { e.x * e.x + e.y * e.y }
-    let eea = SIMD4(len2(ea.c0), len2(ea.c1), len2(ea.c2), len2(ea.c3))
-    let eeb = SIMD4(len2(eb.c0), len2(eb.c1), len2(eb.c2), len2(eb.c3))
+    if !sides.separated { return (0 / scale < limit, false) }
+    if sides.isBeyond(gapNeeded, a, b, d) { return (Double.infinity / scale < limit, true) }
+    let corners = QuadPairCorners(a, b)
     // Corner k of a quad is centre ∓ u ∓ v: 0 (−u −v), 1 (+u −v), 2 (+u +v), 3 (−u +v).
     @inline(__always) func corner(_ plusU: Bool, _ plusV: Bool) -> Int { plusU ? (plusV ? 2 : 1) : (plusV ? 3 : 0) }
     let nearA = corner(a.u.x * d.x + a.u.y * d.y >= 0, a.v.x * d.x + a.v.y * d.y >= 0)
     let nearB = corner(b.u.x * d.x + b.u.y * d.y < 0, b.v.x * d.x + b.v.y * d.y < 0)
     var first = Double.infinity
     for j in 0..<4 {
-        first = min(first, pointSegment2(ca[nearA], cb[j], eb[j], eeb[j]), pointSegment2(cb[nearB], ca[j], ea[j], eea[j]))
+        first = min(first, corners.toSideOfB(nearA, j), corners.toSideOfA(nearB, j))
     }
     if first.squareRoot() / scale < limit { return (true, false) }
-    var best = first
-    for i in 0..<4 {
-        let pa = ca[i], pb = cb[i]
-        for j in 0..<4 {
-            best = min(best, pointSegment2(pa, cb[j], eb[j], eeb[j]), pointSegment2(pb, ca[j], ea[j], eea[j]))
-        }
-    }
-    let g = best.squareRoot()
+    let g = corners.smallest().squareRoot()
     return ((g.isFinite ? g : 0) / scale < limit, false)
+}
+
+/// The side tests both gap functions start with: each side's normal, in order (a.u, a.v, b.u,
+/// b.v), either separates the quads (the largest such separation, a lower bound on the gap) or
+/// not (the smallest penetration, the overlap depth when none separates).
+private struct QuadSeparation {
+    var separated = false
+    var penetration = Double.infinity
+    var separation = -Double.infinity
+
+    @inline(__always) init(_ a: ImageQuad, _ b: ImageQuad, _ d: SIMD2<Double>) {
+        @inline(__always) func reach(_ n: SIMD2<Double>, _ q: ImageQuad) -> Double {
+            abs(n.x * q.u.x + n.y * q.u.y) + abs(n.x * q.v.x + n.y * q.v.y)
+        }
+        @inline(__always) func test(_ side: SIMD2<Double>) {
+            let l = (side.x * side.x + side.y * side.y).squareRoot()
+            guard l > 0, l.isFinite else { return }
+            let n = SIMD2(-side.y / l, side.x / l)
+            let sep = abs(n.x * d.x + n.y * d.y) - reach(n, a) - reach(n, b)
+            if sep > 0 { separated = true; separation = max(separation, sep) } else { penetration = min(penetration, -sep) }
+        }
+        test(a.u); test(a.v); test(b.u); test(b.v)
+    }
+
+    /// Farther apart than a caller that acts only on a gap below `gapNeeded` cares about: the
+    /// exact gap is larger still (the margin, 10⁻⁹ of the threshold and of the quads' coordinates,
+    /// is many orders above the rounding of either value). A NaN threshold or separation never skips.
+    @inline(__always) func isBeyond(_ gapNeeded: Double, _ a: ImageQuad, _ b: ImageQuad, _ d: SIMD2<Double>) -> Bool {
+        guard gapNeeded < .infinity, separation.isFinite else { return false }
+        let scale = abs(d.x) + abs(d.y) + abs(a.u.x) + abs(a.u.y) + abs(a.v.x) + abs(a.v.y)
+            + abs(b.u.x) + abs(b.u.y) + abs(b.v.x) + abs(b.v.y)
+        return separation > gapNeeded + 1e-9 * (1 + abs(gapNeeded) + scale)
+    }
+}
+
+/// Disjoint convex polygons: the closest points are a corner of one and a side of the other. The
+/// squared distance of each corner to each side, with each side's vector and squared length
+/// computed once; the caller takes the square root once, of the smallest (the square root is
+/// correctly rounded and monotonic, so that is the smallest of the distances).
+private struct QuadPairCorners {
+    let ca, cb, ea, eb: QuadCorners
+    let eea, eeb: SIMD4<Double>
+
+    @inline(__always) init(_ a: ImageQuad, _ b: ImageQuad) {
+        ca = QuadCorners(a); cb = QuadCorners(b)
+        ea = QuadCorners(sidesOf: ca); eb = QuadCorners(sidesOf: cb)
+        @inline(__always) func len2(_ e: SIMD2<Double>) -> Double { e.x * e.x + e.y * e.y }
+        eea = SIMD4(len2(ea.c0), len2(ea.c1), len2(ea.c2), len2(ea.c3))
+        eeb = SIMD4(len2(eb.c0), len2(eb.c1), len2(eb.c2), len2(eb.c3))
+    }
+
+    @inline(__always) static func pointSegment2(_ p: SIMD2<Double>, _ s0: SIMD2<Double>, _ e: SIMD2<Double>, _ ee: Double) -> Double {
+        let w = p - s0
+        let t = ee > 0 ? min(1, max(0, (w.x * e.x + w.y * e.y) / ee)) : 0
+        let c = w - t * e
+        return c.x * c.x + c.y * c.y
+    }
+    /// Squared distance of a's corner `i` to b's side `j`, and the other way round.
+    @inline(__always) func toSideOfB(_ i: Int, _ j: Int) -> Double { Self.pointSegment2(ca[i], cb[j], eb[j], eeb[j]) }
+    @inline(__always) func toSideOfA(_ i: Int, _ j: Int) -> Double { Self.pointSegment2(cb[i], ca[j], ea[j], eea[j]) }
+
+    /// The smallest of the 32 squared corner–side distances.
+    @inline(__always) func smallest() -> Double {
+        var best = Double.infinity
+        for i in 0..<4 {
+            for j in 0..<4 { best = min(best, toSideOfB(i, j), toSideOfA(i, j)) }
+        }
+        return best
+    }
 }
 
 /// `ImageQuad.corners` without an array.

@@ -34,16 +34,21 @@ import SpatialModel
         try #require(scene.entities.firstIndex { $0.path == path })
     }
 
+    /// A group 1 m straight ahead, scaled 0.1, holding a 17 pt text at its origin.
+    static let scaledCity = """
+          - id: city
+            kind: group
+            placement: {distance: 1, azimuth: 0, elevation: 0}
+            scale: 0.1
+            children:
+              - {id: street, kind: text, string: Main Street, fontSize: 17}
+        """
+
     @Test func seventeenPointsUnderATenthMeasureOnePointSeven() throws {
         // The group is placed 1 m straight ahead (facing the eye, no turn) and the text sits at its
         // origin, so the text's d0 is 1 m: em = 17·tan(pa) m, times 0.1 = 1.7·tan(pa) m, 1 m away.
         let s = try Self.scene("""
-              - id: city
-                kind: group
-                placement: {distance: 1, azimuth: 0, elevation: 0}
-                scale: 0.1
-                children:
-                  - {id: street, kind: text, string: Main Street, fontSize: 17}
+            \(Self.scaledCity)
               - {id: ref, kind: text, string: Reference, fontSize: 1.7, placement: {distance: 1, azimuth: 0, elevation: 0}}
             """)
         let street = try Self.entity(s, "city/street"), ref = try Self.entity(s, "ref")
@@ -62,12 +67,7 @@ import SpatialModel
             format: spatialscene/1
             duration: 1
             entities:
-              - id: city
-                kind: group
-                placement: {distance: 1, azimuth: 0, elevation: 0}
-                scale: 0.1
-                children:
-                  - {id: street, kind: text, string: Main Street, fontSize: 17}
+            \(Self.scaledCity)
               - {id: plain, kind: text, string: Plain, fontSize: 17, placement: {distance: 1, azimuth: 20, elevation: 0}}
             """).filter { $0.rule == "type-min-size" }
         #expect(vs.map(\.entities) == [["city/street"]])

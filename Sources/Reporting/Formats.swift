@@ -76,7 +76,7 @@ extension Report {
             r += [
                 ("kind", .string("pass")),
                 ("level", .string("none")),
-                ("message", .object([("text", .string("fixed since the baseline: " + f.violation.message))])),
+                ("message", .object([("text", .string(Escape.sarifText("fixed since the baseline: " + f.violation.message)))])),
                 ("locations", .array([location(f.scene, f.violation.location)])),
                 ("partialFingerprints", .object([("spatialcheck/v1", .string(f.violation.fingerprint))])),
                 ("baselineState", .string("absent")),

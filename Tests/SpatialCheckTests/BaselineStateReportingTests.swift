@@ -50,6 +50,16 @@ import Rules
         ])
     }
 
+    /// A fixed violation's message comes from the saved baseline (or names a rule id read from it):
+    /// escaped for SARIF like every other result's (no control characters, links not live).
+    @Test func sarifFixedResultsAreEscaped() throws {
+        var r = Self.report()
+        r.fixedInBaseline[0].violation.message = "[link](https://evil)\u{1B}[31m"
+        let sarif = r.sarif(rules: Self.rules).serialized()
+        #expect(sarif.contains("fixed since the baseline: \\\\[link\\\\](https://evil)"))
+        #expect(!sarif.contains("\\u001b") && !sarif.contains("\u{1B}"))
+    }
+
     @Test func sarifWithoutABaselineHasNoBaselineState() {
         #expect(!AnnotationFormatTests.report().sarif(rules: Self.rules).serialized().contains("baselineState"))
     }

@@ -531,9 +531,13 @@ struct RepeatStreak {
         to = frame; toTime = time
     }
 
+    /// The frames noted since the last `take`, without taking them.
+    var pending: (from: Int, fromTime: Double, to: Int, toTime: Double)? {
+        from >= 0 ? (from, fromTime, to, toTime) : nil
+    }
+
     mutating func take() -> (from: Int, fromTime: Double, to: Int, toTime: Double)? {
-        guard from >= 0 else { return nil }
         defer { from = -1 }
-        return (from, fromTime, to, toTime)
+        return pending
     }
 }

@@ -406,8 +406,8 @@ final class ControlsKeepoutRule: RuleProcessor {
     private(set) var streakPairFrames = 0
     /// The last frame evaluated with the streak's marks (its first frame or a later one); −1: none.
     private var streakLast = -1
-    /// The frames after the streak's first that are not yet added to its findings' runs (−1: none).
-    private var streakFrom = -1, streakFromTime = 0.0, streakTo = -1, streakToTime = 0.0
+    /// The frames after the streak's first that are not yet added to its findings' runs.
+    private var streakFrames = RepeatStreak()
     /// Visibility of every entity in the streak's first frame.
     private var streakVisible: [Bool] = []
     /// Per index into `windows`: the window has pairs in the streak.
@@ -677,8 +677,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
         }}}}
         if continuing {
-            if streakFrom < 0 { streakFrom = f.frame; streakFromTime = f.time }
-            streakTo = f.frame; streakToTime = f.time
+            streakFrames.note(frame: f.frame, time: f.time)
             streakLast = f.frame
         } else if marking {
             // Two windows listed with each other share an aggregate: a pair stays in the streak
@@ -702,7 +701,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 }
             }
             streakLast = f.frame
-            streakFrom = -1
+            _ = streakFrames.take()
             if streakVisible.count == visible.count {
                 streakVisible.withUnsafeMutableBufferPointer { dst in visible.withUnsafeBufferPointer { src in _ = dst.update(fromContentsOf: src) } }
             } else {
@@ -737,17 +736,16 @@ final class ControlsKeepoutRule: RuleProcessor {
         guard streakLast >= 0 else { return }
         streakLast = -1
         let starts = listStart, pairs = listPairs, rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
-        let (from, fromTime, to, toTime) = (streakFrom, streakFromTime, streakTo, streakToTime)
-        streakFrom = -1
+        let span = streakFrames.take()
         var known = listKnown, slots = listSlot
         listKnown = []; listSlot = []
         defer { listKnown = known; listSlot = slots }
         for (j, w) in windows.enumerated() where j < streakWindow.count && streakWindow[j] {
             streakWindow[j] = false
             for i in Int(starts[j])..<Int(starts[j + 1]) where known[i] & marks != 0 {
-                if from >= 0, known[i] & marks == marks {
-                    out.extendRun(slot: &slots[i], rule: rule, w, Int(pairs[i]), from: from, fromTime: fromTime,
-                                  to: to, toTime: toTime)
+                if let span, known[i] & marks == marks {
+                    out.extendRun(slot: &slots[i], rule: rule, w, Int(pairs[i]), from: span.from, fromTime: span.fromTime,
+                                  to: span.to, toTime: span.toTime)
                 }
                 known[i] &= ~marks
             }
@@ -973,7 +971,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         let corners = self.corners, seen = self.seen, eye = listEye, entities = scene.entities
         let band = self.band, depthTolerance = self.depthTolerance, shortcut = knownShortcut
         let rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
-        let streak = (from: streakFrom, fromTime: streakFromTime, to: streakTo, toTime: streakToTime)
+        let streak = streakFrames.pending
         var starts: [Int32] = [0], pairs: [Int32] = [], slots: [Int32] = [], known: [UInt32] = []
         starts.reserveCapacity(oldStart.count)
         pairs.reserveCapacity(oldPairs.count + pieces.count)
@@ -1031,7 +1029,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 if i < b, seen[Int(old)] == st {
                     // Dropped: a finding repeated by the streak of known findings so far gets its
                     // frames now (`endKnownStreak`).
-                    if streak.from >= 0, oldKnown[i] & marks == marks {
+                    if let streak, oldKnown[i] & marks == marks {
                         var slot = oldSlot[i]
                         out.extendRun(slot: &slot, rule: rule, w, Int(old), from: streak.from, fromTime: streak.fromTime,
                                       to: streak.to, toTime: streak.toTime)

@@ -111,7 +111,7 @@ public enum ArCoachingHideUI: RuleDescribing {
         rationale: "The HIG asks apps to hide unrelated UI while the coaching overlay is up, so people focus on what it asks them to do.",
         fixHint: "Hide the app's controls while coaching is active (coachingOverlayViewWillActivate) and show them again when it ends.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, cancel or close controls (id or label containing one of these words: people may always leave or restart). Reported per element over the frames both it and a coaching entity are visible; measured is 1."])
+        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, cancel or close controls (one of these words in the id or label, as a whole word: closeButton, btn-close and Close are exempt, Closets and Presets are not; people may always leave or restart). Reported per element over the frames both it and a coaching entity are visible; measured is 1."])
 }
 
 public enum ArCriticalTextScreenSpace: RuleDescribing {
@@ -419,7 +419,7 @@ func arkitFactories() -> [RuleFactory] {
             let others = ents.indices.filter { i in
                 let e = ents[i]
                 guard e.kind == .element, isScreenSpace(e), e.role != .coaching else { return false }
-                let words = (e.id + " " + (e.label ?? "")).lowercased()
+                let words = Set(wordsOf(e.id) + wordsOf(e.label ?? ""))
                 return !exempt.contains { words.contains($0) }
             }
             var coachingShown = false
@@ -538,4 +538,24 @@ func arkitFactories() -> [RuleFactory] {
             })
         },
     ]
+}
+
+/// The words of an id or label, lowercased: split at every character that is not a letter or digit
+/// and where a lowercase letter or digit is followed by an uppercase one ("closeButton", "btn-close",
+/// "Close all" → close, button / btn, close / close, all).
+func wordsOf(_ text: String) -> [String] {
+    var words: [String] = [], word = ""
+    var previousLower = false
+    for ch in text {
+        guard ch.isLetter || ch.isNumber else {
+            if !word.isEmpty { words.append(word.lowercased()); word = "" }
+            previousLower = false
+            continue
+        }
+        if ch.isUppercase, previousLower, !word.isEmpty { words.append(word.lowercased()); word = "" }
+        word.append(ch)
+        previousLower = ch.isLowercase || ch.isNumber
+    }
+    if !word.isEmpty { words.append(word.lowercased()) }
+    return words
 }

@@ -179,7 +179,7 @@ func accessibilityFactories() -> [RuleFactory] {
                 let weight = e.fontWeight?.rawValue ?? "regular"
                 let colour = e.color == nil ? "white (the default)" : fg.hex
                 let against = back.colors.count > 1 ? " (against the \(worstSample == 0 ? "bright" : "dark") \(back.name) sample)" : ""
-                texts[e.path] = "text \(colour) on \(back.name) has a contrast ratio of \(fmt(worst)):1\(against), below the \(fmt(need)):1 that \(fmt(size)) pt \(weight) text needs"
+                texts[e.path] = "text \(colour) on \(back.name) has a contrast ratio of \(fmt(worst, beside: need)):1\(against), below the \(fmt(need)):1 that \(fmt(size)) pt \(weight) text needs"
                 items.append(.init(entity: i, measured: worst, threshold: need))
             }
             return StaticRule(rule: r, items: items) { _, names in

@@ -15,9 +15,9 @@ public enum DepthMinReadingDistance: RuleDescribing {
         rationale: "Reading close up strains the eyes; the HIG asks to place content people read or use over time at least one metre away.",
         fixHint: "Place the content at least 1 m from the viewer (windows default to about 2 m).",
         unit: "m", worse: .lower,
-        notes: ["Counts text entities, text elements of non-window containers, and windows (whose text is then covered by the window) while visible and in the field of view.",
+        notes: ["Counts text entities, text elements of non-window containers, and windows (whose text is then covered by the window) while visible and in the field of view. Not counted: hand-anchored content (as close as the arm holds it; depth-near-brief-only judges it) and touch panels, windows whose interactive elements all take direct touch (interaction: direct), which must be within reach (target-direct-reach) and which the HIG allows close when used briefly (depth-near-brief-only).",
                 "A frame stands for its whole interval, so frame i has held the condition for t_i − t_start + 1/frameRate seconds; frames after the 10 s are reported.",
-                "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long)."])
+                "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long); the message then says so, and that hiding the content with an event marks it as brief."])
 }
 
 public enum DepthNearBriefOnly: RuleDescribing {
@@ -33,16 +33,16 @@ public enum DepthNearBriefOnly: RuleDescribing {
         rationale: "Content very close to the eyes is uncomfortable to look at for long; the HIG reserves close placement for things used briefly.",
         fixHint: "Move the content further away, or show it close only briefly.",
         unit: "m", worse: .lower,
-        notes: ["Same dwell and static-end reading as depth-min-reading-distance. The message says when the viewer walked up to world-anchored content (the eye moved more than 0.3 m from where it started). Hand-anchored content is as close as the hand holds it (viewer.hand, by default 0.46 m from the eye), and head-anchored content as close as it is placed: their messages say so instead, since walking does not change that distance."])
+        notes: ["Same dwell and static-end reading as depth-min-reading-distance. The message says when the viewer walked up to world-anchored content (the eye moved more than 0.3 m from where it started). Hand-anchored content is as close as the hand holds it (viewer.hand, by default 0.46 m from the eye), and head-anchored content as close as it is placed: their messages say so instead, since walking does not change that distance. A violation reported only because of the static end says so (\"until the scene ends\") instead of a time the scene does not show."])
 }
 
 public enum DepthTextFlat: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "depth-text-flat", name: "Text stays on its background", category: .depth,
         defaultSeverity: .warning, thresholdKey: "maxOffset",
-        parameters: [RuleParameter("maxOffset", 0.005, "m", .external("noticeable parallax at 1–2 m"), "largest offset of text in front of its background")],
+        parameters: [RuleParameter("maxOffset", 0.005, "m", .external("noticeable parallax at 1–2 m"), "largest offset of text in front of or behind its background")],
         citations: [Citation("spatial-layout", "Depth"), Citation("typography", "visionOS")],
-        summary: "A text element floats more than 5 mm in front of its window or volume face.",
+        summary: "A text element floats more than 5 mm in front of (or sits behind) its window or volume face.",
         rationale: "Text lifted off its background is harder to read and can be uncomfortable; the HIG keeps depth for larger elements.",
         fixHint: "Set the text's depth to 0 so it lies on its background.",
         unit: "m", worse: .higher,
@@ -59,7 +59,7 @@ public enum DepthWindowContentExtent: RuleDescribing {
         rationale: "The system clips window content that extends too far from the window; deep 3D content belongs in a volume.",
         fixHint: "Flatten the content or move it into a volume.",
         unit: "m", worse: .higher,
-        notes: ["Elements: |depth| × metres per point. Child entities of a window: how far their box reaches from the window's plane along its normal, each frame; the box is the child's oriented box when it has one geometry node (text, a panel, a one-mesh model), so a window turned toward the viewer is judged like a straight one, and its world-aligned box otherwise."])
+        notes: ["Elements: |depth| × metres per point. Child entities of a window: how far their box reaches from the window's plane along its normal, each frame; the box is the child's oriented box when it has one geometry node (text, a panel, a one-mesh model), so a window turned toward the viewer is judged like a straight one, and its world-aligned box otherwise. Content that reaches exactly the limit as written passes (1 nm is allowed for the rounding of world coordinates)."])
 }
 
 public enum DepthLayerCount: RuleDescribing {
@@ -77,6 +77,13 @@ public enum DepthLayerCount: RuleDescribing {
         unit: "count", worse: .higher)
 }
 
+/// True when every run of a dwell rule's violation is shorter than its dwell: it was reported only
+/// because it still held when the scene came to rest (`ConditionRule.finish`, the static end), so
+/// "for more than N s" would state a time the scene does not show.
+func staticEndOnly(_ agg: Aggregate, dwell: Double, frameDuration dt: Double) -> Bool {
+    agg.lastTime - agg.firstTime + dt <= dwell + 1e-9
+}
+
 func depthFactories() -> [RuleFactory] {
     [
         RuleFactory(ids: [DepthMinReadingDistance.metadata.id]) { s in
@@ -84,18 +91,32 @@ func depthFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let d = s.param(m, "distance"), dwell = s.param(m, "dwell")
+            // Touch panels: windows whose interactive elements all take direct touch. They must be
+            // within reach (target-direct-reach), so never 1 m away; the HIG allows close content
+            // people interact with briefly, which depth-near-brief-only judges.
+            var direct = [Bool](repeating: false, count: ents.count), other = direct
+            for i in ents.indices where ents[i].interactive {
+                guard let c = ents[i].container, c < ents.count, ents[c].kind == .window else { continue }
+                if ents[i].interaction == .direct { direct[c] = true } else { other[c] = true }
+            }
             let cands = ents.indices.filter { i in
                 // Fields read in place: binding `ents[i]` would copy the whole entity.
-                if ents[i].kind == .window { return true }
+                // Hand-held content is as close as the arm holds it: depth-near-brief-only's.
+                if ents[i].anchor == .hand { return false }
+                if ents[i].kind == .window { return !(direct[i] && !other[i]) }
                 guard ents[i].isReadable else { return false }
                 if let c = ents[i].container, c < ents.count, ents[c].kind == .window { return false }
                 return true
             }
-            return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
+            let dt = s.frameDuration
+            return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
                                  gate: .below(\.distance, d, inFOV: true), reads: .quantities, check: { f, e in
                 f.visible[e] && f.inFOV[e] && f.distance[e] < d ? .init(measured: f.distance[e], threshold: d) : nil
             }, message: { agg, names in
-                "\(names.joinedNames) is read from \(fmt(agg.measured)) m for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
+                if staticEndOnly(agg, dwell: dwell, frameDuration: dt) {
+                    return "\(names.joinedNames) is read from \(fmt(agg.measured)) m until the scene ends, and a still ending counts as lasting (more than \(fmt(dwell)) s); place it at least \(fmt(d)) m away, or hide it with an event when it is no longer needed"
+                }
+                return "\(names.joinedNames) is read from \(fmt(agg.measured)) m for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
             })
         },
         RuleFactory(ids: [DepthNearBriefOnly.metadata.id]) { s in
@@ -108,20 +129,30 @@ func depthFactories() -> [RuleFactory] {
             let startHead = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
             // aux: 1 the viewer walked up to world content; 2 held on the hand; 3 attached to the head.
             let anchorAux = ents.indices.map { ents[$0].anchor == .hand ? 2.0 : ents[$0].anchor == .head ? 3.0 : 0.0 }
-            let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: s.frameDuration,
+            let dt = s.frameDuration
+            let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
                                      gate: .below(\.distance, d), reads: .quantities, check: { f, e in
                 guard f.visible[e], f.distance[e] < d else { return nil }
                 if anchorAux[e] > 0 { return .init(measured: f.distance[e], threshold: d, aux: anchorAux[e]) }
                 let moved = length(f.headPosition - startHead) > 0.3
                 return .init(measured: f.distance[e], threshold: d, aux: moved ? 1 : 0)
             }, message: { agg, names in
+                // How long: "for more than 10 s", or, when only the still ending made it last, that.
+                let held = staticEndOnly(agg, dwell: dwell, frameDuration: dt)
+                    ? "until the scene ends, and a still ending counts as lasting (more than \(fmt(dwell)) s)"
+                    : "for more than \(fmt(dwell)) s"
+                let hide = staticEndOnly(agg, dwell: dwell, frameDuration: dt) ? ", or hide it with an event when it is no longer needed" : ""
                 switch agg.aux {
                 case 2:
-                    return "\(names.joinedNames) is held on the hand \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s; show hand-anchored content only briefly, or place it in the world at least \(fmt(d)) m away"
+                    return "\(names.joinedNames) is held on the hand \(fmt(agg.measured)) m from the eyes \(held); show hand-anchored content only briefly\(hide.isEmpty ? "" : " (hide it with an event when it is no longer needed)"), or place it in the world at least \(fmt(d)) m away"
                 case 3:
-                    return "\(names.joinedNames) moves with the head \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away or show it only briefly"
+                    return "\(names.joinedNames) moves with the head \(fmt(agg.measured)) m from the eyes \(held); place it at least \(fmt(d)) m away or show it only briefly\(hide)"
                 default:
-                    return "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes for more than \(fmt(dwell)) s\(agg.aux == 1 ? " (the viewer walked up to it)" : ""); keep content closer than \(fmt(d)) m only briefly"
+                    let walked = agg.aux == 1 ? " (the viewer walked up to it)" : ""
+                    // The walk is said before a static end's longer clause, after "for more than N s" as before.
+                    return hide.isEmpty
+                        ? "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes \(held)\(walked); keep content closer than \(fmt(d)) m only briefly"
+                        : "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes\(walked) \(held); keep content closer than \(fmt(d)) m only briefly\(hide)"
                 }
             })
             return rule
@@ -137,13 +168,16 @@ func depthFactories() -> [RuleFactory] {
                 let e = ents[i]
                 if e.kind == .element {
                     let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
-                    if off > maxOff { items.append(.init(entity: i, measured: off, threshold: maxOff)) }
+                    if off > maxOff { items.append(.init(entity: i, measured: off, threshold: maxOff, aux: e.depthPt < 0 ? -1 : 1)) }
                 } else if let p = e.parent, p >= 0, p < ents.count, ents[p].kind == .window {
                     textChildren.append(i); window[i] = p
                 }
             }
+            // aux: -1 when the text sits behind its background's surface (sunk into it), else 1.
             let message = { (agg: Aggregate, names: [String]) in
-                "text \(names.joinedNames) floats \(fmt(agg.measured * 1000)) mm in front of its background; set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
+                agg.aux < 0
+                    ? "text \(names.joinedNames) sits \(fmt(agg.measured * 1000, beside: maxOff * 1000)) mm behind its background's surface; set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
+                    : "text \(names.joinedNames) floats \(fmt(agg.measured * 1000, beside: maxOff * 1000)) mm in front of its background; set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
             }
             let elements = StaticRule(rule: r, items: items, message: message)
             guard !textChildren.isEmpty else { return elements }
@@ -156,8 +190,8 @@ func depthFactories() -> [RuleFactory] {
                 guard f.visible[e], f.visible[w] else { return nil }
                 let lf = length(f.front[w])
                 guard lf > 0 else { return nil }
-                let off = abs(dot(f.center[e] - f.center[w], f.front[w] / lf))
-                return off.isFinite && off > maxOff ? .init(measured: off, threshold: maxOff) : nil
+                let signed = dot(f.center[e] - f.center[w], f.front[w] / lf), off = abs(signed)
+                return off.isFinite && off > maxOff ? .init(measured: off, threshold: maxOff, aux: signed < 0 ? -1 : 1) : nil
             }, message: message)
             return MultiProcessor([elements, children]) { _, agg, names in message(agg, names) }
         },
@@ -209,6 +243,8 @@ func metresPerPoint(of i: Int, in s: RuleSetup) -> Double {
 }
 
 final class WindowExtentRule: RuleProcessor {
+    /// Metres of rounding allowed on extents measured in world coordinates.
+    static let rounding = 1e-9
     let rule: Int
     let maxExtent: Double
     let elementItems: StaticRule
@@ -244,13 +280,15 @@ final class WindowExtentRule: RuleProcessor {
             let lf = length(f.front[w])
             guard lf > 0 else { continue }
             let ext = f.boxReach(c, along: f.front[w] / lf, from: f.center[w])
-            if ext.isFinite, ext > maxExtent {
+            // Measured in world coordinates: content written exactly at the limit may come out a
+            // rounding above it (0.02 m + half of 0.06 m from a window 1.5 m away), so 1 nm is allowed.
+            if ext.isFinite, ext > maxExtent + Self.rounding {
                 out.report(rule: rule, c, frame: f.frame, time: f.time, measured: ext, threshold: maxExtent)
             }
         }
     }
     func finish(_ out: inout Findings, _ end: EndState) { elementItems.finish(&out, end) }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        "\(names.joinedNames) reaches \(fmt(agg.measured * 1000)) mm from its window's surface (at most \(fmt(maxExtent * 1000)) mm); flatten it or move it into a volume"
+        "\(names.joinedNames) reaches \(fmt(agg.measured * 1000, beside: maxExtent * 1000)) mm from its window's surface (at most \(fmt(maxExtent * 1000)) mm); flatten it or move it into a volume"
     }
 }

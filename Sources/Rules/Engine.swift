@@ -893,6 +893,20 @@ func fmt(_ x: Double) -> String {
     return s
 }
 
+/// `x` as `fmt` writes it, with as many more decimals (up to 9) as it takes not to print it equal to
+/// `limit` when it is not: a contrast of 2.996 that fails 3:1 reads "2.996", not "3".
+func fmt(_ x: Double, beside limit: Double) -> String {
+    let s = fmt(x), l = fmt(limit)
+    guard x != limit, x.isFinite, limit.isFinite, s == l else { return s }
+    for decimals in 3...9 {
+        var t = String(format: "%.\(decimals)f", x)
+        while t.hasSuffix("0") { t.removeLast() }
+        if t.hasSuffix(".") { t.removeLast() }
+        if t != l { return t }
+    }
+    return s
+}
+
 /// `parts` joined, written once into a string of the exact length. Interpolation grows its string
 /// several times and appends piece by piece (about 6,000 instructions for win-controls-keepout's
 /// message of eleven pieces), which a crowded scene pays for each of ~800,000 violations.

@@ -33,7 +33,8 @@ public enum FovLaunchPlacement: RuleDescribing {
         fixHint: "Place primary content straight ahead of the head pose at launch (or at the moment the immersive space opens).",
         unit: "deg", worse: .higher,
         notes: ["Checked at frame 0 and at the first frame of each Full Space, for entities marked primary: when the style leaves shared (for mixed, progressive or full) and when it rises to progressive or full from a style without a boundary; the head pose of that frame is H0.",
-                "Content hidden at those moments is judged when it is shown (a show event opens it), with the head pose of that frame."])
+                "Content hidden at those moments is judged when it is shown (a show event opens it), with the head pose of that frame.",
+                "Measured is always the angle off the line of sight. Content within the cone that is not fully in view gets the fix that applies: larger than the field of view (its angular width or height over viewer.fieldOfView's) → make it narrower or shorter; it fits but reaches past an edge → centre it or make it smaller."])
 }
 
 public enum FovNoHeadTurn: RuleDescribing {
@@ -47,7 +48,8 @@ public enum FovNoHeadTurn: RuleDescribing {
         fixHint: "Bring the element within half the field of view (±45° horizontally, ±35° vertically by default) of the viewer's starting direction.",
         unit: "deg", worse: .higher,
         notes: ["The resting pose is H0 (hig-rules §0.3): the head pose at t = 0, replaced by the head pose at each recenter event and when progressive or full immersion begins (the frame at which the event takes effect). Scene data has no 'required at' times, so every visible interactive element counts as required.",
-                "Measured: the azimuth or elevation (whichever exceeds its half-FOV by more) relative to the resting pose; the field of view comes from viewer.fieldOfView."])
+                "Measured: the azimuth or elevation (whichever exceeds its half-FOV by more) relative to the resting pose; the field of view comes from viewer.fieldOfView.",
+                "Hand-anchored content is left out: it sits where viewer.hand holds it (by default 40.6° below the line of sight standing), wherever the viewer looks, so no placement in front of the resting pose applies to it."])
 }
 
 public enum FovHeadLocked: RuleDescribing {
@@ -138,7 +140,9 @@ func fovFactories() -> [RuleFactory] {
             let m = FovNoHeadTurn.metadata
             guard let r = s.index(m.id) else { return nil }
             let rest = RestingPose(s.scene)
-            let cands = ents.indices.filter { ents[$0].interactive }
+            // Hand-held content is wherever the hand holds it: turning the head toward a fixed
+            // place does not reach it (as fov-vertical-comfort, it is left out).
+            let cands = ents.indices.filter { ents[$0].interactive && ents[$0].anchor != .hand }
             // The verdict is a function of the entity's centre and the resting pose only: while
             // both are unchanged (still content; the pose changes only at its epochs) the last
             // result is reused instead of recomputed.
@@ -178,11 +182,13 @@ func fovFactories() -> [RuleFactory] {
             let cands = s.scene.entities.indices.filter { s.scene.entities[$0].primary }
             guard !cands.isEmpty else { return nil }
             final class Launch: RuleProcessor {
-                let rule: Int, cone: Double, cands: [Int]
+                let rule: Int, cone: Double, cands: [Int], fov: SIMD2<Double>
                 var previous: ImmersionStyle?
                 /// Per candidate: visible on the previous frame (content that appears opens then).
                 var wasVisible: [Bool]
-                init(_ r: Int, _ c: Double, _ e: [Int]) { rule = r; cone = c; cands = e; wasVisible = Array(repeating: false, count: e.count) }
+                init(_ r: Int, _ c: Double, _ e: [Int], fov: SIMD2<Double>) {
+                    rule = r; cone = c; cands = e; self.fov = fov; wasVisible = Array(repeating: false, count: e.count)
+                }
                 func consume(_ f: FrameQuantities, _ out: inout Findings) {
                     // Content hidden at the opening opens when it is shown.
                     var appearing: [Int] = []
@@ -201,14 +207,31 @@ func fovFactories() -> [RuleFactory] {
                     previous = f.immersion
                     let judged = opening ? cands : appearing
                     for e in judged where f.visible[e] && (f.eccentricity[e] > cone || !f.fullyInFOV[e]) {
-                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.eccentricity[e], threshold: cone, angular: true)
+                        // aux, for content within the cone that is not fully in view: its angular width
+                        // when that is more than the field of view's, minus its height when that is,
+                        // 0 when it fits but reaches past an edge; NaN for content off the cone.
+                        var aux = Double.nan
+                        if f.eccentricity[e] <= cone {
+                            let w = f.angularWidth[e], h = f.angularHeight[e]
+                            aux = w > fov.x && w / fov.x >= h / fov.y ? w : h > fov.y ? -h : 0
+                        }
+                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.eccentricity[e], threshold: cone,
+                                   aux: aux, angular: true)
                     }
                 }
                 func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-                    "primary content \(names.joinedNames) opens \(fmt(agg.measured))° off the line of sight (or not fully in view); place it within \(fmt(cone))° in front of the viewer"
+                    let a = agg.aux
+                    if a > 0 {
+                        return "primary content \(names.joinedNames) is \(fmt(a))° wide, wider than the \(fmt(fov.x))° field of view, so it cannot open fully in view; make it narrower"
+                    } else if a < 0 {
+                        return "primary content \(names.joinedNames) is \(fmt(-a))° tall, taller than the \(fmt(fov.y))° field of view, so it cannot open fully in view; make it shorter"
+                    } else if a == 0 {
+                        return "primary content \(names.joinedNames) opens \(fmt(agg.measured))° off the line of sight but reaches past the edge of the field of view; centre it in front of the viewer or make it smaller"
+                    }
+                    return "primary content \(names.joinedNames) opens \(fmt(agg.measured))° off the line of sight (or not fully in view); place it within \(fmt(cone))° in front of the viewer"
                 }
             }
-            return Launch(r, cone, cands)
+            return Launch(r, cone, cands, fov: s.scene.viewer.fieldOfView)
         },
         RuleFactory(ids: [FovVerticalComfort.metadata.id]) { s in
             let ents = s.scene.entities

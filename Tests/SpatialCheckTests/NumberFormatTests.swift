@@ -91,4 +91,17 @@ import Reporting
         }
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
     }
+
+/// `fmt(_:beside:)`: a value printed next to the limit it fails never reads as the limit itself.
+@Suite struct BesideLimitFormatTests {
+    @Test func addsDecimalsOnlyWhereTheRoundedValueEqualsTheLimit() {
+        // WCAG contrast of #959595 on white: (1.05) / (L + 0.05) with L = ((149/255 + 0.055)/1.055)^2.4.
+        let l = pow((149.0 / 255 + 0.055) / 1.055, 2.4)
+        #expect(Rules.fmt(1.05 / (l + 0.05), beside: 3) == "2.995")
+        #expect(Rules.fmt(5.0049, beside: 5) == "5.005")
+        #expect(Rules.fmt(4.99999999999, beside: 5) == "5")  // equal to 9 decimals: as fmt writes it
+        #expect(Rules.fmt(2.5, beside: 3) == "2.5")          // already distinct
+        #expect(Rules.fmt(3, beside: 3) == "3")
+    }
+}
 }

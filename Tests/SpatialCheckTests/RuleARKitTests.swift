@@ -434,4 +434,22 @@ import SpatialModel
             """).filter { $0.rule == "type-billboard" }
         #expect(v.count == 1 && abs((v.first?.measured ?? 0) - 60) < 1e-6 && v.first?.severity == .warning)
     }
+
+    @Test func coachingExemptsOnlyWholeWords() throws {
+        // "Closets" and "Presets" contain "close" and "reset" but are not those controls; a close
+        // button written as closeButton, btn-close or labelled "Close" is.
+        let v = try Self.check(Self.screen(["id: coaching, role: coaching, frame: [0, 0, 390, 844]",
+                                            "id: wardrobe, role: button, frame: [16, 700, 120, 44], label: Closets",
+                                            "id: looks, role: button, frame: [150, 700, 120, 44], label: Presets",
+                                            "id: closeButton, role: button, frame: [16, 54, 44, 44]",
+                                            "id: btn-close, role: button, frame: [70, 54, 44, 44]",
+                                            "id: x, role: button, frame: [124, 54, 44, 44], label: Close"],
+                                           events: ["t: 1, action: hide, entity: screen/coaching"], duration: 2))
+            .filter { $0.rule == "ar-coaching-hide-ui" }
+        #expect(v.map(\.entities) == [["screen/looks"], ["screen/wardrobe"]])
+        #expect(wordsOf("closeButton") == ["close", "button"])
+        #expect(wordsOf("btn-close") == ["btn", "close"])
+        #expect(wordsOf("Closets") == ["closets"])
+        #expect(wordsOf("Re-set 2x") == ["re", "set", "2x"])
+    }
 }

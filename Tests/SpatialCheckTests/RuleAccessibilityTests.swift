@@ -211,4 +211,22 @@ import SpatialModel
         let v = try RuleScenes.check(RuleScenes.window(platform: "iOS", ["role: tab, label: Home"]))
         #expect(v.filter { $0.rule == "type-tab-labels" }.isEmpty)
     }
+
+    @Test func aFailingContrastNeverReadsAsTheLimit() throws {
+        // #959595 on white: L = ((149/255 + 0.055)/1.055)^2.4 = 0.30054, ratio 1.05 / 0.35054 = 2.9954,
+        // under the 3:1 of 18 pt text; rounded to 2 decimals it would read "3:1, below the 3:1".
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: card
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [800, 400]
+                background: "#FFFFFF"
+                elements:
+                  - {id: caption, role: text, frame: [40, 40, 600, 40], fontSize: 18, label: Updated, color: "#959595"}
+            """).filter { $0.rule == "type-contrast" }
+        #expect(v.first?.message.hasPrefix("card/caption: text #959595 on #FFFFFF has a contrast ratio of 2.995:1, below the 3:1") == true)
+    }
 }

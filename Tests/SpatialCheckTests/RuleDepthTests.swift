@@ -104,4 +104,75 @@ import SpatialModel
         let v = fx.run().1.rule("depth-text-flat")
         #expect(abs((v.first?.measured ?? 0) - 0.0234) < 1e-9)
     }
+
+    /// A window straight ahead at `distance` for `duration` s, with `elements` (flow-style maps).
+    private static func panel(distance: Double, duration: Double, anchor: String = "", _ elements: [String] = []) -> String {
+        """
+        format: spatialscene/1
+        immersion: mixed
+        duration: \(duration)
+        entities:
+          - id: sheet
+            kind: window
+            \(anchor.isEmpty ? "placement: {distance: \(distance), azimuth: 0, elevation: 0}" : "anchor: \(anchor)")
+            size: [500, 400]
+            elements: [\(elements.joined(separator: ", "))]
+        """
+    }
+
+    @Test func aStillEndingIsNamedInsteadOfATimeTheSceneDoesNotShow() throws {
+        // 0.9 m for 1 s: reported only because the scene ends still (static end).
+        let short = try RuleScenes.check(Self.panel(distance: 0.9, duration: 1)).filter { $0.rule == "depth-min-reading-distance" }
+        #expect(short.count == 1 && abs((short.first?.measured ?? 0) - 0.9) < 1e-9)
+        #expect(short.first?.message == "sheet is read from 0.9 m until the scene ends, and a still ending counts as lasting (more than 10 s); place it at least 1 m away, or hide it with an event when it is no longer needed")
+        // 12 s: the run itself outlasts the dwell.
+        let long = try RuleScenes.check(Self.panel(distance: 0.9, duration: 12)).filter { $0.rule == "depth-min-reading-distance" }
+        #expect(long.first?.message == "sheet is read from 0.9 m for more than 10 s; place it at least 1 m away")
+    }
+
+    @Test func touchPanelsAndHandHeldContentAreNotReadingContent() throws {
+        // A keypad taken by direct touch, 0.6 m away for 12 s: within reach by design, not judged
+        // for reading distance; the same keypad without `interaction: direct` is.
+        let key = "{id: k5, role: button, frame: [220, 170, 60, 60], label: '5'"
+        let touch = try RuleScenes.check(Self.panel(distance: 0.6, duration: 12, [key + ", interaction: direct}"]))
+        #expect(touch.filter { $0.rule == "depth-min-reading-distance" }.isEmpty)
+        let pointed = try RuleScenes.check(Self.panel(distance: 0.6, duration: 12, [key + "}"]))
+        #expect(pointed.filter { $0.rule == "depth-min-reading-distance" }.map(\.entities) == [["sheet"]])
+        // On the hand: depth-near-brief-only says it (held on the hand), reading distance does not.
+        let held = try RuleScenes.check(Self.panel(distance: 0, duration: 12, anchor: "hand", [key + "}"]))
+        #expect(held.filter { $0.rule == "depth-min-reading-distance" }.isEmpty)
+        #expect(held.filter { $0.rule == "depth-near-brief-only" }.first?.message.contains("held on the hand") == true)
+        #expect(held.filter { $0.rule == "fov-no-head-turn" }.isEmpty)
+    }
+
+    @Test func textSunkBehindItsWindowIsSaidToBeBehind() throws {
+        // depth −4 pt in a dynamic window 1.5 m away: 4 × 1.5 × tan(0.0671°) = 7.027 mm behind.
+        let v = try RuleScenes.check(Self.panel(distance: 1.5, duration: 1,
+                                                ["{id: title, role: text, frame: [40, 40, 400, 40], fontSize: 28, depth: -4, label: Title}"]))
+            .filter { $0.rule == "depth-text-flat" }
+        let expected = 4 * 1.5 * tan(0.0671 * .pi / 180)
+        #expect(abs((v.first?.measured ?? 0) - expected) < 1e-9)
+        #expect(v.first?.message == "text sheet/title sits 7.03 mm behind its background's surface; set its depth to 0 (at most 5 mm)")
+    }
+
+    @Test func contentReachingExactlyTheLimitPasses() throws {
+        // A 6 cm volume whose centre is 2 cm in front of the window: its front face is 0.02 + 0.03 =
+        // 0.05 m from the window's plane, the limit itself; 1 mm further it reaches 51 mm.
+        func scene(_ z: Double) -> String {
+            """
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: doc
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [1280, 720]
+                children:
+                  - {id: chip, kind: volume, position: [0.4, 0, \(z)], size: [0.06, 0.06, 0.06]}
+            """
+        }
+        #expect(try RuleScenes.check(scene(0.02)).filter { $0.rule == "depth-window-content-extent" }.isEmpty)
+        let over = try RuleScenes.check(scene(0.021)).filter { $0.rule == "depth-window-content-extent" }
+        #expect(abs((over.first?.measured ?? 0) - 0.051) < 1e-9)
+    }
 }

@@ -385,4 +385,19 @@ import SpatialModel
         #expect(abs((v.first?.measured ?? 0) - expected) < 0.1)
         #expect(v.first?.severity == .info && v.first?.threshold == 30)
     }
+
+    @Test func primaryContentWiderThanTheViewIsToldToGetNarrower() throws {
+        // 1800 pt at 1 m: 1800 × tan(0.0671°) = 2.108 m wide, 2·atan(1.054) = 93.0° > the 90° view,
+        // centred (0° off the line of sight): the fix is its width, not its place.
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - {id: editor, kind: window, primary: true, placement: {distance: 1, azimuth: 0, elevation: 0}, size: [1800, 700]}
+            """).filter { $0.rule == "fov-launch-placement" }
+        let width = 2 * atan(1800 * tan(0.0671 * .pi / 180) / 2) * 180 / .pi
+        #expect(abs(width - 93.01) < 0.005)
+        #expect(v.first?.message == "primary content editor is 93.01° wide, wider than the 90° field of view, so it cannot open fully in view; make it narrower")
+        #expect(abs(v.first?.measured ?? 1) < 1e-6)
+    }
 }

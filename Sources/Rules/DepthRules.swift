@@ -71,10 +71,11 @@ public enum DepthLayerCount: RuleDescribing {
             RuleParameter("tolerance", 0.005, "m", .configurable("depths closer than this read as one layer"), "clustering tolerance"),
         ],
         citations: [Citation("spatial-layout", "Depth")],
-        summary: "The readable and interactive elements of one window sit at more than three distinct depths.",
+        summary: "The readable, interactive and image elements of one window sit at more than three distinct depths.",
         rationale: "Every change of depth makes the eyes refocus; the HIG asks to check how many depths an app uses.",
         fixHint: "Put elements on fewer depth levels.",
-        unit: "count", worse: .higher)
+        unit: "count", worse: .higher,
+        notes: ["Elements counted: readable (text), interactive and images (a raised photo is a depth layer as much as a raised button). Their depths (depth in pt × the container's metres per point) are sorted and a new layer starts where a depth is more than the tolerance beyond the first depth of the current layer. The message lists each layer's depth in mm and its elements (the first three by id, then how many more)."])
 }
 
 /// True when every run of a dwell rule's violation is shorter than its dwell: it was reported only
@@ -201,22 +202,31 @@ func depthFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let maxLayers = s.param(m, "maxLayers"), tol = s.param(m, "tolerance")
-            var depths: [Int: [Double]] = [:]
-            for i in ents.indices where ents[i].kind == .element && (ents[i].interactive || ents[i].isReadable) {
-                let e = ents[i]
-                guard let c = e.container else { continue }
-                depths[c, default: []].append(e.depthPt * metresPerPoint(of: i, in: s))
+            var depths: [Int: [(depth: Double, id: String)]] = [:]
+            for i in ents.indices where ents[i].kind == .element && (ents[i].interactive || ents[i].isReadable || ents[i].role == .image) {
+                guard let c = ents[i].container else { continue }
+                depths[c, default: []].append((ents[i].depthPt * metresPerPoint(of: i, in: s), ents[i].id))
             }
             var items: [StaticRule.Item] = []
+            // Per reported container (by path, as the message gets it): its layers described.
+            var layersText: [String: String] = [:]
             for c in depths.keys.sorted() {
-                let ds = (depths[c] ?? []).sorted()
-                var layers = 0
-                var last = -Double.infinity
-                for x in ds where x - last > tol { layers += 1; last = x }
-                if Double(layers) > maxLayers { items.append(.init(entity: c, measured: Double(layers), threshold: maxLayers)) }
+                let ds = (depths[c] ?? []).sorted { $0.depth != $1.depth ? $0.depth < $1.depth : $0.id < $1.id }
+                var layers: [(depth: Double, ids: [String])] = []
+                for x in ds {
+                    if let last = layers.last, x.depth - last.depth <= tol { layers[layers.count - 1].ids.append(x.id) } else { layers.append((x.depth, [x.id])) }
+                }
+                guard Double(layers.count) > maxLayers, c < ents.count else { continue }
+                items.append(.init(entity: c, measured: Double(layers.count), threshold: maxLayers))
+                layersText[ents[c].path] = layers.map { layer in
+                    let shown = layer.ids.prefix(3).joined(separator: ", ")
+                    let more = layer.ids.count > 3 ? " and \(layer.ids.count - 3) more" : ""
+                    return "\(fmt(layer.depth * 1000)) mm: \(shown)\(more)"
+                }.joined(separator: "; ")
             }
             return StaticRule(rule: r, items: items) { agg, names in
-                "the elements of \(names.joinedNames) sit at \(fmt(agg.measured)) different depths; use at most \(fmt(maxLayers))"
+                let layers = names.count == 1 ? layersText[names[0]].map { " (\($0))" } ?? "" : ""
+                return "the elements of \(names.joinedNames) sit at \(fmt(agg.measured)) different depths\(layers); use at most \(fmt(maxLayers))"
             }
         },
     ]

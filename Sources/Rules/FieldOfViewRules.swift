@@ -69,7 +69,7 @@ public enum FovHeadLocked: RuleDescribing {
         unit: "deg", worse: .higher,
         notes: ["anchor: head is reported on every visible frame. Measured: how long (s) the content stayed fixed in view, the longest continuous visible run (threshold 0 s: any time is too long); the message also gives the head rotation during that run.",
                 "When the content covers more than 10 % of the field of view (angular width × height over the field of view's, at its largest), the message says so: large head-locked content also hides the surroundings.",
-                "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, and the entity itself moved more than 2 cm in the world over those 2 s (so still content that the viewer walks around while looking at it is not head-locked), frame t is reported; measured is the head turn. Only judged when the entity was visible over the whole window."])
+                "Inference for world-anchored top-level entities: at frame t, if the head turned ≥ 10° since t − 2 s while the entity's head-relative direction changed < 1° and its distance < 2 cm, and the entity itself moved more than 2 cm in the world over those 2 s (so still content that the viewer walks around while looking at it is not head-locked), frame t is reported; measured is the head turn. Only judged when the entity was visible over the whole window. The scene cannot say who leads: an app moving content with the head and a viewer following content that moves on its own look the same, so the message names both readings."])
 }
 
 public enum FovVerticalComfort: RuleDescribing {
@@ -615,7 +615,7 @@ final class HeadLockRule: RuleProcessor {
             ? "\(names.joinedNames) is declared head-anchored (anchor: head), so it stays fixed in view for \(fmt(agg.measured)) s"
                 + (agg.aux > 0 ? " while the head turns up to \(fmt(agg.aux))°" : "")
                 + " and goes wherever the head goes; anchor it in the world (anchor: world) and let people move it, or, if it must stay near, make it lazily follow the head (lag and settle) instead of locking to it"
-            : "\(names.joinedNames) follows the head rigidly (it kept its place in view while the head turned \(fmt(agg.measured))°); anchor it in the world instead"
+            : "\(names.joinedNames) moved with the head, keeping its place in view while the head turned \(fmt(agg.measured))°: if the app moves it with the head, anchor it in the world instead; if the viewer is following content that moves on its own (a bird in flight), nothing needs to change"
     }
 }
 

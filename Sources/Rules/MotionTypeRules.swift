@@ -254,6 +254,8 @@ func motionTypeFactories() -> [RuleFactory] {
             return MultiProcessor([facing, roll]) { _, agg, names in
                 agg.variant == 1
                     ? "text \(names.joinedNames) is rolled \(fmt(agg.measured))° against the viewer's head; keep its baseline level with the viewer's eyes (within \(fmt(maxRoll))°), for example by billboarding about the vertical axis only"
+                    : agg.measured > 90
+                    ? "text \(names.joinedNames) is seen from behind, \(fmt(agg.measured))° off its front, so it reads mirrored (more than \(fmt(agg.threshold))° off); turn it toward the viewer, ideally within \(fmt(info))°, or make it billboard"
                     : "text \(names.joinedNames) is read \(fmt(agg.measured))° off its front (more than \(fmt(agg.threshold))°); turn it toward the viewer, ideally within \(fmt(info))°"
             }
         },

@@ -175,4 +175,17 @@ import SpatialModel
         let over = try RuleScenes.check(scene(0.021)).filter { $0.rule == "depth-window-content-extent" }
         #expect(abs((over.first?.measured ?? 0) - 0.051) < 1e-9)
     }
+
+    @Test func layerCountCountsImagesAndNamesEachLayer() throws {
+        // Depths 0, 4, 8 and 12 pt in a window 1.5 m away: 1.5 × tan(0.0671°) = 1.75668 mm a point,
+        // so 0, 7.03, 14.05 and 21.08 mm, four layers (more than 5 mm apart); the raised photo is one.
+        let v = try RuleScenes.check(Self.panel(distance: 1.5, duration: 1, [
+            "{id: title, role: text, frame: [20, 20, 300, 40], fontSize: 28, label: Title}",
+            "{id: photo, role: image, frame: [20, 80, 200, 150], depth: 4}",
+            "{id: buy, role: button, frame: [20, 250, 120, 60], label: Buy, depth: 8}",
+            "{id: more, role: button, frame: [160, 250, 120, 60], label: More, depth: 12}",
+        ])).filter { $0.rule == "depth-layer-count" }
+        #expect(v.first?.measured == 4)
+        #expect(v.first?.message == "the elements of sheet sit at 4 different depths (0 mm: title; 7.03 mm: photo; 14.05 mm: buy; 21.08 mm: more); use at most 3")
+    }
 }

@@ -74,4 +74,22 @@ import SpatialModel
         let other = Vec3(sin(radians(20)), cos(radians(20)), 0)
         #expect(abs((textRoll(up: up, front: Vec3(0, 0, 1), headUp: other, headForward: Vec3(0, 0, -1)) ?? 0) - 40) < 1e-9)
     }
+
+    @Test func textSeenFromBehindIsSaidToReadMirrored() throws {
+        // A sign 2 m straight ahead turned 180° (facing: none): its front points away from the eye,
+        // 180° off; at 60° it is only turned too far.
+        func sign(_ yaw: Double) -> String {
+            """
+            format: spatialscene/1
+            duration: 0.05
+            entities:
+              - {id: sign, kind: text, string: Gift shop, fontSize: 40, placement: {distance: 2, azimuth: 0, elevation: 0}, facing: none, rotation: {yaw: \(yaw)}}
+            """
+        }
+        let behind = try RuleScenes.check(sign(180)).filter { $0.rule == "type-billboard" }
+        #expect(abs((behind.first?.measured ?? 0) - 180) < 1e-6)
+        #expect(behind.first?.message == "text sign is seen from behind, 180° off its front, so it reads mirrored (more than 45° off); turn it toward the viewer, ideally within 30°, or make it billboard")
+        let turned = try RuleScenes.check(sign(60)).filter { $0.rule == "type-billboard" }
+        #expect(turned.first?.message == "text sign is read 60° off its front (more than 45°); turn it toward the viewer, ideally within 30°")
+    }
 }

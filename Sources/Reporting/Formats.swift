@@ -211,8 +211,9 @@ extension Report {
                     // One line per violation: each escaped whole (a line break inside a message
                     // becomes a visible `\n`), then joined.
                     let details = vs.map { v in
-                        Escape.xml("\(v.severity.rawValue): \(v.entityList): \(v.message) " +
-                            "(measured \(fmtValue(v.measured)) \(v.unit), threshold \(fmtValue(v.threshold)) \(v.unit); " +
+                        let shown = fmtMeasure(v.measured, v.threshold)
+                        return Escape.xml("\(v.severity.rawValue): \(v.entityList): \(v.message) " +
+                            "(measured \(shown.measured) \(v.unit), threshold \(shown.threshold) \(v.unit); " +
                             "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0))")
                     }.joined(separator: "\n")
                     if let first = failing.first {
@@ -346,7 +347,8 @@ extension Report {
                     out += "| \(range(g.measuredRange)) \(unit) | \(range(g.thresholdRange)) \(unit) | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
                 } else {
                     out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
-                    out += "| \(fmtValue(v.measured)) \(unit) | \(fmtValue(v.threshold)) \(unit) | \(spans(v)) | \(v.location.map { String($0.line) } ?? "") |"
+                    let shown = fmtMeasure(v.measured, v.threshold)
+                    out += "| \(shown.measured) \(unit) | \(shown.threshold) \(unit) | \(spans(v)) | \(v.location.map { String($0.line) } ?? "") |"
                 }
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }

@@ -243,7 +243,8 @@ extension Report {
         } else {
             let who = first.entities.isEmpty ? "whole scene" : first.entities.joined(separator: ", ")
             out += "<p><b>\(Escape.html(who))</b>: \(Escape.html(first.message))</p>\n"
-            out += "<p class=\"measure\">measured <b>\(fmtValue(first.measured)) \(Escape.html(first.unit))</b>, threshold \(fmtValue(first.threshold)) \(Escape.html(first.unit))"
+            let shown = fmtMeasure(first.measured, first.threshold)
+            out += "<p class=\"measure\">measured <b>\(shown.measured) \(Escape.html(first.unit))</b>, threshold \(shown.threshold) \(Escape.html(first.unit))"
             if first.borderline { out += " (borderline)" }
             out += "; \(Escape.html(timeRange(first, frameRate: s.frameRate))); worst at frame \(first.worstFrame)"
             if let l = first.location { out += "; <code>\(Escape.html(s.path)):\(l.line):\(l.column)</code>" }

@@ -498,7 +498,8 @@ extension Report {
                     } else {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
                         out += "    \(t(v.message))\n"
-                        out += "    measured \(fmtValue(v.measured)) \(t(v.unit)), threshold \(fmtValue(v.threshold)) \(t(v.unit))"
+                        let shown = fmtMeasure(v.measured, v.threshold)
+                        out += "    measured \(shown.measured) \(t(v.unit)), threshold \(shown.threshold) \(t(v.unit))"
                         out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
                         out += "; worst at frame \(v.worstFrame)\n"
                     }
@@ -592,6 +593,19 @@ extension ReportViolation {
 func fmtValue(_ x: Double) -> String {
     let a = abs(x)
     return a >= 100 ? fmt(x, 0) : a >= 10 ? fmt(x, 1) : fmt(x, 2)
+}
+
+/// A violation's measured value and threshold as `fmtValue` writes them, both with more decimals
+/// (up to 6) when two different numbers would print alike: "measured 0.007 m, threshold 0.005 m",
+/// not "0.01 m, threshold 0.01 m".
+func fmtMeasure(_ measured: Double, _ threshold: Double) -> (measured: String, threshold: String) {
+    let m = fmtValue(measured), t = fmtValue(threshold)
+    guard m == t, measured != threshold, measured.isFinite, threshold.isFinite else { return (m, t) }
+    for decimals in 3...6 {
+        let (a, b) = (fmt(measured, decimals), fmt(threshold, decimals))
+        if a != b { return (a, b) }
+    }
+    return (m, t)
 }
 
 func timeRange(_ v: ReportViolation, frameRate: Double) -> String {

@@ -351,3 +351,16 @@ import SpatialModel
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
     }
 }
+
+/// The "measured …, threshold …" line: two different numbers never print alike.
+@Suite struct MeasureLineTests {
+    @Test func moreDecimalsOnlyWhenTheRoundedValuesCollide() {
+        // depth-text-flat at 4 pt in a window 1.5 m away: 4 × 1.5 × tan(0.0671°) = 0.00703 m against 0.005 m,
+        // both "0.01" at 2 decimals.
+        let offset = 4 * 1.5 * tan(0.0671 * Double.pi / 180)
+        #expect(fmtMeasure(offset, 0.005) == ("0.007", "0.005"))
+        #expect(fmtMeasure(0.05094, 0.05) == ("0.051", "0.050"))
+        #expect(fmtMeasure(44, 60) == ("44.0", "60.0"))          // as fmtValue writes them
+        #expect(fmtMeasure(0.05, 0.05) == ("0.05", "0.05"))      // equal: nothing to tell apart
+    }
+}

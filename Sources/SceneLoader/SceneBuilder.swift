@@ -788,7 +788,14 @@ final class SceneBuilder {
         if !nodeWorld.isFinite {
             r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
         }
-        let dynamic = (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
+        // An ornament (a window nested directly in a window or volume, docs/scene-format.md
+        // "Ornaments") belongs to its window's scene and shares its metres per point and scale
+        // mode (so an ornament of an ornament follows the top window): it is not scaled from its
+        // own distance.
+        let ornamentOf: Int? = kind == .window ? parent.flatMap { p in
+            entities[p.entity].kind == .window || entities[p.entity].kind == .volume ? p.entity : nil
+        } : nil
+        let dynamic = ornamentOf == nil && (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
             || (kind == .volume && Self.scalarText(m["scaleMode"]) == "dynamic")
             || (kind == .text && m.has("fontSize"))
         if dynamic && d0 < 1e-6 {
@@ -806,8 +813,19 @@ final class SceneBuilder {
                     r.error(sn.loc, "'size' of a window must be greater than 0 in both dimensions, found [\(Reader.format(v[0])), \(Reader.format(v[1]))]")
                 }
             }
-            let mode = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) } ?? .dynamic
-            let s = mode == .dynamic ? units.dynamicPointSize(atDistance: d0) : units.fixedPointSize
+            let given = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) }
+            let mode: ScaleMode, s: Double
+            if let o = ornamentOf {
+                (mode, s) = (entities[o].scaleMode, entities[o].metresPerPoint)
+                if given != nil {
+                    r.warning(m.keyLoc("scaleMode"),
+                              "'scaleMode' of \(what) is ignored: an ornament (a window nested in a window or volume) shares the scale of \(entities[o].kind.rawValue) '\(quoted(entities[o].path))' (\(mode.rawValue))",
+                              hint: "remove 'scaleMode' here; set it on the \(entities[o].kind.rawValue) the ornament belongs to")
+                }
+            } else {
+                mode = given ?? .dynamic
+                s = mode == .dynamic ? units.dynamicPointSize(atDistance: d0) : units.fixedPointSize
+            }
             if let sn = m["size"], min(size.x, size.y) < Self.minWindowPoints {
                 warnSizeUnits(loc: sn.loc, what: what, size: [size.x, size.y], metresPerPoint: s, volume: false)
             }

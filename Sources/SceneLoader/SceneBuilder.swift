@@ -297,6 +297,13 @@ final class SceneBuilder {
         let d = Device(model: model, screenPortrait: screen, orientation: orientation, horizontalFieldOfView: fov)
         device = d
         if !pointAngleGiven && options.pointAngle == nil {
+            guard Units.acceptsPointAngle(d.pointAngle) else {
+                // Only an extreme 'fieldOfView' (the screen is 100–4000 pt wide) gets here.
+                r.error(m["fieldOfView"]?.loc ?? m.loc,
+                        "the point angle of 'device' (\(Reader.format(d.screen.x)) pt wide, a \(String(format: "%.6g", d.fieldOfView.x))° field of view) is \(String(format: "%.3g", d.pointAngle))°; it must be \(Units.pointAngleRangeText)",
+                        hint: "remove 'fieldOfView' to use the one derived from the screen (the wide camera's view, aspect-filled), or give a real camera's horizontal angle")
+                return
+            }
             // Fixed-scale content keeps its metres per point (a length, not a view angle).
             units = Units(pointAngle: d.pointAngle, fixedPointSize: units.fixedPointSize)
         }
@@ -372,9 +379,19 @@ final class SceneBuilder {
             if let v = m["pointAngle"] {
                 paLoc = v.loc
                 pointAngleGiven = true
-                pa = r.number(v, "'units.pointAngle' (degrees per point)", rule: "greater than 0 and less than 1") { $0 > 0 && $0 < 1 }
+                if let a = r.number(v, "'units.pointAngle' (degrees per point)") {
+                    if Units.acceptsPointAngle(a) { pa = a } else {
+                        r.error(v.loc, "'units.pointAngle' must be \(Units.pointAngleRangeText), found \(Reader.format(a))",
+                                hint: Units.pointAngleHint + "; remove 'pointAngle' for visionOS, or give the iOS 'device'")
+                    }
+                }
             }
-            fixed = m["fixedPointSize"].flatMap { r.positive($0, "'units.fixedPointSize' (metres per point)") }
+            if let v = m["fixedPointSize"], let f = r.number(v, "'units.fixedPointSize' (metres per point)") {
+                if Units.acceptsFixedPointSize(f) { fixed = f } else {
+                    r.error(v.loc, "'units.fixedPointSize' must be \(Units.fixedPointSizeRangeText), found \(Reader.format(f))",
+                            hint: "the default is one point at 1 m, 0.00117 m at visionOS's 0.0671°: remove 'fixedPointSize' to use it")
+                }
+            }
         }
         applyUnitOverrides(pointAngle: pa, fixed: fixed, loc: paLoc)
     }
@@ -382,8 +399,8 @@ final class SceneBuilder {
     private func applyUnitOverrides(pointAngle: Double?, fixed: Double?, loc: SourceLocation?) {
         var pa = pointAngle ?? Units.defaultPointAngle
         if let o = options.pointAngle {
-            if o.isFinite, o > 0, o < 1 { pa = o } else {
-                r.error(nil, "the pointAngle override must be greater than 0 and less than 1 degree, found \(o)")
+            if Units.acceptsPointAngle(o) { pa = o } else {
+                r.error(nil, "the pointAngle override must be \(Units.pointAngleRangeText), found \(o)")
             }
         }
         units = Units(pointAngle: pa, fixedPointSize: fixed)

@@ -163,6 +163,11 @@ final class SceneBuilder {
     private var slowestImport: (display: String, seconds: Double)?
     /// Entities with a derived value out of range (`checkDerivedRange`), reported once.
     fileprivate var rangeReported = Set<Int>()
+    /// Where a shrinking scale (a component below 1) was written, for the world scale's lower
+    /// bound (`checkWorldScaleFloor`): an entity's `scale` value by entity, and the smallest of a
+    /// node's keyframe scales (its value and where) by node.
+    fileprivate var shrinkingScaleLocs: [Int: SourceLocation] = [:]
+    fileprivate var shrinkingKeyScales: [Int: (value: Double, loc: SourceLocation)] = [:]
     /// The `annotations` of the model or environment being built, applied when its asset attaches.
     var pendingAnnotations: [NodeAnnotation] = []
     /// Folder → its entry names by lowercased name (`caseVariants`).
@@ -745,6 +750,7 @@ final class SceneBuilder {
         let orient = orientation(m, what)
         let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) } ?? placementFacing
         let scale = m["scale"].flatMap { parseScale($0, what) } ?? .one
+        if let sn = m["scale"], Swift.min(scale.x, scale.y, scale.z) < 1 { shrinkingScaleLocs[entities.count] = sn.loc }
         let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
         let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
         let visible = m["visible"].flatMap { r.bool($0, "'visible' of \(what)") }
@@ -1581,6 +1587,9 @@ final class SceneBuilder {
                 turns.check(o, at: k, time: t, what: what, keepsPrevious: false, reader: r)
                 let rot = o.quat.map { (rotPrefix * $0).normalized } ?? rest.rotation
                 let sc = k["scale"].flatMap { parseScale($0, "a keyframe") } ?? rest.scale
+                if let sn = k["scale"], case let v = Swift.min(sc.x, sc.y, sc.z), v < (shrinkingKeyScales[nodeIdx]?.value ?? 1) {
+                    shrinkingKeyScales[nodeIdx] = (v, sn.loc)
+                }
                 ch.positions.append(Key(time: t, value: pos))
                 ch.rotations.append(Key(time: t, value: rot))
                 ch.scales.append(Key(time: t, value: sc))
@@ -1791,6 +1800,7 @@ final class SceneBuilder {
         }
         // The range check leaves a size that is only the asset's own coordinates to the
         // plausibility check below; every other range error replaces the plausibility error.
+        checkWorldScaleFloor()
         checkDerivedRange(implausibleAssets: Set(entities.indices.filter { assetReach(of: $0, bounds: bounds[$0]) != nil }))
         for i in entities.indices {
             let b = bounds[i]
@@ -1963,6 +1973,46 @@ extension SceneBuilder {
 }
 
 extension SceneBuilder {
+    /// The smallest world scale the scene's own `scale`s may multiply to (docs/security.md §2.2).
+    /// 10⁻⁹ undoes the largest number a scene may hold (10⁹) and shrinks the largest asset the
+    /// loader accepts (100 km across, `maxAssetReach`) to 0.1 mm, smaller than anything a person
+    /// can see or point at; below it sizes and distances lose their digits and subnormal products
+    /// become 0, which the rules would report as "0 pt_eq".
+    static let minWorldScale = 1e-9
+
+    /// The lower bound on world scales: for every entity, parents first, a bound below on the
+    /// smallest axis of its world scale is the product of its parent's and its own smallest scale,
+    /// rest or any keyframe's (a rotation does not change an axis's length). The first entity on a
+    /// chain whose bound falls below `minWorldScale` is an error at the `scale` (or keyframe scale)
+    /// that takes it there; the entities inside it are not reported again. Asset nodes' own
+    /// transforms are the file's, and left out (the upper bound and plausibility checks cover them).
+    fileprivate func checkWorldScaleFloor() {
+        guard !shrinkingScaleLocs.isEmpty || !shrinkingKeyScales.isEmpty else { return }
+        let floor = Self.minWorldScale
+        var worldMin = [Double](repeating: 1, count: entities.count)
+        var reported = 0
+        for i in entities.indices {
+            let p = entities[i].parent.flatMap { $0 >= 0 && $0 < i ? $0 : nil }
+            let parentMin = p.map { worldMin[$0] } ?? 1
+            let node = entities[i].node
+            guard parentMin >= floor, nodes.indices.contains(node) else { worldMin[i] = parentMin; continue }
+            let sc = nodes[node].restTRS.scale
+            var own = parentMin * Swift.min(sc.x, sc.y, sc.z)
+            var loc = shrinkingScaleLocs[i], which = "'scale'"
+            if let key = shrinkingKeyScales[node], parentMin * key.value < own {
+                own = parentMin * key.value; loc = key.loc; which = "keyframe 'scale'"
+            }
+            worldMin[i] = own
+            guard !(own >= floor) else { continue }
+            rangeReported.insert(i)
+            r.error(loc ?? entities[i].location,
+                    "the world scale of '\(quoted(entities[i].path))' falls to \(String(format: "%.3g", own)) at this \(which) (the scales of an entity and the entities it is nested in multiply, animation keys included); at least 1e-09 is supported",
+                    hint: "make this scale, or one it is nested in, larger so that their product stays at least 10⁻⁹ (docs/security.md §2.2); to hide content use 'visible: false' or a 'hide' event")
+            reported += 1
+            if reported >= 20 { return }
+        }
+    }
+
     /// True when `entity` or an entity it is inside already has a range error.
     fileprivate func rangeReportedAround(_ entity: Int) -> Bool {
         var e: Int? = entity

@@ -44,7 +44,8 @@ import SpatialModel
     }
 
     @Test func aDevicePointAngleOutsideTheRangeIsAnErrorAtItsFieldOfView() {
-        // 4000 pt wide, 0.1° across: atan(2·tan(0.05°) / 4000) = 2.5e-5° per point.
+        // A 4000 × 3000 pt screen in portrait is 3000 pt wide; 0.1° across it:
+        // atan(2·tan(0.05°) / 3000) = 0.00174533 / 3000 rad = 3.33e-5° per point.
         let errs = LoaderFixture.errors("""
             format: spatialscene/1
             platform: iOS
@@ -52,7 +53,7 @@ import SpatialModel
               screen: [4000, 3000]
               fieldOfView: 0.1
             """)
-        #expect(errs.map(\.message) == ["the point angle of 'device' (4000 pt wide, a 0.1° field of view) is 2.5e-05°; it must be at least 0.0005 and less than 1 degree per point"])
+        #expect(errs.map(\.message) == ["the point angle of 'device' (3000 pt wide, a 0.1° field of view) is 3.33e-05°; it must be at least 0.0005 and less than 1 degree per point"])
         #expect(errs.first?.location?.line == 5)
     }
 

@@ -749,8 +749,9 @@ final class SceneBuilder {
         }
         let orient = orientation(m, what)
         let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) } ?? placementFacing
-        let scale = m["scale"].flatMap { parseScale($0, what) } ?? .one
-        if let sn = m["scale"], Swift.min(scale.x, scale.y, scale.z) < 1 { shrinkingScaleLocs[entities.count] = sn.loc }
+        let scaleNode = m["scale"]
+        let scale = scaleNode.flatMap { parseScale($0, what) } ?? .one
+        if let sn = scaleNode, Swift.min(scale.x, scale.y, scale.z) < 1 { shrinkingScaleLocs[entities.count] = sn.loc }
         let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
         let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
         let visible = m["visible"].flatMap { r.bool($0, "'visible' of \(what)") }

@@ -325,6 +325,15 @@ add("format-v2.scene.yaml", doc({**B, "format": "spatialscene/2"}))
 add("range-wrong-count.scene.yaml", doc(setp(B, ("entities", 3, "range"), [1, 2, 3])))
 add("fov-out-of-range.scene.yaml", doc(setp(B, ("viewer", "fieldOfView"), [0, 500])))
 add("pointangle-too-big.scene.yaml", doc(setp(B, ("units", "pointAngle"), 5)))
+# Degenerate scales and point sizes: positive, but below the documented lower bounds (world scale
+# 10^-9, pointAngle 0.0005, fixedPointSize 0.00001; docs/security.md §2.2).
+add("tiny-scale-subnormal.scene.yaml", doc(setp(B, ("entities", 1, "scale"), 5e-324)))
+add("tiny-scale-nested.scene.yaml", doc(setp(setp(B, ("entities", 1, "scale"), 1e-5), ("entities", 1, "children", 0, "scale"), 1e-5)))
+add("tiny-scale-keyframe.scene.yaml", doc(setp(B, ("entities", 2, "animation", "keyframes", 1, "scale"), 1e-300)))
+add("pointangle-subnormal.scene.yaml", doc(setp(B, ("units", "pointAngle"), 5e-324)))
+add("pointangle-tiny.scene.yaml", doc(setp(B, ("units", "pointAngle"), 1e-300)))
+add("fixedpointsize-subnormal.scene.yaml", doc(setp(B, ("units", "fixedPointSize"), 5e-324)))
+add("fixedpointsize-too-big.scene.yaml", doc(setp(B, ("units", "fixedPointSize"), 1)))
 
 if os.path.isdir(OUT):
     shutil.rmtree(OUT)

@@ -219,7 +219,9 @@ public struct RuleConfiguration: Sendable {
                 for (uk, uv) in m {
                     if uk.string == "pointAngle" {
                         if let x = number(uv, "units.pointAngle") {
-                            if x > 0 { config.pointAngle = x } else { err(uv, "units.pointAngle must be positive") }
+                            if Units.acceptsPointAngle(x) { config.pointAngle = x } else {
+                                err(uv, "units.pointAngle must be \(Units.pointAngleRangeText), found \(x)", Units.pointAngleHint)
+                            }
                         }
                     } else { unknownKey(uk, ["pointAngle"], "units") }
                 }

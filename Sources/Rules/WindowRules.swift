@@ -65,7 +65,7 @@ public enum OrnWidth: RuleDescribing {
         rationale: "The HIG asks to keep an ornament's width the same as or narrower than its window's: an ornament that sticks out past the sides can interfere with a tab bar or other vertical content on the window's side and unbalances the window.",
         fixHint: "Make the ornament narrower than its window (fewer or smaller controls, or move some into the window), or widen the window.",
         unit: "pt", worse: .higher,
-        notes: ["Widths compared in metres as people see them (an ornament is scaled from its own distance) and reported in the parent's points: measured is the ornament's width in the parent window's points, the threshold the parent's width (a volume's front face). Half a point of rounding is allowed.",
+        notes: ["Widths in the parent's points: an ornament shares the metres per point (and scale mode) of the window or volume it belongs to, as in visionOS, where it is part of its window's scene; it is not scaled from its own distance. Measured is the ornament's width, the threshold the parent's width (a volume's front face, in the volume's points), so a toolbar exactly as wide as its window is clean. Half a point of rounding is allowed.",
                 "Reported over the frames the ornament is visible."])
 }
 

@@ -163,6 +163,11 @@ final class SceneBuilder {
     private var slowestImport: (display: String, seconds: Double)?
     /// Entities with a derived value out of range (`checkDerivedRange`), reported once.
     fileprivate var rangeReported = Set<Int>()
+    /// Where a shrinking scale (a component below 1) was written, for the world scale's lower
+    /// bound (`checkWorldScaleFloor`): an entity's `scale` value by entity, and the smallest of a
+    /// node's keyframe scales (its value and where) by node.
+    fileprivate var shrinkingScaleLocs: [Int: SourceLocation] = [:]
+    fileprivate var shrinkingKeyScales: [Int: (value: Double, loc: SourceLocation)] = [:]
     /// The `annotations` of the model or environment being built, applied when its asset attaches.
     var pendingAnnotations: [NodeAnnotation] = []
     /// Folder → its entry names by lowercased name (`caseVariants`).
@@ -297,6 +302,13 @@ final class SceneBuilder {
         let d = Device(model: model, screenPortrait: screen, orientation: orientation, horizontalFieldOfView: fov)
         device = d
         if !pointAngleGiven && options.pointAngle == nil {
+            guard Units.acceptsPointAngle(d.pointAngle) else {
+                // Only an extreme 'fieldOfView' (the screen is 100–4000 pt wide) gets here.
+                r.error(m["fieldOfView"]?.loc ?? m.loc,
+                        "the point angle of 'device' (\(Reader.format(d.screen.x)) pt wide, a \(String(format: "%.6g", d.fieldOfView.x))° field of view) is \(String(format: "%.3g", d.pointAngle))°; it must be \(Units.pointAngleRangeText)",
+                        hint: "remove 'fieldOfView' to use the one derived from the screen (the wide camera's view, aspect-filled), or give a real camera's horizontal angle")
+                return
+            }
             // Fixed-scale content keeps its metres per point (a length, not a view angle).
             units = Units(pointAngle: d.pointAngle, fixedPointSize: units.fixedPointSize)
         }
@@ -372,9 +384,19 @@ final class SceneBuilder {
             if let v = m["pointAngle"] {
                 paLoc = v.loc
                 pointAngleGiven = true
-                pa = r.number(v, "'units.pointAngle' (degrees per point)", rule: "greater than 0 and less than 1") { $0 > 0 && $0 < 1 }
+                if let a = r.number(v, "'units.pointAngle' (degrees per point)") {
+                    if Units.acceptsPointAngle(a) { pa = a } else {
+                        r.error(v.loc, "'units.pointAngle' must be \(Units.pointAngleRangeText), found \(Reader.format(a))",
+                                hint: Units.pointAngleHint + "; remove 'pointAngle' for visionOS, or give the iOS 'device'")
+                    }
+                }
             }
-            fixed = m["fixedPointSize"].flatMap { r.positive($0, "'units.fixedPointSize' (metres per point)") }
+            if let v = m["fixedPointSize"], let f = r.number(v, "'units.fixedPointSize' (metres per point)") {
+                if Units.acceptsFixedPointSize(f) { fixed = f } else {
+                    r.error(v.loc, "'units.fixedPointSize' must be \(Units.fixedPointSizeRangeText), found \(Reader.format(f))",
+                            hint: "the default is one point at 1 m, 0.00117 m at visionOS's 0.0671°: remove 'fixedPointSize' to use it")
+                }
+            }
         }
         applyUnitOverrides(pointAngle: pa, fixed: fixed, loc: paLoc)
     }
@@ -382,8 +404,8 @@ final class SceneBuilder {
     private func applyUnitOverrides(pointAngle: Double?, fixed: Double?, loc: SourceLocation?) {
         var pa = pointAngle ?? Units.defaultPointAngle
         if let o = options.pointAngle {
-            if o.isFinite, o > 0, o < 1 { pa = o } else {
-                r.error(nil, "the pointAngle override must be greater than 0 and less than 1 degree, found \(o)")
+            if Units.acceptsPointAngle(o) { pa = o } else {
+                r.error(nil, "the pointAngle override must be \(Units.pointAngleRangeText), found \(o)")
             }
         }
         units = Units(pointAngle: pa, fixedPointSize: fixed)
@@ -727,7 +749,9 @@ final class SceneBuilder {
         }
         let orient = orientation(m, what)
         let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) } ?? placementFacing
-        let scale = m["scale"].flatMap { parseScale($0, what) } ?? .one
+        let scaleNode = m["scale"]
+        let scale = scaleNode.flatMap { parseScale($0, what) } ?? .one
+        if let sn = scaleNode, Swift.min(scale.x, scale.y, scale.z) < 1 { shrinkingScaleLocs[entities.count] = sn.loc }
         let interactive = m["interactive"].flatMap { r.bool($0, "'interactive' of \(what)") }
         let primary = m["primary"].flatMap { r.bool($0, "'primary' of \(what)") }
         let visible = m["visible"].flatMap { r.bool($0, "'visible' of \(what)") }
@@ -788,7 +812,14 @@ final class SceneBuilder {
         if !nodeWorld.isFinite {
             r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
         }
-        let dynamic = (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
+        // An ornament (a window nested directly in a window or volume, docs/scene-format.md
+        // "Ornaments") belongs to its window's scene and shares its metres per point and scale
+        // mode (so an ornament of an ornament follows the top window): it is not scaled from its
+        // own distance.
+        let ornamentOf: Int? = kind == .window ? parent.flatMap { p in
+            entities[p.entity].kind == .window || entities[p.entity].kind == .volume ? p.entity : nil
+        } : nil
+        let dynamic = ornamentOf == nil && (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
             || (kind == .volume && Self.scalarText(m["scaleMode"]) == "dynamic")
             || (kind == .text && m.has("fontSize"))
         if dynamic && d0 < 1e-6 {
@@ -806,8 +837,19 @@ final class SceneBuilder {
                     r.error(sn.loc, "'size' of a window must be greater than 0 in both dimensions, found [\(Reader.format(v[0])), \(Reader.format(v[1]))]")
                 }
             }
-            let mode = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) } ?? .dynamic
-            let s = mode == .dynamic ? units.dynamicPointSize(atDistance: d0) : units.fixedPointSize
+            let given = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) }
+            let mode: ScaleMode, s: Double
+            if let o = ornamentOf {
+                (mode, s) = (entities[o].scaleMode, entities[o].metresPerPoint)
+                if given != nil {
+                    r.warning(m.keyLoc("scaleMode"),
+                              "'scaleMode' of \(what) is ignored: an ornament (a window nested in a window or volume) shares the scale of \(entities[o].kind.rawValue) '\(quoted(entities[o].path))' (\(mode.rawValue))",
+                              hint: "remove 'scaleMode' here; set it on the \(entities[o].kind.rawValue) the ornament belongs to")
+                }
+            } else {
+                mode = given ?? .dynamic
+                s = mode == .dynamic ? units.dynamicPointSize(atDistance: d0) : units.fixedPointSize
+            }
             if let sn = m["size"], min(size.x, size.y) < Self.minWindowPoints {
                 warnSizeUnits(loc: sn.loc, what: what, size: [size.x, size.y], metresPerPoint: s, volume: false)
             }
@@ -1546,6 +1588,9 @@ final class SceneBuilder {
                 turns.check(o, at: k, time: t, what: what, keepsPrevious: false, reader: r)
                 let rot = o.quat.map { (rotPrefix * $0).normalized } ?? rest.rotation
                 let sc = k["scale"].flatMap { parseScale($0, "a keyframe") } ?? rest.scale
+                if let sn = k["scale"], case let v = Swift.min(sc.x, sc.y, sc.z), v < (shrinkingKeyScales[nodeIdx]?.value ?? 1) {
+                    shrinkingKeyScales[nodeIdx] = (v, sn.loc)
+                }
                 ch.positions.append(Key(time: t, value: pos))
                 ch.rotations.append(Key(time: t, value: rot))
                 ch.scales.append(Key(time: t, value: sc))
@@ -1756,6 +1801,7 @@ final class SceneBuilder {
         }
         // The range check leaves a size that is only the asset's own coordinates to the
         // plausibility check below; every other range error replaces the plausibility error.
+        checkWorldScaleFloor()
         checkDerivedRange(implausibleAssets: Set(entities.indices.filter { assetReach(of: $0, bounds: bounds[$0]) != nil }))
         for i in entities.indices {
             let b = bounds[i]
@@ -1928,6 +1974,46 @@ extension SceneBuilder {
 }
 
 extension SceneBuilder {
+    /// The smallest world scale the scene's own `scale`s may multiply to (docs/security.md §2.2).
+    /// 10⁻⁹ undoes the largest number a scene may hold (10⁹) and shrinks the largest asset the
+    /// loader accepts (100 km across, `maxAssetReach`) to 0.1 mm, smaller than anything a person
+    /// can see or point at; below it sizes and distances lose their digits and subnormal products
+    /// become 0, which the rules would report as "0 pt_eq".
+    static let minWorldScale = 1e-9
+
+    /// The lower bound on world scales: for every entity, parents first, a bound below on the
+    /// smallest axis of its world scale is the product of its parent's and its own smallest scale,
+    /// rest or any keyframe's (a rotation does not change an axis's length). The first entity on a
+    /// chain whose bound falls below `minWorldScale` is an error at the `scale` (or keyframe scale)
+    /// that takes it there; the entities inside it are not reported again. Asset nodes' own
+    /// transforms are the file's, and left out (the upper bound and plausibility checks cover them).
+    fileprivate func checkWorldScaleFloor() {
+        guard !shrinkingScaleLocs.isEmpty || !shrinkingKeyScales.isEmpty else { return }
+        let floor = Self.minWorldScale
+        var worldMin = [Double](repeating: 1, count: entities.count)
+        var reported = 0
+        for i in entities.indices {
+            let p = entities[i].parent.flatMap { $0 >= 0 && $0 < i ? $0 : nil }
+            let parentMin = p.map { worldMin[$0] } ?? 1
+            let node = entities[i].node
+            guard parentMin >= floor, nodes.indices.contains(node) else { worldMin[i] = parentMin; continue }
+            let sc = nodes[node].restTRS.scale
+            var own = parentMin * Swift.min(sc.x, sc.y, sc.z)
+            var loc = shrinkingScaleLocs[i], which = "'scale'"
+            if let key = shrinkingKeyScales[node], parentMin * key.value < own {
+                own = parentMin * key.value; loc = key.loc; which = "keyframe 'scale'"
+            }
+            worldMin[i] = own
+            guard !(own >= floor) else { continue }
+            rangeReported.insert(i)
+            r.error(loc ?? entities[i].location,
+                    "the world scale of '\(quoted(entities[i].path))' falls to \(String(format: "%.3g", own)) at this \(which) (the scales of an entity and the entities it is nested in multiply, animation keys included); at least 1e-09 is supported",
+                    hint: "make this scale, or one it is nested in, larger so that their product stays at least 10⁻⁹ (docs/security.md §2.2); to hide content use 'visible: false' or a 'hide' event")
+            reported += 1
+            if reported >= 20 { return }
+        }
+    }
+
     /// True when `entity` or an entity it is inside already has a range error.
     fileprivate func rangeReportedAround(_ entity: Int) -> Bool {
         var e: Int? = entity

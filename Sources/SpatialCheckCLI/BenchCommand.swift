@@ -28,7 +28,7 @@ struct Bench: ParsableCommand {
     var config: String?
     @Flag(name: .customLong("simulate-only"), help: "Measure the simulator alone, without the rules.") var simulateOnly = false
     @Option(name: .customLong("point-angle"), parsing: .unconditional,
-            help: "Degrees per point (default: the config's units.pointAngle, else the scene's, else 0.0671).")
+            help: "Degrees per point, at least 0.0005 and below 1 (default: the config's units.pointAngle, else the scene's, else 0.0671).")
     var pointAngle: Double?
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .customLong("repeat"), parsing: .unconditional,

@@ -77,10 +77,10 @@ struct ConfigOptions: ParsableArguments {
 extension SpatialCheck.InspectFormat: ExpressibleByArgument {}
 extension TraceFormat: ExpressibleByArgument {}
 
-/// `--point-angle`, for every command that takes it: a positive angle below 1 degree per point.
+/// `--point-angle`, for every command that takes it: the range a scene's `units.pointAngle` accepts.
 func checkPointAngle(_ pointAngle: Double?) throws {
-    if let pointAngle, !(pointAngle.isFinite && pointAngle > 0 && pointAngle < 1) {
-        throw ValidationError("--point-angle must be greater than 0 and less than 1 degree per point, found \(pointAngle)")
+    if let pointAngle, !Units.acceptsPointAngle(pointAngle) {
+        throw ValidationError("--point-angle must be \(Units.pointAngleRangeText), found \(pointAngle) (\(Units.pointAngleHint))")
     }
 }
 
@@ -95,7 +95,7 @@ struct SceneOptions: ParsableArguments {
             help: "Seconds to simulate (default: the scene's duration, else the end of its path, animations and events).")
     var duration: Double?
     @Option(name: .customLong("point-angle"), parsing: .unconditional,
-            help: "Degrees per point (default: the config's units.pointAngle, else the scene's, else 0.0671).")
+            help: "Degrees per point, at least 0.0005 and below 1 (default: the config's units.pointAngle, else the scene's, else 0.0671).")
     var pointAngle: Double?
     @Flag(name: .customLong("allow-external-assets"),
           help: "Let scenes and assets reference files outside the project root (the folder of .spatialcheck.yaml, else the git work tree, else the scene's folder; after '..', absolute paths and symlinks). .git folders stay unread. Only for trusted scenes.")

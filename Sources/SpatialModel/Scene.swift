@@ -83,6 +83,29 @@ public struct Units: Hashable, Sendable {
 
     public static let defaultPointAngle = 0.0671
 
+    /// Accepted point angles, degrees per point (`units.pointAngle`, the configuration's, and
+    /// `--point-angle`): at least `minPointAngle`, less than `maxPointAngle`. visionOS's point is
+    /// 0.0671°, an iPhone's or iPad's camera view about 0.05–0.1°: the range leaves a factor 100
+    /// below the smallest and 10 above the largest. Below it every size and distance in pt_eq
+    /// collapses towards 0 (5e-324 is 0 after one multiplication), so verdicts are meaningless.
+    public static let minPointAngle = 0.0005
+    public static let maxPointAngle = 1.0
+    /// Accepted `units.fixedPointSize`, metres per point, inclusive: the default is 1.171 mm
+    /// (one point at 1 m); the range leaves about a factor 100 each way (0.01 mm to 100 mm).
+    public static let minFixedPointSize = 0.00001
+    public static let maxFixedPointSize = 0.1
+
+    /// The accepted ranges in words, for error messages.
+    public static let pointAngleRangeText = "at least 0.0005 and less than 1 degree per point"
+    public static let fixedPointSizeRangeText = "between 0.00001 and 0.1 metres per point"
+    /// What the usual values are, for error hints.
+    public static let pointAngleHint = "visionOS's point is 0.0671° (the default); an iPhone's or iPad's camera view is about 0.05–0.1°"
+
+    /// True when `a` is an accepted point angle (finite, `minPointAngle` ≤ a < `maxPointAngle`).
+    public static func acceptsPointAngle(_ a: Double) -> Bool { a.isFinite && a >= minPointAngle && a < maxPointAngle }
+    /// True when `s` is an accepted fixed point size (finite, within the bounds inclusive).
+    public static func acceptsFixedPointSize(_ s: Double) -> Bool { s.isFinite && s >= minFixedPointSize && s <= maxFixedPointSize }
+
     public init(pointAngle: Double = Units.defaultPointAngle, fixedPointSize: Double? = nil) {
         self.pointAngle = pointAngle
         self.fixedPointSize = fixedPointSize ?? tan(radians(pointAngle))

@@ -146,4 +146,62 @@ import SpatialModel
         let text = Self.nested(10, own: "scale: 10", leaf: "{id: w, kind: group, position: [100, 0, 0]}")
         #expect(Self.errors(text).isEmpty, "\(Self.errors(text).map(\.description))")
     }
+
+    // MARK: The lower bound: world scales below 10⁻⁹
+
+    static let floorMessageTail = " (the scales of an entity and the entities it is nested in multiply, animation keys included); at least 1e-09 is supported"
+
+    @Test func worldScalesBelowOneBillionthAreAnErrorAtTheScaleThatTakesThemThere() {
+        // 0.01⁴ = 1e-8 for g0…g3 (in range); g4's 0.01 takes the product to 1e-10. Only g4 is
+        // reported, at its 'scale' line (5 + 4·4 = 21: each group takes 4 lines after 2 of header),
+        // not g5 or the window inside it.
+        let errs = Self.errors(Self.nested(6, own: "scale: 0.01", leaf: "{id: w, kind: window, position: [0, 1.5, -2]}"))
+        #expect(errs.map(\.message) == ["the world scale of 'g0/g1/g2/g3/g4' falls to 1e-10 at this 'scale'" + Self.floorMessageTail])
+        #expect(errs.first?.location?.line == 21)
+        #expect(errs.first?.hint == "make this scale, or one it is nested in, larger so that their product stays at least 10⁻⁹ (docs/security.md §2.2); to hide content use 'visible: false' or a 'hide' event")
+    }
+
+    @Test func aSubnormalScaleIsAnErrorAtItsValue() {
+        // 5e-324 is positive (so 'scale' accepts it) but multiplies every size to 0.
+        let errs = Self.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: g, kind: group, scale: 5e-324, children: [{id: w, kind: window, position: [0, 1.5, -2]}]}
+            """)
+        #expect(errs.map(\.message) == ["the world scale of 'g' falls to 4.94e-324 at this 'scale'" + Self.floorMessageTail])
+        #expect(errs.first?.location == SourceLocation(line: 3, column: 33))
+    }
+
+    @Test func aKeyframeScaleCountsAndOneAxisIsEnough() {
+        // The group's 1e-5 is fine, and so is the card's rest scale (1); its second key's y axis
+        // (a key's scale replaces the rest scale) takes that axis to 1e-10: the error is at that
+        // keyframe's 'scale'.
+        let errs = Self.errors("""
+            format: spatialscene/1
+            entities:
+              - id: tray
+                kind: group
+                scale: 1e-5
+                children:
+                  - id: card
+                    kind: volume
+                    size: [0.2, 0.2, 0.2]
+                    animation:
+                      keyframes:
+                        - {t: 0}
+                        - {t: 1, scale: [1, 1e-5, 1]}
+            """)
+        #expect(errs.map(\.message) == ["the world scale of 'tray/card' falls to 1e-10 at this keyframe 'scale'" + Self.floorMessageTail])
+        #expect(errs.first?.location?.line == 13)  // the '- {t: 1, scale: …}' key
+    }
+
+    @Test func worldScalesDownToTheBoundLoad() throws {
+        // Exactly 10⁻⁹ (1e-3 · 1e-6 rounds to 1e-9 or just above; 1e-9 alone is the bound).
+        _ = try SceneLoader.load(text: """
+            format: spatialscene/1
+            entities:
+              - {id: g, kind: group, scale: 1e-9, children: [{id: v, kind: volume, size: [1, 1, 1], position: [0, 0, -1]}]}
+              - {id: h, kind: group, scale: 0.001, children: [{id: i, kind: group, scale: [1, 1e-6, 1]}]}
+            """, path: "range.scene.yaml", baseDirectory: LoaderFixture.directory, importer: LoaderFixture.importer)
+    }
 }

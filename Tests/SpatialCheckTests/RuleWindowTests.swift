@@ -166,9 +166,10 @@ import SpatialModel
     // MARK: orn-width
 
     @Test func anOrnamentWiderThanItsWindowIsAWarning() throws {
-        // Window 600×400 pt at 2 m. The ornament sits at (0, 1.04, −1.98), √(0.56² + 1.98²) =
-        // 2.05767 m from the eye, so its points are 2.05767/2 = 1.028835 of the window's: 900 pt is
-        // 925.95 of the window's points (> 600); 580 pt is 596.72 (≤ 600, clean).
+        // Window 600×400 pt at 2 m. The ornament sits at (0, 1.04, −1.98), 2.05767 m from the eye,
+        // but shares the window's metres per point (2 · tan(0.0671°)), so its width in the window's
+        // points is its own: 900 pt is 900 (> 600.5), 601 pt is 601 (> 600.5); 600 pt (exactly
+        // as wide) and 580 pt are clean. (Scaled from its own distance, 600 pt was 617.3.)
         func run(_ width: Int) throws -> [ReportViolation] {
             try RuleScenes.check("""
                 format: spatialscene/1
@@ -182,15 +183,22 @@ import SpatialModel
                       - {id: toolbar, kind: window, position: [0, -0.56, 0.02], size: [\(width), 80]}
                 """).filter { $0.rule == "orn-width" }
         }
-        let ratio = (0.56 * 0.56 + 1.98 * 1.98).squareRoot() / 2
         let wide = try run(900)
         #expect(wide.map(\.entities) == [["notes/toolbar"]])
-        #expect(abs((wide.first?.measured ?? 0) - 900 * ratio) < 1e-6)
-        #expect(abs(900 * ratio - 925.95) < 0.01)
+        #expect(abs((wide.first?.measured ?? 0) - 900) < 1e-9)
         #expect(abs((wide.first?.threshold ?? 0) - 600) < 1e-9)
-        #expect(wide.first?.message.contains("wider than notes (600 pt)") == true)
-        #expect(abs(580 * ratio - 596.72) < 0.01)
+        #expect(wide.first?.message.contains("is 900 pt wide, wider than notes (600 pt)") == true)
+        #expect(try run(601).map(\.measured) == [601])
+        #expect(try run(600).isEmpty)
         #expect(try run(580).isEmpty)
+    }
+
+    @Test func theSameWidthExampleIsCleanAndTheFailExampleStillFails() throws {
+        let (pass, _) = SpatialCheck.checkScene(path: TestPaths.repo("Scenes/rules/orn-width/pass-same-width.scene.yaml"),
+                                                load: .init(), configuration: .default)
+        #expect(pass.status == .checked)
+        #expect(pass.violations.filter { $0.rule == "orn-width" }.isEmpty)
+        #expect(RuleScenes.exampleViolations("orn-width").map(\.measured) == [900])
     }
 
     // MARK: win-controls-keepout at scale

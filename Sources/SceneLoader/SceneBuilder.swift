@@ -819,9 +819,14 @@ final class SceneBuilder {
         let ornamentOf: Int? = kind == .window ? parent.flatMap { p in
             entities[p.entity].kind == .window || entities[p.entity].kind == .volume ? p.entity : nil
         } : nil
+        // Text in points placed directly in a window is the window's content (SwiftUI text in its
+        // scene): it takes the window's points too, not its own distance's.
+        let textOfWindow: Int? = kind == .text && m.has("fontSize") ? parent.flatMap { p in
+            entities[p.entity].kind == .window ? p.entity : nil
+        } : nil
         let dynamic = ornamentOf == nil && (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
             || (kind == .volume && Self.scalarText(m["scaleMode"]) == "dynamic")
-            || (kind == .text && m.has("fontSize"))
+            || (kind == .text && m.has("fontSize") && textOfWindow == nil)
         if dynamic && d0 < 1e-6 {
             r.error(m.loc, "\(what) is dynamic-scale but sits at the viewer's eye (d0 = 0), so it has no size",
                     hint: "move it away from the eye or use a fixed scale")
@@ -896,9 +901,10 @@ final class SceneBuilder {
             } else if !m.has("fontSize") && !m.has("height") {
                 r.error(m.loc, "\(what) needs 'fontSize' in points (dynamic scale) or 'height' in metres (fixed scale)")
             } else if let fs {
-                let s = units.dynamicPointSize(atDistance: d0)
+                let (mode, s) = textOfWindow.map { (entities[$0].scaleMode, entities[$0].metresPerPoint) }
+                    ?? (.dynamic, units.dynamicPointSize(atDistance: d0))
                 em = fs * s
-                entities[entIdx].scaleMode = .dynamic
+                entities[entIdx].scaleMode = mode
                 entities[entIdx].metresPerPoint = s
                 entities[entIdx].fontSize = fs
             } else if let h {

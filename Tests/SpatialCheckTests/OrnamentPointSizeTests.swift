@@ -105,4 +105,29 @@ import SpatialModel
             """)
         #expect(abs(try Self.entity(s, "w/o").metresPerPoint - Self.mppAt1_5) < 1e-15)
     }
+
+    @Test func textInPointsInAWindowUsesTheWindowsPoints() throws {
+        // A 17 pt label 0.6 m right of the editor's centre and 1 mm in front: √(0.6² + 1.499²) =
+        // 1.61462 m from the eye, so from its own distance its em would be 17 × 1.61462 × tan(0.0671°)
+        // = 32.08 mm; the editor's points give 17 × 1.75667 mm = 29.86 mm. A label in metres keeps its
+        // height, and a 17 pt label on its own (top level) its own distance.
+        let s = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - id: editor
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [800, 600]
+                children:
+                  - {id: tag, kind: text, string: New, fontSize: 17, position: [0.6, 0, 0.001]}
+                  - {id: plate, kind: text, string: Old, height: 0.02, position: [-0.6, 0, 0.001]}
+              - {id: free, kind: text, string: Free, fontSize: 17, placement: {distance: 2, azimuth: 0, elevation: 0}}
+            """)
+        let tag = try Self.entity(s, "editor/tag"), plate = try Self.entity(s, "editor/plate"), free = try Self.entity(s, "free")
+        #expect(tag.metresPerPoint == Self.mppAt1_5 || abs(tag.metresPerPoint - Self.mppAt1_5) < 1e-15)
+        #expect(tag.scaleMode == .dynamic)
+        #expect(abs((tag.textHeight ?? 0) - 17 * Self.mppAt1_5) < 1e-12)
+        #expect(plate.scaleMode == .fixed && plate.textHeight == 0.02)
+        #expect(abs(free.metresPerPoint - 2 * tan(0.0671 * Double.pi / 180)) < 1e-15)
+    }
 }

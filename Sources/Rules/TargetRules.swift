@@ -1,6 +1,7 @@
 import Foundation
 import SpatialModel
 import Simulation
+import CSpatialMath
 
 private let spatialLayoutBP = Citation("spatial-layout", "Best practices")
 private let eyesEasy = Citation("eyes", "Making items easy to see")
@@ -474,13 +475,13 @@ final class TargetPairAnalyzer: RuleProcessor {
             if maxOverlap >= 0, rad[i] + rad[j] < 180, cosv < cosRad[i] * cosRad[j] - sinRad[i] * sinRad[j] - 1e-12 { return }
             // The pair's own frame: its midpoint direction, and across it world right and up.
             let (mid, right, up) = Self.pairFrame(f.center[a] - head, f.center[b] - head, dir[i])
-            let ia = SIMD3(dot(dir[i], right), dot(dir[i], up), dot(dir[i], mid))
-            let ib = SIMD3(dot(dir[j], right), dot(dir[j], up), dot(dir[j], mid))
+            let ia = Self.components(dir[i], right, up, mid), ib = Self.components(dir[j], right, up, mid)
             // The centres' offsets along right and up, as angles seen from the eye:
             // x = atan2(d·right, d·mid), y = atan2(d·up, d·mid), their differences each in one
-            // arctangent (the angle between the two (mid, right) and (mid, up) vectors).
-            let dx = degrees(atan2(ia.x * ib.z - ia.z * ib.x, ia.z * ib.z + ia.x * ib.x))
-            let dy = degrees(atan2(ia.y * ib.z - ia.z * ib.y, ia.z * ib.z + ia.y * ib.y))
+            // arctangent (the angle between the two (mid, right) and (mid, up) vectors; the
+            // simulator's arctangent, `sm_atan2`: within an ulp of libm's at a fraction of its cost).
+            let dx = degrees(sm_atan2(ia.x * ib.z - ia.z * ib.x, ia.z * ib.z + ia.x * ib.x))
+            let dy = degrees(sm_atan2(ia.y * ib.z - ia.z * ib.y, ia.z * ib.z + ia.y * ib.y))
             var g = uprightGap(dx, dy, hw[i], hh[i], hw[j], hh[j])
             // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
             // skip the centre separation for it. (The first test, without dividing, settles most
@@ -510,8 +511,8 @@ final class TargetPairAnalyzer: RuleProcessor {
             // Both projected across the line of sight to the pair's midpoint, so that two parallel
             // elements keep parallel images. Only a flat entity's image can be tilted.
             if fl[i] || fl[j] {
-                let ca = SIMD2(degrees(atan2(ia.x, ia.z)), degrees(atan2(ia.y, ia.z)))
-                let cb = SIMD2(degrees(atan2(ib.x, ib.z)), degrees(atan2(ib.y, ib.z)))
+                let ca = SIMD2(degrees(sm_atan2(ia.x, ia.z)), degrees(sm_atan2(ia.y, ia.z)))
+                let cb = SIMD2(degrees(sm_atan2(ib.x, ib.z)), degrees(sm_atan2(ib.y, ib.z)))
                 let qa = Self.imageQuad(f, a, ca, hw[i], hh[i], axes: fl[i] ? (au[i], av[i]) : nil, right: right, up: up)
                 let qb = Self.imageQuad(f, b, cb, hw[j], hh[j], axes: fl[j] ? (au[j], av[j]) : nil, right: right, up: up)
                 if qa.tilted || qb.tilted {
@@ -757,6 +758,13 @@ final class TargetPairAnalyzer: RuleProcessor {
         return (ImageQuad(center: center, u: u, v: v), true)
     }
 
+    /// `d`'s components along `right`, `up` and `mid` (written out: this runs per pair).
+    @inline(__always)
+    static func components(_ d: Vec3, _ right: Vec3, _ up: Vec3, _ mid: Vec3) -> Vec3 {
+        Vec3(d.x * right.x + d.y * right.y + d.z * right.z, d.x * up.x + d.y * up.y + d.z * up.z,
+             d.x * mid.x + d.y * mid.y + d.z * mid.z)
+    }
+
     /// World right and up across the unit direction `m`: right = normalize(m × world up), up =
     /// right × m. Within 10⁻⁹ of straight up or down, where m × up vanishes, right is world +x made
     /// perpendicular to m. Nothing of the head's orientation enters.
@@ -813,12 +821,12 @@ final class TargetPairAnalyzer: RuleProcessor {
             loX = min(loX, rx); hiX = max(hiX, rx); loY = min(loY, ry); hiY = max(hiY, ry)
         }
         if ahead {
-            return (degrees(atan(hiX) - atan(loX)) / 2, degrees(atan(hiY) - atan(loY)) / 2)
+            return (degrees(sm_atan2(hiX, 1) - sm_atan2(loX, 1)) / 2, degrees(sm_atan2(hiY, 1) - sm_atan2(loY, 1)) / 2)
         }
         loX = .infinity; hiX = -.infinity; loY = .infinity; hiY = -.infinity
         for k in 0..<8 {
             let q = p + (k & 1 == 0 ? -u0 : u0) + (k & 2 == 0 ? -u1 : u1) + (k & 4 == 0 ? -u2 : u2)
-            let h = degrees(atan2(q.x, q.z)), v = degrees(atan2(q.y, q.z))
+            let h = degrees(sm_atan2(q.x, q.z)), v = degrees(sm_atan2(q.y, q.z))
             loX = min(loX, h); hiX = max(hiX, h); loY = min(loY, v); hiY = max(hiY, v)
         }
         return ((hiX - loX) / 2, (hiY - loY) / 2)
@@ -846,7 +854,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     @inline(__always)
     static func cone(_ d: Vec3, radius r: Double, columns: Int) -> SphereCells? {
         guard r.isFinite, d.x.isFinite, d.y.isFinite, d.z.isFinite else { return nil }
-        let az = degrees(atan2(d.x, -d.z)), el = degrees(atan2(d.y, (d.x * d.x + d.z * d.z).squareRoot()))
+        let az = degrees(sm_atan2(d.x, -d.z)), el = degrees(sm_atan2(d.y, (d.x * d.x + d.z * d.z).squareRoot()))
         var half = Double.infinity
         if abs(el) + r < 90 {
             let s = sin(r / 180 * .pi) / cos(el / 180 * .pi)

@@ -9,6 +9,8 @@ struct PairGrid {
     private var order: [Int] = []
     private var bucket: [Int32] = []
     private var cx0: [Int32] = [], cy0: [Int32] = []
+    /// `searchSphere`: each item's number of columns.
+    private var cLen: [Int32] = []
     private var large: [Int] = []
     /// Rectangles covering more cells than this are compared with everything instead.
     static let maxCellsPerItem = 1024
@@ -287,4 +289,135 @@ struct QuadCorners {
     @inline(__always) subscript(_ i: Int) -> SIMD2<Double> {
         switch i { case 0: c0; case 1: c1; case 2: c2; default: c3 }
     }
+}
+
+/// Cells of a direction on the sphere: `columns` azimuth columns of 360° / `columns` that wrap
+/// (column `columns` is column 0 again), and rows of the same height in elevation.
+struct SphereCells {
+    /// First column (0 ..< columns) and number of columns (1 ... columns, all of them for an item
+    /// around a pole or wider than the circle), first and last row.
+    var x0: Int32, len: Int32, y0: Int32, y1: Int32
+    var large: Bool
+
+    /// Azimuth columns for cells of about `cell` degrees (at least 1, at most 2¹⁶).
+    static func columns(cell: Double) -> Int {
+        guard cell > 0, cell.isFinite else { return 1 }
+        return max(1, min(1 << 16, Int((360 / cell).rounded(.down))))
+    }
+
+    /// The cells of the box `az ± halfAz` × `el0 … el1` (degrees; azimuth in any range, it wraps),
+    /// or nil when a value is not finite (such an item is never visited).
+    static func of(az: Double, halfAz: Double, el0: Double, el1: Double, columns w: Int) -> SphereCells? {
+        guard az.isFinite, halfAz.isFinite || halfAz == .infinity, el0.isFinite, el1.isFinite, w > 0 else { return nil }
+        let width = 360 / Double(w)
+        let y0 = PairGrid.cellIndex(max(-90, el0), width), y1 = PairGrid.cellIndex(min(90, el1), width)
+        var x0: Int32 = 0, len = Int32(w)
+        if halfAz < 180 {
+            let c0 = PairGrid.cellIndex(az - halfAz, width), c1 = PairGrid.cellIndex(az + halfAz, width)
+            let n = Int(c1) - Int(c0) + 1
+            if n < w {
+                x0 = Int32(((Int(c0) % w) + w) % w)
+                len = Int32(n)
+            }
+        }
+        let count = Int(len) * max(1, Int(y1) - Int(y0) + 1)
+        return SphereCells(x0: x0, len: len, y0: y0, y1: max(y0, y1), large: count > PairGrid.maxCellsPerItem)
+    }
+
+    /// Whether two items share a cell (a large one shares every cell), and the first one they
+    /// share (column, row), the cell `PairGrid.searchSphere` visits them in.
+    @inline(__always)
+    static func common(_ a: SphereCells, _ b: SphereCells, columns w: Int) -> (shared: Bool, x: Int32, y: Int32) {
+        let y = max(a.y0, b.y0)
+        guard y <= min(a.y1, b.y1) else { return (false, 0, 0) }
+        // Cyclic intervals: they meet exactly when one's first column lies in the other; every
+        // part of their intersection starts at one of the two first columns.
+        let x = firstColumn(a.x0, a.len, b.x0, b.len, columns: w)
+        return (x >= 0, x, y)
+    }
+
+    /// The first column two cyclic column ranges share (see `common`), or -1 when they share none.
+    /// Both first columns lie in 0 ..< w, so their difference wraps with one addition.
+    @inline(__always)
+    static func firstColumn(_ xa: Int32, _ la: Int32, _ xb: Int32, _ lb: Int32, columns w: Int) -> Int32 {
+        var ab = Int(xa) - Int(xb), ba = Int(xb) - Int(xa)
+        if ab < 0 { ab += w }
+        if ba < 0 { ba += w }
+        let aInB = ab < Int(lb), bInA = ba < Int(la)
+        return aInB && bInA ? min(xa, xb) : bInA ? xb : aInB ? xa : -1
+    }
+}
+
+extension PairGrid {
+    /// `search` for directions on the sphere: the items' cells (`SphereCells`, nil: never
+    /// visited) wrap in azimuth, so two items across ±180° share cells like any others. Calls
+    /// `visit(i, j)` (i < j) once for every pair sharing a cell (in the first they share, see
+    /// `SphereCells.common`) and every pair with a large item, until `visit` returns false.
+    mutating func searchSphere(count n: Int, cells: [SphereCells?], columns w: Int, visit: (Int, Int) -> Bool) {
+        keys.removeAll(keepingCapacity: true)
+        items.removeAll(keepingCapacity: true)
+        large.removeAll(keepingCapacity: true)
+        if cx0.count < n { cx0 = Array(repeating: 0, count: n); cy0 = cx0 }
+        if cLen.count < n { cLen = Array(repeating: 0, count: n) }
+        var loY = Int32.max, hiY = Int32.min
+        for i in 0..<n {
+            guard let c = cells[i] else { continue }
+            cx0[i] = c.x0; cy0[i] = c.y0; cLen[i] = c.len
+            if c.large { large.append(i); continue }
+            loY = min(loY, c.y0); hiY = max(hiY, c.y1)
+            for k in 0..<Int(c.len) {
+                let cx = Int32((Int(c.x0) + k) % w)
+                for cy in c.y0...c.y1 {
+                    keys.append(Int64(cx) << 32 | Int64(UInt32(bitPattern: cy)))
+                    items.append(Int32(i))
+                }
+            }
+        }
+        if !keys.isEmpty { sortEntries(loX: 0, hiX: Int32(w - 1), loY: loY, hiY: hiY) } else { order.removeAll(keepingCapacity: true) }
+        var s = 0
+        while s < order.count {
+            var e = s + 1
+            let key = keys[order[s]]
+            while e < order.count, keys[order[e]] == key { e += 1 }
+            if e - s > 1 {
+                let cx = Int32(truncatingIfNeeded: key >> 32), cy = Int32(truncatingIfNeeded: key)
+                for p in s..<(e - 1) {
+                    let a = Int(items[order[p]])
+                    for q in (p + 1)..<e {
+                        let b = Int(items[order[q]])
+                        checks += 1
+                        // Visit only in the first cell the two share (both hold this one).
+                        guard max(cy0[a], cy0[b]) == cy,
+                              SphereCells.firstColumn(cx0[a], cLen[a], cx0[b], cLen[b], columns: w) == cx else { continue }
+                        guard visit(min(a, b), max(a, b)) else { return }
+                    }
+                }
+            }
+            s = e
+        }
+        if !large.isEmpty {
+            var isLarge = [Bool](repeating: false, count: n)
+            for l in large { isLarge[l] = true }
+            for l in large {
+                for j in 0..<n where j != l && cells[j] != nil && (!isLarge[j] || j > l) {
+                    checks += 1
+                    guard visit(min(l, j), max(l, j)) else { return }
+                }
+            }
+        }
+    }
+}
+
+/// `rectGap` of the rectangles (±hwa, ±hha) and (dx, dy) ± (hwb, hhb): two upright images whose
+/// centres are dx, dy apart (the first's minus the second's), from their half-extents.
+@inline(__always)
+func uprightGap(_ dx: Double, _ dy: Double, _ hwa: Double, _ hha: Double, _ hwb: Double, _ hhb: Double)
+    -> (gap: Double, overlap: Double) {
+    let adx = abs(dx), ady = abs(dy)
+    let sx = hwa + hwb, sy = hha + hhb
+    let gx = max(0, adx - sx), gy = max(0, ady - sy)
+    // The overlap of [−a, a] and [d − b, d + b]: the shorter of the two, or what they share.
+    let ox = min(sx - adx, 2 * min(hwa, hwb)), oy = min(sy - ady, 2 * min(hha, hhb))
+    let overlap = ox > 0 && oy > 0 ? min(ox, oy) : 0
+    return ((gx * gx + gy * gy).squareRoot(), overlap)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SpatialModel
 import Simulation
+import CSpatialMath
 
 private let spatialLayoutBP = Citation("spatial-layout", "Best practices")
 private let eyesEasy = Citation("eyes", "Making items easy to see")
@@ -23,7 +24,8 @@ public enum TargetCenterSpacing: RuleDescribing {
                 "Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
                 "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding.",
-                "In angle, each entity is the rectangle of its angular width and height around its direction, except a flat element whose image is tilted (seen obliquely, off to the side and above or below): it is compared by its own outline, the parallelogram of its two half-axes projected across the line of sight to the pair's midpoint, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."])
+                "In angle, each pair is measured in its own frame, whatever way the head points: the direction from the eye to the midpoint of the two centres, with world right and up across it (right = midpoint × world up; near straight up or down, world +x made square to it). Each centre sits at x = atan2(d·right, d·mid), y = atan2(d·up, d·mid) for its direction d (on the horizon, x is the azimuth difference: level scenes read as before), and each entity is the rectangle of its angular width and height around it, measured across its own line of sight with world right and up (a flat rectangle facing the eye spans 2·atan(w / 2d) by 2·atan(h / 2d)). So a pair behind the viewer, overhead or below is compared like one ahead, horizontal gaps away from the horizon are true angles (not azimuth differences, which grow by 1 / cos elevation: 1.3 times at 40° below), and a head that turns, pitches or rolls in place changes no verdict, value or span.",
+                "A flat element whose image is tilted (seen obliquely, off to the side and above or below) is compared by its own outline, the parallelogram of its two half-axes projected on the pair's frame, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."])
 }
 
 public enum TargetNoOverlap: RuleDescribing {
@@ -88,7 +90,12 @@ final class TargetPairAnalyzer: RuleProcessor {
     private let runAngular: Bool
     private var grid = PairGrid()
     private var staticChecks = 0
-    private var ax0: [Double], ay0: [Double], ax1: [Double], ay1: [Double], slot: [Int]
+    /// Per slot of the frame's angular pass: the entity's upright half-extents (degrees, around its
+    /// line of sight with world up, `uprightExtent`), the radius of a cone around its direction
+    /// that holds every pair it can have a finding with (`searchRadius`) with its cosine and sine,
+    /// and the search's cells of that cone.
+    private var halfW: [Double], halfH: [Double], radius: [Double], cosR: [Double], sinR: [Double], slot: [Int]
+    private var coneCells: [SphereCells?]
     /// Per slot of the frame's angular pass: unit direction eye → centre, and whether the entity is
     /// flat (exactly two non-zero box half-axes, finite distance), so its image may be tilted.
     private var direction: [Vec3], flat: [Bool]
@@ -119,7 +126,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     var incremental = true
     /// Reused frames (nothing changed) and frames with some changed entities, for tests and bench.
     private(set) var reusedFrames = 0, partialFrames = 0
-    static let inputWords = 19
+    static let inputWords = 18
     private var inputs: [UInt64]
     private var changed: [Bool]
     private var eyeInputs: [UInt64] = []
@@ -140,12 +147,11 @@ final class TargetPairAnalyzer: RuleProcessor {
     struct Candidate { var ka: Int32; var kb: Int32; var slots: SIMD4<Int32> = SIMD4(repeating: -1) }
     private var candidates: [Candidate] = []
     private var listValid = false
-    /// Per dynamic entity: its upright image when the list was built (NaN: not in the list then).
-    private var builtX0: [Double], builtY0: [Double], builtX1: [Double], builtY1: [Double]
+    /// Per dynamic entity: its direction and its cone's radius grown by the skin when the list was
+    /// built (NaN: not in the list then).
+    private var builtDir: [Vec3], builtRadius: [Double]
     /// Per dynamic entity: its slot in this frame's angular pass, or -1.
     private var slotOf: [Int32]
-    /// Per slot: the search's cell range of its image (x0, y0, x1, y1; everything for a large one).
-    private var cellRange: [SIMD4<Int32>]
     /// How far (degrees) an image edge may move before the list is rebuilt.
     let skin: Double
     /// Frames tested from the list, and list builds (for tests and bench).
@@ -231,13 +237,14 @@ final class TargetPairAnalyzer: RuleProcessor {
         group = grp
         runAngular = Set(grp).count > 1
         let n = dyn.count
-        ax0 = Array(repeating: 0, count: n); ay0 = ax0; ax1 = ax0; ay1 = ax0; slot = Array(repeating: 0, count: n)
+        halfW = Array(repeating: 0, count: n); halfH = halfW; radius = halfW; cosR = halfW; sinR = halfW
+        slot = Array(repeating: 0, count: n)
+        coneCells = Array(repeating: nil, count: n)
         direction = Array(repeating: .zero, count: n); flat = Array(repeating: false, count: n)
         axisU = direction; axisV = direction
         inputs = Array(repeating: 0, count: n * Self.inputWords); changed = Array(repeating: true, count: n)
-        builtX0 = Array(repeating: .nan, count: n); builtY0 = builtX0; builtX1 = builtX0; builtY1 = builtX0
+        builtDir = Array(repeating: Vec3(repeating: .nan), count: n); builtRadius = Array(repeating: .nan, count: n)
         slotOf = Array(repeating: -1, count: n)
-        cellRange = Array(repeating: .zero, count: n)
         skin = max(edgeGap, padGap) * pointAngle
         containerMembers = byContainer.keys.sorted().compactMap { byContainer[$0] }
         // Hit regions where stated (`hitRegion`), else the frames.
@@ -315,11 +322,13 @@ final class TargetPairAnalyzer: RuleProcessor {
             noteRepeat(f)
             return
         }
-        // Angular pass: every visible interactive entity as a rectangle in (azimuth, elevation),
-        // with what the pair test needs of it computed once per entity, not once per pair.
+        // Angular pass: every visible interactive entity by its direction from the eye and its
+        // upright extent around it (world up), with what the pair test needs of it computed once
+        // per entity, not once per pair. Nothing here reads the head's orientation: the verdicts
+        // depend on the eye's position and the content only.
         var n = 0
         let head = f.headPosition
-        let eye = [head.x, head.y, head.z, f.headUp.x, f.headUp.y, f.headUp.z].map(\.bitPattern)
+        let eye = [head.x, head.y, head.z].map(\.bitPattern)
         let firstFrame = eyeInputs.isEmpty
         let eyeSame = eye == eyeInputs
         eyeInputs = eye
@@ -336,16 +345,22 @@ final class TargetPairAnalyzer: RuleProcessor {
                 let present = f.visible[e] && f.distance[e] > 0
                 put(0, present ? 1 : 0)
                 if present {
-                    put(1, f.distance[e].bitPattern); put(2, f.azimuth[e].bitPattern); put(3, f.elevation[e].bitPattern)
-                    put(4, f.angularWidth[e].bitPattern); put(5, f.angularHeight[e].bitPattern); put(6, f.ptEq[e].bitPattern)
+                    // What the pair test reads of the entity: its distance, centre and box (its
+                    // direction and upright extent follow from them and the eye's position), whether
+                    // it counts as large (pt_eq; only the verdict, so a head turning by rounding does
+                    // not make it new) and whether the eye is inside it.
+                    put(1, f.distance[e].bitPattern)
                     let c = f.center[e]
-                    put(7, c.x.bitPattern); put(8, c.y.bitPattern); put(9, c.z.bitPattern)
-                    let b = 12 * e + 3
-                    if b + 8 < f.boxFrames.count {
-                        for i in 0..<9 { put(10 + i, f.boxFrames[b + i].bitPattern) }
+                    put(2, c.x.bitPattern); put(3, c.y.bitPattern); put(4, c.z.bitPattern)
+                    let b = 12 * e
+                    if b + 11 < f.boxFrames.count {
+                        for i in 0..<12 { put(5 + i, f.boxFrames[b + i].bitPattern) }
                     } else {
-                        for i in 0..<9 { put(10 + i, 0) }
+                        let lo = f.boundsMin[e], hi = f.boundsMax[e]
+                        for i in 0..<3 { put(5 + i, lo[i].bitPattern); put(8 + i, hi[i].bitPattern) }
+                        for i in 11..<17 { put(i, 0) }
                     }
+                    put(17, (f.ptEq[e] >= self.largeSize ? 1 : 0) | (f.angularWidth[e] >= 360 ? 2 : 0))
                 }
                 // An entity absent in both frames is unchanged (it is in no pair either way).
                 chg[k] = differs
@@ -375,21 +390,30 @@ final class TargetPairAnalyzer: RuleProcessor {
             }
             findingsReported &+= found.count
         }
-        ax0.withUnsafeMutableBufferPointer { x0 in
-        ax1.withUnsafeMutableBufferPointer { x1 in
-        ay0.withUnsafeMutableBufferPointer { y0 in
-        ay1.withUnsafeMutableBufferPointer { y1 in
+        let pa = pointAngle
+        let margin = max(edgeGap, padGap) * pa
+        let columns = SphereCells.columns(cell: spacing * pa)
+        halfW.withUnsafeMutableBufferPointer { hw in
+        halfH.withUnsafeMutableBufferPointer { hh in
+        radius.withUnsafeMutableBufferPointer { rad in
+        cosR.withUnsafeMutableBufferPointer { cr in
+        sinR.withUnsafeMutableBufferPointer { sr in
+        coneCells.withUnsafeMutableBufferPointer { cc in
         slot.withUnsafeMutableBufferPointer { sl in
         direction.withUnsafeMutableBufferPointer { dir in
         flat.withUnsafeMutableBufferPointer { fl in
         axisU.withUnsafeMutableBufferPointer { au in
         axisV.withUnsafeMutableBufferPointer { av in
             for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 {
-                let hw = f.angularWidth[e] / 2, hh = f.angularHeight[e] / 2
-                x0[n] = f.azimuth[e] - hw; x1[n] = f.azimuth[e] + hw
-                y0[n] = f.elevation[e] - hh; y1[n] = f.elevation[e] + hh
                 sl[n] = k
-                dir[n] = normalize(f.center[e] - head)
+                let d = normalize(f.center[e] - head)
+                dir[n] = d
+                let ext = Self.uprightExtent(f, e, eye: head, sight: d)
+                hw[n] = ext.hw; hh[n] = ext.hh
+                let r = Self.searchRadius(ext.hw, ext.hh, margin: margin)
+                rad[n] = r
+                cr[n] = cos(r / 180 * .pi); sr[n] = sin(r / 180 * .pi)
+                cc[n] = Self.cone(d, radius: r, columns: columns)
                 if let axes = Self.flatAxes(f, e), f.distance[e].isFinite {
                     fl[n] = true; au[n] = axes.0; av[n] = axes.1
                 } else {
@@ -397,14 +421,13 @@ final class TargetPairAnalyzer: RuleProcessor {
                 }
                 n += 1
             }
-        }}}}}}}}}
-        let pa = pointAngle
+        }}}}}}}}}}}
         // The pair test reads only these locals (no class properties: no exclusivity checks).
-        let x0 = ax0, y0 = ay0, x1 = ax1, y1 = ay1, sl = slot, dir = direction, fl = flat, au = axisU, av = axisV
+        let hw = halfW, hh = halfH, rad = radius, cosRad = cosR, sinRad = sinR, cones = coneCells
+        let sl = slot, dir = direction, fl = flat, au = axisU, av = axisV
         let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl, chg = changed
         let maxOverlap = maxOverlap, edgeGap = edgeGap, padGap = padGap, largeSize = largeSize, depthWindow = depthWindow
         let spacing = spacing, canOverlap = overlapRule != nil, canSpace = spacingRule != nil, canPad = paddingRule != nil
-        let margin = max(edgeGap, padGap) * pa
         let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
         let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
         let shortcut = closestPointShortcut
@@ -445,13 +468,26 @@ final class TargetPairAnalyzer: RuleProcessor {
                 if !trackedPair(a, b, out) { return }
             }
             tested += 1
-            var g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
+            let cosv = max(-1, min(1, dot(dir[i], dir[j])))
+            // Farther apart than their cones' radii: the images' gap in the pair's frame exceeds
+            // the margin (`searchRadius`), so no rule can hold (cos(Ri + Rj) from each one's cosine
+            // and sine; 10⁻¹² is far above their rounding).
+            if maxOverlap >= 0, rad[i] + rad[j] < 180, cosv < cosRad[i] * cosRad[j] - sinRad[i] * sinRad[j] - 1e-12 { return }
+            // The pair's own frame: its midpoint direction, and across it world right and up.
+            let (mid, right, up) = Self.pairFrame(f.center[a] - head, f.center[b] - head, dir[i])
+            let ia = Self.components(dir[i], right, up, mid), ib = Self.components(dir[j], right, up, mid)
+            // The centres' offsets along right and up, as angles seen from the eye:
+            // x = atan2(d·right, d·mid), y = atan2(d·up, d·mid), their differences each in one
+            // arctangent (the angle between the two (mid, right) and (mid, up) vectors; the
+            // simulator's arctangent, `sm_atan2`: within an ulp of libm's at a fraction of its cost).
+            let dx = degrees(sm_atan2(ia.x * ib.z - ia.z * ib.x, ia.z * ib.z + ia.x * ib.x))
+            let dy = degrees(sm_atan2(ia.y * ib.z - ia.z * ib.y, ia.z * ib.z + ia.y * ib.y))
+            var g = uprightGap(dx, dy, hw[i], hh[i], hw[j], hh[j])
             // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
             // skip the centre separation for it. (The first test, without dividing, settles most
             // pairs: a gap clearly beyond the margin fails both gap thresholds below.)
             if g.overlap == 0, maxOverlap >= 0, g.gap > clearlyBeyond { return }
             guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
-            let cosv = max(-1, min(1, dot(dir[i], dir[j])))
             // The centre separation, computed when something needs its value (`spacingShortcut`;
             // NaN until then: computing it again gives the same value).
             var sep = Double.nan
@@ -475,11 +511,10 @@ final class TargetPairAnalyzer: RuleProcessor {
             // Both projected across the line of sight to the pair's midpoint, so that two parallel
             // elements keep parallel images. Only a flat entity's image can be tilted.
             if fl[i] || fl[j] {
-                let mid = normalize(f.center[a] + f.center[b] - 2 * head)
-                let r = cross(mid, f.headUp), lr = length(r)
-                let right = lr > 1e-12 ? r / lr : Vec3(1, 0, 0), up = cross(right, mid)
-                let qa = Self.imageQuad(f, a, x0[i], y0[i], x1[i], y1[i], axes: fl[i] ? (au[i], av[i]) : nil, right: right, up: up)
-                let qb = Self.imageQuad(f, b, x0[j], y0[j], x1[j], y1[j], axes: fl[j] ? (au[j], av[j]) : nil, right: right, up: up)
+                let ca = SIMD2(degrees(sm_atan2(ia.x, ia.z)), degrees(sm_atan2(ia.y, ia.z)))
+                let cb = SIMD2(degrees(sm_atan2(ib.x, ib.z)), degrees(sm_atan2(ib.y, ib.z)))
+                let qa = Self.imageQuad(f, a, ca, hw[i], hh[i], axes: fl[i] ? (au[i], av[i]) : nil, right: right, up: up)
+                let qb = Self.imageQuad(f, b, cb, hw[j], hh[j], axes: fl[j] ? (au[j], av[j]) : nil, right: right, up: up)
                 if qa.tilted || qb.tilted {
                     // Only a gap below these thresholds can make a finding when the quads are
                     // disjoint (their overlap, 0, is then never above a maxOverlap ≥ 0; below 0 the
@@ -552,11 +587,11 @@ final class TargetPairAnalyzer: RuleProcessor {
                 if keep, !out.limitReached { found.append(p) }
             }
         }
-        // The list leaves out images with a non-finite edge, which the search compares with a
-        // large image: a frame with one is searched.
+        // The list leaves out entities with a non-finite direction or extent (never visited by
+        // the search either): a frame with one is searched.
         var useList = incremental && !listDisabled && maxOverlap >= 0 && margin.isFinite && skin.isFinite && skin > 0
         if useList {
-            for i in 0..<n where !(x0[i].isFinite && y0[i].isFinite && x1[i].isFinite && y1[i].isFinite) {
+            for i in 0..<n where cones[i] == nil {
                 useList = false
                 break
             }
@@ -570,35 +605,30 @@ final class TargetPairAnalyzer: RuleProcessor {
                     let k = sl[i]
                     so[k] = Int32(truncatingIfNeeded: i)
                     guard valid else { continue }
-                    // NaN (not in the list when built) fails the comparison too.
-                    let moved = max(abs(x0[i] - builtX0[k]), abs(y0[i] - builtY0[k]), abs(x1[i] - builtX1[k]), abs(y1[i] - builtY1[k]))
-                    if !(moved <= skin) { valid = false }
-                }
-            }
-            // The search's own cells this frame: a listed pair is tested only when the search
-            // would visit it (one of them large, or sharing a cell), so the pairs tested are
-            // exactly the ones it would test that can have a finding.
-            cellRange.withUnsafeMutableBufferPointer { cr in
-                for i in 0..<n {
-                    let c = PairGrid.cells(x0[i], y0[i], x1[i], y1[i], cell: spacing * pa, margin: margin)
-                    cr[i] = c.large ? SIMD4(Int32.min, Int32.min, Int32.max, Int32.max) : SIMD4(c.x0, c.y0, c.x1, c.y1)
+                    // The cone now lies inside the cone the list was built with: the angle the
+                    // direction turned (from its chord) plus the radius now. NaN (not in the list
+                    // when built) fails the comparison too.
+                    let chord = length(dir[i] - builtDir[k])
+                    let moved = degrees(2 * asin(min(1, chord / 2)))
+                    if !(moved + rad[i] <= builtRadius[k]) { valid = false }
                 }
             }
             if !valid {
                 listBuilds += 1
                 candidates.removeAll(keepingCapacity: true)
-                for k in builtX0.indices { builtX0[k] = .nan; builtY0[k] = .nan; builtX1[k] = .nan; builtY1[k] = .nan }
+                for k in builtDir.indices { builtDir[k] = Vec3(repeating: .nan); builtRadius[k] = .nan }
+                // Cones grown by the skin (and a little more for the cells, so that rounding
+                // cannot leave out a pair at exactly the margin).
+                var grown = [SphereCells?](repeating: nil, count: n)
                 for i in 0..<n {
                     let k = sl[i]
-                    builtX0[k] = x0[i]; builtY0[k] = y0[i]; builtX1[k] = x1[i]; builtY1[k] = y1[i]
+                    builtDir[k] = dir[i]; builtRadius[k] = rad[i] + skin
+                    grown[i] = Self.cone(dir[i], radius: (rad[i] + skin) * 1.001, columns: columns)
                 }
                 var list = candidates
                 candidates = []
-                // A little more than twice the skin, so that rounding cannot leave out a pair at
-                // exactly the margin.
                 let limit = listLimit
-                grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa,
-                            margin: (margin + 2 * skin) * 1.001) { i, j in
+                grid.searchSphere(count: n, cells: grown, columns: columns) { i, j in
                     let ka = sl[i], kb = sl[j]
                     if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return true }
                     guard list.count < limit else { return false }
@@ -619,22 +649,22 @@ final class TargetPairAnalyzer: RuleProcessor {
         if useList, !listDisabled {
             listFrames += 1
             listChecks += candidates.count
-            let so = slotOf, cr = cellRange
+            let so = slotOf
             candidates.withUnsafeMutableBufferPointer { cs in
                 for c in cs.indices where !stop {
                     let i = Int(so[Int(cs[c].ka)]), j = Int(so[Int(cs[c].kb)])
                     // A pair with an absent entity, or one the search would not visit: not sharing
-                    // a cell (a large one has the whole range).
-                    guard i >= 0, j >= 0 else { continue }
-                    let ci = cr[i], cj = cr[j]
-                    guard max(ci[0], cj[0]) <= min(ci[2], cj[2]), max(ci[1], cj[1]) <= min(ci[3], cj[3]) else { continue }
+                    // a cell (a large one shares every cell). The pairs tested are exactly the ones
+                    // the search would test that can have a finding.
+                    guard i >= 0, j >= 0, let ci = cones[i], let cj = cones[j] else { continue }
+                    guard ci.large || cj.large || SphereCells.common(ci, cj, columns: columns).shared else { continue }
                     test(i, j, &cs[c].slots)
                 }
             }
         } else {
             listValid = false
             var none = SIMD4<Int32>(repeating: -1)
-            grid.search(count: n, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing * pa, margin: margin) { i, j in
+            grid.searchSphere(count: n, cells: cones, columns: columns) { i, j in
                 let ka = sl[i], kb = sl[j]
                 if grp[ka] == grp[kb], still[dyn[ka]], still[dyn[kb]] { return true }
                 none = SIMD4(repeating: -1)
@@ -710,22 +740,127 @@ final class TargetPairAnalyzer: RuleProcessor {
         return nil
     }
 
-    /// Entity `e`'s image in (azimuth, elevation) degrees: the upright rectangle x0…x1 × y0…y1 of its
-    /// angular extent, or, for a flat box (one zero half-axis) whose image is tilted, the
-    /// parallelogram around its direction of its two half-axes a projected on the plane across a
-    /// line of sight, (a·right, a·up) / distance in degrees (right = sight × head up, up = right × sight).
+    /// Entity `e`'s image in its pair's frame (degrees): the upright rectangle `center` ± (hw, hh)
+    /// of its angular extent, or, for a flat box (one zero half-axis) whose image is tilted, the
+    /// parallelogram around `center` of its two half-axes a projected on the plane across the
+    /// pair's midpoint direction, (a·right, a·up) / distance in degrees (`pairFrame`).
     /// `axes`: its two half-axes when it is flat (`flatAxes`), else nil.
     @inline(__always)
-    static func imageQuad(_ f: FrameQuantities, _ e: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+    static func imageQuad(_ f: FrameQuantities, _ e: Int, _ center: SIMD2<Double>, _ hw: Double, _ hh: Double,
                           axes: (Vec3, Vec3)?, right: Vec3, up: Vec3) -> (quad: ImageQuad, tilted: Bool) {
-        let upright = ImageQuad(center: SIMD2((x0 + x1) / 2, (y0 + y1) / 2), u: SIMD2((x1 - x0) / 2, 0), v: SIMD2(0, (y1 - y0) / 2))
+        let upright = ImageQuad(center: center, u: SIMD2(hw, 0), v: SIMD2(0, hh))
         let d = f.distance[e]
         guard let axes, d > 0, d.isFinite else { return (upright, false) }
         let k = 180 / Double.pi / d
         let u = SIMD2(dot(axes.0, right), dot(axes.0, up)) * k, v = SIMD2(dot(axes.1, right), dot(axes.1, up)) * k
         @inline(__always) func skew(_ p: SIMD2<Double>) -> Bool { min(abs(p.x), abs(p.y)) > 1e-6 * max(abs(p.x), abs(p.y)) }
         guard skew(u) || skew(v), u.x.isFinite, u.y.isFinite, v.x.isFinite, v.y.isFinite else { return (upright, false) }
-        return (ImageQuad(center: SIMD2(f.azimuth[e], f.elevation[e]), u: u, v: v), true)
+        return (ImageQuad(center: center, u: u, v: v), true)
+    }
+
+    /// `d`'s components along `right`, `up` and `mid` (written out: this runs per pair).
+    @inline(__always)
+    static func components(_ d: Vec3, _ right: Vec3, _ up: Vec3, _ mid: Vec3) -> Vec3 {
+        Vec3(d.x * right.x + d.y * right.y + d.z * right.z, d.x * up.x + d.y * up.y + d.z * up.z,
+             d.x * mid.x + d.y * mid.y + d.z * mid.z)
+    }
+
+    /// World right and up across the unit direction `m`: right = normalize(m × world up), up =
+    /// right × m. Within 10⁻⁹ of straight up or down, where m × up vanishes, right is world +x made
+    /// perpendicular to m. Nothing of the head's orientation enters.
+    @inline(__always)
+    static func acrossSight(_ m: Vec3) -> (right: Vec3, up: Vec3) {
+        var r = Vec3(-m.z, 0, m.x), l = length(r)
+        if !(l > 1e-9) { r = Vec3(1, 0, 0) - m.x * m; l = length(r) }
+        let right = l > 0 ? r / l : Vec3(1, 0, 0)
+        return (right, cross(right, m))
+    }
+
+    /// A pair's own frame: the direction `mid` from the eye to the midpoint of the two centres (`a`
+    /// and `b`, relative to the eye; `fallback` when they are opposite), and world right and up
+    /// across it (`acrossSight`). The verdicts depend on the eye's position and the content, not
+    /// on where the head points.
+    @inline(__always)
+    static func pairFrame(_ a: Vec3, _ b: Vec3, _ fallback: Vec3) -> (mid: Vec3, right: Vec3, up: Vec3) {
+        let s = a + b, l = length(s)
+        let mid = l > 1e-12 && l.isFinite ? s / l : fallback
+        let (right, up) = acrossSight(mid)
+        return (mid, right, up)
+    }
+
+    /// Entity `e`'s upright angular width and height as seen from `eye`, halved (degrees): the
+    /// corners of its box (`boxFrames`, else its bounds) projected on the plane across its line of
+    /// sight `sight` (unit) with world right and up (`acrossSight`), each extent the difference of
+    /// the largest and smallest angle atan2(corner·axis, corner·sight). A flat rectangle facing the
+    /// eye spans 2·atan(w / 2d) by 2·atan(h / 2d) anywhere; with the head level this is the
+    /// simulator's `angularWidth` and `angularHeight`, which use the head's up (so they would move
+    /// with a rolled or pitched head). 180 × 90 when the eye is inside the bounds (360 × 180).
+    static func uprightExtent(_ f: FrameQuantities, _ e: Int, eye: Vec3, sight: Vec3) -> (hw: Double, hh: Double) {
+        if f.angularWidth[e] >= 360 { return (180, 90) }
+        let (right, up) = acrossSight(sight)
+        let o = 12 * e
+        let c: Vec3, a0: Vec3, a1: Vec3, a2: Vec3
+        if o + 11 < f.boxFrames.count {
+            c = Vec3(f.boxFrames[o], f.boxFrames[o + 1], f.boxFrames[o + 2])
+            a0 = f.boxAxis(e, 0); a1 = f.boxAxis(e, 1); a2 = f.boxAxis(e, 2)
+        } else {
+            let lo = f.boundsMin[e], hi = f.boundsMax[e], h = (hi - lo) / 2
+            c = (lo + hi) / 2
+            a0 = Vec3(h.x, 0, 0); a1 = Vec3(0, h.y, 0); a2 = Vec3(0, 0, h.z)
+        }
+        @inline(__always) func project(_ v: Vec3) -> Vec3 { Vec3(dot(v, right), dot(v, up), dot(v, sight)) }
+        let p = project(c - eye), u0 = project(a0), u1 = project(a1), u2 = project(a2)
+        // Every corner ahead of the plane across the sight: atan2(x, z) = atan(x / z) grows with
+        // x / z, so the extremes are the extreme ratios (two arctangents per extent).
+        var loX = Double.infinity, hiX = -Double.infinity, loY = Double.infinity, hiY = -Double.infinity
+        var ahead = true
+        for k in 0..<8 {
+            let q = p + (k & 1 == 0 ? -u0 : u0) + (k & 2 == 0 ? -u1 : u1) + (k & 4 == 0 ? -u2 : u2)
+            guard q.z > 0 else { ahead = false; break }
+            let rx = q.x / q.z, ry = q.y / q.z
+            loX = min(loX, rx); hiX = max(hiX, rx); loY = min(loY, ry); hiY = max(hiY, ry)
+        }
+        if ahead {
+            return (degrees(sm_atan2(hiX, 1) - sm_atan2(loX, 1)) / 2, degrees(sm_atan2(hiY, 1) - sm_atan2(loY, 1)) / 2)
+        }
+        loX = .infinity; hiX = -.infinity; loY = .infinity; hiY = -.infinity
+        for k in 0..<8 {
+            let q = p + (k & 1 == 0 ? -u0 : u0) + (k & 2 == 0 ? -u1 : u1) + (k & 4 == 0 ? -u2 : u2)
+            let h = degrees(sm_atan2(q.x, q.z)), v = degrees(sm_atan2(q.y, q.z))
+            loX = min(loX, h); hiX = max(hiX, h); loY = min(loY, v); hiY = max(hiY, v)
+        }
+        return ((hiX - loX) / 2, (hiY - loY) / 2)
+    }
+
+    /// The radius (degrees) of a cone around an entity's direction such that two entities whose
+    /// images could have a finding (upright images in their pair's frame within `margin` of each
+    /// other, or overlapping) have cones that meet: their centres are at most Ri + Rj apart.
+    /// In the pair's frame the two directions lie on opposite sides of the midpoint on one great
+    /// circle, at angles αa, αb from it (their separation θ = αa + αb), along the direction φ, and
+    /// x = atan(tan α · cos φ), y = atan(tan α · sin φ). atan(T·c) is concave in c, so
+    /// atan(tan α · c) ≥ α·c for 0 ≤ c ≤ 1: |Δx| ≥ θ |cos φ|, |Δy| ≥ θ |sin φ|, and θ ≤ √(Δx² + Δy²).
+    /// A finding needs |Δx| ≤ hwa + hwb + gx, |Δy| ≤ hha + hhb + gy with √(gx² + gy²) < margin, so
+    /// (triangle inequality, twice) θ < √(hwa² + hha²) + √(hwb² + hhb²) + margin:
+    /// R = √(hw² + hh²) + margin / 2 (grown by 10⁻⁹ against rounding).
+    @inline(__always)
+    static func searchRadius(_ hw: Double, _ hh: Double, margin: Double) -> Double {
+        let r = (hw * hw + hh * hh).squareRoot() + margin / 2
+        return r.isFinite ? min(360, r * (1 + 1e-9) + 1e-9) : r
+    }
+
+    /// The search's cells of the cone of `radius` degrees around the unit direction `d`: the box in
+    /// world azimuth and elevation around it (an azimuth half-width of asin(sin R / cos el), all of
+    /// the circle when the cone holds a pole), nil when not finite.
+    @inline(__always)
+    static func cone(_ d: Vec3, radius r: Double, columns: Int) -> SphereCells? {
+        guard r.isFinite, d.x.isFinite, d.y.isFinite, d.z.isFinite else { return nil }
+        let az = degrees(sm_atan2(d.x, -d.z)), el = degrees(sm_atan2(d.y, (d.x * d.x + d.z * d.z).squareRoot()))
+        var half = Double.infinity
+        if abs(el) + r < 90 {
+            let s = sin(r / 180 * .pi) / cos(el / 180 * .pi)
+            if s < 1 { half = degrees(asin(s)) * (1 + 1e-9) + 1e-9 }
+        }
+        return SphereCells.of(az: az, halfAz: half, el0: el - r, el1: el + r, columns: columns)
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {

@@ -105,8 +105,16 @@ import SpatialModel
         fx.add("left", .model) { e in e.interactive = true }
         fx.add("right", .model) { e in e.interactive = true }
         let vs = fx.run { _, f in
-            // 4° wide each, centres 2° apart: 2° of overlap = 2 / 0.0671 pt_eq.
-            f.azimuth[0] = -1; f.azimuth[1] = 1
+            // 4° wide each, centres 2° apart: 2° of overlap = 2 / 0.0671 pt_eq. Flat squares 2 m
+            // away at bearings ∓1°, each facing the eye (its right axis square to its line of
+            // sight) and 2·2·tan 2° wide, so each spans 2·atan(tan 2°) = 4° both ways.
+            let half = 2 * tan(radians(2.0))
+            for (e, bearing) in [(0, -1.0), (1, 1.0)] {
+                let a = radians(bearing)
+                let c = Vec3(2 * sin(a), 1.6, -2 * cos(a))
+                f.center[e] = c
+                f.setBox(e, center: c, axes: (half * Vec3(cos(a), 0, sin(a)), Vec3(0, half, 0), .zero))
+            }
         }.1.rule("target-no-overlap")
         #expect(vs.count == 1)
         #expect(vs.first?.unit == "pt_eq")

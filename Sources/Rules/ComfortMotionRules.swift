@@ -99,8 +99,10 @@ final class VectionRule: RuleProcessor {
     let coverage, speed, accel: Double
     let window: Int
     /// Per moving entity, then per filmed one: the visible content it moves, whose coverage is its
-    /// coverage (itself when it has geometry of its own, and its descendants that do; see `content`).
-    private let movedContent: [[Int]], filmedContent: [[Int]]
+    /// coverage (itself when it has geometry of its own, and its descendants that do; see
+    /// `content`): list i is `content[contentStart[i]..<contentStart[i + 1]]`, moving entity k is
+    /// list k and filmed entity k list `moving.count + k` (one flat array, read through a pointer).
+    private let content: [Int], contentStart: [Int]
     /// The field of view's grid, as fov-window-clutter measures coverage.
     private let grid: FieldOfViewCoverage
     private var prevFront: [Vec3?], prevUp: [Vec3?]
@@ -143,7 +145,10 @@ final class VectionRule: RuleProcessor {
             return (m.cameraRotation ?? 0) > 0 || (m.cameraAcceleration ?? 0) > 0
         }
         if moving.isEmpty && filmed.isEmpty { return nil }
-        (movedContent, filmedContent) = Self.content(ents, moving, filmed)
+        let (moved, film) = Self.content(ents, moving, filmed)
+        var flat: [Int] = [], start = [0]
+        for list in moved + film { flat += list; start.append(flat.count) }
+        content = flat; contentStart = start
         grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
         // A configured window is any finite number of seconds: bound the ring (slots × moving
         // entities, as fov-launch-placement does) so that 1e300 s neither traps converting to Int
@@ -188,11 +193,14 @@ final class VectionRule: RuleProcessor {
 
     /// Share (0…1) of the field of view covered by `content` (see `FieldOfViewCoverage`); 0 when
     /// the cheap bound already shows it cannot reach `coverage`.
-    private func share(of content: [Int], _ f: FrameQuantities) -> Double {
-        guard !content.isEmpty else { return 0 }
+    private func share(of list: Int, _ f: FrameQuantities, _ content: UnsafeBufferPointer<Int>, _ start: UnsafeBufferPointer<Int>) -> Double {
+        guard list >= 0, list + 1 < start.count else { return 0 }
+        let lo = start[list], hi = start[list + 1]
+        guard lo < hi, lo >= 0, hi <= content.count, let base = content.baseAddress else { return 0 }
+        let entities = UnsafeBufferPointer(start: base + lo, count: hi - lo)
         let limit = coverage * 100
-        guard grid.percentBound(of: content, f, upTo: limit) >= limit else { return 0 }
-        return grid.percent(of: content, f) / 100
+        guard grid.percentBound(of: entities, f, upTo: limit) >= limit else { return 0 }
+        return grid.percent(of: entities, f) / 100
     }
 
     private static func angle(_ a: Vec3, _ b: Vec3) -> Double {
@@ -210,6 +218,8 @@ final class VectionRule: RuleProcessor {
         @inline(__always) func back(_ j: Int) -> Int { ((next - j) % ringSize + ringSize) % ringSize * count }
         let rule = self.rule, speed = self.speed, accel = self.accel, coverage = self.coverage
         // One exclusive access per buffer and frame, not one per entity.
+        content.withUnsafeBufferPointer { content in
+        contentStart.withUnsafeBufferPointer { contentStart in
         moving.withUnsafeBufferPointer { moving in
         prevFront.withUnsafeMutableBufferPointer { prevFront in
         prevUp.withUnsafeMutableBufferPointer { prevUp in
@@ -222,7 +232,7 @@ final class VectionRule: RuleProcessor {
                     centres[next * count + k] = f.center[e]
                 }
                 guard f.visible[e], dt > 0 else { continue }
-                let share = self.share(of: movedContent[k], f)
+                let share = self.share(of: k, f, content, contentStart)
                 guard share >= coverage else { continue }
                 var omega = 0.0
                 if let pf = prevFront[k], let pu = prevUp[k] {
@@ -244,11 +254,10 @@ final class VectionRule: RuleProcessor {
                 }
             }
         }}}}
-        stored = min(stored + 1, ringSize)
-        nextSlot = (next + 1) % ringSize
+        // Filmed media: their lists follow the moving entities' in `content`.
         for (k, e) in filmed.enumerated() where f.visible[e] {
             guard let m = scene.entities[e].media else { continue }
-            let share = self.share(of: filmedContent[k], f)
+            let share = self.share(of: count + k, f, content, contentStart)
             guard share >= coverage else { continue }
             if let w = m.cameraRotation, w > speed {
                 out.report(rule: rule, e, frame: f.frame, time: f.time, measured: w, threshold: speed, aux: share * 100)
@@ -258,6 +267,9 @@ final class VectionRule: RuleProcessor {
                            aux: share * 100, unit: "m/s²", variant: 1)
             }
         }
+        }}
+        stored = min(stored + 1, ringSize)
+        nextSlot = (next + 1) % ringSize
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {

@@ -338,6 +338,10 @@ final class FieldOfViewCoverage {
     /// whole view, which the grid's rounding can put a hair above 100 %) and a field of view
     /// without a solid angle have no bound: +∞.
     func percentBound(of entities: [Int], _ f: FrameQuantities, upTo limit: Double) -> Double {
+        entities.withUnsafeBufferPointer { percentBound(of: $0, f, upTo: limit) }
+    }
+
+    func percentBound(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities, upTo limit: Double) -> Double {
         guard solidAngle > 0, solidAngle.isFinite else { return .infinity }
         let d = cellMargin
         var sum = 0.0
@@ -354,11 +358,15 @@ final class FieldOfViewCoverage {
 
     /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
     func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
+        entities.withUnsafeBufferPointer { percent(of: $0, f) }
+    }
+
+    func percent(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities) -> Double {
         // One exclusive access to the mask for the whole frame.
         mask.withUnsafeMutableBufferPointer { percent(of: entities, f, mask: $0) }
     }
 
-    private func percent(of entities: [Int], _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>) -> Double {
+    private func percent(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>) -> Double {
         for k in mask.indices { mask[k] = 0 }
         let toHead = f.headRotation.conjugate
         let up = Vec3(0, 1, 0)

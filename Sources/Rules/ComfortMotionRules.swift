@@ -22,8 +22,9 @@ public enum MotionVection: RuleDescribing {
         rationale: "When most of what people see moves together, they feel that they themselves are moving (vection) while their body says they are still, which can cause motion sickness. The HIG asks to be gentle with camera and video motion and to avoid situations where people feel the world around them moves without their control.",
         fixHint: "Let the person drive the motion (trigger it from a gesture and track it), slow the rotation below 5°/s and ease accelerations, make the moving content smaller, or cut between views with a fade.",
         unit: "deg/s", worse: .higher, angleDerived: false,
-        notes: ["Per frame, for every visible entity (not 2D elements) that covers at least vectionCoverage of the field of view (angular width × height, each capped at the field of view) and is moved by an animation of its own or of an entity it is nested in that is not trigger: user: its rotation rate (the change of its own axes, and of the direction of its centre as seen from the eye when the eye is outside it) and its linear acceleration (change of the velocity of its centre over accelerationWindowS).",
-                "Video: media with cameraMotion {rotation, acceleration} is judged with those numbers while it covers vectionCoverage of the field of view.",
+        notes: ["Per frame, for every visible entity (not 2D elements) that covers at least vectionCoverage of the field of view and is moved by an animation of its own or of an entity it is nested in that is not trigger: user: its rotation rate (the change of its own axes, and of the direction of its centre as seen from the eye when the eye is outside it) and its linear acceleration (change of the velocity of its centre over accelerationWindowS).",
+                "Coverage is that of the visible content the entity moves, measured as fov-window-clutter measures coverage: the union of the apparent rectangles of the entity itself (unless it is a group) and of the windows, volumes, models, texts and environments nested in it, on the 128 × 128 grid over the field of view, as a share of the field of view's solid angle. A group's bounding box does not count: two cards on opposite sides of a ring turning around the viewer cover what the two cards cover (their box contains the eye), not the whole view. A flat 3.6 × 2 m panel 3 m straight ahead (61.9° × 36.9°) covers 4·asin(sin 30.96° · sin 18.43°) = 0.654 sr, 36.3 % of the default 90° × 70° view (1.80 sr).",
+                "Video: media with cameraMotion {rotation, acceleration} is judged with those numbers while it (and what is nested in it) covers vectionCoverage of the field of view.",
                 "Measured: the rotation rate in °/s against vectionSpeed; acceleration is the sub-check acceleration (m/s², threshold vectionAcceleration). Head movement never counts: content is measured in the world."],
         subchecks: [RuleSubcheck("acceleration", unit: "m/s²")])
 }
@@ -97,6 +98,13 @@ final class VectionRule: RuleProcessor {
     let filmed: [Int]
     let coverage, speed, accel: Double
     let window: Int
+    /// Per moving entity, then per filmed one: the visible content it moves, whose coverage is its
+    /// coverage (itself when it has geometry of its own, and its descendants that do; see
+    /// `content`): list i is `content[contentStart[i]..<contentStart[i + 1]]`, moving entity k is
+    /// list k and filmed entity k list `moving.count + k` (one flat array, read through a pointer).
+    private let content: [Int], contentStart: [Int]
+    /// The field of view's grid, as fov-window-clutter measures coverage.
+    private let grid: FieldOfViewCoverage
     private var prevFront: [Vec3?], prevUp: [Vec3?]
     /// Recent centres of the moving entities, enough for two velocities `window` frames apart: a
     /// ring of `window + 2` frames, each `moving.count` centres (one flat array, written in place;
@@ -137,6 +145,11 @@ final class VectionRule: RuleProcessor {
             return (m.cameraRotation ?? 0) > 0 || (m.cameraAcceleration ?? 0) > 0
         }
         if moving.isEmpty && filmed.isEmpty { return nil }
+        let (moved, film) = Self.content(ents, moving, filmed)
+        var flat: [Int] = [], start = [0]
+        for list in moved + film { flat += list; start.append(flat.count) }
+        content = flat; contentStart = start
+        grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
         // A configured window is any finite number of seconds: bound the ring (slots × moving
         // entities, as fov-launch-placement does) so that 1e300 s neither traps converting to Int
         // nor asks for terabytes. A window longer than the scene never measures anything anyway.
@@ -147,6 +160,49 @@ final class VectionRule: RuleProcessor {
         centres = Array(repeating: .zero, count: moving.count * (window + 2))
     }
 
+    /// Entities that are seen: their bounds are their own geometry. A group's bounds are those of
+    /// everything nested in it (a ring of cards around the viewer contains the eye), and elements
+    /// and asset nodes lie on their window, volume or model, so none of those adds anything.
+    private static let seenKinds: Set<EntityKind> = [.window, .volume, .model, .text, .environment]
+
+    /// For each of `moving` and of `filmed`: itself unless it is a group, and the seen entities
+    /// among its descendants, in entity order (each seen entity is added to every listed ancestor
+    /// it has, itself included).
+    private static func content(_ ents: [Entity], _ moving: [Int], _ filmed: [Int]) -> ([[Int]], [[Int]]) {
+        var slot: [Int: Int] = [:]
+        for (k, e) in moving.enumerated() { slot[e] = k }
+        for (k, e) in filmed.enumerated() { slot[-1 - e] = k }
+        var moved = Array(repeating: [Int](), count: moving.count), film = Array(repeating: [Int](), count: filmed.count)
+        for c in ents.indices where ents[c].kind != .group {
+            guard seenKinds.contains(ents[c].kind) else {
+                // An element or asset node counts for itself (a video on an element), not for
+                // what it is nested in.
+                if let k = slot[c] { moved[k].append(c) }
+                if let k = slot[-1 - c] { film[k].append(c) }
+                continue
+            }
+            var cur: Int? = c, steps = 0
+            while let a = cur, a >= 0, a < ents.count, steps <= ents.count {
+                if let k = slot[a] { moved[k].append(c) }
+                if let k = slot[-1 - a] { film[k].append(c) }
+                cur = ents[a].parent; steps += 1
+            }
+        }
+        return (moved, film)
+    }
+
+    /// Share (0…1) of the field of view covered by `content` (see `FieldOfViewCoverage`); 0 when
+    /// the cheap bound already shows it cannot reach `coverage`.
+    private func share(of list: Int, _ f: FrameQuantities, _ content: UnsafeBufferPointer<Int>, _ start: UnsafeBufferPointer<Int>) -> Double {
+        guard list >= 0, list + 1 < start.count else { return 0 }
+        let lo = start[list], hi = start[list + 1]
+        guard lo < hi, lo >= 0, hi <= content.count, let base = content.baseAddress else { return 0 }
+        let entities = UnsafeBufferPointer(start: base + lo, count: hi - lo)
+        let limit = coverage * 100
+        guard grid.percentBound(of: entities, f, upTo: limit) >= limit else { return 0 }
+        return grid.percent(of: entities, f) / 100
+    }
+
     private static func angle(_ a: Vec3, _ b: Vec3) -> Double {
         let la = length(a), lb = length(b)
         guard la > 1e-12, lb > 1e-12 else { return 0 }
@@ -154,7 +210,6 @@ final class VectionRule: RuleProcessor {
     }
 
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        let fov = scene.viewer.fieldOfView
         let dt = f.deltaTime > 0 ? f.deltaTime : (scene.frameRate > 0 ? 1 / scene.frameRate : 0)
         // The ring holds the previous `stored` frames' centres, oldest first from slot
         // `nextSlot - stored`; `back(j)` is the slot of the centre j frames back (1 = the last frame).
@@ -163,6 +218,8 @@ final class VectionRule: RuleProcessor {
         @inline(__always) func back(_ j: Int) -> Int { ((next - j) % ringSize + ringSize) % ringSize * count }
         let rule = self.rule, speed = self.speed, accel = self.accel, coverage = self.coverage
         // One exclusive access per buffer and frame, not one per entity.
+        content.withUnsafeBufferPointer { content in
+        contentStart.withUnsafeBufferPointer { contentStart in
         moving.withUnsafeBufferPointer { moving in
         prevFront.withUnsafeMutableBufferPointer { prevFront in
         prevUp.withUnsafeMutableBufferPointer { prevUp in
@@ -175,7 +232,7 @@ final class VectionRule: RuleProcessor {
                     centres[next * count + k] = f.center[e]
                 }
                 guard f.visible[e], dt > 0 else { continue }
-                let share = fieldOfViewShare(f, e, fov: fov)
+                let share = self.share(of: k, f, content, contentStart)
                 guard share >= coverage else { continue }
                 var omega = 0.0
                 if let pf = prevFront[k], let pu = prevUp[k] {
@@ -197,11 +254,10 @@ final class VectionRule: RuleProcessor {
                 }
             }
         }}}}
-        stored = min(stored + 1, ringSize)
-        nextSlot = (next + 1) % ringSize
-        for e in filmed where f.visible[e] {
+        // Filmed media: their lists follow the moving entities' in `content`.
+        for (k, e) in filmed.enumerated() where f.visible[e] {
             guard let m = scene.entities[e].media else { continue }
-            let share = fieldOfViewShare(f, e, fov: fov)
+            let share = self.share(of: count + k, f, content, contentStart)
             guard share >= coverage else { continue }
             if let w = m.cameraRotation, w > speed {
                 out.report(rule: rule, e, frame: f.frame, time: f.time, measured: w, threshold: speed, aux: share * 100)
@@ -211,6 +267,9 @@ final class VectionRule: RuleProcessor {
                            aux: share * 100, unit: "m/s²", variant: 1)
             }
         }
+        }}
+        stored = min(stored + 1, ringSize)
+        nextSlot = (next + 1) % ringSize
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {

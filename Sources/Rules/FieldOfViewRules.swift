@@ -318,6 +318,11 @@ final class FieldOfViewCoverage {
     /// centre azimuth: a cell centre's head-frame direction is (cos e · sin a, sin e, −cos e · cos a).
     private let rowSin: [Double], rowCos: [Double], colSin: [Double], colCos: [Double]
     private var mask: [UInt64]
+    /// The field of view's solid angle (sr), h · 2 sin(v/2), the share's denominator.
+    let solidAngle: Double
+    /// `percentBound`'s widening (radians): half a cell's diagonal, with 1 % to spare for the
+    /// difference between the great-circle and the azimuth × elevation distance across a cell.
+    private let cellMargin: Double
 
     init(fieldOfView: SIMD2<Double>) {
         let h = fieldOfView.x.isFinite ? min(max(fieldOfView.x, 0), 360) : 0
@@ -331,6 +336,8 @@ final class FieldOfViewCoverage {
         }
         let sum = w.reduce(0, +)
         rowWeight = w.map { sum > 0 && sum.isFinite ? $0 / sum : 0 }
+        solidAngle = radians(h) * sum
+        cellMargin = 1.01 * radians((cellH * cellH + cellV * cellV).squareRoot() / 2)
         let (hv, hh, cv, ch) = (v / 2, h / 2, v / Double(Self.rows), h / Double(Self.columns))
         let el = (0..<Self.rows).map { radians(-hv + (Double($0) + 0.5) * cv) }
         let az = (0..<Self.columns).map { radians(-hh + (Double($0) + 0.5) * ch) }
@@ -344,13 +351,45 @@ final class FieldOfViewCoverage {
         return Int(max(0, min(Double(count - 1), ((angle - start) / size).rounded(.down))))
     }
 
+    /// An upper bound of `percent(of: entities, f)` from the entities' angular sizes alone (no
+    /// grid), for callers that only need the coverage when it may reach `limit` (%): the sum stops
+    /// once it does. Per entity, with w × h its angular width × height in radians: its apparent
+    /// rectangle's solid angle 4·asin(sin(w/2)·sin(h/2)) is at most w·h and its perimeter at most
+    /// 2(w + h); a counted cell's centre lies in the rectangle, so the cell lies within δ (half a
+    /// cell's diagonal) of it, and the counted cells within the rectangle widened by δ: at most
+    /// w·h + 2(w + h)·δ + π·δ² sr. The union is at most the sum. An entity around the eye (the
+    /// whole view, which the grid's rounding can put a hair above 100 %) and a field of view
+    /// without a solid angle have no bound: +∞.
+    func percentBound(of entities: [Int], _ f: FrameQuantities, upTo limit: Double) -> Double {
+        entities.withUnsafeBufferPointer { percentBound(of: $0, f, upTo: limit) }
+    }
+
+    func percentBound(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities, upTo limit: Double) -> Double {
+        guard solidAngle > 0, solidAngle.isFinite else { return .infinity }
+        let d = cellMargin
+        var sum = 0.0
+        for e in entities where f.visible[e] && f.inFOV[e] {
+            let aw = f.angularWidth[e], ah = f.angularHeight[e]
+            guard aw.isFinite, ah.isFinite, aw > 0, ah > 0 else { continue }
+            if aw >= 180 || ah >= 180 || length(f.center[e] - f.headPosition) == 0 { return .infinity }
+            let w = radians(aw), h = radians(ah)
+            sum += 100 * (w * h + 2 * (w + h) * d + .pi * d * d) / solidAngle
+            if sum >= limit { break }
+        }
+        return sum
+    }
+
     /// Covered share of the field of view, in %, by the visible entities of `entities` that are in it.
     func percent(of entities: [Int], _ f: FrameQuantities) -> Double {
+        entities.withUnsafeBufferPointer { percent(of: $0, f) }
+    }
+
+    func percent(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities) -> Double {
         // One exclusive access to the mask for the whole frame.
         mask.withUnsafeMutableBufferPointer { percent(of: entities, f, mask: $0) }
     }
 
-    private func percent(of entities: [Int], _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>) -> Double {
+    private func percent(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>) -> Double {
         for k in mask.indices { mask[k] = 0 }
         let toHead = f.headRotation.conjugate
         let up = Vec3(0, 1, 0)

@@ -306,6 +306,43 @@ import SpatialModel
         #expect(abs(grid.percent(of: [0], f) - expected) < Self.gridTolerance)
     }
 
+    /// motion-vection computes the grid only when `percentBound` (from angular sizes alone) says
+    /// the coverage may reach its threshold: the bound is never below the grid's value, for
+    /// rectangles anywhere around the eye (edges, behind, the zenith), any size, alone or together,
+    /// and in fields of view up to 360° × 180°.
+    @Test func coverageBoundIsNeverBelowTheGrid() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {  // xorshift64*, in [0, 1)
+            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+            return Double((state &* 2_685_821_657_736_338_717) >> 11) / Double(1 << 53)
+        }
+        let n = 6
+        for fov in [SIMD2<Double>(90, 70), SIMD2(120, 100), SIMD2(360, 180), SIMD2(10, 5)] {
+            let grid = FieldOfViewCoverage(fieldOfView: fov)
+            var f = FrameQuantities(entityCount: n)
+            f.headPosition = Vec3(0, 1.6, 0)
+            for trial in 0..<240 {
+                f.headRotation = Quat(yaw: 360 * next() - 180, pitch: 60 * next() - 30, roll: 0)
+                for e in 0..<n {
+                    let az = radians(360 * next() - 180), el = radians(180 * next() - 90), d = 0.5 + 3 * next()
+                    f.center[e] = f.headPosition + d * Vec3(cos(el) * sin(az), sin(el), -cos(el) * cos(az))
+                    // Small ones (a few cells) to nearly a half sphere.
+                    let big = trial % 3 == 0
+                    f.angularWidth[e] = big ? 1 + 178 * next() : 0.2 + 10 * next()
+                    f.angularHeight[e] = big ? 1 + 178 * next() : 0.2 + 10 * next()
+                    f.inFOV[e] = true
+                }
+                for k in 1...n {
+                    let set = Array(0..<k)
+                    let exact = grid.percent(of: set, f)
+                    #expect(grid.percentBound(of: set, f, upTo: 101) >= exact, "fov \(fov), trial \(trial), \(k) entities")
+                    // Stopping early still returns at least the limit it stopped at.
+                    #expect(grid.percentBound(of: set, f, upTo: exact / 2) >= min(exact / 2, 100))
+                }
+            }
+        }
+    }
+
     @Test func verticalSpanPerContainer() {
         var fx = RuleFixture(duration: 2.0 / 90)
         func column(_ id: String) -> [Int] {

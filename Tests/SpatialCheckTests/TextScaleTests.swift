@@ -199,30 +199,41 @@ import SpatialModel
         #expect(vs.first?.threshold == 4.5)
     }
 
-    @Test func vanishingScalesGiveFiniteVerdicts() throws {
-        // Scales that underflow when squared (1e-200) or multiplied (5e-324): the text scale is the
-        // axis' length, not 0, and every measure stays a number; the text fails type-min-size.
-        for scale in ["1e-200", "5e-324"] {
-            let text = """
-                format: spatialscene/1
-                duration: 1
-                entities:
-                  - id: g
-                    kind: group
-                    placement: {distance: 1, azimuth: 0, elevation: 0}
-                    scale: \(scale)
-                    children:
-                      - {id: txt, kind: text, string: hello world, fontSize: 17}
-                """
-            let s = try LoaderFixture.load(text)
-            let txt = try Self.entity(s, "g/txt")
-            let q = simulateAll(s)[0]
-            #expect(q.textScale[txt] == Double(scale), "\(scale)")
-            #expect(q.ptEq[txt].isFinite && q.ptEq[txt] >= 0 && q.ptEq[txt] < 1e-100, "\(scale): \(q.ptEq[txt])")
-            let vs = try RuleScenes.check(text).filter { $0.rule == "type-min-size" }
-            #expect(vs.map(\.entities) == [["g/txt"]], "\(scale)")
-            #expect(vs.first.map { $0.measured.isFinite && $0.measured < 1e-100 } == true, "\(scale)")
+    @Test func vanishingScalesAreRefusedAndTheSmallestAllowedGivesFiniteVerdicts() throws {
+        // Scales that underflow when squared (1e-200) or multiplied (5e-324) are load errors at the
+        // scale (below the 1e-9 floor); at the floor itself the text scale is the axis' length, not 0,
+        // every measure stays a number, and the text fails type-min-size.
+        func scene(_ scale: String) -> String {
+            """
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: g
+                kind: group
+                placement: {distance: 1, azimuth: 0, elevation: 0}
+                scale: \(scale)
+                children:
+                  - {id: txt, kind: text, string: hello world, fontSize: 17}
+            """
         }
+        for scale in ["1e-200", "5e-324"] {
+            do {
+                _ = try LoaderFixture.load(scene(scale))
+                Issue.record("scale \(scale) loaded")
+            } catch {
+                let text = "\(error)"
+                #expect(text.contains(":7:") && text.contains("falls to") && text.contains("at least 1e-09"), "\(scale): \(text)")
+            }
+        }
+        let s = try LoaderFixture.load(scene("1e-9"))
+        let txt = try Self.entity(s, "g/txt")
+        let q = simulateAll(s)[0]
+        #expect(q.textScale[txt] == 1e-9)
+        // 17 pt at 1 m scaled 1e-9: 1.7e-8 pt_eq (the em shrinks with the scale).
+        #expect(abs(q.ptEq[txt] - 17e-9) < 1e-12, "\(q.ptEq[txt])")
+        let vs = try RuleScenes.check(scene("1e-9")).filter { $0.rule == "type-min-size" }
+        #expect(vs.map(\.entities) == [["g/txt"]])
+        #expect(vs.first.map { $0.measured.isFinite && $0.measured < 1e-6 } == true)
     }
 
     /// A centimetre asset (unit scale 0.01) whose node `label` is marked as text of 17 pt, its

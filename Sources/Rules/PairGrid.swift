@@ -61,6 +61,17 @@ struct PairGrid {
             }
         }
         sortEntries(loX: loX, hiX: hiX, loY: loY, hiY: hiY)
+        // Visit only in the first cell the two share.
+        let x0 = cx0, y0 = cy0
+        guard visitCells({ a, b, cx, cy in max(x0[a], x0[b]) == cx && max(y0[a], y0[b]) == cy }, visit) else { return }
+        visitLarge(count: n, { _ in true }, visit)
+    }
+
+    /// Walks the entries (sorted by `sortEntries`) cell by cell and calls `visit(i, j)` (i < j) for
+    /// every two items entered in one cell for which `firstShared(a, b, column, row)` says that cell
+    /// is the first they share; false once `visit` has stopped the search.
+    @inline(__always)
+    private mutating func visitCells(_ firstShared: (Int, Int, Int32, Int32) -> Bool, _ visit: (Int, Int) -> Bool) -> Bool {
         var s = 0
         while s < order.count {
             var e = s + 1
@@ -73,22 +84,27 @@ struct PairGrid {
                     for q in (p + 1)..<e {
                         let b = Int(items[order[q]])
                         checks += 1
-                        // Visit only in the first cell the two share.
-                        guard max(cx0[a], cx0[b]) == cx, max(cy0[a], cy0[b]) == cy else { continue }
-                        guard visit(min(a, b), max(a, b)) else { return }
+                        guard firstShared(a, b, cx, cy) else { continue }
+                        guard visit(min(a, b), max(a, b)) else { return false }
                     }
                 }
             }
             s = e
         }
-        if !large.isEmpty {
-            var isLarge = [Bool](repeating: false, count: n)
-            for l in large { isLarge[l] = true }
-            for l in large {
-                for j in 0..<n where j != l && (!isLarge[j] || j > l) {
-                    checks += 1
-                    guard visit(min(l, j), max(l, j)) else { return }
-                }
+        return true
+    }
+
+    /// Calls `visit` for every pair of a large item with any other item `present` says was
+    /// entered (each pair once), until `visit` returns false.
+    @inline(__always)
+    private mutating func visitLarge(count n: Int, _ present: (Int) -> Bool, _ visit: (Int, Int) -> Bool) {
+        guard !large.isEmpty else { return }
+        var isLarge = [Bool](repeating: false, count: n)
+        for l in large { isLarge[l] = true }
+        for l in large {
+            for j in 0..<n where j != l && present(j) && (!isLarge[j] || j > l) {
+                checks += 1
+                guard visit(min(l, j), max(l, j)) else { return }
             }
         }
     }
@@ -374,37 +390,12 @@ extension PairGrid {
             }
         }
         if !keys.isEmpty { sortEntries(loX: 0, hiX: Int32(w - 1), loY: loY, hiY: hiY) } else { order.removeAll(keepingCapacity: true) }
-        var s = 0
-        while s < order.count {
-            var e = s + 1
-            let key = keys[order[s]]
-            while e < order.count, keys[order[e]] == key { e += 1 }
-            if e - s > 1 {
-                let cx = Int32(truncatingIfNeeded: key >> 32), cy = Int32(truncatingIfNeeded: key)
-                for p in s..<(e - 1) {
-                    let a = Int(items[order[p]])
-                    for q in (p + 1)..<e {
-                        let b = Int(items[order[q]])
-                        checks += 1
-                        // Visit only in the first cell the two share (both hold this one).
-                        guard max(cy0[a], cy0[b]) == cy,
-                              SphereCells.firstColumn(cx0[a], cLen[a], cx0[b], cLen[b], columns: w) == cx else { continue }
-                        guard visit(min(a, b), max(a, b)) else { return }
-                    }
-                }
-            }
-            s = e
-        }
-        if !large.isEmpty {
-            var isLarge = [Bool](repeating: false, count: n)
-            for l in large { isLarge[l] = true }
-            for l in large {
-                for j in 0..<n where j != l && cells[j] != nil && (!isLarge[j] || j > l) {
-                    checks += 1
-                    guard visit(min(l, j), max(l, j)) else { return }
-                }
-            }
-        }
+        // Visit only in the first cell the two share (both hold this one).
+        let x0 = cx0, y0 = cy0, len = cLen
+        guard visitCells({ a, b, cx, cy in
+            max(y0[a], y0[b]) == cy && SphereCells.firstColumn(x0[a], len[a], x0[b], len[b], columns: w) == cx
+        }, visit) else { return }
+        visitLarge(count: n, { cells[$0] != nil }, visit)
     }
 }
 

@@ -138,22 +138,23 @@ func depthFactories() -> [RuleFactory] {
                 let moved = length(f.headPosition - startHead) > 0.3
                 return .init(measured: f.distance[e], threshold: d, aux: moved ? 1 : 0)
             }, message: { agg, names in
-                // How long: "for more than 10 s", or, when only the still ending made it last, that.
-                let held = staticEndOnly(agg, dwell: dwell, frameDuration: dt)
+                // How long: "for more than 10 s", or, when only the still ending made it last, that
+                // (and that hiding it with an event marks it as brief).
+                let stillEnd = staticEndOnly(agg, dwell: dwell, frameDuration: dt)
+                let held = stillEnd
                     ? "until the scene ends, and a still ending counts as lasting (more than \(fmt(dwell)) s)"
                     : "for more than \(fmt(dwell)) s"
-                let hide = staticEndOnly(agg, dwell: dwell, frameDuration: dt) ? ", or hide it with an event when it is no longer needed" : ""
+                let hide = stillEnd ? ", or hide it with an event when it is no longer needed" : ""
                 switch agg.aux {
                 case 2:
-                    return "\(names.joinedNames) is held on the hand \(fmt(agg.measured)) m from the eyes \(held); show hand-anchored content only briefly\(hide.isEmpty ? "" : " (hide it with an event when it is no longer needed)"), or place it in the world at least \(fmt(d)) m away"
+                    return "\(names.joinedNames) is held on the hand \(fmt(agg.measured)) m from the eyes \(held); show hand-anchored content only briefly\(stillEnd ? " (hide it with an event when it is no longer needed)" : ""), or place it in the world at least \(fmt(d)) m away"
                 case 3:
                     return "\(names.joinedNames) moves with the head \(fmt(agg.measured)) m from the eyes \(held); place it at least \(fmt(d)) m away or show it only briefly\(hide)"
                 default:
                     let walked = agg.aux == 1 ? " (the viewer walked up to it)" : ""
                     // The walk is said before a static end's longer clause, after "for more than N s" as before.
-                    return hide.isEmpty
-                        ? "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes \(held)\(walked); keep content closer than \(fmt(d)) m only briefly"
-                        : "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes\(walked) \(held); keep content closer than \(fmt(d)) m only briefly\(hide)"
+                    let when = stillEnd ? "\(walked) \(held)" : " \(held)\(walked)"
+                    return "\(names.joinedNames) stays \(fmt(agg.measured)) m from the eyes\(when); keep content closer than \(fmt(d)) m only briefly\(hide)"
                 }
             })
             return rule
@@ -175,10 +176,10 @@ func depthFactories() -> [RuleFactory] {
                 }
             }
             // aux: -1 when the text sits behind its background's surface (sunk into it), else 1.
-            let message = { (agg: Aggregate, names: [String]) in
-                agg.aux < 0
-                    ? "text \(names.joinedNames) sits \(fmt(agg.measured * 1000, beside: maxOff * 1000)) mm behind its background's surface; set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
-                    : "text \(names.joinedNames) floats \(fmt(agg.measured * 1000, beside: maxOff * 1000)) mm in front of its background; set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
+            let message = { (agg: Aggregate, names: [String]) -> String in
+                let mm = fmt(agg.measured * 1000, beside: maxOff * 1000)
+                let place = agg.aux < 0 ? "sits \(mm) mm behind its background's surface" : "floats \(mm) mm in front of its background"
+                return "text \(names.joinedNames) \(place); set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
             }
             let elements = StaticRule(rule: r, items: items, message: message)
             guard !textChildren.isEmpty else { return elements }

@@ -810,12 +810,14 @@ final class TargetPairAnalyzer: RuleProcessor {
         }
         @inline(__always) func project(_ v: Vec3) -> Vec3 { Vec3(dot(v, right), dot(v, up), dot(v, sight)) }
         let p = project(c - eye), u0 = project(a0), u1 = project(a1), u2 = project(a2)
+        /// Corner k of the box (bit i of k: the sign of axis i), projected.
+        @inline(__always) func corner(_ k: Int) -> Vec3 { p + (k & 1 == 0 ? -u0 : u0) + (k & 2 == 0 ? -u1 : u1) + (k & 4 == 0 ? -u2 : u2) }
         // Every corner ahead of the plane across the sight: atan2(x, z) = atan(x / z) grows with
         // x / z, so the extremes are the extreme ratios (two arctangents per extent).
         var loX = Double.infinity, hiX = -Double.infinity, loY = Double.infinity, hiY = -Double.infinity
         var ahead = true
         for k in 0..<8 {
-            let q = p + (k & 1 == 0 ? -u0 : u0) + (k & 2 == 0 ? -u1 : u1) + (k & 4 == 0 ? -u2 : u2)
+            let q = corner(k)
             guard q.z > 0 else { ahead = false; break }
             let rx = q.x / q.z, ry = q.y / q.z
             loX = min(loX, rx); hiX = max(hiX, rx); loY = min(loY, ry); hiY = max(hiY, ry)
@@ -825,7 +827,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         }
         loX = .infinity; hiX = -.infinity; loY = .infinity; hiY = -.infinity
         for k in 0..<8 {
-            let q = p + (k & 1 == 0 ? -u0 : u0) + (k & 2 == 0 ? -u1 : u1) + (k & 4 == 0 ? -u2 : u2)
+            let q = corner(k)
             let h = degrees(sm_atan2(q.x, q.z)), v = degrees(sm_atan2(q.y, q.z))
             loX = min(loX, h); hiX = max(hiX, h); loY = min(loY, v); hiY = max(hiY, v)
         }

@@ -812,21 +812,18 @@ final class SceneBuilder {
         if !nodeWorld.isFinite {
             r.error(m.loc, "\(what) ends up at a non-finite position (its numbers are too large)")
         }
-        // An ornament (a window nested directly in a window or volume, docs/scene-format.md
-        // "Ornaments") belongs to its window's scene and shares its metres per point and scale
-        // mode (so an ornament of an ornament follows the top window): it is not scaled from its
-        // own distance.
-        let ornamentOf: Int? = kind == .window ? parent.flatMap { p in
-            entities[p.entity].kind == .window || entities[p.entity].kind == .volume ? p.entity : nil
-        } : nil
-        // Text in points placed directly in a window is the window's content (SwiftUI text in its
-        // scene): it takes the window's points too, not its own distance's.
-        let textOfWindow: Int? = kind == .text && m.has("fontSize") ? parent.flatMap { p in
-            entities[p.entity].kind == .window ? p.entity : nil
-        } : nil
-        let dynamic = ornamentOf == nil && (kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
+        // Content of a window's scene shares its metres per point and scale mode instead of being
+        // scaled from its own distance: an ornament (a window nested directly in a window or
+        // volume, docs/scene-format.md "Ornaments"; an ornament of an ornament so follows the top
+        // window) and text in points nested directly in a window (SwiftUI text in its scene).
+        let scaleOf: Int? = parent.flatMap { p in
+            let pk = entities[p.entity].kind
+            let ornament = kind == .window && (pk == .window || pk == .volume)
+            return ornament || (kind == .text && m.has("fontSize") && pk == .window) ? p.entity : nil
+        }
+        let dynamic = scaleOf == nil && ((kind == .window && (m["scaleMode"] == nil || Self.scalarText(m["scaleMode"]) == "dynamic"))
             || (kind == .volume && Self.scalarText(m["scaleMode"]) == "dynamic")
-            || (kind == .text && m.has("fontSize") && textOfWindow == nil)
+            || (kind == .text && m.has("fontSize")))
         if dynamic && d0 < 1e-6 {
             r.error(m.loc, "\(what) is dynamic-scale but sits at the viewer's eye (d0 = 0), so it has no size",
                     hint: "move it away from the eye or use a fixed scale")
@@ -844,7 +841,7 @@ final class SceneBuilder {
             }
             let given = m["scaleMode"].flatMap { r.enumValue($0, "'scaleMode' of \(what)", ScaleMode.self) }
             let mode: ScaleMode, s: Double
-            if let o = ornamentOf {
+            if let o = scaleOf {
                 (mode, s) = (entities[o].scaleMode, entities[o].metresPerPoint)
                 if given != nil {
                     r.warning(m.keyLoc("scaleMode"),
@@ -901,7 +898,7 @@ final class SceneBuilder {
             } else if !m.has("fontSize") && !m.has("height") {
                 r.error(m.loc, "\(what) needs 'fontSize' in points (dynamic scale) or 'height' in metres (fixed scale)")
             } else if let fs {
-                let (mode, s) = textOfWindow.map { (entities[$0].scaleMode, entities[$0].metresPerPoint) }
+                let (mode, s) = scaleOf.map { (entities[$0].scaleMode, entities[$0].metresPerPoint) }
                     ?? (.dynamic, units.dynamicPointSize(atDistance: d0))
                 em = fs * s
                 entities[entIdx].scaleMode = mode

@@ -13,6 +13,9 @@ import Darwin
 
 extension SpatialCheck {
     public enum BenchFormat: String, Sendable, CaseIterable { case text, json }
+    /// Which time `--baseline` compares: the wall clock, or the process's CPU time (user + system),
+    /// which a busy or shared machine inflates far less.
+    public enum BenchClock: String, Sendable, CaseIterable { case wall, cpu }
 
     public struct BenchOptions: Sendable {
         /// Frames to simulate (the scene's duration is replaced by `frames / frameRate`).
@@ -59,6 +62,12 @@ extension SpatialCheck {
         public var stoppedAfterFrame: Int?
         /// ns per entity-frame of every run (`--repeat`), in the order they ran.
         public var runs: [Double] = []
+        /// CPU time of the process (user + system, `CLOCK_PROCESS_CPUTIME_ID`) over the same region
+        /// as `total`, in nanoseconds; on a machine shared with other work it stays close to what the
+        /// run needs while the wall time grows with the waiting.
+        public var cpu: UInt64 = 0
+        /// CPU ns per entity-frame of every run, in the order they ran.
+        public var cpuRuns: [Double] = []
 
         public var entityFrames: Double { Double(frames) * Double(entities) }
         public var framesPerSecond: Double { total > 0 ? Double(frames) / (Double(total) / 1e9) : 0 }
@@ -72,7 +81,14 @@ extension SpatialCheck {
         /// ns per entity-frame over the runs: median (the lower middle run for an even count),
         /// minimum, maximum, and the spread (max − min) in % of the median.
         public var spread: (median: Double, min: Double, max: Double, percent: Double) {
-            let sorted = (runs.isEmpty ? [perEntityFrame(total)] : runs).sorted()
+            Self.spread(runs.isEmpty ? [perEntityFrame(total)] : runs)
+        }
+        /// The same over the runs' CPU time.
+        public var cpuSpread: (median: Double, min: Double, max: Double, percent: Double) {
+            Self.spread(cpuRuns.isEmpty ? [perEntityFrame(cpu)] : cpuRuns)
+        }
+        private static func spread(_ runs: [Double]) -> (median: Double, min: Double, max: Double, percent: Double) {
+            let sorted = runs.sorted()
             let median = sorted[(sorted.count - 1) / 2]
             let lo = sorted[0], hi = sorted[sorted.count - 1]
             return (median, lo, hi, median > 0 ? 100 * (hi - lo) / median : 0)
@@ -91,16 +107,21 @@ extension SpatialCheck {
         }
 
         /// Reads a `spatialcheck-bench/1` document: the median ns per entity-frame of its runs
-        /// (`repeat`), else its `nanosecondsPerEntityFrame`.
-        public static func parse(_ data: Data, path: String) throws(Diagnostic) -> BenchBaseline {
+        /// (`repeat`), else its `nanosecondsPerEntityFrame`; with `clock: .cpu` the same of its CPU
+        /// time (`medianCpuNanosecondsPerEntityFrame`, else `cpuNanosecondsPerEntityFrame`).
+        public static func parse(_ data: Data, path: String, clock: BenchClock = .wall) throws(Diagnostic) -> BenchBaseline {
             let hint = "write one with `spatialcheck bench SCENE --repeat 5 --format json --output \(path)`"
             guard let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
                   obj["format"] as? String == "spatialcheck-bench/1" else {
                 throw Diagnostic(file: path, message: "not a spatialcheck bench result (format spatialcheck-bench/1)", hint: hint)
             }
-            let median = ((obj["repeat"] as? [String: Any])?["medianNanosecondsPerEntityFrame"] as? NSNumber)?.doubleValue
-            guard let ns = median ?? (obj["nanosecondsPerEntityFrame"] as? NSNumber)?.doubleValue, ns.isFinite, ns > 0 else {
-                throw Diagnostic(file: path, message: "the bench result has no positive nanosecondsPerEntityFrame", hint: hint)
+            let (medianKey, key) = clock == .cpu
+                ? ("medianCpuNanosecondsPerEntityFrame", "cpuNanosecondsPerEntityFrame")
+                : ("medianNanosecondsPerEntityFrame", "nanosecondsPerEntityFrame")
+            let median = ((obj["repeat"] as? [String: Any])?[medianKey] as? NSNumber)?.doubleValue
+            guard let ns = median ?? (obj[key] as? NSNumber)?.doubleValue, ns.isFinite, ns > 0 else {
+                throw Diagnostic(file: path, message: "the bench result has no positive \(key)",
+                                 hint: clock == .cpu ? "results of older versions have no CPU time; \(hint)" : hint)
             }
             let entities = (obj["entities"] as? NSNumber)?.doubleValue ?? 0
             return BenchBaseline(path: path, scene: obj["scene"] as? String ?? "?",
@@ -116,17 +137,21 @@ extension SpatialCheck {
         /// (current − baseline) / baseline in %: positive is slower.
         public var changePercent: Double
         public var maxRegressionPercent: Double
+        /// The time compared (`--clock`).
+        public var clock: BenchClock
         public var regressed: Bool { changePercent > maxRegressionPercent }
 
-        public init(baseline: Double, current: Double, maxRegressionPercent: Double) {
+        public init(baseline: Double, current: Double, maxRegressionPercent: Double, clock: BenchClock = .wall) {
             self.baseline = baseline; self.current = current; self.maxRegressionPercent = maxRegressionPercent
+            self.clock = clock
             changePercent = baseline > 0 ? 100 * (current - baseline) / baseline : 0
         }
 
         public var summary: String {
             func n(_ x: Double) -> String { String(format: "%.2f", x) }
             let change = (changePercent >= 0 ? "+" : "") + String(format: "%.1f", changePercent)
-            return "\(n(current)) ns per entity-frame against the baseline's \(n(baseline)): \(change) % "
+            let unit = clock == .cpu ? "ns of CPU" : "ns"
+            return "\(n(current)) \(unit) per entity-frame against the baseline's \(n(baseline)): \(change) % "
                 + (regressed ? "— REGRESSION over the allowed +\(String(format: "%g", maxRegressionPercent)) %"
                              : "(allowed +\(String(format: "%g", maxRegressionPercent)) %)")
         }
@@ -140,10 +165,19 @@ extension SpatialCheck {
         return p
     }
 
-    /// Compares the median run of `result` with `baseline`.
-    public static func gate(_ result: BenchResult, baseline: BenchBaseline, maxRegressionPercent: Double) -> BenchGate {
-        BenchGate(baseline: baseline.nanosecondsPerEntityFrame, current: result.spread.median,
-                  maxRegressionPercent: maxRegressionPercent)
+    /// Compares the median run of `result` with `baseline` (read with the same `clock`).
+    public static func gate(_ result: BenchResult, baseline: BenchBaseline, maxRegressionPercent: Double,
+                            clock: BenchClock = .wall) -> BenchGate {
+        BenchGate(baseline: baseline.nanosecondsPerEntityFrame,
+                  current: clock == .cpu ? result.cpuSpread.median : result.spread.median,
+                  maxRegressionPercent: maxRegressionPercent, clock: clock)
+    }
+
+    /// CPU time of this process so far (user + system), in nanoseconds.
+    public static func processCPUNanoseconds() -> UInt64 {
+        var ts = timespec()
+        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 else { return 0 }
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
     /// Peak resident set size of this process so far, in bytes.
@@ -179,6 +213,7 @@ extension SpatialCheck {
         let order = runs.indices.sorted { runs[$0] < runs[$1] }
         var result = results[order[(order.count - 1) / 2]]
         result.runs = runs
+        result.cpuRuns = results.map { $0.perEntityFrame($0.cpu) }
         result.peakRSS = peakResidentBytes()
         result.loadNanoseconds = loadTime
         return result
@@ -197,6 +232,7 @@ extension SpatialCheck {
         var rulesTime: UInt64 = 0
         var aggregationTime: UInt64 = 0
         var violations = 0
+        let cpuBegin = processCPUNanoseconds()
         let begin = SimulationPhaseTimes.now()
         var stopped: Int?
         if options.rules {
@@ -221,19 +257,22 @@ extension SpatialCheck {
             simulator.run(phases: &phases) { _ in }
         }
         let total = SimulationPhaseTimes.now() &- begin
-        return BenchResult(
+        let cpu = processCPUNanoseconds() &- cpuBegin
+        var result = BenchResult(
             path: scene.path, entities: scene.entities.count, nodes: scene.nodes.count,
             animations: scene.animations.count, frames: phases.frames, frameRate: simulator.frameRate,
             loadNanoseconds: 0, animation: phases.animation, transforms: phases.transforms,
             quantities: phases.quantities, rules: rulesTime, aggregation: aggregationTime, total: total,
             violations: violations, peakRSSAfterLoad: rssAfterLoad, peakRSS: peakResidentBytes(),
             stoppedAfterFrame: stopped)
+        result.cpu = cpu
+        return result
     }
 
     /// Renders a bench result: a table for people, or JSON whose structure (keys and their order)
     /// never depends on the values.
     public static func renderBench(_ r: BenchResult, format: BenchFormat, gate: BenchGate? = nil) -> String {
-        let spread = r.spread
+        let spread = r.spread, cpuSpread = r.cpuSpread
         switch format {
         case .json:
             let phases: [(String, JSON)] = r.phases.map { name, ns in
@@ -254,6 +293,8 @@ extension SpatialCheck {
                 ("framesPerSecond", JSON.rounded(r.framesPerSecond, digits: 6)),
                 ("entityFramesPerSecond", JSON.rounded(r.entityFramesPerSecond, digits: 6)),
                 ("nanosecondsPerEntityFrame", JSON.rounded(r.perEntityFrame(r.total), digits: 6)),
+                ("cpuSeconds", JSON.rounded(Double(r.cpu) / 1e9, digits: 6)),
+                ("cpuNanosecondsPerEntityFrame", JSON.rounded(r.perEntityFrame(r.cpu), digits: 6)),
                 ("phases", .object(phases)),
                 ("violations", .int(r.violations)),
                 ("peakRSSBytesAfterLoad", .int(r.peakRSSAfterLoad)),
@@ -265,8 +306,13 @@ extension SpatialCheck {
                     ("minNanosecondsPerEntityFrame", JSON.rounded(spread.min, digits: 6)),
                     ("maxNanosecondsPerEntityFrame", JSON.rounded(spread.max, digits: 6)),
                     ("spreadPercent", JSON.rounded(spread.percent, digits: 3)),
+                    ("medianCpuNanosecondsPerEntityFrame", JSON.rounded(cpuSpread.median, digits: 6)),
+                    ("minCpuNanosecondsPerEntityFrame", JSON.rounded(cpuSpread.min, digits: 6)),
+                    ("maxCpuNanosecondsPerEntityFrame", JSON.rounded(cpuSpread.max, digits: 6)),
+                    ("cpuSpreadPercent", JSON.rounded(cpuSpread.percent, digits: 3)),
                 ])),
             ] + (gate.map { g in [("baseline", JSON.object([
+                ("clock", .string(g.clock.rawValue)),
                 ("nanosecondsPerEntityFrame", JSON.rounded(g.baseline, digits: 6)),
                 ("changePercent", JSON.rounded(g.changePercent, digits: 3)),
                 ("maxRegressionPercent", JSON.rounded(g.maxRegressionPercent, digits: 3)),
@@ -282,6 +328,9 @@ extension SpatialCheck {
             }
             out += "throughput   \(num(r.framesPerSecond)) frames/s, \(num(r.entityFramesPerSecond / 1e6, 2)) M entity-frames/s, "
                 + "\(num(r.perEntityFrame(r.total), 2)) ns per entity-frame\n"
+            // CPU time beside the wall clock: on a busy machine the wall time includes the waiting.
+            out += "cpu time     \(num(Double(r.cpu) / 1e9, 3)) s (user + system) for \(num(Double(r.total) / 1e9, 3)) s of wall time: "
+                + "\(num(r.perEntityFrame(r.cpu), 2)) ns of CPU per entity-frame\n"
             out += "phases       ns/entity-frame   share\n"
             for (name, ns) in r.phases {
                 let share = r.total > 0 ? 100 * Double(ns) / Double(r.total) : 0
@@ -291,6 +340,8 @@ extension SpatialCheck {
             if r.runs.count > 1 {
                 out += "repeat       \(r.runs.count) runs: median \(num(spread.median, 2)) ns per entity-frame, "
                     + "min \(num(spread.min, 2)), max \(num(spread.max, 2)) (spread \(num(spread.percent)) % of the median; the table is the median run)\n"
+                out += "             CPU: median \(num(cpuSpread.median, 2)) ns per entity-frame, "
+                    + "min \(num(cpuSpread.min, 2)), max \(num(cpuSpread.max, 2)) (spread \(num(cpuSpread.percent)) %)\n"
             }
             if let gate { out += "baseline     \(gate.summary)\n" }
             out += "violations   \(r.violations)\n"

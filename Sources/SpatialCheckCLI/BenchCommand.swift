@@ -6,6 +6,7 @@ import SceneLoader
 import SpatialModel
 
 extension SpatialCheck.BenchFormat: ExpressibleByArgument {}
+extension SpatialCheck.BenchClock: ExpressibleByArgument {}
 
 /// `spatialcheck bench SCENE`: frame rate, time per entity-frame by phase, and peak memory of the
 /// validation pipeline on one scene (register with `Bench.self` in the root command's subcommands).
@@ -42,6 +43,8 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("max-regression"),
             help: "With --baseline: the slowdown allowed, in % (\"10\" or \"10%\", default 10); slower exits with 1.")
     var maxRegression: String?
+    @Option(help: "With --baseline: compare wall time (wall) or the process's CPU time (cpu: user + system, steadier on a shared CI runner).")
+    var clock: SpatialCheck.BenchClock = .wall
 
     func validate() throws {
         if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000, found \(frames)") }
@@ -49,6 +52,7 @@ struct Bench: ParsableCommand {
         if maxWork < 0 { throw ValidationError("--max-work must be 0 (no limit) or more, found \(maxWork)") }
         try checkPointAngle(pointAngle)
         if maxRegression != nil && baseline == nil { throw ValidationError("--max-regression needs --baseline FILE") }
+        if clock != .wall && baseline == nil { throw ValidationError("--clock needs --baseline FILE") }
         if let maxRegression, SpatialCheck.parsePercent(maxRegression) == nil {
             throw ValidationError("--max-regression must be a percentage of 0 or more such as 10 or 10%, found '\(maxRegression)'")
         }
@@ -71,7 +75,7 @@ struct Bench: ParsableCommand {
         if let baseline {
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: baseline))
-                reference = try SpatialCheck.BenchBaseline.parse(data, path: baseline)
+                reference = try SpatialCheck.BenchBaseline.parse(data, path: baseline, clock: clock)
             } catch let d as Diagnostic {
                 try finish(.failure([d]), output: nil)
             } catch {
@@ -84,7 +88,8 @@ struct Bench: ParsableCommand {
         do {
             let result = try SpatialCheck.bench(path: path, options: options)
             let gate = reference.map {
-                SpatialCheck.gate(result, baseline: $0, maxRegressionPercent: maxRegression.flatMap(SpatialCheck.parsePercent) ?? 10)
+                SpatialCheck.gate(result, baseline: $0, maxRegressionPercent: maxRegression.flatMap(SpatialCheck.parsePercent) ?? 10,
+                                  clock: clock)
             }
             outcome = SpatialCheck.Outcome(output: SpatialCheck.renderBench(result, format: format, gate: gate),
                                            exitCode: gate?.regressed == true ? .violations : .clean)

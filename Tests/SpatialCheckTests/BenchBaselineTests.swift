@@ -79,4 +79,30 @@ import SpatialModel
         #expect(SpatialCheck.renderBench(r, format: .text, gate: g).contains("repeat       3 runs: median 150.00"))
         #expect(SpatialCheck.renderBench(r, format: .json, gate: g).contains(#""regressed": true"#))
     }
+
+    /// `--clock cpu`: the gate compares the median of the runs' CPU time, read from the baseline's
+    /// `medianCpuNanosecondsPerEntityFrame`; a baseline without CPU time is refused for it.
+    @Test func cpuClockGatesOnCPUTime() throws {
+        var r = result(runs: [300, 100, 200])
+        r.cpuRuns = [120, 90, 60]
+        r.cpu = 90_000  // the median run's CPU time: 90 ns × 1,000 entity-frames
+        let json = SpatialCheck.renderBench(r, format: .json)
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((obj["cpuNanosecondsPerEntityFrame"] as? NSNumber)?.doubleValue == 90)
+        #expect((obj["cpuSeconds"] as? NSNumber)?.doubleValue == 0.00009)
+        let back = try SpatialCheck.BenchBaseline.parse(Data(json.utf8), path: "b.json", clock: .cpu)
+        #expect(back.nanosecondsPerEntityFrame == 90)  // the CPU median, not the wall median 200
+        var now = result(runs: [150])
+        now.cpuRuns = [99]
+        let g = SpatialCheck.gate(now, baseline: back, maxRegressionPercent: 10, clock: .cpu)
+        #expect(g.current == 99 && abs(g.changePercent - 10) < 1e-9 && !g.regressed)
+        now.cpuRuns = [100]
+        #expect(SpatialCheck.gate(now, baseline: back, maxRegressionPercent: 10, clock: .cpu).regressed)
+        #expect(SpatialCheck.renderBench(now, format: .text, gate: g).contains("99.00 ns of CPU per entity-frame against the baseline's 90.00"))
+        #expect(SpatialCheck.renderBench(now, format: .json, gate: g).contains(#""clock": "cpu""#))
+        // A result without CPU time (older versions) is refused for the CPU clock, read for the wall.
+        let old = #"{"format": "spatialcheck-bench/1", "nanosecondsPerEntityFrame": 200}"#
+        #expect(throws: Diagnostic.self) { try SpatialCheck.BenchBaseline.parse(Data(old.utf8), path: "b.json", clock: .cpu) }
+        #expect(try SpatialCheck.BenchBaseline.parse(Data(old.utf8), path: "b.json").nanosecondsPerEntityFrame == 200)
+    }
 }

@@ -69,41 +69,22 @@ public func foldViolations(_ violations: [ReportViolation]) -> [ViolationGroup] 
 }
 
 /// The deepest common ancestor of the parents of `entities` ("" when they share none, or for a
-/// scene-wide violation).
+/// scene-wide violation): the longest prefix of the first path's parent that ends at a component
+/// boundary of every path's parent and equals its start, compared by UTF-8 bytes (a `/` byte never
+/// occurs inside a multi-byte character, so components are whole scalars). `snapshotPlan` folds
+/// every tracked violation of a scene (up to `--max-tracked`), so this runs 500,000 times for
+/// 1,000 stacked buttons: no array of components per path.
 func foldContainer(_ entities: [String]) -> String {
-    // ASCII paths (every id a scene file names): the same prefix by bytes, without an array of
-    // components per path. `snapshotPlan` folds every tracked violation of a scene (up to
-    // `--max-tracked`), so this ran 500,000 times for 1,000 stacked buttons.
-    foldContainerASCII(entities) ?? foldContainerByComponents(entities)
-}
-
-/// `foldContainer` for any paths: their parents compared component by component.
-func foldContainerByComponents(_ entities: [String]) -> String {
-    let parents: [[Substring]] = entities.map { Array($0.split(separator: "/", omittingEmptySubsequences: false).dropLast()) }
-    guard var common = parents.first else { return "" }
-    for p in parents.dropFirst() {
-        var n = 0
-        while n < common.count && n < p.count && common[n] == p[n] { n += 1 }
-        common = Array(common.prefix(n))
-    }
-    return common.joined(separator: "/")
-}
-
-/// `foldContainer` for paths that are all ASCII (byte equality is then String equality): the
-/// longest prefix of the first path's parent that ends at a component boundary of every path's
-/// parent and equals its start. nil when a path is not ASCII.
-func foldContainerASCII(_ entities: [String]) -> String? {
     guard let firstPath = entities.first else { return "" }
     let slash = UInt8(ascii: "/")
-    func parent(_ s: String) -> [UInt8]? {
+    func parent(_ s: String) -> [UInt8] {
         let bytes = Array(s.utf8)
-        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
         return Array(bytes[..<(bytes.lastIndex(of: slash) ?? 0)])
     }
-    guard let first = parent(firstPath) else { return nil }
+    let first = parent(firstPath)
     var common = first.count
     for e in entities.dropFirst() {
-        guard let q = parent(e) else { return nil }
+        let q = parent(e)
         var i = 0
         while i < common, i < q.count, first[i] == q[i] { i += 1 }
         if (i == common || first[i] == slash) && (i == q.count || q[i] == slash) {
@@ -118,94 +99,86 @@ func foldContainerASCII(_ entities: [String]) -> String? {
 /// The cause key of a violation: its unit (a sub-check measures in a unit of its own), its
 /// baseline status, and its message with its entity paths replaced by `‹e›` and every number by `#`.
 func foldCause(_ v: ReportViolation) -> String {
-    // Every fold (text, HTML, Markdown, the snapshot plan) takes every violation's cause, so with
-    // `--max-violations 0` this ran for up to 500,000 violations, at ~290,000 instructions each
-    // through Foundation's search and `Character`s; ASCII messages and paths (all of `validate`'s)
-    // take the same steps on bytes.
-    let template = foldTemplateASCII(v) ?? foldTemplateByCharacters(v)
-    return "\(v.unit)|\(v.baseline?.rawValue ?? "")|\(template)"
+    "\(v.unit)|\(v.baseline?.rawValue ?? "")|\(foldTemplate(v))"
 }
 
 /// The marker an entity path becomes in a cause.
 private let foldEntityMarker = "\u{2039}e\u{203A}"
 
-/// The message of `v` with its entities and numbers taken out (`foldCause`), for any text.
-func foldTemplateByCharacters(_ v: ReportViolation) -> String {
-    var message = v.message
-    // Longest paths first, so that `a/b` is not half-replaced through `a`. Each replacement scans
-    // the message: a saved report is untrusted, and one violation with 100,000 entities and a
-    // long message would take hours (`foldReplacementBudget`); past the budget the remaining
-    // entities are left in (such a violation folds only with an identical message).
-    var budget = foldReplacementBudget
-    // (An empty message, as `snapshotPlan` sees the violations whose messages are deferred, has
-    // nothing to replace.)
-    for e in message.isEmpty ? [] : v.entities.sorted(by: { $0.count > $1.count }) where !e.isEmpty {
-        budget -= message.utf8.count + e.utf8.count
-        if budget < 0 { break }
-        message = message.replacingOccurrences(of: e, with: foldEntityMarker)
-    }
-    return String(foldNumbers(Array(message), isDigit: { $0.isASCII && $0.isNumber }, isSeparator: { $0 == "." || $0 == "," },
-                              number: "#"))
-}
-
-/// `foldTemplateByCharacters` when the message and every entity path are ASCII, on UTF-8 bytes;
-/// nil otherwise. The same steps give the same bytes: a literal search for an ASCII path is a byte
-/// search (the message holds no combining marks, and the markers put in are whole scalars, in
-/// which a path can still match the `e`, as Foundation's search does), replacements go in the same
-/// order over the message as it is after the ones before, the budget counts the same bytes, and
-/// each ASCII byte is a `Character` of its own whose digit test is the byte's (CR LF, one
-/// `Character`, is neither digit nor separator either way).
-func foldTemplateASCII(_ v: ReportViolation) -> String? {
+/// The message of `v` with its entities and numbers taken out (`foldCause`), on UTF-8 bytes:
+/// every occurrence of an entity path (its exact scalars; longest paths first, so that `a/b` is
+/// not half-replaced through `a`, each over the message as the ones before left it, leftmost
+/// first, non-overlapping) becomes `‹e›`, every run of ASCII digits `#`. Every fold (text, HTML,
+/// Markdown, the snapshot plan) takes every violation's cause, up to 500,000 a scene with
+/// `--max-violations 0`. Until session 17 messages or paths with a non-ASCII character went
+/// through Foundation's `replacingOccurrences` and `Character`s instead: ~46 M instructions a
+/// violation for 1.7 KB ids of `𝐀` (quadratic in the path's length), ten times the ASCII path at
+/// any length (trial s17 §1).
+func foldTemplate(_ v: ReportViolation) -> String {
     var message = Array(v.message.utf8)
-    guard !message.contains(where: { $0 >= 0x80 }) else { return nil }
+    // A saved report is untrusted: one violation with 100,000 entities and a long message would
+    // scan the message 100,000 times (`foldReplacementBudget`); past the budget the remaining
+    // entities are left in (such a violation folds only with an identical message). An empty
+    // message (as `snapshotPlan` sees the violations whose messages are deferred) has nothing to
+    // replace.
     var budget = foldReplacementBudget
     let marker = Array(foldEntityMarker.utf8)
-    for e in message.isEmpty ? [] : v.entities.sorted(by: { $0.count > $1.count }) where !e.isEmpty {
+    for e in message.isEmpty ? [] : v.entities.sorted(by: { $0.utf8.count > $1.utf8.count }) where !e.isEmpty {
         let pattern = Array(e.utf8)
-        guard !pattern.contains(where: { $0 >= 0x80 }) else { return nil }
         budget -= message.count + pattern.count
         if budget < 0 { break }
         message = replacingBytes(pattern, with: marker, in: message)
     }
-    return String(decoding: foldNumbers(message, isDigit: { $0 >= 0x30 && $0 <= 0x39 },
-                                        isSeparator: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") },
-                                        number: UInt8(ascii: "#")), as: UTF8.self)
+    return String(decoding: foldNumbers(message), as: UTF8.self)
 }
 
-/// `text` with every non-overlapping occurrence of `pattern` (leftmost first) replaced.
-private func replacingBytes(_ pattern: [UInt8], with replacement: [UInt8], in text: [UInt8]) -> [UInt8] {
-    guard let first = pattern.first, pattern.count <= text.count else { return text }
+/// `text` with every non-overlapping occurrence of `pattern` (leftmost first) replaced, by a
+/// Knuth–Morris–Pratt scan: linear in both lengths, so a repetitive path such as 400 × `𝐀` does not
+/// cost its length times the message's, as a naive search does.
+func replacingBytes(_ pattern: [UInt8], with replacement: [UInt8], in text: [UInt8]) -> [UInt8] {
+    let m = pattern.count
+    guard m > 0, m <= text.count else { return text }
+    // fail[i]: length of the longest proper border of pattern[0...i].
+    var fail = [Int](repeating: 0, count: m)
+    var k = 0
+    for i in 1..<max(1, m) {
+        while k > 0 && pattern[i] != pattern[k] { k = fail[k - 1] }
+        if pattern[i] == pattern[k] { k += 1 }
+        fail[i] = k
+    }
     var out: [UInt8] = []
     out.reserveCapacity(text.count + 8)
-    var copied = 0, i = 0
-    let last = text.count - pattern.count
-    while i <= last {
-        guard let at = text[i...last].firstIndex(of: first) else { break }
-        if text[at..<(at + pattern.count)].elementsEqual(pattern) {
+    var copied = 0
+    k = 0
+    for i in text.indices {
+        while k > 0 && text[i] != pattern[k] { k = fail[k - 1] }
+        if text[i] == pattern[k] { k += 1 }
+        if k == m {
+            // A match ends at i; the next one starts after it (no overlap).
+            let at = i + 1 - m
             out += text[copied..<at]
             out += replacement
-            i = at + pattern.count
-            copied = i
-        } else {
-            i = at + 1
+            copied = i + 1
+            k = 0
         }
     }
     out += text[copied...]
     return out
 }
 
-/// Every run of digits as one `number`; a decimal point or thousands separator between digits
+/// Every run of ASCII digits as one `#`; a decimal point or thousands separator between digits
 /// stays inside the number (`1.5` and `1,000` are one), a separator after one is kept.
-private func foldNumbers<T>(_ text: [T], isDigit: (T) -> Bool, isSeparator: (T) -> Bool, number: T) -> [T] {
-    var template: [T] = []
+private func foldNumbers(_ text: [UInt8]) -> [UInt8] {
+    let dot = UInt8(ascii: "."), comma = UInt8(ascii: ",")
+    var template: [UInt8] = []
     template.reserveCapacity(text.count)
     var inNumber = false
-    var pendingSeparator: T?
+    var pendingSeparator: UInt8?
     for c in text {
-        if isDigit(c) {
-            if !inNumber { template.append(number); inNumber = true }
+        if c >= 0x30 && c <= 0x39 {
+            if !inNumber { template.append(UInt8(ascii: "#")); inNumber = true }
             pendingSeparator = nil
-        } else if inNumber && isSeparator(c) && pendingSeparator == nil {
+        } else if inNumber && (c == dot || c == comma) && pendingSeparator == nil {
             pendingSeparator = c
         } else {
             if let s = pendingSeparator { template.append(s); pendingSeparator = nil }

@@ -593,7 +593,7 @@ final class SceneBuilder {
         guard let n = m.require(index, "id", in: what, reader: r) else { return nil }
         guard let s = r.string(n, "'id' of \(what)") else { return nil }
         guard Self.isValidId(s) else {
-            r.error(n.loc, "'id' '\(quoted(s))' may contain only letters, digits, '-', '_' and '.'",
+            r.error(n.loc, "'id' '\(quoted(s))' may contain only letters (of any script), the digits 0-9, '-', '_' and '.'",
                     hint: "ids are joined with '/' into paths like 'player/controls/play'")
             return nil
         }

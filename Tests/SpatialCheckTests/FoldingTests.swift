@@ -87,49 +87,82 @@ import Rules
         #expect(foldCause(few) == "pt||‹e› and ‹e› are # pt apart")
     }
 
-    /// The byte-wise container of ASCII paths (the fast path `snapshotPlan` takes for every
-    /// tracked violation) is the component-wise one.
-    @Test func asciiContainerIsTheComponentContainer() {
-        // The general path, on hand-derived cases first.
-        let slow = foldContainerByComponents
-        #expect(slow(["a/b/c", "a/b/d"]) == "a/b")
-        #expect(slow(["a/b", "a/bc"]) == "a")
-        #expect(slow(["a/bc/d", "a/b/c"]) == "a")
-        #expect(slow(["/a/b", "/a/c"]) == "/a")
-        #expect(slow(["x", "y"]) == "")
-        let names = ["", "a", "b", "ab", "a/b", "a/bc", "a/b/c", "a/bc/d", "/a", "/a/b", "//a", "a//b", "a/b/", "x/a/b", "a/b/c/d", "/"]
+    /// The container, by bytes (what every fold and the snapshot plan take), is the component-wise
+    /// common ancestor of the parents, for ASCII and non-ASCII paths.
+    @Test func containerIsTheComponentContainer() {
+        // The plain definition: parents split into components, the common leading components.
+        func components(_ entities: [String]) -> String {
+            let parents = entities.map { Array($0.split(separator: "/", omittingEmptySubsequences: false).dropLast()) }
+            guard var common = parents.first else { return "" }
+            for p in parents.dropFirst() {
+                var n = 0
+                while n < common.count && n < p.count && common[n] == p[n] { n += 1 }
+                common = Array(common.prefix(n))
+            }
+            return common.joined(separator: "/")
+        }
+        #expect(components(["a/b/c", "a/b/d"]) == "a/b")
+        #expect(components(["a/b", "a/bc"]) == "a")
+        #expect(components(["a/bc/d", "a/b/c"]) == "a")
+        #expect(components(["/a/b", "/a/c"]) == "/a")
+        #expect(components(["x", "y"]) == "")
+        let names = ["", "a", "b", "ab", "a/b", "a/bc", "a/b/c", "a/bc/d", "/a", "/a/b", "//a", "a//b", "a/b/", "x/a/b", "a/b/c/d", "/",
+                     "é/a", "é/b", "é𝐀/a", "é/𝐀/c", "𝐀/b", "𝐀𝐀/b/c"]
         for x in names {
             for y in names {
-                for z in ["a/b/e", "q"] {
-                    #expect(foldContainerASCII([x, y]) == slow([x, y]), "\([x, y])")
-                    #expect(foldContainerASCII([x, y, z]) == slow([x, y, z]), "\([x, y, z])")
+                for z in ["a/b/e", "q", "é/𝐀/d"] {
+                    #expect(foldContainer([x, y]) == components([x, y]), "\([x, y])")
+                    #expect(foldContainer([x, y, z]) == components([x, y, z]), "\([x, y, z])")
                 }
             }
         }
-        #expect(foldContainerASCII(["é/a", "é/b"]) == nil && foldContainer(["é/a", "é/b"]) == "é")
-        #expect(foldContainerASCII([]) == "")
+        #expect(foldContainer(["é/a", "é/b"]) == "é")
+        #expect(foldContainer([]) == "")
     }
 
-    /// The byte-wise cause template of ASCII messages (the fast path every fold takes for
-    /// `validate`'s violations) is the `Character`-wise one with Foundation's search.
-    @Test func asciiCauseIsTheCharacterCause() {
-        // The general path on hand-derived cases first: a path inside a longer one, a path that
-        // matches the `e` of a marker already put in, separators in and after numbers, CR LF.
-        let slow = { (entities: [String], message: String) in foldTemplateByCharacters(Self.v("r", entities, measured: 1, message: message)) }
-        #expect(slow(["a/b", "a/bc"], "a/bc and a/b are 5 pt apart") == "‹e› and ‹e› are # pt apart")
-        #expect(slow(["w/e", "e"], "w/e by e") == "‹‹e›› by ‹e›")
-        #expect(slow(["x"], "1.5, 1,000 and 2.. or 3., x9\r\n4") == "#, # and #.. or #., ‹e›#\r\n#")
-        let entities: [[String]] = [[], ["e"], ["a", "a/b"], ["a/b", "b"], ["w/e", "e"], ["", "1"], ["x.1", "x"], ["aa", "a"]]
-        let messages = ["", "a/b and b are 1.5 pt apart", "e e‹e›", "aaa a", "1,2,,3..4 x.1x", "w/e\r\ne 10.", ".,1", "a/b/a/b"]
+    /// The cause template, by bytes, is the plain one: each path out by Foundation's literal search
+    /// (longest first), then every run of digits (with `.`/`,` inside) one `#`.
+    @Test func causeTemplateIsThePlainOne() {
+        func plain(_ entities: [String], _ message: String) -> String {
+            var m = message
+            for e in entities.sorted(by: { $0.utf8.count > $1.utf8.count }) where !e.isEmpty && !m.isEmpty {
+                m = m.replacingOccurrences(of: e, with: "‹e›", options: .literal)
+            }
+            var out = "", inNumber = false
+            var pending: Character?
+            for c in m {
+                if c.isASCII && c.isNumber {
+                    if !inNumber { out.append("#"); inNumber = true }
+                    pending = nil
+                } else if inNumber && (c == "." || c == ",") && pending == nil {
+                    pending = c
+                } else {
+                    if let p = pending { out.append(p); pending = nil }
+                    inNumber = false
+                    out.append(c)
+                }
+            }
+            if let p = pending { out.append(p) }
+            return out
+        }
+        // Hand-derived cases first: a path inside a longer one, a path that matches the `e` of a
+        // marker already put in, separators in and after numbers, CR LF, non-ASCII paths.
+        let t = { (entities: [String], message: String) in foldTemplate(Self.v("r", entities, measured: 1, message: message)) }
+        #expect(t(["a/b", "a/bc"], "a/bc and a/b are 5 pt apart") == "‹e› and ‹e› are # pt apart")
+        #expect(t(["w/e", "e"], "w/e by e") == "‹‹e›› by ‹e›")
+        #expect(t(["x"], "1.5, 1,000 and 2.. or 3., x9\r\n4") == "#, # and #.. or #., ‹e›#\r\n#")
+        #expect(t(["é/𝐀𝐀", "é/𝐀"], "é/𝐀𝐀 and é/𝐀 are 5 pt apart, 30°") == "‹e› and ‹e› are # pt apart, #°")
+        let long = String(repeating: "𝐀", count: 400)
+        #expect(t([long + "/k1", long + "/k10"], "\(long)/k10 and \(long)/k1 overlap") == "‹e› and ‹e› overlap")
+        let entities: [[String]] = [[], ["e"], ["a", "a/b"], ["a/b", "b"], ["w/e", "e"], ["", "1"], ["x.1", "x"], ["aa", "a"],
+                                    ["é"], ["𝐀", "𝐀𝐀"], ["w/é", "é"], ["‹e›"]]
+        let messages = ["", "a/b and b are 1.5 pt apart", "e e‹e›", "aaa a", "1,2,,3..4 x.1x", "w/e\r\ne 10.", ".,1", "a/b/a/b",
+                        "é 1", "a 1 °", "𝐀𝐀𝐀 2.5 𝐀", "w/é é‹e› 3,5"]
         for es in entities {
             for m in messages {
-                let v = Self.v("r", es, measured: 1, message: m)
-                #expect(foldTemplateASCII(v) == foldTemplateByCharacters(v) || m.utf8.contains { $0 >= 0x80 }, "\(es) \(m)")
+                #expect(t(es, m) == plain(es, m), "\(es) \(m)")
             }
         }
-        // Non-ASCII text takes the general path.
-        #expect(foldTemplateASCII(Self.v("r", ["é"], measured: 1, message: "é 1")) == nil)
-        #expect(foldTemplateASCII(Self.v("r", ["a"], measured: 1, message: "a 1 °")) == nil)
         #expect(foldCause(Self.v("r", ["é"], measured: 1, message: "é is 1.5 pt")) == "pt||‹e› is # pt")
     }
 

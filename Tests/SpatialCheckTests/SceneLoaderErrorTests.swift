@@ -268,7 +268,7 @@ import SpatialModel
             SourceLocation(line: 13, column: 9),
         ])
         #expect(errs[2].hint == "did you mean 'button'?")
-        #expect(errs[4].message == "'id' 'bad/id' may contain only letters, digits, '-', '_' and '.'")
+        #expect(errs[4].message == "'id' 'bad/id' may contain only letters (of any script), the digits 0-9, '-', '_' and '.'")
         #expect(errs[5].message == "an entity is missing the required key 'id'")
         // The description is compiler-style.
         #expect(errs[0].description.hasPrefix("test.scene.yaml:2:11: error: 'platform' expects one of"))

@@ -215,6 +215,11 @@ func foldSummary(_ vs: [ReportViolation], container: String) -> String {
         let lo = fmtValue(r.lowerBound), hi = fmtValue(r.upperBound)
         return (lo == hi ? lo : "\(lo)–\(hi)") + (unit.isEmpty ? "" : " \(unit)")
     }
+    // A count against 0 is a yes/no check (no label, a control left up during coaching): "measure
+    // 1.00 count, threshold 0.00 count" says nothing, so the rule's own statement is named.
+    if unit == "count", vs.allSatisfy({ $0.threshold == 0 }), let name = RuleCatalog.metadata(id: vs.first?.rule ?? "")?.name {
+        return "\(n) \(noun) \(place) \(n == 1 ? "does" : "do") not meet \"\(name)\""
+    }
     let verb = n == 1 ? "measures" : "measure"
     return "\(n) \(noun) \(place) \(verb) \(value(ViolationGroup.range(vs.map { $0.measured }))), threshold \(value(ViolationGroup.range(vs.map { $0.threshold })))"
 }

@@ -31,7 +31,7 @@ public enum ArSafetyMovement: RuleDescribing {
         fixHint: "Design the experience so people can take part standing or moving slowly: bring content to them, keep targets within a small area, and ramp up movement gradually.",
         platforms: [.iOS], unit: "m/s", worse: .higher,
         notes: ["Reading: the scene's device path (viewer.path on iOS) is what the experience asks people to do, so every movement it scripts counts as required.",
-                "Speed: |p_i − p_(i−1)| / Δt per frame (the path is interpolated linearly, so it is constant between keys). Displacement (sub-check `displacement`, m): |p_i − p_(i−n)| with n = window × frame rate (from the first frame while fewer frames have passed). Rotation (sub-check `rotation`, deg/s): the angle of the rotation between two frames' orientations / Δt. Reported on the scene, over the frames the limit is exceeded."],
+                "Speed: |p_i − p_(i−1)| / Δt per frame (the path is interpolated linearly, so it is constant between keys). Displacement (sub-check `displacement`, m): |p_i − p_(i−n)| with n = window × frame rate (from the first frame while fewer frames have passed). Rotation (sub-check `rotation`, deg/s): the angle of the rotation between two frames' orientations / Δt. Reported on the scene, over the frames the limit is exceeded, each located at the device path (viewer.path), which scripts the movement."],
         subchecks: [RuleSubcheck("displacement", unit: "m"), RuleSubcheck("rotation", unit: "deg/s")])
 }
 
@@ -45,14 +45,15 @@ public enum ArComfortDistance: RuleDescribing {
             RuleParameter("minDistance", 0.3, "m", .configurable("closer than a comfortably held phone"), "closest distance to an interactive object on screen"),
         ],
         citations: [arBest],
-        summary: "The device is pitched more than 45° up or down for more than 30 s, or an interactive object on screen is closer than 0.3 m to the device (sub-check `near`).",
+        summary: "The device is pitched more than 45° up or down for more than 30 s, or an interactive object on screen (a world object, or a control on a card placed in the world) is closer than 0.3 m to the device (sub-check `near`).",
         rationale: "Holding a device at one distance or angle for long is tiring; the HIG asks apps to place objects so people needn't bring the device close, and to keep sessions short with breaks.",
         fixHint: "Place content where people can see it holding the device naturally (near eye level, an arm's length away), and don't make them hold it close to an object to interact.",
         platforms: [.iOS], unit: "deg", worse: .higher,
         notes: ["Pitch: |device pitch| (viewer pitch) above 45° without a break for more than 30 s; measured is the largest pitch of the run, reported over the whole run (scene-level).",
-                "Near (sub-check `near`, m): an interactive world entity (not screen-space UI) that is visible and on screen (viewer.fieldOfView, the camera's with a device) while closer than 0.3 m to the device; measured is 0.3 m minus the closest distance (how far inside the limit it came), so the worst frame is the closest.",
+                "Near (sub-check `near`, m; lower is worse): an interactive world entity (not screen-space UI), or an interactive element of a world card (a window or volume not anchored to the head), that is visible and on screen (viewer.fieldOfView, the camera's with a device) while closer than 0.3 m to the device; measured is the closest distance, threshold 0.3 m (as depth-near-brief-only states 'closer than'), so the worst frame is the closest.",
+                "Reading (world cards on iOS): the 2D UI on the screen is head-anchored content (scene format, Device (iOS)); a window or volume left in the world is a card placed in the camera view (a RealityKit entity showing a SwiftUI view), which the person reaches by moving the device. Its interactive elements are judged as world content here and in ar-gesture-proximity (their on-screen size), and target-hit-region-ios still judges their frame in the card's points.",
                 "Not checked: continuous play longer than 5 min without a rest phase (scenes have no game phases)."],
-        subchecks: [RuleSubcheck("near", unit: "m")])
+        subchecks: [RuleSubcheck("near", unit: "m", worse: .lower)])
 }
 
 public enum ArMinimizeWorldText: RuleDescribing {
@@ -98,7 +99,7 @@ public enum ArCoachingShown: RuleDescribing {
         rationale: "While ARKit initializes or relocalizes, people need to know what to do (move the device, point at a surface); the HIG asks apps to show the system coaching overlay, or a custom one, at these times.",
         fixHint: "Add an ARCoachingOverlayView (or a custom coaching view) with activatesAutomatically, and state it in the scene as an element of role coaching shown while tracking is limited.",
         platforms: [.iOS], unit: "s", worse: .higher,
-        notes: ["Tracking state comes from trackingState events (unknown, and never a violation, before the first). Coaching: any entity of role coaching that is visible. Measured: how long the state lasted without coaching, reported over the whole run once it passes 2 s."])
+        notes: ["Tracking state comes from trackingState events (unknown, and never a violation, before the first). Coaching: any entity of role coaching that is visible. Measured: how long the state lasted without coaching, reported over the whole run once it passes 2 s. Location: the trackingState event that began the limited state (of the first run reported)."])
 }
 
 public enum ArCoachingHideUI: RuleDescribing {
@@ -120,12 +121,12 @@ public enum ArCriticalTextScreenSpace: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [RuleParameter("maxSizeChange", 20, "%", .configurable("a clearly visible change of type size"), "change of a world label's on-screen size")],
         citations: [arCommunicating],
-        summary: "Critical text (primary: true) placed in the world instead of on the screen (warning), or a world label whose on-screen size changes by more than 20 % as the device moves (sub-check `sizeChange`, info).",
+        summary: "Critical text (primary: true) placed in the world instead of on the screen (warning), or a world label whose on-screen size changes by more than 20 % as the device moves or the app scales it (sub-check `sizeChange`, info).",
         rationale: "The HIG asks for critical labels, annotations and instructions in screen space, where they stay readable however the device moves; text in the world should face people and keep the same type size at any distance.",
         fixHint: "Put critical text in the screen-space UI; give world labels a constant screen size (scale them with distance) and make them face the camera.",
         platforms: [.iOS], unit: "count", worse: .higher,
         notes: ["World text: text entities and text-role asset nodes not anchored to the head. Critical: primary: true. Judged on the frames the text is visible and on screen.",
-                "Size change (sub-check `sizeChange`, %): the text's em height in on-screen points (pt_eq, with the device's point angle) at its largest ÷ at its smallest over the frames it is on screen, − 1. Reported once over the frames from the first to the last it was seen.",
+                "Size change (sub-check `sizeChange`, %): the text's em height in on-screen points (pt_eq, with the device's point angle) at its largest ÷ at its smallest over the frames it is on screen, − 1. Reported once over the frames from the first to the last it was seen. The message says the device moved when its pose changed (more than 1 mm or 0.1°) while the text was on screen, and that the app changed the size when the device held still.",
                 "The facing angle of world text is type-billboard's, and its smallest size type-min-size's (11 pt on iOS); both run on iOS scenes."],
         subchecks: [RuleSubcheck("sizeChange", unit: "%")])
 }
@@ -140,7 +141,7 @@ public enum ArGestureProximity: RuleDescribing {
         rationale: "Small, thin or distant objects are hard to touch; the HIG asks apps to treat a gesture near an interactive object as aimed at it, so the touch area should be at least as big as a touch target.",
         fixHint: "Give the object a larger hit region (a CollisionComponent shape larger than the object; hitRegion in the scene), or make it larger.",
         platforms: [.iOS], unit: "pt", worse: .lower,
-        notes: ["Interactive objects in the world (models, asset nodes, text; not elements, windows or head-anchored content), visible and on screen. Size: the object's thinnest width as seen (pt_eq, in on-screen points with the device's point angle); with a stated 3D hit region, the larger of that and the region's smallest extent seen at the object's distance, 2·atan(s / 2d) / pointAngle; a 2D hit region in points on an asset node counts at the fixed point size."])
+        notes: ["Interactive objects in the world (models, asset nodes, text; not windows or head-anchored content), and the controls of world cards (elements of a window or volume not anchored to the head: ar-comfort-distance's reading) whose touch area is at least 44 pt in the card's points (a smaller one is target-hit-region-ios's finding), visible and on screen: a card left in the world shrinks on screen as the device moves away. A card's control is measured as the screen shows it: the smaller side of its touch area (hit region, else frame) in metres ÷ (its depth along the camera's axis × tan(pointAngle)), the card taken as facing the camera (a turned card's foreshortening is not counted). Size: the object's thinnest width as seen (pt_eq, in on-screen points with the device's point angle); with a stated 3D hit region, the larger of that and the region's smallest extent seen at the object's distance, 2·atan(s / 2d) / pointAngle; a 2D hit region in points on an asset node counts at the fixed point size."])
 }
 
 public enum ArScreenClutter: RuleDescribing {
@@ -180,6 +181,13 @@ func isScreenSpace(_ e: Entity) -> Bool {
     e.anchor != .world || e.kind == .element || e.kind == .window || e.kind == .volume
 }
 
+/// An element of a world card on iOS: its window or volume is not anchored to the head, so it is
+/// placed in the camera view's world, not on the screen (ar-comfort-distance's reading).
+func isOnWorldCard(_ e: Int, _ ents: [Entity]) -> Bool {
+    guard ents[e].kind == .element, ents[e].anchor == .world, let c = ents[e].container, ents.indices.contains(c) else { return false }
+    return ents[c].anchor == .world
+}
+
 /// World text: readable content not in screen space.
 private func isWorldText(_ e: Entity) -> Bool { e.isReadable && !isScreenSpace(e) }
 
@@ -191,12 +199,18 @@ final class ARSessionState {
     private(set) var referenceImages: Int?
     private(set) var referenceImagesLocation: SourceLocation?
     private(set) var planes = Set<String>()
+    /// The trackingState event that began the current limited state (initializing or
+    /// relocalizing), nil while tracking does not need coaching.
+    private(set) var limitedLocation: SourceLocation?
     init(_ scene: Scene) { cursor = EventCursor(scene) }
     func advance(to time: Double) {
         for ev in cursor.advance(to: time) {
             guard case .ar(let a) = ev.action else { continue }
             switch a {
-            case .tracking(let s, let r): tracking = s; reason = r
+            case .tracking(let s, let r):
+                let was = needsCoaching
+                tracking = s; reason = r
+                if !needsCoaching { limitedLocation = nil } else if !was { limitedLocation = ev.location }
             case .plane(let id, let detected, _): if detected { planes.insert(id) } else { planes.remove(id) }
             case .referenceImages(let n): referenceImages = n; referenceImagesLocation = ev.location
             }
@@ -204,6 +218,24 @@ final class ARSessionState {
     }
     /// Limited while initializing or relocalizing: the states coaching is for.
     var needsCoaching: Bool { tracking == .limited && (reason == .initializing || reason == .relocalizing) }
+}
+
+/// ar-coaching-shown located at the trackingState event that began the limited state of its
+/// first reported run (the run is reported in the frame it passes the grace time, or at the end
+/// when a still ending makes it last), as the immersion rules point at their setImmersion event.
+final class LimitedTrackingLocated: RuleProcessor {
+    let inner: RuleProcessor, rule: Int, state: ARSessionState
+    init(_ inner: RuleProcessor, rule: Int, state: ARSessionState) { self.inner = inner; self.rule = rule; self.state = state }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        state.advance(to: f.time)
+        inner.consume(f, &out)
+        if out.aggregate(for: FindingKey(rule: rule))?.lastFrame == f.frame { out.setLocation(rule: rule, -1, -1, state.limitedLocation) }
+    }
+    func finish(_ out: inout Findings, _ end: EndState) {
+        inner.finish(&out, end)
+        if out.aggregate(for: FindingKey(rule: rule)) != nil { out.setLocation(rule: rule, -1, -1, state.limitedLocation) }
+    }
+    func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { inner.message(rule: rule, agg, names) }
 }
 
 /// Area of the union of rectangles (x0, y0, x1, y1) by coordinate compression (n is small).
@@ -297,11 +329,13 @@ func arkitFactories() -> [RuleFactory] {
                     let rate = degrees(2 * acos(min(1, d))) / f.deltaTime
                     if rate > maxRot + 1e-9 {
                         out.report(rule: r, frame: f.frame, time: f.time, measured: rate, threshold: maxRot, unit: "deg/s", variant: 2)
+                        out.setLocation(rule: r, variant: 2, viewerLocation)
                     }
                 }
                 let disp = length(p - old)
                 if disp > maxDisp + 1e-9 {
                     out.report(rule: r, frame: f.frame, time: f.time, measured: disp, threshold: maxDisp, unit: "m", variant: 1)
+                    out.setLocation(rule: r, variant: 1, viewerLocation)
                 }
                 prevRot = f.headRotation
                 prevPos = p
@@ -316,7 +350,7 @@ func arkitFactories() -> [RuleFactory] {
         ArComfortDistance.factory { s, m, r in
             let maxPitch = s.param(m, "maxPitch"), hold = s.param(m, "pitchDuration"), minD = s.param(m, "minDistance")
             let ents = s.scene.entities
-            let near = ents.indices.filter { ents[$0].interactive && !isScreenSpace(ents[$0]) }
+            let near = ents.indices.filter { ents[$0].interactive && (!isScreenSpace(ents[$0]) || isOnWorldCard($0, ents)) }
             let dt = s.frameDuration
             var runStart = -1, runStartTime = 0.0, worst = 0.0, worstFrame = 0, runs: [(Int, Double, Int, Double, Double, Int)] = []
             func close(_ last: Int, _ lastTime: Double) {
@@ -336,8 +370,8 @@ func arkitFactories() -> [RuleFactory] {
                 }
                 lastFrame = f.frame; lastTime = f.time
                 for e in near where f.visible[e] && f.inFOV[e] && f.distance[e] < minD - 1e-9 {
-                    out.report(rule: r, e, frame: f.frame, time: f.time, measured: minD - f.distance[e], threshold: minD,
-                               aux: f.distance[e], unit: "m", variant: 1)
+                    out.report(rule: r, e, frame: f.frame, time: f.time, measured: f.distance[e], threshold: minD,
+                               unit: "m", variant: 1)
                 }
             }, finish: { out, end in
                 // A run still open at the end counts when it has lasted long enough, or when the
@@ -354,7 +388,7 @@ func arkitFactories() -> [RuleFactory] {
                 }
             }, message: { agg, names in
                 if agg.variant == 1 {
-                    return "\(names.joinedNames) is interactive and on screen \(fmt(agg.aux)) m from the device (closer than \(fmt(agg.threshold)) m); place it so people needn't bring the device close"
+                    return "\(names.joinedNames) is interactive and on screen \(fmt(agg.measured, beside: agg.threshold)) m from the device (closer than \(fmt(agg.threshold)) m); place it so people needn't bring the device close"
                 }
                 return "the device is held pitched \(fmt(agg.measured))° (more than \(fmt(agg.threshold))°) for more than \(fmt(hold)) s; place content so people can hold the device naturally"
             })
@@ -409,7 +443,7 @@ func arkitFactories() -> [RuleFactory] {
             }, message: { agg, _ in
                 "tracking is limited (\(agg.aux == 1 ? "relocalizing" : "initializing")) for \(fmt(agg.measured)) s with no coaching overlay; show ARCoachingOverlayView (or your own coaching) until tracking is normal"
             })
-            return HookedProcessor(cond, before: { f in state.advance(to: f.time) })
+            return LimitedTrackingLocated(cond, rule: r, state: state)
         },
         ArCoachingHideUI.factory { s, _, r in
             let ents = s.scene.entities
@@ -438,11 +472,25 @@ func arkitFactories() -> [RuleFactory] {
             var first = [Int](repeating: -1, count: texts.count), last = [Int](repeating: -1, count: texts.count)
             var firstT = [Double](repeating: 0, count: texts.count), lastT = firstT
             var hiFrame = [Int](repeating: 0, count: texts.count)
+            // Per text: the device pose when it was first seen, and whether the device moved
+            // (more than 1 mm or 0.1°) while it was on screen; a still device means the app
+            // changed the label's size, and the message must not blame the device.
+            var firstPos = [Vec3](repeating: .zero, count: texts.count)
+            var firstRot = [Quat](repeating: Quat(x: 0, y: 0, z: 0, w: 1), count: texts.count)
+            var moved = [Bool](repeating: false, count: texts.count)
+            let turnCos = cos(radians(0.1) / 2)
             return ClosureRule({ f, out in
                 for (k, e) in texts.enumerated() where f.visible[e] && f.inFOV[e] {
                     if ents[e].primary { out.report(rule: r, e, frame: f.frame, time: f.time, measured: 1, threshold: 0) }
                     let pt = f.ptEq[e]
                     guard pt.isFinite, pt > 0 else { continue }
+                    if first[k] < 0 {
+                        firstPos[k] = f.headPosition; firstRot[k] = f.headRotation
+                    } else if !moved[k] {
+                        let q0 = firstRot[k], q1 = f.headRotation
+                        let d = abs(q0.x * q1.x + q0.y * q1.y + q0.z * q1.z + q0.w * q1.w)
+                        moved[k] = length(f.headPosition - firstPos[k]) > 0.001 || d < turnCos
+                    }
                     if first[k] < 0 { first[k] = f.frame; firstT[k] = f.time }
                     last[k] = f.frame; lastT[k] = f.time
                     lo[k] = min(lo[k], pt)
@@ -452,20 +500,32 @@ func arkitFactories() -> [RuleFactory] {
                 for (k, e) in texts.enumerated() where first[k] >= 0 && lo[k] > 0 {
                     let change = (hi[k] / lo[k] - 1) * 100
                     guard change > maxChange + 1e-9 else { continue }
+                    // aux: the smallest size, negative when the device held still.
                     out.reportRun(rule: r, e, from: first[k], fromTime: firstT[k], to: last[k], toTime: lastT[k],
-                                  measured: change, worstFrame: hiFrame[k], threshold: maxChange, aux: lo[k],
+                                  measured: change, worstFrame: hiFrame[k], threshold: maxChange, aux: moved[k] ? lo[k] : -lo[k],
                                   severity: .info, unit: "%", variant: 1)
                 }
             }, message: { agg, names in
-                agg.variant == 1
-                    ? "world label \(names.joinedNames) changes its on-screen size by \(fmt(agg.measured)) % (from \(fmt(agg.aux)) pt) as the device moves; keep world labels at one type size on screen"
-                    : "\(names.joinedNames) is critical text placed in the world; put critical labels and instructions in screen space"
+                guard agg.variant == 1 else {
+                    return "\(names.joinedNames) is critical text placed in the world; put critical labels and instructions in screen space"
+                }
+                let how = agg.aux < 0 ? "while the device holds still (the app changes its size)" : "as the device moves"
+                return "world label \(names.joinedNames) changes its on-screen size by \(fmt(agg.measured)) % (from \(fmt(abs(agg.aux))) pt) \(how); keep world labels at one type size on screen"
             })
         },
         ArGestureProximity.factory { s, m, r in
             let minSize = s.param(m, "minSize"), pa = s.pointAngle
             let ents = s.scene.entities
-            let cands = ents.indices.filter { ents[$0].interactive && !isScreenSpace(ents[$0]) && ents[$0].kind != .window && ents[$0].kind != .volume }
+            // World objects, and the controls of world cards whose touch area in the card's points
+            // is a touch target (smaller ones are target-hit-region-ios's finding already).
+            let cands = ents.indices.filter { e in
+                guard ents[e].interactive else { return false }
+                if isOnWorldCard(e, ents) {
+                    guard let rect = ents[e].hitFrame ?? ents[e].frame else { return false }
+                    return min(rect.width, rect.height) >= minSize - 1e-9
+                }
+                return !isScreenSpace(ents[e]) && ents[e].kind != .window && ents[e].kind != .volume
+            }
             // Per entity: the stated hit region's smallest extent in metres (nil: none stated).
             let hit: [Double?] = ents.indices.map { e in
                 let en = ents[e]
@@ -478,8 +538,24 @@ func arkitFactories() -> [RuleFactory] {
                     return nil
                 }
             }
+            // A world card's control: its touch area's smaller side in metres (its hit region's,
+            // else its frame's, in the card's points), projected onto the screen at the depth of
+            // its centre along the camera's axis: the screen's points are tan(pointAngle) m per
+            // metre of depth, so a card facing the camera shows it at its size in points where it
+            // was placed, wherever on the screen, and half that from twice as far.
+            let cardTouch: [Double?] = ents.indices.map { e in
+                guard isOnWorldCard(e, ents), let c = ents[e].container, let rect = ents[e].hitFrame ?? ents[e].frame else { return nil }
+                return min(rect.width, rect.height) * ents[c].metresPerPoint
+            }
+            let tanPA = tan(radians(pa))
             return ArGestureProximity.perEntity(s, r, cands, check: { f, e in
                 guard f.visible[e], f.inFOV[e], f.distance[e] > 0 else { return nil }
+                if let m = cardTouch[e] {
+                    let depth = dot(f.center[e] - f.headPosition, f.headRotation.act(Vec3(0, 0, -1)))
+                    guard depth > 0, tanPA > 0 else { return nil }
+                    let size = m / (depth * tanPA)
+                    return size < minSize - 1e-9 ? .init(measured: size, threshold: minSize) : nil
+                }
                 var size = f.ptEq[e]
                 if let h = hit[e] { size = max(size, degrees(2 * atan(h / (2 * f.distance[e]))) / pa) }
                 return size < minSize - 1e-9 ? .init(measured: size, threshold: minSize) : nil

@@ -42,7 +42,7 @@ public enum MotionReduceMotion: RuleDescribing {
         platforms: [.visionOS, .iOS],
         unit: "count", worse: .higher,
         notes: ["Judged only in a run with settings.reduceMotion: true, the Reduce Motion variant of a scene (docs/scene-format.md, \"Settings\"). An animation with reduceMotion: stop or fade does not play in that run; one with trigger: user follows a person's action.",
-                "From the animation's keys in its entity's parent frame: scale when a scale key differs from the first by more than 1 %; depth when the position's z range exceeds 1 cm; slide when the x or y range does; repeats when it loops and changes anything. Measured: how many of these kinds (1–4); threshold 0.",
+                "From the animation's keys: scale when a scale key differs from the first by more than 1 %; repeats when it loops and changes anything. Depth and slides as the viewer sees them: for a top-level world-anchored entity, the keys' ranges along the line of sight from where the viewer's eye starts to the first key and across it (the larger of the two axes across), and the motion is named by the larger of the two when it exceeds 1 cm (both when equal): depth ('moves toward the viewer' or 'away from the viewer' when it goes only one way) or slide (the drift across the view of an approach along a line a little below the eye is part of the approach) (a card to the viewer's right moving along world x toward them moves in depth, the HIG's 'depth changes in z-axis layers'); for other entities in the parent frame, depth for its z range, slide for x or y (the head frame for head-anchored content). Measured: how many of these kinds (1–4); threshold 0.",
                 "Info (sub-check overshoot): an animation that still plays, including one a person starts, whose position or scale passes its end value by more than springOvershoot of its change (a bounce), when no warning applies. Reported over the frames the animation plays and its entity is visible."],
         subchecks: [RuleSubcheck("overshoot", unit: "%")])
 }
@@ -51,12 +51,20 @@ public enum MotionReduceMotion: RuleDescribing {
 /// overshoot past an end value (% of the change).
 struct AnimationMotion {
     var scale = false, depth = false, slide = false, repeats = false
+    /// With the viewer's line of sight known: −1 the depth change only comes closer, 1 only goes
+    /// away, 0 both ways (or the parent frame's z is read).
+    var depthWay = 0
     var overshoot = 0.0
     var kinds: [String] {
-        (scale ? ["scales"] : []) + (depth ? ["moves in depth"] : []) + (slide ? ["slides"] : []) + (repeats ? ["repeats forever"] : [])
+        let inDepth = depthWay < 0 ? "moves toward the viewer" : depthWay > 0 ? "moves away from the viewer" : "moves in depth"
+        return (scale ? ["scales"] : []) + (depth ? [inDepth] : []) + (slide ? ["slides"] : []) + (repeats ? ["repeats forever"] : [])
     }
 
-    init(_ a: Animation) {
+    /// `eye`: where the viewer's eye starts, for an animation whose keys are in world coordinates
+    /// (a top-level world-anchored entity): depth is then the motion along the line of sight from
+    /// the eye to the first key, and slides the motion across it, as the viewer sees them; without
+    /// it the parent frame's z is depth and x, y are slides (the head frame for head-anchored content).
+    init(_ a: Animation, eye: Vec3? = nil) {
         var moves = false
         func overshootOf(_ values: [Double], minChange: Double) -> Double {
             guard let first = values.first, let last = values.last, abs(last - first) > minChange else { return 0 }
@@ -70,8 +78,33 @@ struct AnimationMotion {
                 var lo = p0, hi = p0
                 for v in p { lo = pointwiseMin(lo, v); hi = pointwiseMax(hi, v) }
                 let range = hi - lo
-                if range.x > 0.01 || range.y > 0.01 { slide = true }
-                if range.z > 0.01 { depth = true }
+                if let eye, length(p0 - eye) > 1e-9 {
+                    // Axes of the line of sight to the first key (world up across it; straight
+                    // above or below, world x).
+                    let u = normalize(p0 - eye)
+                    let side = cross(u, Vec3(0, 1, 0))
+                    let right = length(side) > 1e-9 ? normalize(side) : Vec3(1, 0, 0)
+                    let up = cross(right, u)
+                    var dLo = 0.0, dHi = 0.0, rLo = 0.0, rHi = 0.0, uLo = 0.0, uHi = 0.0
+                    for v in p {
+                        let d = v - p0, a = dot(d, u), b = dot(d, right), c = dot(d, up)
+                        dLo = min(dLo, a); dHi = max(dHi, a); rLo = min(rLo, b); rHi = max(rHi, b); uLo = min(uLo, c); uHi = max(uHi, c)
+                    }
+                    // Named by its larger part as seen: a card approaching along a line 10 cm
+                    // below the eye also drifts a few cm across the view, which is part of the
+                    // approach; a volume off to the left moving right comes a little closer, which
+                    // is part of the slide.
+                    let across = max(rHi - rLo, uHi - uLo), along = dHi - dLo
+                    if across > 0.01 && across >= along { slide = true }
+                    if along > 0.01 && along >= across {
+                        let way = dHi <= 0.01 ? -1 : dLo >= -0.01 ? 1 : 0
+                        depthWay = depth ? (depthWay == way ? way : 0) : way
+                        depth = true
+                    }
+                } else {
+                    if range.x > 0.01 || range.y > 0.01 { slide = true }
+                    if range.z > 0.01 { depth = true; depthWay = 0 }
+                }
                 if max(range.x, range.y, range.z) > 1e-6 { moves = true }
                 for k in 0..<3 { overshoot = max(overshoot, overshootOf(p.map { $0[k] }, minChange: 0.01)) }
             }
@@ -289,8 +322,13 @@ func comfortMotionFactories() -> [RuleFactory] {
             let meta = MotionReduceMotion.metadata
             let limit = s.param(meta, "springOvershoot")
             var info: [Int: (anim: Animation, motion: AnimationMotion)] = [:]
-            for a in s.scene.animations where s.scene.plays(a) && a.entity < s.scene.entities.count {
-                var m = AnimationMotion(a)
+            let ents = s.scene.entities
+            let eye = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
+            for a in s.scene.animations where s.scene.plays(a) && a.entity < ents.count {
+                // A top-level world-anchored entity's keys are world positions: judged along the
+                // viewer's line of sight.
+                let worldKeys = ents[a.entity].parent == nil && ents[a.entity].anchor == .world
+                var m = AnimationMotion(a, eye: worldKeys ? eye : nil)
                 // Motion a person starts is theirs; only its springs are judged.
                 if a.trigger == .user { m.scale = false; m.depth = false; m.slide = false; m.repeats = false }
                 if !m.kinds.isEmpty || m.overshoot > limit { info[a.entity] = (a, m) }

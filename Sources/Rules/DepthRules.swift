@@ -15,7 +15,7 @@ public enum DepthMinReadingDistance: RuleDescribing {
         rationale: "Reading close up strains the eyes; the HIG asks to place content people read or use over time at least one metre away.",
         fixHint: "Place the content at least 1 m from the viewer (windows default to about 2 m).",
         unit: "m", worse: .lower,
-        notes: ["Counts text entities, text elements of non-window containers, and windows (whose text is then covered by the window) while visible and in the field of view. Not counted: hand-anchored content (as close as the arm holds it; depth-near-brief-only judges it) and touch panels, windows whose interactive elements all take direct touch (interaction: direct), which must be within reach (target-direct-reach) and which the HIG allows close when used briefly (depth-near-brief-only).",
+        notes: ["Counts text entities, text elements of non-window containers, and windows while visible and in the field of view. A window with text elements is read at the nearest of its centre and its text elements that are visible and in view (each at its own distance: the near side of a window turned 60° is read closer than its centre), and the message names the text when it is the nearest; a window without text elements at its centre. Not counted: hand-anchored content (as close as the arm holds it; depth-near-brief-only judges it) and touch panels, windows whose interactive elements all take direct touch (interaction: direct), which must be within reach (target-direct-reach) and which the HIG allows close when used briefly (depth-near-brief-only).",
                 "A frame stands for its whole interval, so frame i has held the condition for t_i − t_start + 1/frameRate seconds; frames after the 10 s are reported.",
                 "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long); the message then says so, and that hiding the content with an event marks it as brief."])
 }
@@ -100,25 +100,54 @@ func depthFactories() -> [RuleFactory] {
                 guard let c = ents[i].container, c < ents.count, ents[c].kind == .window else { continue }
                 if ents[i].interaction == .direct { direct[c] = true } else { other[c] = true }
             }
-            let cands = ents.indices.filter { i in
+            // A window's text elements, read where they are: a window turned away brings the text
+            // on its near side closer than its centre.
+            var textsOf = [[Int]](repeating: [], count: ents.count)
+            for i in ents.indices where ents[i].kind == .element && ents[i].isReadable {
+                if let c = ents[i].container, c < ents.count, ents[c].kind == .window { textsOf[c].append(i) }
+            }
+            var cands: [Int] = [], windowsWithText: [Int] = []
+            for i in ents.indices {
                 // Fields read in place: binding `ents[i]` would copy the whole entity.
                 // Hand-held content is as close as the arm holds it: depth-near-brief-only's.
-                if ents[i].anchor == .hand { return false }
-                if ents[i].kind == .window { return !(direct[i] && !other[i]) }
-                guard ents[i].isReadable else { return false }
-                if let c = ents[i].container, c < ents.count, ents[c].kind == .window { return false }
-                return true
+                if ents[i].anchor == .hand { continue }
+                if ents[i].kind == .window {
+                    guard !(direct[i] && !other[i]) else { continue }
+                    if textsOf[i].isEmpty { cands.append(i) } else { windowsWithText.append(i) }
+                    continue
+                }
+                guard ents[i].isReadable else { continue }
+                if let c = ents[i].container, c < ents.count, ents[c].kind == .window { continue }
+                cands.append(i)
             }
             let dt = s.frameDuration
-            return ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
-                                 gate: .below(\.distance, d, inFOV: true), reads: .quantities, check: { f, e in
-                f.visible[e] && f.inFOV[e] && f.distance[e] < d ? .init(measured: f.distance[e], threshold: d) : nil
-            }, message: { agg, names in
+            let ids = ents.map(\.id)
+            // aux: the index of the window's text element that was nearest (NaN: the window's centre).
+            let message = { (agg: Aggregate, names: [String]) -> String in
+                let k = agg.aux.isFinite ? Int(agg.aux) : -1
+                let at = ids.indices.contains(k) ? " (at its text \(ids[k]), its nearest)" : ""
                 if staticEndOnly(agg, dwell: dwell, frameDuration: dt) {
-                    return "\(names.joinedNames) is read from \(fmt(agg.measured)) m until the scene ends, and a still ending counts as lasting (more than \(fmt(dwell)) s); place it at least \(fmt(d)) m away, or hide it with an event when it is no longer needed"
+                    return "\(names.joinedNames) is read from \(fmt(agg.measured)) m\(at) until the scene ends, and a still ending counts as lasting (more than \(fmt(dwell)) s); place it at least \(fmt(d)) m away, or hide it with an event when it is no longer needed"
                 }
-                return "\(names.joinedNames) is read from \(fmt(agg.measured)) m for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
-            })
+                return "\(names.joinedNames) is read from \(fmt(agg.measured)) m\(at) for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
+            }
+            let plain = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
+                                      gate: .below(\.distance, d, inFOV: true), reads: .quantities, check: { f, e in
+                f.visible[e] && f.inFOV[e] && f.distance[e] < d ? .init(measured: f.distance[e], threshold: d) : nil
+            }, message: message)
+            guard !windowsWithText.isEmpty else { return plain }
+            // A window with text: the nearer of its centre (when in view) and its text elements
+            // visible and in view.
+            let withText = ConditionRule(rule: r, meta: m, candidates: windowsWithText, dwell: dwell, frameDuration: dt,
+                                         gate: .visible, reads: .quantities, check: { f, w in
+                guard f.visible[w] else { return nil }
+                var near = f.inFOV[w] ? f.distance[w] : .infinity, at = Double.nan
+                for k in textsOf[w] where f.visible[k] && f.inFOV[k] && f.distance[k] < near {
+                    near = f.distance[k]; at = Double(k)
+                }
+                return near < d ? .init(measured: near, threshold: d, aux: at) : nil
+            }, message: message)
+            return MultiProcessor([plain, withText]) { _, agg, names in message(agg, names) }
         },
         RuleFactory(ids: [DepthNearBriefOnly.metadata.id]) { s in
             let m = DepthNearBriefOnly.metadata

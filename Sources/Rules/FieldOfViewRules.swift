@@ -43,12 +43,13 @@ public enum FovNoHeadTurn: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [],
         citations: [Citation("designing-for-visionos", "Best practices"), Citation("eyes", "Best practices")],
-        summary: "An interactive element lies outside the field of view of the resting head pose.",
+        summary: "An interactive element lies outside the field of view of the resting head pose (world content: to the side; its height is fov-vertical-comfort's).",
         rationale: "People should reach what they must use without turning their head or moving; the HIG asks to keep interactive content within the field of view of the head at rest.",
-        fixHint: "Bring the element within half the field of view (±45° horizontally, ±35° vertically by default) of the viewer's starting direction.",
+        fixHint: "Bring the element within half the field of view (±45° horizontally by default) of the viewer's starting direction; head-anchored content also within ±35° vertically (world content's height is fov-vertical-comfort's).",
         unit: "deg", worse: .higher,
         notes: ["The resting pose is H0 (hig-rules §0.3): the head pose at t = 0, replaced by the head pose at each recenter event and when progressive or full immersion begins (the frame at which the event takes effect). Scene data has no 'required at' times, so every visible interactive element counts as required.",
                 "Measured: the azimuth or elevation (whichever exceeds its half-FOV by more) relative to the resting pose; the field of view comes from viewer.fieldOfView.",
+                "One vertical band (reading): for world-anchored content the vertical direction is fov-vertical-comfort's (40° below to 20° above the world horizontal), and this rule judges only the azimuth; head-anchored content is judged in both directions. The two rules cite the same HIG bullet (accessibility › visionOS: keep interface elements within the field of view, prefer horizontal layouts to vertical ones that strain the neck), and looking up or down at world content is a tilt of the neck, which the comfortable band judges; the ±35° half of the 70° default field of view is a deliberately conservative display number (hig-rules §0.3), and judging both would call a button 39° below comfortable by one rule and out of reach by the other. With fov-vertical-comfort turned off, this rule judges both directions again.",
                 "Hand-anchored content is left out: it sits where viewer.hand holds it (by default 40.6° below the line of sight standing), wherever the viewer looks, so no placement in front of the resting pose applies to it."])
 }
 
@@ -143,15 +144,20 @@ func fovFactories() -> [RuleFactory] {
             // Hand-held content is wherever the hand holds it: turning the head toward a fixed
             // place does not reach it (as fov-vertical-comfort, it is left out).
             let cands = ents.indices.filter { ents[$0].interactive && ents[$0].anchor != .hand }
+            // One vertical band for world content: where it sits above or below is fov-vertical-
+            // comfort's (from the world horizontal, 40° below to 20° above) while that rule runs, so
+            // a button 39° below is not "comfortable" by one rule and "move it" by the other.
+            let verticalElsewhere = s.index(FovVerticalComfort.metadata.id) != nil
+            let horizontalOnly = ents.indices.map { verticalElsewhere && ents[$0].anchor == .world }
             // The verdict is a function of the entity's centre and the resting pose only: while
             // both are unchanged (still content; the pose changes only at its epochs) the last
             // result is reused instead of recomputed.
-            func noHeadTurn(_ center: Vec3) -> ConditionRule.Hit? {
+            func noHeadTurn(_ center: Vec3, horizontalOnly: Bool) -> ConditionRule.Hit? {
                 let v = rest.inverseRotation.act(center - rest.position)
                 let horiz = (v.x * v.x + v.z * v.z).squareRoot()
                 guard horiz > 0 || v.y != 0 else { return nil }
                 let az = degrees(atan2(v.x, -v.z)), el = degrees(atan2(v.y, horiz))
-                let exH = abs(az) - fovH / 2, exV = abs(el) - fovV / 2
+                let exH = abs(az) - fovH / 2, exV = horizontalOnly ? -Double.infinity : abs(el) - fovV / 2
                 guard exH > 0 || exV > 0 else { return nil }
                 return exH >= exV ? .init(measured: abs(az), threshold: fovH / 2, aux: 0) : .init(measured: abs(el), threshold: fovV / 2, aux: 1)
             }
@@ -161,11 +167,11 @@ func fovFactories() -> [RuleFactory] {
                                      reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let c = f.center[e]
-                guard let memo else { return noHeadTurn(c) }
+                guard let memo else { return noHeadTurn(c, horizontalOnly: horizontalOnly[e]) }
                 if let known = memo.lookup(e, c, epoch: rest.epoch) {
                     return known ? .init(measured: memo.measured[e], threshold: memo.threshold[e], aux: memo.aux[e]) : nil
                 }
-                let hit = noHeadTurn(c)
+                let hit = noHeadTurn(c, horizontalOnly: horizontalOnly[e])
                 memo.store(e, c, epoch: rest.epoch, hit)
                 return hit
             }, message: { agg, names in

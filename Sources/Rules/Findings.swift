@@ -188,6 +188,9 @@ struct Findings {
     /// Source locations of scene-level findings (e.g. the event that caused them).
     var locations: [FindingKey: SourceLocation] = [:]
     let worse: [WorseDirection]
+    /// Per rule: its sub-checks' directions (variant k ≥ 1 at k − 1), each the rule's unless the
+    /// sub-check states its own.
+    private let subcheckWorse: [[WorseDirection]]
     let severityOverride: [Severity?]
     let defaultSeverity: [Severity]
     private let entityCount: Int
@@ -208,6 +211,7 @@ struct Findings {
 
     init(rules: [RuleMetadata], severityOverride: [Severity?], entityCount: Int) {
         worse = rules.map(\.worse)
+        subcheckWorse = rules.map { m in m.subchecks.map { $0.worse ?? m.worse } }
         defaultSeverity = rules.map(\.defaultSeverity)
         self.severityOverride = severityOverride
         self.entityCount = entityCount
@@ -411,13 +415,14 @@ struct Findings {
     private mutating func update(_ i: Int, rule: Int, measured: Double, worstFrame: Int, threshold: Double,
                                  aux: Double, severity: Severity?, angular: Bool, unit: String?) {
         let sev = severityOverride[rule] ?? severity ?? defaultSeverity[rule]
-        let higher = worse[rule] == .higher
+        let v = aggregates[i].variant, subs = subcheckWorse[rule]
+        let higher = (v >= 1 && v <= subs.count ? subs[v - 1] : worse[rule]) == .higher
         aggregates[i].record(measured: measured, worstFrame: worstFrame, threshold: threshold, aux: aux,
                              severity: sev, higher: higher, angular: angular, unit: unit)
     }
 
-    mutating func setLocation(rule: Int, _ e0: Int = -1, _ e1: Int = -1, _ loc: SourceLocation?) {
-        let key = FindingKey(rule: rule, e0, e1)
+    mutating func setLocation(rule: Int, _ e0: Int = -1, _ e1: Int = -1, variant: Int = 0, _ loc: SourceLocation?) {
+        let key = FindingKey(rule: rule, e0, e1, variant: variant)
         if let loc, locations[key] == nil { locations[key] = loc }
     }
 }

@@ -43,11 +43,12 @@ public enum BoundaryStyleVsLocomotion: RuleDescribing {
         defaultSeverity: .error, thresholdKey: "radius",
         parameters: [RuleParameter("radius", 1.5, "m", .hig, "movement beyond which progressive/full immersion is interrupted")],
         citations: [Citation("immersive-experiences", "Promoting comfort")],
-        summary: "The viewer travels more than 1.5 m during a progressive or full segment (even with recenters in between).",
+        summary: "The viewer travels more than 1.5 m during a progressive or full segment while recenters keep the head inside boundary-head-exit's boundary.",
         rationale: "Small movements are fine, but experiences that make people walk get interrupted in progressive and full immersion; mixed has no boundary.",
         fixHint: "Use the mixed immersion style for experiences that need walking.",
         unit: "m", worse: .higher,
         notes: ["Unlike boundary-head-exit, recenter events do not reset the origin: this measures how far the experience makes people travel from where the immersive segment began.",
+                "One walk, one error: frames on which boundary-head-exit reports the head beyond its boundary are its finding (its fix also names the mixed style), so this rule reports the travel that recenters hide from it (or every frame when boundary-head-exit is turned off).",
                 "Location: the setImmersion event that started the progressive/full segment, or the viewer (viewer:) when the scene starts in progressive or full immersion."])
 }
 
@@ -87,7 +88,7 @@ public enum ImmersionUserInitiated: RuleDescribing {
         rationale: "People should decide when to enter deeper immersion; the HIG warns against starting fully immersive experiences automatically.",
         fixHint: "Raise immersion only in response to a user action (setImmersion with trigger: user).",
         unit: "s", worse: .higher,
-        notes: ["The scene's setImmersion events carry trigger user/system; a step up with trigger system is reported over the frames it stays in force. Measured: how long it lasted (the longest raise when there are several).",
+        notes: ["The scene's setImmersion events carry trigger user/system; a step up with trigger system is reported over the frames it stays in force. Measured: how long it lasted (the longest raise when there are several), each frame counting its whole interval (360 frames at 90 Hz are 4 s), as the depth rules count.",
                 "Several system raises in one scene are one violation: its message names every raise with its time, its event's line and column and how long it lasted; its location is the first raise's event."])
 }
 
@@ -212,7 +213,9 @@ final class RaiseRule: RuleProcessor {
     }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         for (k, x) in raises.enumerated() where f.time >= x.start - 1e-9 && f.time < x.end - 1e-9 {
-            out.report(rule: rule, frame: f.frame, time: f.time, measured: f.time - x.start, threshold: 0, aux: x.start)
+            // A frame stands for its whole interval (the depth rules' convention): 360 frames at
+            // 90 Hz are 4 s.
+            out.report(rule: rule, frame: f.frame, time: f.time, measured: f.time - x.start + dt, threshold: 0, aux: x.start)
             out.setLocation(rule: rule, -1, -1, x.loc)
             lasted[k] = f.time - x.start + dt
         }
@@ -242,19 +245,27 @@ final class RaiseRule: RuleProcessor {
 final class LocomotionRule: RuleProcessor {
     let rule: Int
     let radius: Double
+    /// boundary-head-exit's radius and `horizontal` option when that rule runs (nil: off): a
+    /// frame it reports is its finding, not this one's (one walk, one error).
+    let exit: (radius: Double, horizontal: Bool)?
     private var segmentStart: Vec3?
     init?(_ s: RuleSetup) {
         let m = BoundaryStyleVsLocomotion.metadata
         guard let r = s.index(m.id) else { return nil }
         rule = r
         radius = s.param(m, "radius")
+        let em = BoundaryHeadExit.metadata
+        exit = s.index(em.id) == nil ? nil : (s.param(em, "radius"), s.param(em, "horizontal") >= 0.5)
     }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         guard f.immersion.hasBoundary else { segmentStart = nil; return }
         let start = segmentStart ?? f.headPosition
         segmentStart = start
         let d = length(f.headPosition - start)
-        if d > radius { out.report(rule: rule, frame: f.frame, time: f.time, measured: d, threshold: radius) }
+        guard d > radius else { return }
+        if let exit, f.boundaryOrigin != nil,
+           (exit.horizontal ? f.headDisplacementHorizontal : f.headDisplacement) > exit.radius { return }
+        out.report(rule: rule, frame: f.frame, time: f.time, measured: d, threshold: radius)
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         "the viewer travels \(fmt(agg.measured)) m from where the immersive segment began (more than \(fmt(radius)) m); use the mixed immersion style for experiences that need walking"

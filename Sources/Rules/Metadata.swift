@@ -131,7 +131,12 @@ public struct RuleSubcheck: Sendable {
     public var name: String
     /// Unit of `measured` / `threshold` in its violations.
     public var unit: String
-    public init(_ name: String, unit: String) { self.name = name; self.unit = unit }
+    /// Which way its `measured` is worse, when not the rule's (`RuleMetadata.worse`): a distance
+    /// "closer than" beside an angle "more than".
+    public var worse: WorseDirection?
+    public init(_ name: String, unit: String, worse: WorseDirection? = nil) {
+        self.name = name; self.unit = unit; self.worse = worse
+    }
 }
 
 /// A rule is one self-describing type (SwiftLint style).

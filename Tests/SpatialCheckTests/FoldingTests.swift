@@ -65,6 +65,19 @@ import Rules
         #expect(wholeScene.map(\.summary) == ["2 findings in the scene measure 4.00–5.00 count, threshold 3.00 count"])
     }
 
+    /// A count against a threshold of 0 is a yes/no check: the summary names the rule's statement
+    /// (its catalog name) instead of "measure 1.00 count, threshold 0.00 count" (session-16 trial,
+    /// type/al-cases). A count against another threshold keeps its numbers (above).
+    @Test func yesNoChecksSayWhatIsNotMet() {
+        let labels = foldViolations([
+            Self.v("a11y-labels", ["w/hero"], measured: 1, threshold: 0, unit: "count", message: "w/hero has no accessibility label"),
+            Self.v("a11y-labels", ["w/thumb"], measured: 1, threshold: 0, unit: "count", message: "w/thumb has no accessibility label"),
+        ])
+        #expect(labels.map(\.summary) == ["2 entities in w do not meet \"Custom controls, 3D content and meaningful images have VoiceOver labels\""])
+        let one = foldViolations([Self.v("a11y-labels", ["w/hero"], measured: 1, threshold: 0, unit: "count", message: "w/hero has no label")])
+        #expect(one.first?.summary == "1 entity in w does not meet \"Custom controls, 3D content and meaningful images have VoiceOver labels\"")
+    }
+
     @Test func numbersAndEntityPathsLeaveTheCauseKey() {
         let a = Self.v("r", ["p/k1", "p/k2"], measured: 1, message: "centres of p/k1 and p/k2 are 56.5 pt apart, 1,200 frames")
         let b = Self.v("r", ["p/k10", "p/k3"], measured: 1, message: "centres of p/k10 and p/k3 are 7 pt apart, 3 frames")

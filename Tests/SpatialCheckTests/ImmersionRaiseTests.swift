@@ -51,8 +51,9 @@ import SpatialModel
         #expect(v.message.contains("to full at t = 2.5 s (event at line 11, column 5) for 1.5 s"), "\(v.message)")
         // The violation's own location is the first raise's event.
         #expect(v.location == SourceLocation(line: 10, column: 5))
-        // Measured: the longest raise so far at a frame, t − start: 359/90 − 2.5 = 1.4889 s.
-        #expect(close(v.measured, 359.0 / 90 - 2.5, 1e-9))
+        // Measured: the longest raise so far at a frame, each frame counting its whole interval
+        // (t − start + 1/90 s): 359/90 − 2.5 + 1/90 = 1.5 s, as the message says.
+        #expect(close(v.measured, 360.0 / 90 - 2.5, 1e-9))
     }
 
     @Test func oneSystemRaiseKeepsItsSingleMessage() throws {
@@ -61,6 +62,9 @@ import SpatialModel
         let v = try #require(vs.first)
         #expect(v.spans == [[225, 359]])
         #expect(v.message.hasPrefix("immersion rises to full at t = 2.5 s from a system event"), "\(v.message)")
+        // Frames 225…359 at 90 Hz: 135 frames, each its whole 1/90 s interval, 1.5 s (was "1.49 s").
+        #expect(v.message.contains("stays raised for 1.5 s;"), "\(v.message)")
+        #expect(close(v.measured, 1.5, 1e-9))
         #expect(v.location == SourceLocation(line: 11, column: 5))
     }
 

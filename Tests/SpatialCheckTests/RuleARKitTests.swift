@@ -141,6 +141,9 @@ import SpatialModel
         #expect(abs(disp.measured - 3) < 1e-6 && disp.worstFrame == 120 && disp.spans.first?.lowerBound == 81)
         let rot = try #require(v.first { $0.unit == "deg/s" })
         #expect(abs(rot.measured - 120) < 1e-3 && rot.threshold == 90 && rot.spans == [121...179])
+        // All three are located at the device path that scripts the movement (the displacement and
+        // rotation used to be at 1:1, no location).
+        #expect(speed.location != nil && disp.location == speed.location && rot.location == speed.location)
     }
 
     /// Regression (issue 16, session 10): a configured `window` of 1e300 s trapped converting to
@@ -203,8 +206,67 @@ import SpatialModel
               - {id: far, kind: model, asset: box.glb, position: [0.3, 1.6, -1], scale: 0.1, interactive: true}
             """).filter { $0.rule == "ar-comfort-distance" }
         #expect(near.map(\.entities) == [["gem"]])
-        #expect(abs((near.first?.measured ?? 0) - 0.05) < 1e-6 && near.first?.unit == "m" && near.first?.spans == [0...59])
+        // Measured is the distance itself (lower is worse), threshold 0.3 m: "measured < threshold"
+        // reads as the violation it is, as depth-near-brief-only's "closer than" (trial s16 F).
+        #expect(abs((near.first?.measured ?? 0) - 0.25) < 1e-9 && near.first?.threshold == 0.3)
+        #expect(near.first?.unit == "m" && near.first?.spans == [0...59])
         #expect(near.first?.message.contains("0.25 m from the device") == true)
+    }
+
+    /// A world card (a window not anchored to the head) 0.2 m ahead of an iPhone 13 with a
+    /// 100 × 44 pt Buy button: the card's points are tan(pointAngle) · 0.2 m (dynamic scale at its
+    /// placement distance), and the button's centre (frame [50, 40, 100, 44]: (100, 62) pt against
+    /// the card's centre (100, 60)) is 2 pt below the card's, so sqrt(0.2² + (2 · tan(pa) · 0.2)²)
+    /// from the camera. The same card anchored to the head is screen UI: not judged.
+    @Test func worldCardControlsAreJudgedAsWorldContent() throws {
+        let card = { (anchor: String) in Self.head + """
+            duration: 1
+            entities:
+              - id: card
+                kind: window\(anchor)
+                position: [0, \(anchor.isEmpty ? "1.4, -0.2" : "0, -0.2")]
+                size: [200, 120]
+                elements:
+                  - {id: buy, role: button, frame: [50, 40, 100, 44], label: Buy}
+            viewer: {path: [{t: 0, position: [0, 1.4, 0]}]}
+            """ }
+        let world = try Self.check(card("")).filter { $0.rule == "ar-comfort-distance" }
+        let mpp = tan(radians(Self.pointAngle13)) * 0.2
+        #expect(world.map(\.entities) == [["card/buy"]])
+        #expect(abs((world.first?.measured ?? 0) - (0.04 + 4 * mpp * mpp).squareRoot()) < 1e-9)
+        #expect(world.first?.threshold == 0.3 && world.first?.message.contains("0.2 m from the device") == true)
+        // Seen from where it was placed, the 44 pt button is 44 pt on the screen: not too small.
+        #expect(try Self.check(card("")).filter { $0.rule == "ar-gesture-proximity" }.isEmpty)
+        let screen = try Self.check(card("\n    anchor: head"))
+        #expect(screen.filter { $0.rule.hasPrefix("ar-") }.isEmpty)
+    }
+
+    /// A world card 0.5 m ahead with a 44 pt button; the device walks 1 m back in 2 s and stays
+    /// (frames 0…179 at 60 Hz). The card faces the camera, so its button shows at 44 · 0.5 / depth
+    /// screen points: 44 at frame 0 (clean), 44 · 0.5 / 1.5 = 14.67 pt from frame 120 on (the
+    /// worst). A 36 pt button on the same card is target-hit-region-ios's (36 < 44 in its card's
+    /// points), not reported again here.
+    @Test func worldCardControlsShrinkOnScreenAsTheDeviceBacksAway() throws {
+        let v = try Self.check(Self.head + """
+            duration: 3
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.4, 0]}
+                - {t: 2, position: [0, 1.4, 1]}
+            entities:
+              - id: card
+                kind: window
+                position: [0, 1.4, -0.5]
+                size: [200, 120]
+                elements:
+                  - {id: buy, role: button, frame: [50, 10, 100, 44], label: Buy}
+                  - {id: info, role: button, frame: [50, 70, 36, 36], label: Info}
+            """)
+        let g = v.filter { $0.rule == "ar-gesture-proximity" }
+        #expect(g.map(\.entities) == [["card/buy"]])
+        #expect(abs((g.first?.measured ?? 0) - 44 * 0.5 / 1.5) < 1e-9 && g.first?.threshold == 44)
+        #expect(g.first?.spans == [1...179])
+        #expect(v.filter { $0.rule == "target-hit-region-ios" }.map(\.entities) == [["card/info"]])
     }
 
     // MARK: ar-minimize-world-text
@@ -288,6 +350,16 @@ import SpatialModel
             .filter { $0.rule == "ar-coaching-shown" }
         #expect(v.count == 1)
         #expect(abs((v.first?.measured ?? 0) - 4) < 1e-6 && v.first?.spans == [0...239] && v.first?.entities == [])
+        // Located at the trackingState event that began the limited state: head (lines 1–3),
+        // duration (4), entities: and the screen (5–11), its button (12), events: (13) → line 14.
+        #expect(v.first?.location == SourceLocation(line: 14, column: 5))
+        // Normal first, then limited (relocalizing) from 1 s to 4.5 s: the second event (line 15).
+        let later = try Self.check(Self.screen(["id: b, role: button, frame: [159, 700, 72, 72]"],
+                                               events: ["t: 0, action: trackingState, state: normal",
+                                                        "t: 1, action: trackingState, state: limited, reason: relocalizing",
+                                                        "t: 4.5, action: trackingState, state: normal"], duration: 5))
+            .filter { $0.rule == "ar-coaching-shown" }
+        #expect(later.count == 1 && later.first?.location == SourceLocation(line: 15, column: 5))
         // Relocalizing from 1 s to 4.5 s with coaching shown from 2 s: 1 s without coaching, clean.
         let r = try Self.check(Self.screen(["id: coaching, role: coaching, frame: [0, 0, 390, 844], visible: false"],
                                            events: ["t: 0, action: trackingState, state: normal",
@@ -335,12 +407,30 @@ import SpatialModel
         let price = try #require(v.first { $0.entities == ["price"] })
         #expect(abs(price.measured - growth) < 0.01 && price.severity == .info && price.unit == "%")
         #expect(price.spans == [0...119] && price.worstFrame == 119)
+        #expect(price.message.contains("as the device moves"), "\(price.message)")
         let go = v.filter { $0.entities == ["go"] }
         #expect(go.map(\.severity) == [.warning, .info])
         #expect(go.first?.measured == 1 && go.first?.spans == [0...119])
         // Seen from one place, a label keeps its size: clean.
         let still = try Self.check(Self.head + "duration: 1\nentities:\n  - {id: price, kind: text, position: [0, 1.6, -3], height: 0.06, string: \"$129\"}\n")
         #expect(still.isEmpty)
+    }
+
+    /// The app scales a 5 cm label 1 m ahead from 1 to 1.3 in 1 s while the device holds still
+    /// (session-16 trial, ar/sn-grow): its em grows from 2·atan(0.025) to 2·atan(0.0325), by
+    /// atan(0.0325)/atan(0.025) − 1 = 29.98 %. The message says the app changed it, not the device.
+    @Test func labelScaledByTheAppIsNotBlamedOnTheDevice() throws {
+        let v = try Self.check(Self.head + """
+            duration: 2
+            viewer: {path: [{t: 0, position: [0, 1.4, 0]}]}
+            entities:
+              - {id: toy, kind: text, string: Toy, height: 0.05, position: [0, 1.4, -1], animation: {trigger: system, keyframes: [{t: 0, scale: 1}, {t: 1, scale: 1.3}]}}
+            """).filter { $0.rule == "ar-critical-text-screen-space" }
+        let growth = (atan(0.0325) / atan(0.025) - 1) * 100
+        #expect(v.count == 1)
+        #expect(abs((v.first?.measured ?? 0) - growth) < 0.01)
+        #expect(v.first?.message.contains("while the device holds still (the app changes its size)") == true, "\(v.first?.message ?? "")")
+        #expect(v.first?.message.contains("device moves") == false)
     }
 
     // MARK: ar-gesture-proximity

@@ -145,6 +145,42 @@ import SpatialModel
         #expect(held.filter { $0.rule == "fov-no-head-turn" }.isEmpty)
     }
 
+    /// Session-16 trial E (depth/rd-tilted-window): a 1280 × 720 pt window 1.2 m ahead turned 60°
+    /// (yaw: its left edge comes toward the viewer). Its points are 1.2 · tan(0.0671°) = 1.40534 mm;
+    /// the text element's centre (frame [0, 100, 400, 400]: (200, 300) pt against the window's
+    /// (640, 360)) is −440 pt across and 60 pt up: −0.61835 m along the window's x axis, which a
+    /// yaw of 60° turns to (−0.61835 · cos 60°, ·, 0.61835 · sin 60°) = (−0.30918, ·, +0.53551), and
+    /// 0.084320 m up. From the eye (0, 1.6, 0): (−0.30918, 0.08432, −1.2 + 0.53551), 0.73773 m. The
+    /// window's centre is 1.2 m away and passed; its text is read at its own distance.
+    @Test func aTurnedWindowIsReadAtItsNearestText() throws {
+        let yaml = { (elements: String) in """
+            format: spatialscene/1
+            duration: 12
+            entities:
+              - id: doc
+                kind: window
+                position: [0, 1.6, -1.2]
+                rotation: {yaw: 60}
+                size: [1280, 720]
+                elements: [\(elements)]
+            """ }
+        let mpp = 1.2 * tan(radians(0.0671))
+        let x = -440 * mpp, y = 60 * mpp
+        let expected = (pow(x * cos(radians(60)), 2) + y * y + pow(-1.2 - x * sin(radians(60)), 2)).squareRoot()
+        #expect(abs(expected - 0.73773) < 1e-5)
+        let v = try RuleScenes.check(yaml("{id: body, role: text, frame: [0, 100, 400, 400], fontSize: 17, label: Article}"))
+            .filter { $0.rule == "depth-min-reading-distance" }
+        #expect(v.map(\.entities) == [["doc"]])
+        #expect(abs((v.first?.measured ?? 0) - expected) < 1e-6)
+        #expect(v.first?.message == "doc is read from 0.74 m (at its text body, its nearest) for more than 10 s; place it at least 1 m away")
+        // The same text on the far side (frame x 880…1280: +440 pt) is 1.68 m away: the window is
+        // read at its centre, 1.2 m, and passes; so does a window with only a button on the near side.
+        let far = try RuleScenes.check(yaml("{id: body, role: text, frame: [880, 100, 400, 400], fontSize: 17, label: Article}"))
+        #expect(far.filter { $0.rule == "depth-min-reading-distance" }.isEmpty)
+        let button = try RuleScenes.check(yaml("{id: go, role: button, frame: [0, 100, 400, 400], label: Go}"))
+        #expect(button.filter { $0.rule == "depth-min-reading-distance" }.isEmpty)
+    }
+
     @Test func textSunkBehindItsWindowIsSaidToBeBehind() throws {
         // depth −4 pt in a dynamic window 1.5 m away: 4 × 1.5 × tan(0.0671°) = 7.027 mm behind.
         let v = try RuleScenes.check(Self.panel(distance: 1.5, duration: 1,

@@ -234,6 +234,40 @@ import SpatialModel
         #expect(vs.first?.spans == [[20, 39]])
     }
 
+    /// Session-16 trial H (fov/vc-below39): a button panel 1.2 m away at elevation −39°, the viewer
+    /// level. fov-vertical-comfort finds it comfortable (39° < 40° below); fov-no-head-turn leaves
+    /// the vertical direction of world content to it, so neither reports, and at −41° only
+    /// fov-vertical-comfort does (41°). Head-anchored content is judged vertically by
+    /// fov-no-head-turn (39° > 35°), and with fov-vertical-comfort off the world panel is again.
+    @Test func oneVerticalBandForWorldContent() throws {
+        let panel = { (placement: String) in """
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: panel
+                kind: window
+                \(placement)
+                size: [300, 120]
+                elements: [{id: go, role: button, frame: [90, 30, 120, 60], label: Go}]
+            """ }
+        let fovRules = { (v: [ReportViolation]) in v.filter { $0.rule.hasPrefix("fov-") }.map(\.rule) }
+        #expect(fovRules(try RuleScenes.check(panel("placement: {distance: 1.2, azimuth: 0, elevation: -39}"))).isEmpty)
+        let below41 = try RuleScenes.check(panel("placement: {distance: 1.2, azimuth: 0, elevation: -41}"))
+        #expect(fovRules(below41) == ["fov-vertical-comfort"])
+        #expect(abs((below41.first { $0.rule == "fov-vertical-comfort" }?.measured ?? 0) - 41) < 1e-6)
+        // Head-anchored at −39° (the button is the panel's centre): fov-no-head-turn, vertically.
+        let y = -1.2 * sin(radians(39)), z = -1.2 * cos(radians(39))
+        let hud = try RuleScenes.check(panel("anchor: head\n    position: [0, \(y), \(z)]")).filter { $0.rule == "fov-no-head-turn" }
+        #expect(hud.count == 1 && abs((hud.first?.measured ?? 0) - 39) < 1e-6 && hud.first?.threshold == 35)
+        #expect(hud.first?.message.contains("vertically") == true)
+        let alone = try RuleScenes.check(panel("placement: {distance: 1.2, azimuth: 0, elevation: -39}"),
+                                         config: "rules:\n  fov-vertical-comfort: {enabled: false}\n").filter { $0.rule == "fov-no-head-turn" }
+        #expect(alone.count == 1 && abs((alone.first?.measured ?? 0) - 39) < 1e-6)
+        // Horizontally nothing changes: 50° to the side is beyond the 45° half field of view.
+        let side = try RuleScenes.check(panel("placement: {distance: 1.2, azimuth: 50, elevation: 0}")).filter { $0.rule == "fov-no-head-turn" }
+        #expect(side.count == 1 && abs((side.first?.measured ?? 0) - 50) < 1e-6 && side.first?.threshold == 45)
+    }
+
     @Test func interactiveContentBehindTheRestingPoseNeedsAHeadTurn() {
         var fx = RuleFixture(duration: 2.0 / 90)
         fx.add("knob", .model) { e in e.interactive = true }

@@ -55,7 +55,49 @@ import SpatialModel
         #expect(v[0].spans == [0...179])
         #expect(v[1].spans == [0...90] && v[2].spans == [0...90])
         #expect(v[0].message.contains("scales and repeats forever"))
-        #expect(v[1].message.contains("slides") && v[2].message.contains("moves in depth"))
+        // As the viewer sees them (eye at (0, 1.6, 0)): v1, 1.0 m left and 2 m ahead, moving 0.3 m
+        // right, crosses the line of sight by 0.3 · 2/√5 = 0.268 m and comes 0.3 · 1/√5 = 0.134 m
+        // closer: a slide. v2, 0.5 m left, moving 0.3 m toward +z, comes 0.3 · 2/√4.25 = 0.291 m
+        // closer and crosses by 0.073 m: it moves toward the viewer.
+        #expect(v[1].message.contains("slides") && !v[1].message.contains("toward"))
+        #expect(v[2].message.contains("moves toward the viewer") && !v[2].message.contains("slides"))
+    }
+
+    /// Session-16 trial (motion/rm-side-card-toward): a card 1.5 m to the viewer's right, 0.1 m
+    /// below the eye, moves 0.7 m along world x toward them. Along the line of sight (1.5, −0.1, 0)
+    /// / 1.5033 it comes 0.7 · 1.5/1.5033 = 0.698 m closer; across it, it drifts 0.7 · 0.1/1.5033 =
+    /// 0.047 m. Named as seen: one kind, "moves toward the viewer" (it was "slides", from world x).
+    @Test func anApproachFromTheSideIsADepthChangeAsSeen() throws {
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 3
+            settings: {reduceMotion: true}
+            entities:
+              - id: card
+                kind: window
+                position: [1.5, 1.5, 0]
+                size: [300, 200]
+                animation:
+                  trigger: system
+                  keyframes: [{t: 0, position: [1.5, 1.5, 0]}, {t: 1, position: [0.8, 1.5, 0]}]
+            """).filter { $0.rule == "motion-reduce-motion" }
+        #expect(v.count == 1 && v.first?.measured == 1)
+        #expect(v.first?.message.hasPrefix("card moves toward the viewer on its own while Reduce Motion is on") == true, "\(v.first?.message ?? "")")
+        // Going back the other way it moves away; head-anchored keys keep the head frame's z.
+        let away = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 2
+            settings: {reduceMotion: true}
+            entities:
+              - id: card
+                kind: window
+                position: [0.8, 1.5, 0]
+                size: [300, 200]
+                animation:
+                  trigger: system
+                  keyframes: [{t: 0, position: [0.8, 1.5, 0]}, {t: 1, position: [1.5, 1.5, 0]}]
+            """).filter { $0.rule == "motion-reduce-motion" }
+        #expect(away.first?.message.hasPrefix("card moves away from the viewer") == true, "\(away.first?.message ?? "")")
     }
 
     @Test func withoutReduceMotionNothingIsJudged() throws {

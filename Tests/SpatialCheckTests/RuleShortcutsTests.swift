@@ -115,6 +115,9 @@ import SpatialModel
             string: HUD
             fontSize: 17
             position: [0, 0, -0.3]
+          # Far to the side of the resting pose: fov-no-head-turn (the panel's button, 48° below,
+          # is fov-vertical-comfort's since world content has one vertical band).
+          - {id: side-knob, kind: volume, size: [0.1, 0.1, 0.1], position: [2, 1.6, -0.5], interactive: true}
         events:
           - {t: 1, action: show, entity: late-note}
           - {t: 11.8, action: hide, entity: late-note}

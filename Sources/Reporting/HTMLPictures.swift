@@ -32,6 +32,47 @@ func shortLabel(_ s: String, max: Int = 28) -> String {
     return String(s.prefix(head)) + "…" + String(s.suffix(tail))
 }
 
+/// The most characters of an entity path the HTML page prints in text and pictures: a longer one
+/// is elided in the middle (its first and last `elidedPathHalf` characters around "…"; cut at
+/// character boundaries, before escaping), and each card lists the whole path once, in its
+/// "full entity paths" details. A window id of 1,900 characters was printed about ten times per
+/// finding (a 6.7 MB page for one scene of 302 findings).
+let elidedPathHalf = 40
+
+/// `path` elided in the middle when longer than 2 × `elidedPathHalf` + 1 characters.
+func elidedPath(_ path: String) -> String {
+    guard path.utf8.count > 2 * elidedPathHalf + 1, path.count > 2 * elidedPathHalf + 1 else { return path }
+    return String(path.prefix(elidedPathHalf)) + "…" + String(path.suffix(elidedPathHalf))
+}
+
+/// `text` (a message or summary naming entity paths) with each of `paths` that `elidedPath`
+/// shortens replaced by its elided form, longest first (compared as UTF-8 bytes: a message names
+/// two paths of up to 4 KB that share most of their bytes).
+func elidingPaths(in text: String, _ paths: [String]) -> String {
+    let long = Set(paths.filter { $0.utf8.count > 2 * elidedPathHalf + 1 && elidedPath($0) != $0 })
+        .sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 }
+    guard !long.isEmpty, text.utf8.count > 2 * elidedPathHalf + 1 else { return text }
+    var bytes = Array(text.utf8)
+    for p in long {
+        let needle = Array(p.utf8), short = Array(elidedPath(p).utf8)
+        guard let head = needle.first, needle.count <= bytes.count else { continue }
+        var out: [UInt8] = []
+        var i = 0, replaced = false
+        while i < bytes.count {
+            if bytes[i] == head, i + needle.count <= bytes.count, bytes[i..<(i + needle.count)].elementsEqual(needle) {
+                out += short
+                i += needle.count
+                replaced = true
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        if replaced { bytes = out }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
 /// The largest of 1, 2, 5 × 10^k (m) that is at most `x`.
 func niceLength(_ x: Double) -> Double {
     guard x.isFinite, x >= 1e-6, x <= 1e9 else { return 1 }
@@ -149,7 +190,7 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     for fp in ordered {
         let sev = worst[fp.path]
         let c = severityColor(sev)
-        let title = "<title>\(Escape.html(fp.path)) (\(Escape.html(fp.kind)))\(sev.map { ": worst finding \($0.rawValue)" } ?? "")</title>"
+        let title = "<title>\(Escape.html(elidedPath(fp.path))) (\(Escape.html(fp.kind)))\(sev.map { ": worst finding \($0.rawValue)" } ?? "")</title>"
         if fp.outline.count >= 3 {
             let points = fp.outline.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
             out += "<polygon points=\"\(points)\" fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\" stroke-width=\"1.5\">\(title)</polygon>\n"
@@ -172,7 +213,7 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         guard let (x, y) = board.place([(cx, z0 - 4), (cx, z1 + 12), (x1 + 4, (z0 + z1) / 2 + 4), (x0 - tw - 4, (z0 + z1) / 2 + 4)],
                                        width: tw, height: 10, bounds: (w, h)) else { continue }
         let sev = worst[fp.path]
-        labels += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"10\" fill=\"\(severityText(sev))\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"\(sev == nil ? "" : " font-weight=\"600\"")>\(Escape.html(text))<title>\(Escape.html(fp.path))</title></text>\n"
+        labels += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"10\" fill=\"\(severityText(sev))\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"\(sev == nil ? "" : " font-weight=\"600\"")>\(Escape.html(text))<title>\(Escape.html(elidedPath(fp.path)))</title></text>\n"
     }
     if let first = snapshot.viewerPath.first {
         let points = snapshot.viewerPath.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
@@ -300,7 +341,7 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double
         let y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
         guard x1 >= x0, y1 >= y0 else { continue }
         let col = hot ? c : "#8e8e93"
-        out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\"><title>\(Escape.html(b.path)) at \(fmt(b.distance, 2)) m</title></rect>\n"
+        out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\"><title>\(Escape.html(elidedPath(b.path))) at \(fmt(b.distance, 2)) m</title></rect>\n"
         if hot { hotBoxes.append(b) }
     }
     // The measured quantity.
@@ -430,7 +471,7 @@ func timelineSVG(scene: SceneReport, groups: [ViolationGroup], snapshot: SceneSn
                 merged.append(span)
             }
         }
-        let who = g.isFolded ? "\(g.count) findings" : (g.members.first?.entityList ?? "")
+        let who = g.isFolded ? "\(g.count) findings" : (g.members.first.map { $0.entities.isEmpty ? $0.entityList : $0.entities.map(elidedPath).joined(separator: ", ") } ?? "")
         for span in merged.prefix(100) {
             let x0 = fx(span.lowerBound), x1 = fx(span.upperBound + 1)
             body += "<rect x=\"\(n(x0))\" y=\"\(n(y + 3))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(rowH - 6))\" fill=\"\(severityColor(g.severity))\"><title>\(Escape.html(g.rule)) \(Escape.html(who)): frames \(span.lowerBound)–\(span.upperBound), t = \(fmt(Double(span.lowerBound) / rate, 2))–\(fmt(Double(span.upperBound + 1) / rate, 2)) s</title></rect>\n"

@@ -14,13 +14,15 @@ extension Report {
     /// and `replayBytes` bound the pictures and replays over all scenes (tests set them low).
     public func html(snapshots: [String: SceneSnapshot], replays: [String: ReplayData] = [:],
                      pictureBytes pictureLimit: Int = Report.htmlPictureBytes,
-                     replayBytes replayLimit: Int = Report.htmlReplayBytes) -> String {
+                     replayBytes replayLimit: Int = Report.htmlReplayBytes,
+                     cards cardLimit: Int = Report.htmlCardLimit) -> String {
         var body = banner()
         var anyReplay = false
         // Each scene folded once: the table counts its groups, the index and its section show them.
         let folded = scenes.map { foldViolations($0.violationsNewFirst) }
+        let shown = Self.cardsShown(folded: folded, limit: cardLimit)
         body += sceneTable(folded: folded)
-        body += ruleIndex(folded: folded)
+        body += ruleIndex(folded: folded, shown: shown)
         // The page's pictures and replays are bounded over all its scenes: past `htmlPictureBytes`
         // of scene sections with pictures, or `htmlReplayBytes` of replays, the later scenes get
         // their findings without them, and say so.
@@ -28,6 +30,7 @@ extension Report {
         for (n, s) in scenes.enumerated() {
             var snap = snapshots[s.path] ?? s.geometry
             var replay: String?
+            var hasReplay = false
             if let data = replays[s.path] ?? snap?.replay {
                 let values = data.valueCount
                 if values > ReplayData.maxValues {
@@ -38,6 +41,7 @@ extension Report {
                     var section = ReplayHTML.section(data, sceneIndex: n)
                     replayBytes += section.utf8.count
                     anyReplay = true
+                    hasReplay = true
                     if data.frameCount < s.frames {
                         section += Self.replayNote("The 3D replay covers frames 0–\(max(0, data.frameCount - 1)) of \(s.frames): a scene's replay records at most \(groupedThousands(Int64(ReplayData.recordingLimit))) numbers of keyframes and visibility changes.")
                     }
@@ -50,7 +54,8 @@ extension Report {
                 picturesLeftOut = true
             }
             let section = sceneSection(s, index: n, groups: folded[n], snapshot: snap, replay: replay,
-                                       picturesLeftOut: picturesLeftOut, pictureLimit: pictureLimit)
+                                       picturesLeftOut: picturesLeftOut, pictureLimit: pictureLimit,
+                                       shown: shown.map { $0[n] }, cardLimit: cardLimit, hasReplay: hasReplay)
             if snap != nil { pictureBytes += section.utf8.count }
             body += section
         }
@@ -70,6 +75,44 @@ extension Report {
     public static let htmlPictureBytes = 16 * 1_048_576
     /// Bytes of 3D replays one page holds; the scenes after them have no replay.
     public static let htmlReplayBytes = 8 * 1_048_576
+    /// Cards (folded findings) one page shows over all its scenes: the most severe first, in the
+    /// report's order among equals; each scene counts the rest by rule and severity. The summary
+    /// tables count every finding, and the gate has seen every violation before.
+    public static let htmlCardLimit = 2_000
+
+    /// Which groups of each scene get a card when the page holds more than `limit`; nil: all.
+    static func cardsShown(folded: [[ViolationGroup]], limit: Int) -> [Set<Int>]? {
+        let total = folded.reduce(0) { $0 + $1.count }
+        guard total > limit else { return nil }
+        var order: [(severity: Severity, scene: Int, group: Int)] = []
+        order.reserveCapacity(total)
+        for (n, groups) in folded.enumerated() {
+            for (k, g) in groups.enumerated() { order.append((g.severity, n, k)) }
+        }
+        order.sort { a, b in a.severity != b.severity ? a.severity < b.severity : a.scene != b.scene ? a.scene < b.scene : a.group < b.group }
+        var shown = [Set<Int>](repeating: [], count: folded.count)
+        for o in order.prefix(max(0, limit)) { shown[o.scene].insert(o.group) }
+        return shown
+    }
+
+    /// The line a scene prints for its groups without a card: their violations by rule and severity.
+    static func cardsNotShownLine(_ groups: [ViolationGroup], limit: Int) -> String? {
+        guard !groups.isEmpty else { return nil }
+        struct Key: Hashable { var rule: String; var severity: Severity }
+        var counts: [Key: Int] = [:]
+        var keys: [Key] = []
+        for g in groups {
+            let k = Key(rule: g.rule, severity: g.severity)
+            if counts[k] == nil { keys.append(k) }
+            counts[k, default: 0] += g.count
+        }
+        keys.sort { a, b in a.severity != b.severity ? a.severity < b.severity : a.rule < b.rule }
+        let n = counts.values.reduce(0, +)
+        let list = keys.prefix(10).map { k in "\(k.rule): \(counts[k] ?? 0) \(k.severity.rawValue)" }.joined(separator: ", ")
+            + (keys.count > 10 ? " and \(keys.count - 10) more" : "")
+        return "\(n) more violation\(n == 1 ? "" : "s") (\(list)) are not shown here: the page shows at most \(groupedThousands(Int64(limit))) findings, "
+            + "the most severe first. They count in the tables above and in the exit code; the JSON and SARIF reports list them."
+    }
 
     /// "16 MiB", or bytes below one MiB.
     static func sizeText(_ bytes: Int) -> String {
@@ -141,7 +184,7 @@ extension Report {
     }
 
     /// Every folded finding by severity, then rule: a link to its card.
-    func ruleIndex(folded: [[ViolationGroup]]) -> String {
+    func ruleIndex(folded: [[ViolationGroup]], shown cards: [Set<Int>]? = nil) -> String {
         var rows: [(Severity, String, Int, Int, ViolationGroup)] = []
         for (n, groups) in folded.enumerated() {
             for (k, g) in groups.enumerated() { rows.append((g.severity, g.rule, n, k, g)) }
@@ -166,7 +209,9 @@ extension Report {
                     rule = r.1
                     out += "<li><code>\(Escape.html(rule))</code><ul>"
                 }
-                out += "<li><a href=\"#s\(r.2)-g\(r.3)\">\(Escape.html(scenes[r.2].path))</a>: \(Escape.html(r.4.summary))</li>"
+                let hasCard = cards.map { $0[r.2].contains(r.3) } ?? true
+                let anchor = hasCard ? "s\(r.2)-g\(r.3)" : "scene-\(r.2)"
+                out += "<li><a href=\"#\(anchor)\">\(Escape.html(scenes[r.2].path))</a>: \(Escape.html(elidingPaths(in: r.4.summary, [r.4.container])))</li>"
             }
             out += "</ul></li>\n</ul>\n"
         }
@@ -177,7 +222,8 @@ extension Report {
 
     /// `groups`: the scene's violations folded (`foldViolations` of `violationsNewFirst`).
     func sceneSection(_ s: SceneReport, index n: Int, groups: [ViolationGroup], snapshot snap: SceneSnapshot?, replay: String?,
-                      picturesLeftOut: Bool = false, pictureLimit: Int = Report.htmlPictureBytes) -> String {
+                      picturesLeftOut: Bool = false, pictureLimit: Int = Report.htmlPictureBytes,
+                      shown: Set<Int>? = nil, cardLimit: Int = Report.htmlCardLimit, hasReplay: Bool = true) -> String {
         var out = "<section class=\"scene\" id=\"scene-\(n)\">\n"
         out += "<h2>\(Escape.html(s.path))\(s.name.map { " <span class=\"scene-name\">\(Escape.html($0))</span>" } ?? "")</h2>\n"
         if s.status == .error {
@@ -207,9 +253,12 @@ extension Report {
         out += "<div class=\"replay-slot\" data-scene-index=\"\(n)\">\(replay ?? "")</div>\n"
         if s.violations.isEmpty && s.omittedCount == 0 { out += "<p class=\"status-clean\">✓ No findings: this scene is clean.</p>\n" }
         // At most `SceneSnapshot.maxViews` cards draw pictures, so the page stays bounded.
-        for (k, g) in groups.enumerated() {
+        for (k, g) in groups.enumerated() where shown?.contains(k) ?? true {
             out += card(g, scene: s, sceneIndex: n, groupIndex: k, snapshot: k < SceneSnapshot.maxViews ? snap : nil,
-                        picturesLeftOut: snap != nil && k >= SceneSnapshot.maxViews)
+                        picturesLeftOut: snap != nil && k >= SceneSnapshot.maxViews, hasReplay: hasReplay)
+        }
+        if let shown, let line = Self.cardsNotShownLine(groups.enumerated().filter { !shown.contains($0.offset) }.map(\.element), limit: cardLimit) {
+            out += "<p class=\"omitted\">\(Escape.html(line))</p>\n"
         }
         if let line = OmittedViolations.notShown(s.omitted) { out += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
         if let stopped = s.stopped { out += "<p class=\"omitted\"><strong>\(Escape.html(stopped.line))</strong></p>\n" }
@@ -218,7 +267,7 @@ extension Report {
     }
 
     func card(_ g: ViolationGroup, scene s: SceneReport, sceneIndex n: Int, groupIndex k: Int, snapshot snap: SceneSnapshot?,
-              picturesLeftOut: Bool = false) -> String {
+              picturesLeftOut: Bool = false, hasReplay: Bool = true) -> String {
         guard let first = g.members.first else { return "" }
         // The member whose worst frame was captured draws the picture (the first, usually).
         let lead = g.members.first { snap?.views[$0.worstFrame] != nil } ?? first
@@ -226,7 +275,9 @@ extension Report {
         let atFrame = g.members.filter { m in
             m.spans.contains { $0.contains(lead.worstFrame) }
         }
+        // (Paths `elidedPath` shortens are left out of them when no replay reads them.)
         let entities = Array(Set((atFrame.isEmpty ? [lead] : atFrame).flatMap { $0.entities })).sorted()
+            .filter { hasReplay || elidedPath($0) == $0 }
         var out = "<article class=\"vcard sev-border-\(g.severity.rawValue)\" id=\"s\(n)-g\(k)\" data-severity=\"\(g.severity.rawValue)\""
         out += " data-scene-index=\"\(n)\" data-frame=\"\(lead.worstFrame)\" data-entities=\"\(Escape.html(entities.joined(separator: " ")))\">\n"
         let rule = Escape.httpsURL(first.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(g.rule))</a>" } ?? Escape.html(g.rule)
@@ -237,17 +288,20 @@ extension Report {
         out += "<h3><span class=\"sev sev-\(g.severity.rawValue)\">\(g.severity.rawValue)</span> <code>\(rule)</code>\(badge)"
         if g.isFolded { out += " <span class=\"fold\">× \(g.count)</span>" }
         out += "</h3>\n"
+        // Entity paths longer than `elidedPathHalf` × 2 + 1 characters are elided in the text and
+        // pictures; the card lists each of them whole once, below.
+        let namedPaths = [g.container] + first.entities
         if g.isFolded {
-            out += "<p class=\"summary\">\(Escape.html(g.summary)).</p>\n"
-            out += "<p>\(Escape.html(first.message))</p>\n"
+            out += "<p class=\"summary\">\(Escape.html(elidingPaths(in: g.summary, [g.container]))).</p>\n"
+            out += "<p>\(Escape.html(elidingPaths(in: first.message, first.entities + [g.container])))</p>\n"
         } else {
-            let who = first.entities.isEmpty ? "whole scene" : first.entities.joined(separator: ", ")
-            out += "<p><b>\(Escape.html(who))</b>: \(Escape.html(first.message))</p>\n"
+            let who = first.entities.isEmpty ? "whole scene" : first.entities.map(elidedPath).joined(separator: ", ")
+            out += "<p><b>\(Escape.html(who))</b>: \(Escape.html(elidingPaths(in: first.message, first.entities + [g.container])))</p>\n"
             let shown = fmtMeasure(first.measured, first.threshold)
             out += "<p class=\"measure\">measured <b>\(shown.measured) \(Escape.html(first.unit))</b>, threshold \(shown.threshold) \(Escape.html(first.unit))"
             if first.borderline { out += " (borderline)" }
             out += "; \(Escape.html(timeRange(first, frameRate: s.frameRate))); worst at frame \(first.worstFrame)"
-            if let l = first.location { out += "; <code>\(Escape.html(s.path)):\(l.line):\(l.column)</code>" }
+            if let l = first.location { out += "; <code>\(Escape.html(elidedPath(s.path))):\(l.line):\(l.column)</code>" }
             out += "</p>\n"
         }
         if picturesLeftOut {
@@ -282,12 +336,19 @@ extension Report {
         if g.isFolded {
             out += "<details><summary>The \(g.count) findings</summary>\n<table class=\"members\"><thead><tr><th>entities</th><th class=\"n\">measured</th><th class=\"n\">threshold</th><th>when</th></tr></thead><tbody>\n"
             for v in g.members.prefix(200) {
-                out += "<tr><td>\(Escape.html(v.entityList))</td><td class=\"n\">\(fmtValue(v.measured)) \(Escape.html(v.unit))</td>"
+                out += "<tr><td>\(Escape.html(v.entities.isEmpty ? v.entityList : v.entities.map(elidedPath).joined(separator: ", ")))</td><td class=\"n\">\(fmtValue(v.measured)) \(Escape.html(v.unit))</td>"
                 out += "<td class=\"n\">\(fmtValue(v.threshold)) \(Escape.html(v.unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
             }
             out += "</tbody></table>\n"
             if g.count > 200 { out += "<p>… and \(g.count - 200) more (the JSON report lists every one).</p>\n" }
             out += "</details>\n"
+        }
+        var elided: [String] = []
+        var listed = Set<String>()
+        for p in namedPaths where elidedPath(p) != p && listed.insert(p).inserted { elided.append(p) }
+        if !elided.isEmpty {
+            out += "<details class=\"paths\"><summary>Full entity paths (\(elided.count))</summary><ul>"
+            out += elided.map { "<li><code>\(Escape.html($0))</code></li>" }.joined() + "</ul></details>\n"
         }
         out += "</article>\n"
         return out

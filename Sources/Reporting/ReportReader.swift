@@ -359,7 +359,8 @@ private func number(_ any: Any?) -> Double? {
     return d.isFinite ? d : nil
 }
 
-private extension Int {
+extension Int {
+    /// `d` as an Int, clamped to ±1e12 (values read from a saved report).
     init(clamping d: Double) {
         self = d >= 1e12 ? 1_000_000_000_000 : d <= -1e12 ? -1_000_000_000_000 : Int(d)
     }

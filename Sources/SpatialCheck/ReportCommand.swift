@@ -57,8 +57,14 @@ extension SpatialCheck {
         merged.notChecked = catalogNotChecked
         var gating: Set<String>?
         if let b = options.baselinePath {
-            guard let baseline = read(b) else { return .failure(diagnostics) }
-            let c = BaselineComparison(current: merged, baseline: baseline)
+            // Read as a stream, keeping what the comparison needs (`Report.readBaseline`).
+            let c: BaselineComparison
+            do {
+                let baseline = try Report.readBaseline(path: b, currentScenePaths: Set(merged.scenes.map(\.path)))
+                c = try Report.fixedDetails(BaselineComparison(current: merged, baseline: baseline), baselinePath: b)
+            } catch {
+                return .failure([error])
+            }
             gating = c.gating
             merged.apply(c)
         }

@@ -93,16 +93,6 @@ extension SpatialCheck {
         }
         if let failOn = options.failOn { configuration.failOn = failOn }
 
-        // Baseline.
-        var baselineReport: Report?
-        if let baselinePath = options.baselinePath {
-            do {
-                baselineReport = try Report.read(path: baselinePath, role: "baseline report")
-            } catch {
-                return failedRun([error], configuration: configuration)
-            }
-        }
-
         // Scenes, in parallel when asked; results land in input order. A path that cannot be
         // checked (missing, an empty directory, ...) is a scene with status error, in its place.
         // Each is named by its path relative to the project root (`reportPath`), which also
@@ -147,6 +137,16 @@ extension SpatialCheck {
         // run's order (`BaselineSteps`); only a run naming one scene path twice, whose gate and
         // matches then cross scenes, is compared as a whole at the end with every violation held.
         let reportPaths = inputs.map(\.path.report)
+        // The baseline, read as a stream keeping what the gate compares (`Report.readBaseline`);
+        // entity paths only of its scenes this run does not name (matched from another folder).
+        var baselineReport: Report?
+        if let baselinePath = options.baselinePath {
+            do {
+                baselineReport = try Report.readBaseline(path: baselinePath, currentScenePaths: Set(reportPaths))
+            } catch {
+                return failedRun([error], configuration: configuration)
+            }
+        }
         let wholeComparison = baselineReport != nil && Set(reportPaths).count < reportPaths.count
         let limitEach = wholeComparison ? nil : messagesAbove
         let steps = wholeComparison ? nil : baselineReport.map {
@@ -191,12 +191,18 @@ extension SpatialCheck {
         if let steps {
             // Each scene was compared (its violations carry their status) and limited as it came;
             // `apply` gives the kept ones the same statuses and records the fixed ones.
-            let c = BaselineComparison(entries: steps.entries + steps.matcher.fixed(checkedScenes: report.scenes.filter { $0.status == .checked }))
+            var c = BaselineComparison(entries: steps.entries + steps.matcher.fixed(checkedScenes: report.scenes.filter { $0.status == .checked }))
+            if let baselinePath = options.baselinePath {
+                do { c = try Report.fixedDetails(c, baselinePath: baselinePath) } catch { return failedRun([error], configuration: configuration) }
+            }
             comparison = c
             report.apply(c)
             exit = exitCode(of: report, failsGate: steps.failsGate)
         } else if let baselineReport {
-            let c = BaselineComparison(current: report, baseline: baselineReport)
+            var c = BaselineComparison(current: report, baseline: baselineReport)
+            if let baselinePath = options.baselinePath {
+                do { c = try Report.fixedDetails(c, baselinePath: baselinePath) } catch { return failedRun([error], configuration: configuration) }
+            }
             comparison = c
             report.apply(c)
             exit = exitCode(of: report, failsGate: report.failsGate(gating: c.gating))

@@ -159,6 +159,34 @@ public enum FileName {
         if out.count > limit { throw .tooLarge(Int64(out.count)) }
         return out
     }
+
+    /// A regular file read in pieces (`read(into:)`), opened as `read` opens one (by its path's
+    /// bytes, without blocking on a FIFO or device, refused when `stat` says it is over `limit`):
+    /// for files too large to hold whole, such as a saved report read as a baseline.
+    public final class Stream {
+        private let fd: Int32
+        /// The file's size when it was opened.
+        public let size: Int64
+        public init(_ path: String, limit: Int64) throws(ReadError) {
+            let fd = withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            guard fd >= 0 else { throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable }
+            var st = stat()
+            guard fstat(fd, &st) == 0 else { close(fd); throw .unreadable }
+            guard st.st_mode & S_IFMT == S_IFREG else { close(fd); throw .notRegular }
+            guard Int64(st.st_size) <= limit else { close(fd); throw .tooLarge(Int64(st.st_size)) }
+            self.fd = fd
+            self.size = Int64(st.st_size)
+        }
+        deinit { close(fd) }
+        /// Fills `buffer` from its start with the next bytes of the file: how many (0 at its end).
+        public func read(into buffer: inout [UInt8]) throws(ReadError) -> Int {
+            while true {
+                let n = buffer.withUnsafeMutableBytes { sysRead(fd, $0.baseAddress, $0.count) }
+                if n < 0 { if errno == EINTR { continue }; throw .unreadable }
+                return n
+            }
+        }
+    }
 }
 
 #if canImport(Glibc)

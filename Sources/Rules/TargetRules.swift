@@ -473,21 +473,6 @@ final class TargetPairAnalyzer: RuleProcessor {
             // the margin (`searchRadius`), so no rule can hold (cos(Ri + Rj) from each one's cosine
             // and sine; 10⁻¹² is far above their rounding).
             if maxOverlap >= 0, rad[i] + rad[j] < 180, cosv < cosRad[i] * cosRad[j] - sinRad[i] * sinRad[j] - 1e-12 { return }
-            // The pair's own frame: its midpoint direction, and across it world right and up.
-            let (mid, right, up) = Self.pairFrame(f.center[a] - head, f.center[b] - head, dir[i])
-            let ia = Self.components(dir[i], right, up, mid), ib = Self.components(dir[j], right, up, mid)
-            // The centres' offsets along right and up, as angles seen from the eye:
-            // x = atan2(d·right, d·mid), y = atan2(d·up, d·mid), their differences each in one
-            // arctangent (the angle between the two (mid, right) and (mid, up) vectors; the
-            // simulator's arctangent, `sm_atan2`: within an ulp of libm's at a fraction of its cost).
-            let dx = degrees(sm_atan2(ia.x * ib.z - ia.z * ib.x, ia.z * ib.z + ia.x * ib.x))
-            let dy = degrees(sm_atan2(ia.y * ib.z - ia.z * ib.y, ia.z * ib.z + ia.y * ib.y))
-            var g = uprightGap(dx, dy, hw[i], hh[i], hw[j], hh[j])
-            // No rule can hold for a pair that neither overlaps nor comes within a gap threshold:
-            // skip the centre separation for it. (The first test, without dividing, settles most
-            // pairs: a gap clearly beyond the margin fails both gap thresholds below.)
-            if g.overlap == 0, maxOverlap >= 0, g.gap > clearlyBeyond { return }
-            guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
             // The centre separation, computed when something needs its value (`spacingShortcut`;
             // NaN until then: computing it again gives the same value).
             var sep = Double.nan
@@ -503,9 +488,28 @@ final class TargetPairAnalyzer: RuleProcessor {
                 sep = degrees(acos(cosv)) / pa
                 closeCentres = sep < spacing
             }
-            // Each rule also needs one of these, whatever the outline's gap: without any, the
-            // outline of a tilted image is not worth computing.
+            // Each rule also needs one of these, whatever the images' gap (`evaluate`: the overlap
+            // at the same depth, the spacing with centres closer than `spacing`, the padding of
+            // two large controls): without any, no finding, and neither the pair's frame nor a
+            // tilted outline is worth computing. (Many of the pairs the cones let through in a
+            // crowded scene: buttons' cones reach ~6.7° apart, spacing needs centres within ~4°,
+            // and windows at different distances are rarely at the same depth.)
             guard (canOverlap && sameDepth) || (canSpace && closeCentres) || (canPad && bothLarge) else { return }
+            // The pair's own frame: its midpoint direction, and across it world right and up.
+            let (mid, right, up) = Self.pairFrame(f.center[a] - head, f.center[b] - head, dir[i])
+            let ia = Self.components(dir[i], right, up, mid), ib = Self.components(dir[j], right, up, mid)
+            // The centres' offsets along right and up, as angles seen from the eye:
+            // x = atan2(d·right, d·mid), y = atan2(d·up, d·mid), their differences each in one
+            // arctangent (the angle between the two (mid, right) and (mid, up) vectors; the
+            // simulator's arctangent, `sm_atan2`: within an ulp of libm's at a fraction of its cost).
+            let dx = degrees(sm_atan2(ia.x * ib.z - ia.z * ib.x, ia.z * ib.z + ia.x * ib.x))
+            let dy = degrees(sm_atan2(ia.y * ib.z - ia.z * ib.y, ia.z * ib.z + ia.y * ib.y))
+            var g = uprightGap(dx, dy, hw[i], hh[i], hw[j], hh[j])
+            // No rule can hold for a pair that neither overlaps nor comes within a gap threshold.
+            // (The first test, without dividing, settles most pairs: a gap clearly beyond the
+            // margin fails both gap thresholds below.)
+            if g.overlap == 0, maxOverlap >= 0, g.gap > clearlyBeyond { return }
+            guard g.overlap / pa > maxOverlap || g.gap / pa < edgeGap || g.gap / pa < padGap else { return }
             // A flat element whose image is tilted is compared by its own outline, not by the
             // upright box around its image (which would bring tilted neighbours falsely close).
             // Both projected across the line of sight to the pair's midpoint, so that two parallel

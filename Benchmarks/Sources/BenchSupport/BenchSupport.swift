@@ -239,6 +239,8 @@ public struct PairPassResult: Sendable {
     public var pairTests = 0
     public var violatingPairFrames = 0
     public var swiftPairTests = 0
+    /// Violating pair-frames per the Swift pass: the frame counts of its violations summed.
+    public var swiftViolatingPairFrames = 0
     /// `RuleEngine.finish` for these rules (messages, fingerprints, sort of the violations): work
     /// per violation, which the reference does not do; not in `swiftNanoseconds`.
     public var swiftFinishNanoseconds: UInt64 = 0
@@ -306,8 +308,9 @@ public func pairPassComparison(scene: Scene, frames: Int) -> PairPassResult {
         result.frames += 1
     }
     let t0 = nowNanoseconds()
-    blackHole(engine.finish().count)
+    let violations = engine.finish()
     result.swiftFinishNanoseconds = nowNanoseconds() - t0
+    result.swiftViolatingPairFrames = violations.reduce(0) { $0 + $1.frameCount }
     result.pairTests = Int(ref_pairs_checks(ref))
     result.violatingPairFrames = Int(ref_pairs_findings(ref))
     result.swiftPairTests = engine.pairChecks

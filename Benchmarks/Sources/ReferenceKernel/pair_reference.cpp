@@ -62,6 +62,40 @@ Gap quadGap(const Quad &a, const Quad &b) {
             best = std::min(best, std::min(pointSegment(ca[i], cb[j], cb[(j + 1) % 4]), pointSegment(cb[i], ca[j], ca[(j + 1) % 4])));
     return {std::isfinite(best) ? best : 0, 0};
 }
+// The gap and overlap of the upright rectangles (±hwa, ±hha) and (dx, dy) ± (hwb, hhb).
+inline Gap uprightGap(double dx, double dy, double hwa, double hha, double hwb, double hhb) {
+    double adx = std::fabs(dx), ady = std::fabs(dy), sx = hwa + hwb, sy = hha + hhb;
+    double gx = std::max(0.0, adx - sx), gy = std::max(0.0, ady - sy);
+    double ox = std::min(sx - adx, 2 * std::min(hwa, hwb)), oy = std::min(sy - ady, 2 * std::min(hha, hhb));
+    return {std::sqrt(gx * gx + gy * gy), ox > 0 && oy > 0 ? std::min(ox, oy) : 0};
+}
+
+constexpr double kDeg = 180 / M_PI;
+
+// World right and up across the unit direction m (right = m × world up normalized, up = right × m;
+// world +x made square to m within 1e-9 of the vertical).
+inline void acrossSight(V3 m, V3 &right, V3 &up) {
+    V3 r{-m.z, 0, m.x};
+    double l = len(r);
+    if (!(l > 1e-9)) { r = sub(V3{1, 0, 0}, mul(m, m.x)); l = len(r); }
+    right = l > 0 ? mul(r, 1 / l) : V3{1, 0, 0};
+    up = cross(right, m);
+}
+
+inline int32_t cellOf(double v, double cell) {
+    double c = std::floor(v / cell);
+    if (!std::isfinite(c)) return c > 0 ? INT32_MAX / 2 : INT32_MIN / 2;
+    return (int32_t)std::max((double)(INT32_MIN / 2), std::min((double)(INT32_MAX / 2), c));
+}
+
+// The first column two cyclic column ranges share, or -1.
+inline int32_t firstColumn(int32_t xa, int32_t la, int32_t xb, int32_t lb, int w) {
+    int ab = xa - xb, ba = xb - xa;
+    if (ab < 0) ab += w;
+    if (ba < 0) ba += w;
+    bool aInB = ab < lb, bInA = ba < la;
+    return aInB && bInA ? std::min(xa, xb) : bInA ? xb : aInB ? xa : -1;
+}
 } // namespace
 
 struct ref_pairs {
@@ -70,11 +104,11 @@ struct ref_pairs {
     std::vector<uint8_t> still, control;
     double spacing, edgeGap, maxOverlap, depthWindow, padGap, largeSize, pa;
     // per slot
-    std::vector<double> x0, y0, x1, y1;
+    std::vector<double> hw, hh, cosR, sinR, rad;
     std::vector<int32_t> slotK;
     std::vector<V3> dir, au, av;
-    std::vector<uint8_t> flat;
-    std::vector<int32_t> cx0, cy0;
+    std::vector<uint8_t> flat, present, large;
+    std::vector<int32_t> cx0, clen, cy0, cy1;
     // grid entries
     std::vector<int64_t> keys; std::vector<int32_t> items, order, bucket;
     // findings: flat open-addressing table and aggregates in flat arrays
@@ -131,9 +165,10 @@ extern "C" ref_pairs *ref_pairs_create(size_t n_entities, const int32_t *dynamic
     p->still.assign(still, still + n_entities); p->control.assign(control, control + n_entities);
     p->spacing = spacing; p->edgeGap = edge_gap; p->maxOverlap = max_overlap; p->depthWindow = depth_window;
     p->padGap = pad_gap; p->largeSize = large_size; p->pa = point_angle;
-    p->x0.resize(n_dynamic); p->y0.resize(n_dynamic); p->x1.resize(n_dynamic); p->y1.resize(n_dynamic);
+    for (auto *v : {&p->hw, &p->hh, &p->cosR, &p->sinR, &p->rad}) v->resize(n_dynamic);
     p->slotK.resize(n_dynamic); p->dir.resize(n_dynamic); p->au.resize(n_dynamic); p->av.resize(n_dynamic);
-    p->flat.resize(n_dynamic); p->cx0.resize(n_dynamic); p->cy0.resize(n_dynamic);
+    p->flat.resize(n_dynamic); p->present.resize(n_dynamic); p->large.resize(n_dynamic);
+    for (auto *v : {&p->cx0, &p->clen, &p->cy0, &p->cy1}) v->resize(n_dynamic);
     p->tkeys.assign(64, UINT64_MAX); p->tvals.assign(64, -1);
     return p;
 }
@@ -143,102 +178,156 @@ extern "C" int64_t ref_pairs_checks(const ref_pairs *p) { return p->checks; }
 extern "C" int64_t ref_pairs_findings(const ref_pairs *p) { return p->findings; }
 extern "C" int64_t ref_pairs_aggregates(const ref_pairs *p) { return (int64_t)p->firstFrame.size(); }
 
-static inline int32_t cellOf(double v, double cell) {
-    double c = std::floor(v / cell);
-    if (!std::isfinite(c)) return c > 0 ? INT32_MAX / 2 : INT32_MIN / 2;
-    return (int32_t)std::max((double)(INT32_MIN / 2), std::min((double)(INT32_MAX / 2), c));
-}
-
 extern "C" void ref_pairs_frame(ref_pairs *p, int64_t frame, const uint8_t *visible, const double *distance,
                                 const double *azimuth, const double *elevation, const double *aw, const double *ah,
                                 const double *ptEq, const double *center, const double *box, const double head_[3],
                                 const double headUp_[3]) {
-    const V3 head{head_[0], head_[1], head_[2]}, headUp{headUp_[0], headUp_[1], headUp_[2]};
+    (void)azimuth; (void)elevation; (void)ah; (void)headUp_;
+    const V3 head{head_[0], head_[1], head_[2]};
     auto C = [&](int e) { return V3{center[4 * e], center[4 * e + 1], center[4 * e + 2]}; };
+    const double pa = p->pa, margin = std::max(p->edgeGap, p->padGap) * pa;
+    const double cell = p->spacing * pa;
+    const int w = cell > 0 && std::isfinite(cell) ? std::max(1, std::min(1 << 16, (int)std::floor(360 / cell))) : 1;
+    const double width = 360.0 / w;
+    // Per entity: direction, upright extent around its own sight (world up), cone, cells.
     size_t n = 0;
     for (size_t k = 0; k < p->dyn.size(); k++) {
         int e = p->dyn[k];
         if (!visible[e] || !(distance[e] > 0)) continue;
-        double hw = aw[e] / 2, hh = ah[e] / 2;
-        p->x0[n] = azimuth[e] - hw; p->x1[n] = azimuth[e] + hw; p->y0[n] = elevation[e] - hh; p->y1[n] = elevation[e] + hh;
         p->slotK[n] = (int32_t)k;
-        p->dir[n] = normalize(sub(C(e), head));
+        V3 d = normalize(sub(C(e), head));
+        p->dir[n] = d;
         const double *b = box + 12 * e;
-        V3 a0{b[3], b[4], b[5]}, a1{b[6], b[7], b[8]}, a2{b[9], b[10], b[11]};
+        V3 c{b[0], b[1], b[2]}, a0{b[3], b[4], b[5]}, a1{b[6], b[7], b[8]}, a2{b[9], b[10], b[11]};
+        double hw = 180, hh = 90;
+        if (aw[e] < 360) {
+            V3 right, up;
+            acrossSight(d, right, up);
+            double lx = INFINITY, hx = -INFINITY, ly = INFINITY, hy = -INFINITY;
+            for (int q = 0; q < 8; q++) {
+                V3 v = add(sub(c, head), add(mul(a0, q & 1 ? 1 : -1), add(mul(a1, q & 2 ? 1 : -1), mul(a2, q & 4 ? 1 : -1))));
+                double z = dot(v, d), x = std::atan2(dot(v, right), z) * kDeg, y = std::atan2(dot(v, up), z) * kDeg;
+                lx = std::min(lx, x); hx = std::max(hx, x); ly = std::min(ly, y); hy = std::max(hy, y);
+            }
+            hw = (hx - lx) / 2; hh = (hy - ly) / 2;
+        }
+        p->hw[n] = hw; p->hh[n] = hh;
+        double r = std::sqrt(hw * hw + hh * hh) + margin / 2;
+        if (std::isfinite(r)) r = std::min(360.0, r * (1 + 1e-9) + 1e-9);
+        p->rad[n] = r; p->cosR[n] = std::cos(r / kDeg); p->sinR[n] = std::sin(r / kDeg);
+        // Cone cells: world azimuth columns that wrap, elevation rows; the whole circle around a pole.
+        double az = std::atan2(d.x, -d.z) * kDeg, el = std::atan2(d.y, std::sqrt(d.x * d.x + d.z * d.z)) * kDeg;
+        p->present[n] = std::isfinite(r) && std::isfinite(az) && std::isfinite(el);
+        if (p->present[n]) {
+            double half = INFINITY;
+            if (std::fabs(el) + r < 90) {
+                double s = std::sin(r / kDeg) / std::cos(el / kDeg);
+                if (s < 1) half = std::asin(s) * kDeg * (1 + 1e-9) + 1e-9;
+            }
+            int32_t y0 = cellOf(std::max(-90.0, el - r), width), y1 = cellOf(std::min(90.0, el + r), width);
+            int32_t x0 = 0, l = w;
+            if (half < 180) {
+                int32_t c0 = cellOf(az - half, width), c1 = cellOf(az + half, width);
+                if (c1 - c0 + 1 < w) { x0 = ((c0 % w) + w) % w; l = c1 - c0 + 1; }
+            }
+            p->cx0[n] = x0; p->clen[n] = l; p->cy0[n] = y0; p->cy1[n] = std::max(y0, y1);
+            p->large[n] = (int64_t)l * std::max(1, y1 - y0 + 1) > 1024;
+        }
         bool z0 = isZero(a0), z1 = isZero(a1), z2 = isZero(a2);
         p->flat[n] = (z0 + z1 + z2 == 1) && std::isfinite(distance[e]);
         if (p->flat[n]) { p->au[n] = z0 ? a1 : a0; p->av[n] = z2 ? a1 : a2; }
         n++;
     }
-    const double pa = p->pa, cell = p->spacing * pa, half = std::max(p->edgeGap, p->padGap) * pa / 2;
-    // Uniform grid: entries (cell, slot), counting-sorted by cell.
-    p->keys.clear(); p->items.clear();
-    int32_t loX = INT32_MAX, hiX = INT32_MIN, loY = INT32_MAX, hiY = INT32_MIN;
-    for (size_t i = 0; i < n; i++) {
-        int32_t a = cellOf(p->x0[i] - half, cell), b = cellOf(p->x1[i] + half, cell);
-        int32_t c = cellOf(p->y0[i] - half, cell), d = cellOf(p->y1[i] + half, cell);
-        p->cx0[i] = a; p->cy0[i] = c;
-        loX = std::min(loX, a); hiX = std::max(hiX, b); loY = std::min(loY, c); hiY = std::max(hiY, d);
-        for (int32_t x = a; x <= b; x++)
-            for (int32_t y = c; y <= d; y++) { p->keys.push_back(((int64_t)x << 32) | (uint32_t)y); p->items.push_back((int32_t)i); }
-    }
-    if (p->keys.empty()) return;
-    const int64_t H = (int64_t)hiY - loY + 1, W = (int64_t)hiX - loX + 1;
-    auto dense = [&](int64_t key) { return ((int64_t)(int32_t)(key >> 32) - loX) * H + ((int64_t)(int32_t)key - loY); };
-    p->bucket.assign((size_t)(W * H + 1), 0);
-    for (int64_t key : p->keys) p->bucket[dense(key) + 1]++;
-    for (int64_t c = 0; c < W * H; c++) p->bucket[c + 1] += p->bucket[c];
-    p->order.resize(p->keys.size());
-    for (size_t k = 0; k < p->keys.size(); k++) p->order[p->bucket[dense(p->keys[k])]++] = (int32_t)k;
-    const bool haveOverlap = true;
-    size_t s = 0, m = p->order.size();
-    while (s < m) {
-        size_t e = s + 1;
-        int64_t key = p->keys[p->order[s]];
-        while (e < m && p->keys[p->order[e]] == key) e++;
-        int32_t cx = (int32_t)(key >> 32), cy = (int32_t)key;
-        for (size_t q0 = s; q0 + 1 < e; q0++) {
-            for (size_t q1 = q0 + 1; q1 < e; q1++) {
-                int i = p->items[p->order[q0]], j = p->items[p->order[q1]];
-                if (i > j) std::swap(i, j);
-                p->checks++;
-                if (std::max(p->cx0[i], p->cx0[j]) != cx || std::max(p->cy0[i], p->cy0[j]) != cy) continue;
-                int ka = p->slotK[i], kb = p->slotK[j], a = p->dyn[ka], b = p->dyn[kb];
-                if (p->group[ka] == p->group[kb] && p->still[a] && p->still[b]) continue;
-                Gap g = rectGap(p->x0[i], p->y0[i], p->x1[i], p->y1[i], p->x0[j], p->y0[j], p->x1[j], p->y1[j]);
-                if (!(g.overlap / pa > p->maxOverlap || g.gap / pa < p->edgeGap || g.gap / pa < p->padGap)) continue;
-                if (p->flat[i] || p->flat[j]) {
-                    V3 mid = normalize(sub(add(C(a), C(b)), mul(head, 2)));
-                    V3 r = cross(mid, headUp); double lr = len(r);
-                    V3 right = lr > 1e-12 ? mul(r, 1 / lr) : V3{1, 0, 0}, up = cross(right, mid);
-                    bool tilted = false;
-                    auto quad = [&](int slot, int ent) {
-                        Quad q{{(p->x0[slot] + p->x1[slot]) / 2, (p->y0[slot] + p->y1[slot]) / 2},
-                               {(p->x1[slot] - p->x0[slot]) / 2, 0}, {0, (p->y1[slot] - p->y0[slot]) / 2}};
-                        if (!p->flat[slot]) return q;
-                        double k = 180 / M_PI / distance[ent];
-                        V2 u{dot(p->au[slot], right) * k, dot(p->au[slot], up) * k}, v{dot(p->av[slot], right) * k, dot(p->av[slot], up) * k};
-                        auto skew = [](V2 w) { return std::min(std::fabs(w.x), std::fabs(w.y)) > 1e-6 * std::max(std::fabs(w.x), std::fabs(w.y)); };
-                        if (!(skew(u) || skew(v))) return q;
-                        tilted = true;
-                        return Quad{{azimuth[ent], elevation[ent]}, u, v};
-                    };
-                    Quad qa = quad(i, a), qb = quad(j, b);
-                    if (tilted) {
-                        g = quadGap(qa, qb);
-                        if (!(g.overlap / pa > p->maxOverlap || g.gap / pa < p->edgeGap || g.gap / pa < p->padGap)) continue;
-                    }
-                }
-                double cosv = std::max(-1.0, std::min(1.0, dot(p->dir[i], p->dir[j])));
-                double sep = std::acos(cosv) * (180 / M_PI) / pa, gap = g.gap / pa, ov = g.overlap / pa;
-                bool bothLarge = ptEq[a] >= p->largeSize && ptEq[b] >= p->largeSize && p->control[a] && p->control[b];
-                bool sameDepth = std::fabs(distance[a] - distance[b]) <= p->depthWindow;
-                int lo = std::min(a, b), hi = std::max(a, b);
-                if (haveOverlap && ov > p->maxOverlap && sameDepth) report(p, 0, lo, hi, frame, ov, gap, false);
-                if (sep < p->spacing && gap < p->edgeGap) report(p, 1, lo, hi, frame, sep, gap, true);
-                if (bothLarge && gap < p->padGap) report(p, 2, lo, hi, frame, gap, sep, true);
+    const double clearlyBeyond = std::isfinite(margin) && margin >= 0 ? margin * (1 + 1e-9) : INFINITY;
+    // The pair test, in the pair's own frame.
+    auto test = [&](int i, int j) {
+        int ka = p->slotK[i], kb = p->slotK[j], a = p->dyn[ka], b = p->dyn[kb];
+        if (p->group[ka] == p->group[kb] && p->still[a] && p->still[b]) return;
+        double cosv = std::max(-1.0, std::min(1.0, dot(p->dir[i], p->dir[j])));
+        if (p->maxOverlap >= 0 && p->rad[i] + p->rad[j] < 180 && cosv < p->cosR[i] * p->cosR[j] - p->sinR[i] * p->sinR[j] - 1e-12) return;
+        V3 s = add(sub(C(a), head), sub(C(b), head));
+        double l = len(s);
+        V3 mid = l > 1e-12 && std::isfinite(l) ? mul(s, 1 / l) : p->dir[i], right, up;
+        acrossSight(mid, right, up);
+        V3 ia{dot(p->dir[i], right), dot(p->dir[i], up), dot(p->dir[i], mid)};
+        V3 ib{dot(p->dir[j], right), dot(p->dir[j], up), dot(p->dir[j], mid)};
+        double dx = std::atan2(ia.x * ib.z - ia.z * ib.x, ia.z * ib.z + ia.x * ib.x) * kDeg;
+        double dy = std::atan2(ia.y * ib.z - ia.z * ib.y, ia.z * ib.z + ia.y * ib.y) * kDeg;
+        Gap g = uprightGap(dx, dy, p->hw[i], p->hh[i], p->hw[j], p->hh[j]);
+        if (g.overlap == 0 && p->maxOverlap >= 0 && g.gap > clearlyBeyond) return;
+        if (!(g.overlap / pa > p->maxOverlap || g.gap / pa < p->edgeGap || g.gap / pa < p->padGap)) return;
+        if (p->flat[i] || p->flat[j]) {
+            bool tilted = false;
+            auto quad = [&](int slot, int ent, V3 q) {
+                Quad u{{std::atan2(q.x, q.z) * kDeg, std::atan2(q.y, q.z) * kDeg}, {p->hw[slot], 0}, {0, p->hh[slot]}};
+                if (!p->flat[slot] || !std::isfinite(distance[ent])) return u;
+                double k = kDeg / distance[ent];
+                V2 au{dot(p->au[slot], right) * k, dot(p->au[slot], up) * k}, av{dot(p->av[slot], right) * k, dot(p->av[slot], up) * k};
+                auto skew = [](V2 v) { return std::min(std::fabs(v.x), std::fabs(v.y)) > 1e-6 * std::max(std::fabs(v.x), std::fabs(v.y)); };
+                if (!(skew(au) || skew(av))) return u;
+                tilted = true;
+                return Quad{u.c, au, av};
+            };
+            Quad qa = quad(i, a, ia), qb = quad(j, b, ib);
+            if (tilted) {
+                g = quadGap(qa, qb);
+                if (!(g.overlap / pa > p->maxOverlap || g.gap / pa < p->edgeGap || g.gap / pa < p->padGap)) return;
             }
         }
-        s = e;
+        double sep = std::acos(cosv) * kDeg / pa, gap = g.gap / pa, ov = g.overlap / pa;
+        bool bothLarge = ptEq[a] >= p->largeSize && ptEq[b] >= p->largeSize && p->control[a] && p->control[b];
+        bool sameDepth = std::fabs(distance[a] - distance[b]) <= p->depthWindow;
+        int lo = std::min(a, b), hi = std::max(a, b);
+        if (ov > p->maxOverlap && sameDepth) report(p, 0, lo, hi, frame, ov, gap, false);
+        if (sep < p->spacing && gap < p->edgeGap) report(p, 1, lo, hi, frame, sep, gap, true);
+        if (bothLarge && gap < p->padGap) report(p, 2, lo, hi, frame, gap, sep, true);
+    };
+    // Grid over world azimuth (w columns that wrap) and elevation: entries (cell, slot) of the
+    // cones that are not large, counting-sorted by cell.
+    p->keys.clear(); p->items.clear();
+    int32_t loY = INT32_MAX, hiY = INT32_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (!p->present[i] || p->large[i]) continue;
+        loY = std::min(loY, p->cy0[i]); hiY = std::max(hiY, p->cy1[i]);
+        for (int32_t k = 0; k < p->clen[i]; k++) {
+            int32_t x = (p->cx0[i] + k) % w;
+            for (int32_t y = p->cy0[i]; y <= p->cy1[i]; y++) { p->keys.push_back(((int64_t)x << 32) | (uint32_t)y); p->items.push_back((int32_t)i); }
+        }
+    }
+    if (!p->keys.empty()) {
+        const int64_t H = (int64_t)hiY - loY + 1;
+        auto dense = [&](int64_t key) { return (int64_t)(int32_t)(key >> 32) * H + ((int64_t)(int32_t)key - loY); };
+        p->bucket.assign((size_t)(w * H + 1), 0);
+        for (int64_t key : p->keys) p->bucket[dense(key) + 1]++;
+        for (int64_t c = 0; c < w * H; c++) p->bucket[c + 1] += p->bucket[c];
+        p->order.resize(p->keys.size());
+        for (size_t k = 0; k < p->keys.size(); k++) p->order[p->bucket[dense(p->keys[k])]++] = (int32_t)k;
+        size_t s = 0, m = p->order.size();
+        while (s < m) {
+            size_t e = s + 1;
+            int64_t key = p->keys[p->order[s]];
+            while (e < m && p->keys[p->order[e]] == key) e++;
+            int32_t cx = (int32_t)(key >> 32), cy = (int32_t)key;
+            for (size_t q0 = s; q0 + 1 < e; q0++) {
+                for (size_t q1 = q0 + 1; q1 < e; q1++) {
+                    int i = p->items[p->order[q0]], j = p->items[p->order[q1]];
+                    if (i > j) std::swap(i, j);
+                    p->checks++;
+                    // Only in the first cell the two share.
+                    if (std::max(p->cy0[i], p->cy0[j]) != cy || firstColumn(p->cx0[i], p->clen[i], p->cx0[j], p->clen[j], w) != cx) continue;
+                    test(i, j);
+                }
+            }
+            s = e;
+        }
+    }
+    // Cones covering more than 1,024 cells: compared with everything.
+    for (size_t l = 0; l < n; l++) {
+        if (!p->present[l] || !p->large[l]) continue;
+        for (size_t j = 0; j < n; j++) {
+            if (j == l || !p->present[j] || (p->large[j] && j < l)) continue;
+            p->checks++;
+            test((int)std::min(l, j), (int)std::max(l, j));
+        }
     }
 }

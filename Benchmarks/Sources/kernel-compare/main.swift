@@ -130,6 +130,7 @@ for n in pairSizes {
         "pairTestsPerFrame": \(r(Double(m.pairTests) / Double(max(1, m.frames)))), \
         "swiftPairTestsPerFrame": \(r(Double(m.swiftPairTests) / Double(max(1, m.frames)))), \
         "violatingPairFramesPerFrame": \(r(Double(m.violatingPairFrames) / Double(max(1, m.frames)))), \
+        "swiftViolatingPairFramesPerFrame": \(r(Double(m.swiftViolatingPairFrames) / Double(max(1, m.frames)))), \
         "swiftNsPerPairTest": \(r(Double(m.swiftNanoseconds) / tests)), "referenceNsPerPairTest": \(r(Double(m.referenceNanoseconds) / tests)), \
         "swiftNsPerViolatingPairFrame": \(r(Double(m.swiftNanoseconds) / findings)), \
         "referenceNsPerViolatingPairFrame": \(r(Double(m.referenceNanoseconds) / findings)), \

@@ -1,11 +1,18 @@
 // pair_reference.h: a straightforward C++ reference for the angular pass of the three target-pair
 // rules (target-center-spacing, target-no-overlap, target-large-hover-padding) and the aggregation
-// of their findings (issue 16 item 1): a uniform angular grid (entries sorted by cell with a
-// counting sort), each pair visited in the first cell the two share, the same gap / overlap /
-// centre-separation tests (tilted flat elements by their projected outlines), and per violating
-// pair a slot in a flat open-addressing table keyed by the packed (rule, a, b), with run tracking
-// (first/last frame, frame count, runs, worst value) in flat arrays. It reads the simulator's own
-// per-frame arrays, so it is fed exactly what `TargetPairAnalyzer` is fed.
+// of their findings (issue 16 item 1), with the pair-frame measure of session 16: per entity its
+// direction from the eye, its upright half-extents around its own line of sight with world up (its
+// box's eight corners) and a cone of radius √(hw² + hh²) + margin / 2 around the direction; a
+// uniform grid over world azimuth (columns that wrap at ±180°) and elevation holding each cone's
+// cells (the whole circle around a pole; cones of more than 1,024 cells compared with everything),
+// entries counting-sorted by cell, each pair visited in the first cell the two share; per pair the
+// cones' cosine test, then its own frame (direction to the midpoint of the centres, world right and
+// up across it), the centres' offsets in it by two arctangents, the same gap / overlap /
+// centre-separation tests (tilted flat elements by their outlines projected on the pair frame),
+// and per violating pair a slot in a flat open-addressing table keyed by the packed (rule, a, b),
+// with run tracking (first/last frame, frame count, runs, worst value) in flat arrays. Every frame
+// is searched (no reuse, no candidate list, no shortcut beyond the cones' test). It reads the
+// simulator's own per-frame arrays, so it is fed exactly what `TargetPairAnalyzer` is fed.
 #ifndef SPATIALCHECK_PAIR_REFERENCE_H
 #define SPATIALCHECK_PAIR_REFERENCE_H
 #include <stddef.h>
@@ -27,6 +34,8 @@ void ref_pairs_destroy(ref_pairs *p);
 
 /// One frame. Per-entity arrays of the simulator (`center` as 4 doubles per entity, SIMD3's stride;
 /// `box_frames` 12 doubles per entity: centre then the three half-axes; `visible` one byte each).
+/// `angular_width` ≥ 360 marks the eye inside the entity; `azimuth`, `elevation`,
+/// `angular_height` and `head_up` (head-frame quantities) are not read by the pair-frame measure.
 void ref_pairs_frame(ref_pairs *p, int64_t frame, const uint8_t *visible, const double *distance,
                      const double *azimuth, const double *elevation, const double *angular_width,
                      const double *angular_height, const double *pt_eq, const double *center,

@@ -28,10 +28,14 @@ extension Report {
     /// of the violations each scene left out. Entity paths are kept only in the scenes whose path
     /// is not in `currentScenePaths` but may be one of them seen from another folder (matched by
     /// their entities: `BaselineMatcher`); messages, spans, diagnostics and geometry are skipped.
+    /// Scenes that are neither in `currentScenePaths` or `legacyScenePaths` (the paths as earlier
+    /// versions wrote them) nor aligned with one are not kept: only the kept violations count
+    /// against `limits.violations`, so a baseline of a whole suite gates a run of any part of it.
     /// `fixedDetails` reads the whole violations the comparison finds fixed. As strict as `parse`
     /// about structure (format tag, nesting ≤ 64, paths ≤ `maxReportPathBytes`); errors name the
     /// line, column and byte offset.
-    public static func readBaseline(path: String, currentScenePaths: Set<String>, limits: BaselineLimits = BaselineLimits(),
+    public static func readBaseline(path: String, currentScenePaths: Set<String>, legacyScenePaths: Set<String> = [],
+                                    limits: BaselineLimits = BaselineLimits(),
                                     role: String = "baseline report") throws(Diagnostic) -> Report {
         // A scene the run does not name can match one it does only when one path ends with the
         // other by whole components (`BaselineComparison.alignedScenePaths`): only those keep
@@ -42,11 +46,20 @@ extension Report {
         }
         let current = Set(currentScenePaths.map { $0.split(separator: "/").joined(separator: "/") })
         let currentSuffixes = Set(currentScenePaths.flatMap(suffixes))
+        func aligned(_ p: String) -> Bool {
+            !currentScenePaths.contains(p)
+                && (currentSuffixes.contains(p.split(separator: "/").joined(separator: "/")) || suffixes(p).contains { current.contains($0) })
+        }
         let reader = try BaselineStream(path: path, role: role, limits: limits)
-        return try reader.readReport { scene in
+        // A scene the run neither names (nor named as earlier versions wrote paths) nor may meet
+        // from another folder takes no part in the comparison (`BaselineMatcher` looks scenes up by
+        // those paths, and its alignment counts only such scenes): it is not kept, so a baseline of
+        // a whole suite read for a run of some of its scenes holds only theirs.
+        return try reader.readReport(wanted: { p in
+            currentScenePaths.contains(p) || legacyScenePaths.contains(p) || aligned(p)
+        }) { scene in
             var s = scene
-            let keepEntities = !currentScenePaths.contains(s.path)
-                && (currentSuffixes.contains(s.path.split(separator: "/").joined(separator: "/")) || suffixes(s.path).contains { current.contains($0) })
+            let keepEntities = aligned(s.path)
             for i in s.violations.indices {
                 if !keepEntities { s.violations[i].entities = [] }
             }
@@ -74,7 +87,7 @@ extension Report {
         // In the file's order: the entries of one scene path and fingerprint take them in turn.
         var found: [Key: [ReportViolation]] = [:]
         let reader = try BaselineStream(path: path, role: role, limits: limits, full: true)
-        _ = try reader.readReport { scene in
+        _ = try reader.readReport(wanted: { scenesWanted.contains($0) }) { scene in
             if scenesWanted.contains(scene.path) {
                 for v in scene.violations {
                     let k = Key(scene: scene.path, fingerprint: v.fingerprint)
@@ -112,6 +125,8 @@ final class BaselineStream {
     private var line = 1, lineStart = 0
     private var depth = 0
     private var violationsKept = 0
+    /// Which scenes' violations are read (`readReport`).
+    private var wanted: (String) -> Bool = { _ in true }
     let path: String
     let role: String
     let limits: Report.BaselineLimits
@@ -418,7 +433,18 @@ final class BaselineStream {
 
     /// Reads the whole report, handing each scene (its violations normalized as `parse` does) to
     /// `keep`, which returns what of it to keep.
-    func readReport(_ keep: (SceneReport) throws(Diagnostic) -> SceneReport) throws(Diagnostic) -> Report {
+    /// Violations a scene holds, listed and left out (with their fingerprints), as the limit counts them.
+    private static func held(_ s: SceneReport) -> Int {
+        s.omitted.reduce(s.violations.count) { $0 + $1.violations.count }
+    }
+
+    /// Reads the report, handing each scene to `keep` as soon as it is read: what it returns is
+    /// kept (nil: nothing), and only that counts against `limits.violations`. A scene whose path
+    /// `wanted` refuses before its violations come (`validate` writes `path` first) has them
+    /// skipped unread (still checked as JSON) and is not handed to `keep`.
+    func readReport(wanted: @escaping (String) -> Bool = { _ in true },
+                    _ keep: (SceneReport) throws(Diagnostic) -> SceneReport?) throws(Diagnostic) -> Report {
+        self.wanted = wanted
         guard try nextToken() != nil else { throw fail("the \(role) is empty") }
         guard try kind() == .object else { throw fail("expected a JSON object at the top level") }
         var format: String?
@@ -456,7 +482,17 @@ final class BaselineStream {
             case "scenes":
                 guard try self.kind() == .array else { throw self.fail("'scenes' must be an array") }
                 var list: [SceneReport] = []
-                try self.array { i throws(Diagnostic) in list.append(try keep(try self.scene(i))) }
+                try self.array { i throws(Diagnostic) in
+                    let scene = try self.scene(i)
+                    guard self.wanted(scene.path) else {
+                        self.violationsKept -= Self.held(scene)
+                        return
+                    }
+                    let kept = try keep(scene)
+                    // The limit is on what is held: what `keep` lets go no longer counts.
+                    self.violationsKept -= Self.held(scene) - (kept.map(Self.held) ?? 0)
+                    if let kept { list.append(kept) }
+                }
                 scenes = list
             case "shard":
                 var index: Double?, count: Double?
@@ -489,9 +525,14 @@ final class BaselineStream {
         var path: String?, status: SceneReport.Status?
         var violations: [ReportViolation] = []
         var omitted: [OmittedViolations] = []
+        var skipping = false
         try object { key throws(Diagnostic) in
             switch key {
-            case "path": path = try self.optionalString(limit: Report.maxReportPathBytes, "scenes[\(i)].path")
+            case "path":
+                path = try self.optionalString(limit: Report.maxReportPathBytes, "scenes[\(i)].path")
+                skipping = path.map { !self.wanted($0) } ?? false
+            case _ where skipping && (key == "violations" || key == "omittedViolations"):
+                try self.skip()  // a scene this run does not compare (`wanted`)
             case "status":
                 guard try self.kind() == .string else { try self.skip(); return }
                 status = SceneReport.Status(rawValue: try self.string(keep: 16).0)
@@ -515,8 +556,8 @@ final class BaselineStream {
     private func countViolation() throws(Diagnostic) {
         violationsKept += 1
         if violationsKept > limits.violations {
-            throw fail("the \(role) lists more than \(limits.violations) violations, more than spatialcheck reads back as a baseline",
-                       "fix the rules with the most violations first (the report's summary counts them), or save the baseline with the default --max-violations")
+            throw fail("the \(role) lists more than \(limits.violations) violations for the scenes of this run (the fingerprints of violations left out of its listing included), more than spatialcheck reads back as a baseline",
+                       "fix the rules with the most violations first (the report's summary counts them), or check the suite in parts (fewer scenes, or `--shard i/n`) with a baseline each")
         }
     }
 

@@ -142,7 +142,8 @@ extension SpatialCheck {
         var baselineReport: Report?
         if let baselinePath = options.baselinePath {
             do {
-                baselineReport = try Report.readBaseline(path: baselinePath, currentScenePaths: Set(reportPaths))
+                baselineReport = try Report.readBaseline(path: baselinePath, currentScenePaths: Set(reportPaths),
+                                                         legacyScenePaths: Set(inputs.map(\.path.legacy)))
             } catch {
                 return failedRun([error], configuration: configuration)
             }

@@ -137,19 +137,8 @@ final class BaselineStream {
     init(path: String, role: String, limits: Report.BaselineLimits, full: Bool = false) throws(Diagnostic) {
         self.path = path; self.role = role; self.limits = limits; self.full = full
         do { file = try FileName.Stream(path, limit: limits.bytes) } catch {
-            switch error {
-            case .missing:
-                throw Diagnostic(file: path, message: "cannot read the \(role): no such file",
-                                 hint: "write one with `spatialcheck validate … --format json --output \(path)`")
-            case .notRegular:
-                throw Diagnostic(file: path, message: "the \(role) is not a regular file",
-                                 hint: "pass a JSON file written by `spatialcheck validate --format json`")
-            case .tooLarge(let size):
-                throw Diagnostic(file: path, message: "the \(role) is \(size) bytes, more than the \(limits.bytes)-byte limit",
-                                 hint: "a report this large lists millions of violations (written with --max-violations 0), more than spatialcheck reads back; fix the rules with the most violations first (the report's summary counts them) or save the baseline with the default --max-violations")
-            case .unreadable:
-                throw Diagnostic(file: path, message: "cannot read the \(role)")
-            }
+            throw Report.readFailure(error, path: path, role: role, limit: limits.bytes,
+                                     tooLargeHint: "a report this large lists millions of violations (written with --max-violations 0), more than spatialcheck reads back; fix the rules with the most violations first (the report's summary counts them) or save the baseline with the default --max-violations")
         }
     }
 

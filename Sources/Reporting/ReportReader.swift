@@ -51,21 +51,10 @@ extension Report {
     public static func read(path: String, maxBytes: Int = maxReportBytes, role: String = "report") throws(Diagnostic) -> Report {
         let bytes: [UInt8]
         do { bytes = try FileName.read(path, limit: maxBytes) } catch {
-            switch error {
-            case .missing:
-                throw Diagnostic(file: path, message: "cannot read the \(role): no such file",
-                                 hint: "write one with `spatialcheck validate … --format json --output \(path)`")
-            case .notRegular:
-                throw Diagnostic(file: path, message: "the \(role) is not a regular file",
-                                 hint: "pass a JSON file written by `spatialcheck validate --format json`")
-            case .tooLarge(let size):
-                // `validate --max-violations 0` on a scene at the tracking limit writes more than
-                // this (about 300,000 violations fill 256 MiB): say so, not "not a report".
-                throw Diagnostic(file: path, message: "the \(role) is \(size) bytes, more than the \(maxBytes)-byte limit",
-                                 hint: "a report this large lists hundreds of thousands of violations (written with --max-violations 0), more than spatialcheck reads back; fix the rules with the most violations first (the report's summary counts them) or gate without --baseline until they are below that")
-            case .unreadable:
-                throw Diagnostic(file: path, message: "cannot read the \(role)")
-            }
+            // `validate --max-violations 0` on a scene at the tracking limit writes more than the
+            // size limit (about 300,000 violations fill 256 MiB): say so, not "not a report".
+            throw readFailure(error, path: path, role: role, limit: Int64(maxBytes),
+                              tooLargeHint: "a report this large lists hundreds of thousands of violations (written with --max-violations 0), more than spatialcheck reads back; fix the rules with the most violations first (the report's summary counts them) or gate without --baseline until they are below that")
         }
         return try parse(Data(bytes), path: path, maxBytes: maxBytes)
     }
@@ -634,6 +623,25 @@ extension Report {
         }
         fixedInBaseline = comparison.entries.filter { $0.status == .fixed }.compactMap { e in
             e.baseline.map { (scene: e.scene, violation: $0) }
+        }
+    }
+}
+
+extension Report {
+    /// The error for a saved report (`role`: "report", "baseline report") that could not be read:
+    /// what is wrong and what to do.
+    static func readFailure(_ error: FileName.ReadError, path: String, role: String, limit: Int64, tooLargeHint: String) -> Diagnostic {
+        switch error {
+        case .missing:
+            return Diagnostic(file: path, message: "cannot read the \(role): no such file",
+                              hint: "write one with `spatialcheck validate … --format json --output \(path)`")
+        case .notRegular:
+            return Diagnostic(file: path, message: "the \(role) is not a regular file",
+                              hint: "pass a JSON file written by `spatialcheck validate --format json`")
+        case .tooLarge(let size):
+            return Diagnostic(file: path, message: "the \(role) is \(size) bytes, more than the \(limit)-byte limit", hint: tooLargeHint)
+        case .unreadable:
+            return Diagnostic(file: path, message: "cannot read the \(role)")
         }
     }
 }

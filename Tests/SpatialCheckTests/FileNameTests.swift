@@ -137,12 +137,25 @@ import Glibc
         let r = SpatialCheck.report(paths: [path], options: .init())
         #expect(r.exitCode == .loadError && !r.writesOutput)
         #expect(r.diagnostics.first?.message.contains("2147483648 bytes") == true)
+        // A baseline is read as a stream (`Report.readBaseline`), within 4 GiB: this one is refused
+        // at its first byte, a sparse 5 GiB one before it is read.
         var options = SpatialCheck.ValidateOptions()
         options.baselinePath = path
         options.configSearchDirectory = dir
         let v = SpatialCheck.validate(paths: [dir], options: options)
         #expect(v.exitCode == .loadError && !v.writesOutput)
-        #expect(v.diagnostics.first?.message == "the baseline report is 2147483648 bytes, more than the 268435456-byte limit")
+        #expect(v.diagnostics.first?.message == "not valid JSON: expected a value, found byte 0x00 (byte 0 of the baseline report)")
+        let huge = dir + "/huger.json"
+        let hfd = open(huge, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+        try #require(hfd >= 0)
+        #expect(ftruncate(hfd, 5 << 30) == 0)
+        close(hfd)
+        options.baselinePath = huge
+        let h = SpatialCheck.validate(paths: [dir], options: options)
+        #expect(h.exitCode == .loadError && !h.writesOutput)
+        #expect(h.diagnostics.contains { $0.message == "the baseline report is 5368709120 bytes, more than the 4294967296-byte limit" },
+                "\(h.diagnostics.map(\.message))")
+        try? FileManager.default.removeItem(atPath: huge)
         // A small limit applies to what is read too: one byte over is refused.
         try Data(repeating: 0x20, count: 101).write(to: URL(fileURLWithPath: dir + "/small.json"))
         #expect(throws: Diagnostic.self) { try Report.read(path: dir + "/small.json", maxBytes: 100) }

@@ -399,6 +399,13 @@ final class BaselineStream {
         }
     }
 
+    /// A short keyword (a status or severity), nil when the value is not a string; only its first
+    /// 16 bytes are kept, so a longer string matches no keyword.
+    func optionalKeyword() throws(Diagnostic) -> String? {
+        guard try kind() == .string else { try skip(); return nil }
+        return try string(keep: 16).0
+    }
+
     /// A string of at most `limit` bytes, nil when the value is not a string; a longer string is
     /// an error naming `what`.
     func optionalString(limit: Int, _ what: @autoclosure () -> String) throws(Diagnostic) -> String? {
@@ -523,8 +530,7 @@ final class BaselineStream {
             case _ where skipping && (key == "violations" || key == "omittedViolations"):
                 try self.skip()  // a scene this run does not compare (`wanted`)
             case "status":
-                guard try self.kind() == .string else { try self.skip(); return }
-                status = SceneReport.Status(rawValue: try self.string(keep: 16).0)
+                if let k = try self.optionalKeyword() { status = SceneReport.Status(rawValue: k) }
             case "violations":
                 guard try self.kind() == .array else { try self.skip(); return }
                 try self.array { j throws(Diagnostic) in violations.append(try self.violation(i, j)) }
@@ -565,8 +571,7 @@ final class BaselineStream {
             switch key {
             case "rule": rule = try self.optionalString(limit: Report.maxReportTextBytes, "scenes[\(i)].violations[\(j)].rule")
             case "severity":
-                guard try self.kind() == .string else { try self.skip(); return }
-                severity = Severity(rawValue: try self.string(keep: 16).0)
+                if let k = try self.optionalKeyword() { severity = Severity(rawValue: k) }
             case "measured": measured = try self.optionalNumber()
             case "threshold": threshold = try self.optionalNumber()
             case "unit": unit = try self.optionalString(limit: Report.maxReportTextBytes, "scenes[\(i)].violations[\(j)].unit") ?? ""
@@ -632,8 +637,7 @@ final class BaselineStream {
             switch key {
             case "rule": rule = try self.optionalString(limit: Report.maxReportTextBytes, "an omittedViolations rule")
             case "severity":
-                guard try self.kind() == .string else { try self.skip(); return }
-                severity = Severity(rawValue: try self.string(keep: 16).0)
+                if let k = try self.optionalKeyword() { severity = Severity(rawValue: k) }
             case "count": count = try self.optionalNumber()
             case "fingerprints":
                 guard try self.kind() == .array else { try self.skip(); return }

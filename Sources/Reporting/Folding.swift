@@ -134,7 +134,8 @@ func foldTemplate(_ v: ReportViolation) -> String {
 
 /// `text` with every non-overlapping occurrence of `pattern` (leftmost first) replaced, by a
 /// Knuth–Morris–Pratt scan: linear in both lengths, so a repetitive path such as 400 × `𝐀` does not
-/// cost its length times the message's, as a naive search does.
+/// cost its length times the message's, as a naive search does (folding causes; the HTML page's
+/// elided paths, `elidingPaths`).
 func replacingBytes(_ pattern: [UInt8], with replacement: [UInt8], in text: [UInt8]) -> [UInt8] {
     let m = pattern.count
     guard m > 0, m <= text.count else { return text }

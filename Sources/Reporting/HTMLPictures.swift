@@ -41,8 +41,8 @@ let elidedPathHalf = 40
 
 /// `path` elided in the middle when longer than 2 × `elidedPathHalf` + 1 characters.
 func elidedPath(_ path: String) -> String {
-    guard path.utf8.count > 2 * elidedPathHalf + 1, path.count > 2 * elidedPathHalf + 1 else { return path }
-    return String(path.prefix(elidedPathHalf)) + "…" + String(path.suffix(elidedPathHalf))
+    // (Byte length first: counting characters walks the whole path.)
+    path.utf8.count > 2 * elidedPathHalf + 1 ? shortLabel(path, max: 2 * elidedPathHalf + 1) : path
 }
 
 /// `text` (a message or summary naming entity paths) with each of `paths` that `elidedPath`
@@ -54,21 +54,7 @@ func elidingPaths(in text: String, _ paths: [String]) -> String {
     guard !long.isEmpty, text.utf8.count > 2 * elidedPathHalf + 1 else { return text }
     var bytes = Array(text.utf8)
     for p in long {
-        let needle = Array(p.utf8), short = Array(elidedPath(p).utf8)
-        guard let head = needle.first, needle.count <= bytes.count else { continue }
-        var out: [UInt8] = []
-        var i = 0, replaced = false
-        while i < bytes.count {
-            if bytes[i] == head, i + needle.count <= bytes.count, bytes[i..<(i + needle.count)].elementsEqual(needle) {
-                out += short
-                i += needle.count
-                replaced = true
-            } else {
-                out.append(bytes[i])
-                i += 1
-            }
-        }
-        if replaced { bytes = out }
+        bytes = replacingBytes(Array(p.utf8), with: Array(elidedPath(p).utf8), in: bytes)
     }
     return String(decoding: bytes, as: UTF8.self)
 }

@@ -174,7 +174,7 @@ extension SpatialCheck {
     }
 
     /// CPU time of this process so far (user + system), in nanoseconds.
-    public static func processCPUNanoseconds() -> UInt64 {
+    static func processCPUNanoseconds() -> UInt64 {
         var ts = timespec()
         guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 else { return 0 }
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)

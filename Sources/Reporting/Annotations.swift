@@ -14,11 +14,13 @@ extension Report {
         var rule: String
     }
 
-    /// Violations `--format github` annotates at most. GitHub shows at most 10 error, 10 warning and
-    /// 10 notice annotations per step and 50 per job (actions/toolkit, docs/problem-matchers.md,
-    /// "Limitations"); past that a line only lengthens the log (a scene at the tracking limit with
-    /// `--max-violations 0` wrote 500,001 lines, 126 MB). 50 is the most one job can show.
-    public static let githubAnnotationLimit = 50
+    /// Annotations `--format github` writes at most of each level (error, warning, notice): GitHub
+    /// shows at most 10 error, 10 warning and 10 notice annotations per step and 50 per job
+    /// (actions/toolkit, docs/problem-matchers.md, "Limitations"); past that a workflow command is
+    /// dropped without a word (the session-18 trial's 50 `::error` lines showed 10) and only
+    /// lengthens the log (a scene at the tracking limit with `--max-violations 0` wrote 500,001
+    /// lines, 126 MB).
+    public static let githubAnnotationsPerLevel = 10
 
     /// The rule id the annotation formats give a scene's "N more violations not shown" line
     /// (`OmittedViolations.notShown`, what `--max-violations` left out).
@@ -28,20 +30,21 @@ extension Report {
     /// shown again), then a note of how many `--max-violations` left out (`violation-limit`), then
     /// every load error (`load-error`) and loader warning (`load-warning`).
     /// A finding without a source location (a scene-wide one) points at line 1, column 1 of the
-    /// scene file. `file` is where the scene file is, as `path(_:)` gives it. With `limit`, at most
-    /// that many violations, the most severe first (in report order among equally severe ones, as
-    /// SARIF's result limit keeps them); `leftOut` counts the others.
-    func annotations(path: (SceneReport) -> String, limit: Int? = nil) -> (annotations: [Annotation], leftOut: Int) {
+    /// scene file. `file` is where the scene file is, as `path(_:)` gives it. With `perSeverity` (by
+    /// `Severity.rank`), at most that many violations of each severity, the first in report order;
+    /// `leftOut` counts the others.
+    func annotations(path: (SceneReport) -> String, perSeverity: [Int]? = nil) -> (annotations: [Annotation], leftOut: Int) {
         func level(_ s: Severity) -> String { s == .error ? "error" : s == .warning ? "warning" : "note" }
         func listed(_ v: ReportViolation) -> Bool { v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
-        // How many of each severity fit: all of the most severe first, then of the next.
         var quota = [Int.max, Int.max, Int.max]
         var leftOut = 0
-        if let limit {
+        if let perSeverity {
             var count = [0, 0, 0]
             for scene in scenes { for v in scene.violations where listed(v) { count[v.severity.rank] += 1 } }
-            var room = max(0, limit)
-            for r in quota.indices { quota[r] = min(count[r], room); room -= quota[r]; leftOut += count[r] - quota[r] }
+            for r in quota.indices {
+                quota[r] = min(count[r], max(0, r < perSeverity.count ? perSeverity[r] : 0))
+                leftOut += count[r] - quota[r]
+            }
         }
         var out: [Annotation] = []
         for scene in scenes {
@@ -92,22 +95,36 @@ extension Report {
     /// severities), which GitHub shows as annotations on the pull request's changed files. `file`
     /// must be relative to the repository root: `workspace` (the checkout, `GITHUB_WORKSPACE`)
     /// relativises `SceneReport.filePath`; without it the report's own path is used. At most
-    /// `githubAnnotationLimit` violations are annotated (the most severe); a first line,
-    /// a notice without a file, says how many more there are. Load errors, loader warnings, early
-    /// stops and each scene's count of violations `--max-violations` left out are always annotated;
-    /// the counts come right after that first line. The exit code is decided on every violation.
+    /// `githubAnnotationsPerLevel` annotations of each level, what GitHub shows of one step: load
+    /// errors, loader warnings, early stops and each scene's count of violations `--max-violations`
+    /// left out first, then the violations of that level in report order; when something is left
+    /// out, a first line, a notice without a file (one of the ten), says how many. The counts of
+    /// violations left out come right after it. The exit code is decided on every violation.
     public func github(workspace: String? = nil) -> String {
-        let limit = Report.githubAnnotationLimit
+        let perLevel = Report.githubAnnotationsPerLevel
         func file(_ s: SceneReport) -> String {
             guard let workspace, let abs = s.filePath else { return s.path }
             let base = workspace.hasSuffix("/") ? workspace : workspace + "/"
             return abs.hasPrefix(base) ? String(abs.dropFirst(base.count)) : s.path
         }
-        let (listed, leftOut) = annotations(path: file, limit: limit)
-        // First, so that GitHub's per-step limit of 10 notices cannot hide it behind info findings.
+        func rank(_ level: String) -> Int { level == "error" ? 0 : level == "warning" ? 1 : 2 }
+        // Room per level; one notice is kept for the line that counts what is left out.
+        var room = [perLevel, perLevel, perLevel - 1]
+        // What is always annotated (no violation) takes its room first.
+        var fixed = [0, 0, 0]
+        for a in annotations(path: file, perSeverity: [0, 0, 0]).annotations { fixed[rank(a.level)] += 1 }
+        let (all, leftOutViolations) = annotations(path: file, perSeverity: room.indices.map { max(0, room[$0] - fixed[$0]) })
+        var leftOut = leftOutViolations
+        var listed: [Annotation] = []
+        for a in all {
+            let r = rank(a.level)
+            if room[r] > 0 { room[r] -= 1; listed.append(a) } else { leftOut += 1 }
+        }
+        // First, so that it is never the notice GitHub drops.
         let note = leftOut == 0 ? "" : "::notice title=annotation-limit::" + Escape.githubData(
-            "\(leftOut) more finding\(leftOut == 1 ? " is" : "s are") not annotated: GitHub shows at most \(limit) annotations "
-            + "per job, and these are the \(limit) most severe. They count in the exit code; --format text or json lists them") + "\n"
+            "\(leftOut) more finding\(leftOut == 1 ? " is" : "s are") not annotated: GitHub shows at most \(perLevel) error, "
+            + "\(perLevel) warning and \(perLevel) notice annotations per step, and these are the first of each level. "
+            + "They count in the exit code; --format text or json lists them, and a step per scene folder annotates more") + "\n"
         // The counts of violations left out come first too, for the same reason.
         let ordered = listed.filter { $0.rule == Report.violationLimitRule } + listed.filter { $0.rule != Report.violationLimitRule }
         return note + ordered.map { a in

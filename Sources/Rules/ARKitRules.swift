@@ -51,7 +51,7 @@ public enum ArComfortDistance: RuleDescribing {
         platforms: [.iOS], unit: "deg", worse: .higher,
         notes: ["Pitch: |device pitch| (viewer pitch) above 45° without a break for more than 30 s; measured is the largest pitch of the run, reported over the whole run (scene-level).",
                 "Near (sub-check `near`, m; lower is worse): an interactive world entity (not screen-space UI), or an interactive element of a world card (a window or volume not anchored to the head), that is visible and on screen (viewer.fieldOfView, the camera's with a device) while closer than 0.3 m to the device; measured is the closest distance, threshold 0.3 m (as depth-near-brief-only states 'closer than'), so the worst frame is the closest.",
-                "Reading (world cards on iOS): the 2D UI on the screen is head-anchored content (scene format, Device (iOS)); a window or volume left in the world is a card placed in the camera view (a RealityKit entity showing a SwiftUI view), which the person reaches by moving the device. Its interactive elements are judged as world content here and in ar-gesture-proximity (their on-screen size), and target-hit-region-ios still judges their frame in the card's points.",
+                "Reading (world cards on iOS): the 2D UI on the screen is head-anchored content (scene format, Device (iOS)); a window or volume left in the world is a card placed in the camera view (a RealityKit entity showing a SwiftUI view), which the person reaches by moving the device. Its interactive elements are judged as world content here, target-hit-region-ios judges their touch areas by their size on the screen as the device moves, type-min-size its text by its size on the screen, ar-minimize-world-text and ar-critical-text-screen-space count its text as world text, and ar-screen-clutter does not count it against the screen.",
                 "Not checked: continuous play longer than 5 min without a rest phase (scenes have no game phases)."],
         subchecks: [RuleSubcheck("near", unit: "m", worse: .lower)])
 }
@@ -69,7 +69,7 @@ public enum ArMinimizeWorldText: RuleDescribing {
         rationale: "The HIG asks to minimise text in the environment and show only what people need; text in the world competes with the camera view and is hard to read as the device moves.",
         fixHint: "Show fewer labels in the world: keep one short label per object, and move details into screen-space UI shown on demand.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["World-space text: text entities and text-role asset nodes that are not anchored to the head (elements, in windows, are the screen's UI on iOS). On screen: visible and in the field of view (viewer.fieldOfView, the camera's with a device). Characters: the text's string, else its label. Reported on the scene."],
+        notes: ["World-space text: text entities and text-role asset nodes that are not anchored to the head, and the readable elements of world cards (windows and volumes not anchored to the head: ar-comfort-distance's reading); the elements of head-anchored windows are the screen's UI. On screen: visible and in the field of view (viewer.fieldOfView, the camera's with a device). Characters: the text's string, else its label. Reported on the scene."],
         subchecks: [RuleSubcheck("characters", unit: "count")])
 }
 
@@ -125,7 +125,7 @@ public enum ArCriticalTextScreenSpace: RuleDescribing {
         rationale: "The HIG asks for critical labels, annotations and instructions in screen space, where they stay readable however the device moves; text in the world should face people and keep the same type size at any distance.",
         fixHint: "Put critical text in the screen-space UI; give world labels a constant screen size (scale them with distance) and make them face the camera.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["World text: text entities and text-role asset nodes not anchored to the head. Critical: primary: true. Judged on the frames the text is visible and on screen.",
+        notes: ["World text: text entities and text-role asset nodes not anchored to the head, and the readable elements of world cards (ar-minimize-world-text's reading). Critical: primary: true. Judged on the frames the text is visible and on screen.",
                 "Size change (sub-check `sizeChange`, %): the text's em height in on-screen points (pt_eq, with the device's point angle) at its largest ÷ at its smallest over the frames it is on screen, − 1. Reported once over the frames from the first to the last it was seen. The message says the device moved when its pose changed (more than 1 mm or 0.1°) while the text was on screen, and that the app changed the size when the device held still.",
                 "The facing angle of world text is type-billboard's, and its smallest size type-min-size's (11 pt on iOS); both run on iOS scenes."],
         subchecks: [RuleSubcheck("sizeChange", unit: "%")])
@@ -141,7 +141,7 @@ public enum ArGestureProximity: RuleDescribing {
         rationale: "Small, thin or distant objects are hard to touch; the HIG asks apps to treat a gesture near an interactive object as aimed at it, so the touch area should be at least as big as a touch target.",
         fixHint: "Give the object a larger hit region (a CollisionComponent shape larger than the object; hitRegion in the scene), or make it larger.",
         platforms: [.iOS], unit: "pt", worse: .lower,
-        notes: ["Interactive objects in the world (models, asset nodes, text; not windows or head-anchored content), and the controls of world cards (elements of a window or volume not anchored to the head: ar-comfort-distance's reading) whose touch area is at least 44 pt in the card's points (a smaller one is target-hit-region-ios's finding), visible and on screen: a card left in the world shrinks on screen as the device moves away. A card's control is measured as the screen shows it: the smaller side of its touch area (hit region, else frame) in metres ÷ (its depth along the camera's axis × tan(pointAngle)), the card taken as facing the camera (a turned card's foreshortening is not counted). Size: the object's thinnest width as seen (pt_eq, in on-screen points with the device's point angle); with a stated 3D hit region, the larger of that and the region's smallest extent seen at the object's distance, 2·atan(s / 2d) / pointAngle; a 2D hit region in points on an asset node counts at the fixed point size."])
+        notes: ["Interactive objects in the world (models, asset nodes, text; not windows or head-anchored content), visible and on screen. The controls of world cards (elements of a window or volume not anchored to the head) are target-hit-region-ios's, measured there by their size on screen. Size: the object's thinnest width as seen (pt_eq, in on-screen points with the device's point angle); with a stated 3D hit region, the larger of that and the region's smallest extent seen at the object's distance, 2·atan(s / 2d) / pointAngle; a 2D hit region in points on an asset node counts at the fixed point size."])
 }
 
 public enum ArScreenClutter: RuleDescribing {
@@ -157,7 +157,7 @@ public enum ArScreenClutter: RuleDescribing {
         rationale: "The HIG asks AR apps to use as much of the display as possible for the camera view and virtual objects, and not to clutter it with controls and information.",
         fixHint: "Show fewer persistent controls, make them smaller, or hide them until people need them.",
         platforms: [.iOS], unit: "%", worse: .higher,
-        notes: ["Per window (on iOS a window models the screen's 2D UI): the area of the union of its visible elements' frames, clipped to the screen (device.screen, else the window's size), ÷ the screen's area. Coaching overlays and placement indicators are not counted. Every counted element is taken as opaque (the scene format has no opacity)."])
+        notes: ["Per window or volume anchored to the head (on iOS such a window models the screen's 2D UI; one left in the world is a card in the camera view, ar-comfort-distance's reading, and is not counted): the area of the union of its visible elements' frames, clipped to the screen (device.screen, else the window's size), ÷ the screen's area. Coaching overlays and placement indicators are not counted. Every counted element is taken as opaque (the scene format has no opacity)."])
 }
 
 public enum ArReferenceImageLimit: RuleDescribing {
@@ -188,8 +188,39 @@ func isOnWorldCard(_ e: Int, _ ents: [Entity]) -> Bool {
     return ents[c].anchor == .world
 }
 
-/// World text: readable content not in screen space.
-private func isWorldText(_ e: Entity) -> Bool { e.isReadable && !isScreenSpace(e) }
+/// The on-screen size of a world card's control (target-hit-region-ios on iOS): the smaller side of
+/// its touch area (hit region, else frame) in metres, from the card's points, projected onto the
+/// screen at the depth of its centre along the camera's axis. The screen's points are
+/// tan(pointAngle) m per metre of depth, so a card facing the camera shows the control at its size
+/// in points where the card was placed, wherever on the screen, and half that from twice as far (a
+/// turned card's foreshortening is not counted).
+struct WorldCardTouch {
+    /// Per entity: the touch area's smaller side in metres; nil for anything not on a world card.
+    let metres: [Double?]
+    let tanPointAngle: Double
+
+    init(_ ents: [Entity], pointAngle: Double) {
+        metres = ents.indices.map { e in
+            guard isOnWorldCard(e, ents), let c = ents[e].container, let rect = ents[e].hitFrame ?? ents[e].frame else { return nil }
+            return min(rect.width, rect.height) * ents[c].metresPerPoint
+        }
+        tanPointAngle = tan(radians(pointAngle))
+    }
+
+    /// The size in on-screen points this frame; nil when the control is behind the camera.
+    func points(_ e: Int, _ f: FrameQuantities) -> Double? {
+        guard let m = metres[e] else { return nil }
+        let depth = dot(f.center[e] - f.headPosition, f.headRotation.act(Vec3(0, 0, -1)))
+        guard depth > 0, tanPointAngle > 0 else { return nil }
+        return m / (depth * tanPointAngle)
+    }
+}
+
+/// World text: readable content not in screen space, including the text of world cards' elements
+/// (a card left in the world shows its text in the camera view, not on the screen).
+private func isWorldText(_ e: Int, _ ents: [Entity]) -> Bool {
+    ents[e].isReadable && (!isScreenSpace(ents[e]) || isOnWorldCard(e, ents))
+}
 
 /// The ARKit session state as events set it, advanced frame by frame.
 final class ARSessionState {
@@ -396,7 +427,7 @@ func arkitFactories() -> [RuleFactory] {
         ArMinimizeWorldText.factory { s, m, r in
             let maxTexts = s.param(m, "maxTexts"), maxChars = s.param(m, "maxCharacters")
             let ents = s.scene.entities
-            let texts = ents.indices.filter { isWorldText(ents[$0]) }
+            let texts = ents.indices.filter { isWorldText($0, ents) }
             let chars = texts.map { Double((ents[$0].string ?? ents[$0].label ?? "").count) }
             return ClosureRule({ f, out in
                 var count = 0.0, c = 0.0
@@ -467,7 +498,7 @@ func arkitFactories() -> [RuleFactory] {
         ArCriticalTextScreenSpace.factory { s, m, r in
             let maxChange = s.param(m, "maxSizeChange")
             let ents = s.scene.entities
-            let texts = ents.indices.filter { isWorldText(ents[$0]) }
+            let texts = ents.indices.filter { isWorldText($0, ents) }
             var lo = [Double](repeating: .infinity, count: texts.count), hi = [Double](repeating: 0, count: texts.count)
             var first = [Int](repeating: -1, count: texts.count), last = [Int](repeating: -1, count: texts.count)
             var firstT = [Double](repeating: 0, count: texts.count), lastT = firstT
@@ -516,15 +547,10 @@ func arkitFactories() -> [RuleFactory] {
         ArGestureProximity.factory { s, m, r in
             let minSize = s.param(m, "minSize"), pa = s.pointAngle
             let ents = s.scene.entities
-            // World objects, and the controls of world cards whose touch area in the card's points
-            // is a touch target (smaller ones are target-hit-region-ios's finding already).
+            // World objects; the controls of world cards are target-hit-region-ios's, measured on
+            // the screen there (`WorldCardTouch`).
             let cands = ents.indices.filter { e in
-                guard ents[e].interactive else { return false }
-                if isOnWorldCard(e, ents) {
-                    guard let rect = ents[e].hitFrame ?? ents[e].frame else { return false }
-                    return min(rect.width, rect.height) >= minSize - 1e-9
-                }
-                return !isScreenSpace(ents[e]) && ents[e].kind != .window && ents[e].kind != .volume
+                ents[e].interactive && !isScreenSpace(ents[e]) && ents[e].kind != .window && ents[e].kind != .volume
             }
             // Per entity: the stated hit region's smallest extent in metres (nil: none stated).
             let hit: [Double?] = ents.indices.map { e in
@@ -538,24 +564,8 @@ func arkitFactories() -> [RuleFactory] {
                     return nil
                 }
             }
-            // A world card's control: its touch area's smaller side in metres (its hit region's,
-            // else its frame's, in the card's points), projected onto the screen at the depth of
-            // its centre along the camera's axis: the screen's points are tan(pointAngle) m per
-            // metre of depth, so a card facing the camera shows it at its size in points where it
-            // was placed, wherever on the screen, and half that from twice as far.
-            let cardTouch: [Double?] = ents.indices.map { e in
-                guard isOnWorldCard(e, ents), let c = ents[e].container, let rect = ents[e].hitFrame ?? ents[e].frame else { return nil }
-                return min(rect.width, rect.height) * ents[c].metresPerPoint
-            }
-            let tanPA = tan(radians(pa))
             return ArGestureProximity.perEntity(s, r, cands, check: { f, e in
                 guard f.visible[e], f.inFOV[e], f.distance[e] > 0 else { return nil }
-                if let m = cardTouch[e] {
-                    let depth = dot(f.center[e] - f.headPosition, f.headRotation.act(Vec3(0, 0, -1)))
-                    guard depth > 0, tanPA > 0 else { return nil }
-                    let size = m / (depth * tanPA)
-                    return size < minSize - 1e-9 ? .init(measured: size, threshold: minSize) : nil
-                }
                 var size = f.ptEq[e]
                 if let h = hit[e] { size = max(size, degrees(2 * atan(h / (2 * f.distance[e]))) / pa) }
                 return size < minSize - 1e-9 ? .init(measured: size, threshold: minSize) : nil
@@ -566,7 +576,11 @@ func arkitFactories() -> [RuleFactory] {
         ArScreenClutter.factory { s, m, r in
             let warn = s.param(m, "maxCoverage"), info = s.param(m, "infoCoverage")
             let ents = s.scene.entities
-            let screens = ents.indices.filter { (ents[$0].kind == .window || ents[$0].kind == .volume) && ents[$0].sizePt != nil }
+            // The screen's 2D UI: windows and volumes anchored to the head (a world card is in the
+            // camera view, not over it).
+            let screens = ents.indices.filter {
+                (ents[$0].kind == .window || ents[$0].kind == .volume) && ents[$0].anchor != .world && ents[$0].sizePt != nil
+            }
             let device = s.scene.device
             // Per screen (by entity index): its counted elements, which of them were visible at the
             // last change, and the coverage then.

@@ -34,7 +34,11 @@ public struct IgnoreEntry: Sendable, Equatable {
     public var rule: String
     public var entity: String
     public var reason: String
-    public init(rule: String, entity: String, reason: String) { self.rule = rule; self.entity = entity; self.reason = reason }
+    /// Where the entry is in its file (a warning names it when the entry silenced nothing).
+    public var location: SourceLocation?
+    public init(rule: String, entity: String, reason: String, location: SourceLocation? = nil) {
+        self.rule = rule; self.entity = entity; self.reason = reason; self.location = location
+    }
 
     /// True when this entry silences `rule` for a violation on `entities` (every entity must match).
     public func matches(rule r: String, entities: [String]) -> Bool {
@@ -92,6 +96,9 @@ public struct RuleConfiguration: Sendable {
     public var ignore: [IgnoreEntry] = []
     /// The file it came from, if any.
     public var path: String?
+    /// What the file sets that is allowed but cannot be meant (a parameter beyond anything a scene
+    /// can measure); commands print them to standard error before they run.
+    public var warnings: [Diagnostic] = []
 
     public init(failOn: FailOn = .error, pointAngle: Double? = nil, rules: [String: RuleSettings] = [:],
                 ignore: [IgnoreEntry] = [], path: String? = nil) {
@@ -103,6 +110,22 @@ public struct RuleConfiguration: Sendable {
     public func isEnabled(_ id: String) -> Bool { rules[id]?.enabled ?? true }
 
     public static let fileName = ".spatialcheck.yaml"
+
+    /// The largest value a parameter of `unit` can take in any scene, where the unit has one: shares
+    /// of the field of view 100 %, fractions, cosines and relative luminances 1, contrast ratios 21
+    /// (white on black), angles 360°, points 360° at the finest accepted point angle (0.0005°:
+    /// 720,000 pt). Distances, times, speeds, rates, counts and plain percentages (growth, overshoot)
+    /// have no such bound (a scene may be any size and length), so nil.
+    public static func physicalMaximum(unit: String) -> Double? {
+        switch unit {
+        case "% FOV": 100
+        case "fraction", "cos", "luminance", "ΔL": 1
+        case "ratio": 21
+        case "deg": 360
+        case "pt", "pt_eq": 360 / Units.minPointAngle
+        default: nil
+        }
+    }
 
     /// `.spatialcheck.yaml` in `directory` or its nearest parent that has one.
     public static func find(startingAt directory: String) -> String? {
@@ -130,6 +153,7 @@ public struct RuleConfiguration: Sendable {
     /// with line and column and, for misspelt keys or rule ids, the closest known name.
     public static func parse(_ text: String, file: String = fileName) throws -> RuleConfiguration {
         var diags: [Diagnostic] = []
+        var warnings: [Diagnostic] = []
         var config = RuleConfiguration(path: file)
         func loc(_ n: Yams.Node?) -> SourceLocation? { n?.mark.map { SourceLocation(line: $0.line, column: $0.column) } }
         func err(_ n: Yams.Node?, _ msg: String, _ hint: String? = nil) {
@@ -150,6 +174,17 @@ public struct RuleConfiguration: Sendable {
             guard let v = number(n, what) else { return nil }
             if v < 0 { err(n, "\(what) must be 0 or more, found \(n.string ?? String(v))"); return nil }
             return v
+        }
+        /// A parameter beyond the largest value its unit can take in any scene is kept (the file is
+        /// valid), with a warning: such a threshold makes its rule report everything it checks, or
+        /// nothing (the session-17 trial's configuration of 10⁹ everywhere made every pair of
+        /// controls violate and the run 74 times longer).
+        func checkRange(_ n: Yams.Node, _ value: Double, _ p: RuleParameter?, rule: String, what: String) {
+            guard let p, let bound = RuleConfiguration.physicalMaximum(unit: p.unit), value > bound else { return }
+            let b = fmt(bound), unit = p.unit
+            warnings.append(Diagnostic(.warning, file: file, location: loc(n),
+                                       message: "rule '\(rule)': \(what) \(n.string ?? fmt(value)) \(unit) is beyond anything a scene can measure (at most \(b) \(unit)), so the rule reports everything it checks, or nothing",
+                                       hint: "use a value from 0 to \(b) \(unit) (the default is \(fmt(p.defaultValue))), or turn the rule off with '\(rule): off'"))
         }
         func severity(_ n: Yams.Node) -> Severity? {
             if let s = n.string, let v = Severity(rawValue: s) { return v }
@@ -176,11 +211,17 @@ public struct RuleConfiguration: Sendable {
                 case "threshold":
                     if meta?.thresholdKey == nil { err(k, "rule '\(meta?.id ?? "?")' has no threshold") }
                     s.threshold = parameter(pv, "threshold")
+                    if let meta, let x = s.threshold {
+                        checkRange(pv, x, meta.parameters.first { $0.key == meta.thresholdKey }, rule: meta.id, what: "threshold")
+                    }
                 case "enabled":
                     if let b = pv.bool { s.enabled = b } else { err(pv, "enabled must be true or false") }
                 default:
                     if paramKeys.contains(key) {
-                        if let x = parameter(pv, key) { s.parameters[key] = x }
+                        if let x = parameter(pv, key) {
+                            s.parameters[key] = x
+                            if let meta { checkRange(pv, x, meta.parameters.first { $0.key == key }, rule: meta.id, what: key) }
+                        }
                     } else {
                         unknownKey(k, known, "rule '\(meta?.id ?? "?")'")
                     }
@@ -258,7 +299,7 @@ public struct RuleConfiguration: Sendable {
                         err(item, "ignore entry needs a 'reason' explaining why it is safe to ignore")
                     }
                     if let rule, let reason, !reason.isEmpty {
-                        config.ignore.append(IgnoreEntry(rule: rule, entity: entity ?? "**", reason: reason))
+                        config.ignore.append(IgnoreEntry(rule: rule, entity: entity ?? "**", reason: reason, location: loc(item)))
                     }
                 }
             default:
@@ -267,6 +308,7 @@ public struct RuleConfiguration: Sendable {
         }
 
         if !diags.isEmpty { throw LoadFailure(diags) }
+        config.warnings = warnings
         return config
     }
 }

@@ -227,6 +227,10 @@ public final class RuleEngine {
     /// Whether a finding was dropped because `trackingLimit` violations are tracked.
     public var trackingLimitReached: Bool { findings.limitReached }
 
+    /// Per entry of `configuration.ignore`: the violations `finish` left out because of it (the
+    /// first entry that matches counts one).
+    public private(set) lazy var ignoredCounts = [Int](repeating: 0, count: configuration.ignore.count)
+
     /// Pairs of entities the rules have examined so far (the target rules' candidate pairs,
     /// win-controls-keepout's window–content pairs): the work that grows with pairs, not
     /// entities. `validate`'s budget (`--max-work`) bounds `work`, which weighs them by cost.
@@ -271,7 +275,10 @@ public final class RuleEngine {
             if !ignores.isEmpty {
                 let sorted = x < 0 ? [] : y < 0 ? [paths[x]] : [paths[x], paths[y]]
                 let id = rules[key.rule].id
-                if ignores.contains(where: { $0.matches(rule: id, entities: sorted) }) { continue }
+                if let k = ignores.firstIndex(where: { $0.matches(rule: id, entities: sorted) }) {
+                    ignoredCounts[k] += 1
+                    continue
+                }
             }
             if x >= 0, pathRank.isEmpty { pathRank = Self.ranks(of: paths) }
             items.append(Item(slot: slot, e0: x, e1: y))

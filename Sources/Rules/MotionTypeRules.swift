@@ -58,7 +58,7 @@ public enum TypeMinSize: RuleDescribing {
         fixHint: "Use at least 12 pt on visionOS (17 pt for body text), 11 pt on iOS.",
         platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
         notes: ["Text: text entities, elements of role text, and any other element with a fontSize (a button's or a field's label).",
-                "Text in a dynamic-scale container (or any element on iOS, where elements are screen space), or dynamic 3D text, is compared by its font size in pt. Fixed-scale text (textHeight, or elements of a fixed-scale window or volume) is compared in pt_eq each frame from its em height and distance, so it fails as it moves away.",
+                "Text in a dynamic-scale container (or any element of the screen's UI on iOS), or dynamic 3D text, is compared by its font size in pt. On iOS the text of a world card (a window or volume not anchored to the head: ar-comfort-distance's reading) is compared by its size on the screen, pt_eq, from its em height (font size × the card's metres per point) and distance. Fixed-scale text (textHeight, or elements of a fixed-scale window or volume) is compared in pt_eq each frame from its em height and distance, so it fails as it moves away.",
                 "A scale above the text scales its text like its geometry: the font size (but not on iOS elements, which are screen space) and the em height are multiplied each frame by the text scale, the length of the text's local +Y axis in world space (its own and every ancestor's scale, animated ones included), so a 17 pt label in a group scaled 0.1 is 1.7 pt."])
 }
 
@@ -192,7 +192,10 @@ func motionTypeFactories() -> [RuleFactory] {
             // Readable content, and any other element whose text has a size (a button's label, a field).
             for i in ents.indices where ents[i].isReadable || (ents[i].kind == .element && ents[i].fontSize != nil) {
                 let e = ents[i]
-                if let fs = e.fontSize, measuredInPoints(i, s.scene) || (e.kind == .text && e.scaleMode == .dynamic) {
+                // On iOS the text of a world card (a window or volume left in the world) is seen in
+                // the camera view: its size on the screen, pt_eq, shrinks as the device moves away.
+                let inPoints = measuredInPoints(i, s.scene) && !(s.scene.platform == .iOS && isOnWorldCard(i, ents))
+                if let fs = e.fontSize, inPoints || (e.kind == .text && e.scaleMode == .dynamic) {
                     fixedPt[i] = fs
                     ptScales[i] = textScale.scaled[i] && !(s.scene.platform == .iOS && e.kind == .element)
                 } else if e.fontSize == nil && e.textHeight == nil && e.kind == .element {

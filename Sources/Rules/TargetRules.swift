@@ -962,7 +962,8 @@ public enum TargetHitRegionIOS: RuleDescribing {
         fixHint: "Make the control at least 44×44 pt, or give it a 44×44 pt hit region (hitRegion: {size: [44, 44]}).",
         platforms: [.iOS], unit: "pt", worse: .lower,
         notes: ["Usage frequency is not in the scene data, so every interactive control is treated as frequently used.",
-                "Screen-space controls only: elements (the scene format's 2D UI) and head-anchored content. Interactive objects in the world (models, asset nodes, text) are judged by their on-screen size in ar-gesture-proximity.",
+                "Screen-space controls: elements (the scene format's 2D UI) and head-anchored content. Interactive objects in the world (models, asset nodes, text) are judged by their on-screen size in ar-gesture-proximity.",
+                "Controls of world cards (elements of a window or volume not anchored to the head: a card placed in the camera's world, ar-comfort-distance's reading) are measured as the screen shows them, on the frames they are on screen: the smaller side of the touch area (hit region, else frame) in metres ÷ (the depth of the control's centre along the camera's axis × tan(pointAngle)), the card taken as facing the camera (a turned card's foreshortening is not counted). Where the card was placed that is its size in the card's points; twice as far, half of it.",
                 "Measured on the element's hitRegion when it has one (size, or its frame moved by insets), else its frame. System controls other than buttons (toggles, steppers, pickers and segmented controls, sliders, text fields, menus, tabs, links) get the system's touch area, as on visionOS: below 44 pt they are not flagged (below 28 pt they still are). Buttons, custom controls and interactive images or text are judged by their frame or hitRegion; so is any control with a hitRegion of its own."])
 }
 
@@ -994,6 +995,9 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         let side = min(f.width, f.height)
         return standardControlSizes.contains { abs(side - $0) < 0.5 }
     }
+    // iOS: the controls of world cards (a window or volume left in the world) are measured as the
+    // screen shows them, on the frames they are on screen (aux 1 marks those findings).
+    let card = ios ? WorldCardTouch(ents, pointAngle: s.pointAngle) : nil
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, reads: .quantities, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
@@ -1001,14 +1005,24 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         // else (elements of fixed-scale containers, 3D models, marked nodes) in angle, as pt_eq.
         // An entity is always measured the same way, so its unit never changes.
         let size: Double, unit: String
-        if let fr = ent.hitFrame ?? ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
+        var aux = Double.nan
+        if let card, card.metres[e] != nil {
+            guard f.inFOV[e], let p = card.points(e, f) else { return nil }
+            size = p; unit = "pt"; aux = 1
+        } else if let fr = ent.hitFrame ?? ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
         guard size.isFinite else { return nil }
-        if size < minimum { return .init(measured: size, threshold: minimum, severity: .error, angular: unit == "pt_eq", unit: unit) }
+        // A card's control seen from where the card was placed is its size in points, up to rounding.
+        let tolerance = aux == 1 ? 1e-9 : 0
+        if size < minimum - tolerance { return .init(measured: size, threshold: minimum, severity: .error, angular: unit == "pt_eq", aux: aux, unit: unit) }
         let custom = !standardSystem[e]
-        if custom, size < upper { return .init(measured: size, threshold: upper, severity: .warning, angular: unit == "pt_eq", unit: unit) }
+        if custom, size < upper - tolerance { return .init(measured: size, threshold: upper, severity: .warning, angular: unit == "pt_eq", aux: aux, unit: unit) }
         return nil
     }, message: { agg, names in
         let u = agg.unit ?? "pt"
+        if agg.aux == 1 {
+            return "\(names.joinedNames) shows \(fmt(agg.measured)) \(u) on screen at its smaller side (a card left in the world shrinks as the device moves away); make its touch area at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u) where people view it: a larger control or card, or the card placed nearer"
+                + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
+        }
         return "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u)"
             + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
     })

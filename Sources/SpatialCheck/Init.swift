@@ -39,20 +39,24 @@ extension SpatialCheck {
         return Outcome(output: files.map { "wrote \($0.path)\n" }.joined())
     }
 
-    /// The configuration `init` writes: valid as it stands (it sets every rule to its default), with
-    /// a comment per rule saying what it checks and which parameters it takes.
+    /// The configuration `init` writes: valid as it stands (it sets every rule to its default and
+    /// checks exactly as no configuration does), with a comment per rule saying what it checks, its
+    /// default severity and which parameters it takes.
     public static func initialConfiguration() -> String {
         func num(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
         var out = """
             # spatialcheck configuration (written by `spatialcheck init`). Every rule is listed with its
-            # default severity and parameters: change a value, or write `rule-id: off` to skip a rule.
+            # default parameters: change a value, add `severity: warning` (error, info) to give all of a
+            # rule's findings one severity, or write `rule-id: off` to skip a rule.
             # Keys and values: `spatialcheck schema config`; rules in full: `spatialcheck explain RULE`.
 
             # Lowest severity that fails the run: error, warning, info or never.
             failOn: error
 
-            # Degrees per point (the size of a visionOS point as an angle).
-            units: {pointAngle: \(num(Units.defaultPointAngle))}
+            # Degrees per point (the size of a visionOS point as an angle). Unset, each scene's own
+            # units.pointAngle is used, on iOS the device's camera, else \(num(Units.defaultPointAngle)); set here, it
+            # overrides them all.
+            # units: {pointAngle: \(num(Units.defaultPointAngle))}
 
             rules:
 
@@ -60,13 +64,16 @@ extension SpatialCheck {
         for meta in RuleCatalog.rules {
             out += "  # \(meta.name): \(meta.summary)\n"
             out += "  # \(meta.help)\n"
-            var settings = ["severity: \(meta.defaultSeverity.rawValue)"]
+            // No `severity:` in the mapping: a rule's findings may differ in severity (a hit region
+            // under 28 pt is an error, under 44 pt a warning), and a stated one gives them all one.
+            out += "  #   severity: \(meta.defaultSeverity.rawValue) by default; setting one gives every finding of this rule that severity\n"
+            var settings: [String] = []
             for p in meta.parameters {
                 let key = p.key == meta.thresholdKey ? "threshold" : p.key
                 out += "  #   \(key)\(key == p.key ? "" : " (\(p.key))"): \(p.summary), in \(p.unit)\n"
                 settings.append("\(key): \(num(p.defaultValue))")
             }
-            out += "  \(meta.id): {\(settings.joined(separator: ", "))}\n\n"
+            out += "  \(meta.id): \(settings.isEmpty ? "on" : "{\(settings.joined(separator: ", "))}")\n\n"
         }
         out += """
             # Findings to accept, each with the reason (entity paths may use * wildcards):

@@ -159,6 +159,7 @@ extension SpatialCheck {
             var checked = checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
                                      snapshot: wantSnapshots, budget: budget, replay: wantReplay,
                                      deferringMessagesAbove: messagesAbove)
+            results.addIgnored(checked.ignored)
             if let steps {
                 // `store` may be handed an earlier-checked later scene: its own slot.
                 steps.checked(n, checked) { m, checked in
@@ -222,7 +223,9 @@ extension SpatialCheck {
         }
         limitViolations(&report, keeping: keep)
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
-                          exitCode: exit, diagnostics: [])
+                          exitCode: exit, diagnostics: configuration.warnings
+                            + unusedIgnores(configuration, counts: options.shard == nil ? results.ignoredTotals() : nil,
+                                            scenes: report.scenes.filter { $0.status == .checked }.count))
     }
 
     /// `limitViolations(_:perRule:)` for one checked scene, writing the messages of the violations
@@ -254,6 +257,20 @@ extension SpatialCheck {
         return report.isIncomplete ? .loadError : .clean
     }
 
+    /// A warning for each `ignore` entry that silenced no violation in the scenes checked: a rule id
+    /// or entity path that does not match (a typo, a renamed entity), or a problem since fixed (the
+    /// session-18 trial: an entry `bord/**` matched nothing and nothing said so). Not with
+    /// `--shard` (the entry may match in another shard), nor when no scene was checked.
+    static func unusedIgnores(_ configuration: RuleConfiguration, counts: [Int]?, scenes: Int) -> [Diagnostic] {
+        guard let counts, scenes > 0 else { return [] }
+        return zip(configuration.ignore, counts).compactMap { entry, n in
+            guard n == 0 else { return nil }
+            return Diagnostic(.warning, file: configuration.path ?? RuleConfiguration.fileName, location: entry.location,
+                              message: "the ignore entry {rule: \(entry.rule), entity: \(entry.entity)} silenced no violation in the \(scenes) scene\(scenes == 1 ? "" : "s") checked",
+                              hint: "check the rule id and the entity path (`spatialcheck validate SCENE --format json` lists each violation's rule and entities), or remove the entry if the problem is fixed")
+        }
+    }
+
     static func failedRun(_ diagnostics: [Diagnostic], configuration: RuleConfiguration) -> Validation {
         Validation(report: Report(toolVersion: version, pointAngle: Units.defaultPointAngle, failOn: .error, scenes: []),
                    snapshots: [:], configuration: configuration, baseline: nil, exitCode: .loadError,
@@ -276,6 +293,8 @@ extension SpatialCheck {
         var snapshot: SceneSnapshot?
         /// nil when every message is written (also when the scene was not simulated).
         var messages: PendingMessages?
+        /// Per `ignore` entry of the configuration, the violations it silenced (empty: not checked).
+        var ignored: [Int] = []
     }
 
     /// `checkScene`, leaving the message empty for the violations of every rule with more than
@@ -337,12 +356,12 @@ extension SpatialCheck {
         report.stopped = stopped
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
-        guard snapshot else { return CheckedScene(report: report, snapshot: nil, messages: messages) }
+        guard snapshot else { return CheckedScene(report: report, snapshot: nil, messages: messages, ignored: engine.ignoredCounts) }
         let plan = snapshotPlan(scene: scene, violations: violations)
         // One more run of the simulation captures both the pictures' geometry and the replay.
         let snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
                                    marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil)
-        return CheckedScene(report: report, snapshot: snap, messages: messages)
+        return CheckedScene(report: report, snapshot: snap, messages: messages, ignored: engine.ignoredCounts)
     }
 
     /// What no tool checked, from the rule catalog: its rules not implemented and its
@@ -454,6 +473,15 @@ final class SceneResults: @unchecked Sendable {
         return zip(slots, messages).compactMap { $0.0 == nil ? nil : .some($0.1) }
     }
     func completed() -> Int { lock.lock(); defer { lock.unlock() }; return done }
+    /// Per `ignore` entry, the violations it silenced over the scenes checked so far; nil when no
+    /// scene was checked.
+    private var ignored: [Int]?
+    func addIgnored(_ counts: [Int]) {
+        guard !counts.isEmpty else { return }
+        lock.lock(); defer { lock.unlock() }
+        ignored = ignored.map { zip($0, counts).map { $0 + $1 } } ?? counts
+    }
+    func ignoredTotals() -> [Int]? { lock.lock(); defer { lock.unlock() }; return ignored }
     func all() -> [(report: SceneReport, snapshot: SceneSnapshot?)] {
         lock.lock(); defer { lock.unlock() }
         return slots.compactMap { $0 }

@@ -92,6 +92,7 @@ struct Bench: ParsableCommand {
                                   clock: clock)
             }
             outcome = SpatialCheck.Outcome(output: SpatialCheck.renderBench(result, format: format, gate: gate),
+                                           diagnostics: options.configuration.warnings,
                                            exitCode: gate?.regressed == true ? .violations : .clean)
         } catch {
             outcome = .failure(error.diagnostics)

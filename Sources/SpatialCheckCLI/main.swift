@@ -237,7 +237,7 @@ struct Validate: ParsableCommand {
     @Option(help: "Check only shard i of n (e.g. 2/3; 1 ≤ i ≤ n ≤ 1024): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
     var shard: Shard?
     @Option(name: .customLong("max-violations"), parsing: .unconditional,
-            help: "Violations listed per rule and scene (default \(SpatialCheck.defaultMaxViolationsPerRule); 0 = all). The rest are counted in the summary and the exit code; SARIF lists at most \(SpatialCheck.sarifResultLimit) results, GitHub annotations at most \(Reporting.Report.githubAnnotationLimit).")
+            help: "Violations listed per rule and scene (default \(SpatialCheck.defaultMaxViolationsPerRule); 0 = all). The rest are counted in the summary and the exit code; SARIF lists at most \(SpatialCheck.sarifResultLimit) results, GitHub annotations at most \(Reporting.Report.githubAnnotationsPerLevel) of each level (what GitHub shows of a step).")
     var maxViolations = SpatialCheck.defaultMaxViolationsPerRule
     @Option(name: .customLong("max-work"), parsing: .unconditional,
             help: "The work one scene may take, in units of about 1,000 instructions (default \(WorkBudget.defaultUnits), a few minutes of CPU; 0 = no limit). Each entity costs \(Int(WorkBudget.unitsPerEntityFrame)) units a frame, and the rules whose work grows with pairs (the target rules, win-controls-keepout) add what they do: a scene whose entities × frames alone are over it is an error (exit 2) before any frame is simulated; a scene that passes it while simulating stops after that frame and its report says so.")

@@ -67,35 +67,40 @@ import Rules
         #expect(Self.report().github(workspace: "/elsewhere").hasPrefix("::error file=Scenes/a%2Cb%3Ac.scene.yaml,line=14"))
     }
 
-    /// GitHub shows at most 50 annotations per job: `--format github` annotates the 50 most severe
-    /// violations (in report order among equally severe ones) and says first how many it left out;
-    /// a stop is always annotated, and `xcode` lists every violation.
-    @Test func githubAnnotatesTheFiftyMostSevere() throws {
+    /// GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: `--format
+    /// github` writes no more of each level (a stop first, then violations in report order), and
+    /// its first line, one of the ten notices, says how many it left out; `xcode` lists every one.
+    @Test func githubAnnotatesTenOfEachLevel() throws {
         func v(_ s: Severity, _ k: Int) -> ReportViolation {
             ReportViolation(rule: "r-\(s.rawValue)", severity: s, entities: ["e\(k)"], spans: [0...0], frameCount: 1, firstTime: 0,
                             lastTime: 0, measured: 1, threshold: 2, unit: "pt", worstFrame: 0, message: "\(s.rawValue) \(k)",
                             help: "", fingerprint: "\(s.rawValue)\(k)", location: nil)
         }
-        // Scene a: 30 info, then 30 warnings; scene b: 30 errors and a stop.
+        // Scene a: 30 info, then 30 warnings; scene b: 30 errors and a stop (a warning).
         let a = SceneReport(path: "a.scene.yaml", status: .checked, violations: (0..<30).map { v(.info, $0) } + (0..<30).map { v(.warning, $0) })
         var b = SceneReport(path: "b.scene.yaml", status: .checked, violations: (0..<30).map { v(.error, $0) })
         b.stopped = EarlyStop(afterFrame: 0, frames: 9, trackingLimit: 30)
         var report = Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [a, b])
-        #expect(Report.githubAnnotationLimit == 50)
+        #expect(Report.githubAnnotationsPerLevel == 10)
         let lines = report.github().split(separator: "\n").map(String.init)
-        #expect(lines.first == "::notice title=annotation-limit::40 more findings are not annotated: GitHub shows at most 50 annotations per job, "
-                + "and these are the 50 most severe. They count in the exit code; --format text or json lists them")
-        // Every error, then the first 20 warnings (the 20 that fit), in report order: scene a's warnings first.
+        // Notices: the count and 9 info findings; warnings: the stop and 9; errors: 10.
+        // Left out: 21 info, 21 warnings, 20 errors.
+        #expect(lines.first == "::notice title=annotation-limit::62 more findings are not annotated: GitHub shows at most 10 error, "
+                + "10 warning and 10 notice annotations per step, and these are the first of each level. They count in the exit code; "
+                + "--format text or json lists them, and a step per scene folder annotates more")
         #expect(lines.dropFirst().filter { $0.contains("title=r-") }.map { String($0.split(separator: ":").last ?? "") }
-                == (0..<20).map { "warning \($0)" } + (0..<30).map { "error \($0)" })
+                == (0..<9).map { "info \($0)" } + (0..<9).map { "warning \($0)" } + (0..<10).map { "error \($0)" })
         #expect(lines.last?.hasPrefix("::warning file=b.scene.yaml,line=1,col=1,title=tracking-limit::checking stopped") == true)
-        #expect(lines.count == 1 + 50 + 1)
+        for level in ["::error", "::warning", "::notice"] { #expect(lines.filter { $0.hasPrefix(level + " ") }.count == 10, "\(level)") }
+        #expect(lines.count == 30)
         #expect(report.xcode().split(separator: "\n").count == 91)
-        // Known violations are not annotated and not counted; 50 listed fit without a note.
-        for i in 0..<10 { report.scenes[0].violations[30 + i].baseline = .unchanged }
+        // Known violations are not annotated and not counted: 9 warnings and 10 errors beside the
+        // stop fit without the count.
         for i in 0..<30 { report.scenes[0].violations[i].baseline = .unchanged }
+        for i in 39..<60 { report.scenes[0].violations[i].baseline = .unchanged }
+        for i in 10..<30 { report.scenes[1].violations[i].baseline = .unchanged }
         let fit = report.github().split(separator: "\n")
-        #expect(fit.count == 20 + 30 + 1 && !fit.contains { $0.contains("annotation-limit") })
+        #expect(fit.count == 9 + 10 + 1 && !fit.contains { $0.contains("annotation-limit") })
     }
 
     /// What `--max-violations` left out is said in xcode and github as in every other format

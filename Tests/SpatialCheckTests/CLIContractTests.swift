@@ -178,6 +178,26 @@ import Foundation
 
     // MARK: Configuration errors (bug 4)
 
+    /// An `ignore` entry that silences nothing is named on standard error with its line and column
+    /// (the session-18 trial: `bord/**`, a typo, went unnoticed); one that silences the media
+    /// player's two spacing errors is not, and the run passes.
+    @Test func ignoreEntriesThatSilenceNothingAreNamed() throws {
+        let dir = try playerDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            ignore:
+              - {rule: target-center-spacing, entity: "controls/*", reason: reviewed with the designer}
+              - {rule: target-center-spacing, entity: "bord/**", reason: a typo}
+
+            """.write(toFile: dir + "/.spatialcheck.yaml", atomically: true, encoding: .utf8)
+        let r = try run(["validate", "player.scene.yaml", "--format", "json"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("\"rule\": \"target-center-spacing\""))
+        #expect(r.stderr == ".spatialcheck.yaml:3:5: warning: the ignore entry {rule: target-center-spacing, entity: bord/**} silenced no violation in the 1 scene checked\n"
+                + "    hint: check the rule id and the entity path (`spatialcheck validate SCENE --format json` lists each violation's rule and entities), or remove the entry if the problem is fixed\n",
+                "\(r.stderr)")
+    }
+
     @Test func aBadConfigurationWritesNoReport() throws {
         let dir = try playerDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

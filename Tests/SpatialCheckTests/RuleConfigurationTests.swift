@@ -124,4 +124,28 @@ import SpatialModel
         #expect(RuleConfiguration.find(startingAt: deep.path) == file.standardizedFileURL.path)
         #expect(try RuleConfiguration.load(path: file.path).failOn == .never)
     }
+
+    /// A parameter beyond anything a scene can measure is accepted with a warning at its value
+    /// (session-17 trial: 10⁹ everywhere made every pair of controls violate); values at the bound
+    /// and units without one (distances) are not warned about.
+    @Test func parametersBeyondTheirUnitsRangeWarn() throws {
+        let text = """
+        rules:
+          target-center-spacing: {threshold: 1000000000}
+          fov-vertical-comfort: {below: 400, above: 360}
+          motion-vection: {vectionCoverage: 100}
+          type-contrast: {ratioNormal: 21.5}
+          depth-min-reading-distance: {threshold: 1000000000}
+        """
+        let config = try RuleConfiguration.parse(text, file: "c.yaml")
+        #expect(config.rules["target-center-spacing"]?.threshold == 1_000_000_000)
+        let lines = config.warnings.map(\.description)
+        #expect(lines.count == 3)
+        // 360° at 0.0005° per point = 720,000 pt; the value's own line and column.
+        #expect(lines.first?.hasPrefix("c.yaml:2:38: warning: rule 'target-center-spacing': threshold 1000000000 pt is beyond anything a scene can measure (at most 720000 pt)") == true)
+        #expect(config.warnings.first?.hint == "use a value from 0 to 720000 pt (the default is 60), or turn the rule off with 'target-center-spacing: off'")
+        #expect(lines.dropFirst().first?.hasPrefix("c.yaml:3:33: warning: rule 'fov-vertical-comfort': below 400 deg is beyond anything a scene can measure (at most 360 deg)") == true)
+        #expect(lines.last?.hasPrefix("c.yaml:5:32: warning: rule 'type-contrast': ratioNormal 21.5 ratio is beyond anything a scene can measure (at most 21 ratio)") == true)
+        #expect(try RuleConfiguration.parse("rules:\n  target-center-spacing: {threshold: 720000}\n").warnings.isEmpty)
+    }
 }

@@ -136,6 +136,7 @@ import SpatialModel
         let vs = fx.run { i, f in
             f.eccentricity[0] = 20                      // off-centre: info on every frame
             f.fullyInFOV[0] = i < 10                    // out of view from 1 s on: warning after 2 s more
+            f.azimuth[0] = i < 10 ? 0 : 60              // (the fixture's 4° box, 60° to the side: none of it in view)
         }.1.rule("fov-important-centered")
         // Two measurements, two violations: the out-of-view sub-check covers its whole run (frames
         // 10–39, grace included) and measures how long it lasted, 30 frames at 10 Hz = 3 s; the

@@ -42,11 +42,13 @@ public enum DepthTextFlat: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: "maxOffset",
         parameters: [RuleParameter("maxOffset", 0.005, "m", .external("noticeable parallax at 1–2 m"), "largest offset of text in front of or behind its background")],
         citations: [Citation("spatial-layout", "Depth"), Citation("typography", "visionOS")],
-        summary: "A text element floats more than 5 mm in front of (or sits behind) its window or volume face.",
-        rationale: "Text lifted off its background is harder to read and can be uncomfortable; the HIG keeps depth for larger elements.",
-        fixHint: "Set the text's depth to 0 so it lies on its background.",
-        unit: "m", worse: .higher,
-        notes: ["Elements: offset = |depth| (pt) × the container's metres per point. Text entities placed as children of a window: the distance of the text's centre from the window's plane, each frame. Extruded 3D text is not described by the scene format and is not checked."])
+        summary: "A text element floats more than 5 mm in front of (or sits behind) its background: the element it lies on, or its window or volume face.",
+        rationale: "Text lifted off its background is harder to read and can be uncomfortable; the HIG keeps depth for larger elements. Text sunk behind the element it lies on is hidden by it.",
+        fixHint: "Give the text the depth of the element it lies on (0 on the window's surface), so it lies on its background and in front of it.",
+        unit: "mm", worse: .higher,
+        notes: ["Elements: the background is the frontmost (largest depth) other element of the same window or volume that is not text and whose frame contains the centre of the text's frame (a card, an image, a button); without one, the window or volume face at depth 0. Offset = |depth − background's depth| (pt) × the container's metres per point. Text more than maxOffset behind its background is hidden by it, and the message says so.",
+                "Text entities placed as children of a window: the distance of the text's centre from the window's plane, each frame. Extruded 3D text is not described by the scene format and is not checked.",
+                "Measured and threshold are in millimetres (the parameter maxOffset is in metres, as in the configuration)."])
 }
 
 public enum DepthWindowContentExtent: RuleDescribing {
@@ -195,20 +197,54 @@ func depthFactories() -> [RuleFactory] {
             let maxOff = s.param(m, "maxOffset")
             var items: [StaticRule.Item] = []
             var textChildren: [Int] = [], window = [Int](repeating: -1, count: ents.count)
+            // Per container: its elements that are not text and have a frame, the backgrounds text
+            // can lie on, frontmost (largest depth) first, document order among equals.
+            var backdrops: [Int: [Int]] = [:]
+            for i in ents.indices where ents[i].kind == .element && !ents[i].isReadable && ents[i].frame != nil {
+                if let c = ents[i].container { backdrops[c, default: []].append(i) }
+            }
+            for c in backdrops.keys {
+                backdrops[c]?.sort { ents[$0].depthPt != ents[$1].depthPt ? ents[$0].depthPt > ents[$1].depthPt : $0 < $1 }
+            }
+            // Per reported element (by path, as the message gets it): the element it lies on.
+            var backgroundOf: [String: (id: String, depthPt: Double)] = [:]
             for i in ents.indices where ents[i].isReadable {
                 let e = ents[i]
                 if e.kind == .element {
-                    let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
-                    if off > maxOff { items.append(.init(entity: i, measured: off, threshold: maxOff, aux: e.depthPt < 0 ? -1 : 1)) }
+                    var bg: Int?
+                    if let c = e.container, let f = e.frame, let cands = backdrops[c] {
+                        let p = f.center
+                        bg = cands.first { j in
+                            guard let g = ents[j].frame else { return false }
+                            return p.x >= g.x && p.x <= g.x + g.width && p.y >= g.y && p.y <= g.y + g.height
+                        }
+                    }
+                    let signed = (e.depthPt - (bg.map { ents[$0].depthPt } ?? 0)) * metresPerPoint(of: i, in: s)
+                    let off = abs(signed)
+                    if off.isFinite && off > maxOff {
+                        items.append(.init(entity: i, measured: off * 1000, threshold: maxOff * 1000, aux: signed < 0 ? -1 : 1))
+                        if let bg { backgroundOf[e.path] = (ents[bg].id, ents[bg].depthPt) }
+                    }
                 } else if let p = e.parent, p >= 0, p < ents.count, ents[p].kind == .window {
                     textChildren.append(i); window[i] = p
                 }
             }
-            // aux: -1 when the text sits behind its background's surface (sunk into it), else 1.
+            // aux: -1 when the text sits behind its background (sunk into it), else 1.
+            let background = backgroundOf
             let message = { (agg: Aggregate, names: [String]) -> String in
-                let mm = fmt(agg.measured * 1000, beside: maxOff * 1000)
+                let mm = fmt(agg.measured, beside: maxOff * 1000), limit = "at most \(fmt(maxOff * 1000)) mm"
+                if names.count == 1, let bg = background[names[0]] {
+                    let fix = "set its depth to \(fmt(bg.depthPt)) pt, the depth of \(bg.id) (\(limit))"
+                    return agg.aux < 0
+                        ? "text \(names.joinedNames) sits \(mm) mm behind \(bg.id), the element it lies on, which hides it; \(fix)"
+                        : "text \(names.joinedNames) floats \(mm) mm in front of \(bg.id), the element it lies on; \(fix)"
+                }
+                if names.count > 1 && !names.allSatisfy({ background[$0] == nil }) {
+                    let place = agg.aux < 0 ? "sits \(mm) mm behind its background" : "floats \(mm) mm in front of its background"
+                    return "text \(names.joinedNames) \(place); give each the depth of the element it lies on (\(limit))"
+                }
                 let place = agg.aux < 0 ? "sits \(mm) mm behind its background's surface" : "floats \(mm) mm in front of its background"
-                return "text \(names.joinedNames) \(place); set its depth to 0 (at most \(fmt(maxOff * 1000)) mm)"
+                return "text \(names.joinedNames) \(place); set its depth to 0 (\(limit))"
             }
             let elements = StaticRule(rule: r, items: items, message: message)
             guard !textChildren.isEmpty else { return elements }
@@ -222,7 +258,7 @@ func depthFactories() -> [RuleFactory] {
                 let lf = length(f.front[w])
                 guard lf > 0 else { return nil }
                 let signed = dot(f.center[e] - f.center[w], f.front[w] / lf), off = abs(signed)
-                return off.isFinite && off > maxOff ? .init(measured: off, threshold: maxOff, aux: signed < 0 ? -1 : 1) : nil
+                return off.isFinite && off > maxOff ? .init(measured: off * 1000, threshold: maxOff * 1000, aux: signed < 0 ? -1 : 1) : nil
             }, message: message)
             return MultiProcessor([elements, children]) { _, agg, names in message(agg, names) }
         },

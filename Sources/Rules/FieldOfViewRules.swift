@@ -18,7 +18,8 @@ public enum FovImportantCentered: RuleDescribing {
         unit: "deg", worse: .higher,
         notes: ["Every entity with primary: true counts as the active task while visible. The field of view is the scene's viewer.fieldOfView (default 90°×70°).",
                 "Off centre (info): measured is the angle between the line of sight and the direction to the content's centre; reported on every frame it exceeds 15°.",
-                "Out of view (sub-check `outOfView`, warning): the content is not entirely inside the field of view for longer than the grace time. Measured: how long it stayed out, in seconds (the longest run); the spans cover each whole run, grace time included."],
+                "Out of view (sub-check `outOfView`, warning): less than three quarters of the content is inside the field of view for longer than the grace time. Measured: how long it stayed out, in seconds (the longest run); the spans cover each whole run, grace time included.",
+                "Share in view: content entirely inside the field of view is in view; otherwise the share of its apparent rectangle (the rectangle across the line of sight to its centre that spans its angular width and height, as fov-window-clutter's coverage counts it) inside |azimuth| ≤ h/2, |elevation| ≤ v/2 of the head frame, horizontal share × vertical share. Content wider than most of the field of view cannot be entirely inside it after a glance: the HIG's default window (1280 × 720 pt at 2 m, 73.7° of the 90° view) turned 10° from is 97 % in view and stays in view; the same window 40° to the side is 57 % in view and is out. Content the eye is inside of is out of view."],
         subchecks: [RuleSubcheck("outOfView", unit: "s")])
 }
 
@@ -110,6 +111,23 @@ public enum FovWindowClutter: RuleDescribing {
         subchecks: [RuleSubcheck("coverage", unit: "%")])
 }
 
+extension FovImportantCentered {
+    /// Share of an entity's apparent rectangle in view below which it counts as out of view.
+    static let minShareInView = 0.75
+
+    /// Share (0–1) of entity `e`'s apparent rectangle (centred on its azimuth and elevation in the
+    /// head frame, its angular width by height) inside |azimuth| ≤ halfH, |elevation| ≤ halfV.
+    /// Content the eye is inside of (360 × 180) or with no extent reads 0 unless entirely in view.
+    static func shareInView(_ f: borrowing FrameQuantities, _ e: Int, halfH: Double, halfV: Double) -> Double {
+        if f.fullyInFOV[e] { return 1 }
+        let w = f.angularWidth[e], h = f.angularHeight[e], az = f.azimuth[e], el = f.elevation[e]
+        guard w > 0, h > 0, w < 360, h < 180, w.isFinite, h.isFinite, az.isFinite, el.isFinite else { return 0 }
+        let sh = max(0, min(az + w / 2, halfH) - max(az - w / 2, -halfH)) / w
+        let sv = max(0, min(el + h / 2, halfV) - max(el - h / 2, -halfV)) / h
+        return sh * sv
+    }
+}
+
 func fovFactories() -> [RuleFactory] {
     [
         RuleFactory(ids: [FovImportantCentered.metadata.id]) { s in
@@ -118,6 +136,7 @@ func fovFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let cone = s.param(m, "centralCone"), grace = s.param(m, "grace")
             let cands = ents.indices.filter { ents[$0].primary }
+            let halfH = s.scene.viewer.fieldOfView.x / 2, halfV = s.scene.viewer.fieldOfView.y / 2
             let off = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
                                     gate: .above(\.eccentricity, cone), reads: .quantities, check: { f, e in
                 f.visible[e] && f.eccentricity[e] > cone ? .init(measured: f.eccentricity[e], threshold: cone, severity: .info, angular: true) : nil
@@ -125,11 +144,12 @@ func fovFactories() -> [RuleFactory] {
             // Out of view (sub-check 1): measured is how long the run has lasted (n frames: n · dt).
             let out = ConditionRule(rule: r, meta: m, candidates: cands, dwell: grace, measuresRunLength: true,
                                     frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
-                f.visible[e] && !f.fullyInFOV[e] ? .init(measured: 0, threshold: grace, severity: .warning, unit: "s", variant: 1) : nil
+                f.visible[e] && !f.fullyInFOV[e] && FovImportantCentered.shareInView(f, e, halfH: halfH, halfV: halfV) < FovImportantCentered.minShareInView
+                    ? .init(measured: 0, threshold: grace, severity: .warning, unit: "s", variant: 1) : nil
             }, message: { _, _ in "" })
             return MultiProcessor([off, out]) { _, agg, names in
                 agg.variant == 1
-                    ? "primary content \(names.joinedNames) stays out of the comfortable field of view for "
+                    ? "primary content \(names.joinedNames) stays partly out of the comfortable field of view (less than \(fmt(FovImportantCentered.minShareInView * 100)) % of it in view) for "
                         + (agg.measured > grace ? "up to \(fmt(agg.measured)) s at a time (more than \(fmt(grace)) s)" : "the last \(fmt(agg.measured)) s, and the scene comes to rest that way")
                         + "; place it where the viewer spends most time looking, or bring it back into view when they turn away for long"
                     : "primary content \(names.joinedNames) is up to \(fmt(agg.measured))° off the line of sight; keep it within \(fmt(cone))° of where the viewer usually looks"

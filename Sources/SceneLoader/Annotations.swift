@@ -332,6 +332,34 @@ extension SceneBuilder {
                     }
                 }
             }
+            // One object, one entity: a node whose ancestor the same annotation matches is part of
+            // that ancestor's entity (its geometry is in the ancestor's subtree), not an entity of
+            // its own for that annotation ('nodes: "**"' makes the model's top node the target, not
+            // also each mesh below it). Walks only the annotated ancestors, within the same budget.
+            if budget >= 0 && applied.count > 1 {
+                var nearest = [Int](repeating: -1, count: asset.nodes.count)
+                for i in asset.nodes.indices {
+                    guard let p = asset.nodes[i].parent, p >= 0, p < i else { continue }
+                    nearest[i] = applied[p] != nil ? p : nearest[p]
+                }
+                var kept: [Int: [Int]] = [:]
+                reduce: for i in applied.keys.sorted() {
+                    let own = applied[i] ?? []
+                    var left: [Int] = []
+                    for k in own {
+                        var p = nearest[i], inherited = false
+                        while p >= 0 {
+                            budget -= 1
+                            if budget < 0 { kept = applied; break reduce }
+                            if applied[p]?.contains(k) == true { inherited = true; break }
+                            p = nearest[p]
+                        }
+                        if !inherited { left.append(k) }
+                    }
+                    if !left.isEmpty { kept[i] = left }
+                }
+                applied = kept
+            }
         }
 
         var used: [String: Int] = [:]

@@ -24,7 +24,7 @@ import SpatialModel
             """)
         let v = vs.filter { $0.rule == "depth-text-flat" }
         #expect(v.map(\.entities) == [["panel/title"]])
-        #expect(abs((v.first?.measured ?? 0) - 0.03) < 1e-9)
+        #expect(abs((v.first?.measured ?? 0) - 30) < 1e-9)   // millimetres
     }
 
     @Test func contentOnATurnedWindowIsAsShallowAsOnAStraightOne() throws {
@@ -102,7 +102,7 @@ import SpatialModel
             e.container = w; e.role = .text; e.fontSize = 17; e.depthPt = 10; e.metresPerPoint = 0.00234
         }
         let v = fx.run().1.rule("depth-text-flat")
-        #expect(abs((v.first?.measured ?? 0) - 0.0234) < 1e-9)
+        #expect(abs((v.first?.measured ?? 0) - 23.4) < 1e-9)   // 10 pt × 2.34 mm
     }
 
     /// A window straight ahead at `distance` for `duration` s, with `elements` (flow-style maps).
@@ -186,7 +186,7 @@ import SpatialModel
         let v = try RuleScenes.check(Self.panel(distance: 1.5, duration: 1,
                                                 ["{id: title, role: text, frame: [40, 40, 400, 40], fontSize: 28, depth: -4, label: Title}"]))
             .filter { $0.rule == "depth-text-flat" }
-        let expected = 4 * 1.5 * tan(0.0671 * .pi / 180)
+        let expected = 4 * 1.5 * tan(0.0671 * .pi / 180) * 1000   // mm
         #expect(abs((v.first?.measured ?? 0) - expected) < 1e-9)
         #expect(v.first?.message == "text sheet/title sits 7.03 mm behind its background's surface; set its depth to 0 (at most 5 mm)")
     }
@@ -223,5 +223,42 @@ import SpatialModel
         ])).filter { $0.rule == "depth-layer-count" }
         #expect(v.first?.measured == 4)
         #expect(v.first?.message == "the elements of sheet sit at 4 different depths (0 mm: title; 7.03 mm: photo; 14.05 mm: buy; 21.08 mm: more); use at most 3")
+    }
+
+    // MARK: the background text lies on
+
+    /// A 700 × 500 pt window 1.5 m ahead (dynamic scale: 1.5 · tan(0.0671°) m per point) with a
+    /// card raised 4 pt and the temperature at `textDepth` pt, inside the card's frame.
+    private static func weather(textDepth: Double) -> String {
+        """
+        format: spatialscene/1
+        duration: 1
+        entities:
+          - id: weather
+            kind: window
+            placement: {distance: 1.5, azimuth: 0, elevation: 0}
+            size: [700, 500]
+            elements:
+              - {id: sky, role: image, frame: [0, 0, 700, 500], decorative: true}
+              - {id: card, role: image, frame: [50, 50, 600, 300], depth: 4, decorative: true}
+              - {id: temp, role: text, frame: [80, 80, 300, 120], depth: \(textDepth), fontSize: 96}
+        """
+    }
+
+    @Test func textIsMeasuredFromTheElementItLiesOn() throws {
+        let mmPerPt = 1.5 * tan(0.0671 * .pi / 180) * 1000   // 1.757 mm
+        // On the card (4 pt): clean, though 7 mm in front of the window's surface.
+        #expect(try RuleScenes.check(Self.weather(textDepth: 4)).filter { $0.rule == "depth-text-flat" }.isEmpty)
+        // 12 pt above the card: 21.08 mm (not 16 pt = 28.11 mm from the window), in millimetres.
+        let above = try RuleScenes.check(Self.weather(textDepth: 16)).filter { $0.rule == "depth-text-flat" }
+        let a = try #require(above.first)
+        #expect(above.count == 1 && a.unit == "mm" && abs(a.threshold - 5) < 1e-12)
+        #expect(abs(a.measured - 12 * mmPerPt) < 1e-9)
+        #expect(a.message == "text weather/temp floats 21.08 mm in front of card, the element it lies on; set its depth to 4 pt, the depth of card (at most 5 mm)")
+        // The old hint applied (depth 0): 4 pt = 7.03 mm behind the card, which hides it.
+        let behind = try RuleScenes.check(Self.weather(textDepth: 0)).filter { $0.rule == "depth-text-flat" }
+        let b = try #require(behind.first)
+        #expect(abs(b.measured - 4 * mmPerPt) < 1e-9)
+        #expect(b.message == "text weather/temp sits 7.03 mm behind card, the element it lies on, which hides it; set its depth to 4 pt, the depth of card (at most 5 mm)")
     }
 }

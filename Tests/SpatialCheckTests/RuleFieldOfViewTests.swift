@@ -136,6 +136,7 @@ import SpatialModel
         let vs = fx.run { i, f in
             f.eccentricity[0] = 20                      // off-centre: info on every frame
             f.fullyInFOV[0] = i < 10                    // out of view from 1 s on: warning after 2 s more
+            f.azimuth[0] = i < 10 ? 0 : 60              // (the fixture's 4° box, 60° to the side: none of it in view)
         }.1.rule("fov-important-centered")
         // Two measurements, two violations: the out-of-view sub-check covers its whole run (frames
         // 10–39, grace included) and measures how long it lasted, 30 frames at 10 Hz = 3 s; the
@@ -470,5 +471,43 @@ import SpatialModel
         #expect(abs(width - 93.01) < 0.005)
         #expect(v.first?.message == "primary content editor is 93.01° wide, wider than the 90° field of view, so it cannot open fully in view; make it narrower")
         #expect(abs(v.first?.measured ?? 1) < 1e-6)
+    }
+
+    // MARK: out of view: the share in view
+
+    @Test func theShareInViewIsThatOfTheApparentRectangle() {
+        // The HIG's default window at 2 m: 1280 × 720 pt at 2 · tan(0.0671°) m per point is
+        // 2.998 × 1.686 m, 2·atan(1.499/2) = 73.71° wide and 2·atan(0.843/2) = 45.7° high.
+        let w = 2 * degrees(atan(640 * 2 * tan(radians(0.0671)) / 2)), h = 2 * degrees(atan(360 * 2 * tan(radians(0.0671)) / 2))
+        var f = FrameQuantities(entityCount: 1)
+        f.fullyInFOV[0] = false
+        f.angularWidth[0] = w; f.angularHeight[0] = h
+        // A 10° glance: it spans −26.86°…46.86°, 45 + 26.86 = 71.86° of it inside ±45°: 97.5 %.
+        f.azimuth[0] = 10
+        let glance = FovImportantCentered.shareInView(f, 0, halfH: 45, halfV: 35)
+        #expect(abs(glance - (45 - (10 - w / 2)) / w) < 1e-12 && glance > 0.97)
+        // 40° to the side (the rule's failing example): 45 − 3.14 = 41.86° of 73.71°: 56.8 %, out.
+        f.azimuth[0] = 40
+        let side = FovImportantCentered.shareInView(f, 0, halfH: 45, halfV: 35)
+        #expect(abs(side - (45 - (40 - w / 2)) / w) < 1e-12 && side < FovImportantCentered.minShareInView)
+        // Also 20° below: the vertical share multiplies in (35 − (−2.85)) / 45.7 = 0.83.
+        f.elevation[0] = -20
+        #expect(abs(FovImportantCentered.shareInView(f, 0, halfH: 45, halfV: 35) - side * (35 + (h / 2 - 20)) / h) < 1e-12)
+        // The eye inside it (360 × 180): out of view; entirely inside the field of view: all of it.
+        f.angularWidth[0] = 360; f.angularHeight[0] = 180
+        #expect(FovImportantCentered.shareInView(f, 0, halfH: 45, halfV: 35) == 0)
+        f.fullyInFOV[0] = true
+        #expect(FovImportantCentered.shareInView(f, 0, halfH: 45, halfV: 35) == 1)
+    }
+
+    @Test func aWideWindowAfterAGlanceStaysInViewAndOneToTheSideDoesNot() throws {
+        let glance = try RuleExampleTests.violations("Scenes/rules/fov-important-centered/pass-wide-window-glance.scene.yaml")
+        #expect(glance.status == .checked && glance.rules.isEmpty, "\(glance.rules)")
+        let path = TestPaths.repo("Scenes/rules/fov-important-centered/fail.scene.yaml")
+        let (report, _) = SpatialCheck.checkScene(path: path, load: .init(), configuration: .default)
+        let out = report.violations.filter { $0.rule == "fov-important-centered" && $0.severity == .warning }
+        // 57 % in view for the whole 3 s run (frames 0…269).
+        #expect(out.count == 1 && out.first?.spans == [0...269])
+        #expect(out.first?.message.contains("stays partly out of the comfortable field of view (less than 75 % of it in view)") == true)
     }
 }

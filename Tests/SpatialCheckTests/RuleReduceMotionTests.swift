@@ -167,4 +167,18 @@ import SpatialModel
         #expect(errors.contains { $0.contains("'person'") && $0.contains("'user'") })
         #expect(errors.contains { $0.contains("'skip'") && $0.contains("'stop'") })
     }
+
+    @Test func anAnimationKeyedLaterIsReportedWhenItMoves() throws {
+        // Keys at t = 1 s and 1.5 s (a 0.3 m slide): before 1 s the volume holds its first key,
+        // so the frames reported are 90 (t = 1 s) to 135 (t = 1.5 s), not from frame 0.
+        let v = try RuleScenes.check(Self.scene([
+            "{keyframes: [{t: 1, position: [-1.5, 1.6, -2]}, {t: 1.5, position: [-1.2, 1.6, -2]}]}",
+        ])).filter { $0.rule == "motion-reduce-motion" }
+        #expect(v.map(\.spans) == [[90...135]])
+        // Played at speed 2, the same keys run from t = 0.5 s to 0.75 s: frames 45…67.
+        let fast = try RuleScenes.check(Self.scene([
+            "{speed: 2, keyframes: [{t: 1, position: [-1.5, 1.6, -2]}, {t: 1.5, position: [-1.2, 1.6, -2]}]}",
+        ])).filter { $0.rule == "motion-reduce-motion" }
+        #expect(fast.map(\.spans) == [[45...67]])
+    }
 }

@@ -332,4 +332,36 @@ import SpatialModel
         #expect(locked.count == 1)
         #expect(locked.first?.entities == ["radio/Knob2"])
     }
+
+    // MARK: one object, one entity
+
+    @Test func aNodeWhoseAncestorTheSameEntryMatchesIsPartOfTheAncestorsEntity() throws {
+        // `**` matches Root and its five children. The children are part of Root's entity for that
+        // entry; Knob1 (facts in the file), btn_reset (a name prefix) and Slider (a file collider)
+        // stay entities for their own facts, without the entry's; Knob2 and Label are no entities.
+        let scene = try Self.load(annotations: """
+                annotations:
+                  - {nodes: "**", interactive: true, accessibilityLabel: Radio}
+            """)
+        #expect(scene.entities.filter { $0.kind == .node }.map(\.path) == ["radio/Root", "radio/Knob1", "radio/btn_reset", "radio/Slider"])
+        let root = try Self.entity(scene, "radio/Root")
+        #expect(root.interactive && root.accessibilityLabel == "Radio")
+        #expect(root.geometryNodes.count == 6)   // Root and its five children: one target, one box
+        let knob = try Self.entity(scene, "radio/Knob1")
+        #expect(knob.accessibilityLabel == "File label" && knob.factSources.accessibilityLabel == .file)
+        #expect(try Self.entity(scene, "radio/Slider").interactive == false)
+    }
+
+    @Test func anotherEntryStillMakesANestedNodeAnEntity() throws {
+        // The second entry matches Knob2, inside Root: Knob2 is an entity with that entry's facts
+        // (a button, interactive by its role), not with the first entry's label.
+        let scene = try Self.load(annotations: """
+                annotations:
+                  - {nodes: "**", interactive: true, accessibilityLabel: Radio}
+                  - {nodes: "Knob2", role: button}
+            """)
+        #expect(scene.entities.filter { $0.kind == .node }.map(\.path) == ["radio/Root", "radio/Knob1", "radio/Knob2", "radio/btn_reset", "radio/Slider"])
+        let knob2 = try Self.entity(scene, "radio/Knob2")
+        #expect(knob2.role == .button && knob2.interactive && knob2.accessibilityLabel == nil)
+    }
 }

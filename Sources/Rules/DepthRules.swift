@@ -45,10 +45,9 @@ public enum DepthTextFlat: RuleDescribing {
         summary: "A text element floats more than 5 mm in front of (or sits behind) its background: the element it lies on, or its window or volume face.",
         rationale: "Text lifted off its background is harder to read and can be uncomfortable; the HIG keeps depth for larger elements. Text sunk behind the element it lies on is hidden by it.",
         fixHint: "Give the text the depth of the element it lies on (0 on the window's surface), so it lies on its background and in front of it.",
-        unit: "mm", worse: .higher,
+        unit: "m", worse: .higher,
         notes: ["Elements: the background is the frontmost (largest depth) other element of the same window or volume that is not text and whose frame contains the centre of the text's frame (a card, an image, a button); without one, the window or volume face at depth 0. Offset = |depth − background's depth| (pt) × the container's metres per point. Text more than maxOffset behind its background is hidden by it, and the message says so.",
-                "Text entities placed as children of a window: the distance of the text's centre from the window's plane, each frame. Extruded 3D text is not described by the scene format and is not checked.",
-                "Measured and threshold are in millimetres (the parameter maxOffset is in metres, as in the configuration)."])
+                "Text entities placed as children of a window: the distance of the text's centre from the window's plane, each frame. Extruded 3D text is not described by the scene format and is not checked."])
 }
 
 public enum DepthWindowContentExtent: RuleDescribing {
@@ -222,17 +221,19 @@ func depthFactories() -> [RuleFactory] {
                     let signed = (e.depthPt - (bg.map { ents[$0].depthPt } ?? 0)) * metresPerPoint(of: i, in: s)
                     let off = abs(signed)
                     if off.isFinite && off > maxOff {
-                        items.append(.init(entity: i, measured: off * 1000, threshold: maxOff * 1000, aux: signed < 0 ? -1 : 1))
+                        items.append(.init(entity: i, measured: off, threshold: maxOff, aux: signed < 0 ? -1 : 1))
                         if let bg { backgroundOf[e.path] = (ents[bg].id, ents[bg].depthPt) }
                     }
                 } else if let p = e.parent, p >= 0, p < ents.count, ents[p].kind == .window {
                     textChildren.append(i); window[i] = p
                 }
             }
-            // aux: -1 when the text sits behind its background (sunk into it), else 1.
+            // aux: -1 when the text sits behind its background (sunk into it), else 1. Measured and
+            // threshold stay in metres, the unit of maxOffset and of baselines saved before; the
+            // message speaks millimetres.
             let background = backgroundOf
             let message = { (agg: Aggregate, names: [String]) -> String in
-                let mm = fmt(agg.measured, beside: maxOff * 1000), limit = "at most \(fmt(maxOff * 1000)) mm"
+                let mm = fmt(agg.measured * 1000, beside: maxOff * 1000), limit = "at most \(fmt(maxOff * 1000)) mm"
                 if names.count == 1, let bg = background[names[0]] {
                     let fix = "set its depth to \(fmt(bg.depthPt)) pt, the depth of \(bg.id) (\(limit))"
                     return agg.aux < 0
@@ -258,7 +259,7 @@ func depthFactories() -> [RuleFactory] {
                 let lf = length(f.front[w])
                 guard lf > 0 else { return nil }
                 let signed = dot(f.center[e] - f.center[w], f.front[w] / lf), off = abs(signed)
-                return off.isFinite && off > maxOff ? .init(measured: off * 1000, threshold: maxOff * 1000, aux: signed < 0 ? -1 : 1) : nil
+                return off.isFinite && off > maxOff ? .init(measured: off, threshold: maxOff, aux: signed < 0 ? -1 : 1) : nil
             }, message: message)
             return MultiProcessor([elements, children]) { _, agg, names in message(agg, names) }
         },

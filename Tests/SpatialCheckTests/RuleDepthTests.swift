@@ -24,7 +24,7 @@ import SpatialModel
             """)
         let v = vs.filter { $0.rule == "depth-text-flat" }
         #expect(v.map(\.entities) == [["panel/title"]])
-        #expect(abs((v.first?.measured ?? 0) - 30) < 1e-9)   // millimetres
+        #expect(abs((v.first?.measured ?? 0) - 0.03) < 1e-9)
     }
 
     @Test func contentOnATurnedWindowIsAsShallowAsOnAStraightOne() throws {
@@ -102,7 +102,7 @@ import SpatialModel
             e.container = w; e.role = .text; e.fontSize = 17; e.depthPt = 10; e.metresPerPoint = 0.00234
         }
         let v = fx.run().1.rule("depth-text-flat")
-        #expect(abs((v.first?.measured ?? 0) - 23.4) < 1e-9)   // 10 pt × 2.34 mm
+        #expect(abs((v.first?.measured ?? 0) - 0.0234) < 1e-9)   // 10 pt × 2.34 mm
     }
 
     /// A window straight ahead at `distance` for `duration` s, with `elements` (flow-style maps).
@@ -252,13 +252,13 @@ import SpatialModel
         // 12 pt above the card: 21.08 mm (not 16 pt = 28.11 mm from the window), in millimetres.
         let above = try RuleScenes.check(Self.weather(textDepth: 16)).filter { $0.rule == "depth-text-flat" }
         let a = try #require(above.first)
-        #expect(above.count == 1 && a.unit == "mm" && abs(a.threshold - 5) < 1e-12)
-        #expect(abs(a.measured - 12 * mmPerPt) < 1e-9)
+        #expect(above.count == 1 && a.unit == "m" && abs(a.threshold - 0.005) < 1e-15)
+        #expect(abs(a.measured * 1000 - 12 * mmPerPt) < 1e-9)
         #expect(a.message == "text weather/temp floats 21.08 mm in front of card, the element it lies on; set its depth to 4 pt, the depth of card (at most 5 mm)")
         // The old hint applied (depth 0): 4 pt = 7.03 mm behind the card, which hides it.
         let behind = try RuleScenes.check(Self.weather(textDepth: 0)).filter { $0.rule == "depth-text-flat" }
         let b = try #require(behind.first)
-        #expect(abs(b.measured - 4 * mmPerPt) < 1e-9)
+        #expect(abs(b.measured * 1000 - 4 * mmPerPt) < 1e-9)
         #expect(b.message == "text weather/temp sits 7.03 mm behind card, the element it lies on, which hides it; set its depth to 4 pt, the depth of card (at most 5 mm)")
     }
 }

@@ -138,6 +138,14 @@ final class VectionRule: RuleProcessor {
     private let content: [Int], contentStart: [Int]
     /// The field of view's grid, as fov-window-clutter measures coverage.
     private let grid: FieldOfViewCoverage
+    /// Per moving entity: the moving entity it is nested in whose list holds all of its own (-1
+    /// when none): a list below `coverage` in a frame leaves every such sub-list below it too.
+    private let parent: [Int]
+    /// Per moving entity: the last frame (`tick`) its list was found below `coverage`.
+    private var below: [Int]
+    private var tick = 0
+    /// `RuleShortcuts.enabled` when made: the parents' verdicts and the grid's early stop.
+    private let shortcuts: Bool
     private var prevFront: [Vec3?], prevUp: [Vec3?]
     /// Recent centres of the moving entities, enough for two velocities `window` frames apart: a
     /// ring of `window + 2` frames, each `moving.count` centres (one flat array, written in place;
@@ -182,6 +190,10 @@ final class VectionRule: RuleProcessor {
         var flat: [Int] = [], start = [0]
         for list in moved + film { flat += list; start.append(flat.count) }
         content = flat; contentStart = start
+        // Without the shortcuts every list is measured, and exactly (tests compare the two).
+        shortcuts = RuleShortcuts.enabled
+        parent = shortcuts ? Self.parents(ents, moving, flat, start) : Array(repeating: -1, count: moving.count)
+        below = Array(repeating: -1, count: moving.count)
         grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
         // A configured window is any finite number of seconds: bound the ring (slots × moving
         // entities, as fov-launch-placement does) so that 1e300 s neither traps converting to Int
@@ -224,6 +236,34 @@ final class VectionRule: RuleProcessor {
         return (moved, film)
     }
 
+    /// For each moving entity, the nearest moving entity it is nested in when that one's list
+    /// holds every entity of its own list (the lists are in entity order), else -1.
+    private static func parents(_ ents: [Entity], _ moving: [Int], _ content: [Int], _ start: [Int]) -> [Int] {
+        var slot: [Int: Int] = [:]
+        for (k, e) in moving.enumerated() { slot[e] = k }
+        func holds(_ outer: Int, _ inner: Int) -> Bool {
+            var i = start[outer]
+            let iEnd = start[outer + 1]
+            for j in start[inner]..<start[inner + 1] {
+                while i < iEnd && content[i] < content[j] { i += 1 }
+                guard i < iEnd, content[i] == content[j] else { return false }
+            }
+            return true
+        }
+        var parent = Array(repeating: -1, count: moving.count)
+        for k in moving.indices {
+            var cur = ents[moving[k]].parent, steps = 0
+            while let a = cur, a >= 0, a < ents.count, steps <= ents.count {
+                if let j = slot[a] {
+                    if holds(j, k) { parent[k] = j }
+                    break
+                }
+                cur = ents[a].parent; steps += 1
+            }
+        }
+        return parent
+    }
+
     /// Share (0…1) of the field of view covered by `content` (see `FieldOfViewCoverage`); 0 when
     /// the cheap bound already shows it cannot reach `coverage`.
     private func share(of list: Int, _ f: FrameQuantities, _ content: UnsafeBufferPointer<Int>, _ start: UnsafeBufferPointer<Int>) -> Double {
@@ -234,6 +274,33 @@ final class VectionRule: RuleProcessor {
         let limit = coverage * 100
         guard grid.percentBound(of: entities, f, upTo: limit) >= limit else { return 0 }
         return grid.percent(of: entities, f) / 100
+    }
+
+    /// Whether moving entity `k`'s list covers at least `coverage` of the view; then its share
+    /// (0…1) when `exact`, else NaN (the grid may stop once the share is known to be over it).
+    /// Nil when it covers less (`below[k]` set).
+    private func covering(_ k: Int, exact: Bool, _ f: FrameQuantities, _ content: UnsafeBufferPointer<Int>,
+                          _ start: UnsafeBufferPointer<Int>) -> Double? {
+        var covers = false, share = Double.nan
+        if k + 1 < start.count, let base = content.baseAddress {
+            let lo = start[k], hi = start[k + 1]
+            if lo < hi, lo >= 0, hi <= content.count {
+                let entities = UnsafeBufferPointer(start: base + lo, count: hi - lo)
+                let limit = coverage * 100
+                if grid.percentBound(of: entities, f, upTo: limit) >= limit {
+                    if exact {
+                        share = grid.percent(of: entities, f) / 100
+                        covers = share >= coverage
+                    } else if let pct = grid.percent(of: entities, f, unlessAbove: limit) {
+                        covers = pct / 100 >= coverage
+                    } else {
+                        covers = true
+                    }
+                }
+            }
+        }
+        if !covers { below[k] = tick }
+        return covers ? share : nil
     }
 
     private static func angle(_ a: Vec3, _ b: Vec3) -> Double {
@@ -249,7 +316,9 @@ final class VectionRule: RuleProcessor {
         let window = self.window
         let ringSize = window + 2, count = moving.count, n = stored, next = nextSlot
         @inline(__always) func back(_ j: Int) -> Int { ((next - j) % ringSize + ringSize) % ringSize * count }
-        let rule = self.rule, speed = self.speed, accel = self.accel, coverage = self.coverage
+        let rule = self.rule, speed = self.speed, accel = self.accel
+        tick += 1
+        let tick = self.tick
         // One exclusive access per buffer and frame, not one per entity.
         content.withUnsafeBufferPointer { content in
         contentStart.withUnsafeBufferPointer { contentStart in
@@ -264,26 +333,35 @@ final class VectionRule: RuleProcessor {
                     prevFront[k] = front; prevUp[k] = up
                     centres[next * count + k] = f.center[e]
                 }
+                // A list holding all of this one's was below the coverage this frame: so is this.
+                let p = parent[k]
+                if p >= 0 && below[p] == tick { below[k] = tick }
                 guard f.visible[e], dt > 0 else { continue }
-                let share = self.share(of: k, f, content, contentStart)
-                guard share >= coverage else { continue }
+                // The motion first (cheap); the coverage only for a finding it would make.
                 var omega = 0.0
                 if let pf = prevFront[k], let pu = prevUp[k] {
                     omega = max(Self.angle(pf, front), Self.angle(pu, up)) / dt
                 }
                 if f.angularWidth[e] < 359.9 { omega = max(omega, f.angularVelocity[e]) }
-                if omega > speed {
-                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
-                }
                 // Velocity now (this frame's centre and the last) and `window` frames earlier.
+                var a = Double.nan
                 if n >= window + 1 {
                     let vNow = (f.center[e] - centres[back(1) + k]) / dt
                     let vThen = (centres[back(window) + k] - centres[back(window + 1) + k]) / dt
-                    let a = length(vNow - vThen) / (Double(window) * dt)
-                    if a > accel {
-                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
-                                   aux: share * 100, unit: "m/s²", variant: 1)
-                    }
+                    a = length(vNow - vThen) / (Double(window) * dt)
+                }
+                let turns = omega > speed, accelerates = a > accel
+                guard turns || accelerates, below[k] != tick else { continue }
+                // The share is the finding's aux, kept only by a finding that becomes its
+                // aggregate's worst (`Aggregate.record`): exact only then.
+                let exact = !shortcuts || (turns && isNewWorst(out, e, variant: 0, omega)) || (accelerates && isNewWorst(out, e, variant: 1, a))
+                guard let share = covering(k, exact: exact, f, content, contentStart) else { continue }
+                if turns {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
+                }
+                if accelerates {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
+                               aux: share * 100, unit: "m/s²", variant: 1)
                 }
             }
         }}}}
@@ -303,6 +381,13 @@ final class VectionRule: RuleProcessor {
         }}
         stored = min(stored + 1, ringSize)
         nextSlot = (next + 1) % ringSize
+    }
+
+    /// Whether a finding of `e` measuring `value` would become its aggregate's worst (both
+    /// sub-checks are worse when higher), as `Aggregate.record` decides it.
+    private func isNewWorst(_ out: Findings, _ e: Int, variant: Int, _ value: Double) -> Bool {
+        guard let agg = out.aggregate(for: FindingKey(rule: rule, e, variant: variant)) else { return true }
+        return agg.measured.isNaN || value > agg.measured
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {

@@ -287,9 +287,13 @@ func fovFactories() -> [RuleFactory] {
             }, message: { _, _ in "" })
             // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
             let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
+            let bounded = RuleShortcuts.enabled
             let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration,
                                          reads: .quantities, check: { f, _ in
                 guard f.immersion == .shared else { return nil }
+                // The angular sizes' bound first (never below the grid's share): most frames stay
+                // under maxCoverage without the grid.
+                guard !bounded || grid.percentBound(of: wins, f, upTo: maxCoverage) >= maxCoverage else { return nil }
                 let pct = grid.percent(of: wins, f)
                 return pct > maxCoverage ? .init(measured: pct, threshold: maxCoverage, severity: .warning, unit: "%", variant: 1) : nil
             }, message: { _, _ in "" })

@@ -276,31 +276,25 @@ final class VectionRule: RuleProcessor {
         return grid.percent(of: entities, f) / 100
     }
 
-    /// Whether moving entity `k`'s list covers at least `coverage` of the view; then its share
-    /// (0…1) when `exact`, else NaN (the grid may stop once the share is known to be over it).
-    /// Nil when it covers less (`below[k]` set).
-    private func covering(_ k: Int, exact: Bool, _ f: FrameQuantities, _ content: UnsafeBufferPointer<Int>,
-                          _ start: UnsafeBufferPointer<Int>) -> Double? {
-        var covers = false, share = Double.nan
-        if k + 1 < start.count, let base = content.baseAddress {
-            let lo = start[k], hi = start[k + 1]
-            if lo < hi, lo >= 0, hi <= content.count {
-                let entities = UnsafeBufferPointer(start: base + lo, count: hi - lo)
-                let limit = coverage * 100
-                if grid.percentBound(of: entities, f, upTo: limit) >= limit {
-                    if exact {
-                        share = grid.percent(of: entities, f) / 100
-                        covers = share >= coverage
-                    } else if let pct = grid.percent(of: entities, f, unlessAbove: limit) {
-                        covers = pct / 100 >= coverage
-                    } else {
-                        covers = true
-                    }
-                }
-            }
+    /// List `k` as a buffer (empty when it has no entities: it covers nothing).
+    @inline(__always)
+    private func list(_ k: Int, _ content: UnsafeBufferPointer<Int>, _ start: UnsafeBufferPointer<Int>) -> UnsafeBufferPointer<Int> {
+        guard k >= 0, k + 1 < start.count, let base = content.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let lo = start[k], hi = start[k + 1]
+        guard lo < hi, lo >= 0, hi <= content.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: base + lo, count: hi - lo)
+    }
+
+    /// Whether the list `entities` (of a moving entity whose angular-size bound reaches the
+    /// coverage) covers at least `coverage` of the view; then its share (0…1) when `exact`, else
+    /// NaN (the grid may stop once the share is known to be over it). Nil when it covers less.
+    private func covering(_ entities: UnsafeBufferPointer<Int>, exact: Bool, _ f: FrameQuantities) -> Double? {
+        if exact {
+            let share = grid.percent(of: entities, f) / 100
+            return share >= coverage ? share : nil
         }
-        if !covers { below[k] = tick }
-        return covers ? share : nil
+        guard let pct = grid.percent(of: entities, f, unlessAbove: coverage * 100) else { return .nan }
+        return pct / 100 >= coverage ? .nan : nil
     }
 
     private static func angle(_ a: Vec3, _ b: Vec3) -> Double {
@@ -316,7 +310,7 @@ final class VectionRule: RuleProcessor {
         let window = self.window
         let ringSize = window + 2, count = moving.count, n = stored, next = nextSlot
         @inline(__always) func back(_ j: Int) -> Int { ((next - j) % ringSize + ringSize) % ringSize * count }
-        let rule = self.rule, speed = self.speed, accel = self.accel
+        let rule = self.rule, speed = self.speed, accel = self.accel, coverage = self.coverage
         tick += 1
         let tick = self.tick
         // One exclusive access per buffer and frame, not one per entity.
@@ -326,6 +320,7 @@ final class VectionRule: RuleProcessor {
         prevFront.withUnsafeMutableBufferPointer { prevFront in
         prevUp.withUnsafeMutableBufferPointer { prevUp in
         centres.withUnsafeMutableBufferPointer { centres in
+        below.withUnsafeMutableBufferPointer { below in
             for k in 0..<count {
                 let e = moving[k]
                 let front = f.front[e], up = f.upAxis[e]
@@ -335,9 +330,12 @@ final class VectionRule: RuleProcessor {
                 }
                 // A list holding all of this one's was below the coverage this frame: so is this.
                 let p = parent[k]
-                if p >= 0 && below[p] == tick { below[k] = tick }
+                if p >= 0 && below[p] == tick { below[k] = tick; continue }
                 guard f.visible[e], dt > 0 else { continue }
-                // The motion first (cheap); the coverage only for a finding it would make.
+                // The angular sizes' bound first (cheap: most moving content is small), then the
+                // motion, and the grid only for a finding the motion would make.
+                let entities = list(k, content, contentStart)
+                guard grid.percentBound(of: entities, f, upTo: coverage * 100) >= coverage * 100 else { below[k] = tick; continue }
                 var omega = 0.0
                 if let pf = prevFront[k], let pu = prevUp[k] {
                     omega = max(Self.angle(pf, front), Self.angle(pu, up)) / dt
@@ -351,11 +349,11 @@ final class VectionRule: RuleProcessor {
                     a = length(vNow - vThen) / (Double(window) * dt)
                 }
                 let turns = omega > speed, accelerates = a > accel
-                guard turns || accelerates, below[k] != tick else { continue }
+                guard turns || accelerates else { continue }
                 // The share is the finding's aux, kept only by a finding that becomes its
                 // aggregate's worst (`Aggregate.record`): exact only then.
-                let exact = !shortcuts || (turns && isNewWorst(out, e, variant: 0, omega)) || (accelerates && isNewWorst(out, e, variant: 1, a))
-                guard let share = covering(k, exact: exact, f, content, contentStart) else { continue }
+                let exact = !shortcuts || (turns && isNewWorst(&out, e, variant: 0, omega)) || (accelerates && isNewWorst(&out, e, variant: 1, a))
+                guard let share = covering(entities, exact: exact, f) else { below[k] = tick; continue }
                 if turns {
                     out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
                 }
@@ -364,7 +362,7 @@ final class VectionRule: RuleProcessor {
                                aux: share * 100, unit: "m/s²", variant: 1)
                 }
             }
-        }}}}
+        }}}}}
         // Filmed media: their lists follow the moving entities' in `content`.
         for (k, e) in filmed.enumerated() where f.visible[e] {
             guard let m = scene.entities[e].media else { continue }
@@ -385,7 +383,8 @@ final class VectionRule: RuleProcessor {
 
     /// Whether a finding of `e` measuring `value` would become its aggregate's worst (both
     /// sub-checks are worse when higher), as `Aggregate.record` decides it.
-    private func isNewWorst(_ out: Findings, _ e: Int, variant: Int, _ value: Double) -> Bool {
+    /// (`inout`: read in place, not copied.)
+    private func isNewWorst(_ out: inout Findings, _ e: Int, variant: Int, _ value: Double) -> Bool {
         guard let agg = out.aggregate(for: FindingKey(rule: rule, e, variant: variant)) else { return true }
         return agg.measured.isNaN || value > agg.measured
     }

@@ -138,6 +138,14 @@ final class VectionRule: RuleProcessor {
     private let content: [Int], contentStart: [Int]
     /// The field of view's grid, as fov-window-clutter measures coverage.
     private let grid: FieldOfViewCoverage
+    /// Per moving entity: the moving entity it is nested in whose list holds all of its own (-1
+    /// when none): a list below `coverage` in a frame leaves every such sub-list below it too.
+    private let parent: [Int]
+    /// Per moving entity: the last frame (`tick`) its list was found below `coverage`.
+    private var below: [Int]
+    private var tick = 0
+    /// `RuleShortcuts.enabled` when made: the parents' verdicts and the grid's early stop.
+    private let shortcuts: Bool
     private var prevFront: [Vec3?], prevUp: [Vec3?]
     /// Recent centres of the moving entities, enough for two velocities `window` frames apart: a
     /// ring of `window + 2` frames, each `moving.count` centres (one flat array, written in place;
@@ -182,6 +190,10 @@ final class VectionRule: RuleProcessor {
         var flat: [Int] = [], start = [0]
         for list in moved + film { flat += list; start.append(flat.count) }
         content = flat; contentStart = start
+        // Without the shortcuts every list is measured, and exactly (tests compare the two).
+        shortcuts = RuleShortcuts.enabled
+        parent = shortcuts ? Self.parents(ents, moving, flat, start) : Array(repeating: -1, count: moving.count)
+        below = Array(repeating: -1, count: moving.count)
         grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
         // A configured window is any finite number of seconds: bound the ring (slots × moving
         // entities, as fov-launch-placement does) so that 1e300 s neither traps converting to Int
@@ -224,6 +236,34 @@ final class VectionRule: RuleProcessor {
         return (moved, film)
     }
 
+    /// For each moving entity, the nearest moving entity it is nested in when that one's list
+    /// holds every entity of its own list (the lists are in entity order), else -1.
+    private static func parents(_ ents: [Entity], _ moving: [Int], _ content: [Int], _ start: [Int]) -> [Int] {
+        var slot: [Int: Int] = [:]
+        for (k, e) in moving.enumerated() { slot[e] = k }
+        func holds(_ outer: Int, _ inner: Int) -> Bool {
+            var i = start[outer]
+            let iEnd = start[outer + 1]
+            for j in start[inner]..<start[inner + 1] {
+                while i < iEnd && content[i] < content[j] { i += 1 }
+                guard i < iEnd, content[i] == content[j] else { return false }
+            }
+            return true
+        }
+        var parent = Array(repeating: -1, count: moving.count)
+        for k in moving.indices {
+            var cur = ents[moving[k]].parent, steps = 0
+            while let a = cur, a >= 0, a < ents.count, steps <= ents.count {
+                if let j = slot[a] {
+                    if holds(j, k) { parent[k] = j }
+                    break
+                }
+                cur = ents[a].parent; steps += 1
+            }
+        }
+        return parent
+    }
+
     /// Share (0…1) of the field of view covered by `content` (see `FieldOfViewCoverage`); 0 when
     /// the cheap bound already shows it cannot reach `coverage`.
     private func share(of list: Int, _ f: FrameQuantities, _ content: UnsafeBufferPointer<Int>, _ start: UnsafeBufferPointer<Int>) -> Double {
@@ -234,6 +274,27 @@ final class VectionRule: RuleProcessor {
         let limit = coverage * 100
         guard grid.percentBound(of: entities, f, upTo: limit) >= limit else { return 0 }
         return grid.percent(of: entities, f) / 100
+    }
+
+    /// List `k` as a buffer (empty when it has no entities: it covers nothing).
+    @inline(__always)
+    private func list(_ k: Int, _ content: UnsafeBufferPointer<Int>, _ start: UnsafeBufferPointer<Int>) -> UnsafeBufferPointer<Int> {
+        guard k >= 0, k + 1 < start.count, let base = content.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let lo = start[k], hi = start[k + 1]
+        guard lo < hi, lo >= 0, hi <= content.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: base + lo, count: hi - lo)
+    }
+
+    /// Whether the list `entities` (of a moving entity whose angular-size bound reaches the
+    /// coverage) covers at least `coverage` of the view; then its share (0…1) when `exact`, else
+    /// NaN (the grid may stop once the share is known to be over it). Nil when it covers less.
+    private func covering(_ entities: UnsafeBufferPointer<Int>, exact: Bool, _ f: FrameQuantities) -> Double? {
+        if exact {
+            let share = grid.percent(of: entities, f) / 100
+            return share >= coverage ? share : nil
+        }
+        guard let pct = grid.percent(of: entities, f, unlessAbove: coverage * 100) else { return .nan }
+        return pct / 100 >= coverage ? .nan : nil
     }
 
     private static func angle(_ a: Vec3, _ b: Vec3) -> Double {
@@ -250,6 +311,8 @@ final class VectionRule: RuleProcessor {
         let ringSize = window + 2, count = moving.count, n = stored, next = nextSlot
         @inline(__always) func back(_ j: Int) -> Int { ((next - j) % ringSize + ringSize) % ringSize * count }
         let rule = self.rule, speed = self.speed, accel = self.accel, coverage = self.coverage
+        tick += 1
+        let tick = self.tick
         // One exclusive access per buffer and frame, not one per entity.
         content.withUnsafeBufferPointer { content in
         contentStart.withUnsafeBufferPointer { contentStart in
@@ -257,6 +320,7 @@ final class VectionRule: RuleProcessor {
         prevFront.withUnsafeMutableBufferPointer { prevFront in
         prevUp.withUnsafeMutableBufferPointer { prevUp in
         centres.withUnsafeMutableBufferPointer { centres in
+        below.withUnsafeMutableBufferPointer { below in
             for k in 0..<count {
                 let e = moving[k]
                 let front = f.front[e], up = f.upAxis[e]
@@ -264,29 +328,41 @@ final class VectionRule: RuleProcessor {
                     prevFront[k] = front; prevUp[k] = up
                     centres[next * count + k] = f.center[e]
                 }
+                // A list holding all of this one's was below the coverage this frame: so is this.
+                let p = parent[k]
+                if p >= 0 && below[p] == tick { below[k] = tick; continue }
                 guard f.visible[e], dt > 0 else { continue }
-                let share = self.share(of: k, f, content, contentStart)
-                guard share >= coverage else { continue }
+                // The angular sizes' bound first (cheap: most moving content is small), then the
+                // motion, and the grid only for a finding the motion would make.
+                let entities = list(k, content, contentStart)
+                guard grid.percentBound(of: entities, f, upTo: coverage * 100) >= coverage * 100 else { below[k] = tick; continue }
                 var omega = 0.0
                 if let pf = prevFront[k], let pu = prevUp[k] {
                     omega = max(Self.angle(pf, front), Self.angle(pu, up)) / dt
                 }
                 if f.angularWidth[e] < 359.9 { omega = max(omega, f.angularVelocity[e]) }
-                if omega > speed {
-                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
-                }
                 // Velocity now (this frame's centre and the last) and `window` frames earlier.
+                var a = Double.nan
                 if n >= window + 1 {
                     let vNow = (f.center[e] - centres[back(1) + k]) / dt
                     let vThen = (centres[back(window) + k] - centres[back(window + 1) + k]) / dt
-                    let a = length(vNow - vThen) / (Double(window) * dt)
-                    if a > accel {
-                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
-                                   aux: share * 100, unit: "m/s²", variant: 1)
-                    }
+                    a = length(vNow - vThen) / (Double(window) * dt)
+                }
+                let turns = omega > speed, accelerates = a > accel
+                guard turns || accelerates else { continue }
+                // The share is the finding's aux, kept only by a finding that becomes its
+                // aggregate's worst (`Aggregate.record`): exact only then.
+                let exact = !shortcuts || (turns && isNewWorst(&out, e, variant: 0, omega)) || (accelerates && isNewWorst(&out, e, variant: 1, a))
+                guard let share = covering(entities, exact: exact, f) else { below[k] = tick; continue }
+                if turns {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
+                }
+                if accelerates {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
+                               aux: share * 100, unit: "m/s²", variant: 1)
                 }
             }
-        }}}}
+        }}}}}
         // Filmed media: their lists follow the moving entities' in `content`.
         for (k, e) in filmed.enumerated() where f.visible[e] {
             guard let m = scene.entities[e].media else { continue }
@@ -303,6 +379,14 @@ final class VectionRule: RuleProcessor {
         }}
         stored = min(stored + 1, ringSize)
         nextSlot = (next + 1) % ringSize
+    }
+
+    /// Whether a finding of `e` measuring `value` would become its aggregate's worst (both
+    /// sub-checks are worse when higher), as `Aggregate.record` decides it.
+    /// (`inout`: read in place, not copied.)
+    private func isNewWorst(_ out: inout Findings, _ e: Int, variant: Int, _ value: Double) -> Bool {
+        guard let agg = out.aggregate(for: FindingKey(rule: rule, e, variant: variant)) else { return true }
+        return agg.measured.isNaN || value > agg.measured
     }
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {

@@ -121,6 +121,14 @@ func depthFactories() -> [RuleFactory] {
                 if let c = ents[i].container, c < ents.count, ents[c].kind == .window { continue }
                 cands.append(i)
             }
+            // The same lists flat, captured immutable: the check, run for every visible window with
+            // text in every frame, then neither checks exclusive access to a captured variable nor
+            // retains an inner array.
+            var textStart = [Int](repeating: 0, count: ents.count + 1), textList: [Int] = []
+            for w in ents.indices {
+                textList += textsOf[w]
+                textStart[w + 1] = textList.count
+            }
             let dt = s.frameDuration
             let ids = ents.map(\.id)
             // aux: the index of the window's text element that was nearest (NaN: the window's centre).
@@ -139,12 +147,14 @@ func depthFactories() -> [RuleFactory] {
             guard !windowsWithText.isEmpty else { return plain }
             // A window with text: the nearer of its centre (when in view) and its text elements
             // visible and in view.
+            let starts = textStart, texts = textList
             let withText = ConditionRule(rule: r, meta: m, candidates: windowsWithText, dwell: dwell, frameDuration: dt,
                                          gate: .visible, reads: .quantities, check: { f, w in
-                guard f.visible[w] else { return nil }
+                guard f.visible[w], w + 1 < starts.count else { return nil }
                 var near = f.inFOV[w] ? f.distance[w] : .infinity, at = Double.nan
-                for k in textsOf[w] where f.visible[k] && f.inFOV[k] && f.distance[k] < near {
-                    near = f.distance[k]; at = Double(k)
+                for i in starts[w]..<starts[w + 1] {
+                    let k = texts[i]
+                    if f.visible[k] && f.inFOV[k] && f.distance[k] < near { near = f.distance[k]; at = Double(k) }
                 }
                 return near < d ? .init(measured: near, threshold: d, aux: at) : nil
             }, message: message)

@@ -307,9 +307,13 @@ func fovFactories() -> [RuleFactory] {
             }, message: { _, _ in "" })
             // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
             let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
+            let bounded = RuleShortcuts.enabled
             let coverage = ConditionRule(rule: r, meta: m, candidates: wins.isEmpty ? [] : [-1], frameDuration: s.frameDuration,
                                          reads: .quantities, check: { f, _ in
                 guard f.immersion == .shared else { return nil }
+                // The angular sizes' bound first (never below the grid's share): most frames stay
+                // under maxCoverage without the grid.
+                guard !bounded || grid.percentBound(of: wins, f, upTo: maxCoverage) >= maxCoverage else { return nil }
                 let pct = grid.percent(of: wins, f)
                 return pct > maxCoverage ? .init(measured: pct, threshold: maxCoverage, severity: .warning, unit: "%", variant: 1) : nil
             }, message: { _, _ in "" })
@@ -415,7 +419,56 @@ final class FieldOfViewCoverage {
         mask.withUnsafeMutableBufferPointer { percent(of: entities, f, mask: $0) }
     }
 
+    /// `percent(of: entities, f)`, or nil once the union is known to cover more than `limit` (%):
+    /// the grid stops when the running share of the rows filled so far passes `limit` by more than
+    /// its rounding (the mask only grows, so the share cannot fall back below it). For callers that
+    /// need the share only when it stays below `limit`.
+    func percent(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities, unlessAbove limit: Double) -> Double? {
+        mask.withUnsafeMutableBufferPointer { mask in
+            rowBits.withUnsafeMutableBufferPointer { rowBits in
+                for r in rowBits.indices { rowBits[r] = 0 }
+                var running = 0.0
+                let target = limit + 1e-6
+                let any = fill(entities, f, mask: mask) { r0, r1 in
+                    // The rows the last rectangle touched: their new share replaces their old one.
+                    for r in r0...r1 {
+                        var n = 0
+                        for k in 0..<Self.words { n += mask[r * Self.words + k].nonzeroBitCount }
+                        if n != rowBits[r] {
+                            running += rowWeight[r] * Double(n - rowBits[r]) / Double(Self.columns)
+                            rowBits[r] = n
+                        }
+                    }
+                    return 100 * running >= target
+                }
+                guard let any else { return nil }
+                return any ? total(mask) : 0
+            }
+        }
+    }
+
+    /// Covered bits per row, for `covers`' running share.
+    private var rowBits = Array(repeating: 0, count: FieldOfViewCoverage.rows)
+
     private func percent(of entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>) -> Double {
+        fill(entities, f, mask: mask) { _, _ in false } == true ? total(mask) : 0
+    }
+
+    /// The covered share of the view in % from a filled mask.
+    private func total(_ mask: UnsafeMutableBufferPointer<UInt64>) -> Double {
+        var covered = 0.0
+        for r in 0..<Self.rows {
+            var n = 0
+            for k in 0..<Self.words { n += mask[r * Self.words + k].nonzeroBitCount }
+            if n > 0 { covered += rowWeight[r] * Double(n) / Double(Self.columns) }
+        }
+        return 100 * covered
+    }
+
+    /// Fills `mask` with the cells the entities cover. Returns whether any entity was drawn, or
+    /// nil when `stop` (called with the rows r0...r1 a rectangle was drawn on) said to stop.
+    private func fill(_ entities: UnsafeBufferPointer<Int>, _ f: FrameQuantities, mask: UnsafeMutableBufferPointer<UInt64>,
+                      stop: (Int, Int) -> Bool) -> Bool? {
         for k in mask.indices { mask[k] = 0 }
         let toHead = f.headRotation.conjugate
         let up = Vec3(0, 1, 0)
@@ -463,17 +516,11 @@ final class FieldOfViewCoverage {
                                           sm_vec3(x: sx, y: sy, z: sz), sm_vec3(x: rx, y: ry, z: rz),
                                           sm_vec3(x: ux, y: uy, z: uz), tw, th, mask.baseAddress))
             any = true
+            if stop(r0, r1) { return nil }
             // Every row covered: the rest cannot add anything.
             if fullRows >= Self.rows { break }
         }
-        guard any else { return 0 }
-        var covered = 0.0
-        for r in 0..<Self.rows {
-            var n = 0
-            for k in 0..<Self.words { n += mask[r * Self.words + k].nonzeroBitCount }
-            if n > 0 { covered += rowWeight[r] * Double(n) / Double(Self.columns) }
-        }
-        return 100 * covered
+        return any
     }
 }
 

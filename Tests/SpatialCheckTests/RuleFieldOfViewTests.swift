@@ -378,6 +378,54 @@ import SpatialModel
         }
     }
 
+    /// motion-vection's grid that stops once the union passes the coverage it needs:
+    /// `percent(of:_:unlessAbove:)` is exactly `percent`'s value, or nil, and nil only when that
+    /// value is above the limit, for random rectangles anywhere around the eye and limits below,
+    /// at and just above the exact share.
+    @Test func coverageUnlessAboveIsThePercentOrAbove() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> Double {  // xorshift64*, in [0, 1)
+            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+            return Double((state &* 2_685_821_657_736_338_717) >> 11) / Double(1 << 53)
+        }
+        let n = 6
+        var stopped = 0, measured = 0
+        for fov in [SIMD2<Double>(90, 70), SIMD2(360, 180), SIMD2(10, 5)] {
+            let grid = FieldOfViewCoverage(fieldOfView: fov)
+            var f = FrameQuantities(entityCount: n)
+            f.headPosition = Vec3(0, 1.6, 0)
+            for trial in 0..<120 {
+                f.headRotation = Quat(yaw: 360 * next() - 180, pitch: 60 * next() - 30, roll: 0)
+                for e in 0..<n {
+                    let az = radians(120 * next() - 60), el = radians(100 * next() - 50), d = 0.5 + 3 * next()
+                    f.center[e] = f.headPosition + d * Vec3(cos(el) * sin(az), sin(el), -cos(el) * cos(az))
+                    let big = trial % 3 == 0
+                    f.angularWidth[e] = big ? 1 + 178 * next() : 0.2 + 30 * next()
+                    f.angularHeight[e] = big ? 1 + 178 * next() : 0.2 + 30 * next()
+                    f.inFOV[e] = true
+                }
+                for k in 1...n {
+                    let set = Array(0..<k)
+                    let exact = grid.percent(of: set, f)
+                    for limit in [0, exact / 2, exact - 1e-3, exact, exact + 1e-9, exact + 1, 100] {
+                        let r = set.withUnsafeBufferPointer { grid.percent(of: $0, f, unlessAbove: limit) }
+                        if let r {
+                            #expect(r == exact, "fov \(fov), trial \(trial), \(k) entities, limit \(limit)")
+                            measured += 1
+                        } else {
+                            #expect(exact > limit, "fov \(fov), trial \(trial), \(k) entities, limit \(limit)")
+                            stopped += 1
+                        }
+                    }
+                    // At or above the exact share the whole union is measured.
+                    #expect(set.withUnsafeBufferPointer { grid.percent(of: $0, f, unlessAbove: exact) } == exact)
+                }
+            }
+        }
+        // Both ways are taken.
+        #expect(stopped > 100 && measured > 100, "\(stopped) stopped, \(measured) measured")
+    }
+
     @Test func verticalSpanPerContainer() {
         var fx = RuleFixture(duration: 2.0 / 90)
         func column(_ id: String) -> [Int] {

@@ -178,4 +178,52 @@ import SpatialModel
         let s = 2 * tan(0.0671 * Double.pi / 180)
         #expect(abs(Self.share(1280 * s, 720 * s, at: 2) - 53.5) < 0.05)
     }
+
+    /// Groups nested ten deep, each rocking (roll 0 → 2° → 0 every second, so the rates add up
+    /// level by level), each with a small window, the innermost one carrying the 3.6 × 2 m panorama
+    /// 3 m ahead (36 % of the view); a second chain the same without the panorama. The coverage of
+    /// a group's content is measured only when its motion would be a finding, and a list inside one
+    /// found below the coverage in the frame is not measured again (it holds less); the findings
+    /// are those of measuring every list exactly: the first chain's groups that turn fast enough,
+    /// all covering at least the panorama's share; nothing of the second chain.
+    @Test func nestedRockingGroupsGiveTheSameViolationsWithoutShortcuts() throws {
+        func chain(_ name: String, depth: Int, panorama: Bool) -> String {
+            var yaml = "", indent = "  "
+            for i in 0..<depth {
+                let period = 1 + 0.02 * Double(i)
+                yaml += """
+                \(indent)- id: \(name)\(i)
+                \(indent)  kind: group
+                \(indent)  position: [\(i == 0 ? "0, 1.6, 0" : "0.01, 0, 0")]
+                \(indent)  animation: {loop: true, keyframes: [{t: 0, rotation: {roll: 0}}, {t: \(period / 2), rotation: {roll: 2}}, {t: \(period), rotation: {roll: 0}}]}
+                \(indent)  children:
+                \(indent)    - {id: w\(name)\(i), kind: window, position: [0, 0.001, -2], size: [200, 80]}
+
+                """
+                indent += "    "
+            }
+            if panorama {
+                yaml += "\(indent)- {id: panorama, kind: volume, scaleMode: dynamic, position: [0, 0, -3], size: [3.6, 2, 0.1]}\n"
+            }
+            return yaml
+        }
+        let scene = try RuleShortcutsTests.load(yaml: """
+            format: spatialscene/1
+            duration: 3
+            entities:
+            \(chain("a", depth: 10, panorama: true))\(chain("b", depth: 10, panorama: false))
+            """)
+        let on = RuleShortcutsTests.violations(scene, shortcuts: true).filter { $0.rule == "motion-vection" }
+        let off = RuleShortcutsTests.violations(scene, shortcuts: false).filter { $0.rule == "motion-vection" }
+        #expect(RuleShortcutsTests.text(on) == RuleShortcutsTests.text(off))
+        // The rates of a group's axes: 4°/s of its own (2° in half a period of about 1 s) plus its
+        // parents': a0 turns at most about 4°/s, under 5°/s; a1 and deeper exceed it.
+        let turning = Set(on.filter { $0.unit == "deg/s" }.flatMap(\.entities).map { $0.split(separator: "/").last.map(String.init) ?? $0 })
+        #expect(turning.isSuperset(of: (1..<10).map { "a\($0)" }), "\(turning)")
+        #expect(!turning.contains { $0.hasPrefix("b") || $0.hasPrefix("wb") }, "\(turning)")
+        for v in on {
+            let c = try #require(Self.coverage(v.message))
+            #expect(c >= 36.28 - 0.5, "\(v.message)")
+        }
+    }
 }

@@ -140,12 +140,16 @@ extension SpatialCheck {
         // The baseline, read as a stream keeping what the gate compares (`Report.readBaseline`);
         // entity paths only of its scenes this run does not name (matched from another folder).
         var baselineReport: Report?
+        var baselineWarnings: [Diagnostic] = []
         if let baselinePath = options.baselinePath {
             do {
                 baselineReport = try Report.readBaseline(path: baselinePath, currentScenePaths: Set(reportPaths),
                                                          legacyScenePaths: Set(inputs.map(\.path.legacy)))
             } catch {
                 return failedRun([error], configuration: configuration)
+            }
+            if let b = baselineReport {
+                baselineWarnings = Report.repeatedSceneWarnings(baseline: b, path: baselinePath, currentScenePaths: reportPaths)
             }
         }
         let wholeComparison = baselineReport != nil && Set(reportPaths).count < reportPaths.count
@@ -222,7 +226,7 @@ extension SpatialCheck {
         }
         limitViolations(&report, keeping: keep)
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
-                          exitCode: exit, diagnostics: [])
+                          exitCode: exit, diagnostics: baselineWarnings)
     }
 
     /// `limitViolations(_:perRule:)` for one checked scene, writing the messages of the violations

@@ -310,7 +310,8 @@ extension Report {
             if leftOutRows > 0 || out.utf8.count + row.utf8.count > budget / 2 { leftOutRows += 1; continue }
             out += row
         }
-        // A scene's details, with only its first `shown` groups when it does not fit whole.
+        // A scene's details with only its first `shown` violations (in the order of its rows and
+        // their lists) when it does not fit whole: the rows holding them, a folded row's list cut.
         func details(_ s: SceneReport, _ groups: [ViolationGroup], shown: Int) -> String {
             var out = "\n### \(Escape.markdownCode(s.path))\n\n"
             if s.status == .error {
@@ -321,7 +322,9 @@ extension Report {
                 }
                 return out
             }
-            let listed = groups.prefix(shown)
+            var listed: [(group: ViolationGroup, members: Int)] = []
+            var left = shown
+            for g in groups where left > 0 { listed.append((g, min(left, g.count))); left -= min(left, g.count) }
             let hasBaseline = s.violations.contains { $0.baseline != nil }
             out += "| severity | rule | entities | measured | threshold | frames | line |\(hasBaseline ? " baseline |" : "")\n"
             out += "| --- | --- | --- | ---: | ---: | --- | ---: |\(hasBaseline ? " --- |" : "")\n"
@@ -332,7 +335,7 @@ extension Report {
                 let lo = fmtValue(r.lowerBound), hi = fmtValue(r.upperBound)
                 return lo == hi ? lo : "\(lo)–\(hi)"
             }
-            for g in listed {
+            for (g, _) in listed {
                 guard let v = g.members.first else { continue }
                 let unit = Escape.markdown(v.unit)
                 if g.isFolded {
@@ -346,26 +349,26 @@ extension Report {
                 }
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
-            if shown < groups.count {
+            let total = groups.reduce(0) { $0 + $1.count }
+            if shown < total {
                 // Our own words and numbers only.
-                let rest = groups[shown...]
-                let n = rest.reduce(0) { $0 + $1.count }
-                out += "\n_\(n) more violation\(n == 1 ? "" : "s") of this scene"
-                out += rest.count == n ? "" : " (\(rest.count) row\(rest.count == 1 ? "" : "s"))"
-                out += " left out to stay under the \(limit)-character limit of a comment; the job's text, JSON or HTML report lists \(n == 1 ? "it" : "them")._\n"
+                let n = total - shown
+                out += "\n_\(n) more violation\(n == 1 ? "" : "s") of this scene left out to stay under the \(limit)-character limit of a comment; "
+                out += "the job's text, JSON or HTML report lists \(n == 1 ? "it" : "them")._\n"
             }
             if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(Escape.markdown(line))_\n" }
             if let stopped = s.stopped { out += "\n**\(Escape.markdown(stopped.line))**\n" }
-            for g in listed where g.isFolded {
+            for (g, k) in listed where g.isFolded {
                 out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
-                for m in g.members {
+                for m in g.members.prefix(k) {
                     out += "- \(m.markdownEntities): \(fmtValue(m.measured)) \(Escape.markdown(m.unit)), frames \(spans(m))"
                     out += "\(m.location.map { ", line \($0.line)" } ?? "")\n"
                 }
+                if k < g.count { out += "- … and \(g.count - k) more, left out to stay under the limit\n" }
                 out += "\n</details>\n"
             }
             out += "\n<details><summary>What to change</summary>\n\n"
-            for g in listed {
+            for (g, _) in listed {
                 guard let v = g.members.first else { continue }
                 if g.isFolded {
                     out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities) and \(g.count - 1) more like it: \(Escape.markdown(v.message))\n"
@@ -383,18 +386,18 @@ extension Report {
             if closed { leftOutScenes += 1; leftOutViolations += s.violations.count; continue }
             let groups: [ViolationGroup] = s.status == .error ? []
                 : expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst)
-            let whole = details(s, groups, shown: groups.count)
+            let whole = details(s, groups, shown: groups.reduce(0) { $0 + $1.count })
             if out.utf8.count + whole.utf8.count <= budget { out += whole; continue }
             closed = true
-            // The most rows that fit (a section grows with each row it shows).
-            var fits = 0, above = groups.count
+            // The most violations that fit (a section grows with each one it shows).
+            var fits = 0, above = groups.reduce(0) { $0 + $1.count }
             while above - fits > 1 {
                 let k = (fits + above) / 2
                 if out.utf8.count + details(s, groups, shown: k).utf8.count <= budget { fits = k } else { above = k }
             }
             if fits > 0 {
                 out += details(s, groups, shown: fits)
-                partlyShown = groups[fits...].reduce(0) { $0 + $1.count }
+                partlyShown = groups.reduce(0) { $0 + $1.count } - fits
             } else {
                 leftOutScenes += 1; leftOutViolations += s.violations.count
             }

@@ -345,7 +345,8 @@ extension SpatialCheck {
         let plan = snapshotPlan(scene: scene, violations: violations)
         // One more run of the simulation captures both the pictures' geometry and the replay.
         let snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
-                                   marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil)
+                                   marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil,
+                                   through: stopped?.afterFrame)
         return CheckedScene(report: report, snapshot: snap, messages: messages)
     }
 

@@ -67,6 +67,39 @@ extension Report {
         }
     }
 
+    /// Warnings for a baseline (`readBaseline`'s report) that lists a scene more often than the run
+    /// names it: `validate` writes a scene once for each time its run names it, so the extra copies
+    /// come from reports joined by hand or a crafted file. Every copy is still compared (a violation
+    /// is known when any copy lists it; one the run no longer has is fixed once per copy), so the
+    /// gate does not change; the warning names the scene and the count. At most `limit` scenes are
+    /// named, then one warning counts the rest.
+    public static func repeatedSceneWarnings(baseline: Report, path: String, currentScenePaths: [String],
+                                             limit: Int = 5) -> [Diagnostic] {
+        var named: [String: Int] = [:]
+        for p in currentScenePaths { named[p, default: 0] += 1 }
+        var copies: [String: Int] = [:], order: [String] = []
+        for s in baseline.scenes {
+            if copies[s.path] == nil { order.append(s.path) }
+            copies[s.path, default: 0] += 1
+        }
+        func times(_ n: Int) -> String { n == 1 ? "once" : n == 2 ? "twice" : "\(groupedThousands(Int64(n))) times" }
+        let repeated = order.filter { (copies[$0] ?? 0) > max(1, named[$0] ?? 0) }
+        var out = repeated.prefix(max(0, limit)).map { p in
+            let n = copies[p] ?? 0, run = named[p] ?? 0
+            return Diagnostic(.warning, file: path,
+                              message: "the baseline report lists the scene '\(p)' \(times(n)), and this run names it \(run == 0 ? "under another path" : times(run)): "
+                                  + "every copy is compared (a violation is known when any copy lists it; one the run no longer has is fixed once per copy)",
+                              hint: "write the baseline from one run (`spatialcheck validate … --format json --output \(path)`): "
+                                  + "a report lists a scene once for each time its run names it, so reports joined by hand repeat their scenes")
+        }
+        if repeated.count > out.count {
+            let rest = repeated.count - out.count
+            out.append(Diagnostic(.warning, file: path,
+                                  message: "the baseline report repeats \(groupedThousands(Int64(rest))) more scene\(rest == 1 ? "" : "s") in the same way"))
+        }
+        return out
+    }
+
     /// The fixed entries of `comparison` (made with a baseline from `readBaseline`) completed from
     /// the file at `path`: their violations' entities, message and location, read again as a
     /// stream, keeping only those.

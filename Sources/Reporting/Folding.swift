@@ -48,7 +48,14 @@ public struct ViolationGroup: Sendable {
 /// group; any other violation is a group of one. Groups are in the order of their first member,
 /// members in report order, so the same input gives the same groups.
 public func foldViolations(_ violations: [ReportViolation]) -> [ViolationGroup] {
-    struct Key: Hashable { var rule: String; var severity: Severity; var container: String; var cause: String }
+    // (The container is hashed and compared by its bytes: `PathKey`.)
+    struct Key: Hashable {
+        var rule: String; var severity: Severity; var container: String; var cause: String
+        static func == (a: Key, b: Key) -> Bool {
+            a.rule == b.rule && a.severity == b.severity && PathKey(a.container) == PathKey(b.container) && a.cause == b.cause
+        }
+        func hash(into h: inout Hasher) { h.combine(rule); h.combine(severity); h.combine(PathKey(container)); h.combine(cause) }
+    }
     var order: [Key] = []
     var members: [[ReportViolation]] = []
     var group: [Key: Int] = [:]

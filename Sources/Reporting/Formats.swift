@@ -310,27 +310,24 @@ extension Report {
             if leftOutRows > 0 || out.utf8.count + row.utf8.count > budget / 2 { leftOutRows += 1; continue }
             out += row
         }
-        for s in scenes where s.status == .error || !s.violations.isEmpty {
-            let before = out
-            defer {
-                if leftOutScenes > 0 || out.utf8.count > budget {
-                    out = before; leftOutScenes += 1; leftOutViolations += s.violations.count
-                }
-            }
-            if leftOutScenes > 0 { continue }
-            out += "\n### \(Escape.markdownCode(s.path))\n\n"
+        // A scene's details with only its first `shown` violations (in the order of its rows and
+        // their lists) when it does not fit whole: the rows holding them, a folded row's list cut.
+        func details(_ s: SceneReport, _ groups: [ViolationGroup], shown: Int) -> String {
+            var out = "\n### \(Escape.markdownCode(s.path))\n\n"
             if s.status == .error {
                 for d in s.errors {
                     let loc = d.location.map { ":\($0.line):\($0.column)" } ?? ""
                     out += "- **load error** \(Escape.markdownCode(d.file + loc)): \(Escape.markdown(d.message))"
                     out += "\(d.hint.map { " — \(Escape.markdown($0))" } ?? "")\n"
                 }
-                continue
+                return out
             }
+            var listed: [(group: ViolationGroup, members: Int)] = []
+            var left = shown
+            for g in groups where left > 0 { listed.append((g, min(left, g.count))); left -= min(left, g.count) }
             let hasBaseline = s.violations.contains { $0.baseline != nil }
             out += "| severity | rule | entities | measured | threshold | frames | line |\(hasBaseline ? " baseline |" : "")\n"
             out += "| --- | --- | --- | ---: | ---: | --- | ---: |\(hasBaseline ? " --- |" : "")\n"
-            let groups = expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst)
             func spans(_ v: ReportViolation) -> String {
                 v.spans.prefix(2).map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ") + (v.spans.count > 2 ? ", …" : "")
             }
@@ -338,7 +335,7 @@ extension Report {
                 let lo = fmtValue(r.lowerBound), hi = fmtValue(r.upperBound)
                 return lo == hi ? lo : "\(lo)–\(hi)"
             }
-            for g in groups {
+            for (g, _) in listed {
                 guard let v = g.members.first else { continue }
                 let unit = Escape.markdown(v.unit)
                 if g.isFolded {
@@ -352,18 +349,26 @@ extension Report {
                 }
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
+            let total = groups.reduce(0) { $0 + $1.count }
+            if shown < total {
+                // Our own words and numbers only.
+                let n = total - shown
+                out += "\n_\(n) more violation\(n == 1 ? "" : "s") of this scene left out to stay under the \(limit)-character limit of a comment; "
+                out += "the job's text, JSON or HTML report lists \(n == 1 ? "it" : "them")._\n"
+            }
             if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(Escape.markdown(line))_\n" }
             if let stopped = s.stopped { out += "\n**\(Escape.markdown(stopped.line))**\n" }
-            for g in groups where g.isFolded {
+            for (g, k) in listed where g.isFolded {
                 out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
-                for m in g.members {
+                for m in g.members.prefix(k) {
                     out += "- \(m.markdownEntities): \(fmtValue(m.measured)) \(Escape.markdown(m.unit)), frames \(spans(m))"
                     out += "\(m.location.map { ", line \($0.line)" } ?? "")\n"
                 }
+                if k < g.count { out += "- … and \(g.count - k) more, left out to stay under the limit\n" }
                 out += "\n</details>\n"
             }
             out += "\n<details><summary>What to change</summary>\n\n"
-            for g in groups {
+            for (g, _) in listed {
                 guard let v = g.members.first else { continue }
                 if g.isFolded {
                     out += "- \(Escape.markdownCode(v.rule)) \(v.markdownEntities) and \(g.count - 1) more like it: \(Escape.markdown(v.message))\n"
@@ -372,12 +377,37 @@ extension Report {
                 }
             }
             out += "\n</details>\n"
+            return out
+        }
+        // Scenes in full while they fit; the first that does not keeps as many of its first rows
+        // (folded groups) as fit, and says how many violations it leaves out; the rest are left out.
+        var partlyShown = 0, closed = false
+        for s in scenes where s.status == .error || !s.violations.isEmpty {
+            if closed { leftOutScenes += 1; leftOutViolations += s.violations.count; continue }
+            let groups: [ViolationGroup] = s.status == .error ? []
+                : expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst)
+            let whole = details(s, groups, shown: groups.reduce(0) { $0 + $1.count })
+            if out.utf8.count + whole.utf8.count <= budget { out += whole; continue }
+            closed = true
+            // The most violations that fit (a section grows with each one it shows).
+            var fits = 0, above = groups.reduce(0) { $0 + $1.count }
+            while above - fits > 1 {
+                let k = (fits + above) / 2
+                if out.utf8.count + details(s, groups, shown: k).utf8.count <= budget { fits = k } else { above = k }
+            }
+            if fits > 0 {
+                out += details(s, groups, shown: fits)
+                partlyShown = groups.reduce(0) { $0 + $1.count } - fits
+            } else {
+                leftOutScenes += 1; leftOutViolations += s.violations.count
+            }
         }
         // Our own words and numbers only (nothing from input): the backticks are a code span.
         if let notChecked { out += "\n\(notChecked.line).\n" }
-        if leftOutRows > 0 || leftOutScenes > 0 {
+        if leftOutRows > 0 || leftOutScenes > 0 || partlyShown > 0 {
             var parts: [String] = []
             if leftOutRows > 0 { parts.append("\(leftOutRows) row\(leftOutRows == 1 ? "" : "s") of the scene table") }
+            if partlyShown > 0 { parts.append("\(partlyShown) violation\(partlyShown == 1 ? "" : "s") of the last scene shown") }
             if leftOutScenes > 0 {
                 parts.append("the details of \(leftOutScenes) scene\(leftOutScenes == 1 ? "" : "s") (\(leftOutViolations) violation\(leftOutViolations == 1 ? "" : "s"))")
             }

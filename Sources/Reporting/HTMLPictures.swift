@@ -49,7 +49,7 @@ func elidedPath(_ path: String) -> String {
 /// shortens replaced by its elided form, longest first (compared as UTF-8 bytes: a message names
 /// two paths of up to 4 KB that share most of their bytes).
 func elidingPaths(in text: String, _ paths: [String]) -> String {
-    let long = Set(paths.filter { $0.utf8.count > 2 * elidedPathHalf + 1 && elidedPath($0) != $0 })
+    let long = Set(paths: paths.filter { $0.utf8.count > 2 * elidedPathHalf + 1 && elidedPath($0) != $0 }).map(\.path)
         .sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 }
     guard !long.isEmpty, text.utf8.count > 2 * elidedPathHalf + 1 else { return text }
     var bytes = Array(text.utf8)
@@ -134,16 +134,18 @@ struct PlanFrame {
 func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     // An entity's colour is the worst severity of its own violations and its children's
     // (a window is red when one of its buttons is).
-    var worst: [String: Severity] = [:]
+    // (Paths keyed by their bytes: `PathKey`.)
+    var worst: [PathKey: Severity] = [:]
     // A path seen at a severity as bad or worse changes nothing: its prefixes are already at least as bad.
-    var seen: [String: Severity] = [:]
+    var seen: [PathKey: Severity] = [:]
     for v in scene.violations {
         for path in v.entities {
-            if let old = seen[path], old <= v.severity { continue }
-            seen[path] = v.severity
+            let key = PathKey(path)
+            if let old = seen[key], old <= v.severity { continue }
+            seen[key] = v.severity
             let parts = path.split(separator: "/").map(String.init)
             for k in 1...max(parts.count, 1) {
-                let prefix = parts.prefix(k).joined(separator: "/")
+                let prefix = PathKey(parts.prefix(k).joined(separator: "/"))
                 if let old = worst[prefix], old <= v.severity { continue }
                 worst[prefix] = v.severity
             }
@@ -169,12 +171,14 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     var board = LabelBoard()
     var labels = ""
     // Footprints: unmarked first, so marked ones draw on top.
-    let ordered = snapshot.footprints.enumerated().sorted {
-        let a = worst[$0.element.path].map { 3 - $0.rank } ?? 0, b = worst[$1.element.path].map { 3 - $0.rank } ?? 0
-        return a != b ? a < b : $0.offset < $1.offset
-    }.map(\.element)
-    for fp in ordered {
-        let sev = worst[fp.path]
+    // (Each footprint's worst severity looked up once, not per comparison: the same order.)
+    let severities = snapshot.footprints.map { worst[PathKey($0.path)] }
+    let order = severities.indices.sorted {
+        let a = severities[$0].map { 3 - $0.rank } ?? 0, b = severities[$1].map { 3 - $0.rank } ?? 0
+        return a != b ? a < b : $0 < $1
+    }
+    let ordered = order.map { snapshot.footprints[$0] }
+    for (fp, sev) in zip(ordered, order.map { severities[$0] }) {
         let c = severityColor(sev)
         let title = "<title>\(Escape.html(elidedPath(fp.path))) (\(Escape.html(fp.kind)))\(sev.map { ": worst finding \($0.rawValue)" } ?? "")</title>"
         if fp.outline.count >= 3 {
@@ -190,15 +194,14 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         }
     }
     // Labels: marked entities first, then top-level ones; skipped where they would overlap.
-    let labelled = ordered.reversed().filter { worst[$0.path] != nil || !$0.path.contains("/") }
-    for fp in labelled.prefix(400) {
+    let labelled = zip(ordered, order.map { severities[$0] }).reversed().filter { $0.1 != nil || !$0.0.path.contains("/") }
+    for (fp, sev) in labelled.prefix(400) {
         let text = shortLabel(fp.path.split(separator: "/").last.map(String.init) ?? fp.path, max: 22)
         let tw = Double(text.count) * 5.6 + 4
         let x0 = f.px(fp.minX), x1 = f.px(fp.maxX), z0 = f.pz(fp.minZ), z1 = f.pz(fp.maxZ)
         let cx = (x0 + x1) / 2 - tw / 2
         guard let (x, y) = board.place([(cx, z0 - 4), (cx, z1 + 12), (x1 + 4, (z0 + z1) / 2 + 4), (x0 - tw - 4, (z0 + z1) / 2 + 4)],
                                        width: tw, height: 10, bounds: (w, h)) else { continue }
-        let sev = worst[fp.path]
         labels += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"10\" fill=\"\(severityText(sev))\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"\(sev == nil ? "" : " font-weight=\"600\"")>\(Escape.html(text))<title>\(Escape.html(elidedPath(fp.path)))</title></text>\n"
     }
     if let first = snapshot.viewerPath.first {
@@ -301,7 +304,7 @@ struct ViewMeasure {
 /// marked entities labelled and the measured quantity drawn (`measure`).
 /// `center` and `halfAz` pick the window: by default ±100° by ±62.5° around straight ahead (16:10);
 /// the detail view zooms onto small marked entities.
-func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double>, severity: Severity,
+func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Double>, severity: Severity,
              measure: ViewMeasure? = nil, annotate: Bool = true, center: SIMD2<Double> = .zero, halfAz: Double = 100) -> String {
     let w = 480.0, h = 300.0, foot = 22.0
     let azRange = halfAz, elRange = halfAz * 0.625
@@ -316,13 +319,13 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double
     out += "<rect x=\"\(n(px(-fov.x / 2)))\" y=\"\(n(py(fov.y / 2)))\" width=\"\(n(px(fov.x / 2) - px(-fov.x / 2)))\" height=\"\(n(py(-fov.y / 2) - py(fov.y / 2)))\" fill=\"none\" stroke=\"#5b5e66\" stroke-dasharray=\"6 4\"><title>comfortable field of view, \(fmt(fov.x, 0))° × \(fmt(fov.y, 0))°</title></rect>\n"
     // Far first, so nearer content draws on top; marked entities last.
     // (Each box's mark looked up once, not per comparison: the same comparisons, the same order.)
-    let keys = view.boxes.enumerated().map { (hot: highlight.contains($0.element.path), distance: $0.element.distance, index: $0.offset) }
+    let keys = view.boxes.enumerated().map { (hot: highlight.contains(path: $0.element.path), distance: $0.element.distance, index: $0.offset) }
     let ordered = keys.sorted { a, b in
         a.hot != b.hot ? b.hot : a.distance > b.distance
-    }.map { view.boxes[$0.index] }
+    }
     var hotBoxes: [SceneSnapshot.ViewBox] = []
-    for b in ordered {
-        let hot = highlight.contains(b.path)
+    for k in ordered {
+        let b = view.boxes[k.index], hot = k.hot
         let x0 = max(0, px(b.minAz)), x1 = min(w, px(b.maxAz))
         let y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
         guard x1 >= x0, y1 >= y0 else { continue }
@@ -333,30 +336,30 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<String>, fov: SIMD2<Double
     // The measured quantity.
     var anchor: (Double, Double)?
     if let m = measure, annotate {
-        let byPath = Dictionary(hotBoxes.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let byPath = Dictionary(hotBoxes.map { (PathKey($0.path), $0) }, uniquingKeysWith: { a, _ in a })
         switch m.unit {
         case "pt", "pt_eq":
             for pair in m.pairs.prefix(60) {
-                guard let a = byPath[pair[0]], let b = byPath[pair[1]] else { continue }
+                guard let a = byPath[PathKey(pair[0])], let b = byPath[PathKey(pair[1])] else { continue }
                 let isLead = pair == m.lead
                 out += "<path d=\"M\(n(px(a.centerAz))) \(n(py(a.centerEl)))L\(n(px(b.centerAz))) \(n(py(b.centerEl)))\" stroke=\"\(isLead ? "#1d1d1f" : c)\" stroke-width=\"\(isLead ? "1.5" : "1")\" marker-start=\"none\"/>\n"
                 for e in [a, b] { out += "<circle cx=\"\(n(px(e.centerAz)))\" cy=\"\(n(py(e.centerEl)))\" r=\"2\" fill=\"#1d1d1f\"/>\n" }
                 if isLead { anchor = ((px(a.centerAz) + px(b.centerAz)) / 2, (py(a.centerEl) + py(b.centerEl)) / 2) }
             }
-            if m.lead.count == 1, let b = byPath[m.lead[0]] {
+            if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])] {
                 // A dimension line under the box, across its width.
                 let x0 = px(b.minAz), x1 = px(b.maxAz), y = min(h - 4, py(b.minEl) + 6)
                 out += "<path d=\"M\(n(x0)) \(n(y - 3))v6M\(n(x1)) \(n(y - 3))v6M\(n(x0)) \(n(y))H\(n(x1))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\"/>\n"
                 anchor = ((x0 + x1) / 2, y + 2)
             }
         case "deg":
-            if m.lead.count == 1, let b = byPath[m.lead[0]] {
+            if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])] {
                 out += "<path d=\"M\(n(px(0))) \(n(py(0)))L\(n(px(b.centerAz))) \(n(py(b.centerEl)))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>\n"
                 out += "<circle cx=\"\(n(px(0)))\" cy=\"\(n(py(0)))\" r=\"3\" fill=\"#1d1d1f\"><title>straight ahead</title></circle>\n"
                 anchor = ((px(0) + px(b.centerAz)) / 2, (py(0) + py(b.centerEl)) / 2)
             }
         case "m":
-            if m.lead.count == 1, let b = byPath[m.lead[0]] { anchor = (px(b.centerAz), py(b.maxEl) - 4) }
+            if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])] { anchor = (px(b.centerAz), py(b.maxEl) - 4) }
         default: break
         }
         if let (ax, ay) = anchor {

@@ -42,7 +42,9 @@ extension Report {
                     replayBytes += section.utf8.count
                     anyReplay = true
                     hasReplay = true
-                    if data.frameCount < s.frames {
+                    if let stop = s.stopped, data.frameCount < s.frames, data.frameCount == stop.afterFrame + 1 {
+                        section += Self.replayNote("The 3D replay covers frames 0–\(stop.afterFrame) of \(s.frames): the frames checked before the check stopped.")
+                    } else if data.frameCount < s.frames {
                         section += Self.replayNote("The 3D replay covers frames 0–\(max(0, data.frameCount - 1)) of \(s.frames): a scene's replay records at most \(groupedThousands(Int64(ReplayData.recordingLimit))) numbers of keyframes and visibility changes.")
                     }
                     replay = section
@@ -276,7 +278,7 @@ extension Report {
             m.spans.contains { $0.contains(lead.worstFrame) }
         }
         // (Paths `elidedPath` shortens are left out of them when no replay reads them.)
-        let entities = Array(Set((atFrame.isEmpty ? [lead] : atFrame).flatMap { $0.entities })).sorted()
+        let entities = Set(paths: (atFrame.isEmpty ? [lead] : atFrame).flatMap { $0.entities }).map(\.path).sorted()
             .filter { hasReplay || elidedPath($0) == $0 }
         var out = "<article class=\"vcard sev-border-\(g.severity.rawValue)\" id=\"s\(n)-g\(k)\" data-severity=\"\(g.severity.rawValue)\""
         out += " data-scene-index=\"\(n)\" data-frame=\"\(lead.worstFrame)\" data-entities=\"\(Escape.html(entities.joined(separator: " ")))\">\n"
@@ -308,7 +310,7 @@ extension Report {
             out += "<p class=\"meta\">No picture: the first \(SceneSnapshot.maxViews) findings of a scene have pictures.</p>\n"
         }
         if let snap, var view = snap.views[lead.worstFrame] {
-            let hot = Set(g.members.filter { $0.worstFrame == lead.worstFrame || g.isFolded }.flatMap { $0.entities })
+            let hot = Set(paths: g.members.filter { $0.worstFrame == lead.worstFrame || g.isFolded }.flatMap { $0.entities })
             // This card's entities and the context nearest them (the captured view may hold
             // the marked entities of other cards too).
             view.boxes = SceneSnapshot.neighbourhood(view.boxes, marked: hot)
@@ -317,7 +319,7 @@ extension Report {
             out += "<figure class=\"view\"><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s)\(g.isFolded ? ", all \(g.count) findings marked" : "")\(wholeScene).</figcaption>\n"
             // Small marked entities (buttons 2 m away span a degree or two): the measurement is
             // drawn on a zoomed detail, the whole view keeps the context.
-            let boxes = view.boxes.filter { hot.contains($0.path) }
+            let boxes = view.boxes.filter { hot.contains(path: $0.path) }
             var zoom: (SIMD2<Double>, Double)?
             if let minAz = boxes.map(\.minAz).min(), let maxAz = boxes.map(\.maxAz).max(),
                let minEl = boxes.map(\.minEl).min(), let maxEl = boxes.map(\.maxEl).max(),
@@ -344,8 +346,8 @@ extension Report {
             out += "</details>\n"
         }
         var elided: [String] = []
-        var listed = Set<String>()
-        for p in namedPaths where elidedPath(p) != p && listed.insert(p).inserted { elided.append(p) }
+        var listed = Set<PathKey>()
+        for p in namedPaths where elidedPath(p) != p && listed.insert(PathKey(p)).inserted { elided.append(p) }
         if !elided.isEmpty {
             out += "<details class=\"paths\"><summary>Full entity paths (\(elided.count))</summary><ul>"
             out += elided.map { "<li><code>\(Escape.html($0))</code></li>" }.joined() + "</ul></details>\n"

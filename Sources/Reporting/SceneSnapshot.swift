@@ -121,19 +121,20 @@ public struct SceneSnapshot: Sendable {
     /// The marked boxes, their ancestors, and the `SceneSnapshot.maxContextBoxes` other boxes whose
     /// centres are nearest the marked ones' (nearest straight ahead when none is marked), so a view
     /// of a crowded scene stays bounded.
-    public static func neighbourhood(_ boxes: [ViewBox], marked: Set<String>) -> [ViewBox] {
+    /// (Paths are keyed by their bytes, `PathKey`.)
+    public static func neighbourhood(_ boxes: [ViewBox], marked: Set<PathKey>) -> [ViewBox] {
         guard boxes.count > SceneSnapshot.maxContextBoxes + marked.count else { return boxes }
-        var keep = Set<String>()
+        var keep = Set<PathKey>()
         for m in marked {
-            let parts = m.split(separator: "/")
-            for k in 1...max(parts.count, 1) { keep.insert(parts.prefix(k).joined(separator: "/")) }
+            let parts = m.path.split(separator: "/")
+            for k in 1...max(parts.count, 1) { keep.insert(PathKey(parts.prefix(k).joined(separator: "/"))) }
         }
-        let hot = boxes.filter { marked.contains($0.path) }
+        let hot = boxes.filter { marked.contains(path: $0.path) }
         let cx = hot.isEmpty ? 0 : hot.map(\.centerAz).reduce(0, +) / Double(hot.count)
         let cy = hot.isEmpty ? 0 : hot.map(\.centerEl).reduce(0, +) / Double(hot.count)
         // Each box's distance and whether it is kept computed once (not per comparison): the
         // same comparisons, so the same order.
-        let kept = boxes.map { keep.contains($0.path) }
+        let kept = boxes.map { keep.contains(path: $0.path) }
         var candidates: [(distance: Double, offset: Int)] = []
         candidates.reserveCapacity(boxes.count)
         for (i, a) in boxes.enumerated() where !kept[i] {

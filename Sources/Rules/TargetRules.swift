@@ -957,7 +957,7 @@ public enum TargetHitRegionIOS: RuleDescribing {
         ],
         citations: [Citation("buttons", "Best practices"), Citation("accessibility", "Mobility"),
                     Citation("game-controls", "Touch controls")],
-        summary: "A screen-space control in an iOS AR scene smaller than 44×44 pt (warning) or 28×28 pt (error).",
+        summary: "A screen-space control in an iOS AR scene, or a control of a card placed in the world as the screen shows it, smaller than 44×44 pt (warning) or 28×28 pt (error).",
         rationale: "Fingers need 44×44 pt to hit a control reliably; less important controls can go down to 28×28 pt but no further.",
         fixHint: "Make the control at least 44×44 pt, or give it a 44×44 pt hit region (hitRegion: {size: [44, 44]}).",
         platforms: [.iOS], unit: "pt", worse: .lower,

@@ -116,11 +116,13 @@ struct ReplayRecording {
         if recorded > maxValues { full = true }
     }
 
-    func finish(scene: Scene, simulator: Simulator, violations: [ReportViolation]) -> ReplayData {
+    /// `frames`: the frames the run covered (fewer than the simulator's when the check stopped early).
+    func finish(scene: Scene, simulator: Simulator, violations: [ReportViolation], frames covered: Int? = nil) -> ReplayData {
         var visibility = visibility
         for e in 0..<count { if let start = visibleFrom[e] { visibility[e].append(start...lastFrame) } }
         // A recording that stopped at its limit covers the frames up to `lastFrame`.
-        let frames = full ? min(simulator.frameCount, lastFrame + 1) : simulator.frameCount
+        let all = min(simulator.frameCount, covered ?? simulator.frameCount)
+        let frames = full ? min(all, lastFrame + 1) : all
         let severities = ReplayData.severityIntervals(entityPaths: scene.entities.map(\.path), violations: violations,
                                                       frameCount: frames)
         return ReplayData(

@@ -56,11 +56,13 @@ extension SpatialCheck {
         merged.generatedAt = options.timestamp.map(Report.timestamp)
         merged.notChecked = catalogNotChecked
         var gating: Set<String>?
+        var warnings: [Diagnostic] = []
         if let b = options.baselinePath {
             // Read as a stream, keeping what the comparison needs (`Report.readBaseline`).
             let c: BaselineComparison
             do {
                 let baseline = try Report.readBaseline(path: b, currentScenePaths: Set(merged.scenes.map(\.path)))
+                warnings = Report.repeatedSceneWarnings(baseline: baseline, path: b, currentScenePaths: merged.scenes.map(\.path))
                 c = try Report.fixedDetails(BaselineComparison(current: merged, baseline: baseline), baselinePath: b)
             } catch {
                 return .failure([error])
@@ -81,7 +83,7 @@ extension SpatialCheck {
         return Outcome(streaming: { sink in
             if format == .text { sink.write(report.summary() + "\n") }
             render(report, snapshots: geometry, format: format, color: color, quiet: quiet, expand: expand, to: sink)
-        }, exitCode: exit)
+        }, diagnostics: warnings, exitCode: exit)
     }
 }
 

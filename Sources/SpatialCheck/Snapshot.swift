@@ -15,24 +15,24 @@ extension SpatialCheck {
     /// first worst frame, errors first, at most `SceneSnapshot.maxViews`), the entities to mark in
     /// each of those views (all members of the groups drawn there), and the series to record.
     static func snapshotPlan(scene: Scene, violations: [ReportViolation])
-        -> (frames: Set<Int>, marked: [Int: Set<String>], series: [SeriesRequest]) {
+        -> (frames: Set<Int>, marked: [Int: Set<PathKey>], series: [SeriesRequest]) {
         let groups = foldViolations(violations).enumerated().sorted {
             $0.element.severity != $1.element.severity ? $0.element.severity < $1.element.severity : $0.offset < $1.offset
         }.map(\.element)
-        var frames = Set<Int>(), marked: [Int: Set<String>] = [:]
+        var frames = Set<Int>(), marked: [Int: Set<PathKey>] = [:]
         for g in groups {
             guard let f = g.members.first?.worstFrame else { continue }
             if !frames.contains(f) {
                 guard frames.count < SceneSnapshot.maxViews else { continue }
                 frames.insert(f)
             }
-            for v in g.members { marked[f, default: []].formUnion(v.entities) }
+            for v in g.members { for e in v.entities { marked[f, default: []].insert(PathKey(e)) } }
         }
-        let index = Dictionary(scene.entities.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let index = Dictionary(scene.entities.enumerated().map { (PathKey($1.path), $0) }, uniquingKeysWith: { a, _ in a })
         var series: [SeriesRequest] = []
         for v in violations {
             guard let q = SceneSnapshot.seriesQuantity(rule: v.rule, entityCount: v.entities.count) else { continue }
-            let r = SeriesRequest(quantity: q, entity: q == "boundary" ? nil : v.entities.first.flatMap { index[$0] })
+            let r = SeriesRequest(quantity: q, entity: q == "boundary" ? nil : v.entities.first.flatMap { index[PathKey($0)] })
             if q != "boundary" && r.entity == nil { continue }
             if !series.contains(r) && series.count < SceneSnapshot.maxSeries { series.append(r) }
         }
@@ -43,13 +43,18 @@ extension SpatialCheck {
     /// rest footprints, the view from the eye at the requested frames (the `marked` entities and at
     /// most `SceneSnapshot.maxContextBoxes` others nearest them), the requested series and the events.
     /// With `replayOf` (the scene's violations), the same run also records the 3D replay
-    /// (`captureReplay`) into the snapshot's `replay`.
+    /// (`captureReplay`) into the snapshot's `replay`. `through`: the last frame the check
+    /// covered when it stopped early (`EarlyStop.afterFrame`): the capture stops there too, so the
+    /// path, series and replay show the frames checked (the 100,000-entity scene that stops after
+    /// frame 0 spent 30 s of its HTML report simulating its other 2,497 frames again).
     static func captureSnapshot(scene: Scene, options: SimulationOptions, frames wanted: Set<Int>,
-                                marked: [Int: Set<String>] = [:], series requests: [SeriesRequest] = [],
-                                replayOf violations: [ReportViolation]? = nil) -> SceneSnapshot {
+                                marked: [Int: Set<PathKey>] = [:], series requests: [SeriesRequest] = [],
+                                replayOf violations: [ReportViolation]? = nil, through last: Int? = nil) -> SceneSnapshot {
         let simulator = Simulator(scene: scene, options: options)
         var recording = violations == nil ? nil : ReplayRecording(scene: scene)
-        let count = simulator.frameCount
+        // The frames captured: all of them, or those the check covered.
+        let count = last.map { min(simulator.frameCount, max(0, $0) + 1) } ?? simulator.frameCount
+        struct Done: Error {}
         let step = max(1, (count + SceneSnapshot.maxSeriesPoints - 1) / SceneSnapshot.maxSeriesPoints)
         var path: [SIMD2<Double>] = [], pathFrames: [Int] = []
         var origins: [SIMD2<Double>] = []
@@ -58,7 +63,9 @@ extension SpatialCheck {
         var seriesFrames: [[Int]] = Array(repeating: [], count: requests.count)
         var seriesValues: [[Double]] = Array(repeating: [], count: requests.count)
         var sawBoundary = false
-        simulator.run { q in
+        // Only `Done` is thrown: it ends the run after the last frame captured.
+        try? simulator.run { q in
+            if q.frame >= count { throw Done() }
             recording?.observe(q)
             if q.frame == 0 {
                 for e in 0..<min(q.entityCount, outlines.count) {
@@ -88,7 +95,11 @@ extension SpatialCheck {
                     if let value, value.isFinite { seriesFrames[k].append(q.frame); seriesValues[k].append(value) }
                 }
             }
-            guard wanted.contains(q.frame) else { return }
+            // (After the last frame captured, the run ends: no frame more is simulated.)
+            guard wanted.contains(q.frame) else {
+                if q.frame >= count - 1 { throw Done() }
+                return
+            }
             var boxes: [SceneSnapshot.ViewBox] = []
             let inverse = q.headRotation.conjugate
             for e in 0..<q.entityCount where q.visible[e] {
@@ -106,6 +117,7 @@ extension SpatialCheck {
                                    minEl: minEl, maxEl: maxEl, distance: q.distance[e]))
             }
             views[q.frame] = .init(frame: q.frame, time: q.time, boxes: SceneSnapshot.neighbourhood(boxes, marked: marked[q.frame] ?? []))
+            if q.frame >= count - 1 { throw Done() }
         }
         let footprints = scene.entities.enumerated().compactMap { i, e -> SceneSnapshot.Footprint? in
             let b = e.restWorldBounds
@@ -121,8 +133,10 @@ extension SpatialCheck {
         }
         var snapshot = SceneSnapshot(viewerPath: path, pathFrames: pathFrames, boundaryOrigins: origins, footprints: footprints,
                                      fieldOfView: simulator.fieldOfView, views: views, series: series,
-                                     events: events(of: scene, frameRate: simulator.frameRate, frames: count))
-        if let recording, let violations { snapshot.replay = recording.finish(scene: scene, simulator: simulator, violations: violations) }
+                                     events: events(of: scene, frameRate: simulator.frameRate, frames: simulator.frameCount))
+        if let recording, let violations {
+            snapshot.replay = recording.finish(scene: scene, simulator: simulator, violations: violations, frames: count)
+        }
         return snapshot
     }
 

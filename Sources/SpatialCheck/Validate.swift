@@ -140,12 +140,16 @@ extension SpatialCheck {
         // The baseline, read as a stream keeping what the gate compares (`Report.readBaseline`);
         // entity paths only of its scenes this run does not name (matched from another folder).
         var baselineReport: Report?
+        var baselineWarnings: [Diagnostic] = []
         if let baselinePath = options.baselinePath {
             do {
                 baselineReport = try Report.readBaseline(path: baselinePath, currentScenePaths: Set(reportPaths),
                                                          legacyScenePaths: Set(inputs.map(\.path.legacy)))
             } catch {
                 return failedRun([error], configuration: configuration)
+            }
+            if let b = baselineReport {
+                baselineWarnings = Report.repeatedSceneWarnings(baseline: b, path: baselinePath, currentScenePaths: reportPaths)
             }
         }
         let wholeComparison = baselineReport != nil && Set(reportPaths).count < reportPaths.count
@@ -223,7 +227,7 @@ extension SpatialCheck {
         }
         limitViolations(&report, keeping: keep)
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
-                          exitCode: exit, diagnostics: configuration.warnings
+                          exitCode: exit, diagnostics: configuration.warnings + baselineWarnings
                             + unusedIgnores(configuration, counts: options.shard == nil ? results.ignoredTotals() : nil,
                                             scenes: report.scenes.filter { $0.status == .checked }.count))
     }
@@ -360,7 +364,8 @@ extension SpatialCheck {
         let plan = snapshotPlan(scene: scene, violations: violations)
         // One more run of the simulation captures both the pictures' geometry and the replay.
         let snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
-                                   marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil)
+                                   marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil,
+                                   through: stopped?.afterFrame)
         return CheckedScene(report: report, snapshot: snap, messages: messages, ignored: engine.ignoredCounts)
     }
 

@@ -167,6 +167,43 @@ import SpatialModel
         #expect(legacy.scenes.map(\.path) == [scenePath])
     }
 
+    /// A baseline that lists one scene more often than the run names it (reports joined by hand,
+    /// or the session-17 trial's 20,000 copies) is read with a warning naming the scene and the
+    /// count, from `validate` and `report`; the gate is the one-copy baseline's.
+    @Test func aSceneRepeatedInTheBaselineIsAWarning() throws {
+        let (dir, json) = try saved()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let scenes = try #require(top["scenes"] as? [[String: Any]])
+        let first = try #require(scenes.first)
+        let scenePath = try #require(first["path"] as? String)
+        top["scenes"] = Array(repeating: first, count: 3)
+        let path = try write(String(decoding: try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys]), as: UTF8.self), dir, "thrice.json")
+        let b = try Report.readBaseline(path: path, currentScenePaths: [scenePath])
+        let once = Report.repeatedSceneWarnings(baseline: b, path: path, currentScenePaths: [scenePath])
+        #expect(once.count == 1)
+        #expect(once.first?.severity == .warning)
+        #expect(once.first?.file == path)
+        #expect(once.first?.message.contains("lists the scene '\(scenePath)' 3 times, and this run names it once") == true)
+        #expect(once.first?.hint?.contains("--format json --output \(path)") == true)
+        // A run naming the scene three times writes it three times: nothing to say.
+        #expect(Report.repeatedSceneWarnings(baseline: b, path: path, currentScenePaths: Array(repeating: scenePath, count: 3)).isEmpty)
+        // Seven repeated scenes: five named, one line for the other two.
+        let many = Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error,
+                          scenes: (0..<7).flatMap { k in (0..<2).map { _ in SceneReport(path: "s\(k).scene.yaml", status: .checked) } })
+        let seven = Report.repeatedSceneWarnings(baseline: many, path: "b.json", currentScenePaths: (0..<7).map { "s\($0).scene.yaml" })
+        #expect(seven.count == 6)
+        for k in 0..<5 { #expect(seven[k].message.contains("lists the scene 's\(k).scene.yaml' twice, and this run names it once")) }
+        #expect(seven.last?.message == "the baseline report repeats 2 more scenes in the same way")
+        // End to end: the run warns on standard error and gates as against one copy (2 unchanged).
+        let r = try CLIHarness.run(["validate", TestPaths.repo("Scenes/media-player.scene.yaml"), "--baseline", path], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("warning: the baseline report lists the scene '\(scenePath)' 3 times"))
+        #expect(r.stdout.contains("0 new, 0 worsened, 2 unchanged, 0 improved, 0 fixed"), "\(r.stdout)")
+        let j = try CLIHarness.run(["report", dir + "/base.json", "--baseline", path], cwd: dir)
+        #expect(j.stderr.contains("warning: the baseline report lists the scene '\(scenePath)' 3 times, and this run names it once"), "\(j.stderr)")
+    }
+
     /// Hostile baselines: each is refused with what is wrong, where (line, column, byte) and what
     /// to do.
     @Test func hostileBaselinesAreClearErrors() throws {

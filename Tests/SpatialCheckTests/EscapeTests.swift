@@ -161,5 +161,71 @@ import Foundation
     }
 }
 
+/// `Escape.html`, `xml` and `text` work on UTF-8 bytes and look each distinct scalar beyond ASCII
+/// up once: they give what escaping one scalar at a time gives (`ScalarEscape`, the earlier
+/// form), on hostile strings, every format character, raw file-name bytes and long runs of one
+/// scalar in other scripts.
+@Suite struct EscapeByteFastPathTests {
+    /// The scalar-at-a-time markup escape, as it was written before the byte path.
+    enum ScalarEscape {
+        static func markup(_ s: String, apostrophe: String) -> String {
+            var out = ""
+            let command = Escape.startsLikeCommand(s)
+            for u in s.unicodeScalars {
+                if command, out.unicodeScalars.allSatisfy({ $0 == " " }), u == ":" || u == "#" {
+                    out += u == ":" ? "&#58;" : "&#35;"; continue
+                }
+                switch u {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case "'": out += apostrophe
+                default:
+                    if Escape.isUnsafe(u) { out += Escape.visible(u) } else { out.unicodeScalars.append(u) }
+                }
+            }
+            return out
+        }
+        static func text(_ s: String) -> String {
+            guard s.unicodeScalars.contains(where: Escape.isUnsafe) || Escape.startsLikeCommand(s) else { return s }
+            var out = String.UnicodeScalarView()
+            for u in s.unicodeScalars {
+                if Escape.isUnsafe(u) { out.append(contentsOf: Escape.visible(u).unicodeScalars) } else { out.append(u) }
+            }
+            return Escape.neutralizingCommandPrefix(String(out))
+        }
+    }
+
+    static var inputs: [String] {
+        let bold = String(repeating: "\u{1D400}", count: 430)
+        var all = HostileStrings.all + [HostileStrings.combined, bold, bold + "/" + bold + "0", "é0/é1", "Ω<&>\"'é",
+            "日本語のボタン", "кнопка_1", "زر\u{061C}زر", "a\u{00AD}b", "a\u{200B}\u{200D}\u{2060}b", "\u{FEFF}x", "x\u{E0041}y",
+            "  ::é", "##𝐀", " #x", ":é", "é::", "\u{85}next", "\u{9F}\u{A0}\u{A1}", "\u{2028}\u{2029}", "tab\tend\u{7F}",
+            "e\u{301}\u{301}", " \u{301}::", "", " ", "&amp;", "\u{1F600}\u{1F3FB}"]
+        all += [0xFFFE, 0xFFFF, 0xFDD0, 0xFDEF, 0x1FFFE, 0x10FFFF, 0x10FF80, 0x10FFFF, 0x10FFC3, 0xE000, 0x110BD, 0x1D173]
+            .map { "ab" + scalar($0) + "\u{1D400}" + scalar($0) }
+        // Every scalar of the first planes' format characters and a sample beyond, twice each.
+        let sample = stride(from: 0xA0, through: 0x2FFFF, by: 7).compactMap(Unicode.Scalar.init)
+        all.append(String(String.UnicodeScalarView(sample + sample)))
+        return all
+    }
+
+    @Test func markupIsTheScalarAtATimeEscape() {
+        for s in Self.inputs {
+            #expect(Escape.html(s) == ScalarEscape.markup(s, apostrophe: "&#39;"), "html(\(s.debugDescription))")
+            #expect(Escape.xml(s) == ScalarEscape.markup(s, apostrophe: "&apos;"), "xml(\(s.debugDescription))")
+            #expect(Escape.text(s) == ScalarEscape.text(s), "text(\(s.debugDescription))")
+        }
+    }
+
+    @Test func formatCharactersAreEscapedByTheirValue() {
+        #expect(Escape.html("a\u{200B}b") == "a\\u{200B}b")
+        #expect(Escape.html("\u{1D400}\u{FEFF}\u{1D400}") == "\u{1D400}\\u{FEFF}\u{1D400}")
+        #expect(Escape.text("\u{1D400}\u{AD}") == "\u{1D400}\\u{AD}")
+        #expect(Escape.html(" ::\u{1D400}") == " &#58;:\u{1D400}")
+    }
+}
+
 /// A string of one scalar given by its value (Swift string literals refuse noncharacters).
 func scalar(_ v: UInt32) -> String { Unicode.Scalar(v).map { String($0) } ?? "" }

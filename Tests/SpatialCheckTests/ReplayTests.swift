@@ -441,6 +441,18 @@ import Simulation
         let text = try #require(own.entities.firstIndex { $0.path == "flat" })
         #expect(own.tracks[box].count > 2)
         #expect(own.tracks[text].count == 1)
+        // A check that stopped after frame 40 is captured through frame 40: the path, the series
+        // and the replay cover the frames checked.
+        let stopped = SpatialCheck.captureSnapshot(scene: scene, options: SimulationOptions(), frames: [10],
+                                                   series: [.init(quantity: "distance", entity: 0)], replayOf: [], through: 40)
+        #expect(stopped.pathFrames.first == 0 && stopped.pathFrames.last == 40)
+        #expect(stopped.series.first?.frames.last == 40)
+        #expect(stopped.views[10] != nil)
+        let part = try #require(stopped.replay)
+        #expect(part.frameCount == 41 && own.frameCount == 360)
+        #expect(part.tracks[box].count >= 2 && part.tracks[box].allSatisfy { $0.frame <= 40 })
+        // The events keep their frames in the whole run (t = 1 s and 2.5 s: frames 90 and 225).
+        #expect(stopped.events.map(\.frame) == [90, 225])
     }
 
     @Test("a replay stops recording at its limit and covers the frames before it")

@@ -186,8 +186,8 @@ import SpatialModel
         let v = try RuleScenes.check(Self.panel(distance: 1.5, duration: 1,
                                                 ["{id: title, role: text, frame: [40, 40, 400, 40], fontSize: 28, depth: -4, label: Title}"]))
             .filter { $0.rule == "depth-text-flat" }
-        let expected = 4 * 1.5 * tan(0.0671 * .pi / 180) * 1000   // mm
-        #expect(abs((v.first?.measured ?? 0) - expected) < 1e-9)
+        let expected = 4 * 1.5 * tan(0.0671 * .pi / 180)   // m
+        #expect(abs((v.first?.measured ?? 0) - expected) < 1e-12)
         #expect(v.first?.message == "text sheet/title sits 7.03 mm behind its background's surface; set its depth to 0 (at most 5 mm)")
     }
 
@@ -249,7 +249,7 @@ import SpatialModel
         let mmPerPt = 1.5 * tan(0.0671 * .pi / 180) * 1000   // 1.757 mm
         // On the card (4 pt): clean, though 7 mm in front of the window's surface.
         #expect(try RuleScenes.check(Self.weather(textDepth: 4)).filter { $0.rule == "depth-text-flat" }.isEmpty)
-        // 12 pt above the card: 21.08 mm (not 16 pt = 28.11 mm from the window), in millimetres.
+        // 12 pt above the card: 21.08 mm (not 16 pt = 28.11 mm from the window); measured in metres.
         let above = try RuleScenes.check(Self.weather(textDepth: 16)).filter { $0.rule == "depth-text-flat" }
         let a = try #require(above.first)
         #expect(above.count == 1 && a.unit == "m" && abs(a.threshold - 0.005) < 1e-15)

@@ -386,18 +386,19 @@ extension Report {
             if closed { leftOutScenes += 1; leftOutViolations += s.violations.count; continue }
             let groups: [ViolationGroup] = s.status == .error ? []
                 : expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst)
-            let whole = details(s, groups, shown: groups.reduce(0) { $0 + $1.count })
+            let total = groups.reduce(0) { $0 + $1.count }
+            let whole = details(s, groups, shown: total)
             if out.utf8.count + whole.utf8.count <= budget { out += whole; continue }
             closed = true
             // The most violations that fit (a section grows with each one it shows).
-            var fits = 0, above = groups.reduce(0) { $0 + $1.count }
+            var fits = 0, above = total
             while above - fits > 1 {
                 let k = (fits + above) / 2
                 if out.utf8.count + details(s, groups, shown: k).utf8.count <= budget { fits = k } else { above = k }
             }
             if fits > 0 {
                 out += details(s, groups, shown: fits)
-                partlyShown = groups.reduce(0) { $0 + $1.count } - fits
+                partlyShown = total - fits
             } else {
                 leftOutScenes += 1; leftOutViolations += s.violations.count
             }

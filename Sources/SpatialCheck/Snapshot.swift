@@ -63,9 +63,30 @@ extension SpatialCheck {
         var seriesFrames: [[Int]] = Array(repeating: [], count: requests.count)
         var seriesValues: [[Double]] = Array(repeating: [], count: requests.count)
         var sawBoundary = false
-        // Only `Done` is thrown: it ends the run after the last frame captured.
+        /// The frame's view for the page's pictures: each visible box's extent in azimuth and
+        /// elevation around the head, the neighbourhood of the marked entities.
+        func view(_ q: borrowing FrameQuantities) -> SceneSnapshot.View {
+            var boxes: [SceneSnapshot.ViewBox] = []
+            let inverse = q.headRotation.conjugate
+            for e in 0..<q.entityCount where q.visible[e] {
+                var minAz = Double.infinity, maxAz = -Double.infinity, minEl = Double.infinity, maxEl = -Double.infinity
+                var inFront = false
+                for c in q.boxCorners(e) {
+                    let v = inverse.act(c - q.headPosition)
+                    if -v.z > 1e-6 { inFront = true }
+                    let az = degrees(atan2(v.x, -v.z))
+                    let el = degrees(atan2(v.y, (v.x * v.x + v.z * v.z).squareRoot()))
+                    minAz = min(minAz, az); maxAz = max(maxAz, az); minEl = min(minEl, el); maxEl = max(maxEl, el)
+                }
+                guard inFront, maxAz - minAz < 180 else { continue }
+                boxes.append(.init(path: scene.entities[e].path, minAz: minAz, maxAz: maxAz,
+                                   minEl: minEl, maxEl: maxEl, distance: q.distance[e]))
+            }
+            return .init(frame: q.frame, time: q.time, boxes: SceneSnapshot.neighbourhood(boxes, marked: marked[q.frame] ?? []))
+        }
+        // Only `Done` is thrown: it ends the run after the last frame captured (no frame more is
+        // simulated).
         try? simulator.run { q in
-            if q.frame >= count { throw Done() }
             recording?.observe(q)
             if q.frame == 0 {
                 for e in 0..<min(q.entityCount, outlines.count) {
@@ -95,28 +116,7 @@ extension SpatialCheck {
                     if let value, value.isFinite { seriesFrames[k].append(q.frame); seriesValues[k].append(value) }
                 }
             }
-            // (After the last frame captured, the run ends: no frame more is simulated.)
-            guard wanted.contains(q.frame) else {
-                if q.frame >= count - 1 { throw Done() }
-                return
-            }
-            var boxes: [SceneSnapshot.ViewBox] = []
-            let inverse = q.headRotation.conjugate
-            for e in 0..<q.entityCount where q.visible[e] {
-                var minAz = Double.infinity, maxAz = -Double.infinity, minEl = Double.infinity, maxEl = -Double.infinity
-                var inFront = false
-                for c in q.boxCorners(e) {
-                    let v = inverse.act(c - q.headPosition)
-                    if -v.z > 1e-6 { inFront = true }
-                    let az = degrees(atan2(v.x, -v.z))
-                    let el = degrees(atan2(v.y, (v.x * v.x + v.z * v.z).squareRoot()))
-                    minAz = min(minAz, az); maxAz = max(maxAz, az); minEl = min(minEl, el); maxEl = max(maxEl, el)
-                }
-                guard inFront, maxAz - minAz < 180 else { continue }
-                boxes.append(.init(path: scene.entities[e].path, minAz: minAz, maxAz: maxAz,
-                                   minEl: minEl, maxEl: maxEl, distance: q.distance[e]))
-            }
-            views[q.frame] = .init(frame: q.frame, time: q.time, boxes: SceneSnapshot.neighbourhood(boxes, marked: marked[q.frame] ?? []))
+            if wanted.contains(q.frame) { views[q.frame] = view(q) }
             if q.frame >= count - 1 { throw Done() }
         }
         let footprints = scene.entities.enumerated().compactMap { i, e -> SceneSnapshot.Footprint? in

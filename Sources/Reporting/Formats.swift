@@ -85,7 +85,7 @@ extension Report {
         }
         var notifications: [JSON] = []
         for scene in scenes {
-            if let line = OmittedViolations.notShown(scene.omitted) {
+            for line in [OmittedViolations.notShown(scene.omitted), IgnoredViolations.line(scene.ignored)].compactMap({ $0 }) {
                 notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
             }
             if let stopped = scene.stopped {
@@ -235,7 +235,7 @@ extension Report {
                 suites += "    </properties>\n"
             }
             suites += cases
-            let notes = [OmittedViolations.notShown(scene.omitted), scene.stopped?.line].compactMap { $0 }
+            let notes = [OmittedViolations.notShown(scene.omitted), IgnoredViolations.line(scene.ignored), scene.stopped?.line].compactMap { $0 }
             if !notes.isEmpty { suites += "    <system-out>\(Escape.xml(notes.joined(separator: "\n")))</system-out>\n" }
             suites += "  </testsuite>\n"
         }
@@ -357,6 +357,7 @@ extension Report {
                 out += "the job's text, JSON or HTML report lists \(n == 1 ? "it" : "them")._\n"
             }
             if let line = OmittedViolations.notShown(s.omitted) { out += "\n_\(Escape.markdown(line))_\n" }
+            if let line = IgnoredViolations.line(s.ignored) { out += "\n_\(Escape.markdown(line))_\n" }
             if let stopped = s.stopped { out += "\n**\(Escape.markdown(stopped.line))**\n" }
             for (g, k) in listed where g.isFolded {
                 out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"

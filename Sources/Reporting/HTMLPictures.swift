@@ -102,7 +102,9 @@ struct PlanFrame {
             include(o.x - snapshot.boundaryRadius, o.y - snapshot.boundaryRadius)
             include(o.x + snapshot.boundaryRadius, o.y + snapshot.boundaryRadius)
         }
-        for f in snapshot.footprints { include(f.minX, f.minZ); include(f.maxX, f.maxZ) }
+        // An environment (a 50 m space, a sky) is drawn but does not set the scale: the plan is
+        // about where the viewer walks and the content around them.
+        for f in snapshot.footprints where f.kind != EntityKind.environment.rawValue { include(f.minX, f.minZ); include(f.maxX, f.maxZ) }
         if !minX.isFinite { minX = -1; maxX = 1; minZ = -1; maxZ = 1 }
         // At least 2 m across, and a margin of 8 % (at least 0.3 m) around the content.
         let cx = (minX + maxX) / 2, cz = (minZ + maxZ) / 2

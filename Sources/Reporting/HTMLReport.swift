@@ -263,6 +263,7 @@ extension Report {
             out += "<p class=\"omitted\">\(Escape.html(line))</p>\n"
         }
         if let line = OmittedViolations.notShown(s.omitted) { out += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
+        if let line = IgnoredViolations.line(s.ignored) { out += "<p class=\"omitted\">\(Escape.html(line))</p>\n" }
         if let stopped = s.stopped { out += "<p class=\"omitted\"><strong>\(Escape.html(stopped.line))</strong></p>\n" }
         out += "<p class=\"top\"><a href=\"#top\">↑ summary</a></p>\n</section>\n"
         return out
@@ -336,9 +337,11 @@ extension Report {
             out += "</div>\n"
         }
         if g.isFolded {
-            out += "<details><summary>The \(g.count) findings</summary>\n<table class=\"members\"><thead><tr><th>entities</th><th class=\"n\">measured</th><th class=\"n\">threshold</th><th>when</th></tr></thead><tbody>\n"
+            out += "<details><summary>The \(g.count) findings</summary>\n<table class=\"members\"><thead><tr><th>entities</th><th>where</th><th class=\"n\">measured</th><th class=\"n\">threshold</th><th>when</th></tr></thead><tbody>\n"
             for v in g.members.prefix(200) {
-                out += "<tr><td>\(Escape.html(v.entities.isEmpty ? v.entityList : v.entities.map(elidedPath).joined(separator: ", ")))</td><td class=\"n\">\(fmtValue(v.measured)) \(Escape.html(v.unit))</td>"
+                // Each member's place in the scene file, as the text report's "(line N)".
+                let place = v.location.map { "<code>\(Escape.html(elidedPath(s.path))):\($0.line):\($0.column)</code>" } ?? ""
+                out += "<tr><td>\(Escape.html(v.entities.isEmpty ? v.entityList : v.entities.map(elidedPath).joined(separator: ", ")))</td><td>\(place)</td><td class=\"n\">\(fmtValue(v.measured)) \(Escape.html(v.unit))</td>"
                 out += "<td class=\"n\">\(fmtValue(v.threshold)) \(Escape.html(v.unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
             }
             out += "</tbody></table>\n"

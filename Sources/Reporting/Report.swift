@@ -134,6 +134,8 @@ public struct SceneReport: Sendable {
     /// Violations left out of `violations` by `--max-violations` (and SARIF's result limit), per
     /// rule and severity, sorted; they still count in `count(_:)` and decided the exit code.
     public var omitted: [OmittedViolations] = []
+    /// What the configuration's `ignore` entries left out of this scene (not counted anywhere else).
+    public var ignored: [IgnoredViolations] = []
     /// Set when the scene stopped early: it reached the most distinct violations one scene may
     /// track (`validate --max-tracked`), so only its first frames were checked.
     public var stopped: EarlyStop?
@@ -227,6 +229,38 @@ public struct OmittedViolations: Sendable, Equatable {
         for o in omitted where !rules.contains(o.rule) { rules.append(o.rule) }
         let list = rules.prefix(5).joined(separator: ", ") + (rules.count > 5 ? " and \(rules.count - 5) more rules" : "")
         return "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code. Raise the limit with --max-violations N (0 = no limit)"
+    }
+}
+
+/// The violations one `ignore` entry of the configuration left out of a scene's report (only
+/// entries that left out some are listed), so a reviewer sees what a config hides.
+public struct IgnoredViolations: Sendable, Equatable {
+    public var rule: String
+    public var entity: String
+    public var count: Int
+    /// Where the entry is in the configuration file.
+    public var location: SourceLocation?
+    public init(rule: String, entity: String, count: Int, location: SourceLocation? = nil) {
+        self.rule = rule; self.entity = entity; self.count = count; self.location = location
+    }
+
+    /// The line each report format prints (unescaped: each format escapes it for where it goes):
+    /// "12 violations ignored by the configuration: target-center-spacing board/** (line 3) 12".
+    /// At most five entries are named, then how many more.
+    public static func line(_ ignored: [IgnoredViolations]) -> String? {
+        let n = ignored.reduce(0) { $0 + $1.count }
+        guard n > 0 else { return nil }
+        let named = ignored.prefix(5).map { i in
+            "\(i.rule) \(i.entity)\(i.location.map { " (line \($0.line))" } ?? "") \(groupedThousands(Int64(i.count)))"
+        }
+        let rest = ignored.count > 5 ? " and \(ignored.count - 5) more entries" : ""
+        return "\(groupedThousands(Int64(n))) violation\(n == 1 ? "" : "s") ignored by the configuration: " + named.joined(separator: ", ") + rest
+    }
+
+    var json: JSON {
+        var m: [(String, JSON)] = [("rule", .string(rule)), ("entity", .string(entity)), ("count", .int(count))]
+        if let location { m.append(("location", .object([("line", .int(location.line)), ("column", .int(location.column))]))) }
+        return .object(m)
     }
 }
 
@@ -356,6 +390,7 @@ extension SceneReport {
                 ("frames", .int(frames)),
                 ("duration", .rounded(duration)),
             ]
+            if let platform { m.append(("platform", .string(platform))) }
             if let pointAngle { m.append(("pointAngle", .rounded(pointAngle))) }
             if let fixedPointSize { m.append(("fixedPointSize", .rounded(fixedPointSize))) }
             m.append(("summary", .object(Severity.allCases.map { ($0.rawValue, .int(count($0))) })))
@@ -378,6 +413,7 @@ extension SceneReport {
                                                   reason, ("message", .string(stopped.line))])))
             }
             if !warnings.isEmpty { after.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
+            if !ignored.isEmpty { after.append(("ignored", .array(ignored.map(\.json)))) }
             after.append(("rulesChecked", .array(rulesChecked.map(JSON.string))))
             if let geometry { after.append(("geometry", geometry.json())) }
             return JSONPart.members(m)
@@ -518,6 +554,7 @@ extension Report {
                     }
                 }
                 if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(line)\n" }
+                if let line = IgnoredViolations.line(scene.ignored) { out += "  \(t(line))\n" }
                 if let stopped = scene.stopped { out += "  " + paint.yellow("stopped") + ": \(t(stopped.line))\n" }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
                 out += "\n"

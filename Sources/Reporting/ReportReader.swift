@@ -132,12 +132,19 @@ extension Report {
             var scene = SceneReport(path: scenePath, name: (s["name"] as? String).map(capped), status: status,
                                     frameRate: number(s["frameRate"]) ?? 0, frames: Int(clamping: number(s["frames"]) ?? 0),
                                     duration: number(s["duration"]) ?? 0)
+            scene.platform = (s["platform"] as? String).map(capped)
             scene.pointAngle = number(s["pointAngle"])
             scene.fixedPointSize = number(s["fixedPointSize"])
             scene.order = number(s["order"]).flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil }
             scene.rulesChecked = (s["rulesChecked"] as? [Any])?.compactMap { $0 as? String } ?? []
             scene.errors = ((s["errors"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }
             scene.warnings = ((s["warnings"] as? [Any]) ?? []).compactMap { diagnostic($0, file: scenePath) }
+            // At most 10,000 entries (a config has a handful; a hostile report gets a bounded list).
+            scene.ignored = ((s["ignored"] as? [Any]) ?? []).prefix(10_000).compactMap { x -> IgnoredViolations? in
+                guard let o = x as? [String: Any], let rule = o["rule"] as? String, let entity = o["entity"] as? String,
+                      let n = number(o["count"]), n >= 1, n < 1e12 else { return nil }
+                return IgnoredViolations(rule: capped(rule), entity: capped(entity), count: Int(n), location: sourceLocation(o["location"]))
+            }
             for (j, v) in ((s["violations"] as? [Any]) ?? []).enumerated() {
                 guard let v = v as? [String: Any], let rule = v["rule"] as? String,
                       let sevText = v["severity"] as? String, let severity = Severity(rawValue: sevText),
@@ -153,11 +160,6 @@ extension Report {
                           a.isFinite, b.isFinite, a <= b, abs(a) < 1e12, abs(b) < 1e12 else { return nil }
                     return Int(a)...Int(b)
                 }
-                let loc = (v["location"] as? [String: Any]).flatMap { l -> SourceLocation? in
-                    guard let line = number(l["line"]), let column = number(l["column"]),
-                          abs(line) < 1e9, abs(column) < 1e9 else { return nil }
-                    return SourceLocation(line: Int(line), column: Int(column))
-                }
                 var violation = (ReportViolation(
                     rule: rule, severity: severity, entities: entities,
                     spans: spans, frameCount: Int(clamping: number(v["frameCount"]) ?? 0),
@@ -165,7 +167,7 @@ extension Report {
                     measured: measured, threshold: threshold, unit: v["unit"] as? String ?? "",
                     worstFrame: Int(clamping: number(v["worstFrame"]) ?? 0), message: capped(v["message"] as? String ?? ""),
                     help: v["help"] as? String ?? "", fingerprint: v["fingerprint"] as? String ?? "",
-                    location: loc, borderline: v["borderline"] as? Bool ?? false))
+                    location: sourceLocation(v["location"]), borderline: v["borderline"] as? Bool ?? false))
                 violation.omittedSpans = Int(clamping: number(v["omittedSpans"]).map { max(0, min($0, 1e12)) } ?? 0)
                 scene.violations.append(violation)
             }
@@ -355,13 +357,16 @@ extension Int {
     }
 }
 
+/// A `{line, column}` object of a saved report; nil unless both are numbers below 10⁹ in size.
+private func sourceLocation(_ any: Any?) -> SourceLocation? {
+    guard let l = any as? [String: Any], let line = number(l["line"]), let column = number(l["column"]),
+          abs(line) < 1e9, abs(column) < 1e9 else { return nil }
+    return SourceLocation(line: Int(line), column: Int(column))
+}
+
 private func diagnostic(_ any: Any, file: String) -> Diagnostic? {
     guard let d = any as? [String: Any], let message = d["message"] as? String else { return nil }
-    let loc = (d["location"] as? [String: Any]).flatMap { l -> SourceLocation? in
-        guard let line = number(l["line"]), let column = number(l["column"]), abs(line) < 1e9, abs(column) < 1e9 else { return nil }
-        return SourceLocation(line: Int(line), column: Int(column))
-    }
-    return Diagnostic(file: (d["file"] as? String).map(Report.capped) ?? file, location: loc, message: Report.capped(message),
+    return Diagnostic(file: (d["file"] as? String).map(Report.capped) ?? file, location: sourceLocation(d["location"]), message: Report.capped(message),
                       hint: (d["hint"] as? String).map(Report.capped))
 }
 

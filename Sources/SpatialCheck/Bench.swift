@@ -58,8 +58,11 @@ extension SpatialCheck {
         /// Peak resident set size (getrusage `ru_maxrss`) after loading the scene and after the run, bytes.
         public var peakRSSAfterLoad: Int
         public var peakRSS: Int
-        /// The last frame simulated when the work budget stopped the run (`frames` frames ran), else nil.
+        /// The last frame simulated when the work budget or the tracking limit stopped the run
+        /// (`frames` frames ran), else nil.
         public var stoppedAfterFrame: Int?
+        /// What stopped it: the tracking limit (`--max-tracked`, as `validate`), else the work budget.
+        public var stoppedByTrackingLimit = false
         /// ns per entity-frame of every run (`--repeat`), in the order they ran.
         public var runs: [Double] = []
         /// CPU time of the process (user + system, `CLOCK_PROCESS_CPUTIME_ID`) over the same region
@@ -235,9 +238,12 @@ extension SpatialCheck {
         let cpuBegin = processCPUNanoseconds()
         let begin = SimulationPhaseTimes.now()
         var stopped: Int?
+        var stoppedByTracking = false
         if options.rules {
             let engine = RuleEngine(scene: scene, configuration: options.configuration)
-            struct Stop: Error { var frame: Int }
+            // As `validate`: the violations one scene may track are bounded (memory), and so is its work (time).
+            engine.trackingLimit = options.budget.trackedViolations
+            struct Stop: Error { var frame: Int; var tracking: Bool }
             let units = options.budget.units
             do {
                 try simulator.run(phases: &phases) { frame in
@@ -245,10 +251,12 @@ extension SpatialCheck {
                     engine.consume(frame)
                     rulesTime &+= SimulationPhaseTimes.now() &- t0
                     // As `validate`: the same scene stops after the same frame.
-                    if units > 0, engine.work > units { throw Stop(frame: frame.frame) }
+                    if engine.trackingLimitReached { throw Stop(frame: frame.frame, tracking: true) }
+                    if units > 0, engine.work > units { throw Stop(frame: frame.frame, tracking: false) }
                 }
             } catch {
                 stopped = (error as? Stop)?.frame
+                stoppedByTracking = (error as? Stop)?.tracking ?? false
             }
             let t0 = SimulationPhaseTimes.now()
             violations = engine.finish().count
@@ -265,6 +273,7 @@ extension SpatialCheck {
             quantities: phases.quantities, rules: rulesTime, aggregation: aggregationTime, total: total,
             violations: violations, peakRSSAfterLoad: rssAfterLoad, peakRSS: peakResidentBytes(),
             stoppedAfterFrame: stopped)
+        result.stoppedByTrackingLimit = stoppedByTracking
         result.cpu = cpu
         return result
     }
@@ -300,6 +309,7 @@ extension SpatialCheck {
                 ("peakRSSBytesAfterLoad", .int(r.peakRSSAfterLoad)),
                 ("peakRSSBytes", .int(r.peakRSS)),
                 ("stoppedAfterFrame", r.stoppedAfterFrame.map { .int($0) } ?? .null),
+                ("stoppedBy", r.stoppedAfterFrame == nil ? .null : .string(r.stoppedByTrackingLimit ? "trackingLimit" : "workBudget")),
                 ("repeat", .object([
                     ("runs", .int(max(1, r.runs.count))),
                     ("medianNanosecondsPerEntityFrame", JSON.rounded(spread.median, digits: 6)),
@@ -324,7 +334,10 @@ extension SpatialCheck {
             out += "size         \(r.entities) entities, \(r.nodes) nodes, \(r.animations) animations\n"
             out += "frames       \(r.frames) at \(num(r.frameRate, 0)) Hz (load \(num(Double(r.loadNanoseconds) / 1e6)) ms)\n"
             if let f = r.stoppedAfterFrame {
-                out += "stopped      after frame \(f): the run passed the work budget (--max-work); the figures cover frames 0–\(f)\n"
+                let why = r.stoppedByTrackingLimit
+                    ? "it reached the most distinct violations one scene may track (--max-tracked), as validate stops"
+                    : "the run passed the work budget (--max-work)"
+                out += "stopped      after frame \(f): \(why); the figures cover frames 0–\(f)\n"
             }
             out += "throughput   \(num(r.framesPerSecond)) frames/s, \(num(r.entityFramesPerSecond / 1e6, 2)) M entity-frames/s, "
                 + "\(num(r.perEntityFrame(r.total), 2)) ns per entity-frame\n"

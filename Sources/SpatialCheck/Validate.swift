@@ -360,13 +360,17 @@ extension SpatialCheck {
         report.stopped = stopped
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
+        report.ignored = zip(configuration.ignore, engine.ignoredCounts).compactMap { entry, count in
+            count > 0 ? IgnoredViolations(rule: entry.rule, entity: entry.entity, count: count, location: entry.location) : nil
+        }
         guard snapshot else { return CheckedScene(report: report, snapshot: nil, messages: messages, ignored: engine.ignoredCounts) }
         let plan = snapshotPlan(scene: scene, violations: violations)
         // One more run of the simulation captures both the pictures' geometry and the replay.
         let snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
                                    marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil,
                                    through: stopped?.afterFrame)
-        return CheckedScene(report: report, snapshot: snap, messages: messages, ignored: engine.ignoredCounts)
+        // Kept as a saved report would give it back, so the page is the same either way.
+        return CheckedScene(report: report, snapshot: snap.quantized(), messages: messages, ignored: engine.ignoredCounts)
     }
 
     /// What no tool checked, from the rule catalog: its rules not implemented and its

@@ -38,6 +38,9 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("max-work"), parsing: .unconditional,
             help: "validate's work budget, in units of about 1,000 instructions (default \(WorkBudget.defaultUnits); 0 = no limit): --frames over it is refused before the run, and a run that passes it stops after that frame and says so.")
     var maxWork = WorkBudget.defaultUnits
+    @Option(name: .customLong("max-tracked"), parsing: .unconditional,
+            help: "validate's limit on the distinct violations one scene may track (default \(WorkBudget.defaultTrackedViolations); 0 = no limit; about 1 KB of memory each): a run that reaches it stops after that frame and says so.")
+    var maxTracked = WorkBudget.defaultTrackedViolations
     @Option(help: "A saved `bench --format json` result of the same scene: compare the median ns per entity-frame with it.")
     var baseline: String?
     @Option(name: .customLong("max-regression"),
@@ -50,6 +53,7 @@ struct Bench: ParsableCommand {
         if frames < 1 || frames > 100_000_000 { throw ValidationError("--frames must be between 1 and 100000000, found \(frames)") }
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat must be between 1 and 1000, found \(repeats)") }
         if maxWork < 0 { throw ValidationError("--max-work must be 0 (no limit) or more, found \(maxWork)") }
+        if maxTracked < 0 { throw ValidationError("--max-tracked must be 0 (no limit) or more, found \(maxTracked)") }
         try checkPointAngle(pointAngle)
         if maxRegression != nil && baseline == nil { throw ValidationError("--max-regression needs --baseline FILE") }
         if clock != .wall && baseline == nil { throw ValidationError("--clock needs --baseline FILE") }
@@ -70,7 +74,7 @@ struct Bench: ParsableCommand {
             try finish(.failure(error.diagnostics), output: nil)
         }
         options.repeats = repeats
-        options.budget = WorkBudget(units: maxWork)
+        options.budget = WorkBudget(units: maxWork, trackedViolations: maxTracked)
         var reference: SpatialCheck.BenchBaseline?
         if let baseline {
             do {

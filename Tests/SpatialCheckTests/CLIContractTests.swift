@@ -192,10 +192,48 @@ import Foundation
             """.write(toFile: dir + "/.spatialcheck.yaml", atomically: true, encoding: .utf8)
         let r = try run(["validate", "player.scene.yaml", "--format", "json"], cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(!r.stdout.contains("\"rule\": \"target-center-spacing\""))
+        #expect(!violations(try object(r.stdout)).contains { $0["rule"] as? String == "target-center-spacing" })
         #expect(r.stderr == ".spatialcheck.yaml:3:5: warning: the ignore entry {rule: target-center-spacing, entity: bord/**} silenced no violation in the 1 scene checked\n"
                 + "    hint: check the rule id and the entity path (`spatialcheck validate SCENE --format json` lists each violation's rule and entities), or remove the entry if the problem is fixed\n",
                 "\(r.stderr)")
+    }
+
+    /// What an ignore entry hid is in the report: how many violations, per entry, with its line.
+    @Test func reportsSayWhatIgnoreEntriesLeftOut() throws {
+        let dir = try playerDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The violations the entry will hide, counted from a run without it.
+        let plain = try run(["validate", "player.scene.yaml", "--format", "json", "--fail-on", "never"], cwd: dir)
+        let all = violations(try object(plain.stdout))
+        let hidden = all.filter { v in
+            let entities = (v["entities"] as? [String]) ?? []
+            return v["rule"] as? String == "target-center-spacing"
+                && entities.allSatisfy { $0.hasPrefix("controls/") && !$0.dropFirst(9).contains("/") }
+        }.count
+        #expect(hidden > 0)
+        #expect(!plain.stdout.contains("\"ignored\""))
+        try """
+            ignore:
+              - {rule: target-center-spacing, entity: "controls/*", reason: reviewed with the designer}
+
+            """.write(toFile: dir + "/.spatialcheck.yaml", atomically: true, encoding: .utf8)
+        let json = try run(["validate", "player.scene.yaml", "--format", "json", "--fail-on", "never"], cwd: dir)
+        let back = try object(json.stdout)
+        let scene = try #require((back["scenes"] as? [[String: Any]])?.first)
+        let ignored = try #require(scene["ignored"] as? [[String: Any]])
+        #expect(ignored.count == 1)
+        #expect(ignored.first?["rule"] as? String == "target-center-spacing" && ignored.first?["entity"] as? String == "controls/*")
+        #expect(ignored.first?["count"] as? Int == hidden)
+        let loc = ignored.first?["location"] as? [String: Any]
+        #expect(loc?["line"] as? Int == 2 && loc?["column"] as? Int == 5)
+        #expect(violations(back).count == all.count - hidden)
+        let line = "\(hidden) violation\(hidden == 1 ? "" : "s") ignored by the configuration: target-center-spacing controls/* (line 2) \(hidden)"
+        let text = try run(["validate", "player.scene.yaml", "--fail-on", "never"], cwd: dir)
+        #expect(text.stdout.contains("  " + line + "\n"), "\(text.stdout)")
+        // `report` keeps it (text from the saved JSON).
+        try json.stdout.write(toFile: dir + "/saved.json", atomically: true, encoding: .utf8)
+        let again = try run(["report", "saved.json"], cwd: dir)
+        #expect(again.stdout.contains("  " + line + "\n"), "\(again.stdout)")
     }
 
     @Test func aBadConfigurationWritesNoReport() throws {

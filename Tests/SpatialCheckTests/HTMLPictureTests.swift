@@ -140,6 +140,24 @@ import Rules
         #expect(saved.contains("aria-label=\"top-down plan\"") && saved.contains("head distance from the boundary origin"))
     }
 
+    /// reports.md: a saved `--with-geometry` report "draws the same pictures". The whole page, byte
+    /// for byte, on scenes with a walked path and boundary (the plan's distances), folded cards,
+    /// and an iOS scene (its "Platform: iOS." line comes from the saved report's `platform`).
+    @Test(arguments: ["immersive-walk-boundary", "calculator-keypad-tight", "ios-ar-furniture", "fox-walks-past-ui"])
+    func pageFromASavedReportIsTheSamePage(_ name: String) throws {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .json
+        options.withGeometry = true
+        let run = SpatialCheck.runValidation(paths: [TestPaths.repo("Scenes/\(name).scene.yaml")], options: options)
+        let json = SpatialCheck.render(run, format: .json)
+        let back = try Report.parse(Data(json.utf8), path: "r.json")
+        let live = run.report.html(snapshots: run.snapshots)
+        #expect(back.html(snapshots: [:]) == live)
+        let platform = name.hasPrefix("ios-") ? "iOS" : "visionOS"
+        #expect(json.contains("\"platform\": \"\(platform)\""))
+        #expect(live.contains(" Platform: \(platform).</p>"))
+    }
+
     @Test func geometryFromAHostileReportIsBounded() throws {
         let many = (0..<5000).map { "{\"frame\": \($0), \"boxes\": []}" }.joined(separator: ",")
         let text = "{\"viewerPath\": [[1, 2], [\"x\", 3], [1e300, 0]], \"views\": [\(many)], \"fieldOfView\": [60]}"

@@ -70,6 +70,26 @@ import SpatialModel
         #expect(v.exitCode == .violations)
     }
 
+    /// `bench` keeps the same limit (its memory was unbounded: 2,000 buttons on one spot took
+    /// 3.6 GB in one frame): it stops after the frame `validate` stops after, and says why.
+    @Test func benchStopsWhereValidateStopsAtTheLimit() throws {
+        let path = try write()
+        var options = SpatialCheck.BenchOptions()
+        options.frames = 90
+        options.budget = WorkBudget(trackedViolations: 100)
+        let r = try SpatialCheck.bench(path: path, options: options)
+        #expect(r.stoppedAfterFrame == 0 && r.frames == 1 && r.stoppedByTrackingLimit)
+        #expect(r.violations == 100)
+        #expect(SpatialCheck.renderBench(r, format: .text).contains(
+            "stopped      after frame 0: it reached the most distinct violations one scene may track (--max-tracked)"))
+        #expect(SpatialCheck.renderBench(r, format: .json).contains("\"stoppedBy\": \"trackingLimit\""))
+        // Without a limit every one of the 435 pairs (and the other rules' findings) over all 90 frames.
+        options.budget = WorkBudget(trackedViolations: 0)
+        let whole = try SpatialCheck.bench(path: path, options: options)
+        #expect(whole.stoppedAfterFrame == nil && whole.frames == 90 && !whole.stoppedByTrackingLimit)
+        #expect(whole.violations == validate(path, tracked: 0).report.scenes[0].violations.count)
+    }
+
     @Test func theEngineDropsFindingsPastTheLimit() throws {
         let loaded = try SpatialCheck.loadScene(path: try write())
         let engine = RuleEngine(scene: loaded)

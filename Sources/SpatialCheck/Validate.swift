@@ -106,6 +106,7 @@ extension SpatialCheck {
             if let shard = options.shard, !shard.contains(names.report) { continue }
             inputs.append((input, names, order))
         }
+        inputs = refusingSharedReportPaths(inputs)
         let results = SceneResults(count: inputs.count)
         var scenesToCheck: [(index: Int, path: String, names: ScenePaths)] = []
         for (i, item) in inputs.enumerated() {
@@ -289,6 +290,26 @@ extension SpatialCheck {
         let checked = checkScene(path: path, names: names, load: load, isolation: isolation, configuration: configuration,
                                  snapshot: snapshot, budget: budget, replay: replay, deferringMessagesAbove: nil)
         return (checked.report, checked.snapshot)
+    }
+
+    /// Two different files whose paths relative to their own project roots are the same (folders
+    /// each with a `.spatialcheck.yaml`: `appA/k.scene.yaml` and `appB/k.scene.yaml` are both
+    /// `k.scene.yaml`) would share fingerprints, so a baseline of one would make the other's
+    /// violations "unchanged". The first keeps the path; each later one is an error scene naming
+    /// both and `--root`. (The same file given twice is left alone.)
+    static func refusingSharedReportPaths(_ inputs: [(input: Input, path: ScenePaths, order: Int)])
+        -> [(input: Input, path: ScenePaths, order: Int)] {
+        var first: [String: ScenePaths] = [:]
+        return inputs.map { item in
+            guard case .scene(let given) = item.input else { return item }
+            if let other = first[item.path.report], other.file != item.path.file {
+                let d = Diagnostic(file: given, message: "its path relative to its project root, '\(item.path.report)', is also the path of \(other.legacy) (relative to another project root, the folder of another .spatialcheck.yaml): reports, fingerprints and baselines could not tell the two scenes apart",
+                                   hint: "check them against one root (--root DIR, e.g. the repository's top folder) or in separate runs")
+                return (.error(path: given, d), item.path, item.order)
+            }
+            if first[item.path.report] == nil { first[item.path.report] = item.path }
+            return item
+        }
     }
 
     /// A checked scene, with the messages left to write (`RuleEngine.finish(deferringMessagesAbove:_:)`).

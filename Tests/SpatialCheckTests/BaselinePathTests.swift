@@ -35,6 +35,31 @@ import Foundation
         r.stdout.split(separator: "\n").last { $0.contains("against the baseline") }.map { String($0.split(separator: ";").last ?? "") }
     }
 
+    /// Two app folders, each with its own `.spatialcheck.yaml` and a scene at the same relative
+    /// path: a baseline of the first must not make the second's violations "unchanged" (session
+    /// 19's trial: "0 new … 26 unchanged", exit 0). The second is an error scene; `--root` checks both.
+    @Test func twoScenesWithOneRootRelativePathAreNotConfused() throws {
+        let top = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let fm = FileManager.default
+        for app in ["appA", "appB"] {
+            try fm.createDirectory(atPath: top + "/" + app, withIntermediateDirectories: true)
+            try fm.copyItem(atPath: TestPaths.repo("Scenes/media-player.scene.yaml"), toPath: top + "/\(app)/k.scene.yaml")
+            try "failOn: error\n".write(toFile: top + "/\(app)/.spatialcheck.yaml", atomically: true, encoding: .utf8)
+        }
+        #expect(try run(["validate", "appA/k.scene.yaml", "--format", "json", "--output", "base.json", "--fail-on", "never"], cwd: top).status == 0)
+        let both = try run(["validate", "appA/k.scene.yaml", "appB/k.scene.yaml", "--baseline", "base.json"], cwd: top)
+        #expect(both.status == 2, "\(both.stdout)")
+        #expect(both.stdout.contains("appB/k.scene.yaml") && both.stdout.contains("is also the path of appA/k.scene.yaml"), "\(both.stdout)")
+        #expect(both.stdout.contains("--root DIR"))
+        // One root: two scenes, two paths; the second's violations are new against the baseline
+        // of the first (written with its own root, `k.scene.yaml`, matched by its last components).
+        let rooted = try run(["validate", "appA/k.scene.yaml", "appB/k.scene.yaml", "--root", ".", "--format", "json", "--fail-on", "never"], cwd: top)
+        let scenes = try #require(try object(rooted.stdout)["scenes"] as? [[String: Any]])
+        #expect(scenes.map { $0["path"] as? String } == ["appA/k.scene.yaml", "appB/k.scene.yaml"])
+        #expect(scenes.allSatisfy { $0["status"] as? String == "checked" })
+    }
+
     @Test(arguments: [".spatialcheck.yaml", ".git", nil] as [String?])
     func aBaselinePassesFromAnotherFolderAndThroughALink(marker: String?) throws {
         let top = try project(marker: marker)

@@ -285,6 +285,9 @@ extension Report {
         let failed = scenes.filter { $0.status == .error }.count
         var out = "## spatialcheck\n\n"
         out += failsGate || isIncomplete ? "**Comfort check failed**" : "**Comfort check passed**"
+        // A gate switched off (`failOn: never`, from the command line or the configuration) passes
+        // whatever it finds: say so where a reviewer reads "passed".
+        if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         out += failed > 0 ? ", \(failed) scene\(failed == 1 ? "" : "s") could not be loaded.\n\n" : ".\n\n"
         if let counts = baselineCounts {
@@ -406,6 +409,7 @@ extension Report {
         }
         // Our own words and numbers only (nothing from input): the backticks are a code span.
         if let notChecked { out += "\n\(notChecked.line).\n" }
+        if let line = configurationLine { out += "\n\(Escape.markdown(line)).\n" }
         if leftOutRows > 0 || leftOutScenes > 0 || partlyShown > 0 {
             var parts: [String] = []
             if leftOutRows > 0 { parts.append("\(leftOutRows) row\(leftOutRows == 1 ? "" : "s") of the scene table") }

@@ -156,6 +156,7 @@ extension Report {
         out += "<div><dt>fixedPointSize</dt><dd>\(fixedPointSizeText(fixedPointSize)) m/pt</dd></div>"
         if let shard { out += "<div><dt>shard</dt><dd>\(shard.index)/\(shard.count)</dd></div>" }
         out += "</dl>\n"
+        if let line = configurationLine { out += "<p class=\"omitted\">\(Escape.html(line)).</p>\n" }
         if let generatedAt { out += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
         out += "</header>\n"
         return out

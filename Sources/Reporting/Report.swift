@@ -25,6 +25,19 @@ public struct Report: Sendable {
     /// items (set from the rule catalog by `validate` and `report`; nil: not stated). Text and
     /// Markdown say it in one line, JSON as `notChecked`.
     public var notChecked: NotChecked?
+    /// What the run's configuration changed of the catalog's defaults, one line each
+    /// (`RuleConfiguration.changesFromDefaults`): JSON `settings.configurationChanges`, one line in
+    /// text, Markdown and HTML. Empty: every rule at its defaults.
+    public var configurationChanges: [String] = []
+
+    /// The line text, Markdown and HTML print for `configurationChanges` (nil when there are none):
+    /// at most ten named, then how many more.
+    public var configurationLine: String? {
+        guard !configurationChanges.isEmpty else { return nil }
+        let n = configurationChanges.count
+        let named = configurationChanges.prefix(10).joined(separator: "; ") + (n > 10 ? "; and \(n - 10) more" : "")
+        return "the configuration changes \(n) default\(n == 1 ? "" : "s") of the rule catalog: \(named)"
+    }
 
     public init(toolVersion: String, pointAngle: Double, failOn: Severity?, scenes: [SceneReport]) {
         self.toolVersion = toolVersion; self.pointAngle = pointAngle; self.failOn = failOn; self.scenes = scenes
@@ -345,16 +358,18 @@ extension Report {
     }
 
     func jsonPart() -> JSONPart {
-        .object(JSONPart.members([
+        var settings: [(String, JSON)] = [
+            ("pointAngle", .rounded(pointAngle)),
+            ("fixedPointSize", .rounded(fixedPointSize)),
+            ("failOn", .string(failOn?.rawValue ?? "never")),
+        ]
+        if !configurationChanges.isEmpty { settings.append(("configurationChanges", .array(configurationChanges.map(JSON.string)))) }
+        return .object(JSONPart.members([
             ("format", .string(Report.formatTag)),
             ("tool", .object([("name", .string("spatialcheck")), ("version", .string(toolVersion))])),
         ] + (generatedAt.map { [("generatedAt", JSON.string($0))] } ?? [])
           + (shard.map { [("shard", JSON.object([("index", .int($0.index)), ("count", .int($0.count))]))] } ?? []) + [
-            ("settings", .object([
-                ("pointAngle", .rounded(pointAngle)),
-                ("fixedPointSize", .rounded(fixedPointSize)),
-                ("failOn", .string(failOn?.rawValue ?? "never")),
-            ])),
+            ("settings", .object(settings)),
         ]) + [
             ("scenes", .objects(AnySequence(scenes.lazy.map { $0.jsonMembers() }))),
         ] + JSONPart.members((notChecked.map { [("notChecked", JSON.object([("catalogRules", .int($0.catalogRules)), ("manualReview", .int($0.manualReview))]))] } ?? [])
@@ -572,6 +587,7 @@ extension Report {
         }
         if byRule { out += ruleSummary() }
         if let notChecked { out += notChecked.line + "\n" }
+        if let line = configurationLine { out += t(line) + "\n" }
         out += paint.bold(summary) + "\n"
         if let generatedAt { out += "generated at \(t(generatedAt))\n" }
         emit(out)

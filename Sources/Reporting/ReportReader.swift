@@ -208,6 +208,9 @@ extension Report {
             }
             report.shard = parsed
         }
+        // What the writer's configuration changed (at most 1,000 lines, each capped).
+        report.configurationChanges = ((settings?["configurationChanges"] as? [Any]) ?? []).prefix(1000)
+            .compactMap { ($0 as? String).map(capped) }
         // What no tool checked, as the writer's catalog counted it (information only; `report`
         // states its own catalog's counts).
         if let o = top["notChecked"] as? [String: Any], let c = number(o["catalogRules"]), let m = number(o["manualReview"]),
@@ -274,6 +277,9 @@ extension Report {
                             failOn: reports.isEmpty ? .error : strictestFailOn(reports.map(\.failOn)),
                             scenes: order.compactMap { byPath[$0] })
         if let last = reports.last { merged.fixedPointSize = last.fixedPointSize }
+        // Every report's configuration changes, each once, in the order they came.
+        var changes = Set<String>()
+        merged.configurationChanges = reports.flatMap(\.configurationChanges).filter { changes.insert($0).inserted }
         return merged
     }
 

@@ -127,6 +127,30 @@ public struct RuleConfiguration: Sendable {
         }
     }
 
+    /// What the configuration changes of the catalog's defaults, one line each in rule-id order:
+    /// "target-center-spacing off", "target-center-spacing centerSpacing 1 pt (default 60 pt)",
+    /// "target-no-overlap severity info (default warning)". Reports print them so that a reviewer
+    /// sees a change that weakens the gate (issue 16's outside trial: a committed config that
+    /// turned rules off or a threshold down left no trace). `ignore` entries are reported with
+    /// what each left out (`IgnoredViolations`), `failOn` with the settings.
+    public var changesFromDefaults: [String] {
+        var out: [String] = []
+        for id in rules.keys.sorted() {
+            guard let s = rules[id], let meta = RuleCatalog.metadata(id: id) else { continue }
+            if !s.enabled { out.append("\(id) off"); continue }
+            if let sev = s.severity, sev != meta.defaultSeverity {
+                out.append("\(id) severity \(sev.rawValue) (default \(meta.defaultSeverity.rawValue))")
+            }
+            var values = s.parameters
+            if let t = s.threshold, let key = meta.thresholdKey { values[key] = t }
+            for p in meta.parameters {
+                guard let v = values[p.key], v != p.defaultValue else { continue }
+                out.append("\(id) \(p.key) \(fmt(v)) \(p.unit) (default \(fmt(p.defaultValue)) \(p.unit))")
+            }
+        }
+        return out
+    }
+
     /// `.spatialcheck.yaml` in `directory` or its nearest parent that has one.
     public static func find(startingAt directory: String) -> String? {
         var url = URL(fileURLWithPath: directory).standardizedFileURL

@@ -193,6 +193,7 @@ extension SpatialCheck {
         report.generatedAt = options.timestamp.map(Report.timestamp)
         report.shard = options.shard
         report.notChecked = catalogNotChecked
+        report.configurationChanges = configuration.changesFromDefaults
         var comparison: BaselineComparison?
         let exit: ExitCode
         if let steps {

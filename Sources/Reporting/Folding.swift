@@ -45,8 +45,10 @@ public struct ViolationGroup: Sendable {
 
 /// Folds violations (one scene's, in report order) into groups: violations with the same rule,
 /// severity, container (`ViolationGroup.container`) and cause (`ViolationGroup.cause`) form one
-/// group; any other violation is a group of one. Groups are in the order of their first member,
-/// members in report order, so the same input gives the same groups.
+/// group; any other violation is a group of one. Groups are in the order of their first member in
+/// report order; members worst first (`foldMargin`, the farthest past its threshold; equal ones in
+/// report order), so a group's first line, message and location are its worst member's (a keypad's
+/// 4 pt gaps before its 5.66 pt diagonals), and the same input gives the same groups.
 public func foldViolations(_ violations: [ReportViolation]) -> [ViolationGroup] {
     // (The container is hashed and compared by its bytes: `PathKey`.)
     struct Key: Hashable {
@@ -69,10 +71,22 @@ public func foldViolations(_ violations: [ReportViolation]) -> [ViolationGroup] 
             members.append([v])
         }
     }
-    return zip(order, members).map { key, vs in
-        ViolationGroup(rule: key.rule, severity: key.severity, container: key.container, cause: key.cause,
-                       members: vs, summary: foldSummary(vs, container: key.container))
+    return zip(order, members).map { key, found in
+        let vs = found.count < 2 ? found : found.enumerated().sorted { a, b in
+            let ma = foldMargin(a.element), mb = foldMargin(b.element)
+            return ma != mb ? ma > mb : a.offset < b.offset
+        }.map(\.element)
+        return ViolationGroup(rule: key.rule, severity: key.severity, container: key.container, cause: key.cause,
+                              members: vs, summary: foldSummary(vs, container: key.container))
     }
+}
+
+/// How far a violation is past its threshold, |measured − threshold| (a violation is always on the
+/// wrong side of it, whichever way its rule counts worse), for the order of a group's members: the
+/// members of one group share rule, severity and sub-check. 0 when either is not a number.
+func foldMargin(_ v: ReportViolation) -> Double {
+    let m = abs(v.measured - v.threshold)
+    return m.isFinite ? m : 0
 }
 
 /// The deepest common ancestor of the parents of `entities` ("" when they share none, or for a

@@ -344,11 +344,17 @@ extension Report {
                 if g.isFolded {
                     let place = g.container.isEmpty ? "in the scene" : "in \(Escape.markdownCode(g.container))"
                     out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(g.count) \(foldNoun(g.members)) \(place) (listed below) "
-                    out += "| \(range(g.measuredRange)) \(unit) | \(range(g.thresholdRange)) \(unit) | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
+                    if g.members.allSatisfy({ isYesNo(unit: $0.unit, $0.measured, $0.threshold) }) {
+                        out += "|  |  | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
+                    } else {
+                        out += "| \(withUnit(range(g.measuredRange), 0.5, unit: unit)) | \(withUnit(range(g.thresholdRange), 0.5, unit: unit)) | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
+                    }
                 } else {
                     out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
                     let shown = fmtMeasure(v.measured, v.threshold)
-                    out += "| \(shown.measured) \(unit) | \(shown.threshold) \(unit) | \(spans(v)) | \(v.location.map { String($0.line) } ?? "") |"
+                    let numbers = isYesNo(unit: v.unit, v.measured, v.threshold) ? "  |  |"
+                        : " \(withUnit(shown.measured, v.measured, unit: unit)) | \(withUnit(shown.threshold, v.threshold, unit: unit)) |"
+                    out += "|\(numbers) \(spans(v)) | \(v.location.map { String($0.line) } ?? "") |"
                 }
                 out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
@@ -365,7 +371,9 @@ extension Report {
             for (g, k) in listed where g.isFolded {
                 out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
                 for m in g.members.prefix(k) {
-                    out += "- \(m.markdownEntities): \(fmtValue(m.measured)) \(Escape.markdown(m.unit)), frames \(spans(m))"
+                    out += "- \(m.markdownEntities): "
+                    if !isYesNo(unit: m.unit, m.measured, m.threshold) { out += "\(withUnit(fmtValue(m.measured), m.measured, unit: Escape.markdown(m.unit))), " }
+                    out += "frames \(spans(m))"
                     out += "\(m.location.map { ", line \($0.line)" } ?? "")\n"
                 }
                 if k < g.count { out += "- … and \(g.count - k) more, left out to stay under the limit\n" }

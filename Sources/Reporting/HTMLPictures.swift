@@ -297,6 +297,8 @@ struct ViewMeasure {
             return lead.count == 2 ? "\(m) \(unit) ↔ \(t) \(unit) needed" : "\(m) \(unit), \(t) \(unit) needed"
         case "deg": return "\(m)° off-axis, limit \(t)°"
         case "m": return "\(m) m, limit \(t) m"
+        // A yes/no check's numbers say nothing (`isYesNo`); another count is a whole number.
+        case "count": return isYesNo(unit: unit, measured, threshold) ? "" : "\(m), threshold \(t)"
         default: return "measured \(m) \(unit), threshold \(t) \(unit)"
         }
     }
@@ -402,7 +404,7 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
     // Footer: axes and the measurement.
     out += "<rect x=\"0\" y=\"\(n(h))\" width=\"\(n(w))\" height=\"\(n(foot))\" fill=\"#fff\"/>\n"
     out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">azimuth \(fmt(center.x - azRange, 0))° … \(fmt(center.x + azRange, 0))°, elevation \(fmt(center.y - elRange, 0))° … \(fmt(center.y + elRange, 0))°</text>\n"
-    if let m = measure {
+    if let m = measure, !m.label.isEmpty {
         out += "<text x=\"\(n(w - 6))\" y=\"\(n(h + 15))\" font-size=\"10\" font-weight=\"600\" text-anchor=\"end\" fill=\"\(tc)\">\(Escape.html(m.label))</text>\n"
     }
     out += "</svg>\n"

@@ -302,9 +302,14 @@ extension Report {
             let who = first.entities.isEmpty ? "whole scene" : first.entities.map(elidedPath).joined(separator: ", ")
             out += "<p><b>\(Escape.html(who))</b>: \(Escape.html(elidingPaths(in: first.message, first.entities + [g.container])))</p>\n"
             let shown = fmtMeasure(first.measured, first.threshold)
-            out += "<p class=\"measure\">measured <b>\(shown.measured) \(Escape.html(first.unit))</b>, threshold \(shown.threshold) \(Escape.html(first.unit))"
-            if first.borderline { out += " (borderline)" }
-            out += "; \(Escape.html(timeRange(first, frameRate: s.frameRate))); worst at frame \(first.worstFrame)"
+            out += "<p class=\"measure\">"
+            if !isYesNo(unit: first.unit, first.measured, first.threshold) {
+                let unit = Escape.html(first.unit)
+                out += "measured <b>\(withUnit(shown.measured, first.measured, unit: unit))</b>, threshold \(withUnit(shown.threshold, first.threshold, unit: unit))"
+                if first.borderline { out += " (borderline)" }
+                out += "; "
+            }
+            out += "\(Escape.html(timeRange(first, frameRate: s.frameRate))); worst at frame \(first.worstFrame)"
             if let l = first.location { out += "; <code>\(Escape.html(elidedPath(s.path))):\(l.line):\(l.column)</code>" }
             out += "</p>\n"
         }
@@ -342,8 +347,9 @@ extension Report {
             for v in g.members.prefix(200) {
                 // Each member's place in the scene file, as the text report's "(line N)".
                 let place = v.location.map { "<code>\(Escape.html(elidedPath(s.path))):\($0.line):\($0.column)</code>" } ?? ""
-                out += "<tr><td>\(Escape.html(v.entities.isEmpty ? v.entityList : v.entities.map(elidedPath).joined(separator: ", ")))</td><td>\(place)</td><td class=\"n\">\(fmtValue(v.measured)) \(Escape.html(v.unit))</td>"
-                out += "<td class=\"n\">\(fmtValue(v.threshold)) \(Escape.html(v.unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
+                let yesNo = isYesNo(unit: v.unit, v.measured, v.threshold), unit = Escape.html(v.unit)
+                out += "<tr><td>\(Escape.html(v.entities.isEmpty ? v.entityList : v.entities.map(elidedPath).joined(separator: ", ")))</td><td>\(place)</td><td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
+                out += "<td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.threshold), v.threshold, unit: unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
             }
             out += "</tbody></table>\n"
             if g.count > 200 { out += "<p>… and \(g.count - 200) more (the JSON report lists every one).</p>\n" }

@@ -549,10 +549,12 @@ extension Report {
                     } else {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
                         out += "    \(t(v.message))\n"
-                        let shown = fmtMeasure(v.measured, v.threshold)
-                        out += "    measured \(shown.measured) \(t(v.unit)), threshold \(shown.threshold) \(t(v.unit))"
-                        out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
-                        out += "; worst at frame \(v.worstFrame)\n"
+                        if !isYesNo(unit: v.unit, v.measured, v.threshold) {
+                            let shown = fmtMeasure(v.measured, v.threshold)
+                            out += "    measured \(withUnit(shown.measured, v.measured, unit: t(v.unit))), threshold \(withUnit(shown.threshold, v.threshold, unit: t(v.unit)))"
+                            out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
+                            out += "; worst at frame \(v.worstFrame)\n"
+                        }
                     }
                     if v.unit == "pt_eq" && !explainedPtEq {
                         // The first time the unit appears, say what it is.
@@ -577,16 +579,24 @@ extension Report {
         }
         let e = count(.error), w = count(.warning), i = count(.info)
         let failed = scenes.filter { $0.status == .error }.count
-        var summary = "\(scenes.count) scene\(scenes.count == 1 ? "" : "s") checked: "
-        summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
-        if failed > 0 { summary += ", \(failed) could not be loaded" }
+        // Scenes that could not be loaded were not checked: "2 scenes checked: …, 1 could not be
+        // loaded"; with none loaded, no totals and no "not checked" line (nothing was checked).
+        let checked = scenes.count - failed
+        var summary: String
+        if checked == 0 && failed > 0 {
+            summary = "no scene checked: \(failed) could not be loaded"
+        } else {
+            summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: "
+            summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
+            if failed > 0 { summary += ", \(failed) could not be loaded" }
+        }
         if let counts = baselineStatusCounts {
             func c(_ s: BaselineStatus) -> Int { counts[s] ?? 0 }
             summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
             summary += "\(c(.improved)) improved, \(c(.fixed)) fixed"
         }
         if byRule { out += ruleSummary() }
-        if let notChecked { out += notChecked.line + "\n" }
+        if let notChecked, checked > 0 || failed == 0 { out += notChecked.line + "\n" }
         if let line = configurationLine { out += t(line) + "\n" }
         out += paint.bold(summary) + "\n"
         if let generatedAt { out += "generated at \(t(generatedAt))\n" }
@@ -606,9 +616,13 @@ extension Report {
         let shown = group.members.count <= Report.textGroupLines ? group.members[...] : group.members.prefix(Report.textGroupLines - 1)
         var out = ""
         for m in shown {
-            out += "      - \(t(m.entityList)) (line \(max(1, m.location?.line ?? 1))): \(fmtValue(m.measured)) \(t(m.unit))"
-            out += m.borderline ? " (borderline)" : ""
-            out += "; \(timeRange(m, frameRate: frameRate))\n"
+            out += "      - \(t(m.entityList)) (line \(max(1, m.location?.line ?? 1))): "
+            if !isYesNo(unit: m.unit, m.measured, m.threshold) {
+                out += withUnit(fmtValue(m.measured), m.measured, unit: t(m.unit))
+                out += m.borderline ? " (borderline)" : ""
+                out += "; "
+            }
+            out += "\(timeRange(m, frameRate: frameRate))\n"
         }
         let more = group.members.count - shown.count
         if more > 0 { out += "      … and \(more) more (--expand lists each)\n" }
@@ -645,7 +659,26 @@ extension ReportViolation {
 
 func fmtValue(_ x: Double) -> String {
     let a = abs(x)
+    if a > 0 && a < 0.01 && a.isFinite {
+        // At least one significant digit: 5 mm is "0.005" m, not "0.01"; 0.0004 is "0.0004".
+        var decimals = 3, scaled = a * 1000
+        while scaled.rounded() < 1 && decimals < 12 { scaled *= 10; decimals += 1 }
+        return fmt(x, decimals)
+    }
     return a >= 100 ? fmt(x, 0) : a >= 10 ? fmt(x, 1) : fmt(x, 2)
+}
+
+/// A yes/no check's violation (unit `count`, measured and threshold each 0 or 1: an element "has no
+/// label", a video "is not started by the person"): its numbers say nothing its message does not,
+/// so the text, Markdown and HTML reports leave them out (JSON, SARIF and the rest keep them).
+func isYesNo(unit: String, _ measured: Double, _ threshold: Double) -> Bool {
+    unit == "count" && (measured == 0 || measured == 1) && (threshold == 0 || threshold == 1)
+}
+
+/// A measured value or threshold with its unit as the text, Markdown and HTML reports print it:
+/// a count as a whole number without the word ("2"), anything else as `fmtValue` and the unit.
+func withUnit(_ value: String, _ x: Double, unit: String) -> String {
+    unit == "count" && x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(value) \(unit)"
 }
 
 /// A violation's measured value and threshold as `fmtValue` writes them, both with more decimals

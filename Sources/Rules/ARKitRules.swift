@@ -108,11 +108,11 @@ public enum ArCoachingHideUI: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [],
         citations: [arCoaching],
-        summary: "A screen-space element other than the coaching overlay (or a reset or cancel control) is visible while coaching is shown.",
+        summary: "Screen-space elements other than the coaching overlay (or a reset or cancel control) are visible while coaching is shown (one finding per window, naming them).",
         rationale: "The HIG asks apps to hide unrelated UI while the coaching overlay is up, so people focus on what it asks them to do.",
         fixHint: "Hide the app's controls while coaching is active (coachingOverlayViewWillActivate) and show them again when it ends.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, cancel or close controls (one of these words in the id or label, as a whole word: closeButton, btn-close and Close are exempt, Closets and Presets are not; people may always leave or restart). Reported per element over the frames both it and a coaching entity are visible; measured is 1."])
+        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, cancel or close controls (one of these words in the id or label, as a whole word: closeButton, btn-close and Close are exempt, Closets and Presets are not; people may always leave or restart). Reported once per window holding such elements (the app's UI staying up during coaching is one problem, not one per button), over the frames a coaching entity and any of its elements are visible; measured is how many of its elements are visible (the most at once), and the message names every element seen during coaching. Location: the window."])
 }
 
 public enum ArCriticalTextScreenSpace: RuleDescribing {
@@ -487,11 +487,29 @@ func arkitFactories() -> [RuleFactory] {
                 let words = Set(wordsOf(e.id) + wordsOf(e.label ?? ""))
                 return !exempt.contains { words.contains($0) }
             }
+            // One finding per container (the app's screen UI is one problem while coaching is
+            // up, not one per button): measured is how many of its elements stay visible, and
+            // the message names every element seen during coaching.
+            var members: [Int: [Int]] = [:]
+            for e in others {
+                if let c = ents[e].container, ents.indices.contains(c) { members[c, default: []].append(e) }
+            }
+            let containers = members.keys.sorted()
+            var seen: [Int: Set<Int>] = [:]
             var coachingShown = false
-            let rule = ArCoachingHideUI.perEntity(s, r, others, check: { f, e in
-                coachingShown && f.visible[e] ? .init(measured: 1, threshold: 0) : nil
-            }, message: { _, names in
-                "\(names.joinedNames) stays visible while the coaching overlay is shown; hide unrelated UI during coaching"
+            let rule = ArCoachingHideUI.perEntity(s, r, containers, check: { f, c in
+                guard coachingShown, let list = members[c] else { return nil }
+                var n = 0
+                for e in list where f.visible[e] {
+                    n += 1
+                    seen[c, default: []].insert(e)
+                }
+                return n > 0 ? .init(measured: Double(n), threshold: 0, aux: Double(c)) : nil
+            }, message: { agg, names in
+                let c = agg.aux.isFinite ? Int(agg.aux) : -1
+                let shown = (seen[c] ?? []).sorted().map { ents[$0].path }
+                let what = shown.isEmpty ? names.joinedNames : shown.joinedNames
+                return "\(what) \(shown.count == 1 ? "stays" : "stay") visible while the coaching overlay is shown; hide the app's unrelated UI during coaching"
             })
             return HookedProcessor(rule, before: { f in coachingShown = coaching.contains(where: { f.visible[$0] }) })
         },

@@ -15,18 +15,23 @@ public enum MotionVection: RuleDescribing {
                                    "rotation rate above which large moving content is a violation"),
                      RuleParameter("vectionAcceleration", 0.5, "m/s²", .external("vection heuristics"),
                                    "linear acceleration above which large moving content is a violation"),
+                     RuleParameter("vectionLinearSpeed", 0.5, "m/s", .external("vection heuristics: steady optic flow of most of the view is the classic way to make people feel they move; below a slow walk's speed it reads as drift"),
+                                   "speed above which large content that keeps moving on its own is an info (sub-check steady)"),
+                     RuleParameter("vectionSustainS", 2, "s", .configurable("a short glide is a transition; the world going by for longer is travel the person did not choose"),
+                                   "how long large content must keep moving faster than vectionLinearSpeed before it is an info"),
                      RuleParameter("accelerationWindowS", 0.25, "s", .configurable("acceleration is measured over this interval, so a keyframe corner is a change of velocity, not an infinite spike"),
                                    "interval over which acceleration is measured")],
         citations: [Citation("accessibility", "visionOS")],
-        summary: "Content covering more than 30 % of the field of view that moves on its own (an animation not started by the person, or the camera motion of a video) turning faster than 5°/s or accelerating faster than 0.5 m/s².",
+        summary: "Content covering more than 30 % of the field of view that moves on its own (an animation not started by the person, or the camera motion of a video) turning faster than 5°/s or accelerating faster than 0.5 m/s² (warning), or moving faster than 0.5 m/s for 2 s or longer (info).",
         rationale: "When most of what people see moves together, they feel that they themselves are moving (vection) while their body says they are still, which can cause motion sickness. The HIG asks to be gentle with camera and video motion and to avoid situations where people feel the world around them moves without their control.",
         fixHint: "Let the person drive the motion (trigger it from a gesture and track it), slow the rotation below 5°/s and ease accelerations, make the moving content smaller, or cut between views with a fade.",
         unit: "deg/s", worse: .higher, angleDerived: false,
-        notes: ["Per frame, for every visible entity (not 2D elements) that covers at least vectionCoverage of the field of view and is moved by an animation of its own or of an entity it is nested in that is not trigger: user: its rotation rate (the change of its own axes, and of the direction of its centre as seen from the eye when the eye is outside it) and its linear acceleration (change of the velocity of its centre over accelerationWindowS).",
+        notes: ["Per frame, for every visible entity (not 2D elements) that covers at least vectionCoverage of the field of view and is moved by an animation of its own or of an entity it is nested in that is not trigger: user: its rotation rate (the change of its own axes, and of the direction of its centre as seen from the eye when the eye is outside it) and its linear acceleration, the second difference of its centre over the window W = accelerationWindowS (rounded to whole frames): |x(t) − 2·x(t − W) + x(t − 2W)| / W², the change of its mean velocity from one window to the next, per W. It is exact on a constant acceleration, a keyframe corner that changes the velocity by Δv reads at most Δv / W, and keys every W changing the velocity by Δv each (a ramp) read Δv / W: a 0.4 m/s² ramp keyed every 0.25 s reads 0.4, not more.",
                 "Coverage is that of the visible content the entity moves, measured as fov-window-clutter measures coverage: the union of the apparent rectangles of the entity itself (unless it is a group) and of the windows, volumes, models, texts and environments nested in it, on the 128 × 128 grid over the field of view, as a share of the field of view's solid angle. A group's bounding box does not count: two cards on opposite sides of a ring turning around the viewer cover what the two cards cover (their box contains the eye), not the whole view. A flat 3.6 × 2 m panel 3 m straight ahead (61.9° × 36.9°) covers 4·asin(sin 30.96° · sin 18.43°) = 0.654 sr, 36.3 % of the default 90° × 70° view (1.80 sr).",
                 "Video: media with cameraMotion {rotation, acceleration} is judged with those numbers while it (and what is nested in it) covers vectionCoverage of the field of view.",
-                "Measured: the rotation rate in °/s against vectionSpeed; acceleration is the sub-check acceleration (m/s², threshold vectionAcceleration). Head movement never counts: content is measured in the world."],
-        subchecks: [RuleSubcheck("acceleration", unit: "m/s²")])
+                "Measured: the rotation rate in °/s against vectionSpeed; acceleration is the sub-check acceleration (m/s², threshold vectionAcceleration). Head movement never counts: content is measured in the world.",
+                "Info (sub-check steady, an extension of the catalog's row, which names rotation and acceleration only): content covering vectionCoverage that keeps moving on its own at a steady speed, its centre's mean speed over the window |x(t) − x(t − W)| / W above vectionLinearSpeed (m/s) on every frame for at least vectionSustainS, is reported from the frame the run reaches vectionSustainS (a trail scrolling toward the viewer at 2.5 m/s for 12 s). A constant velocity has no acceleration and no rotation, yet the world going by is what the HIG asks to avoid: \"avoid situations where someone may feel like the world around them is moving without their control\" (accessibility › visionOS, Prioritize comfort) and \"avoid displaying motion that's … missing a stationary frame of reference\" (designing-for-visionos › Best practices). An info, not a warning: the HIG gives no speed, and a slow drift or a brief glide is common and comfortable."],
+        subchecks: [RuleSubcheck("acceleration", unit: "m/s²"), RuleSubcheck("steady", unit: "m/s")])
 }
 
 public enum MotionReduceMotion: RuleDescribing {
@@ -129,8 +134,11 @@ final class VectionRule: RuleProcessor {
     let moving: [Int]
     /// Media with camera motion.
     let filmed: [Int]
-    let coverage, speed, accel: Double
+    let coverage, speed, accel, linearSpeed, sustain: Double
     let window: Int
+    /// Per moving entity: the time its current run of steady motion (faster than `linearSpeed`
+    /// over the window, covering `coverage`) started, and the last frame (`tick`) of that run.
+    private var runStart: [Double], runTick: [Int]
     /// Per moving entity, then per filmed one: the visible content it moves, whose coverage is its
     /// coverage (itself when it has geometry of its own, and its descendants that do; see
     /// `content`): list i is `content[contentStart[i]..<contentStart[i + 1]]`, moving entity k is
@@ -147,11 +155,12 @@ final class VectionRule: RuleProcessor {
     /// `RuleShortcuts.enabled` when made: the parents' verdicts and the grid's early stop.
     private let shortcuts: Bool
     private var prevFront: [Vec3?], prevUp: [Vec3?]
-    /// Recent centres of the moving entities, enough for two velocities `window` frames apart: a
-    /// ring of `window + 2` frames, each `moving.count` centres (one flat array, written in place;
-    /// every moving entity gets a centre in every frame, so one ring position serves all).
+    /// Recent centres of the moving entities, enough for the centres `window` and `2 · window`
+    /// frames back: a ring of `2 · window + 1` frames, each `moving.count` centres (one flat array,
+    /// written in place; every moving entity gets a centre in every frame, so one ring position
+    /// serves all).
     private var centres: [Vec3]
-    /// Frames stored in the ring (at most `window + 2`) and the ring slot the next frame goes to.
+    /// Frames stored in the ring (at most `2 · window + 1`) and the ring slot the next frame goes to.
     private var stored = 0, nextSlot = 0
 
     init?(_ s: RuleSetup) {
@@ -161,6 +170,8 @@ final class VectionRule: RuleProcessor {
         coverage = s.param(meta, "vectionCoverage") / 100
         speed = s.param(meta, "vectionSpeed")
         accel = s.param(meta, "vectionAcceleration")
+        linearSpeed = s.param(meta, "vectionLinearSpeed")
+        sustain = s.param(meta, "vectionSustainS")
         let ws = s.param(meta, "accelerationWindowS")
         let windowFrames = (ws * s.scene.frameRate).rounded()
         let ents = s.scene.entities
@@ -198,11 +209,13 @@ final class VectionRule: RuleProcessor {
         // A configured window is any finite number of seconds: bound the ring (slots × moving
         // entities, as fov-launch-placement does) so that 1e300 s neither traps converting to Int
         // nor asks for terabytes. A window longer than the scene never measures anything anyway.
-        let cap = max(1, 4_000_000 / max(1, moving.count))
+        let cap = max(1, 2_000_000 / max(1, moving.count))
         window = windowFrames.isFinite ? max(1, Int(min(Double(cap), windowFrames))) : 1
         prevFront = Array(repeating: nil, count: moving.count)
         prevUp = prevFront
-        centres = Array(repeating: .zero, count: moving.count * (window + 2))
+        centres = Array(repeating: .zero, count: moving.count * (2 * window + 1))
+        runStart = Array(repeating: 0, count: moving.count)
+        runTick = Array(repeating: -1, count: moving.count)
     }
 
     /// Entities that are seen: their bounds are their own geometry. A group's bounds are those of
@@ -308,9 +321,10 @@ final class VectionRule: RuleProcessor {
         // The ring holds the previous `stored` frames' centres, oldest first from slot
         // `nextSlot - stored`; `back(j)` is the slot of the centre j frames back (1 = the last frame).
         let window = self.window
-        let ringSize = window + 2, count = moving.count, n = stored, next = nextSlot
+        let ringSize = 2 * window + 1, count = moving.count, n = stored, next = nextSlot
         @inline(__always) func back(_ j: Int) -> Int { ((next - j) % ringSize + ringSize) % ringSize * count }
         let rule = self.rule, speed = self.speed, accel = self.accel, coverage = self.coverage
+        let linearSpeed = self.linearSpeed, sustain = self.sustain
         tick += 1
         let tick = self.tick
         // One exclusive access per buffer and frame, not one per entity.
@@ -321,6 +335,8 @@ final class VectionRule: RuleProcessor {
         prevUp.withUnsafeMutableBufferPointer { prevUp in
         centres.withUnsafeMutableBufferPointer { centres in
         below.withUnsafeMutableBufferPointer { below in
+        runStart.withUnsafeMutableBufferPointer { runStart in
+        runTick.withUnsafeMutableBufferPointer { runTick in
             for k in 0..<count {
                 let e = moving[k]
                 let front = f.front[e], up = f.upAxis[e]
@@ -341,19 +357,34 @@ final class VectionRule: RuleProcessor {
                     omega = max(Self.angle(pf, front), Self.angle(pu, up)) / dt
                 }
                 if f.angularWidth[e] < 359.9 { omega = max(omega, f.angularVelocity[e]) }
-                // Velocity now (this frame's centre and the last) and `window` frames earlier.
-                var a = Double.nan
-                if n >= window + 1 {
-                    let vNow = (f.center[e] - centres[back(1) + k]) / dt
-                    let vThen = (centres[back(window) + k] - centres[back(window + 1) + k]) / dt
-                    a = length(vNow - vThen) / (Double(window) * dt)
+                // The second difference of the centre over the window W: |x(t) − 2x(t−W) +
+                // x(t−2W)| / W², the change of the mean velocity over [t−W, t] from the one over
+                // [t−2W, t−W], per W. Exact on a constant acceleration a (the difference is a·W²
+                // wherever the frames fall); a keyframe corner that changes the velocity by Δv
+                // reads at most Δv / W; keys every W with Δv per key read Δv / W throughout. (The
+                // difference of two one-frame velocities W apart read a frame straddling a key as
+                // a mixed velocity: a 0.4 m/s² ramp keyed every 0.25 s read 0.59.)
+                var a = Double.nan, v = Double.nan
+                let w = Double(window) * dt
+                if n >= 2 * window {
+                    a = length(f.center[e] - 2 * centres[back(window) + k] + centres[back(2 * window) + k]) / (w * w)
                 }
-                let turns = omega > speed, accelerates = a > accel
-                guard turns || accelerates else { continue }
+                // Steady motion: the mean speed over the last window.
+                if n >= window { v = length(f.center[e] - centres[back(window) + k]) / w }
+                let turns = omega > speed, accelerates = a > accel, glides = v > linearSpeed
+                guard turns || accelerates || glides else { continue }
                 // The share is the finding's aux, kept only by a finding that becomes its
                 // aggregate's worst (`Aggregate.record`): exact only then.
+                // A run of steady motion goes on from the previous frame or starts here.
+                var steady = false
+                if glides {
+                    if runTick[k] != tick - 1 { runStart[k] = f.time }
+                    steady = f.time - runStart[k] >= sustain - 1e-9
+                }
                 let exact = !shortcuts || (turns && isNewWorst(&out, e, variant: 0, omega)) || (accelerates && isNewWorst(&out, e, variant: 1, a))
+                    || (steady && isNewWorst(&out, e, variant: 2, v))
                 guard let share = covering(entities, exact: exact, f) else { below[k] = tick; continue }
+                if glides { runTick[k] = tick }
                 if turns {
                     out.report(rule: rule, e, frame: f.frame, time: f.time, measured: omega, threshold: speed, aux: share * 100)
                 }
@@ -361,8 +392,12 @@ final class VectionRule: RuleProcessor {
                     out.report(rule: rule, e, frame: f.frame, time: f.time, measured: a, threshold: accel,
                                aux: share * 100, unit: "m/s²", variant: 1)
                 }
+                if steady {
+                    out.report(rule: rule, e, frame: f.frame, time: f.time, measured: v, threshold: linearSpeed,
+                               aux: share * 100, severity: .info, unit: "m/s", variant: 2)
+                }
             }
-        }}}}}
+        }}}}}}}
         // Filmed media: their lists follow the moving entities' in `content`.
         for (k, e) in filmed.enumerated() where f.visible[e] {
             guard let m = scene.entities[e].media else { continue }
@@ -391,6 +426,9 @@ final class VectionRule: RuleProcessor {
 
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         let what = names.joinedNames
+        if agg.unit == "m/s" {
+            return "\(what) covers \(fmt(agg.aux)) % of the field of view and keeps moving at up to \(fmt(agg.measured)) m/s (over \(fmt(agg.threshold)) m/s for \(fmt(sustain)) s or longer) without the person's control, which can make people feel the world moves around them; let the person drive the travel, slow it, or keep a stationary frame of reference in view"
+        }
         if agg.unit == "m/s²" {
             return "\(what) covers \(fmt(agg.aux)) % of the field of view and accelerates at \(fmt(agg.measured)) m/s² (over \(fmt(agg.threshold))) without the person's control; ease it or let the person drive it"
         }

@@ -75,7 +75,7 @@ public enum TypeLegibleAcrossScale: RuleDescribing {
         rationale: "Fixed-scale content shrinks with distance; the HIG asks that text stays legible across the scales and distances people use.",
         fixHint: "Make the text larger, or use dynamic scale for text-bearing content.",
         unit: "pt_eq", worse: .lower, angleDerived: true,
-        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container, times the text's smallest text scale while visible (the length of its local +Y axis in world space: a scale above it scales its text); pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text while it is visible). Reported over the frames the text is visible.",
+        notes: ["Em height in metres: textHeight, or fontSize × metres per point in a fixed-scale container, times the text's smallest text scale while visible (the length of its local +Y axis in world space: a scale above it scales its text); pt_eq = 2·atan(h / 2D) / pointAngle at D = max(3 m, the farthest the eye gets from that text while it is visible). Reported over the frames the text is visible and at least type-min-size's minimum where it is (12 pt_eq on visionOS, 11 on iOS): a frame where it is already smaller is type-min-size's error, so one text is not reported twice for the same frames (a fixed-scale card 5 m away is that error alone; the same card 1 m away, 14 pt_eq now and 4.7 seen from 3 m, is this warning). With type-min-size turned off, every visible frame.",
                 "Head- and hand-anchored text travels with the viewer, so walking away never puts it 3 m off: it is judged at the farthest distance it is actually seen during the run (for hand-anchored text, the hand's distance, by default 0.46 m)."])
 }
 
@@ -293,6 +293,9 @@ func motionTypeFactories() -> [RuleFactory] {
 final class ScaleLegibilityRule: RuleProcessor {
     let rule: Int
     let minimum: Double, far: Double, pointAngle: Double
+    /// type-min-size's minimum on this platform when that rule runs, else -infinity: the frames a
+    /// text is already below it (the error type-min-size reports) are not reported again here.
+    let nowMinimum: Double
     /// Entity and em height in metres, as stated.
     let texts: [(entity: Int, height: Double)]
     /// Per text: the smallest text scale it had while visible (exactly 1 without a scale above
@@ -310,6 +313,8 @@ final class ScaleLegibilityRule: RuleProcessor {
         guard let r = s.index(m.id) else { return nil }
         rule = r
         minimum = s.param(m, "minimum"); far = s.param(m, "farDistance"); pointAngle = s.pointAngle
+        let mm = TypeMinSize.metadata
+        nowMinimum = s.index(mm.id) == nil ? -.infinity : s.param(mm, s.scene.platform == .iOS ? "minimumIOS" : "minimum")
         let ents = s.scene.entities
         var t: [(Int, Double)] = []
         for i in ents.indices where ents[i].isReadable {
@@ -345,23 +350,30 @@ final class ScaleLegibilityRule: RuleProcessor {
                     if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
                     continue
                 }
-                if open[k].from < 0 { open[k] = (f.frame, f.time, f.frame, f.time) } else { open[k].to = f.frame; open[k].toTime = f.time }
                 let d = f.distance[e]
                 if d.isFinite && d > farthest[k] {
                     farthest[k] = d; farthestFrame[k] = f.frame
                 }
                 let sc = f.textScale[e]
                 if sc < smallestScale[k] { smallestScale[k] = sc }
+                // Already below type-min-size's minimum where it is now: that rule's error, not
+                // this forecast (the frame counts for the distance, not for the spans).
+                if d.isFinite && d > 0 && ptEq(texts[k].height * sc, d) < nowMinimum {
+                    if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
+                    continue
+                }
+                if open[k].from < 0 { open[k] = (f.frame, f.time, f.frame, f.time) } else { open[k].to = f.frame; open[k].toTime = f.time }
             }
         }}}}}}
     }
     func finish(_ out: inout Findings, _ end: EndState) {
         for (k, (e, h)) in texts.enumerated() {
             if open[k].from >= 0 { runs[k].append(open[k]); open[k].from = -1 }
-            guard let first = runs[k].first else { continue } // never visible
+            guard let first = runs[k].first else { continue } // never visible, or always below the minimum now
             let v = ptEq(h * smallestScale[k], farthest[k])
             guard v < minimum else { continue }
-            let worst = farthestFrame[k] >= 0 ? farthestFrame[k] : first.from
+            let fw = farthestFrame[k]
+            let worst = fw >= 0 && runs[k].contains(where: { $0.from <= fw && fw <= $0.to }) ? fw : first.from
             for run in runs[k] {
                 out.reportRun(rule: rule, e, from: run.from, fromTime: run.fromTime, to: run.to, toTime: run.toTime,
                               measured: v, worstFrame: worst, threshold: minimum, aux: farthest[k])

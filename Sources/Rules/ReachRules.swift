@@ -41,7 +41,7 @@ public enum TargetHandKeepout: RuleDescribing {
         notes: ["Palm: the hand pose of the viewer (viewer.hand, by default the posture's pose, which is raised to look at the palm); its centre is the pose's position and its normal the pose's +Z axis, which points back at the eye by default. The palm faces the viewer while normal · (direction to the eye) > facing.",
                 "Warning: while the palm faces the viewer, any visible window, volume, model, text or asset node whose box comes closer to the palm centre than keepout; measured is the distance (the smallest seen).",
                 "The warning needs a hand the scene states: viewer.hand, or content anchored to the hand (then the posture's default pose stands for the hand holding it). A scene with neither is not judged as if a palm were raised toward the face all along (a board on a table 0.4 m in front of a seated viewer is not hand content).",
-                "Info (sub-check `anchored`): content anchored to the hand (anchor: hand on an entity, or on an asset node), reported once per anchored subtree over the frames it is visible."],
+                "Info (sub-check `anchored`): content anchored to the hand (anchor: hand on an entity, or on an asset node), reported once per anchored subtree over the frames it is visible, unless a part of that subtree gets the warning: content the hand carries that comes within keepout of the palm is one problem, reported once, as the warning (its message says it is anchored to the hand); the info is for hand-anchored content that stays clear of the palm."],
         subchecks: [RuleSubcheck("anchored", unit: "count")])
 }
 
@@ -144,18 +144,40 @@ func reachFactories() -> [RuleFactory] {
             let fallback = s.scene.viewer.posture.defaultHandPose
             // The palm is judged only where the scene states a hand (see the metadata's notes).
             let palmStated = s.scene.viewer.handGiven || !anchored.isEmpty
+            // Per entity anchored to the hand: the root of its anchored subtree (its slot in
+            // `anchored`), so a warning on any part of the subtree replaces the subtree's info.
+            var rootOf: [Int: Int] = [:]
+            var slot: [Int: Int] = [:]
+            for (k, root) in anchored.enumerated() { slot[root] = k }
+            for i in ents.indices where ents[i].anchor == .hand {
+                var cur: Int? = i, steps = 0
+                while let c = cur, ents.indices.contains(c), steps <= ents.count {
+                    if let k = slot[c] { rootOf[i] = k; break }
+                    cur = ents[c].parent; steps += 1
+                }
+            }
             final class Keepout: RuleProcessor {
                 let rule: Int, anchored: [Int], candidates: [Int], keepout: Double, facing: Double
                 let pose: (Double) -> (Vec3, Quat)
+                let rootOf: [Int: Int]
                 /// Skip the distance of boxes certainly farther than the keepout (`boxCertainlyFarther`).
                 let skipFar = RuleShortcuts.enabled
-                init(_ r: Int, _ a: [Int], _ c: [Int], _ k: Double, _ fc: Double, _ p: @escaping (Double) -> (Vec3, Quat)) {
-                    rule = r; anchored = a; candidates = c; keepout = k; facing = fc; pose = p
+                /// Per anchored subtree: the frame runs it was visible (the info, reported at the
+                /// end unless a part of it got the warning: one problem, one finding) and whether
+                /// it did.
+                private var runs: [[(from: Int, fromTime: Double, to: Int, toTime: Double)]]
+                private var warned: [Bool]
+                init(_ r: Int, _ a: [Int], _ c: [Int], _ k: Double, _ fc: Double, _ roots: [Int: Int], _ p: @escaping (Double) -> (Vec3, Quat)) {
+                    rule = r; anchored = a; candidates = c; keepout = k; facing = fc; rootOf = roots; pose = p
+                    runs = Array(repeating: [], count: a.count); warned = Array(repeating: false, count: a.count)
                 }
                 func consume(_ f: FrameQuantities, _ out: inout Findings) {
-                    for e in anchored where f.visible[e] {
-                        out.report(rule: rule, e, frame: f.frame, time: f.time, measured: 1, threshold: 0,
-                                   severity: .info, unit: "count", variant: 1)
+                    for (k, e) in anchored.enumerated() where f.visible[e] {
+                        if let last = runs[k].last, last.to == f.frame - 1 {
+                            runs[k][runs[k].count - 1].to = f.frame; runs[k][runs[k].count - 1].toTime = f.time
+                        } else {
+                            runs[k].append((f.frame, f.time, f.frame, f.time))
+                        }
                     }
                     let (hp, hq) = pose(f.time)
                     let palm = f.headPosition + f.headRotation.act(hp)
@@ -171,19 +193,34 @@ func reachFactories() -> [RuleFactory] {
                             if skipFar, boxCertainlyFarther(boxes, e, from: palm, than: keepout) { continue }
                             let d = distanceToBox(f, e, from: palm)
                             if d < keepout - 1e-9 {
-                                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout)
+                                // Content the hand carries: aux 1, so the message says so.
+                                let carried = rootOf[e]
+                                if let k = carried { warned[k] = true }
+                                out.report(rule: rule, e, frame: f.frame, time: f.time, measured: d, threshold: keepout,
+                                           aux: carried == nil ? 0 : 1)
                             }
                         }
                     }}}
+                }
+                func finish(_ out: inout Findings, _ end: EndState) {
+                    for (k, e) in anchored.enumerated() where !warned[k] {
+                        for run in runs[k] {
+                            out.reportRun(rule: rule, e, from: run.from, fromTime: run.fromTime, to: run.to, toTime: run.toTime,
+                                          measured: 1, worstFrame: run.from, threshold: 0, severity: .info, unit: "count", variant: 1)
+                        }
+                    }
                 }
                 func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
                     if agg.variant == 1 {
                         return "\(names.joinedNames) is anchored to the hand, where visionOS shows its Home indicator and Control Center; anchor it to the world or a window where you can, or keep it well clear of the palm"
                     }
+                    if agg.aux == 1 {
+                        return "\(names.joinedNames) is anchored to the hand and comes \(fmt(agg.measured)) m from the palm while the palm faces the viewer, inside the \(fmt(agg.threshold)) m kept clear for the system's Home indicator and Control Center; offset it beside or above the hand, at least \(fmt(agg.threshold)) m from the palm, or anchor it to the world or a window"
+                    }
                     return "\(names.joinedNames) comes \(fmt(agg.measured)) m from the palm while the palm faces the viewer, inside the \(fmt(agg.threshold)) m kept clear for the system's hand overlays; move it away from the hand"
                 }
             }
-            return Keepout(r, anchored, palmStated ? candidates : [], keepout, facing) { t in
+            return Keepout(r, anchored, palmStated ? candidates : [], keepout, facing, rootOf) { t in
                 Simulator.sample(hand, at: t, default: (fallback.position, fallback.rotation))
             }
         },

@@ -168,7 +168,7 @@ import Foundation
 
         let text = try run(args, cwd: dir).stdout
         #expect(text.contains("nope.scene.yaml  could not be loaded\n  nope.scene.yaml: error: no such file or directory"))
-        #expect(text.contains("4 scenes checked: 2 errors, 0 warnings, 0 info, 3 could not be loaded"))
+        #expect(text.contains("1 scene checked: 2 errors, 0 warnings, 0 info, 3 could not be loaded"))
         let markdown = try run(args + ["--format", "markdown"], cwd: dir).stdout
         #expect(markdown.contains("| `nope.scene.yaml` | could not be loaded | 0 | 0 | 0 |"))
         #expect(markdown.contains("- **load error** `nope.scene.yaml`: no such file or directory"))

@@ -176,7 +176,7 @@ import SpatialModel
         #expect(lines.contains("    https://developer.apple.com/design/human-interface-guidelines/spatial-layout"))
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") }, "a line ends with a space:\n\(text)")
         let md = Self.sceneWide().markdown()
-        #expect(md.contains(" | (whole scene) | 4.00 count | 3.00 count | 0–89 |  |\n"))
+        #expect(md.contains(" | (whole scene) | 4 | 3 | 0–89 |  |\n"))
         #expect(md.contains("- `fov-window-clutter` (whole scene): 4 windows and volumes are open at once\n"))
         #expect(Self.sceneWide().junit().contains("warning: (whole scene): 4 windows"))
     }

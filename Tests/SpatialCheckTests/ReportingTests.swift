@@ -64,7 +64,7 @@ import SpatialModel
         let text = r.text()
         #expect(text.contains("error [target-center-spacing] player/pause, player/play"))
         #expect(text.contains("Scenes/a.scene.yaml:14:9"))
-        #expect(text.contains("2 scenes checked: 1 error, 0 warnings, 0 info, 1 could not be loaded"))
+        #expect(text.contains("1 scene checked: 1 error, 0 warnings, 0 info, 1 could not be loaded"))
         #expect(!text.contains("\u{1B}["))
     }
 

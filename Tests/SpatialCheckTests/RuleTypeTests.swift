@@ -77,11 +77,13 @@ import SpatialModel
 
     @Test func fixedScaleTextFarAway() {
         var fx = RuleFixture(duration: 1.0 / 90)
-        fx.add("small", .text) { e in e.textHeight = 0.01; e.scaleMode = .fixed }
+        // 3.5 cm 2 m away (the fixture's distance): 2·atan(0.035 / 4) / 0.0671° = 14.9 pt_eq now
+        // (no type-min-size error), 2·atan(0.035 / 6) / 0.0671° = 9.96 pt_eq seen from 3 m.
+        fx.add("small", .text) { e in e.textHeight = 0.035; e.scaleMode = .fixed }
         fx.add("large", .text) { e in e.textHeight = 0.08; e.scaleMode = .fixed }
         let vs = fx.run().1.rule("type-legible-across-scale")
         #expect(vs.map(\.entities) == [["small"]])
-        let expected = degrees(2 * atan(0.01 / 6)) / Units.defaultPointAngle
+        let expected = degrees(2 * atan(0.035 / 6)) / Units.defaultPointAngle
         #expect(abs((vs.first?.measured ?? 0) - expected) < 1e-9)
     }
 
@@ -152,5 +154,34 @@ import SpatialModel
         #expect(v.count == 1)
         #expect(abs((v.first?.measured ?? 0) - 30) < 1e-6)
         #expect(v.first?.severity == .info && v.first?.threshold == 20)
+    }
+
+    /// One problem, one finding (session 18's trial, visionos-fixed-card-far): a fixed-scale card
+    /// (1 pt = 1 mm·2·tan(0.0671°/2)·1000 at 1 m, so 14 pt spans 14 pt_eq at 1 m) with 14 pt text.
+    /// 5 m away the text is 14/5 = 2.8 pt_eq where it is: type-min-size's error, and not also
+    /// type-legible-across-scale's warning for the same frames. 1 m away it is 14 pt_eq now (no
+    /// error) but 14/3 = 4.67 pt_eq seen from 3 m: the warning alone.
+    @Test func textAlreadyTooSmallIsTypeMinSizesAlone() throws {
+        func card(at d: Double) throws -> [ReportViolation] {
+            try RuleScenes.check("""
+                format: spatialscene/1
+                duration: 1
+                entities:
+                  - id: card
+                    kind: window
+                    scaleMode: fixed
+                    placement: {distance: \(d), azimuth: 0, elevation: 0}
+                    size: [300, 120]
+                    elements:
+                      - {id: title, role: text, frame: [10, 45, 280, 30], fontSize: 14, label: Gate B12}
+                """).filter { $0.rule == "type-min-size" || $0.rule == "type-legible-across-scale" }
+        }
+        let far = try card(at: 5)
+        #expect(far.map(\.rule) == ["type-min-size"])
+        #expect(abs((far.first?.measured ?? 0) - 2.8) < 0.01)
+        let near = try card(at: 1)
+        #expect(near.map(\.rule) == ["type-legible-across-scale"])
+        #expect(abs((near.first?.measured ?? 0) - 14.0 / 3) < 0.01)
+        #expect(near.first?.spans == [0...89])
     }
 }

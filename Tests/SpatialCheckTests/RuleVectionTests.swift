@@ -126,9 +126,10 @@ import SpatialModel
 
     @Test func suddenAccelerationIsTheAccelerationSubcheck() throws {
         // Still until t = 1 s, then straight toward the eye at 0.5 m/s (its direction never changes,
-        // so no rotation). Acceleration is measured over round(0.25 s · 90) = 23 frames: the jump
-        // from 0 to 0.5 m/s reads 0.5 / (23/90 s) = 1.957 m/s² on frames 91…113, the frames whose
-        // velocity 23 frames earlier (frames 68…90) was still 0.
+        // so no rotation). Acceleration is the second difference over round(0.25 s · 90) = 23
+        // frames, W = 23/90 s: the corner at frame 90 is a tent 0.5·(23 − |i − 113|)/90 m, read
+        // /W²: peak 0.5 / W = 1.957 m/s² at frame 113, over 0.5 while (23 − |j|)·45/529 > 0.5,
+        // |j| ≤ 17: frames 96…130.
         let v = try RuleScenes.check(Self.panorama(animation:
             "{keyframes: [{t: 0, position: [0, 1.6, -3]}, {t: 1, position: [0, 1.6, -3]}, {t: 2, position: [0, 1.6, -2.5]}]}"))
             .filter { $0.rule == "motion-vection" }
@@ -136,7 +137,7 @@ import SpatialModel
         let x = try #require(v.first)
         #expect(x.unit == "m/s²" && x.threshold == 0.5)
         #expect(abs(x.measured - 0.5 * 90 / 23) < 1e-6)
-        #expect(x.spans == [91...113])
+        #expect(x.spans == [96...130])
         #expect(x.message.contains("accelerates"))
     }
 
@@ -225,5 +226,92 @@ import SpatialModel
             let c = try #require(Self.coverage(v.message))
             #expect(c >= 36.28 - 0.5, "\(v.message)")
         }
+    }
+
+    // Acceleration is the second difference of the centre over the window W:
+    // |x(t) − 2x(t − W) + x(t − 2W)| / W². At 90 Hz the 0.25 s window is round(22.5) = 23 frames,
+    // W = 23/90 s, so it is first measured at frame 2·23 = 46. The panorama here is 20 × 10 m,
+    // 3 m ahead, and moves away along the line of sight (its direction from the eye never
+    // changes: no rotation); it covers over 30 % of the view out to 10.5 m (67 % there).
+    private static func slider(_ keys: String, duration: Double) -> String {
+        """
+        format: spatialscene/1
+        duration: \(duration)
+        entities:
+          - id: panorama
+            kind: volume
+            scaleMode: dynamic
+            position: [0, 1.6, -3]
+            size: [20, 10, 0.1]
+            animation: {keyframes: [\(keys)]}
+        """
+    }
+
+    /// x = a·t²/2 keyed on every frame (t = i/90, so the frames sample the parabola exactly): the
+    /// second difference is a·W² on every frame, whatever W: it reads a = 0.8 m/s² from frame 46 on.
+    @Test func aConstantAccelerationReadsExactly() throws {
+        let keys = (0...180).map { i -> String in
+            let t = Double(i) / 90
+            return "{t: \(t), position: [0, 1.6, \(-3 - 0.4 * t * t)]}"
+        }.joined(separator: ", ")
+        let v = try RuleScenes.check(Self.slider(keys, duration: 2)).filter { $0.rule == "motion-vection" }
+        #expect(v.map(\.unit) == ["m/s²"])
+        let x = try #require(v.first)
+        #expect(abs(x.measured - 0.8) < 1e-9 && x.threshold == 0.5 && x.severity == .warning)
+        #expect(x.spans == [46...179])
+    }
+
+    /// A corner: still until t = 1 (frame 90), then 1 m/s. The second difference is a tent over
+    /// [t_c, t_c + 2W], (23 − |i − 113|)/90 m at frame i, peaking at frame 113 = 90 + 23:
+    /// a = Δv / W = 90/23 = 3.913 m/s², and over 0.5 while (23 − |j|)·90/529 > 0.5, |j| ≤ 20:
+    /// frames 93…133.
+    @Test func aKeyframeCornerReadsTheChangeOfVelocityOverTheWindow() throws {
+        let v = try RuleScenes.check(Self.slider("{t: 0, position: [0, 1.6, -3]}, {t: 1, position: [0, 1.6, -3]}, {t: 2, position: [0, 1.6, -4.0]}", duration: 2))
+            .filter { $0.rule == "motion-vection" }
+        #expect(v.map(\.unit) == ["m/s²"])
+        let x = try #require(v.first)
+        #expect(abs(x.measured - 90.0 / 23) < 1e-9)
+        #expect(x.spans == [93...133])
+    }
+
+    /// Session 18's trial (fitness-trailrun-eased): a 0.4 m/s² ramp baked into keys every 0.25 s
+    /// (x_k = 0.0125·k², Δv 0.1 m/s per key) read 0.59 m/s² and warned. Each interior corner adds
+    /// a tent of height Δv/W and half-width W; with W = 23/90 s just over the 0.25 s spacing the
+    /// tents sum to Δv·(3W − 2·0.25)/W² = 0.1 · (24/90) / (23/90)² = 216/529 = 0.408 m/s² where
+    /// t − W falls on an even key (a frame), less elsewhere: no finding at 0.5; with the threshold
+    /// at 0.1 the worst frame reads 216/529.
+    @Test func aRampBakedIntoKeysReadsItsAcceleration() throws {
+        let keys = (0...12).map { k in "{t: \(0.25 * Double(k)), position: [0, 1.6, \(-3 - 0.0125 * Double(k * k))]}" }.joined(separator: ", ")
+        let scene = Self.slider(keys, duration: 3)
+        #expect(try RuleScenes.check(scene).filter { $0.rule == "motion-vection" }.isEmpty)
+        let low = try RuleScenes.check(scene, config: "rules:\n  motion-vection: {vectionAcceleration: 0.1}\n")
+            .filter { $0.rule == "motion-vection" }
+        let x = try #require(low.first)
+        #expect(low.count == 1 && x.unit == "m/s²")
+        #expect(abs(x.measured - 216.0 / 529) < 1e-9)
+    }
+
+    /// Steady motion (sub-check steady, info): the panorama slides at 2.5 m/s for 3 s. Its mean
+    /// speed over the window is 2.5 m/s from frame 23 (t = 23/90 s) on, the run reaches 2 s at
+    /// frame 23 + 180 = 203: frames 203…269. A linear slide has no acceleration after the first
+    /// frames (the second difference of a line is 0). At 0.4 m/s nothing.
+    @Test func largeContentMovingSteadilyForLongIsAnInfo() throws {
+        let v = try RuleScenes.check(Self.slider("{t: 0, position: [0, 1.6, -3]}, {t: 3, position: [0, 1.6, -10.5]}", duration: 3))
+            .filter { $0.rule == "motion-vection" }
+        #expect(v.map(\.unit) == ["m/s"])
+        let x = try #require(v.first)
+        #expect(abs(x.measured - 2.5) < 1e-9 && x.threshold == 0.5 && x.severity == .info)
+        #expect(x.spans == [203...269])
+        #expect(try RuleScenes.check(Self.slider("{t: 0, position: [0, 1.6, -3]}, {t: 3, position: [0, 1.6, -4.2]}", duration: 3))
+            .filter { $0.rule == "motion-vection" }.isEmpty)
+    }
+
+    /// The examples of session 19: the panorama easing in at 0.4 m/s² (keys every 0.25 s) is clean;
+    /// gliding in at a steady 0.6 m/s for 3 s is the steady info from frame 203 (see their headers).
+    @Test func easedRampAndSteadyGlideExamples() throws {
+        let pass = try RuleExampleTests.violations("Scenes/rules/motion-vection/pass-eased-ramp.scene.yaml")
+        #expect(pass.status == .checked && pass.rules.isEmpty)
+        let fail = try RuleExampleTests.violations("Scenes/rules/motion-vection/fail-steady-scroll.scene.yaml")
+        #expect(fail.status == .checked && fail.rules == ["motion-vection"])
     }
 }

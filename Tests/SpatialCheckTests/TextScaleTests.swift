@@ -158,9 +158,9 @@ import SpatialModel
                   - {id: sign, kind: text, string: EXIT, height: 0.1}
               - {id: plain, kind: text, string: EXIT, height: 0.1, placement: {distance: 1, azimuth: 20, elevation: 0}}
             """)
-        let legible = vs.filter { $0.rule == "type-legible-across-scale" }
-        #expect(legible.map(\.entities) == [["model/sign"]])
-        #expect(close(legible.first?.measured ?? 0, Self.ptEq(em: 0.1 * 0.1, at: 3), 1e-9))
+        // Already under 12 where it is on every frame: type-min-size's error alone, not also
+        // type-legible-across-scale's forecast for 3 m (one problem, one finding).
+        #expect(!vs.contains { $0.rule == "type-legible-across-scale" })
         let minSize = vs.filter { $0.rule == "type-min-size" }
         #expect(minSize.map(\.entities) == [["model/sign"]])
         #expect(close(minSize.first?.measured ?? 0, Self.ptEq(em: 0.01, at: 1), 1e-9))

@@ -101,6 +101,61 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var direction: [Vec3], flat: [Bool]
     /// A flat entity's two half-axes (in axis order), per slot.
     private var axisU: [Vec3], axisV: [Vec3]
+    /// Per slot: what bounds the radius of a disc around the entity's image centre inside its
+    /// image in any pair's frame (`Inscribed`, `spacingBound`).
+    private var inscribed: [Inscribed]
+    /// The radius (degrees) of a disc about an entity's image centre that lies inside its image
+    /// in a pair's frame, for any pair whose directions are at most θ apart (θ < 90°), with
+    /// t = tan θ: at least `min(upright, p − q·t)` (`radius(_:)`).
+    /// - The upright image, centre ± (hw, hh), holds a disc of radius min(hw, hh) (`upright`; −∞
+    ///   when an extent is not finite, which settles nothing).
+    /// - A flat entity's tilted image is the parallelogram centre ± u ± v with u = k(a0·right,
+    ///   a0·up), v = k(a1·right, a1·up), k = 180/π/distance (`imageQuad`); its sides lie |u×v|/|u|
+    ///   and |u×v|/|v| from the centre, so it holds a disc of radius |u×v| / max(|u|, |v|). Since
+    ///   right × up = −mid, |u×v| = k²|n·mid| with n = a0 × a1, and |u| ≤ k|a0|, |v| ≤ k|a1|
+    ///   (projections). `mid` lies on the arc between the pair's two directions, at most the
+    ///   chord 2 sin(θ/2) ≤ θ ≤ t from this entity's direction `dir`, so |n·mid| ≥ |n·dir| − |n|·t:
+    ///   the radius is at least p − q·t with p = k|n·dir| / max(|a0|, |a1|), q = k|n| / max(|a0|, |a1|).
+    ///   (p, q not finite: `upright` −∞.) A non-flat entity has p = upright, q = 0.
+    /// Taking the smaller covers a flat entity whose image comes out upright too.
+    struct Inscribed {
+        var upright: Double, p: Double, q: Double
+        /// An entity of upright half-extents `hw`, `hh` (degrees), its half-axes `axes` when it is
+        /// flat (`flatAxes`; its image may then be tilted), at `distance` in unit `direction`.
+        init(hw: Double, hh: Double, axes: (Vec3, Vec3)?, distance: Double, direction: Vec3) {
+            let upright = hw.isFinite && hh.isFinite ? min(hw, hh) : -Double.infinity
+            self.upright = upright; p = upright.isFinite ? upright : 0; q = 0
+            guard let axes else { return }
+            let n = cross(axes.0, axes.1), k = 180 / Double.pi / distance
+            let longest = max(length(axes.0), length(axes.1))
+            let p = k * abs(dot(n, direction)) / longest, q = k * length(n) / longest
+            if p.isFinite, q.isFinite { self.p = p; self.q = q } else { self.upright = -.infinity; self.p = 0; self.q = 0 }
+        }
+        init(upright: Double, p: Double, q: Double) { self.upright = upright; self.p = p; self.q = q }
+        /// The disc's radius for a pair whose directions are at most atan(t) apart.
+        @inline(__always) func radius(_ t: Double) -> Double { min(upright, p - q * t) }
+    }
+
+    /// An upper bound (degrees) on the edge gap the pair test measures for two entities in unit
+    /// directions `da`, `db` (`cosv` their dot product, > 0) with inscribed discs `a`, `b`
+    /// (`spacingBound`): the centres' chart distance, at most tan θ in radians, less the two
+    /// radii; and the margin it needs against the rounding of both sides (10⁻⁹ relative).
+    /// Never below the exact gap by more than `slack` + 10⁻⁹° (tested on random pairs).
+    @inline(__always)
+    static func spacingGapBound(_ da: Vec3, _ db: Vec3, cos cosv: Double, _ a: Inscribed, _ b: Inscribed) -> (bound: Double, slack: Double) {
+        // tan θ from sin θ (the cross product, accurate for small angles) and cos θ.
+        let t = length(cross(da, db)) / cosv
+        let reach = degrees(t)
+        let slack = 1e-9 * (reach + abs(a.p) + abs(b.p) + (a.q + b.q) * t)
+        return (reach - a.radius(t) - b.radius(t), slack)
+    }
+
+    /// Whether a bound of `spacingGapBound` shows the exact edge gap below `limit` degrees (with
+    /// its slack, and 10⁻⁹ relative and 10⁻⁹° more). False for any NaN.
+    @inline(__always)
+    static func spacingSettles(_ e: (bound: Double, slack: Double), below limit: Double) -> Bool {
+        e.bound + e.slack < limit * (1 - 1e-9) - 1e-9
+    }
     var pairChecks: Int { staticChecks + grid.checks + listChecks }
     var pairTests: Int { pairChecks }
     /// Findings reported (same-container ones in every frame, angular ones found or repeated), and
@@ -188,6 +243,26 @@ final class TargetPairAnalyzer: RuleProcessor {
     var spacingShortcut = true
     /// Spacing findings decided without their outline gap, and those that needed no separation.
     private(set) var gapsDeferred = 0, separationsSkipped = 0
+    /// Spacing findings settled before the pair's frame (exact; off, they take the pair frame and
+    /// the outline's verdict as every other pair; tests compare the two). A pair that only
+    /// target-center-spacing could report (as for `spacingShortcut`) needs only whether its edge
+    /// gap is below `edgeGap`. In the pair's frame each centre sits at
+    /// ±(atan(tan α·cos φ), atan(tan α·sin φ)) (α its angle from the frame's midpoint direction,
+    /// αa + αb = θ the angle between the two directions, φ the arc's direction across the
+    /// midpoint), so the two centres are at most tan αa + tan αb ≤ tan θ apart (radians: atan(x)
+    /// ≤ x, and tan is superadditive on [0, π/2)), both as the upright test's (Δx, Δy) and as the
+    /// tilted images' centres. Each image, convex, holds a disc of radius ρ about its centre
+    /// (`Inscribed`), so the images are at most max(0, D − ρa − ρb) apart along the segment between
+    /// the centres. When D − ρa − ρb is below `edgeGap` (with a margin of 10⁻⁹ relative and
+    /// 10⁻⁹° far above the rounding of either side), the exact test would pass the upright gap
+    /// test (no early return), and whichever image it takes (tilted: `quadGapIsBelow` true;
+    /// upright: `evaluate`'s gap below `edgeGap`) it reports one spacing finding whose value is the
+    /// separation: so it is reported directly, and the edge gap (`aux`) is computed, by the same
+    /// code, only for a finding that becomes its violation's worst (its quads kept for `finish`
+    /// when tilted, the upright gap set at once).
+    var spacingBound = true
+    /// Spacing findings settled by the bound (`spacingBound`), for tests and bench.
+    private(set) var spacingsSettled = 0
     /// Per aggregate slot of target-center-spacing: the largest cosine of a centre separation
     /// reported to it, the frame whose finding left its gap for `finish`, and the two image quads
     /// of that frame (`SpacingSlots`).
@@ -242,6 +317,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         coneCells = Array(repeating: nil, count: n)
         direction = Array(repeating: .zero, count: n); flat = Array(repeating: false, count: n)
         axisU = direction; axisV = direction
+        inscribed = Array(repeating: Inscribed(upright: -.infinity, p: 0, q: 0), count: n)
         inputs = Array(repeating: 0, count: n * Self.inputWords); changed = Array(repeating: true, count: n)
         builtDir = Array(repeating: Vec3(repeating: .nan), count: n); builtRadius = Array(repeating: .nan, count: n)
         slotOf = Array(repeating: -1, count: n)
@@ -404,6 +480,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         flat.withUnsafeMutableBufferPointer { fl in
         axisU.withUnsafeMutableBufferPointer { au in
         axisV.withUnsafeMutableBufferPointer { av in
+        inscribed.withUnsafeMutableBufferPointer { ins in
             for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 {
                 sl[n] = k
                 let d = normalize(f.center[e] - head)
@@ -416,22 +493,24 @@ final class TargetPairAnalyzer: RuleProcessor {
                 cc[n] = Self.cone(d, radius: r, columns: columns)
                 if let axes = Self.flatAxes(f, e), f.distance[e].isFinite {
                     fl[n] = true; au[n] = axes.0; av[n] = axes.1
+                    ins[n] = Inscribed(hw: ext.hw, hh: ext.hh, axes: axes, distance: f.distance[e], direction: d)
                 } else {
                     fl[n] = false
+                    ins[n] = Inscribed(hw: ext.hw, hh: ext.hh, axes: nil, distance: f.distance[e], direction: d)
                 }
                 n += 1
             }
-        }}}}}}}}}}}
+        }}}}}}}}}}}}
         // The pair test reads only these locals (no class properties: no exclusivity checks).
         let hw = halfW, hh = halfH, rad = radius, cosRad = cosR, sinRad = sinR, cones = coneCells
-        let sl = slot, dir = direction, fl = flat, au = axisU, av = axisV
+        let sl = slot, dir = direction, fl = flat, au = axisU, av = axisV, ins = inscribed
         let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl, chg = changed
         let maxOverlap = maxOverlap, edgeGap = edgeGap, padGap = padGap, largeSize = largeSize, depthWindow = depthWindow
         let spacing = spacing, canOverlap = overlapRule != nil, canSpace = spacingRule != nil, canPad = paddingRule != nil
         let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
         let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
         let shortcut = closestPointShortcut
-        var skippedGaps = 0, tested = 0, reported = 0, trackedNow = false, deferred = 0, noSeparation = 0
+        var skippedGaps = 0, tested = 0, reported = 0, trackedNow = false, deferred = 0, noSeparation = 0, settled = 0
         // The spacing shortcuts (`spacingShortcut`): the threshold's cosine, with a margin far
         // above the rounding of acos, degrees and the division by the point angle; and the kept
         // values, moved out of the properties for the frame (no exclusivity checks per pair).
@@ -445,9 +524,12 @@ final class TargetPairAnalyzer: RuleProcessor {
         if spacingShortcut { spacingSlots.reserve(out.aggregates.count + out.aggregates.count / 4 + 4_096) }
         let worstCos = spacingSlots.cosine, lateFrame = spacingSlots.frame, lateQuads = spacingSlots.quads
         let slotRoom = spacingSlots.capacity
+        // The bound's verdict: the edge gap below this (degrees; `spacingSettles`).
+        let settleBelow = edgeGap * pa
+        let boundOn = spacingShortcut && spacingBound && edgeGap > 0 && edgeGap.isFinite && pa > 0 && pa.isFinite
         defer {
             closestPointsSkipped += skippedGaps; angularTests += tested; findingsReported &+= reported
-            gapsDeferred += deferred; separationsSkipped += noSeparation
+            gapsDeferred += deferred; separationsSkipped += noSeparation; spacingsSettled += settled
             if trackedNow { angularTracked = true }
         }
         // Set when the tracking limit is reached and no angular pair was tracked before this frame:
@@ -495,6 +577,51 @@ final class TargetPairAnalyzer: RuleProcessor {
             // crowded scene: buttons' cones reach ~6.7° apart, spacing needs centres within ~4°,
             // and windows at different distances are rarely at the same depth.)
             guard (canOverlap && sameDepth) || (canSpace && closeCentres) || (canPad && bothLarge) else { return }
+            // Only target-center-spacing can report the pair, and the bound shows its edge gap
+            // below `edgeGap` (`spacingBound`): one spacing finding, without the pair's frame.
+            if boundOn, canSpace, closeCentres, !(canOverlap && sameDepth), !(canPad && bothLarge), cosv > 0,
+               (slots[0] >= 0 ? Int(slots[0]) : out.aggregates.count) < slotRoom {
+                if Self.spacingSettles(Self.spacingGapBound(dir[i], dir[j], cos: cosv, ins[i], ins[j]), below: settleBelow) {
+                    reported += 1
+                    deferred += 1
+                    settled += 1
+                    let s0 = slots[0]
+                    // A cosine clearly below the largest reported: not a new worst, only the run grows.
+                    if skipWorse, s0 >= 0, Int(s0) < slotRoom, cosv < worstCos[Int(s0)] - 1e-12,
+                       out.repeatWorse(slot: s0, rule: spacingRuleIndex, a, b, frame: f.frame, time: f.time) {
+                        noSeparation += 1
+                        trackedNow = true
+                        return
+                    }
+                    if sep.isNaN { sep = degrees(acos(cosv)) / pa }
+                    var p = PairFinding(rule: spacingRuleIndex, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
+                                        a: a, b: b, measured: sep, aux: .nan, threshold: spacing, slot: s0)
+                    let worst = reportAngular(&p, f, &out)
+                    slots[0] = p.slot
+                    if p.slot >= 0 {
+                        trackedNow = true
+                        let k = Int(p.slot)
+                        if k < slotRoom, !(worstCos[k] >= cosv) { worstCos[k] = cosv }
+                        if worst {
+                            // The edge gap the exact test would have reported, by its code: the
+                            // tilted images' quads kept for `finish`, or the upright gap now.
+                            let edge = Self.spacingEdge(f.center[a] - head, f.center[b] - head, dir[i], dir[j],
+                                                        distA: f.distance[a], distB: f.distance[b], hw[i], hh[i], hw[j], hh[j],
+                                                        axesA: fl[i] ? (au[i], av[i]) : nil, axesB: fl[j] ? (au[j], av[j]) : nil)
+                            if edge.tilted, k < slotRoom {
+                                lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
+                                lateQuads[2 * k] = edge.qa; lateQuads[2 * k + 1] = edge.qb
+                            } else {
+                                if k < slotRoom { lateFrame[k] = -1 }
+                                let gap = edge.tilted ? quadGap(edge.qa, edge.qb).gap : edge.gap
+                                out.setAux(slot: k, rule: spacingRuleIndex, worstFrame: f.frame, gap / pa)
+                            }
+                        }
+                    }
+                    if keep, !out.limitReached { found.append(p) }
+                    return
+                }
+            }
             // The pair's own frame: its midpoint direction, and across it world right and up.
             let (mid, right, up) = Self.pairFrame(f.center[a] - head, f.center[b] - head, dir[i])
             let ia = Self.components(dir[i], right, up, mid), ib = Self.components(dir[j], right, up, mid)
@@ -752,14 +879,47 @@ final class TargetPairAnalyzer: RuleProcessor {
     @inline(__always)
     static func imageQuad(_ f: FrameQuantities, _ e: Int, _ center: SIMD2<Double>, _ hw: Double, _ hh: Double,
                           axes: (Vec3, Vec3)?, right: Vec3, up: Vec3) -> (quad: ImageQuad, tilted: Bool) {
+        imageQuad(distance: f.distance[e], center, hw, hh, axes: axes, right: right, up: up)
+    }
+
+    /// `imageQuad` of an entity at `distance` (its `FrameQuantities.distance`).
+    @inline(__always)
+    static func imageQuad(distance d: Double, _ center: SIMD2<Double>, _ hw: Double, _ hh: Double,
+                          axes: (Vec3, Vec3)?, right: Vec3, up: Vec3) -> (quad: ImageQuad, tilted: Bool) {
         let upright = ImageQuad(center: center, u: SIMD2(hw, 0), v: SIMD2(0, hh))
-        let d = f.distance[e]
         guard let axes, d > 0, d.isFinite else { return (upright, false) }
         let k = 180 / Double.pi / d
         let u = SIMD2(dot(axes.0, right), dot(axes.0, up)) * k, v = SIMD2(dot(axes.1, right), dot(axes.1, up)) * k
         @inline(__always) func skew(_ p: SIMD2<Double>) -> Bool { min(abs(p.x), abs(p.y)) > 1e-6 * max(abs(p.x), abs(p.y)) }
         guard skew(u) || skew(v), u.x.isFinite, u.y.isFinite, v.x.isFinite, v.y.isFinite else { return (upright, false) }
         return (ImageQuad(center: center, u: u, v: v), true)
+    }
+
+    /// The edge gap (degrees) of the pair (a, b) as the pair test measures it (`consume`): in the
+    /// pair's frame, the tilted images' two quads (`tilted`; the gap is `quadGap` of them), or the
+    /// upright images' gap (`gap`). `pa`, `pb`: the two centres relative to the eye, `da`, `db`
+    /// the unit directions to them, `distA`, `distB` their distances (`FrameQuantities.distance`);
+    /// `axesA`, `axesB`: a flat entity's half-axes (`flatAxes`), else nil. The same arithmetic in
+    /// the same order as the test, so the same bits. (Values only: passing the frame's quantities
+    /// to a function that is not inlined would copy them, retaining each of their arrays.)
+    @inline(never)
+    static func spacingEdge(_ pa: Vec3, _ pb: Vec3, _ da: Vec3, _ db: Vec3, distA: Double, distB: Double,
+                            _ hwa: Double, _ hha: Double, _ hwb: Double, _ hhb: Double,
+                            axesA: (Vec3, Vec3)?, axesB: (Vec3, Vec3)?) -> (tilted: Bool, qa: ImageQuad, qb: ImageQuad, gap: Double) {
+        let (mid, right, up) = pairFrame(pa, pb, da)
+        let ia = components(da, right, up, mid), ib = components(db, right, up, mid)
+        if axesA != nil || axesB != nil {
+            let ca = SIMD2(degrees(sm_atan2(ia.x, ia.z)), degrees(sm_atan2(ia.y, ia.z)))
+            let cb = SIMD2(degrees(sm_atan2(ib.x, ib.z)), degrees(sm_atan2(ib.y, ib.z)))
+            let qa = imageQuad(distance: distA, ca, hwa, hha, axes: axesA, right: right, up: up)
+            let qb = imageQuad(distance: distB, cb, hwb, hhb, axes: axesB, right: right, up: up)
+            if qa.tilted || qb.tilted { return (true, qa.quad, qb.quad, .nan) }
+        }
+        let dx = degrees(sm_atan2(ia.x * ib.z - ia.z * ib.x, ia.z * ib.z + ia.x * ib.x))
+        let dy = degrees(sm_atan2(ia.y * ib.z - ia.z * ib.y, ia.z * ib.z + ia.y * ib.y))
+        let g = uprightGap(dx, dy, hwa, hha, hwb, hhb)
+        let none = ImageQuad(center: .zero, u: .zero, v: .zero)
+        return (false, none, none, g.gap)
     }
 
     /// `d`'s components along `right`, `up` and `mid` (written out: this runs per pair).

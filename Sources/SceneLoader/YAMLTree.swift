@@ -603,7 +603,10 @@ struct TreeConverter {
             }
             line = doc.kept[loc.line] ?? []
         }
-        var message = "YAML syntax error: \(problem)"
+        // libyaml's nesting message names its own C function; say what it means instead.
+        let said = problem.contains("yaml_set_max_nest_level")
+            ? "collections are nested more than \(Limits.maxDepth) levels deep" : problem
+        var message = "YAML syntax error: \(said)"
         if atEnd && !problem.contains("end of stream") { message += " at the end of the file" }
         if let context { message += " (\(context.text) at \(context.line):\(context.column))" }
         return Diagnostic(file: file, location: loc, message: message,

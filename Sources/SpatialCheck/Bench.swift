@@ -142,11 +142,18 @@ extension SpatialCheck {
         public var maxRegressionPercent: Double
         /// The time compared (`--clock`).
         public var clock: BenchClock
+        /// This run's own spread on that clock (max − min of its `--repeat` runs, in % of the
+        /// median); nil with fewer than 3 runs.
+        public var spreadPercent: Double?
         public var regressed: Bool { changePercent > maxRegressionPercent }
+        /// The run varies more than the change allowed, so its comparison cannot tell a regression
+        /// from noise (a shared CI runner: an unchanged binary read +30 % by wall clock).
+        public var inconclusive: Bool { (spreadPercent ?? 0) > maxRegressionPercent }
 
-        public init(baseline: Double, current: Double, maxRegressionPercent: Double, clock: BenchClock = .wall) {
+        public init(baseline: Double, current: Double, maxRegressionPercent: Double, clock: BenchClock = .wall,
+                    spreadPercent: Double? = nil) {
             self.baseline = baseline; self.current = current; self.maxRegressionPercent = maxRegressionPercent
-            self.clock = clock
+            self.clock = clock; self.spreadPercent = spreadPercent
             changePercent = baseline > 0 ? 100 * (current - baseline) / baseline : 0
         }
 
@@ -154,9 +161,12 @@ extension SpatialCheck {
             func n(_ x: Double) -> String { String(format: "%.2f", x) }
             let change = (changePercent >= 0 ? "+" : "") + String(format: "%.1f", changePercent)
             let unit = clock == .cpu ? "ns of CPU" : "ns"
-            return "\(n(current)) \(unit) per entity-frame against the baseline's \(n(baseline)): \(change) % "
-                + (regressed ? "— REGRESSION over the allowed +\(String(format: "%g", maxRegressionPercent)) %"
-                             : "(allowed +\(String(format: "%g", maxRegressionPercent)) %)")
+            let allowed = String(format: "%g", maxRegressionPercent)
+            let verdict = "\(n(current)) \(unit) per entity-frame against the baseline's \(n(baseline)): \(change) % "
+                + (regressed ? "— REGRESSION over the allowed +\(allowed) %" : "(allowed +\(allowed) %)")
+            guard inconclusive, let s = spreadPercent else { return verdict }
+            return verdict + "; but this run's own spread, \(String(format: "%.1f", s)) %, is larger than the +\(allowed) % allowed, "
+                + "so the comparison cannot tell a change from noise: use --clock cpu, more --repeat runs, or a --max-regression above the spread"
         }
     }
 
@@ -171,9 +181,10 @@ extension SpatialCheck {
     /// Compares the median run of `result` with `baseline` (read with the same `clock`).
     public static func gate(_ result: BenchResult, baseline: BenchBaseline, maxRegressionPercent: Double,
                             clock: BenchClock = .wall) -> BenchGate {
-        BenchGate(baseline: baseline.nanosecondsPerEntityFrame,
-                  current: clock == .cpu ? result.cpuSpread.median : result.spread.median,
-                  maxRegressionPercent: maxRegressionPercent, clock: clock)
+        let spread = clock == .cpu ? result.cpuSpread : result.spread
+        return BenchGate(baseline: baseline.nanosecondsPerEntityFrame, current: spread.median,
+                         maxRegressionPercent: maxRegressionPercent, clock: clock,
+                         spreadPercent: max(result.runs.count, result.cpuRuns.count) >= 3 ? spread.percent : nil)
     }
 
     /// CPU time of this process so far (user + system), in nanoseconds.
@@ -327,6 +338,8 @@ extension SpatialCheck {
                 ("changePercent", JSON.rounded(g.changePercent, digits: 3)),
                 ("maxRegressionPercent", JSON.rounded(g.maxRegressionPercent, digits: 3)),
                 ("regressed", .bool(g.regressed)),
+                ("spreadPercent", g.spreadPercent.map { JSON.rounded($0, digits: 3) } ?? .null),
+                ("inconclusive", .bool(g.inconclusive)),
             ]))] } ?? [])).serialized()
         case .text:
             func num(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }

@@ -43,6 +43,23 @@ import SpatialModel
         #expect(SpatialCheck.gate(result(runs: [221]), baseline: base, maxRegressionPercent: 10).summary.contains("REGRESSION"))
     }
 
+    /// A run whose own spread is wider than the change allowed cannot tell a regression from
+    /// noise, and says so (session 19's trial: an unchanged binary read +30 % on a shared runner).
+    @Test func aSpreadWiderThanTheAllowedChangeIsInconclusive() {
+        let base = SpatialCheck.BenchBaseline(path: "b.json", scene: "s", entities: 100, nanosecondsPerEntityFrame: 200)
+        // Runs 200, 260, 300: median 260 (+30 %), spread (300 − 200) / 260 = 38.5 %.
+        let noisy = SpatialCheck.gate(result(runs: [300, 200, 260]), baseline: base, maxRegressionPercent: 10)
+        #expect(noisy.regressed && noisy.inconclusive)
+        #expect(abs((noisy.spreadPercent ?? 0) - 100.0 * 100 / 260) < 1e-9)
+        #expect(noisy.summary.contains("— REGRESSION over the allowed +10 %; but this run's own spread, 38.5 %, is larger than the +10 % allowed"))
+        // Runs 219, 220, 221 (spread 0.9 %): a clear verdict, whichever way.
+        let steady = SpatialCheck.gate(result(runs: [219, 220, 221]), baseline: base, maxRegressionPercent: 5)
+        #expect(steady.regressed && !steady.inconclusive && !steady.summary.contains("spread"))
+        // Fewer than 3 runs: no spread to judge by.
+        #expect(SpatialCheck.gate(result(runs: [300, 200]), baseline: base, maxRegressionPercent: 10).spreadPercent == nil)
+        #expect(SpatialCheck.renderBench(result(runs: [300, 200, 260]), format: .json, gate: noisy).contains("\"inconclusive\": true"))
+    }
+
     @Test func percentages() {
         #expect(SpatialCheck.parsePercent("10") == 10)
         #expect(SpatialCheck.parsePercent("10%") == 10)

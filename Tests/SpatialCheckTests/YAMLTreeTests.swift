@@ -106,6 +106,15 @@ import AssetImport
         #expect(errors("a: \(deep)\n").first?.message == "the scene is nested more than 64 levels deep")
     }
 
+    /// Past libyaml's own nesting limit (its message named its C function, session 19's trial).
+    @Test func libyamlsNestingLimitIsSaidInPlainWords() {
+        let e = errors("a: " + String(repeating: "[", count: 100_000) + "\n")
+        let message = e.first?.message ?? ""
+        #expect(message.hasPrefix("YAML syntax error: collections are nested more than 64 levels deep"), "\(message)")
+        #expect(!message.contains("yaml_set_max_nest_level"))
+        #expect(e.first?.hint == "nesting is limited to 64 levels")
+    }
+
     @Test func undefinedAliasIsASyntaxError() {
         let e = errors("a: *nope\n")
         #expect(e.first?.message == "YAML syntax error: found undefined alias")

@@ -579,6 +579,9 @@ final class TargetPairAnalyzer: RuleProcessor {
             guard (canOverlap && sameDepth) || (canSpace && closeCentres) || (canPad && bothLarge) else { return }
             // Only target-center-spacing can report the pair, and the bound shows its edge gap
             // below `edgeGap` (`spacingBound`): one spacing finding, without the pair's frame.
+            // (Reported as the spacing-only path below reports it, written out again: a nested
+            // function shared by the two made the counters it captures dynamically checked,
+            // +4.9 % on the walking crowded scene.)
             if boundOn, canSpace, closeCentres, !(canOverlap && sameDepth), !(canPad && bothLarge), cosv > 0,
                (slots[0] >= 0 ? Int(slots[0]) : out.aggregates.count) < slotRoom {
                 if Self.spacingSettles(Self.spacingGapBound(dir[i], dir[j], cos: cosv, ins[i], ins[j]), below: settleBelow) {

@@ -325,6 +325,12 @@ extension Report {
                 }
                 return out
             }
+            if s.violations.isEmpty {
+                // Clean, yet a configuration hid violations or the check stopped early: say so.
+                let lines = [IgnoredViolations.line(s.ignored).map { "_\(Escape.markdown($0))_" },
+                             s.stopped.map { "**\(Escape.markdown($0.line))**" }].compactMap { $0 }
+                return out + lines.joined(separator: "\n\n") + "\n"
+            }
             var listed: [(group: ViolationGroup, members: Int)] = []
             var left = shown
             for g in groups where left > 0 { listed.append((g, min(left, g.count))); left -= min(left, g.count) }
@@ -394,7 +400,7 @@ extension Report {
         // Scenes in full while they fit; the first that does not keeps as many of its first rows
         // (folded groups) as fit, and says how many violations it leaves out; the rest are left out.
         var partlyShown = 0, closed = false
-        for s in scenes where s.status == .error || !s.violations.isEmpty {
+        for s in scenes where s.status == .error || !s.violations.isEmpty || !s.ignored.isEmpty || s.stopped != nil {
             if closed { leftOutScenes += 1; leftOutViolations += s.violations.count; continue }
             let groups: [ViolationGroup] = s.status == .error ? []
                 : expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst)

@@ -276,51 +276,20 @@ extension SceneSnapshot {
 }
 
 extension SceneSnapshot {
-    /// The snapshot as a saved report gives it back (`--with-geometry`, then `init?(json:)`): every
-    /// number as the JSON report writes it (6 significant digits; reading it back gives exactly
-    /// that value) and with the reader's rules (an item holding a number that is not finite or
-    /// not below 10⁹ in size is left out, lists capped). The page `validate --format html` draws
-    /// from it is the page `report saved.json --format html` draws, byte for byte; the two used
-    /// to differ where a value rounded differently (a tooltip's 0.25 m against 0.26 m).
+    /// The snapshot as a saved report gives it back (`--with-geometry`, then `init?(json:)`): the
+    /// geometry written as the JSON report writes it (6 significant digits) and read back by the
+    /// same reader (an item holding a number that is not finite or not below 10⁹ in size is left
+    /// out, lists capped), so the page `validate --format html` draws from it is the page
+    /// `report saved.json --format html` draws, byte for byte (the two used to differ where a value
+    /// rounded differently: a tooltip's 0.25 m against 0.26 m). The replay is kept as it is: the
+    /// page embeds it as its own JSON either way.
     public func quantized() -> SceneSnapshot {
-        func q(_ x: Double) -> Double? {
-            guard let r = JSON.roundedValue(x, digits: 6), abs(r) < 1e9 else { return nil }
-            return r
+        var geometry = self
+        geometry.replay = nil
+        let text = geometry.json().serialized(pretty: false)
+        guard let any = try? JSONSerialization.jsonObject(with: Data(text.utf8)), var out = SceneSnapshot(json: any) else {
+            return self
         }
-        func pt(_ p: SIMD2<Double>) -> SIMD2<Double>? {
-            guard let x = q(p.x), let y = q(p.y) else { return nil }
-            return SIMD2(x, y)
-        }
-        let path = viewerPath.prefix(2 * Self.maxSeriesPoints).compactMap(pt)
-        let frames = Array(pathFrames.prefix(2 * Self.maxSeriesPoints))
-        let fov = pt(fieldOfView) ?? SIMD2(60, 40)
-        let prints = footprints.prefix(200_000).compactMap { f -> Footprint? in
-            guard let x0 = q(f.minX), let x1 = q(f.maxX), let z0 = q(f.minZ), let z1 = q(f.maxZ) else { return nil }
-            return Footprint(path: f.path, kind: f.kind, minX: x0, maxX: x1, minZ: z0, maxZ: z1,
-                             outline: f.outline.prefix(16).compactMap(pt))
-        }
-        var kept: [Int: View] = [:]
-        for key in views.keys.sorted().prefix(Self.maxViews) {
-            guard let v = views[key] else { continue }
-            let boxes = v.boxes.prefix(Self.maxContextBoxes + 200).compactMap { b -> ViewBox? in
-                guard let a0 = q(b.minAz), let a1 = q(b.maxAz), let e0 = q(b.minEl), let e1 = q(b.maxEl),
-                      let d = q(b.distance) else { return nil }
-                return ViewBox(path: b.path, minAz: a0, maxAz: a1, minEl: e0, maxEl: e1, distance: d)
-            }
-            kept[v.frame] = View(frame: v.frame, time: q(v.time) ?? 0, boxes: boxes)
-        }
-        let series = self.series.prefix(Self.maxSeries).map { s -> Series in
-            var frames: [Int] = [], values: [Double] = []
-            for (f, v) in zip(s.frames.prefix(2 * Self.maxSeriesPoints), s.values.prefix(2 * Self.maxSeriesPoints)) {
-                if let v = q(v) { frames.append(f); values.append(v) }
-            }
-            return Series(quantity: s.quantity, entity: s.entity, unit: s.unit, frames: frames, values: values)
-        }
-        let events = self.events.prefix(1000).map { Event(frame: $0.frame, time: q($0.time) ?? 0, kind: $0.kind, detail: $0.detail) }
-        var out = SceneSnapshot(viewerPath: path, pathFrames: frames.count == path.count ? frames : [],
-                                boundaryOrigins: boundaryOrigins.prefix(1000).compactMap(pt),
-                                boundaryRadius: q(boundaryRadius) ?? 1.5, fadeRadius: q(fadeRadius) ?? 1.2,
-                                footprints: prints, fieldOfView: fov, views: kept, series: series, events: events)
         out.replay = replay
         return out
     }

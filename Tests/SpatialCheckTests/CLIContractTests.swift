@@ -237,6 +237,29 @@ import Foundation
         #expect(again.stdout.contains("  " + line + "\n"), "\(again.stdout)")
     }
 
+    /// A configuration that hides every violation of a scene leaves the scene "clean", and the
+    /// pull-request comment still says what it hid (the Markdown report used to list only scenes
+    /// with violations, so the line never showed there).
+    @Test func aSceneCleanOnlyByItsIgnoreEntriesSaysSoInTheComment() throws {
+        let dir = try playerDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plain = try run(["validate", "player.scene.yaml", "--format", "json", "--fail-on", "never"], cwd: dir)
+        let all = violations(try object(plain.stdout)).count
+        #expect(all > 0)
+        try """
+            ignore:
+              - {rule: "*", entity: "**", reason: reviewed with the designer}
+
+            """.write(toFile: dir + "/.spatialcheck.yaml", atomically: true, encoding: .utf8)
+        let md = try run(["validate", "player.scene.yaml", "--format", "markdown"], cwd: dir)
+        #expect(md.status == 0)
+        #expect(md.stdout.contains("| `player.scene.yaml` | clean | 0 | 0 | 0 |"), "\(md.stdout)")
+        // `*` is Markdown emphasis: escaped, so the glob reads as typed.
+        let noun = all == 1 ? "violation" : "violations"
+        #expect(md.stdout.contains("\n### `player.scene.yaml`\n\n_\(all) \(noun) ignored by the configuration: \\* \\*\\* (line 2) \(all)_\n"),
+                "\(md.stdout)")
+    }
+
     /// A configuration that weakens the gate is visible in the reports (session 19's trial: rules
     /// off and a threshold of 1 pt left no trace).
     @Test func reportsSayWhatTheConfigurationChanged() throws {

@@ -242,7 +242,7 @@ import SpatialCheck
         let h = jsonQuoted(HostileStrings.combined)
         return """
             {"format": "spatialcheck-report/1", "tool": {"name": "spatialcheck", "version": \(h)},
-             "settings": {"pointAngle": 0.0671, "failOn": "error"},
+             "settings": {"pointAngle": 0.0671, "failOn": "error", "configurationChanges": [\(h)]},
              "scenes": [
               {"path": \(jsonQuoted("scenes/" + HostileStrings.combined + ".scene.yaml")), "name": \(h), "status": "checked",
                "frameRate": 90, "frames": 90, "duration": 1,
@@ -251,7 +251,8 @@ import SpatialCheck
                  "unit": \(h), "worstFrame": 3, "message": \(h), "help": \(jsonQuoted(help)), "fingerprint": \(h),
                  "location": {"line": 3, "column": 5}}],
                "warnings": [{"message": \(h), "hint": \(h)}],
-               "rulesChecked": [\(h)]},
+               "rulesChecked": [\(h)], "platform": \(h),
+               "ignored": [{"rule": \(h), "entity": \(h), "count": 3, "location": {"line": 2, "column": 5}}]},
               {"path": \(jsonQuoted(HostileStrings.forgedAnnotation)), "status": "error",
                "errors": [{"message": \(h), "file": \(h), "hint": \(h), "location": {"line": 1, "column": 1}}]}]}
             """
@@ -275,6 +276,14 @@ import SpatialCheck
             if format == .github {
                 #expect(r.output.contains("ok%0A::error file=x::forged"), "\(r.output)")
                 #expect(r.output.contains("::error file=ok%0A%3A%3Aerror file=x%3A%3Aforged,line=1,col=1,title=load-error::"), "\(r.output)")
+            }
+            // The lines a saved report's `ignored` and `configurationChanges` give (hostile here) are
+            // printed, escaped as everything else, where each format prints them.
+            if [.text, .markdown, .html, .junit, .sarif].contains(format) {
+                #expect(r.output.contains("3 violations ignored by the configuration: "), "\(format)")
+            }
+            if [.text, .markdown, .html].contains(format) {
+                #expect(r.output.contains("the configuration changes 1 default of the rule catalog: "), "\(format)")
             }
             // `help: javascript:…` is never a link.
             #expect(!r.output.lowercased().contains("href=\"javascript"), "\(format)")

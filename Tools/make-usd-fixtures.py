@@ -277,6 +277,13 @@ def make_fixtures(out):
     write(os.path.join(p, "scene.usda"), scene_layer(True))
     write(os.path.join(p, "uncompensated.usda"), scene_layer(False))
     write(os.path.join(p, "animated.usda"), animated_layer())
+    # A scene with no time range of its own that references the animated layer (as a Reality
+    # Composer Pro scene referencing an animated USDZ often is): its samples are its timeline.
+    write(os.path.join(p, "referencing.usda"),
+          '#usda 1.0\n(\n    defaultPrim = "Shelf"\n    metersPerUnit = 1\n    upAxis = "Y"\n)\n'
+          'def Xform "Shelf"\n{\n    double3 xformOp:translate = (0, 1, 0)\n'
+          '    uniform token[] xformOpOrder = ["xformOp:translate"]\n\n'
+          '    def Xform "Product" (\n        prepend references = @animated.usda@\n    )\n    {\n    }\n}\n')
     # A usdz package of the whole scene (layers and the usdc inside).
     UsdUtils.CreateNewUsdzPackage(Sdf.AssetPath(os.path.join(p, "scene.usda")), os.path.join(p, "package.usdz"))
 
@@ -287,6 +294,13 @@ def make_fixtures(out):
     open(os.path.join(h, "truncated.usdc"), "wb").write(data[: len(data) // 2])
     open(os.path.join(h, "corrupt.usdz"), "wb").write(b"PK\x03\x04" + b"\x00\xff" * 200)
     write(os.path.join(h, "syntax.usda"), '#usda 1.0\ndef Xform "A"\n{\n    float3 xformOp:translate = (1, 2\n}\n')
+    piece = '#usda 1.0\n(\n    metersPerUnit = %s\n    upAxis = "%s"\n)\ndef Xform "Root"\n{\n    def Xform "%s"\n    {\n' \
+            '        float3 xformOp:%s = %s\n        uniform token[] xformOpOrder = ["xformOp:%s"]\n\n' \
+            '        def Cube "Mesh"\n        {\n            double size = 0.1\n        }\n    }\n}\n'
+    write(os.path.join(h, "nan.usda"), piece % ("1", "Y", "NaNPiece", "translate", "(nan, 0, 0)", "translate"))
+    write(os.path.join(h, "infscale.usda"), piece % ("1", "Y", "Giant", "scale", "(inf, inf, inf)", "scale"))
+    write(os.path.join(h, "mpu0.usda"), piece % ("0", "Y", "Flat", "translate", "(0, 0, 0)", "translate"))
+    write(os.path.join(h, "upx.usda"), piece % ("1", "X", "Sideways", "translate", "(0, 0, 0)", "translate"))
     cycle = '#usda 1.0\n(\n    defaultPrim = "%s"\n)\ndef Xform "%s" (\n    prepend references = @%s@\n)\n{\n    def Cube "Box%s"\n    {\n    }\n}\n'
     write(os.path.join(h, "cycle_a.usda"), cycle % ("A", "A", "cycle_b.usda", "A"))
     write(os.path.join(h, "cycle_b.usda"), cycle % ("B", "B", "cycle_a.usda", "B"))

@@ -120,7 +120,8 @@ class Job:
         self.stages = []
 
     def name(self, ident):
-        """How messages name a layer: relative to the asset's folder when inside it."""
+        """How messages name a layer: relative to the asset's folder when inside the project root
+        (`../_common/axis.usda` for a layer beside it), absolute only outside the root."""
         ident = str(ident)
         outer, inner = ident, None
         if Ar.IsPackageRelativePath(ident):
@@ -128,6 +129,8 @@ class Job:
         rp = os.path.realpath(outer) if os.path.isabs(outer) else outer
         if rp.startswith(self.base + "/"):
             rp = rp[len(self.base) + 1:]
+        elif os.path.isabs(rp) and (rp == self.root or rp.startswith(self.root.rstrip("/") + "/")):
+            rp = os.path.relpath(rp, self.base)
         return rp + ("[" + inner + "]" if inner else "")
 
     def inside(self, path):
@@ -230,6 +233,12 @@ class Job:
         up_authored = stage.HasAuthoredMetadata("upAxis")
         mpu = float(UsdGeom.GetStageMetersPerUnit(stage))
         up = str(UsdGeom.GetStageUpAxis(stage))
+        if not (math.isfinite(mpu) and mpu > 0):
+            raise Failure("'%s' declares metersPerUnit %s; it must be a positive number of metres per file unit (1 for metres, 0.01 for centimetres)" % (self.name(path), mpu),
+                          "set the root layer's metersPerUnit (Reality Composer Pro writes 1), or fix it in a text editor for .usda")
+        if up not in ("Y", "Z"):
+            raise Failure("'%s' declares upAxis \"%s\"; USD allows only \"Y\" or \"Z\" (Reality Composer Pro writes \"Y\")" % (self.name(path), up),
+                          "set the root layer's upAxis to \"Y\" (or \"Z\" for Z-up content)")
         tcps = float(stage.GetTimeCodesPerSecond() or 24.0)
         has_range = stage.HasAuthoredTimeCodeRange()
         start = float(stage.GetStartTimeCode()) if has_range else 0.0
@@ -253,7 +262,14 @@ class Job:
         stem = os.path.splitext(os.path.basename(path))[0]
         self.nodes.append({"n": stem, "p": parent, "m": conv, "path": "/", "t": "", "stage": stage_index})
         self.unit_mismatch(stage, layers, mpu, up)
+        self.sampled = None
         self.traverse(stage, root_index, rest, start, end, has_range)
+        if not has_range and self.sampled is not None:
+            # No authored startTimeCode/endTimeCode (a scene that only references an animated
+            # asset often has none): the samples' own span is the timeline.
+            t0, t1 = self.sampled
+            self.stages[stage_index].update({"start": t0, "end": t1, "hasTimeRange": True})
+            self.warnings.append("stage '%s' has no time range (startTimeCode/endTimeCode); its time-sampled transforms span time codes %g to %g, read as its timeline" % (self.name(path), t0, t1))
 
     def check_clips(self, stage):
         """Value clips open layers lazily during value resolution: apply the same confinement."""
@@ -392,8 +408,11 @@ class Job:
                     m = world * pw.GetInverse()
                 if m != IDENTITY:  # absent means identity
                     node["m"] = [*m[0], *m[1], *m[2], *m[3]]
-                if has_range and xf.TransformMightBeTimeVarying():
+                if xf.TransformMightBeTimeVarying():
                     times = xf.GetTimeSamples()
+                    if len(times) > 1 and not has_range:
+                        lo, hi = float(times[0]), float(times[-1])
+                        self.sampled = (lo, hi) if self.sampled is None else (min(self.sampled[0], lo), max(self.sampled[1], hi))
                     if len(times) > 1:
                         keys = []
                         for t in times[:100000]:
@@ -497,7 +516,27 @@ class Job:
         return out
 
 class Failure(Exception):
-    pass
+    def __init__(self, message, hint=None):
+        Exception.__init__(self, message)
+        self.hint = hint
+
+_FIELDS = {"m": "its transform", "k": "its animation keys", "b": "its extent", "c": "a component"}
+
+def _nonfinite(resp):
+    """(prim path, what) of the first node holding a number that is not finite, else None."""
+    def bad(x):
+        if isinstance(x, float):
+            return not math.isfinite(x)
+        if isinstance(x, (list, tuple)):
+            return any(bad(y) for y in x)
+        if isinstance(x, dict):
+            return any(bad(y) for y in x.values())
+        return False
+    for node in (resp or {}).get("nodes") or []:
+        for key, value in node.items():
+            if bad(value):
+                return (node.get("path") or node.get("n") or "?", _FIELDS.get(key, "'%s'" % key))
+    return None
 
 def _handle(req):
     job = Job(req)
@@ -514,7 +553,7 @@ def _handle(req):
     except Refused as e:
         return {"ok": False, "error": str(e), "hint": "keep every layer of the asset inside the project, or pass --allow-external-assets if the files are trusted", "refused": True}
     except Failure as e:
-        return {"ok": False, "error": str(e), "hint": "check that the file opens in usdview or Reality Composer Pro; re-export it if it does not"}
+        return {"ok": False, "error": str(e), "hint": e.hint or "check that the file opens in usdview or Reality Composer Pro; re-export it if it does not"}
     except MemoryError:
         return {"ok": False, "error": "the USD reader ran out of its memory limit", "memory": True}
     finally:
@@ -539,7 +578,12 @@ for _line in sys.stdin:
     try:
         _send(_resp)
     except (ValueError, TypeError) as e:
-        _send({"ok": False, "error": "the USD reader produced an unencodable result: %s" % e})
+        _where = _nonfinite(_resp)
+        if _where:
+            _send({"ok": False, "error": "prim %s holds a number that is not finite (NaN or infinity) in %s" % _where,
+                   "hint": "fix the value in the layer: a NaN, an infinity or a scale that overflows cannot be placed or measured"})
+        else:
+            _send({"ok": False, "error": "the USD reader produced an unencodable result: %s" % e})
     _resp = None
 """#
 }

@@ -124,7 +124,13 @@ public enum ModelDump {
             for e in assets {
                 guard let a = e.asset else { continue }
                 out += "  \(t(e.path)): \(t(a.path)) [\(t(a.format))]\n"
-                out += "    units: ×\(fmtShort(a.unitScale)) m per file unit. \(t(a.unitReason))\n"
+                if a.format.hasPrefix("USD") {
+                    // The stage's own metersPerUnit is applied inside the import; assetUnits multiplies on top.
+                    let extra = a.unitScale == 1 ? "" : "×\(fmtShort(a.unitScale)) on top of the stage's units (assetUnits). "
+                    out += "    units: \(extra)\(t(a.unitReason))\n"
+                } else {
+                    out += "    units: ×\(fmtShort(a.unitScale)) m per file unit. \(t(a.unitReason))\n"
+                }
                 if !a.axisReason.isEmpty { out += "    axes: \(t(a.axisReason))\n" }
                 let size = e.restWorldBounds.size
                 out += "    size at rest: \(fmt(size.x, 3)) × \(fmt(size.y, 3)) × \(fmt(size.z, 3)) m, \(a.triangles) triangles\n"

@@ -234,6 +234,40 @@ struct USDImportTests {
         #expect(ch.positions.map(\.value.x) == [0, 0.5, 1])
     }
 
+    // referencing.usda has no startTimeCode/endTimeCode; /Shelf/Product references animated.usda,
+    // whose translate samples sit at codes 0, 24, 48 (24 per second): a timeline of 0, 1, 2 s, with
+    // a note that says where the range came from.
+    @Test func aSceneWithoutATimeRangeTakesItsSamplesSpan() throws {
+        let a = try USDFixtures.load("referencing.usda")
+        let clip = try #require(a.animations.first)
+        #expect(clip.name == "timeline" && clip.duration == 2)
+        let ch = try #require(clip.channels.first)
+        #expect(a.nodes[ch.node].usd?.primPath == "/Shelf/Product")
+        #expect(ch.positions.map(\.time) == [0, 1, 2])
+        #expect(ch.positions.map(\.value.x) == [0, 0.5, 1])
+        #expect(a.warnings.contains { $0.contains("'referencing.usda' has no time range") && $0.contains("time codes 0 to 48") },
+                "\(a.warnings)")
+    }
+
+    // A NaN or infinite transform, metersPerUnit 0 and upAxis "X" open in usd-core; each is an error
+    // that names the prim or the layer and what is wrong.
+    @Test(arguments: [("hostile/nan.usda", "prim /Root/NaNPiece holds a number that is not finite (NaN or infinity) in its transform"),
+                      ("hostile/infscale.usda", "prim /Root/Giant holds a number that is not finite (NaN or infinity) in its transform"),
+                      ("hostile/mpu0.usda", "declares metersPerUnit 0.0; it must be a positive number"),
+                      ("hostile/upx.usda", "declares upAxis \"X\"; USD allows only \"Y\" or \"Z\"")])
+    func numbersUSDCannotPlaceAreErrorsNamingWhere(_ file: String, _ words: String) {
+        do {
+            _ = try USDFixtures.load(file)
+            Issue.record("\(file) loaded")
+        } catch {
+            #expect(error.message.hasPrefix("asset '\(file)' could not be imported: "), "\(error.message)")
+            #expect(error.message.contains(words), "\(error.message)")
+            #expect(!error.message.contains("unencodable") && !error.message.contains("JSON"), "\(error.message)")
+            // The file opens in usdview: the hint says what to fix instead.
+            #expect(error.hint?.contains("opens in usdview") == false, "\(error.hint ?? "no hint")")
+        }
+    }
+
     @Test func brokenFilesFailWithAClearMessage() {
         for (file, words) in [("hostile/truncated.usdc", "truncated"), ("hostile/corrupt.usdz", "not readable USD"),
                               ("hostile/syntax.usda", "parse error")] {
@@ -439,6 +473,12 @@ struct USDGroundTruthTests {
         if u.triangles_fan > 0 { #expect(a.triangleCount == u.triangles_fan) }
         if let codes = u.timeCodes, codes.count == 3 {
             #expect(a.animations.first.map { abs($0.duration - (codes[1] - codes[0]) / codes[2]) < 1e-9 } == true)
+        }
+        // A layer outside the asset's folder but inside the project is named relative to the asset.
+        if name == "usda-meters-per-unit-10" {
+            #expect(a.warnings.contains { $0.hasPrefix("sublayer '../../../_common/axis.usda' declares metersPerUnit 0.01") },
+                    "\(a.warnings)")
+            #expect(!a.warnings.contains { $0.contains(root) }, "\(a.warnings)")
         }
     }
 }

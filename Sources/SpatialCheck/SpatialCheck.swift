@@ -270,7 +270,7 @@ public enum SpatialCheck {
                 let shown = normalizedPath(path)
                 inputs.append(.error(path: shown, Diagnostic(
                     file: shown, message: "no scene files (*.scene.yaml, *.scene.yml, *.scene.json) found in this directory",
-                    hint: "put scene files in it, or name a scene file or a 3D asset directly")))
+                    hint: "put scene files in it, or name a scene file or a 3D asset directly (for a Reality Composer Pro project, its .rkassets folder or a .usda/.usdz scene; a scene file that places it, with model: PATH, gives a truer verdict)")))
             }
             for f in found.sorted(by: { $0.path < $1.path }) {
                 inputs.append(f.error.map { .error(path: f.path, $0) } ?? .scene(f.path))

@@ -18,7 +18,10 @@ struct SpatialCheckCommand: ParsableCommand {
             `spatialcheck explain RULE` tells why and how to fix it.
 
             Scene files end in .scene.yaml, .scene.yml or .scene.json; bare 3D assets (glTF, GLB, OBJ, \
-            FBX, DAE, PLY, STL, ...) are accepted too.
+            FBX, DAE, PLY, STL, ...) and USD (.usda, .usdc, .usdz, a Reality Composer Pro .rkassets \
+            folder; needs usd-core) are accepted too. A scene file says where content stands and \
+            who looks at it: a bare asset is checked as it stands in its own file, seen from a \
+            standing viewer at the origin.
             """,
         version: SpatialCheck.version,
         subcommands: [Validate.self, Inspect.self, Simulate.self, Report.self, Rules.self, Explain.self, Bench.self, Schema.self, Init.self,

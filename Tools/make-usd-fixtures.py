@@ -266,6 +266,27 @@ def Xform "Mover"
 '''
 
 
+def inputs_layer():
+    """InputTarget wiring: Lone has no Collider anywhere (no input in RealityKit), Grouped's
+    InputTarget covers its Body, which has the Collider (fine), Split has the Collider on the
+    parent and the InputTarget on the child Body (the child has no collision shape)."""
+    target = ('        def RealityKitComponent "InputTarget"\n        {\n'
+              '            uniform token info:id = "RealityKit.InputTarget"\n        }\n')
+    collider = ('        def RealityKitComponent "Collider"\n        {\n'
+                '            uniform token info:id = "RealityKit.Collider"\n'
+                '            def RealityKitStruct "Shape"\n            {\n'
+                '                float3 extent = (0.1, 0.1, 0.1)\n                token shapeType = "Box"\n'
+                '            }\n        }\n')
+    def xform(name, x, own, body):
+        return ('    def Xform "%s"\n    {\n        double3 xformOp:translate = (%g, 0, 0)\n'
+                '        uniform token[] xformOpOrder = ["xformOp:translate"]\n%s'
+                '        def Cube "Body"\n        {\n            double size = 0.1\n%s        }\n    }\n'
+                % (name, x, own, body.replace("\n        ", "\n            ").replace("        def", "            def", 1)))
+    return ('#usda 1.0\n(\n    defaultPrim = "Root"\n    metersPerUnit = 1\n    upAxis = "Y"\n)\n'
+            'def Xform "Root"\n{\n' + xform("Lone", 0, target, "") + xform("Grouped", 0.5, target, collider)
+            + xform("Split", 1, collider, target) + '}\n')
+
+
 def make_fixtures(out):
     p = os.path.join(out, "project")
     if os.path.exists(p):
@@ -277,6 +298,7 @@ def make_fixtures(out):
     write(os.path.join(p, "scene.usda"), scene_layer(True))
     write(os.path.join(p, "uncompensated.usda"), scene_layer(False))
     write(os.path.join(p, "animated.usda"), animated_layer())
+    write(os.path.join(p, "inputs.usda"), inputs_layer())
     # A scene with no time range of its own that references the animated layer (as a Reality
     # Composer Pro scene referencing an animated USDZ often is): its samples are its timeline.
     write(os.path.join(p, "referencing.usda"),

@@ -19,6 +19,26 @@ enum USDFactBridge {
         }
     }
 
+    /// Notes for prims RealityKit cannot deliver input to as the file stands: an enabled
+    /// `InputTarget` applies to its prim and the prims below it, and each of those needs a
+    /// collision shape of its own; a prim with an InputTarget and no `Collider` on it or below it
+    /// gets no input unless the app adds collision shapes in code (`generateCollisionShapes`).
+    /// At most `limit` prims are named, then how many more.
+    static func inputNotes(_ nodes: [AssetNode], limit: Int = 5) -> [String] {
+        var named: [String] = []
+        var more = 0
+        for i in nodes.indices where nodes[i].usd?.interactive == true {
+            let end = min(max(nodes[i].subtreeEnd, i + 1), nodes.count)
+            let collides = nodes[i..<end].contains { n in n.usd?.components.contains { $0.id == "RealityKit.Collider" } ?? false }
+            guard !collides else { continue }
+            if named.count < limit { named.append(nodes[i].usd?.primPath ?? nodes[i].name) } else { more += 1 }
+        }
+        guard !named.isEmpty else { return [] }
+        let list = named.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+        let one = named.count + more == 1
+        return ["\(list) \(one ? "has" : "have") an InputTarget but no Collider on \(one ? "it" : "them") or below: RealityKit delivers input only to prims with a collision shape, so unless the app adds one in code (generateCollisionShapes), \(one ? "it gets" : "they get") no input; \(one ? "it is" : "they are") measured by \(one ? "its" : "their") mesh bounds (add a Collider component in Reality Composer Pro)"]
+    }
+
     static func facts(_ u: USDNodeFacts, scale: Vec3) -> NodeFacts {
         var f = NodeFacts()
         f.interactive = u.interactive

@@ -335,6 +335,7 @@ enum USDAssetDecoder {
         let format = isFolder ? "USD (Reality Composer Pro .rkassets, \(stages.count) scene\(stages.count == 1 ? "" : "s"))"
             : "USD (\(ext))"
         USDFactBridge.fillNodeFacts(&nodes)
+        warnings += USDFactBridge.inputNotes(nodes)
         // One line per missing layer or composition error adds up (5,000 missing references made
         // 10,000 lines on standard error): the first ones say what is wrong.
         if warnings.count > maxWarnings {

@@ -268,6 +268,19 @@ struct USDImportTests {
         }
     }
 
+    // inputs.usda: /Root/Lone has an InputTarget and no Collider anywhere; /Root/Grouped's
+    // InputTarget covers its Body, which has a Collider; /Root/Split has its Collider on the parent
+    // and its InputTarget on the child Body. RealityKit gives input to prims with a collision
+    // shape under an InputTarget: Lone and Split/Body get none (unless code adds shapes).
+    @Test func inputTargetsWithoutACollisionShapeAreNoted() throws {
+        let a = try USDFixtures.load("inputs.usda")
+        let notes = a.warnings.filter { $0.contains("InputTarget but no Collider") }
+        #expect(notes.count == 1, "\(a.warnings)")
+        #expect(notes.first?.hasPrefix("/Root/Lone, /Root/Split/Body have an InputTarget but no Collider on them or below") == true,
+                "\(notes)")
+        #expect(notes.first?.contains("/Root/Grouped") == false)
+    }
+
     @Test func brokenFilesFailWithAClearMessage() {
         for (file, words) in [("hostile/truncated.usdc", "truncated"), ("hostile/corrupt.usdz", "not readable USD"),
                               ("hostile/syntax.usda", "parse error")] {

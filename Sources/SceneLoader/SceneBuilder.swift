@@ -1842,6 +1842,15 @@ final class SceneBuilder {
             if entities[i].kind == .model, !b.isEmpty {
                 let size = b.size
                 let largest = max(size.x, size.y, size.z)
+                if let v = entities[i].parent, entities.indices.contains(v), entities[v].kind == .volume,
+                   let box = entities[v].sizeMetres, largest > 2 * max(box.x, box.y, box.z), largest <= 50 {
+                    // A volume clips what it holds at its bounds: content many times its size is
+                    // mostly unseen (the 50 m unit note below covers the larger cases).
+                    let vs = max(box.x, box.y, box.z)
+                    r.warning(entities[i].location,
+                              "model '\(entities[i].path)' is \(Self.metres(largest)) across at rest, more than twice its volume '\(entities[v].path)' (\(Self.metres(vs))): visionOS clips a volume's content at its bounds, so most of it will not be seen",
+                              hint: "scale the model down (×\(Reader.format((vs / largest * 1000).rounded() / 1000)) of its size fits it) or size the volume for it" + (entities[i].asset.map { "; units used: \($0.unitReason)" } ?? ""))
+                }
                 if largest > 50 {
                     r.warning(entities[i].location,
                               "asset of model '\(entities[i].path)' looks like it is not in metres (\(Self.metres(largest)) long); set assetUnits",

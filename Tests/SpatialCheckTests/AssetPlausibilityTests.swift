@@ -44,6 +44,22 @@ import SpatialModel
         #expect(d.hint?.contains("assetUnits") == true)
     }
 
+    @Test func contentFarLargerThanItsVolumeIsNoted() throws {
+        // A 3 m triangle (0,0,0)–(3,0,0)–(0,1,0) in a 0.6 m volume: 3 m > 2 × 0.6 m, noted with the
+        // factor that fits it (0.6 / 3 = 0.2). At 1 m (< 1.2 m) it is not noted.
+        Self.write("statue.obj", "v 0 0 0\nv 3 0 0\nv 0 1 0\nf 1 2 3\n")
+        Self.write("bust.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+        let big = try Self.scene("  - id: vol\n    kind: volume\n    position: [0, 1, -1.5]\n    size: [0.6, 0.6, 0.6]\n"
+                                 + "    children:\n      - {id: statue, kind: model, asset: statue.obj}\n")
+        let note = try #require(big.warnings.first { $0.message.contains("more than twice its volume") })
+        #expect(note.message == "model 'vol/statue' is 3 m across at rest, more than twice its volume 'vol' (0.6 m): visionOS clips a volume's content at its bounds, so most of it will not be seen")
+        #expect(note.hint?.hasPrefix("scale the model down (×0.2 of its size fits it) or size the volume for it") == true, "\(note.hint ?? "")")
+        #expect(note.location?.line == 8)
+        let small = try Self.scene("  - id: vol\n    kind: volume\n    position: [0, 1, -1.5]\n    size: [0.6, 0.6, 0.6]\n"
+                                   + "    children:\n      - {id: bust, kind: model, asset: bust.obj}\n")
+        #expect(!small.warnings.contains { $0.message.contains("volume") }, "\(small.warnings.map(\.message))")
+    }
+
     @Test func theLimitAppliesAfterTheUnitConversion() throws {
         // A 200 km span in file units: (0,0,0)–(200000,0,0). As metres it reaches 200 km: an error.
         // As millimetres (assetUnits) it is 200 m: it loads, with the "not in metres" warning only.

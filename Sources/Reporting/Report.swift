@@ -172,6 +172,33 @@ public struct SceneReport: Sendable {
 
     /// Violations left out of the report (all rules and severities).
     public var omittedCount: Int { omitted.reduce(0) { $0 + $1.count } }
+
+    /// How every message refusing a scene for the work budget before its first frame begins
+    /// (`WorkBudget.check`): such a scene loaded, but was not simulated.
+    public static let workBudgetRefusal = "the scene asks for "
+
+    /// True for a scene refused before its first frame because its work alone is over the budget
+    /// (`--max-work`), not because it could not be loaded (trial s19 F8b).
+    public var isOverWorkBudget: Bool {
+        status == .error && !errors.isEmpty && errors.allSatisfy { $0.message.hasPrefix(SceneReport.workBudgetRefusal) }
+    }
+
+    /// What the reports say of a scene with status `.error`: "could not be loaded", or for a
+    /// work-budget refusal "not checked: over the work budget".
+    public var notCheckedStatus: String { isOverWorkBudget ? "not checked: over the work budget" : "could not be loaded" }
+}
+
+extension Report {
+    /// The scenes that were not checked, for the summaries: "1 could not be loaded", "2 not checked
+    /// (over the work budget)", or both joined by ", "; "" when none.
+    public var notCheckedCounts: String {
+        let budget = scenes.filter(\.isOverWorkBudget).count
+        let broken = scenes.filter { $0.status == .error }.count - budget
+        var parts: [String] = []
+        if broken > 0 { parts.append("\(broken) could not be loaded") }
+        if budget > 0 { parts.append("\(budget) not checked (over the work budget)") }
+        return parts.joined(separator: ", ")
+    }
 }
 
 /// A scene that stopped before its last frame: frames 0…`afterFrame` were checked, of `frames`
@@ -516,7 +543,7 @@ extension Report {
             spill()
             switch scene.status {
             case .error:
-                out += paint.bold(t(scene.path)) + "  " + paint.red("could not be loaded") + "\n"
+                out += paint.bold(t(scene.path)) + "  " + paint.red(scene.notCheckedStatus) + "\n"
                 for e in scene.errors {
                     out += "  " + e.description.split(separator: "\n", omittingEmptySubsequences: false)
                         .joined(separator: "\n  ") + "\n"
@@ -529,7 +556,7 @@ extension Report {
                 out += "; " + Report.settingsText(pointAngle: scene.pointAngle ?? pointAngle,
                                                   fixedPointSize: scene.fixedPointSize ?? fixedPointSize) + "\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
-                let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations)
+                let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations, omitted: scene.omitted)
                 for group in groups {
                     spill()
                     guard let v = group.members.first else { continue }
@@ -584,11 +611,11 @@ extension Report {
         let checked = scenes.count - failed
         var summary: String
         if checked == 0 && failed > 0 {
-            summary = "no scene checked: \(failed) could not be loaded"
+            summary = "no scene checked: \(notCheckedCounts)"
         } else {
             summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: "
             summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
-            if failed > 0 { summary += ", \(failed) could not be loaded" }
+            if failed > 0 { summary += ", \(notCheckedCounts)" }
         }
         if let counts = baselineStatusCounts {
             func c(_ s: BaselineStatus) -> Int { counts[s] ?? 0 }

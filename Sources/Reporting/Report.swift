@@ -218,9 +218,36 @@ public struct EarlyStop: Sendable, Equatable {
         self.afterFrame = afterFrame; self.frames = frames; self.trackingLimit = 0; self.pairTestBudget = pairTestBudget
     }
 
+    /// Set when the stop is the work budget's projection (`WorkProjection`), not the work counted:
+    /// the frames the rate was taken from, the work per frame in them, the whole scene's projected
+    /// work and the `--max-work` suggested to check it whole.
+    public var projection: Projection?
+    public struct Projection: Sendable, Equatable {
+        public var window: ClosedRange<Int>
+        public var rate: Int
+        public var units: Int
+        public var suggestedBudget: Int
+        public init(window: ClosedRange<Int>, rate: Int, units: Int, suggestedBudget: Int) {
+            self.window = window; self.rate = rate; self.units = units; self.suggestedBudget = suggestedBudget
+        }
+    }
+    public init(afterFrame: Int, frames: Int, pairTestBudget: Int, projection: Projection) {
+        self.init(afterFrame: afterFrame, frames: frames, pairTestBudget: pairTestBudget)
+        self.projection = projection
+    }
+
     /// The line each report format prints for a scene that stopped early.
     public var line: String {
         let covered = afterFrame == 0 ? "frame 0" : "frames 0–\(afterFrame)"
+        if let budget = pairTestBudget, let p = projection {
+            let n = { (x: Int) in groupedThousands(Int64(x)) }
+            return "checking stopped after frame \(afterFrame) of \(frames), before the work budget was spent: frames \(p.window.lowerBound)–\(p.window.upperBound) "
+                + "took \(n(p.rate)) units of work each, so all \(n(frames)) frames would take about \(n(p.units)) units, "
+                + "more than the work budget of \(n(budget)) units (--max-work, about 1,000 instructions each); the counts and spans cover \(covered) only. "
+                + "That much work comes from many entities moving for many frames, from a viewer moving or turning among many entities, "
+                + "or from many windows, volumes or controls on or around one spot: "
+                + "check fewer frames (--duration, --frame-rate), spread the content out, or check it whole with --max-work \(n(p.suggestedBudget)) (0 = no limit)"
+        }
         if let budget = pairTestBudget {
             return "checking stopped after frame \(afterFrame) of \(frames): the scene took more than the work budget of "
                 + "\(groupedThousands(Int64(budget))) units (--max-work, about 1,000 instructions each); the counts and spans cover \(covered) only. "
@@ -451,8 +478,14 @@ extension SceneReport {
             if let stopped {
                 let reason: (String, JSON) = stopped.pairTestBudget.map { ("pairTestBudget", .int($0)) }
                     ?? ("trackingLimit", .int(stopped.trackingLimit))
-                after.append(("stopped", .object([("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)),
-                                                  reason, ("message", .string(stopped.line))])))
+                var fields: [(String, JSON)] = [("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)), reason]
+                if let p = stopped.projection {
+                    fields.append(("projection", .object([("fromFrame", .int(p.window.lowerBound)), ("toFrame", .int(p.window.upperBound)),
+                                                          ("unitsPerFrame", .int(p.rate)), ("projectedWork", .int(p.units)),
+                                                          ("suggestedMaxWork", .int(p.suggestedBudget))])))
+                }
+                fields.append(("message", .string(stopped.line)))
+                after.append(("stopped", .object(fields)))
             }
             if !warnings.isEmpty { after.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
             if !ignored.isEmpty { after.append(("ignored", .array(ignored.map(\.json)))) }

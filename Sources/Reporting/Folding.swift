@@ -49,7 +49,12 @@ public struct ViolationGroup: Sendable {
 /// report order; members worst first (`foldMargin`, the farthest past its threshold; equal ones in
 /// report order), so a group's first line, message and location are its worst member's (a keypad's
 /// 4 pt gaps before its 5.66 pt diagonals), and the same input gives the same groups.
-public func foldViolations(_ violations: [ReportViolation]) -> [ViolationGroup] {
+///
+/// `omitted`: what `--max-violations` left out of the scene's list (`SceneReport.omitted`). A folded
+/// group whose rule and severity lost violations to the limit says in its summary that its count
+/// and range are of the listed ones, and how many the scene has (trial s19 F8a: "100 pairs in shelf"
+/// of 1,907).
+public func foldViolations(_ violations: [ReportViolation], omitted: [OmittedViolations] = []) -> [ViolationGroup] {
     // (The container is hashed and compared by its bytes: `PathKey`.)
     struct Key: Hashable {
         var rule: String; var severity: Severity; var container: String; var cause: String
@@ -71,13 +76,23 @@ public func foldViolations(_ violations: [ReportViolation]) -> [ViolationGroup] 
             members.append([v])
         }
     }
+    // Per rule and severity with violations left out: (listed, left out).
+    var limited: [String: (listed: Int, left: Int)] = [:]
+    for o in omitted where o.count > 0 { limited["\(o.severity.rawValue) \(o.rule)", default: (0, 0)].left += o.count }
+    if !limited.isEmpty {
+        for v in violations { limited["\(v.severity.rawValue) \(v.rule)"]?.listed += 1 }
+    }
     return zip(order, members).map { key, found in
         let vs = found.count < 2 ? found : found.enumerated().sorted { a, b in
             let ma = foldMargin(a.element), mb = foldMargin(b.element)
             return ma != mb ? ma > mb : a.offset < b.offset
         }.map(\.element)
+        var summary = foldSummary(vs, container: key.container)
+        if vs.count > 1, let l = limited["\(key.severity.rawValue) \(key.rule)"] {
+            summary += foldListedNote(rule: key.rule, severity: key.severity, listed: l.listed, left: l.left)
+        }
         return ViolationGroup(rule: key.rule, severity: key.severity, container: key.container, cause: key.cause,
-                              members: vs, summary: foldSummary(vs, container: key.container))
+                              members: vs, summary: summary)
     }
 }
 
@@ -225,6 +240,21 @@ func foldNoun(_ vs: [ReportViolation]) -> String {
     case 2?: return n == 1 ? "pair" : "pairs"
     default: return n == 1 ? "finding" : "findings"
     }
+}
+
+/// What a group's summary adds when `--max-violations` left violations of its rule and severity
+/// out of the scene's list: its count and range are of the listed ones, and the scene has more
+/// (" — listed ones only: the scene has 1,907 target-center-spacing errors, 100 listed").
+func foldListedNote(rule: String, severity: Severity, listed: Int, left: Int) -> String {
+    let total = listed + left
+    let noun: String
+    switch severity {
+    case .error: noun = total == 1 ? "error" : "errors"
+    case .warning: noun = total == 1 ? "warning" : "warnings"
+    case .info: noun = "info"
+    }
+    return " (the listed ones: the scene has \(groupedThousands(Int64(total))) \(rule) \(noun), "
+        + "\(groupedThousands(Int64(listed))) listed, \(groupedThousands(Int64(left))) not listed: --max-violations)"
 }
 
 /// "15 pairs in calculator measure 56 pt, threshold 60 pt"; a range of values as `min–max`.

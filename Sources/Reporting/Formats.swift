@@ -289,7 +289,12 @@ extension Report {
         // whatever it finds: say so where a reviewer reads "passed".
         if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
-        out += failed > 0 ? ", \(failed) scene\(failed == 1 ? "" : "s") could not be loaded.\n\n" : ".\n\n"
+        // A scene refused for the work budget loaded: it is named as what it is.
+        let overBudget = scenes.filter(\.isOverWorkBudget).count, broken = failed - overBudget
+        var unchecked: [String] = []
+        if broken > 0 { unchecked.append("\(broken) scene\(broken == 1 ? "" : "s") could not be loaded") }
+        if overBudget > 0 { unchecked.append("\(overBudget) scene\(overBudget == 1 ? "" : "s") not checked (over the work budget)") }
+        out += unchecked.map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {
             out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed.**"
             out += " Only new and worsened violations fail the check.\n\n"
@@ -308,7 +313,7 @@ extension Report {
         var leftOutRows = 0, leftOutScenes = 0, leftOutViolations = 0
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
-            let status = s.status == .error ? "could not be loaded" : (s.violations.isEmpty ? "clean" : "violations")
+            let status = s.status == .error ? s.notCheckedStatus : (s.violations.isEmpty ? "clean" : "violations")
             let row = "| \(Escape.markdownCode(s.path)) | \(status) | \(s.count(.error)) | \(s.count(.warning)) | \(s.count(.info)) |\n"
             if leftOutRows > 0 || out.utf8.count + row.utf8.count > budget / 2 { leftOutRows += 1; continue }
             out += row
@@ -320,7 +325,7 @@ extension Report {
             if s.status == .error {
                 for d in s.errors {
                     let loc = d.location.map { ":\($0.line):\($0.column)" } ?? ""
-                    out += "- **load error** \(Escape.markdownCode(d.file + loc)): \(Escape.markdown(d.message))"
+                    out += "- **\(s.isOverWorkBudget ? "not checked" : "load error")** \(Escape.markdownCode(d.file + loc)): \(Escape.markdown(d.message))"
                     out += "\(d.hint.map { " — \(Escape.markdown($0))" } ?? "")\n"
                 }
                 return out
@@ -403,7 +408,7 @@ extension Report {
         for s in scenes where s.status == .error || !s.violations.isEmpty || !s.ignored.isEmpty || s.stopped != nil {
             if closed { leftOutScenes += 1; leftOutViolations += s.violations.count; continue }
             let groups: [ViolationGroup] = s.status == .error ? []
-                : expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst)
+                : expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst, omitted: s.omitted)
             let total = groups.reduce(0) { $0 + $1.count }
             let whole = details(s, groups, shown: total)
             if out.utf8.count + whole.utf8.count <= budget { out += whole; continue }

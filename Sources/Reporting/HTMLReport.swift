@@ -19,7 +19,7 @@ extension Report {
         var body = banner()
         var anyReplay = false
         // Each scene folded once: the table counts its groups, the index and its section show them.
-        let folded = scenes.map { foldViolations($0.violationsNewFirst) }
+        let folded = scenes.map { foldViolations($0.violationsNewFirst, omitted: $0.omitted) }
         let shown = Self.cardsShown(folded: folded, limit: cardLimit)
         body += sceneTable(folded: folded)
         body += ruleIndex(folded: folded, shown: shown)
@@ -136,7 +136,8 @@ extension Report {
         let gate = failOn.map { "fails on \($0.rawValue)\($0 == .error ? "" : " and worse")" } ?? "never fails (--fail-on never)"
         var out = "<header class=\"banner \(failsPage ? "fail" : "pass")\" id=\"top\">\n"
         out += "<p class=\"verdict\"><span class=\"verdict-word\">\(failsPage ? "✕ Fail" : "✓ Pass")</span>"
-        out += "<span class=\"gate\">gate: \(gate)\(broken > 0 ? "; \(broken) scene\(broken == 1 ? "" : "s") could not be loaded" : "")</span></p>\n"
+        let unchecked = scenes.contains(where: \.isOverWorkBudget) ? "; \(Escape.html(notCheckedCounts))" : "; \(broken) scene\(broken == 1 ? "" : "s") could not be loaded"
+        out += "<span class=\"gate\">gate: \(gate)\(broken > 0 ? unchecked : "")</span></p>\n"
         out += "<h1>spatialcheck report</h1>\n"
         out += "<ul class=\"counts\">"
         out += "<li class=\"count-error\"><b>\(e)</b> error\(e == 1 ? "" : "s")</li>"
@@ -172,7 +173,7 @@ extension Report {
         out += "<th scope=\"col\" data-type=\"num\" class=\"n\">duration (s)</th></tr></thead>\n<tbody>\n"
         for (n, s) in scenes.enumerated() {
             let status: String, rank: Int
-            if s.status == .error { status = "<span class=\"status-broken\">could not be loaded</span>"; rank = 0 }
+            if s.status == .error { status = "<span class=\"status-broken\">\(s.notCheckedStatus)</span>"; rank = 0 }
             else if s.violations.isEmpty && s.omittedCount == 0 { status = "<span class=\"status-clean\">✓ clean</span>"; rank = 4 }
             else if s.count(.error) > 0 { status = "<span class=\"sev-error\">errors</span>"; rank = 1 }
             else if s.count(.warning) > 0 { status = "<span class=\"sev-warning\">warnings</span>"; rank = 2 }
@@ -230,7 +231,7 @@ extension Report {
         var out = "<section class=\"scene\" id=\"scene-\(n)\">\n"
         out += "<h2>\(Escape.html(s.path))\(s.name.map { " <span class=\"scene-name\">\(Escape.html($0))</span>" } ?? "")</h2>\n"
         if s.status == .error {
-            out += "<p class=\"status-broken\">Could not be loaded:</p>\n"
+            out += "<p class=\"status-broken\">\(s.isOverWorkBudget ? "Not checked, over the work budget" : "Could not be loaded"):</p>\n"
             out += "<ul class=\"errors\">" + s.errors.map { "<li><code>\(htmlLines($0.description))</code></li>" }.joined() + "</ul>\n</section>\n"
             return out
         }

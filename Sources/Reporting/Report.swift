@@ -172,6 +172,33 @@ public struct SceneReport: Sendable {
 
     /// Violations left out of the report (all rules and severities).
     public var omittedCount: Int { omitted.reduce(0) { $0 + $1.count } }
+
+    /// How every message refusing a scene for the work budget before its first frame begins
+    /// (`WorkBudget.check`): such a scene loaded, but was not simulated.
+    public static let workBudgetRefusal = "the scene asks for "
+
+    /// True for a scene refused before its first frame because its work alone is over the budget
+    /// (`--max-work`), not because it could not be loaded (trial s19 F8b).
+    public var isOverWorkBudget: Bool {
+        status == .error && !errors.isEmpty && errors.allSatisfy { $0.message.hasPrefix(SceneReport.workBudgetRefusal) }
+    }
+
+    /// What the reports say of a scene with status `.error`: "could not be loaded", or for a
+    /// work-budget refusal "not checked: over the work budget".
+    public var notCheckedStatus: String { isOverWorkBudget ? "not checked: over the work budget" : "could not be loaded" }
+}
+
+extension Report {
+    /// The scenes that were not checked, for the summaries: "1 could not be loaded", "2 not checked
+    /// (over the work budget)", or both joined by ", "; "" when none.
+    public var notCheckedCounts: String {
+        let budget = scenes.filter(\.isOverWorkBudget).count
+        let broken = scenes.filter { $0.status == .error }.count - budget
+        var parts: [String] = []
+        if broken > 0 { parts.append("\(broken) could not be loaded") }
+        if budget > 0 { parts.append("\(budget) not checked (over the work budget)") }
+        return parts.joined(separator: ", ")
+    }
 }
 
 /// A scene that stopped before its last frame: frames 0…`afterFrame` were checked, of `frames`
@@ -191,9 +218,36 @@ public struct EarlyStop: Sendable, Equatable {
         self.afterFrame = afterFrame; self.frames = frames; self.trackingLimit = 0; self.pairTestBudget = pairTestBudget
     }
 
+    /// Set when the stop is the work budget's projection (`WorkProjection`), not the work counted:
+    /// the frames the rate was taken from, the work per frame in them, the whole scene's projected
+    /// work and the `--max-work` suggested to check it whole.
+    public var projection: Projection?
+    public struct Projection: Sendable, Equatable {
+        public var window: ClosedRange<Int>
+        public var rate: Int
+        public var units: Int
+        public var suggestedBudget: Int
+        public init(window: ClosedRange<Int>, rate: Int, units: Int, suggestedBudget: Int) {
+            self.window = window; self.rate = rate; self.units = units; self.suggestedBudget = suggestedBudget
+        }
+    }
+    public init(afterFrame: Int, frames: Int, pairTestBudget: Int, projection: Projection) {
+        self.init(afterFrame: afterFrame, frames: frames, pairTestBudget: pairTestBudget)
+        self.projection = projection
+    }
+
     /// The line each report format prints for a scene that stopped early.
     public var line: String {
         let covered = afterFrame == 0 ? "frame 0" : "frames 0–\(afterFrame)"
+        if let budget = pairTestBudget, let p = projection {
+            let n = { (x: Int) in groupedThousands(Int64(x)) }
+            return "checking stopped after frame \(afterFrame) of \(frames), before the work budget was spent: frames \(p.window.lowerBound)–\(p.window.upperBound) "
+                + "took \(n(p.rate)) units of work each, so all \(n(frames)) frames would take about \(n(p.units)) units, "
+                + "more than the work budget of \(n(budget)) units (--max-work, about 1,000 instructions each); the counts and spans cover \(covered) only. "
+                + "That much work comes from many entities moving for many frames, from a viewer moving or turning among many entities, "
+                + "or from many windows, volumes or controls on or around one spot: "
+                + "check fewer frames (--duration, --frame-rate), spread the content out, or check it whole with --max-work \(n(p.suggestedBudget)) (0 = no limit)"
+        }
         if let budget = pairTestBudget {
             return "checking stopped after frame \(afterFrame) of \(frames): the scene took more than the work budget of "
                 + "\(groupedThousands(Int64(budget))) units (--max-work, about 1,000 instructions each); the counts and spans cover \(covered) only. "
@@ -424,8 +478,14 @@ extension SceneReport {
             if let stopped {
                 let reason: (String, JSON) = stopped.pairTestBudget.map { ("pairTestBudget", .int($0)) }
                     ?? ("trackingLimit", .int(stopped.trackingLimit))
-                after.append(("stopped", .object([("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)),
-                                                  reason, ("message", .string(stopped.line))])))
+                var fields: [(String, JSON)] = [("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)), reason]
+                if let p = stopped.projection {
+                    fields.append(("projection", .object([("fromFrame", .int(p.window.lowerBound)), ("toFrame", .int(p.window.upperBound)),
+                                                          ("unitsPerFrame", .int(p.rate)), ("projectedWork", .int(p.units)),
+                                                          ("suggestedMaxWork", .int(p.suggestedBudget))])))
+                }
+                fields.append(("message", .string(stopped.line)))
+                after.append(("stopped", .object(fields)))
             }
             if !warnings.isEmpty { after.append(("warnings", .array(warnings.map(diagnosticJSON)))) }
             if !ignored.isEmpty { after.append(("ignored", .array(ignored.map(\.json)))) }
@@ -516,7 +576,7 @@ extension Report {
             spill()
             switch scene.status {
             case .error:
-                out += paint.bold(t(scene.path)) + "  " + paint.red("could not be loaded") + "\n"
+                out += paint.bold(t(scene.path)) + "  " + paint.red(scene.notCheckedStatus) + "\n"
                 for e in scene.errors {
                     out += "  " + e.description.split(separator: "\n", omittingEmptySubsequences: false)
                         .joined(separator: "\n  ") + "\n"
@@ -529,7 +589,7 @@ extension Report {
                 out += "; " + Report.settingsText(pointAngle: scene.pointAngle ?? pointAngle,
                                                   fixedPointSize: scene.fixedPointSize ?? fixedPointSize) + "\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
-                let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations)
+                let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations, omitted: scene.omitted)
                 for group in groups {
                     spill()
                     guard let v = group.members.first else { continue }
@@ -584,11 +644,11 @@ extension Report {
         let checked = scenes.count - failed
         var summary: String
         if checked == 0 && failed > 0 {
-            summary = "no scene checked: \(failed) could not be loaded"
+            summary = "no scene checked: \(notCheckedCounts)"
         } else {
             summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: "
             summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
-            if failed > 0 { summary += ", \(failed) could not be loaded" }
+            if failed > 0 { summary += ", \(notCheckedCounts)" }
         }
         if let counts = baselineStatusCounts {
             func c(_ s: BaselineStatus) -> Int { counts[s] ?? 0 }

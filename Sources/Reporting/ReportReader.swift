@@ -189,6 +189,12 @@ extension Report {
                after >= 0, after < 1e12, frames >= 0, frames < 1e12 {
                 if let budget = number(st["pairTestBudget"]), budget >= 0, budget < 1e18 {
                     scene.stopped = EarlyStop(afterFrame: Int(after), frames: Int(frames), pairTestBudget: Int(budget))
+                    if let p = st["projection"] as? [String: Any], let from = number(p["fromFrame"]), let to = number(p["toFrame"]),
+                       let rate = number(p["unitsPerFrame"]), let units = number(p["projectedWork"]), let suggested = number(p["suggestedMaxWork"]),
+                       [from, to, rate, units, suggested].allSatisfy({ $0 >= 0 && $0 < 9e18 }), from <= to {
+                        scene.stopped?.projection = EarlyStop.Projection(window: Int(from)...Int(to), rate: Int(rate), units: Int(units),
+                                                                         suggestedBudget: Int(suggested))
+                    }
                 } else if let limit = number(st["trackingLimit"]), limit >= 0, limit < 1e12 {
                     scene.stopped = EarlyStop(afterFrame: Int(after), frames: Int(frames), trackingLimit: Int(limit))
                 }

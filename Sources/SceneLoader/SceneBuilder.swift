@@ -591,13 +591,29 @@ final class SceneBuilder {
     /// `parseId` with the index of the `id` pair (-1: none).
     private func parseId(_ m: YMap, _ index: Int, _ what: String) -> (String, SourceLocation)? {
         guard let n = m.require(index, "id", in: what, reader: r) else { return nil }
-        guard let s = r.string(n, "'id' of \(what)") else { return nil }
+        guard let raw = r.string(n, "'id' of \(what)") else { return nil }
+        let s = Self.canonicalId(raw)
         guard Self.isValidId(s) else {
+            if let mark = s.unicodeScalars.first(where: { $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .spacingMark || $0.properties.generalCategory == .enclosingMark }) {
+                let hex = String(mark.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                r.error(n.loc, "'id' '\(quoted(s))' has a combining mark (\(code)) that does not join the letter before it into one letter; ids may contain only letters (of any script), the digits 0-9, '-', '_' and '.'",
+                        hint: "type the accented letter as one character (an accent that composes, as in 'é', is accepted either way), or leave the mark out")
+                return nil
+            }
             r.error(n.loc, "'id' '\(quoted(s))' may contain only letters (of any script), the digits 0-9, '-', '_' and '.'",
                     hint: "ids are joined with '/' into paths like 'player/controls/play'")
             return nil
         }
         return (s, n.loc)
+    }
+
+    /// An id in Unicode's composed form (NFC): a letter typed with a combining accent (NFD, as
+    /// macOS file tools write it: "A" + U+0301) is the same id as the precomposed letter ("Á"), so
+    /// both are accepted and every path, fingerprint and baseline holds the one form (trial s19
+    /// F8e). ASCII ids, all but a few, are returned as they are without a look at Unicode tables.
+    static func canonicalId(_ s: String) -> String {
+        s.utf8.allSatisfy({ $0 < 0x80 }) ? s : s.precomposedStringWithCanonicalMapping
     }
 
     /// An entity's or element's path over `Limits.maxEntityPath` bytes is an error, reported
@@ -611,8 +627,17 @@ final class SceneBuilder {
 
     /// Claims `id` among its siblings and `path` in the scene: the first use keeps both (each
     /// table is hashed once on the usual path: insert, and put the first use back on a duplicate).
-    private func claim(id: String, loc: SourceLocation, siblings: inout SiblingIds, path: String) {
+    /// `entry`: where the entity or element itself is (an alias's line when it is one).
+    private func claim(id: String, loc: SourceLocation, entry: SourceLocation, siblings: inout SiblingIds, path: String) {
         if let prev = siblings.claim(id, loc) {
+            if prev == loc && entry != loc {
+                // The same `id` value twice: an alias (`*name`) repeated an anchored entry, id and
+                // all (trial s19 F8c: "a sibling at 5:13 … (5:13 and 5:13)").
+                r.error(entry, "duplicate id '\(id)': this entry is an alias of the one whose id is at \(prev), so it has the same id",
+                        hint: "ids must be unique among siblings; the path '\(path)' would name both (\(prev) and \(entry)); "
+                            + "write the repeated entry out with its own id instead of an alias")
+                return
+            }
             r.error(loc, "duplicate id '\(id)': a sibling at \(prev) already uses it",
                     hint: "ids must be unique among siblings; the path '\(path)' would name both (\(prev) and \(loc))")
             return
@@ -701,7 +726,7 @@ final class SceneBuilder {
         }
         let path = parent.map { Self.joinedPath($0.path, id) } ?? id
         checkPathLength(path, parentPath: parent?.path, at: idInfo?.1 ?? n.loc, kind: kind?.rawValue ?? "entity", id: id)
-        if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: path) }
+        if let (id, loc) = idInfo { claim(id: id, loc: loc, entry: n.loc, siblings: &siblings, path: path) }
 
         // Anchor.
         var anchor = parent?.anchor ?? .world
@@ -1082,7 +1107,7 @@ final class SceneBuilder {
         if k.other { m.checkKeys(elementKeys, in: Self.what("element", id), reader: r, elsewhere: elementElsewhereKeys) }
         let epath = Self.joinedPath(path, id)
         checkPathLength(epath, parentPath: path, at: idInfo?.1 ?? m.loc, kind: "element", id: id)
-        if let (id, loc) = idInfo { claim(id: id, loc: loc, siblings: &siblings, path: epath) }
+        if let (id, loc) = idInfo { claim(id: id, loc: loc, entry: m.loc, siblings: &siblings, path: epath) }
         let role = m.value(k.role).flatMap { Self.role($0) ?? r.enumValue($0, "'role' of \(Self.what("element", id))", ElementRole.self) } ?? .custom
         var frame: RectPt?
         if let fn = m.require(k.frame, "frame", in: Self.what("element", id), reader: r,

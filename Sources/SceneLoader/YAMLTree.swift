@@ -293,7 +293,12 @@ struct TreeConverter {
                     count(anchored.node.loc, depth: depth, viaAlias: false)
                 }
             }
-            return anchored.node
+            // The value is the anchored one, but it stands where the alias is: an error about the
+            // value as a whole (a duplicate id repeated by an alias) points at the alias's line;
+            // the values inside keep their own lines.
+            var used = anchored.node
+            used.loc = loc
+            return used
         case YAML_SEQUENCE_START_EVENT:
             if counted { count(loc, depth: depth, viaAlias: false) }
             let anchor = events.event.pointee.data.sequence_start.anchor.map { String(cString: $0) }

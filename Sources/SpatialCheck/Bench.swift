@@ -63,6 +63,9 @@ extension SpatialCheck {
         public var stoppedAfterFrame: Int?
         /// What stopped it: the tracking limit (`--max-tracked`, as `validate`), else the work budget.
         public var stoppedByTrackingLimit = false
+        /// When the work budget stopped it by projection (`WorkProjection`, as `validate`): the
+        /// window, the rate and the projected work.
+        public var projection: WorkProjection.Projected?
         /// ns per entity-frame of every run (`--repeat`), in the order they ran.
         public var runs: [Double] = []
         /// CPU time of the process (user + system, `CLOCK_PROCESS_CPUTIME_ID`) over the same region
@@ -250,12 +253,14 @@ extension SpatialCheck {
         let begin = SimulationPhaseTimes.now()
         var stopped: Int?
         var stoppedByTracking = false
+        var projected: WorkProjection.Projected?
         if options.rules {
             let engine = RuleEngine(scene: scene, configuration: options.configuration)
             // As `validate`: the violations one scene may track are bounded (memory), and so is its work (time).
             engine.trackingLimit = options.budget.trackedViolations
-            struct Stop: Error { var frame: Int; var tracking: Bool }
+            struct Stop: Error { var frame: Int; var tracking: Bool; var projection: WorkProjection.Projected? = nil }
             let units = options.budget.units
+            var projection = WorkProjection(budget: units, frames: frames)
             do {
                 try simulator.run(phases: &phases) { frame in
                     let t0 = SimulationPhaseTimes.now()
@@ -263,11 +268,14 @@ extension SpatialCheck {
                     rulesTime &+= SimulationPhaseTimes.now() &- t0
                     // As `validate`: the same scene stops after the same frame.
                     if engine.trackingLimitReached { throw Stop(frame: frame.frame, tracking: true) }
-                    if units > 0, engine.work > units { throw Stop(frame: frame.frame, tracking: false) }
+                    let work = engine.work
+                    if units > 0, work > units { throw Stop(frame: frame.frame, tracking: false) }
+                    if let p = projection.check(frame: frame.frame, work: work) { throw Stop(frame: frame.frame, tracking: false, projection: p) }
                 }
             } catch {
                 stopped = (error as? Stop)?.frame
                 stoppedByTracking = (error as? Stop)?.tracking ?? false
+                projected = (error as? Stop)?.projection
             }
             let t0 = SimulationPhaseTimes.now()
             violations = engine.finish().count
@@ -285,6 +293,7 @@ extension SpatialCheck {
             violations: violations, peakRSSAfterLoad: rssAfterLoad, peakRSS: peakResidentBytes(),
             stoppedAfterFrame: stopped)
         result.stoppedByTrackingLimit = stoppedByTracking
+        result.projection = projected
         result.cpu = cpu
         return result
     }
@@ -320,7 +329,9 @@ extension SpatialCheck {
                 ("peakRSSBytesAfterLoad", .int(r.peakRSSAfterLoad)),
                 ("peakRSSBytes", .int(r.peakRSS)),
                 ("stoppedAfterFrame", r.stoppedAfterFrame.map { .int($0) } ?? .null),
-                ("stoppedBy", r.stoppedAfterFrame == nil ? .null : .string(r.stoppedByTrackingLimit ? "trackingLimit" : "workBudget")),
+                ("stoppedBy", r.stoppedAfterFrame == nil ? .null : .string(r.stoppedByTrackingLimit ? "trackingLimit" : r.projection == nil ? "workBudget" : "workProjection")),
+                // The whole run's projected work when the projection stopped it (`WorkProjection`), else null.
+                ("projectedWork", r.projection.map { .int($0.units) } ?? .null),
                 ("repeat", .object([
                     ("runs", .int(max(1, r.runs.count))),
                     ("medianNanosecondsPerEntityFrame", JSON.rounded(spread.median, digits: 6)),
@@ -347,9 +358,13 @@ extension SpatialCheck {
             out += "size         \(r.entities) entities, \(r.nodes) nodes, \(r.animations) animations\n"
             out += "frames       \(r.frames) at \(num(r.frameRate, 0)) Hz (load \(num(Double(r.loadNanoseconds) / 1e6)) ms)\n"
             if let f = r.stoppedAfterFrame {
+                let n = { (x: Int) in groupedThousands(Int64(x)) }
                 let why = r.stoppedByTrackingLimit
                     ? "it reached the most distinct violations one scene may track (--max-tracked), as validate stops"
-                    : "the run passed the work budget (--max-work)"
+                    : r.projection.map { p in
+                        "frames \(p.window.lowerBound)–\(p.window.upperBound) took \(n(p.rate)) work units each, so the run would take about "
+                            + "\(n(p.units)), more than the work budget (--max-work), as validate stops; --max-work \(n(WorkProjection.suggestedBudget(p.units))) runs it whole"
+                    } ?? "the run passed the work budget (--max-work)"
                 out += "stopped      after frame \(f): \(why); the figures cover frames 0–\(f)\n"
             }
             out += "throughput   \(num(r.framesPerSecond)) frames/s, \(num(r.entityFramesPerSecond / 1e6, 2)) M entity-frames/s, "

@@ -348,14 +348,23 @@ extension SpatialCheck {
         struct Stop: Error { var stop: EarlyStop }
         let frames = simulator.frameCount, workBudget = budget.units
         var stopped: EarlyStop?
+        // Stops early, too, when the work of the steady frames projects the whole scene well over
+        // the budget (`WorkProjection`).
+        var projection = WorkProjection(budget: workBudget, frames: frames)
         do {
             try simulator.run { frame in
                 engine.consume(frame)
                 if engine.trackingLimitReached {
                     throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, trackingLimit: budget.trackedViolations))
                 }
-                if workBudget > 0, engine.work > workBudget {
+                let work = engine.work
+                if workBudget > 0, work > workBudget {
                     throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, pairTestBudget: workBudget))
+                }
+                if let p = projection.check(frame: frame.frame, work: work) {
+                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, pairTestBudget: workBudget,
+                                               projection: .init(window: p.window, rate: p.rate, units: p.units,
+                                                                 suggestedBudget: WorkProjection.suggestedBudget(p.units))))
                 }
             }
         } catch {
@@ -595,3 +604,4 @@ final class Counter: @unchecked Sendable {
     private var value = 0
     func take() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
 }
+

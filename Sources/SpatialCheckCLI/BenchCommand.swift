@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
             help: "Run the pipeline N times on the loaded scene (1 to 1000) and report the median run, the minimum, the maximum and the spread.")
     var repeats = 1
     @Option(name: .customLong("max-work"), parsing: .unconditional,
-            help: "validate's work budget, in units of about 1,000 instructions (default \(WorkBudget.defaultUnits); 0 = no limit): --frames over it is refused before the run, and a run that passes it stops after that frame and says so.")
+            help: "validate's work budget, in units of about 1,000 instructions (default \(WorkBudget.defaultUnits); 0 = no limit): --frames over it is refused before the run, and a run that passes it, or whose work projected from its steady frames is over 1.25 × it (as validate), stops after that frame and says so.")
     var maxWork = WorkBudget.defaultUnits
     @Option(name: .customLong("max-tracked"), parsing: .unconditional,
             help: "validate's limit on the distinct violations one scene may track (default \(WorkBudget.defaultTrackedViolations); 0 = no limit; about 1 KB of memory each): a run that reaches it stops after that frame and says so.")

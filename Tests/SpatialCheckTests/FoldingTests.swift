@@ -319,4 +319,54 @@ import Rules
         #expect(r.stdout == RuleCatalog.renderNotChecked())
         #expect(try CLIHarness.run(["rules", "--manual", "--format", "json"]).status == 2)
     }
+
+    /// `--max-violations` left violations of a group's rule and severity out of the scene's list:
+    /// the summary says that its count and range are of the listed ones and how many the scene has
+    /// (trial s19 F8a: "100 pairs in shelf measure 30.4–55.7 pt_eq" of 1,907), in every format
+    /// that prints it; a rule with nothing left out keeps the plain summary.
+    @Test func aGroupSaysHowManyOfItsRuleAreListed() {
+        let vs = [
+            FoldingTests.v("target-center-spacing", ["shelf/a", "shelf/b"], measured: 30.4),
+            FoldingTests.v("target-center-spacing", ["shelf/b", "shelf/c"], measured: 55.7),
+            FoldingTests.v("target-center-spacing", ["rack/a", "rack/b"], measured: 40),
+            FoldingTests.v("target-center-spacing", ["rack/b", "rack/c"], measured: 41),
+            FoldingTests.v("target-no-overlap", ["shelf/a", "shelf/b"], measured: 2, threshold: 0, message: "shelf/a and shelf/b overlap by 2 pt"),
+            FoldingTests.v("target-no-overlap", ["shelf/b", "shelf/c"], measured: 3, threshold: 0, message: "shelf/b and shelf/c overlap by 3 pt"),
+        ]
+        let omitted = [OmittedViolations(rule: "target-center-spacing", severity: .error, count: 1_903),
+                       OmittedViolations(rule: "target-center-spacing", severity: .warning, count: 7)]
+        let groups = foldViolations(vs, omitted: omitted)
+        // 4 listed + 1,903 left out = 1,907 errors of the rule; the warnings left out are another severity.
+        let note = " (the listed ones: the scene has 1,907 target-center-spacing errors, 4 listed, 1,903 not listed: --max-violations)"
+        #expect(groups.map(\.summary) == [
+            "2 pairs in shelf measure 30.4–55.7 pt, threshold 60.0 pt" + note,
+            "2 pairs in rack measure 40.0–41.0 pt, threshold 60.0 pt" + note,
+            "2 pairs in shelf measure 2.00–3.00 pt, threshold 0.00 pt",
+        ])
+        // Without `omitted` (`--expand`, or nothing left out): as before.
+        #expect(foldViolations(vs).first?.summary == "2 pairs in shelf measure 30.4–55.7 pt, threshold 60.0 pt")
+        var scene = SceneReport(path: "s.scene.yaml", status: .checked, frameRate: 90, frames: 1, duration: 0.01, violations: vs)
+        scene.omitted = omitted
+        let report = Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error, scenes: [scene])
+        #expect(report.text().contains("measure 30.4–55.7 pt, threshold 60.0 pt (the listed ones: the scene has 1,907 target-center-spacing errors, 4 listed"))
+        #expect(report.markdown().contains("the scene has 1,907 target-center-spacing errors, 4 listed, 1,903 not listed"))
+        #expect(report.html(snapshots: [:]).contains("the scene has 1,907 target-center-spacing errors, 4 listed, 1,903 not listed"))
+    }
+
+    /// The container in the summary comes from input (entity paths, or a saved report): each
+    /// format escapes the summary with its note.
+    @Test func theListedNoteIsEscapedInEveryFormat() {
+        let box = "<script>alert(1)\u{1B}[2J"
+        let vs = [FoldingTests.v("target-center-spacing", ["\(box)/a", "\(box)/b"], measured: 40),
+                  FoldingTests.v("target-center-spacing", ["\(box)/b", "\(box)/c"], measured: 41)]
+        var scene = SceneReport(path: "s.scene.yaml", status: .checked, frameRate: 90, frames: 1, duration: 0.01, violations: vs)
+        scene.omitted = [OmittedViolations(rule: "target-center-spacing", severity: .error, count: 3)]
+        let report = Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error, scenes: [scene])
+        #expect(foldViolations(vs, omitted: scene.omitted).first?.summary
+                == "2 pairs in \(box) measure 40.0–41.0 pt, threshold 60.0 pt (the listed ones: the scene has 5 target-center-spacing errors, 2 listed, 3 not listed: --max-violations)")
+        let text = report.text(), md = report.markdown(), html = report.html(snapshots: [:])
+        #expect(!text.contains("\u{1B}") && text.contains("the scene has 5 target-center-spacing errors"))
+        #expect(!html.contains("<script>alert") && !html.contains("\u{1B}") && html.contains("the scene has 5 target-center-spacing errors"))
+        #expect(!md.contains("<script>alert") && !md.contains("\u{1B}") && md.contains("the scene has 5 target-center-spacing errors"))
+    }
 }

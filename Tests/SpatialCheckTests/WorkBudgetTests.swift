@@ -213,6 +213,20 @@ import Simulation
         #expect(error.file == path)
         #expect(error.message == "the scene asks for at least 108,000 units of work (3 entities × 9000 frames, 4 units each); the work budget is 10,000 units (--max-work)")
         #expect(error.hint?.contains("--max-work N") == true)
+        // It loaded: the reports head it as what it is, not "could not be loaded" (trial s19 F8b).
+        #expect(scene.isOverWorkBudget)
+        let text = SpatialCheck.render(v, format: .text)
+        #expect(text.contains("  not checked: over the work budget\n") && !text.contains("could not be loaded"))
+        #expect(text.contains("no scene checked: 1 not checked (over the work budget)"))
+        let md = SpatialCheck.render(v, format: .markdown)
+        #expect(md.contains("| not checked: over the work budget |") && md.contains(", 1 scene not checked (over the work budget)."))
+        #expect(!md.contains("could not be loaded"))
+        let html = SpatialCheck.render(v, format: .html)
+        #expect(html.contains(">not checked: over the work budget</span>") && html.contains("; 1 not checked (over the work budget)"))
+        #expect(!html.lowercased().contains("could not be loaded"))
+        // A scene that could not be loaded keeps its heading.
+        let missing = SpatialCheck.runValidation(paths: [path + ".missing.scene.yaml"], options: options)
+        #expect(SpatialCheck.render(missing, format: .text).contains("could not be loaded"))
     }
 
     /// `simulate` writes a row per entity-frame: the same entity-frame budget refuses the scene

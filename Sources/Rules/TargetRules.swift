@@ -258,11 +258,16 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// test (no early return), and whichever image it takes (tilted: `quadGapIsBelow` true;
     /// upright: `evaluate`'s gap below `edgeGap`) it reports one spacing finding whose value is the
     /// separation: so it is reported directly, and the edge gap (`aux`) is computed, by the same
-    /// code, only for a finding that becomes its violation's worst (its quads kept for `finish`
-    /// when tilted, the upright gap set at once).
+    /// code (`spacingEdge`), only for the finding that stays its violation's worst: a finding that
+    /// becomes the worst keeps the pair's inputs (`SpacingSlots.keepInputs`), and `finish` computes
+    /// the gap of the frame that stayed the worst.
     var spacingBound = true
     /// Spacing findings settled by the bound (`spacingBound`), for tests and bench.
     private(set) var spacingsSettled = 0
+    /// Whether a settled finding that becomes its violation's worst keeps the pair's inputs for
+    /// `finish` (`SpacingSlots.keepInputs`); off, its edge gap is computed in its frame, as before
+    /// (tests compare the two, bit for bit).
+    var deferSettledEdges = true
     /// Per aggregate slot of target-center-spacing: the largest cosine of a centre separation
     /// reported to it, the frame whose finding left its gap for `finish`, and the two image quads
     /// of that frame (`SpacingSlots`).
@@ -522,11 +527,13 @@ final class TargetPairAnalyzer: RuleProcessor {
         let skipWorse = spacingShortcut && !keep
         // Room for the aggregates this frame may add (a slot beyond it is not deferred).
         if spacingShortcut { spacingSlots.reserve(out.aggregates.count + out.aggregates.count / 4 + 4_096) }
-        let worstCos = spacingSlots.cosine, lateFrame = spacingSlots.frame, lateQuads = spacingSlots.quads
+        let worstCos = spacingSlots.cosine, lateFrame = spacingSlots.frame
+        let lateKind = spacingSlots.kind, lateKept = spacingSlots.kept
         let slotRoom = spacingSlots.capacity
         // The bound's verdict: the edge gap below this (degrees; `spacingSettles`).
         let settleBelow = edgeGap * pa
         let boundOn = spacingShortcut && spacingBound && edgeGap > 0 && edgeGap.isFinite && pa > 0 && pa.isFinite
+        let deferEdges = deferSettledEdges
         defer {
             closestPointsSkipped += skippedGaps; angularTests += tested; findingsReported &+= reported
             gapsDeferred += deferred; separationsSkipped += noSeparation; spacingsSettled += settled
@@ -606,18 +613,30 @@ final class TargetPairAnalyzer: RuleProcessor {
                         let k = Int(p.slot)
                         if k < slotRoom, !(worstCos[k] >= cosv) { worstCos[k] = cosv }
                         if worst {
-                            // The edge gap the exact test would have reported, by its code: the
-                            // tilted images' quads kept for `finish`, or the upright gap now.
-                            let edge = Self.spacingEdge(f.center[a] - head, f.center[b] - head, dir[i], dir[j],
-                                                        distA: f.distance[a], distB: f.distance[b], hw[i], hh[i], hw[j], hh[j],
-                                                        axesA: fl[i] ? (au[i], av[i]) : nil, axesB: fl[j] ? (au[j], av[j]) : nil)
-                            if edge.tilted, k < slotRoom {
+                            // The edge gap the exact test would have reported, computed at the
+                            // end by its code (`spacingEdge`) from the pair's inputs kept now, for
+                            // the frame that stays the worst (a walking viewer's pairs make a new
+                            // worst in most frames).
+                            if deferEdges, k < slotRoom {
                                 lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
-                                lateQuads[2 * k] = edge.qa; lateQuads[2 * k + 1] = edge.qb
+                                SpacingSlots.keepInputs(lateKept, lateKind, slot: k, f.center[a] - head, f.center[b] - head,
+                                                        distA: f.distance[a], distB: f.distance[b], hw[i], hh[i], hw[j], hh[j],
+                                                        flatA: fl[i], au[i], av[i], flatB: fl[j], au[j], av[j])
                             } else {
-                                if k < slotRoom { lateFrame[k] = -1 }
-                                let gap = edge.tilted ? quadGap(edge.qa, edge.qb).gap : edge.gap
-                                out.setAux(slot: k, rule: spacingRuleIndex, worstFrame: f.frame, gap / pa)
+                                // In its frame (`deferSettledEdges` off; or no room to keep the
+                                // inputs, which the bound's guard leaves to the exact path): the
+                                // tilted images' quads kept for `finish`, or the upright gap now.
+                                let edge = Self.spacingEdge(f.center[a] - head, f.center[b] - head, dir[i], dir[j],
+                                                            distA: f.distance[a], distB: f.distance[b], hw[i], hh[i], hw[j], hh[j],
+                                                            axesA: fl[i] ? (au[i], av[i]) : nil, axesB: fl[j] ? (au[j], av[j]) : nil)
+                                if edge.tilted, k < slotRoom {
+                                    lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
+                                    SpacingSlots.keepQuads(lateKept, lateKind, slot: k, edge.qa, edge.qb)
+                                } else {
+                                    if k < slotRoom { lateFrame[k] = -1 }
+                                    let gap = edge.tilted ? quadGap(edge.qa, edge.qb).gap : edge.gap
+                                    out.setAux(slot: k, rule: spacingRuleIndex, worstFrame: f.frame, gap / pa)
+                                }
                             }
                         }
                     }
@@ -687,7 +706,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                                 if !(worstCos[k] >= cosv) { worstCos[k] = cosv }
                                 if worst {
                                     lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
-                                    lateQuads[2 * k] = qa.quad; lateQuads[2 * k + 1] = qb.quad
+                                    SpacingSlots.keepQuads(lateKept, lateKind, slot: k, qa.quad, qb.quad)
                                 }
                             } else if worst {
                                 // No room to keep the quads: the gap now.
@@ -840,8 +859,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         if let rule = spacingRule {
             let t = spacingSlots
             for s in 0..<t.capacity where t.frame[s] >= 0 {
-                let g = quadGap(t.quads[2 * s], t.quads[2 * s + 1]).gap
-                out.setAux(slot: s, rule: rule, worstFrame: Int(t.frame[s]), g / pointAngle)
+                out.setAux(slot: s, rule: rule, worstFrame: Int(t.frame[s]), t.gap(slot: s) / pointAngle)
             }
         }
         spacingSlots.reserve(0, reset: true)
@@ -903,8 +921,8 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// upright images' gap (`gap`). `pa`, `pb`: the two centres relative to the eye, `da`, `db`
     /// the unit directions to them, `distA`, `distB` their distances (`FrameQuantities.distance`);
     /// `axesA`, `axesB`: a flat entity's half-axes (`flatAxes`), else nil. The same arithmetic in
-    /// the same order as the test, so the same bits. (Values only: passing the frame's quantities
-    /// to a function that is not inlined would copy them, retaining each of their arrays.)
+    /// the same order as the test, so the same bits. (Values only: it runs in `finish`, from the
+    /// values a settled finding kept, `SpacingSlots.gap`.)
     @inline(never)
     static func spacingEdge(_ pa: Vec3, _ pb: Vec3, _ da: Vec3, _ db: Vec3, distA: Double, distB: Double,
                             _ hwa: Double, _ hha: Double, _ hwb: Double, _ hhb: Double,
@@ -1062,33 +1080,90 @@ final class TargetPairAnalyzer: RuleProcessor {
 /// `TargetPairAnalyzer`'s values per aggregate slot of target-center-spacing, in buffers it reads
 /// and writes through pointers in the pair test (no copy-on-write or exclusivity checks per pair):
 /// the largest cosine of a centre separation reported to the aggregate (NaN: none), the frame whose
-/// finding left its edge gap for the end (-1: none) and that frame's two image quads.
+/// finding left its edge gap for the end (-1: none) and what that frame's gap is computed from
+/// (`kept`, `kind`): the two image quads the pair test had built (`keepQuads`), or, for a finding
+/// settled by the bound (`spacingBound`), the pair's inputs to the test (`keepInputs`), so that the
+/// pair's frame, its arctangents and its quads are computed once, at the end, for the frame that
+/// stayed the worst, and not for every new worst of a walking viewer's pairs.
 final class SpacingSlots {
+    /// Doubles kept per slot: two quads (12), or the pair's inputs (24).
+    static let width = 24
+    /// `kind` of a slot whose `kept` are two quads; any other value holds inputs (`inputs`), with
+    /// `flatA` and `flatB` set for a flat entity (its half-axes kept).
+    static let quads: UInt8 = 0, inputs: UInt8 = 1, flatA: UInt8 = 2, flatB: UInt8 = 4
     private(set) var capacity = 0
     private(set) var cosine = UnsafeMutablePointer<Double>.allocate(capacity: 1)
     private(set) var frame = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-    private(set) var quads = UnsafeMutablePointer<ImageQuad>.allocate(capacity: 2)
+    private(set) var kind = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    private(set) var kept = UnsafeMutablePointer<Double>.allocate(capacity: width)
 
     /// Room for `count` slots at least (more, so that growing is rare), the values kept; with
     /// `reset`, exactly `count` slots, all empty.
     func reserve(_ count: Int, reset: Bool = false) {
         guard reset || count > capacity else { return }
         let n = reset ? max(0, count) : max(count, capacity + capacity / 2)
+        let w = Self.width
         let c = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n))
         let f = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, n))
-        let q = UnsafeMutablePointer<ImageQuad>.allocate(capacity: max(2, 2 * n))
-        let kept = reset ? 0 : capacity
-        c.initialize(from: cosine, count: kept); f.initialize(from: frame, count: kept)
-        q.initialize(from: quads, count: 2 * kept)
-        (c + kept).initialize(repeating: .nan, count: n - kept)
-        (f + kept).initialize(repeating: -1, count: n - kept)
-        (q + 2 * kept).initialize(repeating: ImageQuad(center: .zero, u: .zero, v: .zero), count: 2 * (n - kept))
-        cosine.deallocate(); frame.deallocate(); quads.deallocate()
-        cosine = c; frame = f; quads = q
+        let k = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, n))
+        let q = UnsafeMutablePointer<Double>.allocate(capacity: w * max(1, n))
+        let old = reset ? 0 : capacity
+        c.initialize(from: cosine, count: old); f.initialize(from: frame, count: old)
+        k.initialize(from: kind, count: old); q.initialize(from: kept, count: w * old)
+        (c + old).initialize(repeating: .nan, count: n - old)
+        (f + old).initialize(repeating: -1, count: n - old)
+        (k + old).initialize(repeating: Self.quads, count: n - old)
+        (q + w * old).initialize(repeating: 0, count: w * (n - old))
+        cosine.deallocate(); frame.deallocate(); kind.deallocate(); kept.deallocate()
+        cosine = c; frame = f; kind = k; kept = q
         capacity = n
     }
 
-    deinit { cosine.deallocate(); frame.deallocate(); quads.deallocate() }
+    deinit { cosine.deallocate(); frame.deallocate(); kind.deallocate(); kept.deallocate() }
+
+    /// Keeps the two image quads of slot `s` (`kept` and `kind` as the pair test holds them).
+    @inline(__always)
+    static func keepQuads(_ kept: UnsafeMutablePointer<Double>, _ kind: UnsafeMutablePointer<UInt8>, slot s: Int,
+                          _ qa: ImageQuad, _ qb: ImageQuad) {
+        let r = kept + width * s
+        r[0] = qa.center.x; r[1] = qa.center.y; r[2] = qa.u.x; r[3] = qa.u.y; r[4] = qa.v.x; r[5] = qa.v.y
+        r[6] = qb.center.x; r[7] = qb.center.y; r[8] = qb.u.x; r[9] = qb.u.y; r[10] = qb.v.x; r[11] = qb.v.y
+        kind[s] = quads
+    }
+
+    /// Keeps what `TargetPairAnalyzer.spacingEdge` needs of the pair of slot `s`: the centres
+    /// relative to the eye (`pa`, `pb`; the directions are `normalize` of them, as the pass computes
+    /// them), the distances, the upright half-extents and, for a flat entity, its half-axes.
+    @inline(__always)
+    static func keepInputs(_ kept: UnsafeMutablePointer<Double>, _ kind: UnsafeMutablePointer<UInt8>, slot s: Int,
+                           _ pa: Vec3, _ pb: Vec3, distA: Double, distB: Double,
+                           _ hwa: Double, _ hha: Double, _ hwb: Double, _ hhb: Double,
+                           flatA: Bool, _ ua: Vec3, _ va: Vec3, flatB: Bool, _ ub: Vec3, _ vb: Vec3) {
+        let r = kept + width * s
+        r[0] = pa.x; r[1] = pa.y; r[2] = pa.z; r[3] = pb.x; r[4] = pb.y; r[5] = pb.z
+        r[6] = distA; r[7] = distB; r[8] = hwa; r[9] = hha; r[10] = hwb; r[11] = hhb
+        r[12] = ua.x; r[13] = ua.y; r[14] = ua.z; r[15] = va.x; r[16] = va.y; r[17] = va.z
+        r[18] = ub.x; r[19] = ub.y; r[20] = ub.z; r[21] = vb.x; r[22] = vb.y; r[23] = vb.z
+        kind[s] = inputs | (flatA ? Self.flatA : 0) | (flatB ? Self.flatB : 0)
+    }
+
+    /// The edge gap (degrees) of the finding slot `s` keeps (its `frame` ≥ 0): `quadGap` of the
+    /// kept quads, or what the pair test would have measured from the kept inputs (`spacingEdge`,
+    /// the same code with the same values, so the same bits).
+    func gap(slot s: Int) -> Double {
+        let r = kept + Self.width * s, k = kind[s]
+        if k == Self.quads {
+            let qa = ImageQuad(center: SIMD2(r[0], r[1]), u: SIMD2(r[2], r[3]), v: SIMD2(r[4], r[5]))
+            let qb = ImageQuad(center: SIMD2(r[6], r[7]), u: SIMD2(r[8], r[9]), v: SIMD2(r[10], r[11]))
+            return quadGap(qa, qb).gap
+        }
+        let pa = Vec3(r[0], r[1], r[2]), pb = Vec3(r[3], r[4], r[5])
+        let axesA = k & Self.flatA != 0 ? (Vec3(r[12], r[13], r[14]), Vec3(r[15], r[16], r[17])) : nil
+        let axesB = k & Self.flatB != 0 ? (Vec3(r[18], r[19], r[20]), Vec3(r[21], r[22], r[23])) : nil
+        let edge = TargetPairAnalyzer.spacingEdge(pa, pb, normalize(pa), normalize(pb), distA: r[6], distB: r[7],
+                                                  r[8], r[9], r[10], r[11], axesA: axesA, axesB: axesB)
+        return edge.tilted ? quadGap(edge.qa, edge.qb).gap : edge.gap
+    }
 }
 
 public enum TargetHitRegionVisionOS: RuleDescribing {

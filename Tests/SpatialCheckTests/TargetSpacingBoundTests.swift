@@ -297,4 +297,47 @@ import SpatialModel
         #expect(on.violations.contains("target-center-spacing"))
         #expect(on.settled > 0)
     }
+
+    /// Every aggregate's fields, with its values bit for bit (`aux` is the edge gap of a spacing
+    /// violation's worst frame), after `finish` (which computes the gaps left for the end).
+    static func aggregates(_ scene: Scene, limit: Int = 0,
+                           _ configure: (TargetPairAnalyzer) -> Void) -> (fields: [String], settled: Int, gaps: Int) {
+        let engine = RuleEngine(scene: scene)
+        if limit > 0 { engine.trackingLimit = limit }
+        guard let analyzer = engine.processor(TargetPairAnalyzer.self) else { return ([], -1, 0) }
+        configure(analyzer)
+        Simulator(scene: scene).run { engine.consume($0) }
+        _ = engine.finish()
+        let fields = zip(engine.findingKeys, engine.findingAggregates).map { k, a in
+            "\(k.rule) \(k.a) \(k.b) \(k.variant): measured \(a.measured.bitPattern) aux \(a.aux.bitPattern) worst \(a.worstFrame) "
+                + "threshold \(a.threshold.bitPattern) \(a.severity) \(a.angular) \(a.unit ?? "-") spans \(a.mergedSpans()) "
+                + "\(a.frameCount) \(a.omittedSpans) \(a.firstFrame) \(a.lastFrame) \(a.firstTime.bitPattern) \(a.lastTime.bitPattern)"
+        }
+        let spacing = engine.rules.firstIndex { $0.id == TargetCenterSpacing.metadata.id }
+        let gaps = zip(engine.findingKeys, engine.findingAggregates).filter { $0.0.rule == spacing && $0.1.aux.isFinite }.count
+        return (fields, analyzer.spacingsSettled, gaps)
+    }
+
+    /// The edge gap of a settled finding that stays its violation's worst is computed at the end
+    /// from the pair's inputs kept in its frame (`deferSettledEdges`): bit for bit the gap computed
+    /// in that frame, as is every other field of every aggregate, and the gap the exact pair test
+    /// (every shortcut off) reports. Walking viewers (new worsts in most frames) over tilted
+    /// buttons and upright volumes, a still and a walk-and-stop viewer, tracking limits.
+    @Test func aDeferredEdgeGapIsTheOneComputedInItsFrame() throws {
+        let scenes = [try TargetPairIncrementalTests.load(yaml: TargetPairIncrementalTests.crowded()),
+                      try TargetPairIncrementalTests.load(yaml: Self.boxes()),
+                      try TargetPairIncrementalTests.load(yaml: TargetPairIncrementalTests.generated(still: true)),
+                      try TargetPairIncrementalTests.load(yaml: TargetPairIncrementalTests.generated(still: false))]
+        for (n, scene) in scenes.enumerated() {
+            for limit in n == 0 ? [0, 60] : [0] {
+                let deferred = Self.aggregates(scene, limit: limit) { $0.deferSettledEdges = true }
+                let inFrame = Self.aggregates(scene, limit: limit) { $0.deferSettledEdges = false }
+                let exact = Self.aggregates(scene, limit: limit) { $0.spacingShortcut = false }
+                #expect(deferred.fields == inFrame.fields, "scene \(n), limit \(limit)")
+                #expect(deferred.fields == exact.fields, "scene \(n), limit \(limit)")
+                #expect(deferred.settled > 0 && exact.settled == 0, "scene \(n), limit \(limit)")
+                #expect(deferred.gaps > 0 && deferred.gaps == exact.gaps, "scene \(n), limit \(limit)")
+            }
+        }
+    }
 }

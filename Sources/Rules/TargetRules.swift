@@ -105,49 +105,57 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// image in any pair's frame (`Inscribed`, `spacingBound`).
     private var inscribed: [Inscribed]
     /// The radius (degrees) of a disc about an entity's image centre that lies inside its image
-    /// in a pair's frame, for any pair whose directions are at most θ apart (θ < 90°), with
-    /// t = tan θ: at least `min(upright, p − q·t)` (`radius(_:)`).
+    /// in a pair's frame, for any pair whose directions are θ apart (θ < 90°): at least
+    /// `min(upright, p·cos θ − q·sin θ)` (`radius(cos:sin:)`).
     /// - The upright image, centre ± (hw, hh), holds a disc of radius min(hw, hh) (`upright`; −∞
     ///   when an extent is not finite, which settles nothing).
     /// - A flat entity's tilted image is the parallelogram centre ± u ± v with u = k(a0·right,
     ///   a0·up), v = k(a1·right, a1·up), k = 180/π/distance (`imageQuad`); its sides lie |u×v|/|u|
     ///   and |u×v|/|v| from the centre, so it holds a disc of radius |u×v| / max(|u|, |v|). Since
     ///   right × up = −mid, |u×v| = k²|n·mid| with n = a0 × a1, and |u| ≤ k|a0|, |v| ≤ k|a1|
-    ///   (projections). `mid` lies on the arc between the pair's two directions, at most the
-    ///   chord 2 sin(θ/2) ≤ θ ≤ t from this entity's direction `dir`, so |n·mid| ≥ |n·dir| − |n|·t:
-    ///   the radius is at least p − q·t with p = k|n·dir| / max(|a0|, |a1|), q = k|n| / max(|a0|, |a1|).
-    ///   (p, q not finite: `upright` −∞.) A non-flat entity has p = upright, q = 0.
+    ///   (projections). `mid` lies on the arc between the pair's two directions, at an angle
+    ///   α ≤ θ from this entity's direction `dir`. With n's sign taken so that its angle β to `dir`
+    ///   is at most 90°, the angle between n and `mid` is at most β + α < 180° (the triangle
+    ///   inequality on the sphere), and cos falls on [0°, 180°], so
+    ///   |n·mid| ≥ |n| cos(β + α) ≥ |n| cos(β + θ) = cos θ·|n·dir| − sin θ·|n × dir|:
+    ///   the radius is at least p·cos θ − q·sin θ with p = k|n·dir| / max(|a0|, |a1|),
+    ///   q = k|n × dir| / max(|a0|, |a1|). (Session 19 had |n·dir| − |n|·tan θ, the chord bound,
+    ///   never larger: face-on 44 pt buttons 50 pt apart, bound 8.66 pt; now 6.24, as boxes 6.06.)
+    ///   (p, q not finite: `upright` −∞.) A non-flat entity has p the largest finite value and
+    ///   q = 0 (its disc is `upright`).
     /// Taking the smaller covers a flat entity whose image comes out upright too.
     struct Inscribed {
         var upright: Double, p: Double, q: Double
         /// An entity of upright half-extents `hw`, `hh` (degrees), its half-axes `axes` when it is
         /// flat (`flatAxes`; its image may then be tilted), at `distance` in unit `direction`.
         init(hw: Double, hh: Double, axes: (Vec3, Vec3)?, distance: Double, direction: Vec3) {
-            let upright = hw.isFinite && hh.isFinite ? min(hw, hh) : -Double.infinity
-            self.upright = upright; p = upright.isFinite ? upright : 0; q = 0
+            upright = hw.isFinite && hh.isFinite ? min(hw, hh) : -Double.infinity
+            p = .greatestFiniteMagnitude; q = 0
             guard let axes else { return }
             let n = cross(axes.0, axes.1), k = 180 / Double.pi / distance
             let longest = max(length(axes.0), length(axes.1))
-            let p = k * abs(dot(n, direction)) / longest, q = k * length(n) / longest
+            let p = k * abs(dot(n, direction)) / longest, q = k * length(cross(n, direction)) / longest
             if p.isFinite, q.isFinite { self.p = p; self.q = q } else { self.upright = -.infinity; self.p = 0; self.q = 0 }
         }
         init(upright: Double, p: Double, q: Double) { self.upright = upright; self.p = p; self.q = q }
-        /// The disc's radius for a pair whose directions are at most atan(t) apart.
-        @inline(__always) func radius(_ t: Double) -> Double { min(upright, p - q * t) }
+        /// The disc's radius for a pair whose directions are θ apart (θ < 90°), from cos θ and sin θ.
+        @inline(__always) func radius(cos c: Double, sin s: Double) -> Double { min(upright, p * c - q * s) }
     }
 
     /// An upper bound (degrees) on the edge gap the pair test measures for two entities in unit
     /// directions `da`, `db` (`cosv` their dot product, > 0) with inscribed discs `a`, `b`
     /// (`spacingBound`): the centres' chart distance, at most tan θ in radians, less the two
-    /// radii; and the margin it needs against the rounding of both sides (10⁻⁹ relative).
+    /// radii (`Inscribed.radius(cos:sin:)`); and the margin it needs against the rounding of both
+    /// sides (10⁻⁹ relative to the terms: far above the ~10⁻¹⁵ of the inputs and the arithmetic).
     /// Never below the exact gap by more than `slack` + 10⁻⁹° (tested on random pairs).
     @inline(__always)
     static func spacingGapBound(_ da: Vec3, _ db: Vec3, cos cosv: Double, _ a: Inscribed, _ b: Inscribed) -> (bound: Double, slack: Double) {
-        // tan θ from sin θ (the cross product, accurate for small angles) and cos θ.
-        let t = length(cross(da, db)) / cosv
+        // sin θ from the cross product (accurate for small angles), tan θ from it and cos θ.
+        let s = length(cross(da, db)), t = s / cosv
         let reach = degrees(t)
-        let slack = 1e-9 * (reach + abs(a.p) + abs(b.p) + (a.q + b.q) * t)
-        return (reach - a.radius(t) - b.radius(t), slack)
+        let ra = a.radius(cos: cosv, sin: s), rb = b.radius(cos: cosv, sin: s)
+        let slack = 1e-9 * (reach + abs(ra) + abs(rb) + (a.q + b.q) * s)
+        return (reach - ra - rb, slack)
     }
 
     /// Whether a bound of `spacingGapBound` shows the exact edge gap below `limit` degrees (with

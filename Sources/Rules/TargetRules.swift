@@ -542,6 +542,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         let settleBelow = edgeGap * pa
         let boundOn = spacingShortcut && spacingBound && edgeGap > 0 && edgeGap.isFinite && pa > 0 && pa.isFinite
         let deferEdges = deferSettledEdges
+        let frameIndex = f.frame, frameTime = f.time
         defer {
             closestPointsSkipped += skippedGaps; angularTests += tested; findingsReported &+= reported
             gapsDeferred += deferred; separationsSkipped += noSeparation; spacingsSettled += settled
@@ -735,7 +736,9 @@ final class TargetPairAnalyzer: RuleProcessor {
                 let r = rule == spacingRuleIndex ? 0 : rule == overlapRuleIndex ? 1 : 2
                 var p = PairFinding(rule: rule, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
                                     a: a, b: b, measured: m, aux: aux, threshold: thr, slot: slots[r])
-                reportAngular(&p, f, &out)
+                // The frame's number and time, not the frame: a closure that captured it would copy
+                // it at every call (retaining each of its ~40 arrays: ~1,200 instructions a pair).
+                reportAngular(&p, frame: frameIndex, time: frameTime, &out)
                 reported += 1
                 slots[r] = p.slot
                 if p.slot >= 0 {
@@ -884,7 +887,13 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// Reports one finding of the angular pass.
     @inline(__always) @discardableResult
     private func reportAngular(_ p: inout PairFinding, _ f: FrameQuantities, _ out: inout Findings) -> Bool {
-        out.report(slot: &p.slot, rule: p.rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.measured,
+        reportAngular(&p, frame: f.frame, time: f.time, &out)
+    }
+
+    /// Reports one finding of the angular pass in frame `frame` at `time`.
+    @inline(__always) @discardableResult
+    private func reportAngular(_ p: inout PairFinding, frame: Int, time: Double, _ out: inout Findings) -> Bool {
+        out.report(slot: &p.slot, rule: p.rule, p.a, p.b, frame: frame, time: time, measured: p.measured,
                    threshold: p.threshold, aux: p.aux, severity: p.rule == overlapRule ? .warning : nil, angular: true,
                    unit: "pt_eq")
     }

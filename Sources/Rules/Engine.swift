@@ -239,6 +239,9 @@ public final class RuleEngine {
     /// The aggregates' keys, in the order of their first findings (for tests).
     var findingKeys: [FindingKey] { findings.keys }
 
+    /// The aggregates, in the order of `findingKeys` (for tests).
+    var findingAggregates: [Aggregate] { findings.aggregates }
+
     /// `finish()`, handing the violations to `body` one at a time, in the same order and with the
     /// same contents, except that when `limit` is given, every violation of a rule with more than
     /// `limit` violations gets an empty message: the returned `PendingMessages` writes those on

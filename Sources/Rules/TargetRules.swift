@@ -105,49 +105,57 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// image in any pair's frame (`Inscribed`, `spacingBound`).
     private var inscribed: [Inscribed]
     /// The radius (degrees) of a disc about an entity's image centre that lies inside its image
-    /// in a pair's frame, for any pair whose directions are at most θ apart (θ < 90°), with
-    /// t = tan θ: at least `min(upright, p − q·t)` (`radius(_:)`).
+    /// in a pair's frame, for any pair whose directions are θ apart (θ < 90°): at least
+    /// `min(upright, p·cos θ − q·sin θ)` (`radius(cos:sin:)`).
     /// - The upright image, centre ± (hw, hh), holds a disc of radius min(hw, hh) (`upright`; −∞
     ///   when an extent is not finite, which settles nothing).
     /// - A flat entity's tilted image is the parallelogram centre ± u ± v with u = k(a0·right,
     ///   a0·up), v = k(a1·right, a1·up), k = 180/π/distance (`imageQuad`); its sides lie |u×v|/|u|
     ///   and |u×v|/|v| from the centre, so it holds a disc of radius |u×v| / max(|u|, |v|). Since
     ///   right × up = −mid, |u×v| = k²|n·mid| with n = a0 × a1, and |u| ≤ k|a0|, |v| ≤ k|a1|
-    ///   (projections). `mid` lies on the arc between the pair's two directions, at most the
-    ///   chord 2 sin(θ/2) ≤ θ ≤ t from this entity's direction `dir`, so |n·mid| ≥ |n·dir| − |n|·t:
-    ///   the radius is at least p − q·t with p = k|n·dir| / max(|a0|, |a1|), q = k|n| / max(|a0|, |a1|).
-    ///   (p, q not finite: `upright` −∞.) A non-flat entity has p = upright, q = 0.
+    ///   (projections). `mid` lies on the arc between the pair's two directions, at an angle
+    ///   α ≤ θ from this entity's direction `dir`. With n's sign taken so that its angle β to `dir`
+    ///   is at most 90°, the angle between n and `mid` is at most β + α < 180° (the triangle
+    ///   inequality on the sphere), and cos falls on [0°, 180°], so
+    ///   |n·mid| ≥ |n| cos(β + α) ≥ |n| cos(β + θ) = cos θ·|n·dir| − sin θ·|n × dir|:
+    ///   the radius is at least p·cos θ − q·sin θ with p = k|n·dir| / max(|a0|, |a1|),
+    ///   q = k|n × dir| / max(|a0|, |a1|). (Session 19 had |n·dir| − |n|·tan θ, the chord bound,
+    ///   never larger: face-on 44 pt buttons 50 pt apart, bound 8.66 pt; now 6.24, as boxes 6.06.)
+    ///   (p, q not finite: `upright` −∞.) A non-flat entity has p the largest finite value and
+    ///   q = 0 (its disc is `upright`).
     /// Taking the smaller covers a flat entity whose image comes out upright too.
     struct Inscribed {
         var upright: Double, p: Double, q: Double
         /// An entity of upright half-extents `hw`, `hh` (degrees), its half-axes `axes` when it is
         /// flat (`flatAxes`; its image may then be tilted), at `distance` in unit `direction`.
         init(hw: Double, hh: Double, axes: (Vec3, Vec3)?, distance: Double, direction: Vec3) {
-            let upright = hw.isFinite && hh.isFinite ? min(hw, hh) : -Double.infinity
-            self.upright = upright; p = upright.isFinite ? upright : 0; q = 0
+            upright = hw.isFinite && hh.isFinite ? min(hw, hh) : -Double.infinity
+            p = .greatestFiniteMagnitude; q = 0
             guard let axes else { return }
             let n = cross(axes.0, axes.1), k = 180 / Double.pi / distance
             let longest = max(length(axes.0), length(axes.1))
-            let p = k * abs(dot(n, direction)) / longest, q = k * length(n) / longest
+            let p = k * abs(dot(n, direction)) / longest, q = k * length(cross(n, direction)) / longest
             if p.isFinite, q.isFinite { self.p = p; self.q = q } else { self.upright = -.infinity; self.p = 0; self.q = 0 }
         }
         init(upright: Double, p: Double, q: Double) { self.upright = upright; self.p = p; self.q = q }
-        /// The disc's radius for a pair whose directions are at most atan(t) apart.
-        @inline(__always) func radius(_ t: Double) -> Double { min(upright, p - q * t) }
+        /// The disc's radius for a pair whose directions are θ apart (θ < 90°), from cos θ and sin θ.
+        @inline(__always) func radius(cos c: Double, sin s: Double) -> Double { min(upright, p * c - q * s) }
     }
 
     /// An upper bound (degrees) on the edge gap the pair test measures for two entities in unit
     /// directions `da`, `db` (`cosv` their dot product, > 0) with inscribed discs `a`, `b`
     /// (`spacingBound`): the centres' chart distance, at most tan θ in radians, less the two
-    /// radii; and the margin it needs against the rounding of both sides (10⁻⁹ relative).
+    /// radii (`Inscribed.radius(cos:sin:)`); and the margin it needs against the rounding of both
+    /// sides (10⁻⁹ relative to the terms: far above the ~10⁻¹⁵ of the inputs and the arithmetic).
     /// Never below the exact gap by more than `slack` + 10⁻⁹° (tested on random pairs).
     @inline(__always)
     static func spacingGapBound(_ da: Vec3, _ db: Vec3, cos cosv: Double, _ a: Inscribed, _ b: Inscribed) -> (bound: Double, slack: Double) {
-        // tan θ from sin θ (the cross product, accurate for small angles) and cos θ.
-        let t = length(cross(da, db)) / cosv
+        // sin θ from the cross product (accurate for small angles), tan θ from it and cos θ.
+        let s = length(cross(da, db)), t = s / cosv
         let reach = degrees(t)
-        let slack = 1e-9 * (reach + abs(a.p) + abs(b.p) + (a.q + b.q) * t)
-        return (reach - a.radius(t) - b.radius(t), slack)
+        let ra = a.radius(cos: cosv, sin: s), rb = b.radius(cos: cosv, sin: s)
+        let slack = 1e-9 * (reach + abs(ra) + abs(rb) + (a.q + b.q) * s)
+        return (reach - ra - rb, slack)
     }
 
     /// Whether a bound of `spacingGapBound` shows the exact edge gap below `limit` degrees (with
@@ -258,11 +266,16 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// test (no early return), and whichever image it takes (tilted: `quadGapIsBelow` true;
     /// upright: `evaluate`'s gap below `edgeGap`) it reports one spacing finding whose value is the
     /// separation: so it is reported directly, and the edge gap (`aux`) is computed, by the same
-    /// code, only for a finding that becomes its violation's worst (its quads kept for `finish`
-    /// when tilted, the upright gap set at once).
+    /// code (`spacingEdge`), only for the finding that stays its violation's worst: a finding that
+    /// becomes the worst keeps the pair's inputs (`SpacingSlots.keepInputs`), and `finish` computes
+    /// the gap of the frame that stayed the worst.
     var spacingBound = true
     /// Spacing findings settled by the bound (`spacingBound`), for tests and bench.
     private(set) var spacingsSettled = 0
+    /// Whether a settled finding that becomes its violation's worst keeps the pair's inputs for
+    /// `finish` (`SpacingSlots.keepInputs`); off, its edge gap is computed in its frame, as before
+    /// (tests compare the two, bit for bit).
+    var deferSettledEdges = true
     /// Per aggregate slot of target-center-spacing: the largest cosine of a centre separation
     /// reported to it, the frame whose finding left its gap for `finish`, and the two image quads
     /// of that frame (`SpacingSlots`).
@@ -522,11 +535,14 @@ final class TargetPairAnalyzer: RuleProcessor {
         let skipWorse = spacingShortcut && !keep
         // Room for the aggregates this frame may add (a slot beyond it is not deferred).
         if spacingShortcut { spacingSlots.reserve(out.aggregates.count + out.aggregates.count / 4 + 4_096) }
-        let worstCos = spacingSlots.cosine, lateFrame = spacingSlots.frame, lateQuads = spacingSlots.quads
+        let worstCos = spacingSlots.cosine, lateFrame = spacingSlots.frame
+        let lateKind = spacingSlots.kind, lateKept = spacingSlots.kept
         let slotRoom = spacingSlots.capacity
         // The bound's verdict: the edge gap below this (degrees; `spacingSettles`).
         let settleBelow = edgeGap * pa
         let boundOn = spacingShortcut && spacingBound && edgeGap > 0 && edgeGap.isFinite && pa > 0 && pa.isFinite
+        let deferEdges = deferSettledEdges
+        let frameIndex = f.frame, frameTime = f.time
         defer {
             closestPointsSkipped += skippedGaps; angularTests += tested; findingsReported &+= reported
             gapsDeferred += deferred; separationsSkipped += noSeparation; spacingsSettled += settled
@@ -606,18 +622,30 @@ final class TargetPairAnalyzer: RuleProcessor {
                         let k = Int(p.slot)
                         if k < slotRoom, !(worstCos[k] >= cosv) { worstCos[k] = cosv }
                         if worst {
-                            // The edge gap the exact test would have reported, by its code: the
-                            // tilted images' quads kept for `finish`, or the upright gap now.
-                            let edge = Self.spacingEdge(f.center[a] - head, f.center[b] - head, dir[i], dir[j],
-                                                        distA: f.distance[a], distB: f.distance[b], hw[i], hh[i], hw[j], hh[j],
-                                                        axesA: fl[i] ? (au[i], av[i]) : nil, axesB: fl[j] ? (au[j], av[j]) : nil)
-                            if edge.tilted, k < slotRoom {
+                            // The edge gap the exact test would have reported, computed at the
+                            // end by its code (`spacingEdge`) from the pair's inputs kept now, for
+                            // the frame that stays the worst (a walking viewer's pairs make a new
+                            // worst in most frames).
+                            if deferEdges, k < slotRoom {
                                 lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
-                                lateQuads[2 * k] = edge.qa; lateQuads[2 * k + 1] = edge.qb
+                                SpacingSlots.keepInputs(lateKept, lateKind, slot: k, f.center[a] - head, f.center[b] - head,
+                                                        distA: f.distance[a], distB: f.distance[b], hw[i], hh[i], hw[j], hh[j],
+                                                        flatA: fl[i], au[i], av[i], flatB: fl[j], au[j], av[j])
                             } else {
-                                if k < slotRoom { lateFrame[k] = -1 }
-                                let gap = edge.tilted ? quadGap(edge.qa, edge.qb).gap : edge.gap
-                                out.setAux(slot: k, rule: spacingRuleIndex, worstFrame: f.frame, gap / pa)
+                                // In its frame (`deferSettledEdges` off; or no room to keep the
+                                // inputs, which the bound's guard leaves to the exact path): the
+                                // tilted images' quads kept for `finish`, or the upright gap now.
+                                let edge = Self.spacingEdge(f.center[a] - head, f.center[b] - head, dir[i], dir[j],
+                                                            distA: f.distance[a], distB: f.distance[b], hw[i], hh[i], hw[j], hh[j],
+                                                            axesA: fl[i] ? (au[i], av[i]) : nil, axesB: fl[j] ? (au[j], av[j]) : nil)
+                                if edge.tilted, k < slotRoom {
+                                    lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
+                                    SpacingSlots.keepQuads(lateKept, lateKind, slot: k, edge.qa, edge.qb)
+                                } else {
+                                    if k < slotRoom { lateFrame[k] = -1 }
+                                    let gap = edge.tilted ? quadGap(edge.qa, edge.qb).gap : edge.gap
+                                    out.setAux(slot: k, rule: spacingRuleIndex, worstFrame: f.frame, gap / pa)
+                                }
                             }
                         }
                     }
@@ -687,7 +715,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                                 if !(worstCos[k] >= cosv) { worstCos[k] = cosv }
                                 if worst {
                                     lateFrame[k] = Int32(truncatingIfNeeded: f.frame)
-                                    lateQuads[2 * k] = qa.quad; lateQuads[2 * k + 1] = qb.quad
+                                    SpacingSlots.keepQuads(lateKept, lateKind, slot: k, qa.quad, qb.quad)
                                 }
                             } else if worst {
                                 // No room to keep the quads: the gap now.
@@ -708,7 +736,9 @@ final class TargetPairAnalyzer: RuleProcessor {
                 let r = rule == spacingRuleIndex ? 0 : rule == overlapRuleIndex ? 1 : 2
                 var p = PairFinding(rule: rule, ka: Int32(truncatingIfNeeded: ka), kb: Int32(truncatingIfNeeded: kb),
                                     a: a, b: b, measured: m, aux: aux, threshold: thr, slot: slots[r])
-                reportAngular(&p, f, &out)
+                // The frame's number and time, not the frame: a closure that captured it would copy
+                // it at every call (retaining each of its ~40 arrays: ~1,200 instructions a pair).
+                reportAngular(&p, frame: frameIndex, time: frameTime, &out)
                 reported += 1
                 slots[r] = p.slot
                 if p.slot >= 0 {
@@ -840,8 +870,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         if let rule = spacingRule {
             let t = spacingSlots
             for s in 0..<t.capacity where t.frame[s] >= 0 {
-                let g = quadGap(t.quads[2 * s], t.quads[2 * s + 1]).gap
-                out.setAux(slot: s, rule: rule, worstFrame: Int(t.frame[s]), g / pointAngle)
+                out.setAux(slot: s, rule: rule, worstFrame: Int(t.frame[s]), t.gap(slot: s) / pointAngle)
             }
         }
         spacingSlots.reserve(0, reset: true)
@@ -858,7 +887,13 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// Reports one finding of the angular pass.
     @inline(__always) @discardableResult
     private func reportAngular(_ p: inout PairFinding, _ f: FrameQuantities, _ out: inout Findings) -> Bool {
-        out.report(slot: &p.slot, rule: p.rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.measured,
+        reportAngular(&p, frame: f.frame, time: f.time, &out)
+    }
+
+    /// Reports one finding of the angular pass in frame `frame` at `time`.
+    @inline(__always) @discardableResult
+    private func reportAngular(_ p: inout PairFinding, frame: Int, time: Double, _ out: inout Findings) -> Bool {
+        out.report(slot: &p.slot, rule: p.rule, p.a, p.b, frame: frame, time: time, measured: p.measured,
                    threshold: p.threshold, aux: p.aux, severity: p.rule == overlapRule ? .warning : nil, angular: true,
                    unit: "pt_eq")
     }
@@ -903,8 +938,8 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// upright images' gap (`gap`). `pa`, `pb`: the two centres relative to the eye, `da`, `db`
     /// the unit directions to them, `distA`, `distB` their distances (`FrameQuantities.distance`);
     /// `axesA`, `axesB`: a flat entity's half-axes (`flatAxes`), else nil. The same arithmetic in
-    /// the same order as the test, so the same bits. (Values only: passing the frame's quantities
-    /// to a function that is not inlined would copy them, retaining each of their arrays.)
+    /// the same order as the test, so the same bits. (Values only: it runs in `finish`, from the
+    /// values a settled finding kept, `SpacingSlots.gap`.)
     @inline(never)
     static func spacingEdge(_ pa: Vec3, _ pb: Vec3, _ da: Vec3, _ db: Vec3, distA: Double, distB: Double,
                             _ hwa: Double, _ hha: Double, _ hwb: Double, _ hhb: Double,
@@ -1062,33 +1097,90 @@ final class TargetPairAnalyzer: RuleProcessor {
 /// `TargetPairAnalyzer`'s values per aggregate slot of target-center-spacing, in buffers it reads
 /// and writes through pointers in the pair test (no copy-on-write or exclusivity checks per pair):
 /// the largest cosine of a centre separation reported to the aggregate (NaN: none), the frame whose
-/// finding left its edge gap for the end (-1: none) and that frame's two image quads.
+/// finding left its edge gap for the end (-1: none) and what that frame's gap is computed from
+/// (`kept`, `kind`): the two image quads the pair test had built (`keepQuads`), or, for a finding
+/// settled by the bound (`spacingBound`), the pair's inputs to the test (`keepInputs`), so that the
+/// pair's frame, its arctangents and its quads are computed once, at the end, for the frame that
+/// stayed the worst, and not for every new worst of a walking viewer's pairs.
 final class SpacingSlots {
+    /// Doubles kept per slot: two quads (12), or the pair's inputs (24).
+    static let width = 24
+    /// `kind` of a slot whose `kept` are two quads; any other value holds inputs (`inputs`), with
+    /// `flatA` and `flatB` set for a flat entity (its half-axes kept).
+    static let quads: UInt8 = 0, inputs: UInt8 = 1, flatA: UInt8 = 2, flatB: UInt8 = 4
     private(set) var capacity = 0
     private(set) var cosine = UnsafeMutablePointer<Double>.allocate(capacity: 1)
     private(set) var frame = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-    private(set) var quads = UnsafeMutablePointer<ImageQuad>.allocate(capacity: 2)
+    private(set) var kind = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    private(set) var kept = UnsafeMutablePointer<Double>.allocate(capacity: width)
 
     /// Room for `count` slots at least (more, so that growing is rare), the values kept; with
     /// `reset`, exactly `count` slots, all empty.
     func reserve(_ count: Int, reset: Bool = false) {
         guard reset || count > capacity else { return }
         let n = reset ? max(0, count) : max(count, capacity + capacity / 2)
+        let w = Self.width
         let c = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n))
         let f = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, n))
-        let q = UnsafeMutablePointer<ImageQuad>.allocate(capacity: max(2, 2 * n))
-        let kept = reset ? 0 : capacity
-        c.initialize(from: cosine, count: kept); f.initialize(from: frame, count: kept)
-        q.initialize(from: quads, count: 2 * kept)
-        (c + kept).initialize(repeating: .nan, count: n - kept)
-        (f + kept).initialize(repeating: -1, count: n - kept)
-        (q + 2 * kept).initialize(repeating: ImageQuad(center: .zero, u: .zero, v: .zero), count: 2 * (n - kept))
-        cosine.deallocate(); frame.deallocate(); quads.deallocate()
-        cosine = c; frame = f; quads = q
+        let k = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, n))
+        let q = UnsafeMutablePointer<Double>.allocate(capacity: w * max(1, n))
+        let old = reset ? 0 : capacity
+        c.initialize(from: cosine, count: old); f.initialize(from: frame, count: old)
+        k.initialize(from: kind, count: old); q.initialize(from: kept, count: w * old)
+        (c + old).initialize(repeating: .nan, count: n - old)
+        (f + old).initialize(repeating: -1, count: n - old)
+        (k + old).initialize(repeating: Self.quads, count: n - old)
+        (q + w * old).initialize(repeating: 0, count: w * (n - old))
+        cosine.deallocate(); frame.deallocate(); kind.deallocate(); kept.deallocate()
+        cosine = c; frame = f; kind = k; kept = q
         capacity = n
     }
 
-    deinit { cosine.deallocate(); frame.deallocate(); quads.deallocate() }
+    deinit { cosine.deallocate(); frame.deallocate(); kind.deallocate(); kept.deallocate() }
+
+    /// Keeps the two image quads of slot `s` (`kept` and `kind` as the pair test holds them).
+    @inline(__always)
+    static func keepQuads(_ kept: UnsafeMutablePointer<Double>, _ kind: UnsafeMutablePointer<UInt8>, slot s: Int,
+                          _ qa: ImageQuad, _ qb: ImageQuad) {
+        let r = kept + width * s
+        r[0] = qa.center.x; r[1] = qa.center.y; r[2] = qa.u.x; r[3] = qa.u.y; r[4] = qa.v.x; r[5] = qa.v.y
+        r[6] = qb.center.x; r[7] = qb.center.y; r[8] = qb.u.x; r[9] = qb.u.y; r[10] = qb.v.x; r[11] = qb.v.y
+        kind[s] = quads
+    }
+
+    /// Keeps what `TargetPairAnalyzer.spacingEdge` needs of the pair of slot `s`: the centres
+    /// relative to the eye (`pa`, `pb`; the directions are `normalize` of them, as the pass computes
+    /// them), the distances, the upright half-extents and, for a flat entity, its half-axes.
+    @inline(__always)
+    static func keepInputs(_ kept: UnsafeMutablePointer<Double>, _ kind: UnsafeMutablePointer<UInt8>, slot s: Int,
+                           _ pa: Vec3, _ pb: Vec3, distA: Double, distB: Double,
+                           _ hwa: Double, _ hha: Double, _ hwb: Double, _ hhb: Double,
+                           flatA: Bool, _ ua: Vec3, _ va: Vec3, flatB: Bool, _ ub: Vec3, _ vb: Vec3) {
+        let r = kept + width * s
+        r[0] = pa.x; r[1] = pa.y; r[2] = pa.z; r[3] = pb.x; r[4] = pb.y; r[5] = pb.z
+        r[6] = distA; r[7] = distB; r[8] = hwa; r[9] = hha; r[10] = hwb; r[11] = hhb
+        r[12] = ua.x; r[13] = ua.y; r[14] = ua.z; r[15] = va.x; r[16] = va.y; r[17] = va.z
+        r[18] = ub.x; r[19] = ub.y; r[20] = ub.z; r[21] = vb.x; r[22] = vb.y; r[23] = vb.z
+        kind[s] = inputs | (flatA ? Self.flatA : 0) | (flatB ? Self.flatB : 0)
+    }
+
+    /// The edge gap (degrees) of the finding slot `s` keeps (its `frame` ≥ 0): `quadGap` of the
+    /// kept quads, or what the pair test would have measured from the kept inputs (`spacingEdge`,
+    /// the same code with the same values, so the same bits).
+    func gap(slot s: Int) -> Double {
+        let r = kept + Self.width * s, k = kind[s]
+        if k == Self.quads {
+            let qa = ImageQuad(center: SIMD2(r[0], r[1]), u: SIMD2(r[2], r[3]), v: SIMD2(r[4], r[5]))
+            let qb = ImageQuad(center: SIMD2(r[6], r[7]), u: SIMD2(r[8], r[9]), v: SIMD2(r[10], r[11]))
+            return quadGap(qa, qb).gap
+        }
+        let pa = Vec3(r[0], r[1], r[2]), pb = Vec3(r[3], r[4], r[5])
+        let axesA = k & Self.flatA != 0 ? (Vec3(r[12], r[13], r[14]), Vec3(r[15], r[16], r[17])) : nil
+        let axesB = k & Self.flatB != 0 ? (Vec3(r[18], r[19], r[20]), Vec3(r[21], r[22], r[23])) : nil
+        let edge = TargetPairAnalyzer.spacingEdge(pa, pb, normalize(pa), normalize(pb), distA: r[6], distB: r[7],
+                                                  r[8], r[9], r[10], r[11], axesA: axesA, axesB: axesB)
+        return edge.tilted ? quadGap(edge.qa, edge.qb).gap : edge.gap
+    }
 }
 
 public enum TargetHitRegionVisionOS: RuleDescribing {

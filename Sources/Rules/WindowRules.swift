@@ -28,15 +28,16 @@ public enum WinControlsKeepout: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: "keepoutBandPt",
         parameters: [RuleParameter("keepoutBandPt", 60, "pt", .configurable("about one 44 pt control plus a 16 pt gap; the HIG gives no band size"),
                                    "height of the band above the top edge and below the bottom edge of a window that other content must keep clear of"),
-                     RuleParameter("depthToleranceM", 0.1, "m", .configurable("content this close to the window's plane sits in the same layer as its controls (the depth window of target-no-overlap across containers); content farther in front or behind is a separate layer that people look past or through"),
-                                   "how far in front of or behind the window's plane other content is judged")],
+                     RuleParameter("depthToleranceM", 0.1, "m", .configurable("content this close to the plane of a window 1 m from the eye sits in the same layer as its controls (the depth window of target-no-overlap across containers); the layer grows in proportion to the eye's distance from the plane, so a layout keeps its verdict when it is placed nearer or farther, as windows keep their angular size; content farther in front or behind is a separate layer that people look past or through"),
+                                   "how far in front of or behind the plane of a window 1 m from the eye other content is judged (in proportion to the distance for other windows)")],
         citations: [Citation("layout", "visionOS"), Citation("toolbars", "visionOS"), Citation("context-menus", "visionOS")],
         summary: "Content that is not part of a top-level window (another window, a volume, a model, 3D text) whose image, seen from the eye, enters the band above or below the window where the system draws its controls.",
         rationale: "The system shows a window's Share menu above it and its window bar, close and resize controls below it. Other content drawn over those bands (a second window stacked close below, a model floating under a window) covers the controls or sits where people look for them, so they become hard to see and to target.",
         fixHint: "Move the other content at least one control height (60 pt) away from the window's top and bottom edges, or behind the window; attach controls that belong to the window as an ornament, which the system lays out around its controls.",
         unit: "pt", worse: .lower,
-        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners more than depthToleranceM in front of or behind the plane are left out: content in another layer is seen past or through, as two windows at different depths are. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
+        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners more than depthToleranceM × d / 1 m in front of or behind the plane are left out, d being the eye's distance from the window's plane (0.16 m for a window 1.6 m away): content whose distance from the eye differs from that of its image on the window by more than that fraction (10 %) is in another layer, seen past or through, as two windows at different depths are. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
                 "Measured: the gap in the window's points between the window's edge and the nearest projected edge of the other content (0 when it reaches the window itself); threshold keepoutBandPt. Two windows are one pair, reported once with the smaller gap (either one's controls).",
+                "Reading: the layer is relative to the distance because a window placed just below another at the same distance (`placement`, which keeps windows upright on a sphere around the eye) comes nearer than the other's plane the lower it is, by the same fraction of the distance wherever the pair is placed (windows keep their angular size): 13.8 cm at 1.6 m, 8.6 cm at 1 m and 21.6 cm at 2.5 m for a window 24° below, 8.6 % of the distance, and it covers the other's controls at any distance. A window more than about 26° below another (1 − cos 26° = 10 %) is judged another layer: with a 1280×720 pt window that is where a small window placed below starts to touch its bottom edge. A window 0.5 m in front of another 1.6 m away (31 %) is a layer of its own, as is one 0.5 m behind it.",
                 "Reading: ornaments are not counted: the HIG presents them as the way to add controls without interfering with the system's, and the system places its window controls around them."])
 }
 
@@ -238,6 +239,11 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// `fmt(band)`, the threshold every message of the rule prints.
     let bandText: String
     let depthTolerance: Double
+    /// The exact test's slab per metre of the eye's height over the window's plane:
+    /// `depthTolerance` at `referenceDistance` (see `WinControlsKeepout`'s notes).
+    let depthRate: Double
+    /// The eye's height over a window's plane at which its slab is `depthTolerance` thick.
+    static let referenceDistance = 1.0
     let scene: Scene
     /// Test hook: compare every window with all content (the definition) instead of the content
     /// the grids find near the window. The violations are the same.
@@ -336,6 +342,9 @@ final class ControlsKeepoutRule: RuleProcessor {
     static let nearSkin = 0.05
     /// Per index into `windows`: its plane and metres per point at the build (nil: not tested).
     private var listPlanes: [WindowPlane?] = []
+    /// Per index into `windows`: the widest slab of the exact test while the list holds
+    /// (`ListBounds.tolHigh`, for the eye within `eyeSkin` of the build's).
+    private var listTol: [Double] = []
     /// Lists longer than this are not kept (memory stays bounded): those frames search.
     static let maxListPairs = 1 << 22
     private var listValid = false
@@ -422,6 +431,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         rule = r; scene = s.scene
         band = s.param(WinControlsKeepout.metadata, "keepoutBandPt")
         depthTolerance = s.param(WinControlsKeepout.metadata, "depthToleranceM")
+        depthRate = depthTolerance / Self.referenceDistance
         bandText = fmt(band)
         let ents = s.scene.entities
         windows = ents.indices.filter { ents[$0].kind == .window && ents[$0].parent == nil && ents[$0].sizePt != nil }
@@ -452,6 +462,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         movedSinceBuild = Array(repeating: false, count: content.count)
         drift = Array(repeating: 0, count: content.count)
         listPlanes = Array(repeating: nil, count: windows.count)
+        listTol = Array(repeating: 0, count: windows.count)
         listSeen = Array(repeating: false, count: content.count)
         listBox = Array(repeating: 0, count: 12 * content.count)
         listShown = Array(repeating: false, count: windows.count)
@@ -484,12 +495,10 @@ final class ControlsKeepoutRule: RuleProcessor {
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         guard band.isFinite, band > 0 else { return }
         trackedBefore = out.tracks(rule: rule)
-        // The slab test with a little slack, so rounding never loses a corner the exact test takes.
-        let tol = depthTolerance * (1 + 1e-9) + 1e-9
         let n = scene.entities.count
-        let canList = incremental && !exhaustive && tol.isFinite && f.boxFrames.count >= 12 * n
+        let canList = incremental && !exhaustive && depthRate.isFinite && f.boxFrames.count >= 12 * n
             && f.visible.count >= n && f.center.count >= n && f.front.count >= n && f.upAxis.count >= n
-        if canList, listValid, listHolds(f, tol: tol, &out) {
+        if canList, listValid, listHolds(f, &out) {
             listAge += 1; listFrames += 1
             evaluateList(f, &out)
             return
@@ -506,11 +515,11 @@ final class ControlsKeepoutRule: RuleProcessor {
         if pause > 0 { pause -= 1 }
         if build { chooseSkins(f) }
         prepareCorners(f, classify: !exhaustive, bySkin: build)
-        if build, buildList(f, tol: tol) {
+        if build, buildList(f) {
             listValid = true; listAge = 1; listFrames += 1; listBuilds += 1
             evaluateList(f, &out)
         } else {
-            evaluateSearching(f, tol: tol, &out)
+            evaluateSearching(f, &out)
         }
     }
 
@@ -554,7 +563,7 @@ final class ControlsKeepoutRule: RuleProcessor {
 
     /// Every frame's search: each visible window tests the content the grids find near it (all
     /// content when exhaustive).
-    private func evaluateSearching(_ f: FrameQuantities, tol: Double, _ out: inout Findings) {
+    private func evaluateSearching(_ f: FrameQuantities, _ out: inout Findings) {
         let classes = Self.classExtent
         for w in windows where f.visible[w] {
             guard let plane = WindowPlane(f, w) else { continue }
@@ -563,6 +572,8 @@ final class ControlsKeepoutRule: RuleProcessor {
             let eyeSide = dot(f.headPosition - plane.center, plane.normal)
             guard eyeSide > 1e-6 else { continue }
             let bandM = band * mpp
+            // The slab test with a little slack, so rounding never loses a corner the exact test takes.
+            let tol = depthRate * eyeSide * (1 + 1e-9) + 1e-9
             windowSearches &+= 1
             candidates.removeAll(keepingCapacity: true)
             if exhaustive || !tol.isFinite {
@@ -597,7 +608,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         let starts = listStart, pairs = listPairs, moved = movedSinceBuild, drift = self.drift
         let near = Self.nearSkin, inStreak = Self.streakBit, reportedInStreak = Self.streakBit | Self.streakReportedBit
         let firstCorner = self.firstCorner, visible = f.visible, head = f.headPosition, frames = f.boxFrames
-        let depthTolerance = self.depthTolerance, band = self.band, rule = self.rule, tracked = trackedBefore
+        let depthRate = self.depthRate, band = self.band, rule = self.rule, tracked = trackedBefore
         let reject = slabScreen
         var slots = listSlot, corners = self.corners, known = listKnown, marked = streakWindow
         listSlot = []; self.corners = []; listKnown = []; streakWindow = []
@@ -622,7 +633,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 guard mpp > 0 else { continue }
                 let eyeSide = dot(head - plane.center, plane.normal)
                 guard eyeSide > 1e-6 else { continue }
-                let bandM = band * mpp
+                let bandM = band * mpp, depthTolerance = depthRate * eyeSide
                 for i in a..<b {
                     let code = known[i]
                     if continuing, code & inStreak != 0 {
@@ -758,7 +769,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                       _ f: FrameQuantities, slot: inout Int32, _ out: inout Findings) {
         let found = corners.withUnsafeBufferPointer {
             Self.exactGap($0, Int(firstCorner[o]), mask: .max, plane, head: f.headPosition, eyeSide: eyeSide,
-                          depthTolerance: depthTolerance, bandM: bandM)
+                          depthTolerance: depthRate * eyeSide, bandM: bandM)
         }
         guard let (gap, side) = found else { return }
         Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slot, &out)
@@ -853,7 +864,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// (the others keep the build's, the same numbers). An entity the simulator says cannot move
     /// (`FrameQuantities.canMove`) has the first frame's box in every frame, which is the build's:
     /// it is not compared.
-    private func listHolds(_ f: FrameQuantities, tol: Double, _ out: inout Findings) -> Bool {
+    private func listHolds(_ f: FrameQuantities, _ out: inout Findings) -> Bool {
         newlyMoved = false
         guard length(f.headPosition - listEye) <= Self.eyeSkin else { return false }
         let canMove = f.canMove, stillKnown = canMove.count == f.visible.count
@@ -925,7 +936,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         if renew.isEmpty { return true }
         self.corners = corners
         defer { corners = self.corners }
-        return updateList(f, renewing: renew, tol: tol, &out)
+        return updateList(f, renewing: renew, &out)
     }
 
     /// Renews the list's pairs of the pieces of content `renew` (indices into `content`: each
@@ -938,7 +949,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// list frames test the pairs a whole build would keep in the same order (and perhaps a few
     /// more, which the exact test rejects). False (the list is then built again) when the list
     /// would grow beyond `maxListPairs`.
-    private func updateList(_ f: FrameQuantities, renewing renew: [Int], tol: Double, _ out: inout Findings) -> Bool {
+    private func updateList(_ f: FrameQuantities, renewing renew: [Int], _ out: inout Findings) -> Bool {
         let skins = Self.skinLevels
         stamp += 1
         let st = stamp
@@ -963,13 +974,13 @@ final class ControlsKeepoutRule: RuleProcessor {
                 + length(Vec3(bf[b + 9], bf[b + 10], bf[b + 11]))
             centres.append(c); radii.append(r)
             pieceSkin.append(skins[Int(skinLevel[Int(firstCorner[o]) / 8])])
-            magnitude.append(1 + m(c) + r + tol)
+            magnitude.append(1 + m(c) + r)
         }
         // Local copies: the loops below read no stored property (no exclusivity check per pair).
         let oldStart = listStart, oldPairs = listPairs, oldSlot = listSlot, oldKnown = listKnown
         let planes = listPlanes, root = self.root, firstCorner = self.firstCorner
         let corners = self.corners, seen = self.seen, eye = listEye, entities = scene.entities
-        let band = self.band, depthTolerance = self.depthTolerance, shortcut = knownShortcut
+        let band = self.band, depthRate = self.depthRate, shortcut = knownShortcut, listTol = self.listTol
         let rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
         let streak = streakFrames.pending
         var starts: [Int32] = [0], pairs: [Int32] = [], slots: [Int32] = [], known: [UInt32] = []
@@ -995,17 +1006,18 @@ final class ControlsKeepoutRule: RuleProcessor {
                     // Every corner farther from the plane than the slab (and its skin) wherever
                     // the piece goes within its skin: `classify` would skip them all.
                     let dc = pieceSkin[p] * stretch
-                    let reach = (radii[p] * stretch + dc) * (1 + 1e-9) + tol + 1e-9 * (planeMagnitude + magnitude[p])
+                    let tol = listTol[j]
+                    let reach = (radii[p] * stretch + dc) * (1 + 1e-9) + tol + 1e-9 * (planeMagnitude + magnitude[p] + tol)
                     guard abs(dot(centres[p] - plane.center, plane.normal)) <= reach, o != w, Int(root[o]) != w else { continue }
                     let first = Int(firstCorner[o])
                     bounded += 1
-                    let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * entities[w].metresPerPoint)
+                    let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * entities[w].metresPerPoint, depthRate: depthRate)
                     guard k.de.isFinite else { return false }
                     bounds = k
-                    let pair = k.classify(corners[first..<(first + 8)], skin: pieceSkin[p], tol: tol, depthTolerance: depthTolerance)
+                    let pair = k.classify(corners[first..<(first + 8)], skin: pieceSkin[p])
                     if pair != .unreported {
                         fresh.append((Int32(truncatingIfNeeded: o), Self.listCode(pair, k, corners[first..<(first + 8)], skin: pieceSkin[p],
-                                                                             shortcut: shortcut, tol: tol, depthTolerance: depthTolerance)))
+                                                                             shortcut: shortcut)))
                     }
                 }
             }
@@ -1082,7 +1094,7 @@ final class ControlsKeepoutRule: RuleProcessor {
 
     /// Builds the list for this frame (the corners and grids are this frame's, the grids by skin
     /// level); false when it would be longer than `maxListPairs` (this frame then searches).
-    private func buildList(_ f: FrameQuantities, tol: Double) -> Bool {
+    private func buildList(_ f: FrameQuantities) -> Bool {
         let classes = Self.classExtent, skins = Self.skinLevels
         let head = f.headPosition
         listEye = head
@@ -1104,18 +1116,20 @@ final class ControlsKeepoutRule: RuleProcessor {
         listPairs = []; listKnown = []
         defer { listPairs = pairs; listKnown = known }
         let root = self.root, firstCorner = self.firstCorner, skinLevel = self.skinLevel, corners = self.corners
-        let visible = f.visible, shortcut = knownShortcut, depthTolerance = self.depthTolerance
+        let visible = f.visible, shortcut = knownShortcut
         for (j, w) in windows.enumerated() {
             listPlanes[j] = nil
+            listTol[j] = 0
             defer { listStart.append(Int32(truncatingIfNeeded: pairs.count)) }
             guard f.visible[w], let plane = WindowPlane(f, w) else { continue }
             let mpp = scene.entities[w].metresPerPoint
             guard mpp > 0 else { continue }
             listPlanes[j] = plane
             let bandM = band * mpp
-            let bounds = ListBounds(plane: plane, eye: head, bandM: bandM)
-            let stretch = bounds.stretch, de = bounds.de, h0 = bounds.h0
-            guard de.isFinite else { return false }
+            let bounds = ListBounds(plane: plane, eye: head, bandM: bandM, depthRate: depthRate)
+            let stretch = bounds.stretch, de = bounds.de, h0 = bounds.h0, tol = bounds.tolHigh
+            guard de.isFinite, tol.isFinite else { return false }
+            listTol[j] = tol
             // The search of `evaluateSearching`, for every eye within `de` (its region's bounds
             // move by at most de·tol/h) and corners within `dc` (the skin) of this frame's: the
             // slab widened by dc, the region's margin by the class's growth (2·dc), the corners'
@@ -1139,12 +1153,11 @@ final class ControlsKeepoutRule: RuleProcessor {
             pairsBounded &+= candidates.count
             for o in candidates where o != w && visible[o] && Int(root[o]) != w {
                 let first = Int(firstCorner[o])
-                let pair = bounds.classify(corners[first..<(first + 8)], skin: skins[Int(skinLevel[first / 8])],
-                                           tol: tol, depthTolerance: depthTolerance)
+                let pair = bounds.classify(corners[first..<(first + 8)], skin: skins[Int(skinLevel[first / 8])])
                 if pair != .unreported {
                     pairs.append(Int32(truncatingIfNeeded: o))
                     known.append(Self.listCode(pair, bounds, corners[first..<(first + 8)], skin: skins[Int(skinLevel[first / 8])],
-                                               shortcut: shortcut, tol: tol, depthTolerance: depthTolerance))
+                                               shortcut: shortcut))
                 }
             }
             guard pairs.count <= Self.maxListPairs else { return false }
@@ -1157,10 +1170,14 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// A window's plane seen from the eye of a list build, in plane coordinates, with what
     /// `classify` needs to bound its pairs: the eye's skin in plane units (`de`), its height over
     /// the plane and offsets along it, and the magnitudes for the allowance against rounding.
+    ///
+    /// The exact test's slab is `depthRate` times the eye's height over the plane, which moves by
+    /// at most `de`: every slab the list allows lies between `tolLow` and `tolHigh` (with 10⁻⁹ of
+    /// the magnitudes against rounding of the height and the product).
     struct ListBounds {
         let plane: WindowPlane
-        let bandM, stretch, de, h0, eu, ev, scale: Double
-        init(plane: WindowPlane, eye: Vec3, bandM: Double) {
+        let bandM, stretch, de, h0, eu, ev, scale, tolLow, tolHigh: Double
+        init(plane: WindowPlane, eye: Vec3, bandM: Double, depthRate: Double) {
             func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
             self.plane = plane; self.bandM = bandM
             stretch = plane.stretch
@@ -1168,29 +1185,35 @@ final class ControlsKeepoutRule: RuleProcessor {
             let d0 = eye - plane.center
             h0 = dot(d0, plane.normal); eu = dot(d0, plane.right); ev = dot(d0, plane.up)
             let skins = ControlsKeepoutRule.skinLevels
+            let h = 1 + m(plane.center) + m(eye) + abs(h0)
+            tolHigh = depthRate * (h0 + de + 1e-9 * h) * (1 + 1e-9) + 1e-9
+            tolLow = depthRate * (h0 - de - 1e-9 * h) * (1 - 1e-9) - 1e-9
             scale = 1 + m(plane.center) + m(eye) + de + skins[skins.count - 1] * stretch + plane.halfWidth
-                + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev)
+                + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev) + tolHigh
         }
-        /// `classify` for content with these corners and this skin (metres in the world).
-        func classify(_ cs: ArraySlice<Vec3>, skin: Double, tol: Double, depthTolerance: Double) -> ListedPair {
-            ControlsKeepoutRule.classify(cs, plane, eu: eu, ev: ev, h: h0, de: de, dc: skin * stretch, tol: tol,
-                                         depthTolerance: depthTolerance, bandM: bandM, scale: scale)
+        /// `classify` for content with these corners and this skin (metres in the world): corners
+        /// that may be in the slab for some eye the list allows (within `tolHigh`), and those
+        /// certainly in it for every one (within `tolLow`).
+        func classify(_ cs: ArraySlice<Vec3>, skin: Double) -> ListedPair {
+            ControlsKeepoutRule.classify(cs, plane, eu: eu, ev: ev, h: h0, de: de, dc: skin * stretch, tol: tolHigh,
+                                         depthTolerance: tolLow, bandM: bandM, scale: scale)
         }
     }
 
     /// `listKnown`'s entry of a listed pair whose bounds with its skin are `pair`: with the
     /// shortcut, a pair tested with its skin is bounded again for its corners as they are (no
     /// skin), which may settle it while the content stays.
-    static func listCode(_ pair: ListedPair, _ bounds: ListBounds, _ cs: ArraySlice<Vec3>, skin: Double, shortcut: Bool,
-                         tol: Double, depthTolerance: Double) -> UInt32 {
+    /// The slab masks take the widest slab the list allows (`tolHigh`): a corner outside it fails
+    /// the slab test for every eye the list allows.
+    static func listCode(_ pair: ListedPair, _ bounds: ListBounds, _ cs: ArraySlice<Vec3>, skin: Double, shortcut: Bool) -> UInt32 {
         let near = nearSkin
-        var code = UInt32(slabMask(cs, bounds.plane, depthTolerance: depthTolerance)) << 8
-            | UInt32(slabMask(cs, bounds.plane, depthTolerance: depthTolerance, skin: near * bounds.stretch)) << 16
+        var code = UInt32(slabMask(cs, bounds.plane, depthTolerance: bounds.tolHigh)) << 8
+            | UInt32(slabMask(cs, bounds.plane, depthTolerance: bounds.tolHigh, skin: near * bounds.stretch)) << 16
         guard shortcut else { return code }
         code |= UInt32(pair.side)
         guard pair == .tested else { return code }
         func verdict(_ skin: Double) -> UInt32 {
-            let p = bounds.classify(cs, skin: skin, tol: tol, depthTolerance: depthTolerance)
+            let p = bounds.classify(cs, skin: skin)
             return p == .unreported ? 3 : UInt32(p.side)
         }
         code |= verdict(0) << 2

@@ -96,12 +96,75 @@ import SpatialModel
 
     @Test func contentClearOfTheBandInAnotherLayerOrAnOrnamentIsClean() throws {
         // Lower: y = 0.35…0.45 (−1.25…−1.15), projected top −1.15·2/1.95 = −1.179 < −0.984: clear.
-        // Behind: the first box moved to z = −2.35, 0.3…0.4 m behind the plane (> 0.25 m).
+        // Behind: y = 0.35…0.45 at z = −2.65…−2.55, 0.55…0.65 m behind the plane, more than the
+        // layer at 2 m (0.1 m × 2 / 1 = 0.2 m); in it, see the next test, it would be reported.
         // Ornament: a child window at the bottom edge belongs to the window.
-        for body in [Self.other("[0, 0.45, -1.9]"), Self.other("[0, 0.65, -2.35]"),
+        for body in [Self.other("[0, 0.45, -1.9]"), Self.other("[0, 0.40, -2.6]"),
                      "    children:\n      - {id: toolbar, kind: window, position: [0, -0.9, 0.02], size: [400, 80]}"] {
             let v = try RuleScenes.check(Self.scene(body)).filter { $0.rule == "win-controls-keepout" }
             #expect(v.isEmpty, "\(body): \(v.map(\.message))")
+        }
+    }
+
+    @Test func theLayerGrowsWithTheWindowsDistance() throws {
+        // The box behind the plane above, judged with depthToleranceM 0.4 (0.8 m at 2 m): its
+        // corners are in the layer, and its image, top −1.15·2/2.65 = −0.86792 m, bottom
+        // −1.25·2/2.55 = −0.98039 m, lies in the band (−0.98372…−0.84319): a gap of
+        // (0.86792 − 0.84319) / s = 10.56 pt.
+        let v = try RuleScenes.check(Self.scene(Self.other("[0, 0.40, -2.6]")),
+                                     config: "rules:\n  win-controls-keepout: {depthToleranceM: 0.4}\n")
+            .filter { $0.rule == "win-controls-keepout" }
+        let gap = (1.15 * 2 / 2.65 - 360 * Self.s) / Self.s
+        #expect(abs(gap - 10.56) < 0.01)
+        #expect(v.count == 1)
+        #expect(abs((v.first?.measured ?? 0) - gap) < 0.01)
+    }
+
+    /// A 600×200 pt window placed (upright, on the sphere at distance d) 25° below a 1280×720 pt
+    /// window at the same distance: it stands d·(1 − cos 25°) = 0.0937·d in front of the main
+    /// window's plane, beyond a fixed 0.1 m at 1.6 m and 2.5 m but within the layer, 0.1·d. Its
+    /// top edge, d·(−sin 25° + 100·t) below the eye at d·cos 25° ahead (t = tan 0.0671°, metres
+    /// per point per metre), is seen at d·(−sin 25° + 100·t) / cos 25° = −0.33709·d on the main
+    /// window's plane, above its bottom edge −360·t·d = −0.42161·d, and its bottom edge at
+    /// d·(−sin 25° − 100·t) / cos 25° = −0.59553·d, below it: it covers the window bar (a gap of
+    /// 0), the same at every distance.
+    @Test func aWindowPlacedJustBelowAnotherCoversItsControlsAtAnyDistance() throws {
+        let t = tan(0.0671 * Double.pi / 180), a = 25 * Double.pi / 180
+        #expect(abs((1 - cos(a)) - 0.0937) < 1e-4)
+        #expect(abs((-sin(a) + 100 * t) / cos(a) + 0.33709) < 1e-5 && abs(360 * t - 0.42161) < 1e-5)
+        #expect(abs((-sin(a) - 100 * t) / cos(a) + 0.59553) < 1e-5)
+        for d in [1.0, 1.6, 2.5] {
+            let v = try RuleScenes.check("""
+                format: spatialscene/1
+                duration: 1
+                entities:
+                  - {id: main, kind: window, placement: {distance: \(d), azimuth: 0, elevation: 0}, size: [1280, 720]}
+                  - {id: notes, kind: window, placement: {distance: \(d), azimuth: 0, elevation: -25}, size: [600, 200]}
+                """).filter { $0.rule == "win-controls-keepout" }
+            #expect(v.map(\.entities) == [["main", "notes"]], "at \(d) m")
+            #expect(v.first?.measured == 0, "at \(d) m")
+            #expect(v.first?.message.contains("notes reaches into the 60 pt band below the bottom edge of main") == true, "at \(d) m")
+        }
+    }
+
+    /// A 600×120 pt window 0.5 m in front of the bar of a window 1.6 m away, and one 0.5 m behind
+    /// it, each seen over the bar: another layer (31 % of the distance, more than 10 %), clean;
+    /// with depthToleranceM 0.4 (1.28 m at 1.6 m) both are in the layer and reported, so their
+    /// images do reach the band.
+    @Test func aWindowHalfAMetreInFrontOrBehindIsAnotherLayer() throws {
+        for notes in ["[0, 1.18, -1.1]", "[0, 0.8, -2.1]"] {
+            let yaml = """
+                format: spatialscene/1
+                duration: 1
+                entities:
+                  - {id: main, kind: window, placement: {distance: 1.6, azimuth: 0, elevation: 0}, size: [900, 600]}
+                  - {id: notes, kind: window, position: \(notes), size: [600, 120]}
+                """
+            let clean = try RuleScenes.check(yaml).filter { $0.rule == "win-controls-keepout" }
+            #expect(clean.isEmpty, "\(notes): \(clean.map(\.message))")
+            let wide = try RuleScenes.check(yaml, config: "rules:\n  win-controls-keepout: {depthToleranceM: 0.4}\n")
+                .filter { $0.rule == "win-controls-keepout" }
+            #expect(wide.map(\.entities) == [["main", "notes"]], "\(notes)")
         }
     }
 
@@ -256,9 +319,10 @@ import SpatialModel
         #expect(grid.1 >= 20)  // the scene has findings to compare
         // 18 frames × 150 windows × 300 other pieces of content (less each window itself): the
         // definition tests them all; the grid only content with a corner near the window's plane
-        // (the windows overlap their ~10 neighbours on the ring: about 16 per window and frame).
+        // (the windows overlap their ~10 neighbours on the ring; the layer, 10 % of 1.6–3 m,
+        // holds those of 1 or 2 of the ring's 5 distances).
         #expect(all.2 == 18 * 150 * 300)
-        #expect(grid.2 > 0 && grid.2 < all.2 / 10)
+        #expect(grid.2 > 0 && grid.2 < all.2 / 5, "\(grid.2) of \(all.2)")
     }
 
     /// The cases where a window's search is cut short (see `KeepoutReach`): bars straddling a
@@ -347,7 +411,9 @@ import SpatialModel
             #expect(pairs.contains { $0.split(separator: " ").contains(Substring(id)) }, "\(id)")
         }
         #expect(pairs.contains { $0.hasPrefix("wt") || $0.contains(" wt") })
-        #expect(!pairs.contains { $0.contains("bar3x1") })  // clear of the side: not reported
+        // Clear of its window's side: not reported with it (the layer of the window behind it,
+        // 10 % of 3.1 m, may hold it: judged with that window, it may be).
+        #expect(!pairs.contains { Set($0.split(separator: " ")) == ["bar3x1", "wa3"] })
         #expect(grid.1 < all.1)
     }
 }

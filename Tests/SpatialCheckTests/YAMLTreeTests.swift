@@ -39,16 +39,17 @@ import AssetImport
     }
 
     @Test func anchorsAndAliasesRepeatTheAnchoredValue() {
-        // The node's mark is where its properties start (the '&').
+        // The node's mark is where its properties start (the '&'); an alias's copy is marked at the
+        // alias (an error about b's value points at b), the values inside it keep their own marks.
         #expect(tree("a: &x [1, 2]\nb: *x\n")
-            == "{a@1:1: [number(1.0)@1:8, number(2.0)@1:11]@1:4, b@2:1: [number(1.0)@1:8, number(2.0)@1:11]@1:4}@1:1")
-        #expect(tree("a: &s hello\nb: *s\n") == "{a@1:1: string(hello)@1:4, b@2:1: string(hello)@1:4}@1:1")
+            == "{a@1:1: [number(1.0)@1:8, number(2.0)@1:11]@1:4, b@2:1: [number(1.0)@1:8, number(2.0)@1:11]@2:4}@1:1")
+        #expect(tree("a: &s hello\nb: *s\n") == "{a@1:1: string(hello)@1:4, b@2:1: string(hello)@2:4}@1:1")
     }
 
     @Test func mergeKeysAreNotExpanded() {
         // `<<` was never a merge for the loader: it stays a key of its own (an unknown key later).
         #expect(tree("base: &b {x: 1}\nitem:\n  <<: *b\n  y: 2\n")
-            == "{base@1:1: {x@1:11: number(1.0)@1:14}@1:7, item@2:1: {<<@3:3: {x@1:11: number(1.0)@1:14}@1:7, y@4:3: number(2.0)@4:6}@3:3}@1:1")
+            == "{base@1:1: {x@1:11: number(1.0)@1:14}@1:7, item@2:1: {<<@3:3: {x@1:11: number(1.0)@1:14}@3:7, y@4:3: number(2.0)@4:6}@3:3}@1:1")
     }
 
     @Test func tagsTypeTheValue() {

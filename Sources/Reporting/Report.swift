@@ -630,7 +630,7 @@ extension Report {
                         out += "    \(t(v.help))\n"
                     }
                 }
-                if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(line)\n" }
+                if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(t(line))\n" }
                 if let line = IgnoredViolations.line(scene.ignored) { out += "  \(t(line))\n" }
                 if let stopped = scene.stopped { out += "  " + paint.yellow("stopped") + ": \(t(stopped.line))\n" }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }

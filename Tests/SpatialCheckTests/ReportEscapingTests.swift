@@ -237,9 +237,19 @@ import SpatialCheck
 
     // MARK: Saved reports (item 5)
 
-    /// A saved report written by hand, every string in it hostile; `help` is a script URL.
-    static func hostileReport(help: String = HostileStrings.javascriptURL) -> String {
+    /// A saved report written by hand, every string in it hostile; `help` is a script URL. With
+    /// `foldedGroup`, a second violation like the first and three of their rule left out
+    /// (`omittedViolations`): the two fold into one group whose summary names the rule and counts.
+    static func hostileReport(help: String = HostileStrings.javascriptURL, foldedGroup: Bool = false) -> String {
         let h = jsonQuoted(HostileStrings.combined)
+        let second = !foldedGroup ? "" : """
+            ,
+                {"rule": \(h), "severity": "error", "entities": [\(h), \(jsonQuoted(HostileStrings.mention))],
+                 "spans": [[0, 89]], "frameCount": 90, "firstTime": 0, "lastTime": 0.99, "measured": 1.5, "threshold": 2,
+                 "unit": \(h), "worstFrame": 3, "message": \(h), "help": \(jsonQuoted(help)), "fingerprint": "second",
+                 "location": {"line": 4, "column": 5}}
+            """
+        let omitted = foldedGroup ? "\"omittedViolations\": [{\"rule\": \(h), \"severity\": \"error\", \"count\": 3}]," : ""
         return """
             {"format": "spatialcheck-report/1", "tool": {"name": "spatialcheck", "version": \(h)},
              "settings": {"pointAngle": 0.0671, "failOn": "error", "configurationChanges": [\(h)]},
@@ -249,8 +259,8 @@ import SpatialCheck
                "violations": [{"rule": \(h), "severity": "error", "entities": [\(h), \(jsonQuoted(HostileStrings.mention))],
                  "spans": [[0, 89]], "frameCount": 90, "firstTime": 0, "lastTime": 0.99, "measured": 1, "threshold": 2,
                  "unit": \(h), "worstFrame": 3, "message": \(h), "help": \(jsonQuoted(help)), "fingerprint": \(h),
-                 "location": {"line": 3, "column": 5}}],
-               "warnings": [{"message": \(h), "hint": \(h)}],
+                 "location": {"line": 3, "column": 5}}\(second)],
+               "warnings": [{"message": \(h), "hint": \(h)}], \(omitted)
                "rulesChecked": [\(h)], "platform": \(h),
                "ignored": [{"rule": \(h), "entity": \(h), "count": 3, "location": {"line": 2, "column": 5}}]},
               {"path": \(jsonQuoted(HostileStrings.forgedAnnotation)), "status": "error",
@@ -261,7 +271,7 @@ import SpatialCheck
     @Test func savedReportsAreEscapedInEveryFormat() throws {
         let dir = try CLIHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.hostileReport().write(toFile: dir + "/hostile.json", atomically: true, encoding: .utf8)
+        try Self.hostileReport(foldedGroup: true).write(toFile: dir + "/hostile.json", atomically: true, encoding: .utf8)
         for format in ReportFormat.allCases {
             var options = SpatialCheck.ReportOptions()
             options.format = format
@@ -284,6 +294,9 @@ import SpatialCheck
             }
             if [.text, .markdown, .html].contains(format) {
                 #expect(r.output.contains("the configuration changes 1 default of the rule catalog: "), "\(format)")
+                // The folded group of the two violations says how many of its (hostile) rule the
+                // scene has: the rule id is escaped with the rest of the summary.
+                #expect(r.output.contains(" not listed: --max-violations)"), "\(format)")
             }
             // `help: javascript:…` is never a link.
             #expect(!r.output.lowercased().contains("href=\"javascript"), "\(format)")

@@ -25,12 +25,15 @@ enum USDFactBridge {
     /// gets no input unless the app adds collision shapes in code (`generateCollisionShapes`).
     /// At most `limit` prims are named, then how many more.
     static func inputNotes(_ nodes: [AssetNode], limit: Int = 5) -> [String] {
+        // Whether a Collider is on each node or below it, children to parents (nodes are in
+        // parent-before-child order): one pass, however deep the hierarchy.
+        var collides = nodes.map { n in n.usd?.components.contains { $0.id == "RealityKit.Collider" } ?? false }
+        for i in nodes.indices.reversed() where collides[i] {
+            if let p = nodes[i].parent, p >= 0, p < i { collides[p] = true }
+        }
         var named: [String] = []
         var more = 0
-        for i in nodes.indices where nodes[i].usd?.interactive == true {
-            let end = min(max(nodes[i].subtreeEnd, i + 1), nodes.count)
-            let collides = nodes[i..<end].contains { n in n.usd?.components.contains { $0.id == "RealityKit.Collider" } ?? false }
-            guard !collides else { continue }
+        for i in nodes.indices where nodes[i].usd?.interactive == true && !collides[i] {
             if named.count < limit { named.append(nodes[i].usd?.primPath ?? nodes[i].name) } else { more += 1 }
         }
         guard !named.isEmpty else { return [] }

@@ -129,7 +129,7 @@ class Job:
         rp = os.path.realpath(outer) if os.path.isabs(outer) else outer
         if rp.startswith(self.base + "/"):
             rp = rp[len(self.base) + 1:]
-        elif os.path.isabs(rp) and (rp == self.root or rp.startswith(self.root.rstrip("/") + "/")):
+        elif os.path.isabs(rp) and self.inside(rp):
             rp = os.path.relpath(rp, self.base)
         return rp + ("[" + inner + "]" if inner else "")
 
@@ -410,10 +410,10 @@ class Job:
                     node["m"] = [*m[0], *m[1], *m[2], *m[3]]
                 if xf.TransformMightBeTimeVarying():
                     times = xf.GetTimeSamples()
-                    if len(times) > 1 and not has_range:
-                        lo, hi = float(times[0]), float(times[-1])
-                        self.sampled = (lo, hi) if self.sampled is None else (min(self.sampled[0], lo), max(self.sampled[1], hi))
                     if len(times) > 1:
+                        if not has_range:
+                            lo, hi = float(times[0]), float(times[-1])
+                            self.sampled = (lo, hi) if self.sampled is None else (min(self.sampled[0], lo), max(self.sampled[1], hi))
                         keys = []
                         for t in times[:100000]:
                             km = xf.GetLocalTransformation(Usd.TimeCode(t))

@@ -282,7 +282,6 @@ extension Report {
     /// the table; `expand` gives every violation its own row.
     public func markdown(limit: Int = Report.markdownCommentLimit, expand: Bool = false) -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
-        let failed = scenes.filter { $0.status == .error }.count
         var out = "## spatialcheck\n\n"
         out += failsGate || isIncomplete ? "**Comfort check failed**" : "**Comfort check passed**"
         // A gate switched off (`failOn: never`, from the command line or the configuration) passes
@@ -290,11 +289,7 @@ extension Report {
         if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
         out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
         // A scene refused for the work budget loaded: it is named as what it is.
-        let overBudget = scenes.filter(\.isOverWorkBudget).count, broken = failed - overBudget
-        var unchecked: [String] = []
-        if broken > 0 { unchecked.append("\(broken) scene\(broken == 1 ? "" : "s") could not be loaded") }
-        if overBudget > 0 { unchecked.append("\(overBudget) scene\(overBudget == 1 ? "" : "s") not checked (over the work budget)") }
-        out += unchecked.map { ", " + $0 }.joined() + ".\n\n"
+        out += notCheckedParts(namingScenes: true).map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {
             out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed.**"
             out += " Only new and worsened violations fail the check.\n\n"

@@ -191,13 +191,18 @@ public struct SceneReport: Sendable {
 extension Report {
     /// The scenes that were not checked, for the summaries: "1 could not be loaded", "2 not checked
     /// (over the work budget)", or both joined by ", "; "" when none.
-    public var notCheckedCounts: String {
+    public var notCheckedCounts: String { notCheckedParts(namingScenes: false).joined(separator: ", ") }
+
+    /// The parts of `notCheckedCounts`, each count followed by "scene"/"scenes" when `namingScenes`
+    /// ("1 scene could not be loaded", the Markdown comment's wording); empty when none.
+    public func notCheckedParts(namingScenes: Bool) -> [String] {
         let budget = scenes.filter(\.isOverWorkBudget).count
         let broken = scenes.filter { $0.status == .error }.count - budget
+        func n(_ k: Int) -> String { namingScenes ? "\(k) scene\(k == 1 ? "" : "s")" : "\(k)" }
         var parts: [String] = []
-        if broken > 0 { parts.append("\(broken) could not be loaded") }
-        if budget > 0 { parts.append("\(budget) not checked (over the work budget)") }
-        return parts.joined(separator: ", ")
+        if broken > 0 { parts.append("\(n(broken)) could not be loaded") }
+        if budget > 0 { parts.append("\(n(budget)) not checked (over the work budget)") }
+        return parts
     }
 }
 

@@ -238,11 +238,10 @@ final class ControlsKeepoutRule: RuleProcessor {
     let band: Double
     /// `fmt(band)`, the threshold every message of the rule prints.
     let bandText: String
-    let depthTolerance: Double
     /// The exact test's slab per metre of the eye's height over the window's plane:
-    /// `depthTolerance` at `referenceDistance` (see `WinControlsKeepout`'s notes).
+    /// `depthToleranceM` at `referenceDistance` (see `WinControlsKeepout`'s notes).
     let depthRate: Double
-    /// The eye's height over a window's plane at which its slab is `depthTolerance` thick.
+    /// The eye's height over a window's plane at which its slab is `depthToleranceM` thick.
     static let referenceDistance = 1.0
     let scene: Scene
     /// Test hook: compare every window with all content (the definition) instead of the content
@@ -430,8 +429,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
         rule = r; scene = s.scene
         band = s.param(WinControlsKeepout.metadata, "keepoutBandPt")
-        depthTolerance = s.param(WinControlsKeepout.metadata, "depthToleranceM")
-        depthRate = depthTolerance / Self.referenceDistance
+        depthRate = s.param(WinControlsKeepout.metadata, "depthToleranceM") / Self.referenceDistance
         bandText = fmt(band)
         let ents = s.scene.entities
         windows = ents.indices.filter { ents[$0].kind == .window && ents[$0].parent == nil && ents[$0].sizePt != nil }

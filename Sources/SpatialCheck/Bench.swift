@@ -67,7 +67,7 @@ extension SpatialCheck {
         public var stoppedByTrackingLimit = false
         /// When the work budget stopped it by projection (`WorkProjection`, as `validate`): the
         /// window, the rate and the projected work.
-        public var projection: WorkProjection.Projected?
+        public var projection: EarlyStop.Projection?
         /// ns per entity-frame of every run (`--repeat`), in the order they ran.
         public var runs: [Double] = []
         /// CPU time of the process (user + system, `CLOCK_PROCESS_CPUTIME_ID`) over the same region
@@ -253,31 +253,23 @@ extension SpatialCheck {
         var violations = 0
         let cpuBegin = processCPUNanoseconds()
         let begin = SimulationPhaseTimes.now()
-        var stopped: Int?
-        var stoppedByTracking = false
-        var projected: WorkProjection.Projected?
+        var stop: EarlyStop?
         if options.rules {
             let engine = RuleEngine(scene: scene, configuration: options.configuration)
-            // As `validate`: the violations one scene may track are bounded (memory), and so is its work (time).
+            // As `validate`: the violations one scene may track are bounded (memory), and so is its work
+            // (time); the same scene stops after the same frame.
             engine.trackingLimit = options.budget.trackedViolations
-            struct Stop: Error { var frame: Int; var tracking: Bool; var projection: WorkProjection.Projected? = nil }
-            let units = options.budget.units
-            var projection = WorkProjection(budget: units, frames: frames)
+            struct Stop: Error { var stop: EarlyStop }
+            var stops = FrameStops(budget: options.budget, frames: frames)
             do {
                 try simulator.run(phases: &phases) { frame in
                     let t0 = SimulationPhaseTimes.now()
                     engine.consume(frame)
                     rulesTime &+= SimulationPhaseTimes.now() &- t0
-                    // As `validate`: the same scene stops after the same frame.
-                    if engine.trackingLimitReached { throw Stop(frame: frame.frame, tracking: true) }
-                    let work = engine.work
-                    if units > 0, work > units { throw Stop(frame: frame.frame, tracking: false) }
-                    if let p = projection.check(frame: frame.frame, work: work) { throw Stop(frame: frame.frame, tracking: false, projection: p) }
+                    if let s = stops.check(engine, frame: frame.frame) { throw Stop(stop: s) }
                 }
             } catch {
-                stopped = (error as? Stop)?.frame
-                stoppedByTracking = (error as? Stop)?.tracking ?? false
-                projected = (error as? Stop)?.projection
+                stop = (error as? Stop)?.stop
             }
             let t0 = SimulationPhaseTimes.now()
             // As `validate` with its default `--max-violations`: the messages of a rule with more
@@ -300,9 +292,9 @@ extension SpatialCheck {
             loadNanoseconds: 0, animation: phases.animation, transforms: phases.transforms,
             quantities: phases.quantities, rules: rulesTime, aggregation: aggregationTime, total: total,
             violations: violations, peakRSSAfterLoad: rssAfterLoad, peakRSS: peakResidentBytes(),
-            stoppedAfterFrame: stopped)
-        result.stoppedByTrackingLimit = stoppedByTracking
-        result.projection = projected
+            stoppedAfterFrame: stop?.afterFrame)
+        result.stoppedByTrackingLimit = stop.map { $0.pairTestBudget == nil } ?? false
+        result.projection = stop?.projection
         result.cpu = cpu
         return result
     }
@@ -372,7 +364,7 @@ extension SpatialCheck {
                     ? "it reached the most distinct violations one scene may track (--max-tracked), as validate stops"
                     : r.projection.map { p in
                         "frames \(p.window.lowerBound)–\(p.window.upperBound) took \(n(p.rate)) work units each, so the run would take about "
-                            + "\(n(p.units)), more than the work budget (--max-work), as validate stops; --max-work \(n(WorkProjection.suggestedBudget(p.units))) runs it whole"
+                            + "\(n(p.units)), more than the work budget (--max-work), as validate stops; --max-work \(n(p.suggestedBudget)) runs it whole"
                     } ?? "the run passed the work budget (--max-work)"
                 out += "stopped      after frame \(f): \(why); the figures cover frames 0–\(f)\n"
             }

@@ -343,29 +343,16 @@ extension SpatialCheck {
         }
         let engine = RuleEngine(scene: scene, configuration: configuration)
         engine.trackingLimit = budget.trackedViolations
-        // Stops after the frame in which the tracking limit is reached (memory stays bounded), or
-        // in which the work counted so far passes the work budget (time stays bounded).
+        // Stops after the frame in which the tracking limit is reached, the work counted passes the
+        // work budget, or the work projected from the steady frames does (`FrameStops`).
         struct Stop: Error { var stop: EarlyStop }
-        let frames = simulator.frameCount, workBudget = budget.units
+        let frames = simulator.frameCount
+        var stops = FrameStops(budget: budget, frames: frames)
         var stopped: EarlyStop?
-        // Stops early, too, when the work of the steady frames projects the whole scene well over
-        // the budget (`WorkProjection`).
-        var projection = WorkProjection(budget: workBudget, frames: frames)
         do {
             try simulator.run { frame in
                 engine.consume(frame)
-                if engine.trackingLimitReached {
-                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, trackingLimit: budget.trackedViolations))
-                }
-                let work = engine.work
-                if workBudget > 0, work > workBudget {
-                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, pairTestBudget: workBudget))
-                }
-                if let p = projection.check(frame: frame.frame, work: work) {
-                    throw Stop(stop: EarlyStop(afterFrame: frame.frame, frames: frames, pairTestBudget: workBudget,
-                                               projection: .init(window: p.window, rate: p.rate, units: p.units,
-                                                                 suggestedBudget: WorkProjection.suggestedBudget(p.units))))
-                }
+                if let stop = stops.check(engine, frame: frame.frame) { throw Stop(stop: stop) }
             }
         } catch {
             // Only `Stop` is thrown (the simulator rethrows what its body throws).
@@ -604,4 +591,3 @@ final class Counter: @unchecked Sendable {
     private var value = 0
     func take() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
 }
-

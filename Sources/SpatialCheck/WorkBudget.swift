@@ -129,19 +129,9 @@ public struct WorkProjection: Sendable {
     /// `budget`: the work budget (0 = none: never stops); `frames`: the frames the scene asks for.
     public init(budget: Int, frames: Int) { self.budget = budget; self.frames = frames }
 
-    /// A projection that stops the scene.
-    public struct Projected: Sendable, Equatable {
-        /// The frames of the window the rate was taken from.
-        public var window: ClosedRange<Int>
-        /// Work units per frame in the window.
-        public var rate: Int
-        /// The projected work of the whole scene.
-        public var units: Int
-    }
-
     /// Call after every frame with the work counted so far; the projection when the scene should
-    /// stop after `frame`, else nil.
-    public mutating func check(frame: Int, work: Int) -> Projected? {
+    /// stop after `frame` (with the `--max-work` to suggest, `suggestedBudget`), else nil.
+    public mutating func check(frame: Int, work: Int) -> EarlyStop.Projection? {
         let done = frame + 1
         guard budget > 0, done >= Self.firstWindow, done & (done - 1) == 0 else { return nil }
         defer { previous = (done, work) }
@@ -151,8 +141,9 @@ public struct WorkProjection: Sendable {
         guard projected > Self.factor * Double(budget) else { overOnce = false; return nil }
         defer { overOnce = true }
         guard overOnce else { return nil }
-        return Projected(window: p.done...(done - 1), rate: Int(rate.rounded()),
-                         units: projected < 9e18 ? Int(projected.rounded()) : Int.max)
+        let units = projected < 9e18 ? Int(projected.rounded()) : Int.max
+        return EarlyStop.Projection(window: p.done...(done - 1), rate: Int(rate.rounded()), units: units,
+                                    suggestedBudget: Self.suggestedBudget(units))
     }
 
     /// The `--max-work` to suggest for a projection: a quarter above it, rounded up to two
@@ -162,5 +153,33 @@ public struct WorkProjection: Sendable {
         guard x.isFinite, x < 9e18 else { return Int.max }
         let magnitude = pow(10, max(0, floor(log10(max(1, x))) - 1))
         return Int((x / magnitude).rounded(.up) * magnitude)
+    }
+}
+
+/// What stops a scene after a frame, the same for `validate` and `bench` (so the same scene stops
+/// after the same frame in both): the tracking limit (memory stays bounded), the work counted
+/// passing the budget, or the work projected from its steady frames (`WorkProjection`; time stays
+/// bounded).
+struct FrameStops {
+    let budget: WorkBudget
+    let frames: Int
+    private var projection: WorkProjection
+
+    /// `frames`: the frames the scene asks for.
+    init(budget: WorkBudget, frames: Int) {
+        self.budget = budget; self.frames = frames
+        projection = WorkProjection(budget: budget.units, frames: frames)
+    }
+
+    /// Call after `engine` consumed `frame`: why the scene stops after it, else nil.
+    mutating func check(_ engine: RuleEngine, frame: Int) -> EarlyStop? {
+        if engine.trackingLimitReached {
+            return EarlyStop(afterFrame: frame, frames: frames, trackingLimit: budget.trackedViolations)
+        }
+        let work = engine.work, units = budget.units
+        if units > 0, work > units { return EarlyStop(afterFrame: frame, frames: frames, pairTestBudget: units) }
+        return projection.check(frame: frame, work: work).map {
+            EarlyStop(afterFrame: frame, frames: frames, pairTestBudget: units, projection: $0)
+        }
     }
 }

@@ -67,11 +67,15 @@ import Simulation
     /// frame, so no list survives the frame after its build, and the rule pauses the list for
     /// 1, 2, 4 … frames: frame 0 searches (and records the content), 1 builds, 2 searches, 3 builds,
     /// 4–5 search, 6 builds, 7–10 search, 11 builds.
-    private static let togglingWindows = """
+    private static let togglingWindows = togglingWindows(seconds: 1)
+
+    /// `togglingWindows` lasting `seconds` (12 frames a second).
+    static func togglingWindows(seconds: Int) -> String {
+        """
         format: spatialscene/1
         name: Toggling windows
         frameRate: 12
-        duration: 1
+        duration: \(seconds)
         entities:
           - id: a
             kind: window
@@ -84,6 +88,7 @@ import Simulation
             size: [400, 300]
             animation: {loop: true, keyframes: [{t: 0, scale: 1}, {t: 0.0833333, scale: 1.3}, {t: 0.1666667, scale: 1}]}
         """
+    }
 
     /// The work of each frame of `togglingWindows`, in instructions, from counts derived by hand:
     /// both windows are visible in front of the eye in every frame, so each frame prepares 2

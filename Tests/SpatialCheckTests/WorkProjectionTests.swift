@@ -33,23 +33,7 @@ import Simulation
     /// Two windows whose scale toggles in every frame, each reaching into the other's controls
     /// band (WorkBudgetTests' toggling windows), for 100 s at 12 Hz: the same work in frame after
     /// frame, 1,200 frames.
-    private static let movingWindows = """
-        format: spatialscene/1
-        name: Toggling windows
-        frameRate: 12
-        duration: 100
-        entities:
-          - id: a
-            kind: window
-            position: [0, 1.6, -2]
-            size: [400, 300]
-            animation: {loop: true, keyframes: [{t: 0, scale: 1}, {t: 0.0833333, scale: 1.3}, {t: 0.1666667, scale: 1}]}
-          - id: b
-            kind: window
-            position: [0, 1.55, -2]
-            size: [400, 300]
-            animation: {loop: true, keyframes: [{t: 0, scale: 1}, {t: 0.0833333, scale: 1.3}, {t: 0.1666667, scale: 1}]}
-        """
+    private static let movingWindows = WorkBudgetTests.togglingWindows(seconds: 100)
 
     /// The projection `WorkProjection` makes after `done` frames from the window of the frames
     /// since `from` frames, by its documented formula.

@@ -336,6 +336,9 @@ final class SceneBuilder {
                    override: nil, entIdx: 0, nodeIdx: nodeIdx, anchor: .world, path: id, loc: nil)
         nodes[nodeIdx].subtreeEnd = nodes.count
         finish()
+        // Where the content stands decides the placement rules' verdicts: say how it was placed
+        // (an RCP scene authored for a volume sits at the viewer's feet here).
+        r.warning(nil, "bare asset: its content stands where the file puts it around the world origin, the default viewer standing at the origin (eye \(Reader.format(viewer.eyeHeight)) m up, looking along −Z) as in an immersive space, and field-of-view, eye-level and reach findings judge it from there; to check it as a window or volume shows it, validate a scene file that places it (docs/scene-format.md, \"Models and units\")")
         var frameRate = Platform.visionOS.defaultFrameRate
         if let o = options.frameRate, o.isFinite, o > 0, o <= Limits.maxFrameRate { frameRate = o }
         var duration = defaultDuration(frameRate: frameRate, events: [])

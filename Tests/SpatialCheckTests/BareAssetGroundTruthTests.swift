@@ -35,4 +35,24 @@ import SceneLoader
         #expect(zip(got, want).allSatisfy { Self.close($0, $1) }, "\(c.id): \(got) vs \(want)")
         #expect(model.asset?.triangles == c.triangles)
     }
+
+    /// A bare asset's placement decides the placement rules' verdicts, so its report says how it
+    /// was placed (once, with the default viewer's eye height); a scene that places the same asset
+    /// does not get that note.
+    @Test(.enabled(if: TestPaths.haveSharedAssets))
+    func bareAssetSaysWhereItStands() throws {
+        let c = try #require(GroundTruth.consensusCases.first)
+        let bare = try SceneLoader.loadBareAsset(path: TestPaths.asset(c.primary))
+        let notes = bare.warnings.map(\.message).filter { $0.hasPrefix("bare asset:") }
+        #expect(notes.count == 1)
+        #expect(notes.first?.contains("eye 1.6 m up, looking along −Z") == true)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bare-note-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenePath = dir.appendingPathComponent("placed.scene.yaml").path
+        let yaml = "format: spatialscene/1\nentities:\n  - {id: m, kind: model, position: [0, 1.2, -1.5], asset: \(TestPaths.asset(c.primary))}\n"
+        try yaml.write(toFile: scenePath, atomically: true, encoding: .utf8)
+        let placed = try SceneLoader.load(path: scenePath, options: LoadOptions(allowExternalAssets: true))
+        #expect(!placed.warnings.contains { $0.message.hasPrefix("bare asset:") })
+    }
 }

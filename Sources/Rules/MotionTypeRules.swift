@@ -209,8 +209,9 @@ func motionTypeFactories() -> [RuleFactory] {
                 cands.append(i)
             }
             // Read per candidate and frame: constants, not captured variables (which would be
-            // boxed and access-checked on every read).
-            let fixedSize = fixedPt, labelHeight = labelEm, scalesPt = ptScales
+            // boxed and access-checked on every read). `restEm`: the em the simulator measures
+            // pt_eq from (foreshortening included), for the size the text has facing the eye.
+            let fixedSize = fixedPt, labelHeight = labelEm, scalesPt = ptScales, restEm = ents.map(Simulator.emMetres)
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let pt = scalesPt[e] ? fixedSize[e] * f.textScale[e] : fixedSize[e]
@@ -218,9 +219,25 @@ func motionTypeFactories() -> [RuleFactory] {
                 // A label's em times its text scale (exactly 1 without a scale above it).
                 let em = labelHeight[e] * f.textScale[e]
                 let v = em.isNaN ? f.ptEq[e] : (f.distance[e] > 0 ? degrees(2 * atan(em / (2 * f.distance[e]))) / pa : .infinity)
-                return v.isFinite && v < minimum ? .init(measured: v, threshold: minimum, angular: true, unit: "pt_eq") : nil
+                guard v.isFinite && v < minimum else { return nil }
+                // aux: the em's angle facing the eye (2·atan(em / 2d)), what turning the text
+                // toward the viewer would give.
+                var facing = Double.nan
+                if em.isNaN, restEm[e] > 0, f.distance[e] > 0 {
+                    facing = degrees(2 * atan(TextScale.em(restEm[e], scale: f.textScale[e]) / (2 * f.distance[e]))) / pa
+                }
+                return .init(measured: v, threshold: minimum, angular: true, aux: facing, unit: "pt_eq")
             }, message: { agg, names in
-                "text \(names.joinedNames) is \(fmt(agg.measured)) \(agg.unit ?? "pt"); make it at least \(fmt(minimum)) pt (17 pt for body text)"
+                let seen = "text \(names.joinedNames) is \(fmt(agg.measured)) \(agg.unit ?? "pt")"
+                // Seen at a slant its em is foreshortened: say what it is facing the viewer, so that
+                // an edge-on frame's near-zero size is not read as the font size to fix.
+                guard agg.aux.isFinite, agg.aux >= 1.25 * agg.measured else {
+                    return seen + "; make it at least \(fmt(minimum)) pt (17 pt for body text)"
+                }
+                let slant = seen + " as seen at its worst, turned away from the viewer (facing them: \(fmt(agg.aux)) pt_eq)"
+                return agg.aux >= minimum
+                    ? slant + "; turn it toward the viewer (type-billboard) so it reads at its size"
+                    : slant + "; make it at least \(fmt(minimum)) pt facing the viewer (17 pt for body text) and turn it toward them"
             })
         },
         RuleFactory(ids: [TypeLegibleAcrossScale.metadata.id]) { s in ScaleLegibilityRule(s) },

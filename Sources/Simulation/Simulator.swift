@@ -69,6 +69,16 @@ public struct Simulator: Sendable {
     /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0,
     /// as stated: the kernel is given it times the text scale (`TextScale`).
     private let emMetres: [Double]
+    /// The em height in metres at rest of content whose pt_eq is its em's angle (readable content
+    /// and text with a fixed-scale font size or a text height), else 0; the frame's is this times
+    /// its text scale (`TextScale.em`).
+    public static func emMetres(_ e: Entity) -> Double {
+        guard e.isReadable || e.kind == .text else { return 0 }
+        let mpp = e.metresPerPoint
+        if let fs = e.fontSize, fs > 0, mpp > 0, (fs * mpp).isFinite { return fs * mpp }
+        if let th = e.textHeight, th > 0, th.isFinite { return th }
+        return 0
+    }
     /// Entities with text (an em, a font size or a text height) under a scale other than 1, and
     /// what their node's up length is divided by: their text scale is computed each frame their
     /// node can move (every other entity's is exactly 1).
@@ -210,15 +220,7 @@ public struct Simulator: Sendable {
             Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
         }
         initialVisible = visible
-        emMetres = entities.indices.map { e in
-            guard entities[e].isReadable || entities[e].kind == .text else { return 0 }
-            let mpp = entities[e].metresPerPoint
-            if let fs = entities[e].fontSize, fs > 0, mpp > 0, (fs * mpp).isFinite {
-                return fs * mpp
-            }
-            if let th = entities[e].textHeight, th > 0, th.isFinite { return th }
-            return 0
-        }
+        emMetres = entities.map(Simulator.emMetres)
         let textScale = TextScale(scene: scene)
         let withText = entities.indices.filter { e in
             textScale.scaled[e] && eNode[e] >= 0

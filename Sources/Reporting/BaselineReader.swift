@@ -7,11 +7,11 @@ import Rules
 // threshold; the fingerprints of the violations left out of the lists). `Report.read` parses a
 // report whole with JSONSerialization, about 11 bytes of memory per byte of report, and so refuses
 // reports over about 140 MB; a 224 MB report of 100 scenes (2 KB entity paths) took 980 MB to read
-// that way. Read as a stream it takes about 300 bytes per violation kept, whatever the paths.
+// that way. Read as a stream it takes about 250 bytes per violation kept, whatever the paths.
 
 extension Report {
     /// What reading a baseline may take: the file's size and the violations it keeps (each about
-    /// 300 bytes of memory). Both are work limits, far above what `validate` writes for a
+    /// 250 bytes of memory). Both are work limits, far above what `validate` writes for a
     /// project (a 224 MB report of 100 scenes lists 30,000 violations).
     public struct BaselineLimits: Sendable {
         /// The largest baseline file read, in bytes (4 GiB).

@@ -84,8 +84,13 @@ extension Report {
             return r
         }
         var notifications: [JSON] = []
+        if fixedNotListed > 0 {
+            let n = fixedNotListed
+            notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string(
+                "\(groupedThousands(Int64(n))) more violation\(n == 1 ? "" : "s") of the baseline \(n == 1 ? "is" : "are") fixed and not listed (at most --max-violations of each rule and scene, within code scanning's result limit)"))]))]))
+        }
         for scene in scenes {
-            for line in [OmittedViolations.notShown(scene.omitted), IgnoredViolations.line(scene.ignored)].compactMap({ $0 }) {
+            for line in [OmittedViolations.notShown(scene.omitted, sarif: true), IgnoredViolations.line(scene.ignored)].compactMap({ $0 }) {
                 notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
             }
             if let stopped = scene.stopped {

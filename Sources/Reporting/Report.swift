@@ -6,6 +6,8 @@ import Rules
 /// Independent of the rule engine's types so that saved reports can be read back and merged.
 public struct Report: Sendable {
     public static let formatTag = "spatialcheck-report/1"
+    /// GitHub code scanning rejects a SARIF run with more than 25,000 results.
+    public static let sarifResultLimit = 25_000
     public var toolVersion: String
     public var pointAngle: Double
     /// Metres per point of fixed-scale content for the run (`units.fixedPointSize`; by default
@@ -13,8 +15,11 @@ public struct Report: Sendable {
     public var fixedPointSize: Double
     public var failOn: Severity?
     public var scenes: [SceneReport]
-    /// Violations of the baseline that no longer occur (set when validating against a baseline).
+    /// Violations of the baseline that no longer occur (set when validating against a baseline),
+    /// as many as the report lists (`--max-violations` per rule and scene, and SARIF's result limit).
     public var fixedInBaseline: [(scene: String, violation: ReportViolation)] = []
+    /// Fixed violations counted but not listed (JSON `baseline.fixedNotListed`).
+    public var fixedNotListed = 0
     /// When the report was made, as ISO 8601 UTC (`2025-06-01T12:00:00Z`); only with `--timestamp`,
     /// so that by default the same input gives byte-identical output.
     public var generatedAt: String?
@@ -83,8 +88,8 @@ public struct Report: Sendable {
             for v in s.violations { if let b = v.baseline { counts[b, default: 0] += 1 } }
             for o in s.omitted { for v in o.violations { if let b = v.baseline { counts[b, default: 0] += 1 } } }
         }
-        guard !counts.isEmpty || !fixedInBaseline.isEmpty else { return nil }
-        counts[.fixed] = fixedInBaseline.count
+        guard !counts.isEmpty || !fixedInBaseline.isEmpty || fixedNotListed > 0 else { return nil }
+        counts[.fixed] = fixedInBaseline.count + fixedNotListed
         return counts
     }
 
@@ -293,14 +298,16 @@ public struct OmittedViolations: Sendable, Equatable {
         self.rule = rule; self.severity = severity; self.count = count; self.violations = violations
     }
 
-    /// The line each report format prints for what a scene left out.
-    public static func notShown(_ omitted: [OmittedViolations]) -> String? {
+    /// The line each report format prints for what a scene left out. `sarif`: the SARIF report,
+    /// whose result limit `--max-violations` cannot raise.
+    public static func notShown(_ omitted: [OmittedViolations], sarif: Bool = false) -> String? {
         let n = omitted.reduce(0) { $0 + $1.count }
         guard n > 0 else { return nil }
         var rules: [String] = []
         for o in omitted where !rules.contains(o.rule) { rules.append(o.rule) }
         let list = rules.prefix(5).joined(separator: ", ") + (rules.count > 5 ? " and \(rules.count - 5) more rules" : "")
         return "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code. Raise the limit with --max-violations N (0 = no limit)"
+            + (sarif ? "; SARIF keeps at most \(groupedThousands(Int64(Report.sarifResultLimit))) results in all whatever the limit (--format json lists every one)" : "")
     }
 }
 
@@ -444,7 +451,7 @@ extension Report {
                          ("entities", .array(f.violation.entities.map(JSON.string))),
                          ("fingerprint", .string(f.violation.fingerprint))])
             })),
-        ]))]
+        ] + (fixedNotListed > 0 ? [("fixedNotListed", JSON.int(fixedNotListed))] : [])))]
     }
 }
 

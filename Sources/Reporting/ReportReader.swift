@@ -398,6 +398,8 @@ public struct BaselineEntry: Sendable {
 
 public struct BaselineComparison: Sendable {
     public var entries: [BaselineEntry]
+    /// Fixed violations counted but not listed in `entries` (`BaselineMatcher.fixed`'s `perRule`).
+    public var fixedNotListed = 0
     public init(entries: [BaselineEntry]) { self.entries = entries }
     public func count(_ s: BaselineStatus) -> Int { entries.reduce(0) { $0 + ($1.status == s ? 1 : 0) } }
 
@@ -406,7 +408,8 @@ public struct BaselineComparison: Sendable {
     /// walked), or its severity rose. Values are compared at the precision the JSON report stores
     /// them (`ReportViolation.measuredDigits` significant digits): a value that would be written as
     /// the baseline's number is unchanged.
-    public init(current: Report, baseline: Report) {
+    /// `fixedPerRule`: at most that many fixed violations of each rule and scene are listed (0: all).
+    public init(current: Report, baseline: Report, fixedPerRule: Int = 0) {
         var matcher = BaselineMatcher(baseline: baseline, currentScenePaths: current.scenes.map(\.path))
         var entries: [BaselineEntry] = []
         for s in current.scenes {
@@ -417,8 +420,9 @@ public struct BaselineComparison: Sendable {
                 }
             }
         }
-        entries += matcher.fixed(checkedScenes: current.scenes.filter { $0.status == .checked })
-        self.entries = entries
+        let fixed = matcher.fixed(checkedScenes: current.scenes.filter { $0.status == .checked }, perRule: fixedPerRule)
+        self.entries = entries + fixed.entries
+        fixedNotListed = fixed.notListed
     }
 
     /// Baseline scene path → current scene path, for the scenes of each that the other does not
@@ -601,24 +605,37 @@ public struct BaselineMatcher: Sendable {
     }
 
     /// The baseline's violations that no compared violation matched, in the scenes of the run that
-    /// were checked (`status == .checked`): fixed.
-    public func fixed(checkedScenes: [SceneReport]) -> [BaselineEntry] {
+    /// were checked (`status == .checked`): fixed. With `perRule` > 0, at most that many of each
+    /// rule and baseline scene are listed, in the baseline's order, and the others only counted
+    /// (`notListed`): a change that fixes a crowded scene would otherwise list, and hold in memory,
+    /// every violation of its baseline.
+    public func fixed(checkedScenes: [SceneReport], perRule: Int = 0) -> (entries: [BaselineEntry], notListed: Int) {
         let checkedPaths = Set(checkedScenes.map(\.path))
         let currentPaths = Set(checkedScenes.map(\.path) + checkedScenes.compactMap(\.legacyPath)
                                + aligned.filter { checkedPaths.contains($0.1) }.map(\.0))
         var entries: [BaselineEntry] = []
+        var notListed = 0
         for s in baseline.scenes where currentPaths.contains(s.path) {
-            for v in s.violations where !seen.contains(v.fingerprint) {
+            var listed: [String: Int] = [:]
+            func listing(_ rule: String) -> Bool {
+                guard perRule > 0 else { return true }
+                let n = listed[rule, default: 0]
+                listed[rule] = n + 1
+                if n < perRule { return true }
+                notListed += 1
+                return false
+            }
+            for v in s.violations where !seen.contains(v.fingerprint) && listing(v.rule) {
                 entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil, baseline: v))
             }
             for o in s.omitted {
-                for v in o.violations where !seen.contains(v.fingerprint) {
+                for v in o.violations where !seen.contains(v.fingerprint) && listing(o.rule) {
                     entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil,
                                                  baseline: v.violation(rule: o.rule, severity: o.severity)))
                 }
             }
         }
-        return entries
+        return (entries, notListed)
     }
 }
 
@@ -641,6 +658,7 @@ extension Report {
         fixedInBaseline = comparison.entries.filter { $0.status == .fixed }.compactMap { e in
             e.baseline.map { (scene: e.scene, violation: $0) }
         }
+        fixedNotListed = comparison.fixedNotListed
     }
 }
 

@@ -702,13 +702,18 @@ final class SceneBuilder {
 
     // MARK: - Entities
 
+    /// Once per scene, at the first entity or element past the limit (the scene is not checked).
+    private func entityLimitReached(at loc: SourceLocation) {
+        guard !limitReported else { return }
+        limitReported = true
+        r.error(loc, "the scene has more than \(Limits.maxEntities) entities and elements (this is number \(Limits.maxEntities + 1)), so it is not checked",
+                hint: "split it into scenes of at most \(Limits.maxEntities) (each file is checked on its own), or leave out content no rule needs")
+    }
+
     private func entity(_ n: YNode, parent: ParentInfo?, siblings: inout SiblingIds) {
         entityCount += 1
         if entityCount > Limits.maxEntities {
-            if !limitReported {
-                r.error(n.loc, "the scene has more than \(Limits.maxEntities) entities and elements; the rest are ignored")
-                limitReported = true
-            }
+            entityLimitReached(at: n.loc)
             return
         }
         guard let m = r.mapping(n, parent == nil ? "an entry of 'entities'" : "an entry of 'children'") else { return }
@@ -1084,10 +1089,7 @@ final class SceneBuilder {
         for item in items {
             entityCount += 1
             if entityCount > Limits.maxEntities {
-                if !limitReported {
-                    r.error(item.loc, "the scene has more than \(Limits.maxEntities) entities and elements; the rest are ignored")
-                    limitReported = true
-                }
+                entityLimitReached(at: item.loc)
                 return
             }
             guard let m = r.mapping(item, "an element of \(Self.what(containerKind, containerId))") else { continue }

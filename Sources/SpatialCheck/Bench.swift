@@ -171,7 +171,9 @@ extension SpatialCheck {
                 + (regressed ? "— REGRESSION over the allowed +\(allowed) %" : "(allowed +\(allowed) %)")
             guard inconclusive, let s = spreadPercent else { return verdict }
             return verdict + "; but this run's own spread, \(String(format: "%.1f", s)) %, is larger than the +\(allowed) % allowed, "
-                + "so the comparison cannot tell a change from noise: use --clock cpu, more --repeat runs, or a --max-regression above the spread"
+                + "so the comparison cannot tell a change from noise: "
+                + (clock == .cpu ? "use more --repeat runs, a runner with less else running, or a --max-regression above the spread"
+                                 : "use --clock cpu, more --repeat runs, or a --max-regression above the spread")
         }
     }
 

@@ -63,7 +63,8 @@ extension SpatialCheck {
             do {
                 let baseline = try Report.readBaseline(path: b, currentScenePaths: Set(merged.scenes.map(\.path)))
                 warnings = Report.repeatedSceneWarnings(baseline: baseline, path: b, currentScenePaths: merged.scenes.map(\.path))
-                c = try Report.fixedDetails(BaselineComparison(current: merged, baseline: baseline), baselinePath: b)
+                c = try Report.fixedDetails(BaselineComparison(current: merged, baseline: baseline, fixedPerRule: defaultMaxViolationsPerRule),
+                                            baselinePath: b)
             } catch {
                 return .failure([error])
             }
@@ -73,7 +74,10 @@ extension SpatialCheck {
         guard diagnostics.isEmpty else { return .failure(diagnostics) }
         let exit = exitCode(of: merged, failsGate: merged.failsGate(gating: gating))
         // SARIF stays under code scanning's result limit (after the gate has seen every violation).
-        if options.format == .sarif { limitViolations(&merged, perRule: 0, total: sarifResultLimit) }
+        if options.format == .sarif {
+            limitViolations(&merged, perRule: 0, total: sarifResultLimit)
+            limitFixed(&merged, total: sarifResultLimit)
+        }
         // Reports written with `validate --with-geometry` carry each scene's geometry: the HTML
         // draws its pictures from it (without it, the page has no pictures).
         var snapshots: [String: SceneSnapshot] = [:]

@@ -372,6 +372,7 @@ enum SchemaBuilder {
         baselineCounts.append(("fixedViolations", array(obj([("scene", string()), ("rule", enumeration(RuleCatalog.allRuleIDs)),
                                                              ("entities", array(string())),
                                                              ("fingerprint", string(pattern: "^[0-9a-f]{16}$"))]))))
+        baselineCounts.append(("fixedNotListed", integer("fixed violations counted in `fixed` but not listed in fixedViolations (--max-violations per rule and scene; SARIF's result limit)", minimum: 1)))
         let root = obj([
             ("format", .object([("const", .string(Report.formatTag))])),
             ("tool", obj([("name", string()), ("version", string())])),

@@ -199,7 +199,9 @@ extension SpatialCheck {
         if let steps {
             // Each scene was compared (its violations carry their status) and limited as it came;
             // `apply` gives the kept ones the same statuses and records the fixed ones.
-            var c = BaselineComparison(entries: steps.entries + steps.matcher.fixed(checkedScenes: report.scenes.filter { $0.status == .checked }))
+            let fixed = steps.matcher.fixed(checkedScenes: report.scenes.filter { $0.status == .checked }, perRule: options.maxViolations)
+            var c = BaselineComparison(entries: steps.entries + fixed.entries)
+            c.fixedNotListed = fixed.notListed
             if let baselinePath = options.baselinePath {
                 do { c = try Report.fixedDetails(c, baselinePath: baselinePath) } catch { return failedRun([error], configuration: configuration) }
             }
@@ -207,7 +209,7 @@ extension SpatialCheck {
             report.apply(c)
             exit = exitCode(of: report, failsGate: steps.failsGate)
         } else if let baselineReport {
-            var c = BaselineComparison(current: report, baseline: baselineReport)
+            var c = BaselineComparison(current: report, baseline: baselineReport, fixedPerRule: options.maxViolations)
             if let baselinePath = options.baselinePath {
                 do { c = try Report.fixedDetails(c, baselinePath: baselinePath) } catch { return failedRun([error], configuration: configuration) }
             }
@@ -228,6 +230,7 @@ extension SpatialCheck {
             }
         }
         limitViolations(&report, keeping: keep)
+        if options.format == .sarif { limitFixed(&report, total: sarifResultLimit) }
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
                           exitCode: exit, diagnostics: configuration.warnings + baselineWarnings
                             + unusedIgnores(configuration, counts: options.shard == nil ? results.ignoredTotals() : nil,

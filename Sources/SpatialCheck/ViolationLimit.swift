@@ -10,7 +10,7 @@ extension SpatialCheck {
     public static let defaultMaxViolationsPerRule = 100
 
     /// GitHub code scanning rejects a SARIF run with more than 25,000 results.
-    public static let sarifResultLimit = 25_000
+    public static let sarifResultLimit = Report.sarifResultLimit
 
     /// Leaves at most `perRule` violations of each rule in each scene (0 = no limit) and, when
     /// `total` is given, at most `total` in the whole report, recording what was left out in
@@ -23,6 +23,16 @@ extension SpatialCheck {
     /// violation.
     public static func limitViolations(_ report: inout Report, perRule: Int, total: Int? = nil) {
         limitViolations(&report, keeping: violationsKept(in: report, perRule: perRule, total: total))
+    }
+
+    /// SARIF's result limit counts the baseline's fixed violations (`absent` results) too: after the
+    /// report's violations, as many of them as `total` leaves room for; the rest are counted
+    /// (`Report.fixedNotListed`), not listed.
+    public static func limitFixed(_ report: inout Report, total: Int) {
+        let room = max(0, total - report.scenes.reduce(0) { $0 + $1.violations.count })
+        guard report.fixedInBaseline.count > room else { return }
+        report.fixedNotListed += report.fixedInBaseline.count - room
+        report.fixedInBaseline.removeLast(report.fixedInBaseline.count - room)
     }
 
     /// Which violations `limitViolations(_:perRule:total:)` keeps: `[scene][violation]`, true to keep.

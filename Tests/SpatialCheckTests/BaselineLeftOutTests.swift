@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Reporting
+@testable import SpatialCheck
 
 /// A baseline saved with the default `--max-violations` holds every violation's fingerprint,
 /// the left-out ones in `omittedViolations[].fingerprints`: the next run of the same scene is all
@@ -91,5 +92,56 @@ import Testing
         #expect(summary["fixed"] as? Int == 1 && summary["new"] as? Int == 0 && summary["unchanged"] as? Int == 8)
         let fixed = try #require((summary["fixedViolations"] as? [[String: Any]])?.first)
         #expect(fixed["fingerprint"] as? String == lastPair)
+    }
+
+    /// A change that fixes a crowded scene lists its baseline's fixed violations like the others:
+    /// at most --max-violations of each rule and scene, the rest counted (`fixedNotListed`), in JSON
+    /// and SARIF (a 5,000-point chart made non-interactive listed 400,677 fixed results, 265 MB).
+    /// The row's 9 spacing pairs, all listed in one baseline and 2 listed + 7 left out in the
+    /// other, are all fixed when only one button remains.
+    @Test func fixedViolationsAreListedLikeTheOthers() throws {
+        let tree = try TempTree("baseline-fixed-limit")
+        tree.file(".spatialcheck.yaml", "")
+        let path = tree.file("row.scene.yaml", Self.scene())
+        let dir = tree.root
+        for (name, limit) in [("all.json", "0"), ("two.json", "2")] {
+            let w = try Self.run(["validate", path, "--format", "json", "--output", name, "--fail-on", "never", "--max-violations", limit], in: dir)
+            #expect(w.status == 0, "\(w.out)")
+        }
+        tree.file("row.scene.yaml", Self.scene(buttons: 1))
+        for base in ["all.json", "two.json"] {
+            let r = try Self.run(["validate", path, "--baseline", base, "--format", "json", "--max-violations", "3"], in: dir)
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.out)")
+            let summary = try #require(doc["baseline"] as? [String: Any])
+            #expect(summary["fixed"] as? Int == 9, "\(base)")
+            #expect((summary["fixedViolations"] as? [[String: Any]])?.count == 3, "\(base)")
+            #expect(summary["fixedNotListed"] as? Int == 6, "\(base)")
+            // Unlimited: all nine listed, no count of unlisted ones.
+            let all = try Self.run(["validate", path, "--baseline", base, "--format", "json", "--max-violations", "0"], in: dir)
+            let allDoc = try #require(try JSONSerialization.jsonObject(with: Data(all.out.utf8)) as? [String: Any])
+            let allSummary = try #require(allDoc["baseline"] as? [String: Any])
+            #expect((allSummary["fixedViolations"] as? [[String: Any]])?.count == 9 && allSummary["fixedNotListed"] == nil)
+            // SARIF: three `absent` results and a notification counting the other six.
+            let sarif = try Self.run(["validate", path, "--baseline", base, "--format", "sarif", "--max-violations", "3"], in: dir)
+            #expect(sarif.out.components(separatedBy: "\"absent\"").count - 1 == 3, "\(base)")
+            #expect(sarif.out.contains("6 more violations of the baseline are fixed and not listed"))
+        }
+    }
+
+    /// SARIF's result limit counts the fixed (`absent`) results after the violations.
+    @Test func sarifLimitLeavesFixedViolationsTheRoomLeft() {
+        func violation(_ i: Int) -> ReportViolation {
+            ReportViolation(rule: "target-center-spacing", severity: .error, entities: ["w/b\(i)"], spans: [0...0], frameCount: 1,
+                            firstTime: 0, lastTime: 0, measured: 1, threshold: 60, unit: "pt_eq", worstFrame: 0, message: "m",
+                            help: "", fingerprint: String(format: "%016x", i), location: nil)
+        }
+        var report = Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error, scenes: [])
+        report.scenes = [SceneReport(path: "a.scene.yaml", status: .checked, violations: (0..<3).map(violation))]
+        report.fixedInBaseline = (10..<15).map { (scene: "a.scene.yaml", violation: violation($0)) }
+        report.fixedNotListed = 1
+        SpatialCheck.limitFixed(&report, total: 6)
+        #expect(report.fixedInBaseline.map(\.violation.fingerprint) == (10..<13).map { String(format: "%016x", $0) })
+        #expect(report.fixedNotListed == 3)
+        #expect(report.baselineStatusCounts?[.fixed] == 6)
     }
 }

@@ -325,7 +325,8 @@ import SpatialModel
         for i in 0...100_000 { text += "  - {id: e\(i), kind: group}\n" }
         let errs = LoaderFixture.errors(text)
         #expect(errs.count == 1)
-        #expect(errs.first?.message == "the scene has more than 100000 entities and elements; the rest are ignored")
+        #expect(errs.first?.message == "the scene has more than 100000 entities and elements (this is number 100001), so it is not checked")
+        #expect(errs.first?.hint?.contains("split it into scenes of at most 100000") == true)
         #expect(errs.first?.location == SourceLocation(line: 100_003, column: 5))
     }
 }

@@ -14,8 +14,17 @@ struct PairGrid {
     private var large: [Int] = []
     /// Rectangles covering more cells than this are compared with everything instead.
     static let maxCellsPerItem = 1024
-    /// Number of candidate pairs examined (the cost measure).
+    /// Number of candidate pairs: pairs sharing a cell, once per cell they share, and pairs with
+    /// a large item (the cost measure the work budget counts).
     private(set) var checks = 0
+    /// Of `checks`, the pairs actually looked at (`visitCells` skips, unexamined, pairs that
+    /// cannot have their first shared cell where they meet), for tests and bench.
+    private(set) var examined = 0
+    /// `visitCells`: cells of more items than this skip the pairs that cannot be visited there,
+    /// from the positions of the items starting in the cell's column, row, or both (a test hook:
+    /// `Int.max` looks at every pair, as before; the pairs visited are the same).
+    var anchoredCell = 16
+    private var inColumn: [Int32] = [], inRow: [Int32] = [], inBoth: [Int32] = []
 
     static func cellIndex(_ v: Double, _ cell: Double) -> Int32 {
         let c = (v / cell).rounded(.down)
@@ -63,29 +72,96 @@ struct PairGrid {
         sortEntries(loX: loX, hiX: hiX, loY: loY, hiY: hiY)
         // Visit only in the first cell the two share.
         let x0 = cx0, y0 = cy0
-        guard visitCells({ a, b, cx, cy in max(x0[a], x0[b]) == cx && max(y0[a], y0[b]) == cy }, visit) else { return }
+        guard visitCells(x0: x0, y0: y0, { a, b, cx, cy in max(x0[a], x0[b]) == cx && max(y0[a], y0[b]) == cy }, visit) else { return }
         visitLarge(count: n, { _ in true }, visit)
     }
 
     /// Walks the entries (sorted by `sortEntries`) cell by cell and calls `visit(i, j)` (i < j) for
     /// every two items entered in one cell for which `firstShared(a, b, column, row)` says that cell
     /// is the first they share; false once `visit` has stopped the search.
+    ///
+    /// The first cell two items share has the column of one's first column (`x0`) and the row of
+    /// one's first row (`y0`), in both searches (`max` of the two, or `SphereCells.firstColumn`).
+    /// So in a cell of more than `anchoredCell` items only pairs that hold both an item starting
+    /// in the cell's column and one starting in its row are given `firstShared`: a pair without is
+    /// skipped unexamined. The pairs visited and their order are the same; what changes is the
+    /// cost of items stacked over several cells (each pair shares all of them, and is visited in
+    /// one): it was every pair in every cell before the one that visits it — all of a stacked
+    /// scene's pairs, several times over, when its items wrap past column 0 of the sphere, with
+    /// the cell that visits them sorted last (a model straight ahead of the eye) — and is now
+    /// linear in those cells' items. `checks` still counts every pair sharing the cell, as the
+    /// visiting of each did (so the work a scene counts, and where a budget stops it, are
+    /// unchanged); `examined` counts the pairs given `firstShared`.
     @inline(__always)
-    private mutating func visitCells(_ firstShared: (Int, Int, Int32, Int32) -> Bool, _ visit: (Int, Int) -> Bool) -> Bool {
+    private mutating func visitCells(x0: [Int32], y0: [Int32], _ firstShared: (Int, Int, Int32, Int32) -> Bool,
+                                     _ visit: (Int, Int) -> Bool) -> Bool {
         var s = 0
         while s < order.count {
             var e = s + 1
             let key = keys[order[s]]
             while e < order.count, keys[order[e]] == key { e += 1 }
-            if e - s > 1 {
+            let m = e - s
+            if m > 1 {
                 let cx = Int32(truncatingIfNeeded: key >> 32), cy = Int32(truncatingIfNeeded: key)
-                for p in s..<(e - 1) {
-                    let a = Int(items[order[p]])
-                    for q in (p + 1)..<e {
-                        let b = Int(items[order[q]])
-                        checks += 1
-                        guard firstShared(a, b, cx, cy) else { continue }
-                        guard visit(min(a, b), max(a, b)) else { return false }
+                if m <= anchoredCell {
+                    for p in s..<(e - 1) {
+                        let a = Int(items[order[p]])
+                        for q in (p + 1)..<e {
+                            let b = Int(items[order[q]])
+                            checks += 1
+                            examined += 1
+                            guard firstShared(a, b, cx, cy) else { continue }
+                            guard visit(min(a, b), max(a, b)) else { return false }
+                        }
+                    }
+                } else {
+                    // Positions (in the cell) of the items starting in its column, in its row, and both.
+                    inColumn.removeAll(keepingCapacity: true)
+                    inRow.removeAll(keepingCapacity: true)
+                    inBoth.removeAll(keepingCapacity: true)
+                    for p in s..<e {
+                        let a = Int(items[order[p]])
+                        let ax = x0[a] == cx, ay = y0[a] == cy
+                        if ax { inColumn.append(Int32(truncatingIfNeeded: p)) }
+                        if ay { inRow.append(Int32(truncatingIfNeeded: p)) }
+                        if ax && ay { inBoth.append(Int32(truncatingIfNeeded: p)) }
+                    }
+                    // Nothing starts in the column, or nothing in the row: no pair is visited here.
+                    if inColumn.isEmpty || inRow.isEmpty {
+                        checks += m * (m - 1) / 2
+                        s = e
+                        continue
+                    }
+                    // The next entry of each list after the current position.
+                    var nextColumn = 0, nextRow = 0, nextBoth = 0
+                    for p in s..<(e - 1) {
+                        while nextColumn < inColumn.count, Int(inColumn[nextColumn]) <= p { nextColumn += 1 }
+                        while nextRow < inRow.count, Int(inRow[nextRow]) <= p { nextRow += 1 }
+                        while nextBoth < inBoth.count, Int(inBoth[nextBoth]) <= p { nextBoth += 1 }
+                        let a = Int(items[order[p]])
+                        let ax = x0[a] == cx, ay = y0[a] == cy
+                        @inline(__always) func pair(_ q: Int) -> Bool {
+                            let b = Int(items[order[q]])
+                            examined += 1
+                            guard firstShared(a, b, cx, cy) else { return true }
+                            guard visit(min(a, b), max(a, b)) else {
+                                // Counted as the pairs up to this one, as visiting each did.
+                                checks += q - p
+                                return false
+                            }
+                            return true
+                        }
+                        if ax && ay {
+                            for q in (p + 1)..<e where !pair(q) { return false }
+                        } else {
+                            let list = ax ? inRow : ay ? inColumn : inBoth
+                            var k = ax ? nextRow : ay ? nextColumn : nextBoth
+                            while k < list.count {
+                                guard pair(Int(list[k])) else { return false }
+                                k += 1
+                            }
+                        }
+                        checks += e - 1 - p
                     }
                 }
             }
@@ -104,6 +180,7 @@ struct PairGrid {
         for l in large {
             for j in 0..<n where j != l && present(j) && (!isLarge[j] || j > l) {
                 checks += 1
+                examined += 1
                 guard visit(min(l, j), max(l, j)) else { return }
             }
         }
@@ -392,7 +469,7 @@ extension PairGrid {
         if !keys.isEmpty { sortEntries(loX: 0, hiX: Int32(w - 1), loY: loY, hiY: hiY) } else { order.removeAll(keepingCapacity: true) }
         // Visit only in the first cell the two share (both hold this one).
         let x0 = cx0, y0 = cy0, len = cLen
-        guard visitCells({ a, b, cx, cy in
+        guard visitCells(x0: x0, y0: y0, { a, b, cx, cy in
             max(y0[a], y0[b]) == cy && SphereCells.firstColumn(x0[a], len[a], x0[b], len[b], columns: w) == cx
         }, visit) else { return }
         visitLarge(count: n, { cells[$0] != nil }, visit)

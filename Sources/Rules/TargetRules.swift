@@ -165,6 +165,11 @@ final class TargetPairAnalyzer: RuleProcessor {
         e.bound + e.slack < limit * (1 - 1e-9) - 1e-9
     }
     var pairChecks: Int { staticChecks + grid.checks + listChecks }
+    /// Of the angular search's candidate pairs (`grid.checks`), those it looked at
+    /// (`PairGrid.examined`), for tests and bench.
+    var gridExamined: Int { grid.examined }
+    /// The angular search's candidate pairs (`PairGrid.checks`), for tests.
+    var gridChecks: Int { grid.checks }
     var pairTests: Int { pairChecks }
     /// Findings reported (same-container ones in every frame, angular ones found or repeated), and
     /// runs extended over a streak of unchanged frames (`flushRepeats`).
@@ -754,6 +759,12 @@ final class TargetPairAnalyzer: RuleProcessor {
         // The list leaves out entities with a non-finite direction or extent (never visited by
         // the search either): a frame with one is searched.
         var useList = incremental && !listDisabled && maxOverlap >= 0 && margin.isFinite && skin.isFinite && skin > 0
+        // Past the tracking limit already (a window's own pairs reached it) with no angular pair
+        // tracked before: `test` would stop at its first pair, so neither the list nor the search
+        // is walked. (Both skip a window's own pairs without calling `test`: a window of stacked
+        // buttons made the frame walk all of its pairs twice before the scene stopped.)
+        let walk = !(out.limitReached && !angularTrackedBefore)
+        if !walk { useList = false }
         if useList {
             for i in 0..<n where cones[i] == nil {
                 useList = false
@@ -825,7 +836,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                     test(i, j, &cs[c].slots)
                 }
             }
-        } else {
+        } else if walk {
             listValid = false
             var none = SIMD4<Int32>(repeating: -1)
             grid.searchSphere(count: n, cells: cones, columns: columns) { i, j in
@@ -835,6 +846,8 @@ final class TargetPairAnalyzer: RuleProcessor {
                 test(i, j, &none)
                 return !stop
             }
+        } else {
+            listValid = false
         }
         spare = previous
         previous = found

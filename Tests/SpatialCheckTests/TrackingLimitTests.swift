@@ -168,6 +168,60 @@ import SpatialModel
         #expect(limited.engine.processor(TargetPairAnalyzer.self)?.angularTests == pairKeys / 2 + 1)
     }
 
+    /// 200 one-button windows on one spot straight ahead (as the 50,000 `btn_` nodes of one model
+    /// are: each its own group, compared in angle). Their cones wrap past the sphere's column 0,
+    /// so the cell that visits their pairs sorts after others they all share: the walk looked at
+    /// all 19,900 pairs in each of those cells before visiting any (50,000 nodes: 23 s). Now each
+    /// pair is looked at once: the list built in frame 0 visits the 19,900, and the frame tests
+    /// the list.
+    @Test func stackedContentStraightAheadIsLookedAtOncePerPair() throws {
+        var yaml = """
+            format: spatialscene/1
+            name: Stacked windows ahead
+            frameRate: 90
+            duration: 1
+            entities:
+
+            """
+        for i in 0..<200 {
+            yaml += "  - {id: w\(i), kind: window, placement: {distance: 2, azimuth: 0, elevation: 0}, size: [100, 100], "
+            yaml += "elements: [{id: b, role: button, frame: [28, 28, 44, 44]}]}\n"
+        }
+        let loaded = try SpatialCheck.loadScene(path: try write(yaml, name: "stacked-ahead.scene.yaml"))
+        let run = trackedKeys(loaded, limit: 0, frames: 1)
+        let pairs = try #require(run.engine.processor(TargetPairAnalyzer.self))
+        #expect(pairs.gridExamined == 200 * 199 / 2)
+        // The candidates counted (the work budget's) are every cell each pair shares, as before:
+        // the same whole number of cells for every pair, more than one.
+        #expect(pairs.gridChecks % (200 * 199 / 2) == 0 && pairs.gridChecks / (200 * 199 / 2) > 1)
+        #expect(pairs.angularTests == 200 * 199 / 2)
+    }
+
+    /// A window of 30 stacked buttons reaches a limit of 100 with its own pairs, before the angular
+    /// pass: no angular pair was tracked, so every pair the pass could test would be dropped, and it
+    /// walks none (it walked all 435 of the window's own pairs, which it skips, twice).
+    @Test func theAngularPassWalksNothingPastTheLimitOfAWindowsOwnPairs() throws {
+        let yaml = Self.scene + """
+              - id: v
+                kind: window
+                placement: {distance: 2.5, azimuth: 40, elevation: 0}
+                size: [400, 300]
+                elements:
+                  - {id: x, role: button, frame: [100, 100, 44, 44]}
+
+            """
+        let loaded = try SpatialCheck.loadScene(path: try write(yaml, name: "stacked-and-one.scene.yaml"))
+        let all = trackedKeys(loaded, limit: 0, frames: 1)
+        let limited = trackedKeys(loaded, limit: 100, frames: 1)
+        #expect(limited.engine.trackingLimitReached)
+        #expect(limited.keys == Array(all.keys.prefix(100)))
+        let unlimited = try #require(all.engine.processor(TargetPairAnalyzer.self))
+        #expect(unlimited.gridExamined >= 435)
+        let pairs = try #require(limited.engine.processor(TargetPairAnalyzer.self))
+        #expect(pairs.staticFindings.count == 101)
+        #expect(pairs.gridChecks == 0 && pairs.gridExamined == 0 && pairs.angularTests == 0)
+    }
+
     /// 30 small windows side by side in a large window's controls band (335 window–content
     /// findings of win-controls-keepout in a frame): with a limit of 100 the rule stops testing
     /// pairs once its findings are dropped, and the violations tracked are the first 100 an

@@ -186,3 +186,59 @@ struct USDPrimReportTests {
         #expect(output.contains("set a finite value in Reality Composer Pro"), "\(output)")
     }
 }
+
+/// A fact read from a USD component gets the Reality Composer Pro fix beside the rule's own text
+/// (which speaks the scene format's keys); the same fact stated in a scene file does not.
+@Suite("RCP fix hints for USD facts", .enabled(if: USDFixtures.available, "usd-core is not installed (pip install usd-core); USD tests skipped"))
+struct USDFixHintTests {
+    static func messages(_ file: String, rule: String) throws -> [String] {
+        let r = try CLIHarness.run(["validate", "--format", "json", "--fail-on", "never", file], cwd: USDFixtures.project)
+        #expect(r.status == 0, "\(r.stderr)")
+        return USDPrimReportTests.violations(try USDPrimReportTests.json(r.stdout))
+            .filter { ($0["rule"] as? String) == rule }.compactMap { $0["message"] as? String }
+    }
+
+    @Test func directOnlyInputTargetNamesTheAllowedInputSetting() throws {
+        // cm_zup.usda's knob: InputTarget with allowsIndirectInput = 0, about 2.3 m from the shoulders.
+        let m = try Self.messages("cm_zup.usda", rule: "target-direct-reach")
+        #expect(m.count == 1)
+        #expect(m.first?.hasSuffix("let it take indirect input too (interaction: both) (in Reality Composer Pro: set its InputTarget component's allowed input to All)") == true,
+                "\(m)")
+    }
+
+    @Test func headAnchoringNamesTheAnchoringComponent() throws {
+        let file = "prims/HeadHUD.usda"
+        try """
+        #usda 1.0
+        (
+            metersPerUnit = 1
+            upAxis = "Y"
+        )
+        def Xform "Root"
+        {
+            def Xform "HUD"
+            {
+                double3 xformOp:translate = (0, 0, -1)
+                uniform token[] xformOpOrder = ["xformOp:translate"]
+                def RealityKitComponent "Anchoring"
+                {
+                    uniform token info:id = "RealityKit.Anchoring"
+                    def RealityKitStruct "descriptor"
+                    {
+                        token type = "Head"
+                    }
+                }
+                def Cube "Panel"
+                {
+                    double size = 0.2
+                }
+            }
+        }
+        """.write(toFile: USDFixtures.path(file), atomically: true, encoding: .utf8)
+        let m = try Self.messages(file, rule: "fov-head-locked")
+        #expect(m.count == 1)
+        #expect(m.first?.contains("is declared head-anchored (anchor: head)") == true)
+        #expect(m.first?.contains("(in Reality Composer Pro: its Anchoring component's target is Head; change the target, or remove the component and place the entity in code)") == true,
+                "\(m)")
+    }
+}

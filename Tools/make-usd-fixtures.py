@@ -345,6 +345,88 @@ def make_fixtures(out):
     write(os.path.join(rk, "Scene.usda"), RCP_HEADER % ("Root", "1", "Y") + '\ndef Xform "Root"\n{\n    def Cube "Block"\n    {\n        double size = 0.3\n    }\n}\n')
     write(os.path.join(rk, "Immersive.usda"), RCP_HEADER % ("Root", "1", "Y") + '\ndef Xform "Root"\n{\n    def Sphere "Ball"\n    {\n        double radius = 0.5\n        double3 xformOp:translate = (0, 1, -3)\n        uniform token[] xformOpOrder = ["xformOp:translate"]\n    }\n}\n')
     write(os.path.join(rk, "Materials", "Unused.usda"), '#usda 1.0\n')
+    make_prims(p)
+
+
+def anchoring(kind, indent="        "):
+    return (indent + 'def RealityKitComponent "Anchoring"\n' + indent + '{\n'
+            + indent + '    uniform token info:id = "RealityKit.Anchoring"\n'
+            + indent + '    def RealityKitStruct "descriptor"\n' + indent + '    {\n'
+            + indent + '        token type = "%s"\n' % kind + indent + '    }\n' + indent + '}\n')
+
+
+def make_prims(p):
+    """prims/Game.usda: three instances of Token.usda (each an interactive 2 cm `Body` with a 1 cm
+    Collider sphere, so the three entities are Body, Body~2, Body~3 at /Root/Inst_1..3/Body, 1 m in
+    front of a standing eye, each too small a target), a piece anchored to a plane
+    (/Root/TablePiece) and one to an object (/Root/Statue). hostile/infcollider.usda and
+    nancollider.usda: Collider sphere radius inf, Box extent with a NaN."""
+    d = os.path.join(p, "prims")
+    write(os.path.join(d, "Token.usda"), RCP_HEADER % ("Token", "1", "Y") + '''
+def Xform "Token"
+{
+    def Cube "Body"
+    {
+        double size = 0.02
+
+        def RealityKitComponent "InputTarget"
+        {
+            uniform token info:id = "RealityKit.InputTarget"
+        }
+
+        def RealityKitComponent "Collider"
+        {
+            uniform token info:id = "RealityKit.Collider"
+
+            def RealityKitStruct "Shape"
+            {
+                float radius = 0.01
+                token shapeType = "Sphere"
+            }
+        }
+    }
+}
+''')
+    text = RCP_HEADER % ("Root", "1", "Y") + 'def Xform "Root"\n{\n'
+    for i, x in enumerate([-0.3, 0, 0.3]):
+        text += ('    def Xform "Inst_%d" (\n        prepend references = @Token.usda@\n    )\n    {\n'
+                 '        double3 xformOp:translate = (%g, 1.6, -1)\n'
+                 '        uniform token[] xformOpOrder = ["xformOp:translate"]\n    }\n') % (i + 1, x)
+    for name, kind, x in [("TablePiece", "Plane", -0.5), ("Statue", "Object", 0.5)]:
+        text += ('    def Xform "%s"\n    {\n        double3 xformOp:translate = (%g, 1.2, -1.5)\n'
+                 '        uniform token[] xformOpOrder = ["xformOp:translate"]\n%s'
+                 '        def Cube "Mesh"\n        {\n            double size = 0.2\n        }\n    }\n') % (name, x, anchoring(kind))
+    text += "}\n"
+    write(os.path.join(d, "Game.usda"), text)
+    collider = RCP_HEADER % ("Root", "1", "Y") + '''
+def Xform "Root"
+{
+    def Xform "P"
+    {
+        def Cube "Mesh"
+        {
+            double size = 0.05
+        }
+
+        def RealityKitComponent "InputTarget"
+        {
+            uniform token info:id = "RealityKit.InputTarget"
+        }
+
+        def RealityKitComponent "Collider"
+        {
+            uniform token info:id = "RealityKit.Collider"
+
+            def RealityKitStruct "Shape"
+            {
+                %s
+            }
+        }
+    }
+}
+'''
+    write(os.path.join(p, "hostile", "infcollider.usda"), collider % 'float radius = inf\n                token shapeType = "Sphere"')
+    write(os.path.join(p, "hostile", "nancollider.usda"), collider % 'float3 extent = (0.1, nan, 0.1)\n                token shapeType = "Box"')
 
 
 def make_bench(out, layers=60, prims_per_layer=50):

@@ -67,8 +67,10 @@ enum USDFactBridge {
         switch u.anchor {
         case .head?: f.anchor = .head
         case .hand?: f.anchor = .hand
+        case .plane?: f.anchor = .world; f.arkitAnchor = .plane  // placed by ARKit, then fixed in the room
+        case .object?: f.anchor = .world; f.arkitAnchor = .object
         case nil: break
-        default: f.anchor = .world  // plane, object, image, world transform: fixed in the room
+        default: f.anchor = .world  // image, world transform, …: fixed in the room
         }
         f.accessibilityLabel = u.accessibilityLabel
         return f

@@ -265,6 +265,7 @@ enum USDAssetDecoder {
             let local = r.m.flatMap { $0.count == 16 && $0.allSatisfy(\.isFinite) ? Mat4(columnMajor: $0) : nil } ?? .identity
             let components = (r.c ?? []).map { USDComponent(id: $0.id, name: $0.name, custom: $0.custom, fields: $0.fields.map(\.field)) }
             var facts = USDNodeFacts(primPath: r.path ?? "", typeName: r.t ?? "", components: components)
+            if stages.indices.contains(stageOf[i]) { facts.stageFile = stages[stageOf[i]].file }
             facts.purpose = r.pur
             // Hierarchical opacity.
             var o = parent.map { opacity[$0] } ?? 1

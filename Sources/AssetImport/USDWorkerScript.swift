@@ -461,12 +461,52 @@ class Job:
     # Nominal tessellations of the implicit shapes (docs/scene-format.md, "USD").
     IMPLICIT_TRIANGLES = {"Cube": 12, "Plane": 2, "Sphere": 960, "Cylinder": 124, "Cone": 62, "Capsule": 1024}
 
+    # Components whose numbers become facts (a hit region, an anchor, an opacity, a billboard): a
+    # NaN or infinite number in one is an error naming the prim, not a field silently dropped.
+    MEASURED_COMPONENTS = {"RealityKit.Collider": "Collider", "RealityKit.Anchoring": "Anchoring",
+                           "RealityKit.HierarchicalFade": "Opacity", "RealityKit.Billboard": "Billboard"}
+
     def component(self, prim, tname, rest):
         comp = {"name": prim.GetName(), "custom": tname == "RealityKitCustomComponent"}
         ident = prim.GetAttribute("info:id").Get() if prim.HasAttribute("info:id") else None
         comp["id"] = str(ident) if ident is not None else ""
+        if comp["id"] in self.MEASURED_COMPONENTS:
+            bad = self.nonfinite_field(prim, rest, 0)
+            if bad:
+                field, value = bad
+                raise Failure("prim %s: its %s component's %s is %s, not a finite number"
+                              % (prim.GetParent().GetPath(), self.MEASURED_COMPONENTS[comp["id"]], field, value),
+                              "set a finite value in Reality Composer Pro (the %s component's %s, in the prim's units), or remove the component"
+                              % (self.MEASURED_COMPONENTS[comp["id"]], field.split(".")[-1]))
         comp["fields"] = self.fields(prim, rest, 0)
         return comp
+
+    def nonfinite_field(self, prim, rest, depth):
+        """(field path, value as text) of the first authored number that is NaN or infinite in a
+        component prim and its structs, else None."""
+        def bad(v):
+            if isinstance(v, bool):
+                return False
+            if isinstance(v, (int, float)):
+                return not math.isfinite(float(v))
+            if isinstance(v, (str, Sdf.AssetPath)):
+                return False
+            try:
+                return any(bad(x) for x in list(v)[:1024])
+            except TypeError:
+                return False
+        for attr in prim.GetAttributes():
+            if attr.GetName() == "info:id" or not attr.HasAuthoredValue():
+                continue
+            v = attr.Get(rest)
+            if v is not None and bad(v):
+                return (attr.GetName(), str(v)[:64])
+        if depth < 8:
+            for child in prim.GetChildren():
+                found = self.nonfinite_field(child, rest, depth + 1)
+                if found:
+                    return (child.GetName() + "." + found[0], found[1])
+        return None
 
     def fields(self, prim, rest, depth):
         out = []

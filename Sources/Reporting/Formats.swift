@@ -55,18 +55,26 @@ extension Report {
                 ("message", .object([("text", .string(Escape.sarifText(v.message)))])),
                 ("locations", .array([location(scene.path, v.location)])),
                 ("partialFingerprints", .object([("spatialcheck/v1", .string(Escape.text(v.fingerprint)))])),
-            ] + (v.baseline.map { [("baselineState", JSON.string($0.sarifBaselineState))] } ?? []) + [
-                ("properties", .object([
-                    ("entities", .array(v.entities.map { .string(Escape.text($0)) })),
-                    ("measured", .rounded(v.measured, digits: 6)),
-                    ("threshold", .rounded(v.threshold, digits: 6)),
-                    ("unit", .string(Escape.text(v.unit))),
-                    ("frames", .int(v.frameCount)),
-                    ("firstTime", .rounded(v.firstTime, digits: 6)),
-                    ("lastTime", .rounded(v.lastTime, digits: 6)),
-                    ("worstFrame", .int(v.worstFrame)),
-                ])),
             ]
+            if let b = v.baseline { r.append(("baselineState", .string(b.sarifBaselineState))) }
+            var properties: [(String, JSON)] = [("entities", .array(v.entities.map { .string(Escape.text($0)) }))]
+            if !v.usdPrims.isEmpty {
+                let prims: [JSON] = v.usdPrims.map { p in
+                    .object([("entity", .string(Escape.text(p.entity))), ("path", .string(Escape.text(p.prim.path))),
+                             ("layer", .string(Escape.text(p.prim.layer)))])
+                }
+                properties.append(("usdPrims", .array(prims)))
+            }
+            properties += [
+                ("measured", .rounded(v.measured, digits: 6)),
+                ("threshold", .rounded(v.threshold, digits: 6)),
+                ("unit", .string(Escape.text(v.unit))),
+                ("frames", .int(v.frameCount)),
+                ("firstTime", .rounded(v.firstTime, digits: 6)),
+                ("lastTime", .rounded(v.lastTime, digits: 6)),
+                ("worstFrame", .int(v.worstFrame)),
+            ]
+            r.append(("properties", .object(properties)))
             return r
         }
         // Fixed violations (in the baseline, gone now): `absent` results, of kind `pass`.
@@ -472,7 +480,14 @@ extension BaselineStatus {
 
 extension ReportViolation {
     /// The entities as code spans, or "(whole scene)" for a scene-wide violation.
-    var markdownEntities: String { entities.isEmpty ? "(whole scene)" : entities.map(Escape.markdownCode).joined(separator: ", ") }
+    /// An entity read from a USD prim is followed by its prim and layer: `` `Body~2` (USD `/Root/B` in `a.usda`) ``.
+    var markdownEntities: String {
+        guard !entities.isEmpty else { return "(whole scene)" }
+        return entities.map { e in
+            guard let p = usdPrims.first(where: { $0.entity == e })?.prim else { return Escape.markdownCode(e) }
+            return "\(Escape.markdownCode(e)) (USD \(Escape.markdownCode(p.path)) in \(Escape.markdownCode(p.layer)))"
+        }.joined(separator: ", ")
+    }
 
     /// The rule id, linked to its HIG page when `help` is a page of Apple's documentation.
     var markdownRule: String {

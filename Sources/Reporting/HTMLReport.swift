@@ -313,6 +313,11 @@ extension Report {
             out += "\(Escape.html(timeRange(first, frameRate: s.frameRate))); worst at frame \(first.worstFrame)"
             if let l = first.location { out += "; <code>\(Escape.html(elidedPath(s.path))):\(l.line):\(l.column)</code>" }
             out += "</p>\n"
+            if !first.usdPrims.isEmpty {
+                out += "<p class=\"meta\">USD: " + first.usdPrims.map { p in
+                    "<code>\(Escape.html(elidedPath(p.entity)))</code> is prim <code>\(Escape.html(p.prim.path))</code> in <code>\(Escape.html(p.prim.layer))</code>"
+                }.joined(separator: "; ") + "</p>\n"
+            }
         }
         if picturesLeftOut {
             out += "<p class=\"meta\">No picture: the first \(SceneSnapshot.maxViews) findings of a scene have pictures.</p>\n"
@@ -349,7 +354,10 @@ extension Report {
                 // Each member's place in the scene file, as the text report's "(line N)".
                 let place = v.location.map { "<code>\(Escape.html(elidedPath(s.path))):\($0.line):\($0.column)</code>" } ?? ""
                 let yesNo = isYesNo(unit: v.unit, v.measured, v.threshold), unit = Escape.html(v.unit)
-                out += "<tr><td>\(Escape.html(v.entities.isEmpty ? v.entityList : v.entities.map(elidedPath).joined(separator: ", ")))</td><td>\(place)</td><td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
+                let named = v.entities.isEmpty ? v.entityList : v.entities.map { e in
+                    elidedPath(e) + (v.usdPrims.first { $0.entity == e }.map { " (USD \(ModelDump.usdPrimText($0.prim)))" } ?? "")
+                }.joined(separator: ", ")
+                out += "<tr><td>\(Escape.html(named))</td><td>\(place)</td><td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
                 out += "<td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.threshold), v.threshold, unit: unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
             }
             out += "</tbody></table>\n"

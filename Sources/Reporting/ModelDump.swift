@@ -17,6 +17,7 @@ public enum ModelDump {
                 ("asset", .optional(e.asset?.path)),
                 ("unitScale", .optional(e.asset?.unitScale)),
             ]
+            if let p = e.usdPrim { members.append(("usdPrim", usdPrimJSON(p))) }
             if let a = e.asset {
                 members.append(("unitReason", .string(a.unitReason)))
                 members.append(("axes", .optional(a.axisReason.isEmpty ? nil : a.axisReason)))
@@ -144,7 +145,7 @@ public enum ModelDump {
         let stated = scene.entities.filter(hasFacts)
         if !stated.isEmpty {
             out += "\nfacts (source in brackets; unknown = nothing says)\n"
-            for e in stated { out += "  \(t(e.path)): " + factsText(e) + "\n" }
+            for e in stated { out += "  \(t(e.path))\(e.usdPrim.map { " (USD \(t(usdPrimText($0))))" } ?? ""): " + factsText(e) + "\n" }
         }
         let looked = scene.entities.filter { appearance($0) != nil }
         if !looked.isEmpty {
@@ -213,6 +214,15 @@ public enum ModelDump {
 
     // MARK: facts
 
+    /// A USD prim an entity came from, as JSON: `{"path": "/Root/Knob", "layer": "assets/Scene.usda"}`
+    /// (the model dump, and `usdPrims` of a report's violation).
+    public static func usdPrimJSON(_ p: USDPrimRef) -> JSON {
+        .object([("path", .string(p.path)), ("layer", .string(p.layer))])
+    }
+
+    /// A USD prim for people: "/Root/Knob in assets/Scene.usda" (not escaped).
+    public static func usdPrimText(_ p: USDPrimRef) -> String { "\(p.path) in \(p.layer)" }
+
     /// `facts` of an entity in the JSON model: each fact's value and where it came from
     /// (`annotation`, `file`, `name prefix`, `default`).
     static func facts(_ e: Entity) -> JSON {
@@ -223,7 +233,7 @@ public enum ModelDump {
             ("interaction", fact(.optional(e.interaction?.rawValue), s.interaction)),
             ("hoverEffect", fact(.optional(e.hoverEffect?.rawValue), s.hoverEffect)),
             ("hitRegion", fact(e.hitRegion.map { hitRegion($0, e.hitFrame) } ?? .null, s.hitRegion)),
-            ("anchor", fact(.string(e.anchor.rawValue), s.anchor)),
+            ("anchor", fact(.string(e.arkitAnchor?.rawValue ?? e.anchor.rawValue), s.anchor)),
             ("accessibilityLabel", fact(.optional(e.accessibilityLabel), s.accessibilityLabel)),
         ])
     }
@@ -285,7 +295,7 @@ public enum ModelDump {
         parts.append("interaction \(e.interaction?.rawValue ?? "unknown")" + src(s.interaction))
         parts.append("hover effect \(e.hoverEffect?.rawValue ?? "unknown")" + src(s.hoverEffect))
         parts.append("hit region \(e.hitRegion.map { hitRegionText($0, e.hitFrame) } ?? "its bounds")" + src(s.hitRegion))
-        parts.append("anchor \(e.anchor.rawValue)" + src(s.anchor))
+        parts.append("anchor \(e.arkitAnchor?.rawValue ?? e.anchor.rawValue)" + src(s.anchor))
         parts.append("accessibility label " + (e.accessibilityLabel.map { "\"\(Escape.text($0))\"" } ?? "unknown") + src(s.accessibilityLabel))
         return parts.joined(separator: ", ")
     }

@@ -391,6 +391,16 @@ public struct ReportViolation: Sendable {
     /// Runs not listed in `spans` (the aggregation keeps the first ones and the latest); their
     /// frames are in `frameCount`.
     public var omittedSpans = 0
+    /// The USD prims its entities were read from, in the order of `entities` (only the entities
+    /// that came from a USD prim): JSON `usdPrims`, and the prim named beside the entity elsewhere.
+    public var usdPrims: [EntityPrim] = []
+
+    /// One entity of a violation and the USD prim it was read from.
+    public struct EntityPrim: Sendable, Equatable {
+        public var entity: String
+        public var prim: USDPrimRef
+        public init(entity: String, prim: USDPrimRef) { self.entity = entity; self.prim = prim }
+    }
 
     public init(rule: String, severity: Severity, entities: [String], spans: [ClosedRange<Int>], frameCount: Int,
                 firstTime: Double, lastTime: Double, measured: Double, threshold: Double, unit: String,
@@ -407,6 +417,29 @@ public struct ReportViolation: Sendable {
 extension ReportViolation {
     /// Significant digits of `measured` in the JSON report (and so in a saved baseline).
     public static let measuredDigits = 6
+
+    /// Fills `usdPrims` of each violation from the scene's entities read from USD prims (nothing
+    /// to do, and no cost, in a scene without them).
+    public static func attachUSDPrims(_ violations: inout [ReportViolation], scene: Scene) {
+        var prims: [String: USDPrimRef] = [:]
+        for e in scene.entities { if let p = e.usdPrim { prims[e.path] = p } }
+        guard !prims.isEmpty else { return }
+        for i in violations.indices {
+            violations[i].usdPrims = violations[i].entities.compactMap { e in prims[e].map { EntityPrim(entity: e, prim: $0) } }
+        }
+    }
+
+    /// The prim beside an entity for people: "Body~2 (USD /Root/Inst_1/Token/Body in Scenes/a.usda)",
+    /// or the entity alone. Not escaped.
+    func entityWithPrim(_ entity: String) -> String {
+        guard let p = usdPrims.first(where: { $0.entity == entity }) else { return entity }
+        return "\(entity) (USD \(ModelDump.usdPrimText(p.prim)))"
+    }
+
+    /// `entityList` with each entity's USD prim beside it.
+    var entityListWithPrims: String {
+        usdPrims.isEmpty ? entityList : entities.map(entityWithPrim).joined(separator: ", ")
+    }
 
     /// `x` as the JSON report stores a measured value (infinite and NaN values stay as they are).
     public static func stored(_ x: Double) -> Double { JSON.roundedValue(x, digits: measuredDigits) ?? x }
@@ -529,6 +562,13 @@ extension ReportViolation {
             ("rule", .string(rule)),
             ("severity", .string(severity.rawValue)),
             ("entities", .array(entities.map(JSON.string))),
+        ]
+        if !usdPrims.isEmpty {
+            m.append(("usdPrims", .array(usdPrims.map { p in
+                .object([("entity", .string(p.entity)), ("path", .string(p.prim.path)), ("layer", .string(p.prim.layer))])
+            })))
+        }
+        m += [
             ("spans", .array(spans.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })),
         ]
         if omittedSpans > 0 { m.append(("omittedSpans", .int(omittedSpans))) }
@@ -619,7 +659,7 @@ extension Report {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(group.summary))\(known)\n"
                         out += "    first: \(t(v.message))\n"
                     } else {
-                        out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityList))\(known)\n"
+                        out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityListWithPrims))\(known)\n"
                         out += "    \(t(v.message))\n"
                         if !isYesNo(unit: v.unit, v.measured, v.threshold) {
                             let shown = fmtMeasure(v.measured, v.threshold)
@@ -688,7 +728,7 @@ extension Report {
         let shown = group.members.count <= Report.textGroupLines ? group.members[...] : group.members.prefix(Report.textGroupLines - 1)
         var out = ""
         for m in shown {
-            out += "      - \(t(m.entityList)) (line \(max(1, m.location?.line ?? 1))): "
+            out += "      - \(t(m.entityListWithPrims)) (line \(max(1, m.location?.line ?? 1))): "
             if !isYesNo(unit: m.unit, m.measured, m.threshold) {
                 out += withUnit(fmtValue(m.measured), m.measured, unit: t(m.unit))
                 out += m.borderline ? " (borderline)" : ""

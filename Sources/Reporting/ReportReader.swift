@@ -169,6 +169,14 @@ extension Report {
                     help: v["help"] as? String ?? "", fingerprint: v["fingerprint"] as? String ?? "",
                     location: sourceLocation(v["location"]), borderline: v["borderline"] as? Bool ?? false))
                 violation.omittedSpans = Int(clamping: number(v["omittedSpans"]).map { max(0, min($0, 1e12)) } ?? 0)
+                // The USD prims of its entities: only for entities it names, each once, capped.
+                var named = Set(entities)
+                for x in ((v["usdPrims"] as? [Any]) ?? []).prefix(entities.count) {
+                    guard let o = x as? [String: Any], let e = o["entity"] as? String, named.remove(e) != nil,
+                          let p = o["path"] as? String, let l = o["layer"] as? String,
+                          p.utf8.count <= maxReportPathBytes, l.utf8.count <= maxReportPathBytes else { continue }
+                    violation.usdPrims.append(.init(entity: e, prim: USDPrimRef(path: p, layer: l)))
+                }
                 scene.violations.append(violation)
             }
             for o in (s["omittedViolations"] as? [Any]) ?? [] {

@@ -41,11 +41,20 @@ public struct IgnoreEntry: Sendable, Equatable {
     }
 
     /// True when this entry silences `rule` for a violation on `entities` (every entity must match).
-    public func matches(rule r: String, entities: [String]) -> Bool {
+    /// An `entity` glob starting with '/' is a USD prim path: it matches the prims the entities were
+    /// read from (`prims`, parallel to `entities`; an entity not read from USD never matches it).
+    public func matches(rule r: String, entities: [String], prims: [String?] = []) -> Bool {
         guard rule == "*" || rule == r else { return false }
         if entities.isEmpty { return entity == "**" || entity == "*" }
+        if isPrimGlob {
+            guard prims.count == entities.count else { return false }
+            return prims.allSatisfy { $0.map { globMatch(entity, $0) } ?? false }
+        }
         return entities.allSatisfy { globMatch(entity, $0) }
     }
+
+    /// The glob names USD prim paths (entity paths never start with '/').
+    public var isPrimGlob: Bool { entity.hasPrefix("/") }
 }
 
 /// `*` matches within one path segment, `**` across segments, `?` one character.

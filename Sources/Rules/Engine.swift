@@ -259,6 +259,8 @@ public final class RuleEngine {
         let entities = scene.entities
         let paths = entities.map(\.path)
         let ignores = configuration.ignore
+        // USD prim paths, for `ignore` globs that name prims ('/Root/…'); read only when one does.
+        let prims: [String?] = ignores.contains(where: \.isPrimGlob) ? entities.map { $0.usdPrim?.path } : []
         // Per violation: its aggregate and its entities in path order (equal paths keep index
         // order), -1 = none. Out-of-scene entity indices are left out, as their paths are.
         struct Item { var slot: Int; var e0: Int; var e1: Int }
@@ -278,7 +280,8 @@ public final class RuleEngine {
             if !ignores.isEmpty {
                 let sorted = x < 0 ? [] : y < 0 ? [paths[x]] : [paths[x], paths[y]]
                 let id = rules[key.rule].id
-                if let k = ignores.firstIndex(where: { $0.matches(rule: id, entities: sorted) }) {
+                let sortedPrims: [String?] = prims.isEmpty || x < 0 ? [] : y < 0 ? [prims[x]] : [prims[x], prims[y]]
+                if let k = ignores.firstIndex(where: { $0.matches(rule: id, entities: sorted, prims: sortedPrims) }) {
                     ignoredCounts[k] += 1
                     continue
                 }

@@ -605,6 +605,9 @@ final class HeadLockRule: RuleProcessor {
     private var cover: [String: Double] = [:]
     private let paths: [String]
     private let fieldOfView: SIMD2<Double>
+    /// Paths of the declared entities whose head anchor is a USD Anchoring component (the fix is
+    /// in Reality Composer Pro, not a scene key).
+    private let anchoredInUSD: Set<String>
 
     init?(_ s: RuleSetup) {
         let m = FovHeadLocked.metadata
@@ -616,6 +619,7 @@ final class HeadLockRule: RuleProcessor {
             ents[i].anchor == .head && (ents[i].parent.map { ents.indices.contains($0) && ents[$0].anchor != .head } ?? true)
         }
         paths = ents.map(\.path)
+        anchoredInUSD = Set(declared.filter { ents[$0].factSources.anchor == .file && ents[$0].usdPrim != nil }.map { ents[$0].path })
         fieldOfView = s.scene.viewer.fieldOfView
         dt = s.frameDuration
         runStart = Array(repeating: nil, count: declared.count)
@@ -719,7 +723,10 @@ final class HeadLockRule: RuleProcessor {
         let large = share > 0.1
             ? " It covers up to \(fmt(share * 100)) % of the field of view, so it also hides much of the surroundings and what people want to look at."
             : ""
-        return lockMessage(agg, names) + large
+        let usd = agg.unit == "s" && names.contains(where: anchoredInUSD.contains)
+            ? " (in Reality Composer Pro: its Anchoring component's target is Head; change the target, or remove the component and place the entity in code)"
+            : ""
+        return lockMessage(agg, names) + usd + large
     }
 
     private func lockMessage(_ agg: Aggregate, _ names: [String]) -> String {

@@ -72,11 +72,19 @@ func inputFactories() -> [RuleFactory] {
             guard let r = s.index(TargetIndirectAvailable.metadata.id) else { return nil }
             var items: [StaticRule.Item] = []
             for i in s.scene.entities.indices where s.scene.entities[i].interactive && s.scene.entities[i].interaction == .direct && isUIControl(s.scene.entities[i]) {
-                items.append(.init(entity: i, measured: 1, threshold: 0))
+                items.append(.init(entity: i, measured: 1, threshold: 0, aux: inputFromUSD(s.scene.entities[i]) ? 1 : .nan))
             }
-            return StaticRule(rule: r, items: items) { _, names in
+            return StaticRule(rule: r, items: items) { agg, names in
                 "\(names.joinedNames) is a UI control that takes direct touch only; let it take indirect input too (interaction: both) so people can look and pinch from where they are"
+                    + (agg.aux == 1 ? rcpAllowedInputHint : "")
             }
         },
     ]
 }
+
+/// Whether an entity's input kinds were read from a USD InputTarget component (not a scene key).
+func inputFromUSD(_ e: Entity) -> Bool { e.factSources.interaction == .file && e.usdPrim != nil }
+
+/// The fix in Reality Composer Pro for a prim whose InputTarget takes direct input only, added to
+/// messages that say "interaction: both" when the fact came from the USD file.
+let rcpAllowedInputHint = " (in Reality Composer Pro: set its InputTarget component's allowed input to All)"

@@ -109,6 +109,7 @@ func reachFactories() -> [RuleFactory] {
                 return e.interactive && e.interaction == .direct && e.anchor != .hand
             }
             guard !candidates.isEmpty else { return nil }
+            let fromUSD = Set(candidates.filter { inputFromUSD(s.scene.entities[$0]) })
             final class Shoulders { var frame = -1; var left = Vec3.zero; var right = Vec3.zero }
             let sh = Shoulders()
             return ConditionRule(rule: r, meta: m, candidates: candidates, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
@@ -122,9 +123,10 @@ func reachFactories() -> [RuleFactory] {
                     sh.left = base - side * half; sh.right = base + side * half
                 }
                 let d = min(distanceToBox(f, e, from: sh.left), distanceToBox(f, e, from: sh.right))
-                return d > reach + 1e-9 ? .init(measured: d, threshold: reach) : nil
+                return d > reach + 1e-9 ? .init(measured: d, threshold: reach, aux: fromUSD.contains(e) ? 1 : .nan) : nil
             }, message: { agg, names in
                 "\(names.joinedNames) takes direct touch only but is \(fmt(agg.measured)) m from the nearer shoulder, beyond the \(fmt(agg.threshold)) m people can reach; move it within reach or let it take indirect input too (interaction: both)"
+                    + (agg.aux == 1 ? rcpAllowedInputHint : "")
             })
         },
         RuleFactory(ids: [TargetHandKeepout.metadata.id]) { s in

@@ -281,6 +281,15 @@ extension SceneBuilder {
 
     // MARK: - Asset nodes
 
+    /// A glob that starts with '/' also matches a USD prim's path on its stage ("/Root/Pieces/*/Body"),
+    /// as Reality Composer Pro shows it (docs/scene-format.md, "Annotations").
+    func primGlobMatches(_ pattern: String, _ node: AssetNode, budget: inout Int) -> Bool {
+        guard pattern.hasPrefix("/"), pattern.utf8.dropFirst().contains(UInt8(ascii: "/")),
+              let prim = node.usd?.primPath, prim.count > 1 else { return false }
+        budget -= pattern.utf8.count * prim.utf8.count
+        return NodeGlob.matches(pattern, path: String(prim.dropFirst()), name: node.name)
+    }
+
     /// Bytes of glob × bytes of node path matched per model, at most (about a second of work).
     static let maxGlobWork = 500_000_000
 
@@ -320,14 +329,15 @@ extension SceneBuilder {
                                     hint: "use fewer or shorter globs")
                             break matching
                         }
-                        guard NodeGlob.matches(g.pattern, path: nodePath[i], name: asset.nodes[i].name) else { continue }
+                        guard NodeGlob.matches(g.pattern, path: nodePath[i], name: asset.nodes[i].name)
+                                || primGlobMatches(g.pattern, asset.nodes[i], budget: &budget) else { continue }
                         matched = true
                         if applied[i]?.last != k { applied[i, default: []].append(k) }
                     }
                     if !matched {
                         let names = sel.lazy.map { nodePath[$0] }.filter { !$0.isEmpty }.prefix(10).map { $0 }
                         r.warning(g.loc, "annotation glob '\(quoted(g.pattern))' of \(owner) matches no node of asset '\(quoted(display, limit: 200))'; it is ignored",
-                                  hint: "paths are node names joined by '/' from the asset's top node; a glob without '/' matches a name anywhere. Node paths in the asset: "
+                                  hint: "paths are node names joined by '/' from the asset's top node (or, for USD, a prim path starting with '/': \"/Root/Knob*\"); a glob without '/' matches a name anywhere. Node paths in the asset: "
                                     + Reader.quoteList(Array(names), limit: 10))
                     }
                 }
@@ -371,7 +381,8 @@ extension SceneBuilder {
             var id = Self.sanitise(an.name)
             if let count = used[id] {
                 used[id] = count + 1
-                r.warning(where_, "asset '\(display)' has several marked or annotated nodes named '\(id)'; the later ones are reported as '\(id)~\(count + 1)'")
+                let prim = an.usd.map { " (USD prim \($0.primPath))" } ?? ""
+                r.warning(where_, "asset '\(display)' has several marked or annotated nodes named '\(id)'; the later ones are reported as '\(id)~\(count + 1)'\(prim)")
                 id += "~\(count + 1)"
             } else {
                 used[id] = 1
@@ -406,8 +417,10 @@ extension SceneBuilder {
             if facts.hitRegion != nil { src.hitRegion = .file }
             if facts.anchor != nil { src.anchor = .file }
             if facts.accessibilityLabel != nil { src.accessibilityLabel = .file }
+            var arkitAnchor = facts.arkitAnchor
             for k in anns {
                 let a = annotations[k]
+                if a.facts.anchor != nil { arkitAnchor = nil }  // the scene's anchor replaces the file's
                 if let v = a.role { role = v }
                 if let v = a.facts.interactive { facts.interactive = v; src.interactive = .annotation }
                 if let v = a.facts.interaction { facts.interaction = v; src.interaction = .annotation }
@@ -424,6 +437,16 @@ extension SceneBuilder {
             e.interaction = facts.interaction; e.factSources.interaction = src.interaction
             e.hoverEffect = facts.hoverEffect; e.factSources.hoverEffect = src.hoverEffect
             e.accessibilityLabel = facts.accessibilityLabel; e.factSources.accessibilityLabel = src.accessibilityLabel
+            e.arkitAnchor = arkitAnchor
+            if let u = an.usd, !u.primPath.isEmpty {
+                // The stage's file relative to the scene file's folder (`Scene.relocateUSDPrims` makes
+                // it relative to the project root): the asset file itself, or the scene in an
+                // .rkassets folder; a bare asset is the scene's own file.
+                let file = isBareAsset ? (display as NSString).lastPathComponent : display
+                let layer = USDImporter.isRKAssets(display) && !u.stageFile.isEmpty
+                    ? (file.hasSuffix("/") ? file + u.stageFile : file + "/" + u.stageFile) : file
+                e.usdPrim = USDPrimRef(path: u.primPath, layer: layer)
+            }
             // The anchor its ancestors give it, unless a fact re-anchors it.
             let inherited = nodes[sceneIdx].anchor
             e.anchor = inherited

@@ -126,6 +126,8 @@ private struct Attachment {
 final class SceneBuilder {
     let path: String
     let baseDirectory: String
+    /// True while building a bare asset (`buildBareAsset`): the asset is the scene's own file.
+    var isBareAsset = false
     let options: LoadOptions
     let importer: AssetImporting
     let r: Reader
@@ -315,6 +317,7 @@ final class SceneBuilder {
     }
 
     func buildBareAsset() throws(LoadFailure) -> Scene {
+        isBareAsset = true
         applyUnitOverrides(pointAngle: nil, fixed: nil, loc: nil)
         let file = (path as NSString).lastPathComponent
         let id = Self.sanitise((file as NSString).deletingPathExtension)

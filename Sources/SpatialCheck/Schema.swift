@@ -272,7 +272,7 @@ enum SchemaBuilder {
             ("rules", .object([("type", .string("object")), ("properties", .object(rules)), ("additionalProperties", .bool(false))])),
             ("ignore", array(obj([
                 ("rule", enumeration(RuleCatalog.allRuleIDs + ["*"], "a rule id, or * for every rule")),
-                ("entity", string("entity path; * matches any run of characters")),
+                ("entity", string("entity path; * matches any run of characters; starting with '/': the USD prim path of an entity read from USD")),
                 ("reason", string("why it is safe to ignore (required)", pattern: "\\S")),
             ], required: ["rule", "reason"]))),
         ])
@@ -292,6 +292,11 @@ enum SchemaBuilder {
             ("rule", enumeration(RuleCatalog.allRuleIDs)),
             ("severity", enumeration(Severity.allCases.map(\.rawValue))),
             ("entities", array(string())),
+            ("usdPrims", array(obj([("entity", string("one of the violation's entities")),
+                                    ("path", string("the USD prim's path on its stage, as Reality Composer Pro shows it")),
+                                    ("layer", string("the file of that stage (its root layer), relative to the project root like the scene's path"))],
+                                   required: ["entity", "path", "layer"]),
+                               "the USD prims the entities were read from (only entities read from USD; absent when none was)")),
             ("spans", array(tuple(2, "inclusive frame range", of: integer(minimum: 0)))),
             ("frameCount", integer(minimum: 0)),
             ("firstTime", number()), ("lastTime", number()),

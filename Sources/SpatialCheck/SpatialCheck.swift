@@ -166,7 +166,9 @@ public enum SpatialCheck {
                                configPath: String? = nil, configSearchDirectory: String? = nil) -> Outcome {
         do {
             let load = try resolveSettings(configPath: configPath, searchDirectory: configSearchDirectory, load: options).load
-            let scene = try loadScene(path: path, options: load, isolation: isolation)
+            var scene = try loadScene(path: path, options: load, isolation: isolation)
+            // USD layers relative to the project root, as `validate` names them.
+            scene.relocateUSDPrims(sceneReportPath: scenePaths(path, root: nil).report)
             switch format {
             case .text: return Outcome(output: ModelDump.text(scene))  // warnings are part of the text
             case .json: return Outcome(output: ModelDump.json(scene).serialized(), diagnostics: scene.warnings)

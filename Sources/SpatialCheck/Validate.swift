@@ -340,6 +340,7 @@ extension SpatialCheck {
             return CheckedScene(report: failed, snapshot: nil, messages: nil)
         }
         scene.path = names.report
+        scene.relocateUSDPrims(sceneReportPath: names.report)
         let simulator = Simulator(scene: scene)
         if let over = budget.check(WorkBudget.work(of: scene, frames: simulator.frameCount), path: path) {
             return CheckedScene(report: SceneReport(path: path, status: .error, errors: [over]), snapshot: nil, messages: nil)
@@ -366,6 +367,7 @@ extension SpatialCheck {
         var violations: [ReportViolation] = []
         violations.reserveCapacity(engine.aggregateCount)
         let pending = engine.finish(deferringMessagesAbove: limit) { violations.append(ReportViolation($0)) }
+        ReportViolation.attachUSDPrims(&violations, scene: scene)
         let messages = pending.indices.isEmpty ? nil : pending
         if names.legacy != names.report {
             for i in violations.indices {

@@ -90,6 +90,9 @@ public struct NodeFacts: Hashable, Sendable {
     public var hoverEffect: HoverEffect?
     public var hitRegion: HitRegion?
     public var anchor: Anchor?
+    /// What ARKit anchors the node to at run time when the file says so (a RealityKit Anchoring
+    /// component of type Plane or Object); `anchor` is then `world` (fixed in the room once placed).
+    public var arkitAnchor: ARKitAnchor?
     public var accessibilityLabel: String?
 
     public init(interactive: Bool? = nil, interaction: Interaction? = nil, hoverEffect: HoverEffect? = nil,
@@ -101,8 +104,23 @@ public struct NodeFacts: Hashable, Sendable {
     /// True when the file states nothing.
     public var isEmpty: Bool {
         interactive == nil && interaction == nil && hoverEffect == nil && hitRegion == nil && anchor == nil
-            && accessibilityLabel == nil
+            && arkitAnchor == nil && accessibilityLabel == nil
     }
+}
+
+/// A run-time anchor that ARKit provides (RealityKit `AnchoringComponent` targets other than the
+/// head, a hand or a fixed transform): a detected plane, or a tracked object. The content stays
+/// where ARKit puts it in the room, so it is simulated as world-anchored at its authored pose; what
+/// differs is that ARKit data, and so a Full Space, is needed (`env-arkit-requires-full-space`).
+public enum ARKitAnchor: String, Sendable, CaseIterable { case plane, object }
+
+/// A USD prim an entity was made from: its path on the composed stage and the file of that stage
+/// (the root layer whose stage holds the path), relative to the project root as reports name
+/// scene files (`layer`), for reports (`usdPrims`) and `ignore` globs.
+public struct USDPrimRef: Sendable, Hashable {
+    public var path: String
+    public var layer: String
+    public init(path: String, layer: String) { self.path = path; self.layer = layer }
 }
 
 /// The source of each fact of an entity (`Entity.facts`), for `inspect`.

@@ -233,6 +233,9 @@ public struct USDHitRegion: Sendable, Hashable {
 public struct USDNodeFacts: Sendable, Hashable {
     public enum AnchorKind: String, Sendable { case plane, hand, head, object, world, image, face, body, other }
     public var primPath: String
+    /// The file of the stage that holds `primPath` (the stage's `file`: relative to the asset's
+    /// folder, or to the `.rkassets` folder for one of its scenes).
+    public var stageFile: String = ""
     public var typeName: String
     /// False when the prim or an ancestor is `invisible`, or its hierarchical opacity is 0.
     public var visible: Bool

@@ -330,6 +330,19 @@ public struct Entity: Sendable {
         @inlinable get { extras?.value.symbol }
         @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.symbol = newValue } } }
     }
+    /// For an asset node read from USD: its prim (path and the stage's file as the scene names it;
+    /// `SceneBuilder` keeps the file relative to the scene file's folder, the validator makes it
+    /// relative to the project root).
+    public var usdPrim: USDPrimRef? {
+        @inlinable get { extras?.value.usdPrim }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.usdPrim = newValue } } }
+    }
+    /// A plane or object ARKit anchors it to at run time (a RealityKit Anchoring component); nil
+    /// when nothing says. `anchor` is `world` then.
+    public var arkitAnchor: ARKitAnchor? {
+        @inlinable get { extras?.value.arkitAnchor }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.arkitAnchor = newValue } } }
+    }
 
     /// Changes the rarely set fields: in place when this entity holds the only reference to its
     /// box, otherwise in a copy of it (so a copy of the entity keeps its own values), or in a new
@@ -362,6 +375,8 @@ struct EntityExtras: Sendable {
     @usableFromInline var color: Paint?
     @usableFromInline var background: Paint?
     @usableFromInline var symbol: String?
+    @usableFromInline var usdPrim: USDPrimRef?
+    @usableFromInline var arkitAnchor: ARKitAnchor?
     @usableFromInline init() {}
 }
 
@@ -514,4 +529,34 @@ public struct Scene: Sendable {
     }
 
     public func entity(atPath path: String) -> Int? { entities.firstIndex { $0.path == path } }
+}
+
+extension Scene {
+    /// Makes the `usdPrim` layers of the entities (relative to the scene file's folder, as the
+    /// scene names its assets) relative to the folder of `sceneReportPath`, the scene's own path as
+    /// reports write it (relative to the project root): "Scenes/x.scene.yaml" and "assets/Scene.usda"
+    /// give "Scenes/assets/Scene.usda". An absolute layer stays as it is. No cost without USD prims.
+    public mutating func relocateUSDPrims(sceneReportPath: String) {
+        guard entities.contains(where: { $0.usdPrim != nil }) else { return }
+        let slash = sceneReportPath.lastIndex(of: "/")
+        let folder = slash.map { String(sceneReportPath[..<$0]) } ?? ""
+        for i in entities.indices {
+            guard let p = entities[i].usdPrim, !p.layer.hasPrefix("/") else { continue }
+            entities[i].usdPrim?.layer = Self.joinedPath(folder, p.layer)
+        }
+    }
+
+    /// `folder` + "/" + `relative` with "." and ".." resolved lexically ("a/b" + "../c" = "a/c");
+    /// ".." that climbs above `folder`'s start is kept. An absolute `folder` stays absolute.
+    static func joinedPath(_ folder: String, _ relative: String) -> String {
+        var parts: [Substring] = []
+        let absolute = folder.hasPrefix("/")
+        for part in (folder + "/" + relative).split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if part == "..", absolute { continue }
+            parts.append(part)
+        }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
+    }
 }

@@ -158,6 +158,9 @@ import SpatialModel
             let folder = (root as NSString).appendingPathComponent(id)
             for file in (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
             where (file.hasPrefix("fail-") || file.hasPrefix("pass-")) && file.hasSuffix(".scene.yaml") {
+                // A USD example needs usd-core; locally it is left out without it (CI requires it).
+                if !USDFixtures.available,
+                   (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8))?.contains(".usd") == true { continue }
                 let r = try RuleExampleTests.violations("Scenes/rules/\(id)/\(file)")
                 #expect(r.status == .checked, "\(id)/\(file) did not load: \(r.errors)")
                 if file.hasPrefix("fail-") {

@@ -58,6 +58,11 @@ import SpatialModel
         // Fewer than 3 runs: no spread to judge by.
         #expect(SpatialCheck.gate(result(runs: [300, 200]), baseline: base, maxRegressionPercent: 10).spreadPercent == nil)
         #expect(SpatialCheck.renderBench(result(runs: [300, 200, 260]), format: .json, gate: noisy).contains("\"inconclusive\": true"))
+        // The advice fits the clock in use: CPU time is already the steadier one (s21 trial F4c).
+        #expect(noisy.summary.hasSuffix("use --clock cpu, more --repeat runs, or a --max-regression above the spread"))
+        let cpu = SpatialCheck.BenchGate(baseline: 200, current: 260, maxRegressionPercent: 10, clock: .cpu, spreadPercent: 38.5)
+        #expect(cpu.inconclusive && !cpu.summary.contains("--clock cpu"))
+        #expect(cpu.summary.hasSuffix("use more --repeat runs, a runner with less else running, or a --max-regression above the spread"))
     }
 
     @Test func percentages() {

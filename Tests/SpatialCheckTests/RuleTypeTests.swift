@@ -27,6 +27,33 @@ import SpatialModel
         #expect(v.first?.measured == 8 && v.first?.unit == "pt" && v.first?.severity == .error)
     }
 
+    /// Text tilted back is measured foreshortened (scene-format.md, pt_eq), and its message says
+    /// what it is facing the viewer. A 5 cm text 2 m ahead at eye height: facing the eye
+    /// 2·atan(0.05 / 4) / 0.0671° = 21.35 pt_eq; tilted back 80°, its em's image is
+    /// atan(w / D−) + atan(w / D+) with w = 0.025·cos 80°, D± = 2 ± 0.025·sin 80°: 3.707 pt_eq, an
+    /// error that turning it fixes. A 1 cm text 0.6 m to the side (2.088 m away) is
+    /// 2·atan(0.01 / 4.176) / 0.0671° = 4.09 pt_eq facing the viewer: tilted, it needs both.
+    @Test func textSeenAtASlantSaysWhatItIsFacingTheViewer() throws {
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 0.1
+            entities:
+              - {id: tilted, kind: text, position: [0, 1.6, -2], rotation: {pitch: 80}, height: 0.05, string: Title}
+              - {id: small, kind: text, position: [0.6, 1.6, -2], rotation: {pitch: 80}, height: 0.01, string: fine print}
+              - {id: upright, kind: text, position: [-0.6, 1.6, -2], height: 0.01, string: caption}
+            """).filter { $0.rule == "type-min-size" }
+        let byEntity = Dictionary(uniqueKeysWithValues: vs.map { ($0.entities.first ?? "", $0) })
+        let tilted = try #require(byEntity["tilted"])
+        #expect(abs(tilted.measured - 3.7075) < 1e-3)
+        #expect(tilted.message.contains("as seen at its worst, turned away from the viewer (facing them: 21.35 pt_eq); turn it toward the viewer (type-billboard)"))
+        let small = try #require(byEntity["small"])
+        #expect(small.message.contains("turned away from the viewer (facing them: 4.09 pt_eq)"))
+        #expect(small.message.hasSuffix("make it at least 12 pt facing the viewer (17 pt for body text) and turn it toward them"))
+        // Upright (its em vertical, not foreshortened by the eye being 16.7° to the side): the plain message.
+        let upright = try #require(byEntity["upright"])
+        #expect(upright.message.hasSuffix("; make it at least 12 pt (17 pt for body text)") && !upright.message.contains("turned"))
+    }
+
     @Test func eachTextIsJudgedAtItsOwnFarthestDistance() throws {
         // An 8 cm label 1 m away is judged at 3 m: 2·atan(0.08 / 6) = 1.53° = 22.8 pt_eq (fine),
         // even though a 1 m sign stands 20 m away (judged there: 2·atan(1 / 40) = 2.86° = 42.7).

@@ -139,19 +139,25 @@ import SpatialModel
     /// 30 one-button windows on one spot are compared in angle (across containers): past the limit
     /// the frame tests no more pairs (each would be new), and the violations tracked are the first
     /// 100 an unlimited run finds.
-    @Test func stackedWindowsStopTestingPairsAtTheLimit() throws {
+    /// `count` one-button windows straight ahead, window i at `distance(i)` metres, for one second.
+    static func stackedWindows(_ count: Int, name: String, distance: (Int) -> Double) -> String {
         var yaml = """
             format: spatialscene/1
-            name: Stacked windows
+            name: \(name)
             frameRate: 90
             duration: 1
             entities:
 
             """
-        for i in 0..<30 {
-            yaml += "  - {id: w\(i), kind: window, placement: {distance: \(2 + Double(i) * 0.001), azimuth: 0, elevation: 0}, size: [100, 100], "
+        for i in 0..<count {
+            yaml += "  - {id: w\(i), kind: window, placement: {distance: \(distance(i)), azimuth: 0, elevation: 0}, size: [100, 100], "
             yaml += "elements: [{id: b, role: button, frame: [28, 28, 44, 44]}]}\n"
         }
+        return yaml
+    }
+
+    @Test func stackedWindowsStopTestingPairsAtTheLimit() throws {
+        let yaml = Self.stackedWindows(30, name: "Stacked windows") { 2 + Double($0) * 0.001 }
         let loaded = try SpatialCheck.loadScene(path: try write(yaml, name: "stacked-windows.scene.yaml"))
         let all = trackedKeys(loaded, limit: 0, frames: 1)
         let spacing = try #require(all.engine.rules.firstIndex { $0.id == TargetCenterSpacing.metadata.id })
@@ -175,18 +181,7 @@ import SpatialModel
     /// pair is looked at once: the list built in frame 0 visits the 19,900, and the frame tests
     /// the list.
     @Test func stackedContentStraightAheadIsLookedAtOncePerPair() throws {
-        var yaml = """
-            format: spatialscene/1
-            name: Stacked windows ahead
-            frameRate: 90
-            duration: 1
-            entities:
-
-            """
-        for i in 0..<200 {
-            yaml += "  - {id: w\(i), kind: window, placement: {distance: 2, azimuth: 0, elevation: 0}, size: [100, 100], "
-            yaml += "elements: [{id: b, role: button, frame: [28, 28, 44, 44]}]}\n"
-        }
+        let yaml = Self.stackedWindows(200, name: "Stacked windows ahead") { _ in 2 }
         let loaded = try SpatialCheck.loadScene(path: try write(yaml, name: "stacked-ahead.scene.yaml"))
         let run = trackedKeys(loaded, limit: 0, frames: 1)
         let pairs = try #require(run.engine.processor(TargetPairAnalyzer.self))

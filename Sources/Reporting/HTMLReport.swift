@@ -354,9 +354,7 @@ extension Report {
                 // Each member's place in the scene file, as the text report's "(line N)".
                 let place = v.location.map { "<code>\(Escape.html(elidedPath(s.path))):\($0.line):\($0.column)</code>" } ?? ""
                 let yesNo = isYesNo(unit: v.unit, v.measured, v.threshold), unit = Escape.html(v.unit)
-                let named = v.entities.isEmpty ? v.entityList : v.entities.map { e in
-                    elidedPath(e) + (v.usdPrims.first { $0.entity == e }.map { " (USD \(ModelDump.usdPrimText($0.prim)))" } ?? "")
-                }.joined(separator: ", ")
+                let named = v.entities.isEmpty ? v.entityList : v.entities.map { elidedPath($0) + v.primSuffix($0) }.joined(separator: ", ")
                 out += "<tr><td>\(Escape.html(named))</td><td>\(place)</td><td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
                 out += "<td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.threshold), v.threshold, unit: unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
             }

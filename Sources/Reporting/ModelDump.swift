@@ -145,7 +145,7 @@ public enum ModelDump {
         let stated = scene.entities.filter(hasFacts)
         if !stated.isEmpty {
             out += "\nfacts (source in brackets; unknown = nothing says)\n"
-            for e in stated { out += "  \(t(e.path))\(e.usdPrim.map { " (USD \(t(usdPrimText($0))))" } ?? ""): " + factsText(e) + "\n" }
+            for e in stated { out += "  \(t(e.path))\(e.usdPrim.map { t(usdPrimSuffix($0)) } ?? ""): " + factsText(e) + "\n" }
         }
         let looked = scene.entities.filter { appearance($0) != nil }
         if !looked.isEmpty {
@@ -220,8 +220,9 @@ public enum ModelDump {
         .object([("path", .string(p.path)), ("layer", .string(p.layer))])
     }
 
-    /// A USD prim for people: "/Root/Knob in assets/Scene.usda" (not escaped).
-    public static func usdPrimText(_ p: USDPrimRef) -> String { "\(p.path) in \(p.layer)" }
+    /// A USD prim for people, as it follows an entity's name: " (USD /Root/Knob in assets/Scene.usda)"
+    /// (not escaped).
+    public static func usdPrimSuffix(_ p: USDPrimRef) -> String { " (USD \(p.path) in \(p.layer))" }
 
     /// `facts` of an entity in the JSON model: each fact's value and where it came from
     /// (`annotation`, `file`, `name prefix`, `default`).

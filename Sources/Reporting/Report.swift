@@ -429,16 +429,15 @@ extension ReportViolation {
         }
     }
 
-    /// The prim beside an entity for people: "Body~2 (USD /Root/Inst_1/Token/Body in Scenes/a.usda)",
-    /// or the entity alone. Not escaped.
-    func entityWithPrim(_ entity: String) -> String {
-        guard let p = usdPrims.first(where: { $0.entity == entity }) else { return entity }
-        return "\(entity) (USD \(ModelDump.usdPrimText(p.prim)))"
+    /// The prim beside an entity for people: " (USD /Root/Inst_1/Token/Body in Scenes/a.usda)" after
+    /// "Body~2", or nothing. Not escaped.
+    func primSuffix(_ entity: String) -> String {
+        usdPrims.first { $0.entity == entity }.map { ModelDump.usdPrimSuffix($0.prim) } ?? ""
     }
 
     /// `entityList` with each entity's USD prim beside it.
     var entityListWithPrims: String {
-        usdPrims.isEmpty ? entityList : entities.map(entityWithPrim).joined(separator: ", ")
+        usdPrims.isEmpty ? entityList : entities.map { $0 + primSuffix($0) }.joined(separator: ", ")
     }
 
     /// `x` as the JSON report stores a measured value (infinite and NaN values stay as they are).

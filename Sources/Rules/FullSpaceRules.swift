@@ -26,25 +26,26 @@ func fullSpaceFactories() -> [RuleFactory] {
             let m = EnvArkitRequiresFullSpace.metadata
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
-            // What anchors each root: 0 the hand, 1 a plane, 2 an object (the message says which).
-            var anchorKind: [Int: Double] = [:]
+            // What anchors each root, for the message: 0 the hand, 1 a plane, 2 an object; + 10 when
+            // read from a USD Anchoring component (the fix is in Reality Composer Pro).
+            var kindOf: [Int: Double] = [:]
             let roots = ents.indices.filter { i in
                 // Fields read in place: binding `ents[i]` would copy the whole entity.
                 guard ents[i].kind != .element else { return false }
+                let usd: Double = ents[i].factSources.anchor == .file && ents[i].usdPrim != nil ? 10 : 0
                 if ents[i].anchor == .hand {
-                    return ents[i].parent.map { ents.indices.contains($0) ? ents[$0].anchor != .hand : true } ?? true
+                    guard ents[i].parent.map({ ents.indices.contains($0) ? ents[$0].anchor != .hand : true }) ?? true else { return false }
+                    kindOf[i] = usd
+                    return true
                 }
                 guard let a = ents[i].arkitAnchor else { return false }
-                anchorKind[i] = a == .plane ? 1 : 2
+                kindOf[i] = (a == .plane ? 1 : 2) + usd
                 return true
             }
             guard !roots.isEmpty else { return nil }
-            // An anchor read from a USD Anchoring component: the fix is in Reality Composer Pro.
-            let fromUSD = Set(roots.filter { ents[$0].factSources.anchor == .file && ents[$0].usdPrim != nil })
-            let kinds = roots.map { (anchorKind[$0] ?? 0) + (fromUSD.contains($0) ? 10 : 0) }
-            let kindOf = Dictionary(uniqueKeysWithValues: zip(roots, kinds))
+            let kinds = kindOf  // read per frame: a constant, not a captured variable
             return ConditionRule(rule: r, meta: m, candidates: roots, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
-                f.immersion == .shared && f.visible[e] ? .init(measured: 1, threshold: 0, aux: kindOf[e] ?? 0) : nil
+                f.immersion == .shared && f.visible[e] ? .init(measured: 1, threshold: 0, aux: kinds[e] ?? 0) : nil
             }, message: { a, names in
                 let usd = a.aux >= 10
                 switch a.aux.isFinite ? Int(a.aux) % 10 : 0 {

@@ -243,7 +243,8 @@ struct SceneConverter {
         var stack: [(node: UnsafePointer<aiNode>, parent: Int?, depth: Int)] = [(UnsafePointer(root), nil, 0)]
         while let (ptr, parent, depth) = stack.popLast() {
             if depth > AssetImporter.maxNodeDepth {
-                throw fail("asset node hierarchy is deeper than \(AssetImporter.maxNodeDepth) levels (cyclic or hostile file?)")
+                throw fail("asset node hierarchy is deeper than \(AssetImporter.maxNodeDepth) levels, the limit for an asset's hierarchy",
+                           hint: "flatten long chains of nodes (apply their transforms in your 3D tool), or check that the file's node graph has no cycle")
             }
             if nodes.count >= AssetImporter.maxNodeCount {
                 throw fail("asset has more than \(AssetImporter.maxNodeCount) nodes")

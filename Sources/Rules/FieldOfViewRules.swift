@@ -44,13 +44,14 @@ public enum FovNoHeadTurn: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [],
         citations: [Citation("designing-for-visionos", "Best practices"), Citation("eyes", "Best practices")],
-        summary: "An interactive element lies outside the field of view of the resting head pose (world content: to the side; its height is fov-vertical-comfort's).",
+        summary: "An interactive element lies outside the field of view of the resting head pose (world content: to the side; its height is fov-vertical-comfort's), or head-anchored content outside the head's field of view.",
         rationale: "People should reach what they must use without turning their head or moving; the HIG asks to keep interactive content within the field of view of the head at rest.",
-        fixHint: "Bring the element within half the field of view (±45° horizontally by default) of the viewer's starting direction; head-anchored content also within ±35° vertically (world content's height is fov-vertical-comfort's).",
+        fixHint: "Bring the element within half the field of view (±45° horizontally by default) of the viewer's starting direction; head-anchored content within ±45° horizontally and ±35° vertically of the line of sight in the head frame, where it stays (world content's height is fov-vertical-comfort's).",
         unit: "deg", worse: .higher,
         notes: ["The resting pose is H0 (hig-rules §0.3): the head pose at t = 0, replaced by the head pose at each recenter event and when progressive or full immersion begins (the frame at which the event takes effect). Scene data has no 'required at' times, so every visible interactive element counts as required.",
                 "Measured: the azimuth or elevation (whichever exceeds its half-FOV by more) relative to the resting pose; the field of view comes from viewer.fieldOfView.",
                 "One vertical band (reading): for world-anchored content the vertical direction is fov-vertical-comfort's (40° below to 20° above the world horizontal), and this rule judges only the azimuth; head-anchored content is judged in both directions. The two rules cite the same HIG bullet (accessibility › visionOS: keep interface elements within the field of view, prefer horizontal layouts to vertical ones that strain the neck), and looking up or down at world content is a tilt of the neck, which the comfortable band judges; the ±35° half of the 70° default field of view is a deliberately conservative display number (hig-rules §0.3), and judging both would call a button 39° below comfortable by one rule and out of reach by the other. With fov-vertical-comfort turned off, this rule judges both directions again.",
+                "Head-anchored content moves with the head, so it is judged where the head frame holds it (its azimuth and elevation off the line of sight in each frame, both directions), not against the resting pose: a head-locked button 30° to the right is 30° off wherever the viewer looks, and one 60° to the right can never be brought into view by turning (fov-head-locked reports head-locked content as such).",
                 "Hand-anchored content is left out: it sits where viewer.hand holds it (by default 40.6° below the line of sight standing), wherever the viewer looks, so no placement in front of the resting pose applies to it."])
 }
 
@@ -169,6 +170,10 @@ func fovFactories() -> [RuleFactory] {
             // a button 39° below is not "comfortable" by one rule and "move it" by the other.
             let verticalElsewhere = s.index(FovVerticalComfort.metadata.id) != nil
             let horizontalOnly = ents.indices.map { verticalElsewhere && ents[$0].anchor == .world }
+            // Head-anchored content moves with the head: it is where the head frame puts it
+            // wherever the viewer looks, so it is judged there (the frame's azimuth and elevation,
+            // both directions), not against the resting pose a turned head has left.
+            let headAnchored = ents.indices.map { ents[$0].anchor == .head }
             // The verdict is a function of the entity's centre and the resting pose only: while
             // both are unchanged (still content; the pose changes only at its epochs) the last
             // result is reused instead of recomputed.
@@ -176,7 +181,9 @@ func fovFactories() -> [RuleFactory] {
                 let v = rest.inverseRotation.act(center - rest.position)
                 let horiz = (v.x * v.x + v.z * v.z).squareRoot()
                 guard horiz > 0 || v.y != 0 else { return nil }
-                let az = degrees(atan2(v.x, -v.z)), el = degrees(atan2(v.y, horiz))
+                return beyond(az: degrees(atan2(v.x, -v.z)), el: degrees(atan2(v.y, horiz)), horizontalOnly: horizontalOnly)
+            }
+            func beyond(az: Double, el: Double, horizontalOnly: Bool) -> ConditionRule.Hit? {
                 let exH = abs(az) - fovH / 2, exV = horizontalOnly ? -Double.infinity : abs(el) - fovV / 2
                 guard exH > 0 || exV > 0 else { return nil }
                 return exH >= exV ? .init(measured: abs(az), threshold: fovH / 2, aux: 0) : .init(measured: abs(el), threshold: fovV / 2, aux: 1)
@@ -186,6 +193,12 @@ func fovFactories() -> [RuleFactory] {
             let rule = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible,
                                      reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
+                if headAnchored[e] {
+                    // aux 2 / 3: horizontally / vertically, in the head frame (the message says so).
+                    guard var hit = beyond(az: f.azimuth[e], el: f.elevation[e], horizontalOnly: false) else { return nil }
+                    hit.aux += 2
+                    return hit
+                }
                 let c = f.center[e]
                 guard let memo else { return noHeadTurn(c, horizontalOnly: horizontalOnly[e]) }
                 if let known = memo.lookup(e, c, epoch: rest.epoch) {
@@ -195,7 +208,10 @@ func fovFactories() -> [RuleFactory] {
                 memo.store(e, c, epoch: rest.epoch, hit)
                 return hit
             }, message: { agg, names in
-                let axis = agg.aux == 1 ? "vertically" : "horizontally"
+                let axis = agg.aux == 1 || agg.aux == 3 ? "vertically" : "horizontally"
+                if agg.aux >= 2 {
+                    return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) off the line of sight, beyond the \(fmt(agg.threshold))° half field of view; it is head-anchored, so it stays there wherever the viewer looks: move it within the field of view of the head frame"
+                }
                 return "\(names.joinedNames) is \(fmt(agg.measured))° \(axis) from the resting line of sight, beyond the \(fmt(agg.threshold))° half field of view; move it in front of the viewer's resting pose (where the viewer starts, enters immersion or last recentered)"
             })
             return HookedProcessor(rule, before: { rest.advance($0) })

@@ -75,6 +75,10 @@ struct YScalar {
 
 enum Limits {
     static let maxDepth = 64
+    /// What a scene nested past `maxDepth` is told (YAML and JSON alike): the limit in the units
+    /// an author writes (entities nested in `children`), and how to stay within it.
+    static let depthMessage = "the scene is nested more than \(maxDepth) levels deep (YAML or JSON collections; each entity nested in 'children' takes two, so about 30 nested entities)"
+    static let depthHint = "flatten the hierarchy (give deep entities their position under a shallower parent), or keep it in an asset, whose node hierarchy may be 256 levels deep"
     static let maxNodes = 1_000_000
     static let maxStringLength = 64 * 1024
     static let maxFileSize = 16 * 1024 * 1024
@@ -237,7 +241,7 @@ struct TreeConverter {
             return
         }
         if depth > Limits.maxDepth {
-            fail(loc, "the scene is nested more than \(Limits.maxDepth) levels deep")
+            fail(loc, Limits.depthMessage, hint: Limits.depthHint)
         }
     }
 
@@ -270,7 +274,7 @@ struct TreeConverter {
             // the rest of this value is skipped without recursing, so no nesting exhausts the
             // stack (of a worker thread, or under AddressSanitizer); libyaml still reports any
             // syntax error in it.
-            fail(loc, "the scene is nested more than \(Limits.maxDepth) levels deep")
+            fail(loc, Limits.depthMessage, hint: Limits.depthHint)
             try Self.skip(events)
             return YNode(kind: .scalar(YScalar(text: "", type: .null)), loc: loc)
         }
@@ -608,10 +612,12 @@ struct TreeConverter {
             }
             line = doc.kept[loc.line] ?? []
         }
-        // libyaml's nesting message names its own C function; say what it means instead.
-        let said = problem.contains("yaml_set_max_nest_level")
-            ? "collections are nested more than \(Limits.maxDepth) levels deep" : problem
-        var message = "YAML syntax error: \(said)"
+        // libyaml's nesting message names its own C function; say what it means instead (for
+        // YAML and JSON files alike: not a syntax error, the limit).
+        if problem.contains("yaml_set_max_nest_level") {
+            return Diagnostic(file: file, location: loc, message: Limits.depthMessage, hint: Limits.depthHint)
+        }
+        var message = "YAML syntax error: \(problem)"
         if atEnd && !problem.contains("end of stream") { message += " at the end of the file" }
         if let context { message += " (\(context.text) at \(context.line):\(context.column))" }
         return Diagnostic(file: file, location: loc, message: message,

@@ -269,6 +269,35 @@ import SpatialModel
         #expect(side.count == 1 && abs((side.first?.measured ?? 0) - 50) < 1e-6 && side.first?.threshold == 45)
     }
 
+    /// Session-22 trial F1: head-anchored content moves with the head, so it is judged in the head
+    /// frame. A HUD button 30° to the right (1.2 m away, at eye height) stays 30° off the line of
+    /// sight while the viewer looks around (yaw up to 40°: against the resting pose it would be
+    /// up to 70° off); one 60° to the right is beyond the 45° half field of view in every frame.
+    @Test func headAnchoredContentIsJudgedInTheHeadFrame() throws {
+        let hud = { (azimuth: Double) in """
+            format: spatialscene/1
+            duration: 8
+            viewer: {motion: look-around}
+            entities:
+              - id: hud
+                kind: window
+                anchor: head
+                position: [\(1.2 * sin(radians(azimuth))), 0, \(-1.2 * cos(radians(azimuth)))]
+                size: [120, 80]
+                elements: [{id: ok, role: button, frame: [30, 10, 60, 60], label: OK}]
+            """ }
+        let inView = try RuleScenes.check(hud(30)).filter { $0.rule == "fov-no-head-turn" }
+        #expect(inView.isEmpty)
+        let aside = try RuleScenes.check(hud(60)).filter { $0.rule == "fov-no-head-turn" }
+        // The button (the window itself is not interactive), 60° to the right in all 720 frames.
+        #expect(aside.count == 1)
+        for v in aside {
+            #expect(abs(v.measured - 60) < 1e-6 && v.threshold == 45)
+            #expect(v.frameCount == 720)
+            #expect(v.message.contains("head-anchored") && v.message.contains("horizontally"))
+        }
+    }
+
     @Test func interactiveContentBehindTheRestingPoseNeedsAHeadTurn() {
         var fx = RuleFixture(duration: 2.0 / 90)
         fx.add("knob", .model) { e in e.interactive = true }

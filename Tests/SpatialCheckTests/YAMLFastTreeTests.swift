@@ -235,6 +235,6 @@ import SpatialModel
         #expect(unclosed.diagnostics.first?.contains("error: YAML syntax error: did not find expected ',' or ']'") == true)
         // Level 65 (the root is level 1) is the 64th bracket, at column 3 + 64 = 67.
         let deep = Self.converter("a: " + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "\n")
-        #expect(deep.diagnostics == ["t.scene.yaml:1:67: error: the scene is nested more than 64 levels deep"])
+        #expect(deep.diagnostics == ["t.scene.yaml:1:67: error: the scene is nested more than 64 levels deep (YAML or JSON collections; each entity nested in 'children' takes two, so about 30 nested entities)\n    hint: flatten the hierarchy (give deep entities their position under a shallower parent), or keep it in an asset, whose node hierarchy may be 256 levels deep"])
     }
 }

@@ -98,7 +98,7 @@ extension Report {
                 "\(groupedThousands(Int64(n))) more violation\(n == 1 ? "" : "s") of the baseline \(n == 1 ? "is" : "are") fixed and not listed (at most --max-violations of each rule and scene, within code scanning's result limit)"))]))]))
         }
         for scene in scenes {
-            for line in [OmittedViolations.notShown(scene.omitted, sarif: true), IgnoredViolations.line(scene.ignored)].compactMap({ $0 }) {
+            for line in [OmittedViolations.notShown(scene.omitted, sarif: true, perRule: violationLimit), IgnoredViolations.line(scene.ignored)].compactMap({ $0 }) {
                 notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
             }
             if let stopped = scene.stopped {

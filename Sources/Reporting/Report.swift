@@ -34,6 +34,10 @@ public struct Report: Sendable {
     /// (`RuleConfiguration.changesFromDefaults`): JSON `settings.configurationChanges`, one line in
     /// text, Markdown and HTML. Empty: every rule at its defaults.
     public var configurationChanges: [String] = []
+    /// The `--max-violations` the scenes' lists were cut with (0: no limit), for the line saying
+    /// what was left out (`OmittedViolations.notShown`); nil when not known (a report read back).
+    /// Not written.
+    public var violationLimit: Int?
 
     /// The line text, Markdown and HTML print for `configurationChanges` (nil when there are none):
     /// at most ten named, then how many more.
@@ -299,15 +303,23 @@ public struct OmittedViolations: Sendable, Equatable {
     }
 
     /// The line each report format prints for what a scene left out. `sarif`: the SARIF report,
-    /// whose result limit `--max-violations` cannot raise.
-    public static func notShown(_ omitted: [OmittedViolations], sarif: Bool = false) -> String? {
+    /// whose result limit `--max-violations` cannot raise. `perRule`: the `--max-violations` the
+    /// lists were cut with (`Report.violationLimit`); with 0 (no limit) only SARIF's result limit
+    /// can have left violations out, so the line does not advise raising `--max-violations`
+    /// (trial s22 F9). nil (not known) or a limit: both are named.
+    public static func notShown(_ omitted: [OmittedViolations], sarif: Bool = false, perRule: Int? = nil) -> String? {
         let n = omitted.reduce(0) { $0 + $1.count }
         guard n > 0 else { return nil }
         var rules: [String] = []
         for o in omitted where !rules.contains(o.rule) { rules.append(o.rule) }
         let list = rules.prefix(5).joined(separator: ", ") + (rules.count > 5 ? " and \(rules.count - 5) more rules" : "")
-        return "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code. Raise the limit with --max-violations N (0 = no limit)"
-            + (sarif ? "; SARIF keeps at most \(groupedThousands(Int64(Report.sarifResultLimit))) results in all whatever the limit (--format json lists every one)" : "")
+        let head = "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code."
+        let cap = groupedThousands(Int64(Report.sarifResultLimit))
+        if sarif && perRule == 0 {
+            return head + " SARIF keeps at most \(cap) results in all (code scanning's limit; --max-violations 0 is already in force): --format json lists every one"
+        }
+        return head + " Raise the limit with --max-violations N (0 = no limit)"
+            + (sarif ? "; SARIF keeps at most \(cap) results in all whatever the limit (--format json lists every one)" : "")
     }
 }
 

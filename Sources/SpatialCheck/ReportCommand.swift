@@ -75,6 +75,7 @@ extension SpatialCheck {
         let exit = exitCode(of: merged, failsGate: merged.failsGate(gating: gating))
         // SARIF stays under code scanning's result limit (after the gate has seen every violation).
         if options.format == .sarif {
+            merged.violationLimit = listLimitOfSavedReports(merged)
             limitViolations(&merged, perRule: 0, total: sarifResultLimit)
             limitFixed(&merged, total: sarifResultLimit)
         }
@@ -88,6 +89,15 @@ extension SpatialCheck {
             if format == .text { sink.write(report.summary() + "\n") }
             render(report, snapshots: geometry, format: format, color: color, quiet: quiet, expand: expand, to: sink)
         }, diagnostics: warnings, exitCode: exit)
+    }
+}
+
+extension SpatialCheck {
+    /// The `--max-violations` the saved reports behind `report` were cut with, as far as it is
+    /// known: 0 when none of their scenes left a violation out (only SARIF's result limit can then
+    /// leave any out), else nil (their runs' limit is not written).
+    static func listLimitOfSavedReports(_ report: Report) -> Int? {
+        report.scenes.allSatisfy { $0.omitted.isEmpty } ? 0 : nil
     }
 }
 

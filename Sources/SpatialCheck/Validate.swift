@@ -194,6 +194,7 @@ extension SpatialCheck {
         report.shard = options.shard
         report.notChecked = catalogNotChecked
         report.configurationChanges = configuration.changesFromDefaults
+        report.violationLimit = options.maxViolations
         var comparison: BaselineComparison?
         let exit: ExitCode
         if let steps {

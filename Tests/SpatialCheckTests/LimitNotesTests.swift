@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import Reporting
+import SpatialModel
+import Rules
+@testable import SpatialCheck
+
+/// What a limit left out or cut short is said as it is (session 22 trial F9, F3, F4, F7): SARIF's
+/// note names only the limit that applies, a scene stopped at the tracking limit in the middle of
+/// a frame gives its counts as lower bounds, a comparison with a baseline of a stopped run says it
+/// is partial, and `spatialcheck report` counts every violation in its tables.
+@Suite(.serialized) struct LimitNotesTests {
+    /// One window with 30 buttons of 44 pt on one spot, 1 s at 90 Hz: every one of the
+    /// 30 · 29 / 2 = 435 pairs has its centres 0 pt apart (target-center-spacing) in every frame.
+    private static let scene: String = {
+        var s = """
+            format: spatialscene/1
+            name: Stacked buttons
+            platform: visionOS
+            frameRate: 90
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 2, azimuth: 0, elevation: 0}
+                size: [1280, 720]
+                elements:
+
+            """
+        for i in 0..<30 { s += "          - {id: b\(i), role: button, frame: [600, 330, 44, 44]}\n" }
+        return s
+    }()
+    private static let pairs = 30 * 29 / 2
+
+    private static let dir: String = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-limit-notes-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    private func write(_ text: String = scene, name: String = "stacked.scene.yaml") throws -> String {
+        let path = Self.dir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func validate(_ path: String, tracked: Int, maxViolations: Int = 0, format: ReportFormat = .json,
+                          baseline: String? = nil) -> SpatialCheck.Validation {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = format
+        options.maxViolations = maxViolations
+        options.baselinePath = baseline
+        options.workBudget = WorkBudget(trackedViolations: tracked)
+        return SpatialCheck.runValidation(paths: [path], options: options)
+    }
+
+    private func object(_ json: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    }
+
+    // MARK: F9: SARIF's note
+
+    /// The texts of SARIF's run notifications.
+    private func sarifNotes(_ r: Report) throws -> [String] {
+        let root = try object(r.sarif(rules: []).serialized())
+        let runs = try #require(root["runs"] as? [[String: Any]])
+        let invocations = try #require(runs.first?["invocations"] as? [[String: Any]])
+        let notes = try #require(invocations.first?["toolExecutionNotifications"] as? [[String: Any]])
+        return notes.compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
+    }
+
+    @Test func sarifNoteUnderNoListLimitNamesOnlySARIFsOwnCap() throws {
+        // `--max-violations 0 --format sarif`: nothing is left out per rule; SARIF's total limit
+        // (here 100, as `validate` applies its 25,000) leaves out the rest.
+        let v = validate(try write(), tracked: 0, maxViolations: 0, format: .sarif)
+        #expect(v.report.violationLimit == 0)
+        var r = v.report
+        let all = r.scenes[0].violations.count
+        #expect(all >= Self.pairs)
+        SpatialCheck.limitViolations(&r, perRule: 0, total: 100)
+        let notes = try sarifNotes(r)
+        let note = try #require(notes.first { $0.contains("not shown") })
+        #expect(note.contains("\(all - 100) more violations not shown"))
+        #expect(note.contains("SARIF keeps at most 25,000 results"))
+        #expect(!note.contains("Raise the limit with --max-violations"), "the advice is already followed: \(note)")
+    }
+
+    @Test func sarifNoteUnderAListLimitStillNamesIt() throws {
+        let v = validate(try write(), tracked: 0, maxViolations: 10, format: .sarif)
+        #expect(v.report.violationLimit == 10)
+        let note = try #require(try sarifNotes(v.report).first { $0.contains("not shown") })
+        #expect(note.contains("Raise the limit with --max-violations N (0 = no limit)"))
+        #expect(note.contains("SARIF keeps at most 25,000 results"))
+        // A report read back does not know the limit its lists were cut with: both are named.
+        var unknown = v.report
+        unknown.violationLimit = nil
+        #expect(try sarifNotes(unknown).contains { $0.contains("Raise the limit with --max-violations N") })
+        // The other formats never had SARIF's sentence.
+        #expect(OmittedViolations.notShown(v.report.scenes[0].omitted)?.contains("SARIF") == false)
+    }
+
+    @Test func reportCommandSARIFOfAnUncutReportNamesOnlySARIFsCap() throws {
+        // A saved report that lists every violation (`--max-violations 0`): only SARIF's cap can
+        // leave any out when `report --format sarif` renders it.
+        let v = validate(try write(), tracked: 0, maxViolations: 0)
+        let saved = Self.dir + "/uncut.json"
+        try SpatialCheck.render(v, format: .json).write(toFile: saved, atomically: true, encoding: .utf8)
+        var read = try Report.read(path: saved)
+        #expect(read.violationLimit == nil)
+        #expect(read.scenes.allSatisfy { $0.omitted.isEmpty })
+        read.violationLimit = SpatialCheck.listLimitOfSavedReports(read)
+        #expect(read.violationLimit == 0)
+        SpatialCheck.limitViolations(&read, perRule: 0, total: 50)
+        let note = try #require(try sarifNotes(read).first { $0.contains("not shown") })
+        #expect(!note.contains("--max-violations N"))
+        // A saved report with lists cut by its own --max-violations: the limit is not known.
+        let cut = validate(try write(), tracked: 0, maxViolations: 10)
+        let cutPath = Self.dir + "/cut.json"
+        try SpatialCheck.render(cut, format: .json).write(toFile: cutPath, atomically: true, encoding: .utf8)
+        #expect(SpatialCheck.listLimitOfSavedReports(try Report.read(path: cutPath)) == nil)
+    }
+}
+

@@ -300,7 +300,7 @@ extension Report {
         // A gate switched off (`failOn: never`, from the command line or the configuration) passes
         // whatever it finds: say so where a reviewer reads "passed".
         if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
-        out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
+        out += ": " + (lowerBoundScenes > 0 ? "at least " : "") + "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
         // A scene refused for the work budget loaded: it is named as what it is.
         out += notCheckedParts(namingScenes: true).map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {
@@ -322,7 +322,9 @@ extension Report {
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
             let status = s.status == .error ? s.notCheckedStatus : (s.violations.isEmpty ? "clean" : "violations")
-            let row = "| \(Escape.markdownCode(s.path)) | \(status) | \(s.count(.error)) | \(s.count(.warning)) | \(s.count(.info)) |\n"
+            // A scene stopped in the middle of a frame counted only what it tracked: at least that.
+            let atLeast = s.stopped?.partialFrame == true ? "at least " : ""
+            let row = "| \(Escape.markdownCode(s.path)) | \(status) | \(atLeast)\(s.count(.error)) | \(atLeast)\(s.count(.warning)) | \(atLeast)\(s.count(.info)) |\n"
             if leftOutRows > 0 || out.utf8.count + row.utf8.count > budget / 2 { leftOutRows += 1; continue }
             out += row
         }

@@ -63,6 +63,16 @@ public struct Report: Sendable {
     /// (`SceneReport.stopped`: the tracking limit or the work budget). Such a run never passes:
     /// a report says "failed", and `validate` exits 2 unless what was found fails the gate (1).
     public var isIncomplete: Bool { hasLoadErrors || scenes.contains { $0.stopped != nil } }
+    /// Scenes stopped in the middle of a frame (`EarlyStop.partialFrame`): their counts, and so the
+    /// report's, are lower bounds.
+    public var lowerBoundScenes: Int { scenes.filter { $0.stopped?.partialFrame == true }.count }
+    /// What the summaries add after counts that are lower bounds ("" when they are exact):
+    /// " (lower bounds: 1 scene stopped at the tracking limit in a frame checked only in part)".
+    public var lowerBoundsNote: String {
+        let n = lowerBoundScenes
+        guard n > 0 else { return "" }
+        return " (lower bounds: \(n) scene\(n == 1 ? "" : "s") stopped at the tracking limit in a frame checked only in part)"
+    }
     public func count(_ s: Severity) -> Int { scenes.reduce(0) { $0 + $1.count(s) } }
     /// True when some violation is at or above `failOn` (nil = never).
     public var failsGate: Bool { failsGate(gating: nil) }
@@ -269,10 +279,21 @@ public struct EarlyStop: Sendable, Equatable {
                 + "or from many windows, volumes or controls on or around one spot: "
                 + "check fewer frames (--duration, --frame-rate), spread the content out, or raise the budget with --max-work N (0 = no limit)"
         }
-        return "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
-            + "the most one scene may track; the counts and spans cover \(covered) only. "
-            + "Fix the violations shown (so many usually repeat one layout mistake), or raise the limit with --max-tracked N (0 = no limit; about 1 KB of memory each)"
+        // Reached in the middle of a frame: that frame's findings past the limit were dropped.
+        let whole = afterFrame == 0 ? "" : " (frames 0–\(afterFrame - 1) whole)"
+        return "checking stopped in frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
+            + "the most one scene may track, so frame \(afterFrame) was checked only in part\(whole) and every count is a lower bound: "
+            + "the scene has at least these violations, and more. "
+            + "So many usually repeat one layout mistake (content stacked on or around one spot): fix the violations shown, "
+            + "or raise the limit with --max-tracked N (0 = no limit; about 1 KB of memory each) to count them all"
     }
+
+    /// True when the stop came in the middle of frame `afterFrame`: the tracking limit drops the
+    /// findings of that frame that would need one more tracked violation, so that frame was
+    /// checked only in part and every count (summary, per rule, left out) is a lower bound, not
+    /// the count of frames 0…`afterFrame` (trial s22 F3). A work-budget stop checks its last frame
+    /// whole. JSON `stopped.partialFrame` and `stopped.countsAreLowerBounds`.
+    public var partialFrame: Bool { pairTestBudget == nil }
 
     /// The rule id the annotation formats give the stop.
     public var annotationRule: String { pairTestBudget == nil ? "tracking-limit" : "work-budget" }
@@ -535,6 +556,7 @@ extension SceneReport {
                 let reason: (String, JSON) = stopped.pairTestBudget.map { ("pairTestBudget", .int($0)) }
                     ?? ("trackingLimit", .int(stopped.trackingLimit))
                 var fields: [(String, JSON)] = [("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)), reason]
+                if stopped.partialFrame { fields += [("partialFrame", .bool(true)), ("countsAreLowerBounds", .bool(true))] }
                 if let p = stopped.projection {
                     fields.append(("projection", .object([("fromFrame", .int(p.window.lowerBound)), ("toFrame", .int(p.window.upperBound)),
                                                           ("unitsPerFrame", .int(p.rate)), ("projectedWork", .int(p.units)),
@@ -709,8 +731,8 @@ extension Report {
         if checked == 0 && failed > 0 {
             summary = "no scene checked: \(notCheckedCounts)"
         } else {
-            summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: "
-            summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
+            summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: " + (lowerBoundScenes > 0 ? "at least " : "")
+            summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
             if failed > 0 { summary += ", \(notCheckedCounts)" }
         }
         if let counts = baselineStatusCounts {
@@ -764,7 +786,7 @@ extension Report {
         guard !counts.isEmpty else { return "" }
         let rows = counts.sorted { a, b in a.value != b.value ? a.value.lexicographicallyPrecedes(b.value, by: >) : a.key < b.key }
         let width = rows.map(\.key.count).max() ?? 0
-        var out = "by rule:\n"
+        var out = lowerBoundScenes > 0 ? "by rule (at least; a scene stopped at the tracking limit):\n" : "by rule:\n"
         for (rule, c) in rows {
             let parts = zip(c, ["error", "warning", "info"]).filter { $0.0 > 0 }.map { n, name in
                 "\(n) \(name)\(n == 1 || name == "info" ? "" : "s")"

@@ -121,3 +121,58 @@ import Rules
     }
 }
 
+extension LimitNotesTests {
+    // MARK: F3: counts of a scene stopped in the middle of a frame
+
+    @Test func countsOfAFrameCheckedInPartAreLowerBoundsInEveryFormat() throws {
+        let path = try write()
+        let whole = validate(path, tracked: 0)
+        let cut = validate(path, tracked: 100)
+        let stop = try #require(cut.report.scenes.first?.stopped)
+        #expect(stop == EarlyStop(afterFrame: 0, frames: 90, trackingLimit: 100))
+        #expect(stop.partialFrame)
+        // Frame 0 alone has every stacked pair; the stopped run counted only what it tracked.
+        let e = cut.report.count(.error), w = cut.report.count(.warning), i = cut.report.count(.info)
+        #expect(e + w + i == 100)
+        #expect(whole.report.scenes[0].violations.filter { $0.rule == "target-center-spacing" && $0.spans.first?.lowerBound == 0 }.count == Self.pairs)
+        for format in ReportFormat.allCases {
+            let out = SpatialCheck.render(cut, format: format)
+            #expect(out.contains("checking stopped in frame 0 of 90: the scene reached 100 distinct violations"), "\(format)")
+            #expect(out.contains("frame 0 was checked only in part"), "\(format)")
+            #expect(out.contains("lower bound"), "\(format)")
+            #expect(out.contains("--max-tracked N"), "\(format)")
+            #expect(!out.contains("cover frame 0 only"), "\(format)")
+        }
+        let text = SpatialCheck.render(cut, format: .text)
+        #expect(text.contains("1 scene checked: at least \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info (lower bounds:"))
+        #expect(text.contains("by rule (at least;"))
+        let md = SpatialCheck.render(cut, format: .markdown)
+        #expect(md.contains("**Comfort check failed**: at least \(e) error"))
+        #expect(md.contains("| at least \(e) |"))
+        let html = SpatialCheck.render(cut, format: .html)
+        #expect(html.contains("<b>≥ \(e)</b>"))
+        #expect(html.contains("data-sort=\"\(e)\">≥ \(e)</td>"))
+        // JSON keeps its numbers and says what they are; `report` reads that back.
+        let json = SpatialCheck.render(cut, format: .json)
+        let scenes = try #require(try object(json)["scenes"] as? [[String: Any]])
+        let summary = try #require(scenes.first?["summary"] as? [String: Any])
+        #expect(summary["error"] as? Int == e)
+        let stopped = try #require(scenes.first?["stopped"] as? [String: Any])
+        #expect(stopped["partialFrame"] as? Bool == true)
+        #expect(stopped["countsAreLowerBounds"] as? Bool == true)
+        let read = try Report.parse(Data(json.utf8), path: "r.json")
+        #expect(read.scenes.first?.stopped?.partialFrame == true)
+    }
+
+    @Test func aWorkBudgetStopChecksItsLastFrameWhole() {
+        let stop = EarlyStop(afterFrame: 6, frames: 12, pairTestBudget: 1000)
+        #expect(!stop.partialFrame)
+        #expect(stop.line.contains("the counts and spans cover frames 0–6 only"))
+        var s = SceneReport(path: "a.scene.yaml", status: .checked, frames: 12)
+        s.stopped = stop
+        let r = Report(toolVersion: "t", pointAngle: 0.0671, failOn: .error, scenes: [s])
+        #expect(!r.text().contains("at least"))
+        #expect(!r.json().serialized().contains("partialFrame"))
+    }
+}
+

@@ -104,6 +104,9 @@ extension Report {
             if let stopped = scene.stopped {
                 notifications.append(.object([("level", .string("warning")), ("message", .object([("text", .string("\(scene.path): \(stopped.line)"))]))]))
             }
+            if let partial = partialComparison(scene.path) {
+                notifications.append(.object([("level", .string("warning")), ("message", .object([("text", .string(Escape.sarifText("\(scene.path): \(partial.line)")))]))]))
+            }
             // Every scene that could not be loaded (a load error, or a path that does not exist)
             // has at least one notification, its message naming the file.
             let errors = scene.status == .error && scene.errors.isEmpty
@@ -248,7 +251,8 @@ extension Report {
                 suites += "    </properties>\n"
             }
             suites += cases
-            let notes = [OmittedViolations.notShown(scene.omitted), IgnoredViolations.line(scene.ignored), scene.stopped?.line].compactMap { $0 }
+            let notes = [OmittedViolations.notShown(scene.omitted), IgnoredViolations.line(scene.ignored), scene.stopped?.line,
+                         partialComparison(scene.path)?.line].compactMap { $0 }
             if !notes.isEmpty { suites += "    <system-out>\(Escape.xml(notes.joined(separator: "\n")))</system-out>\n" }
             suites += "  </testsuite>\n"
         }
@@ -306,6 +310,9 @@ extension Report {
         if let counts = baselineCounts {
             out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed.**"
             out += " Only new and worsened violations fail the check.\n\n"
+            // A run that stopped early makes the comparison partial: each such scene (at most five).
+            for p in partialComparisons.prefix(5) { out += "**\(Escape.markdownCode(p.scene)): \(Escape.markdown(p.line)).**\n\n" }
+            if partialComparisons.count > 5 { out += "_The comparison is partial for \(partialComparisons.count - 5) more scenes in the same way._\n\n" }
         }
         if let generatedAt { out += "Generated at \(Escape.markdown(generatedAt)).\n\n" }
         out += "Settings: \(Report.settingsText(pointAngle: pointAngle, fixedPointSize: fixedPointSize))"

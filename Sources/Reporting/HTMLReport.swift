@@ -152,6 +152,10 @@ extension Report {
             out += "<span class=\"badge badge-worsened\">\(c.worsened) worsened</span> "
             out += "<span class=\"badge badge-known\">\(c.known) known</span> "
             out += "<span class=\"badge badge-fixed\">\(c.fixed) fixed</span> — only new and worsened findings fail the gate.</p>\n"
+            for p in partialComparisons.prefix(5) { out += "<p class=\"omitted\"><strong>\(Escape.html(p.scene)): \(Escape.html(p.line)).</strong></p>\n" }
+            if partialComparisons.count > 5 {
+                out += "<p class=\"omitted\">The comparison is partial for \(partialComparisons.count - 5) more scenes in the same way.</p>\n"
+            }
         }
         out += "<dl class=\"settings\">"
         out += "<div><dt>tool</dt><dd>spatialcheck \(Escape.html(toolVersion))</dd></div>"

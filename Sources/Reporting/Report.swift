@@ -38,6 +38,10 @@ public struct Report: Sendable {
     /// what was left out (`OmittedViolations.notShown`); nil when not known (a report read back).
     /// Not written.
     public var violationLimit: Int?
+    /// The scenes whose comparison with the baseline is partial because the baseline's run or this
+    /// one stopped early (set with a baseline, `partialComparisons(baseline:)`): every format says
+    /// so (trial s22 F4). JSON `baseline.partialScenes`.
+    public var partialComparisons: [PartialComparison] = []
 
     /// The line text, Markdown and HTML print for `configurationChanges` (nil when there are none):
     /// at most ten named, then how many more.
@@ -299,6 +303,78 @@ public struct EarlyStop: Sendable, Equatable {
     public var annotationRule: String { pairTestBudget == nil ? "tracking-limit" : "work-budget" }
 }
 
+/// A scene compared with a baseline when the baseline's run of it, or this run, stopped early
+/// (`EarlyStop`): the comparison covers only what both reached. Violations the baseline's run did
+/// not reach are `new` and still gate (a scene that hits a limit is broken anyway), and violations
+/// of the baseline this run did not reach are `fixed`; the line says so and what to do.
+public struct PartialComparison: Sendable, Equatable {
+    /// The current scene's path.
+    public var scene: String
+    public var baselineStop: EarlyStop?
+    public var currentStop: EarlyStop?
+    public init(scene: String, baselineStop: EarlyStop?, currentStop: EarlyStop?) {
+        self.scene = scene; self.baselineStop = baselineStop; self.currentStop = currentStop
+    }
+
+    /// The line each report format prints for the scene (without its path; unescaped).
+    public var line: String {
+        func stop(_ s: EarlyStop) -> String {
+            if let b = s.pairTestBudget {
+                return "stopped at the work budget (--max-work \(groupedThousands(Int64(b)))) after frame \(s.afterFrame) of \(s.frames)"
+            }
+            return "stopped at the tracking limit (--max-tracked \(groupedThousands(Int64(s.trackingLimit)))) in frame \(s.afterFrame) of \(s.frames)"
+        }
+        let stops = [baselineStop, currentStop].compactMap { $0 }
+        var runs: [String] = [], effects: [String] = []
+        if let b = baselineStop {
+            runs.append("the run that saved the baseline \(stop(b))")
+            effects.append("violations that run did not reach count as new here and fail the gate")
+        }
+        if let c = currentStop {
+            runs.append("this run \(stop(c))")
+            effects.append("violations of the baseline this run did not reach count as fixed")
+        }
+        var raise: [String] = []
+        if stops.contains(where: { $0.pairTestBudget == nil }) { raise.append("--max-tracked") }
+        if stops.contains(where: { $0.pairTestBudget != nil }) { raise.append("--max-work") }
+        return "the comparison with the baseline is partial: " + runs.joined(separator: " and ") + ", so "
+            + effects.joined(separator: ", and ") + ". Fix what makes so many violations (usually content stacked on or around one spot), "
+            + "or raise \(raise.joined(separator: " and ")) (0 = no limit) for both runs and save the baseline again"
+    }
+}
+
+extension Report {
+    /// The checked scenes of this report that a scene of `baseline` (same path, the path an earlier
+    /// version wrote, or the same scene seen from another folder) was compared with while one of
+    /// the two stopped early.
+    public func partialComparisons(baseline: Report) -> [PartialComparison] {
+        guard baseline.scenes.contains(where: { $0.stopped != nil }) || scenes.contains(where: { $0.stopped != nil }) else { return [] }
+        var byPath: [String: [SceneReport]] = [:]
+        for b in baseline.scenes { byPath[b.path, default: []].append(b) }
+        var aligned: [String: [String]] = [:]
+        for (from, to) in BaselineComparison.alignedScenePaths(current: scenes.map(\.path), baseline: baseline.scenes.map(\.path)) {
+            aligned[to, default: []].append(from)
+        }
+        var out: [PartialComparison] = []
+        for s in scenes where s.status == .checked {
+            var names = [s.path]
+            if let legacy = s.legacyPath, legacy != s.path { names.append(legacy) }
+            names += aligned[s.path] ?? []
+            let matches = names.flatMap { byPath[$0] ?? [] }
+            guard !matches.isEmpty else { continue }
+            let baselineStop = matches.lazy.compactMap(\.stopped).first
+            guard baselineStop != nil || s.stopped != nil else { continue }
+            out.append(PartialComparison(scene: s.path, baselineStop: baselineStop, currentStop: s.stopped))
+        }
+        return out
+    }
+
+    /// The partial comparison of the scene at `path`, if any.
+    func partialComparison(_ path: String) -> PartialComparison? {
+        partialComparisons.isEmpty ? nil : partialComparisons.first { $0.scene == path }
+    }
+}
+
 /// `n` with thousands separators: 1234567 → "1,234,567".
 public func groupedThousands(_ n: Int64) -> String {
     let digits = String(n.magnitude)
@@ -516,7 +592,11 @@ extension Report {
                          ("entities", .array(f.violation.entities.map(JSON.string))),
                          ("fingerprint", .string(f.violation.fingerprint))])
             })),
-        ] + (fixedNotListed > 0 ? [("fixedNotListed", JSON.int(fixedNotListed))] : [])))]
+        ] + (fixedNotListed > 0 ? [("fixedNotListed", JSON.int(fixedNotListed))] : [])
+          + (partialComparisons.isEmpty ? [] : [("partialScenes", JSON.array(partialComparisons.map { p in
+                .object([("scene", .string(p.scene)), ("baselineStopped", .bool(p.baselineStop != nil)),
+                         ("currentStopped", .bool(p.currentStop != nil)), ("message", .string(p.line))])
+            }))])))]
     }
 }
 
@@ -718,6 +798,7 @@ extension Report {
                 if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(t(line))\n" }
                 if let line = IgnoredViolations.line(scene.ignored) { out += "  \(t(line))\n" }
                 if let stopped = scene.stopped { out += "  " + paint.yellow("stopped") + ": \(t(stopped.line))\n" }
+                if let partial = partialComparison(scene.path) { out += "  " + paint.yellow("baseline") + ": \(t(partial.line))\n" }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
                 out += "\n"
             }
@@ -739,6 +820,8 @@ extension Report {
             func c(_ s: BaselineStatus) -> Int { counts[s] ?? 0 }
             summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
             summary += "\(c(.improved)) improved, \(c(.fixed)) fixed"
+            let n = partialComparisons.count
+            if n > 0 { summary += " (partial for \(n) scene\(n == 1 ? "" : "s"): a run stopped at a limit, see the scene)" }
         }
         if byRule { out += ruleSummary() }
         if let notChecked, checked > 0 || failed == 0 { out += notChecked.line + "\n" }

@@ -60,9 +60,11 @@ extension SpatialCheck {
         if let b = options.baselinePath {
             // Read as a stream, keeping what the comparison needs (`Report.readBaseline`).
             let c: BaselineComparison
+            var partial: [PartialComparison] = []
             do {
                 let baseline = try Report.readBaseline(path: b, currentScenePaths: Set(merged.scenes.map(\.path)))
                 warnings = Report.repeatedSceneWarnings(baseline: baseline, path: b, currentScenePaths: merged.scenes.map(\.path))
+                partial = merged.partialComparisons(baseline: baseline)
                 c = try Report.fixedDetails(BaselineComparison(current: merged, baseline: baseline, fixedPerRule: defaultMaxViolationsPerRule),
                                             baselinePath: b)
             } catch {
@@ -70,6 +72,7 @@ extension SpatialCheck {
             }
             gating = c.gating
             merged.apply(c)
+            merged.partialComparisons = partial
         }
         guard diagnostics.isEmpty else { return .failure(diagnostics) }
         let exit = exitCode(of: merged, failsGate: merged.failsGate(gating: gating))

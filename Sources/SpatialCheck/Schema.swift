@@ -380,6 +380,10 @@ enum SchemaBuilder {
         baselineCounts.append(("fixedViolations", array(obj([("scene", string()), ("rule", enumeration(RuleCatalog.allRuleIDs)),
                                                              ("entities", array(string())),
                                                              ("fingerprint", string(pattern: "^[0-9a-f]{16}$"))]))))
+        baselineCounts.append(("partialScenes", array(obj([("scene", string()), ("baselineStopped", flag("the run that saved the baseline stopped early")),
+                                                           ("currentStopped", flag("this run stopped early (scenes[].stopped)")), ("message", string())],
+                                                          required: ["scene", "baselineStopped", "currentStopped", "message"]),
+                                                      "scenes compared with the baseline while one of the two runs stopped early: the comparison is partial")))
         baselineCounts.append(("fixedNotListed", integer("fixed violations counted in `fixed` but not listed in fixedViolations (--max-violations per rule and scene; SARIF's result limit)", minimum: 1)))
         let root = obj([
             ("format", .object([("const", .string(Report.formatTag))])),

@@ -176,3 +176,82 @@ extension LimitNotesTests {
     }
 }
 
+extension LimitNotesTests {
+    // MARK: F4: a comparison with a baseline of a stopped run
+
+    /// A baseline saved from `validate(path, tracked:)` with every violation listed.
+    private func saveBaseline(_ path: String, tracked: Int, name: String) throws -> String {
+        let out = Self.dir + "/" + name
+        try SpatialCheck.render(validate(path, tracked: tracked), format: .json).write(toFile: out, atomically: true, encoding: .utf8)
+        return out
+    }
+
+    @Test func theBaselineReaderKeepsWhereTheBaselineStopped() throws {
+        let path = try write(name: "read-stop.scene.yaml")
+        let v = validate(path, tracked: 100)
+        let baseline = try saveBaseline(path, tracked: 100, name: "read-stop.json")
+        let read = try Report.readBaseline(path: baseline, currentScenePaths: [v.report.scenes[0].path])
+        #expect(read.scenes.first?.stopped == EarlyStop(afterFrame: 0, frames: 90, trackingLimit: 100))
+        let unstopped = try saveBaseline(path, tracked: 0, name: "read-whole.json")
+        #expect(try Report.readBaseline(path: unstopped, currentScenePaths: [v.report.scenes[0].path]).scenes.first?.stopped == nil)
+    }
+
+    @Test func violationsAnIncompleteBaselineNeverTrackedAreNewGateAndEveryFormatSaysWhy() throws {
+        let path = try write(name: "partial.scene.yaml")
+        let whole = validate(path, tracked: 0)
+        let total = whole.report.scenes[0].violations.count
+        #expect(total > 100)
+        let baseline = try saveBaseline(path, tracked: 100, name: "partial-baseline.json")
+        // The same scene, checked whole against the baseline that tracked its first 100.
+        let v = validate(path, tracked: 0, baseline: baseline)
+        let counts = try #require(v.report.baselineStatusCounts)
+        #expect(counts[.unchanged] == 100)
+        #expect(counts[.new] == total - 100)
+        #expect(v.exitCode == .violations, "violations an incomplete baseline never tracked still gate")
+        let partial = try #require(v.report.partialComparisons.first)
+        #expect(v.report.partialComparisons.count == 1)
+        #expect(partial.scene == v.report.scenes[0].path)
+        #expect(partial.baselineStop == EarlyStop(afterFrame: 0, frames: 90, trackingLimit: 100))
+        #expect(partial.currentStop == nil)
+        for format in ReportFormat.allCases {
+            let out = SpatialCheck.render(v, format: format)
+            #expect(out.contains("the comparison with the baseline is partial"), "\(format)")
+            #expect(out.contains("the run that saved the baseline stopped at the tracking limit (--max-tracked 100) in frame 0 of 90"), "\(format)")
+            #expect(out.contains("raise --max-tracked"), "\(format)")
+        }
+        let json = try object(SpatialCheck.render(v, format: .json))
+        let b = try #require(json["baseline"] as? [String: Any])
+        let scenes = try #require(b["partialScenes"] as? [[String: Any]])
+        #expect(scenes.count == 1)
+        #expect(scenes.first?["scene"] as? String == v.report.scenes[0].path)
+        #expect(scenes.first?["baselineStopped"] as? Bool == true)
+        #expect(scenes.first?["currentStopped"] as? Bool == false)
+        // `spatialcheck report --baseline` says the same.
+        let current = Self.dir + "/partial-current.json"
+        try SpatialCheck.render(whole, format: .json).write(toFile: current, atomically: true, encoding: .utf8)
+        var options = SpatialCheck.ReportOptions()
+        options.baselinePath = baseline
+        let r = SpatialCheck.report(paths: [current], options: options)
+        #expect(r.output.contains("the comparison with the baseline is partial"))
+        #expect(r.exitCode == .violations)
+    }
+
+    @Test func bothRunsStoppedIsNamedAndACompleteComparisonHasNoNote() throws {
+        let path = try write(name: "both.scene.yaml")
+        let baseline = try saveBaseline(path, tracked: 100, name: "both-baseline.json")
+        let v = validate(path, tracked: 100, baseline: baseline)
+        let partial = try #require(v.report.partialComparisons.first)
+        #expect(partial.baselineStop != nil && partial.currentStop != nil)
+        #expect(partial.line.contains("and this run stopped at the tracking limit (--max-tracked 100) in frame 0 of 90"))
+        // Both tracked the same first 100: nothing new, nothing fixed.
+        let counts = try #require(v.report.baselineStatusCounts)
+        #expect(counts[.unchanged] == 100 && (counts[.new] ?? 0) == 0 && (counts[.fixed] ?? 0) == 0)
+        // Neither run stopped: no note.
+        let complete = try saveBaseline(path, tracked: 0, name: "both-complete.json")
+        let clean = validate(path, tracked: 0, baseline: complete)
+        #expect(clean.report.partialComparisons.isEmpty)
+        #expect(!SpatialCheck.render(clean, format: .text).contains("partial"))
+        #expect(!SpatialCheck.render(clean, format: .json).contains("partialScenes"))
+    }
+
+}

@@ -255,3 +255,38 @@ extension LimitNotesTests {
     }
 
 }
+
+extension LimitNotesTests {
+    // MARK: F7: `spatialcheck report` tables
+
+    @Test func reportTablesCountTheViolationsLeftOutOfTheLists() throws {
+        let path = try write(name: "tables.scene.yaml")
+        let whole = validate(path, tracked: 0)
+        // Expected per rule and severity, from the run that lists every violation.
+        var expected: [String: [Int]] = [:]
+        for v in whole.report.scenes[0].violations { expected[v.rule, default: [0, 0, 0]][v.severity.rank] += 1 }
+        let listed = validate(path, tracked: 0, maxViolations: 10)
+        #expect(listed.report.scenes[0].omittedCount > 0)
+        let saved = Self.dir + "/tables.json"
+        try SpatialCheck.render(listed, format: .json).write(toFile: saved, atomically: true, encoding: .utf8)
+        let summary = try Report.read(path: saved).summary()
+        let lines = summary.split(separator: "\n").map(String.init)
+        for (rule, c) in expected {
+            let row = lines.first { $0.hasPrefix("  \(rule) ") }
+            let cells = row?.split(separator: " ").map(String.init) ?? []
+            #expect(cells == [rule] + c.map(String.init), "\(rule): \(row ?? "no row")")
+        }
+        let scenePath = whole.report.scenes[0].path
+        let sceneRow = lines.first { $0.hasPrefix("  \(scenePath) ") }?.split(separator: " ").map(String.init)
+        let e = whole.report.count(.error), w = whole.report.count(.warning), i = whole.report.count(.info)
+        #expect(sceneRow == [scenePath, String(e), String(w), String(i)])
+        // The entity table can count only the listed violations, and says so.
+        #expect(summary.contains("by entity (listed violations only"))
+        // Counts of a scene stopped at the tracking limit are lower bounds: the titles say so.
+        let cut = validate(path, tracked: 100)
+        let stoppedPath = Self.dir + "/tables-stopped.json"
+        try SpatialCheck.render(cut, format: .json).write(toFile: stoppedPath, atomically: true, encoding: .utf8)
+        #expect(try Report.read(path: stoppedPath).summary().contains("by rule (at least; a scene stopped at the tracking limit)"))
+        #expect(!summary.contains("at least"))
+    }
+}

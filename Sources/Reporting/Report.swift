@@ -328,7 +328,7 @@ public struct PartialComparison: Sendable, Equatable {
         var runs: [String] = [], effects: [String] = []
         if let b = baselineStop {
             runs.append("the run that saved the baseline \(stop(b))")
-            effects.append("violations that run did not reach count as new here and fail the gate")
+            effects.append("violations the baseline lacks because its run stopped count as new here and fail the gate")
         }
         if let c = currentStop {
             runs.append("this run \(stop(c))")

@@ -77,6 +77,9 @@ extension Report {
             if let stopped = scene.stopped {
                 out.append(Annotation(file: file, line: 1, column: 1, level: "warning", message: stopped.line, rule: stopped.annotationRule))
             }
+            if let partial = partialComparison(scene.path) {
+                out.append(Annotation(file: file, line: 1, column: 1, level: "warning", message: partial.line, rule: "baseline-partial"))
+            }
         }
         return (out, leftOut)
     }

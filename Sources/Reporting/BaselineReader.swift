@@ -554,9 +554,11 @@ final class BaselineStream {
         var path: String?, status: SceneReport.Status?
         var violations: [ReportViolation] = []
         var omitted: [OmittedViolations] = []
+        var stopped: EarlyStop?
         var skipping = false
         try object { key throws(Diagnostic) in
             switch key {
+            case "stopped": stopped = try self.earlyStop()
             case "path":
                 path = try self.optionalString(limit: Report.maxReportPathBytes, "scenes[\(i)].path")
                 skipping = path.map { !self.wanted($0) } ?? false
@@ -577,8 +579,29 @@ final class BaselineStream {
         var scene = SceneReport(path: path, status: status)
         scene.violations = violations
         scene.omitted = omitted
+        scene.stopped = stopped
         scene.normalizeViolations()
         return scene
+    }
+
+    /// Reads a scene's `stopped` (what stopped it and after which frame, as `parse` reads it, without
+    /// the projection): a comparison with a scene that stopped early is partial. nil when it is not one.
+    private func earlyStop() throws(Diagnostic) -> EarlyStop? {
+        guard try kind() == .object else { try skip(); return nil }
+        var after: Double?, frames: Double?, limit: Double?, budget: Double?
+        try object { key throws(Diagnostic) in
+            switch key {
+            case "afterFrame": after = try self.optionalNumber()
+            case "frames": frames = try self.optionalNumber()
+            case "trackingLimit": limit = try self.optionalNumber()
+            case "pairTestBudget": budget = try self.optionalNumber()
+            default: try self.skip()
+            }
+        }
+        guard let after, let frames, after >= 0, after < 1e12, frames >= 0, frames < 1e12 else { return nil }
+        if let budget, budget >= 0, budget < 1e18 { return EarlyStop(afterFrame: Int(after), frames: Int(frames), pairTestBudget: Int(budget)) }
+        if let limit, limit >= 0, limit < 1e12 { return EarlyStop(afterFrame: Int(after), frames: Int(frames), trackingLimit: Int(limit)) }
+        return nil
     }
 
     private func countViolation() throws(Diagnostic) {

@@ -98,11 +98,14 @@ extension Report {
                 "\(groupedThousands(Int64(n))) more violation\(n == 1 ? "" : "s") of the baseline \(n == 1 ? "is" : "are") fixed and not listed (at most --max-violations of each rule and scene, within code scanning's result limit)"))]))]))
         }
         for scene in scenes {
-            for line in [OmittedViolations.notShown(scene.omitted, sarif: true), IgnoredViolations.line(scene.ignored)].compactMap({ $0 }) {
+            for line in [OmittedViolations.notShown(scene.omitted, sarif: true, perRule: violationLimit), IgnoredViolations.line(scene.ignored)].compactMap({ $0 }) {
                 notifications.append(.object([("level", .string("note")), ("message", .object([("text", .string("\(scene.path): \(line)"))]))]))
             }
             if let stopped = scene.stopped {
                 notifications.append(.object([("level", .string("warning")), ("message", .object([("text", .string("\(scene.path): \(stopped.line)"))]))]))
+            }
+            if let partial = partialComparison(scene.path) {
+                notifications.append(.object([("level", .string("warning")), ("message", .object([("text", .string(Escape.sarifText("\(scene.path): \(partial.line)")))]))]))
             }
             // Every scene that could not be loaded (a load error, or a path that does not exist)
             // has at least one notification, its message naming the file.
@@ -248,7 +251,8 @@ extension Report {
                 suites += "    </properties>\n"
             }
             suites += cases
-            let notes = [OmittedViolations.notShown(scene.omitted), IgnoredViolations.line(scene.ignored), scene.stopped?.line].compactMap { $0 }
+            let notes = [OmittedViolations.notShown(scene.omitted), IgnoredViolations.line(scene.ignored), scene.stopped?.line,
+                         partialComparison(scene.path)?.line].compactMap { $0 }
             if !notes.isEmpty { suites += "    <system-out>\(Escape.xml(notes.joined(separator: "\n")))</system-out>\n" }
             suites += "  </testsuite>\n"
         }
@@ -300,12 +304,15 @@ extension Report {
         // A gate switched off (`failOn: never`, from the command line or the configuration) passes
         // whatever it finds: say so where a reviewer reads "passed".
         if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
-        out += ": \(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
+        out += ": " + (lowerBoundScenes > 0 ? "at least " : "") + "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
         // A scene refused for the work budget loaded: it is named as what it is.
         out += notCheckedParts(namingScenes: true).map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {
             out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed.**"
             out += " Only new and worsened violations fail the check.\n\n"
+            // A run that stopped early makes the comparison partial: each such scene (at most five).
+            for p in partialComparisons.prefix(5) { out += "**\(Escape.markdownCode(p.scene)): \(Escape.markdown(p.line)).**\n\n" }
+            if partialComparisons.count > 5 { out += "_The comparison is partial for \(partialComparisons.count - 5) more scenes in the same way._\n\n" }
         }
         if let generatedAt { out += "Generated at \(Escape.markdown(generatedAt)).\n\n" }
         out += "Settings: \(Report.settingsText(pointAngle: pointAngle, fixedPointSize: fixedPointSize))"
@@ -322,7 +329,9 @@ extension Report {
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
             let status = s.status == .error ? s.notCheckedStatus : (s.violations.isEmpty ? "clean" : "violations")
-            let row = "| \(Escape.markdownCode(s.path)) | \(status) | \(s.count(.error)) | \(s.count(.warning)) | \(s.count(.info)) |\n"
+            // A scene stopped in the middle of a frame counted only what it tracked: at least that.
+            let atLeast = s.stopped?.partialFrame == true ? "at least " : ""
+            let row = "| \(Escape.markdownCode(s.path)) | \(status) | \(atLeast)\(s.count(.error)) | \(atLeast)\(s.count(.warning)) | \(atLeast)\(s.count(.info)) |\n"
             if leftOutRows > 0 || out.utf8.count + row.utf8.count > budget / 2 { leftOutRows += 1; continue }
             out += row
         }

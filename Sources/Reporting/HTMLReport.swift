@@ -140,15 +140,22 @@ extension Report {
         out += "<span class=\"gate\">gate: \(gate)\(broken > 0 ? unchecked : "")</span></p>\n"
         out += "<h1>spatialcheck report</h1>\n"
         out += "<ul class=\"counts\">"
-        out += "<li class=\"count-error\"><b>\(e)</b> error\(e == 1 ? "" : "s")</li>"
-        out += "<li class=\"count-warning\"><b>\(w)</b> warning\(w == 1 ? "" : "s")</li>"
-        out += "<li class=\"count-info\"><b>\(i)</b> info</li>"
+        // Counts of a scene stopped in the middle of a frame are lower bounds: "≥ 333334".
+        let atLeast = lowerBoundScenes > 0 ? "≥ " : ""
+        out += "<li class=\"count-error\"><b>\(atLeast)\(e)</b> error\(e == 1 ? "" : "s")</li>"
+        out += "<li class=\"count-warning\"><b>\(atLeast)\(w)</b> warning\(w == 1 ? "" : "s")</li>"
+        out += "<li class=\"count-info\"><b>\(atLeast)\(i)</b> info</li>"
         out += "<li><b>\(scenes.count)</b> scene\(scenes.count == 1 ? "" : "s"), \(clean) clean</li></ul>\n"
+        if lowerBoundScenes > 0 { out += "<p class=\"omitted\"><strong>The counts are\(Escape.html(lowerBoundsNote)).</strong></p>\n" }
         if let c = baselineCounts {
             out += "<p class=\"baseline\">Against the baseline: <span class=\"badge badge-new\">\(c.new) new</span> "
             out += "<span class=\"badge badge-worsened\">\(c.worsened) worsened</span> "
             out += "<span class=\"badge badge-known\">\(c.known) known</span> "
             out += "<span class=\"badge badge-fixed\">\(c.fixed) fixed</span> — only new and worsened findings fail the gate.</p>\n"
+            for p in partialComparisons.prefix(5) { out += "<p class=\"omitted\"><strong>\(Escape.html(p.scene)): \(Escape.html(p.line)).</strong></p>\n" }
+            if partialComparisons.count > 5 {
+                out += "<p class=\"omitted\">The comparison is partial for \(partialComparisons.count - 5) more scenes in the same way.</p>\n"
+            }
         }
         out += "<dl class=\"settings\">"
         out += "<div><dt>tool</dt><dd>spatialcheck \(Escape.html(toolVersion))</dd></div>"
@@ -180,8 +187,12 @@ extension Report {
             else { status = "<span class=\"sev-info\">info only</span>"; rank = 3 }
             let groups = folded[n].count
             out += "<tr class=\"\(rank == 4 ? "clean" : "")\"><td><a href=\"#scene-\(n)\">\(Escape.html(s.path))</a></td>"
-            out += "<td data-sort=\"\(rank)\">\(status)</td><td class=\"n\">\(s.count(.error))</td><td class=\"n\">\(s.count(.warning))</td>"
-            out += "<td class=\"n\">\(s.count(.info))</td><td class=\"n\">\(groups)</td><td class=\"n\">\(fmt(s.duration, 2))</td></tr>\n"
+            // A scene stopped in the middle of a frame: "≥ N" (sorted by N).
+            func cell(_ n: Int) -> String {
+                s.stopped?.partialFrame == true ? "<td class=\"n\" data-sort=\"\(n)\">≥ \(n)</td>" : "<td class=\"n\">\(n)</td>"
+            }
+            out += "<td data-sort=\"\(rank)\">\(status)</td>\(cell(s.count(.error)))\(cell(s.count(.warning)))"
+            out += "\(cell(s.count(.info)))<td class=\"n\">\(groups)</td><td class=\"n\">\(fmt(s.duration, 2))</td></tr>\n"
         }
         out += "</tbody></table></nav>\n"
         return out

@@ -34,6 +34,14 @@ public struct Report: Sendable {
     /// (`RuleConfiguration.changesFromDefaults`): JSON `settings.configurationChanges`, one line in
     /// text, Markdown and HTML. Empty: every rule at its defaults.
     public var configurationChanges: [String] = []
+    /// The `--max-violations` the scenes' lists were cut with (0: no limit), for the line saying
+    /// what was left out (`OmittedViolations.notShown`); nil when not known (a report read back).
+    /// Not written.
+    public var violationLimit: Int?
+    /// The scenes whose comparison with the baseline is partial because the baseline's run or this
+    /// one stopped early (set with a baseline, `partialComparisons(baseline:)`): every format says
+    /// so (trial s22 F4). JSON `baseline.partialScenes`.
+    public var partialComparisons: [PartialComparison] = []
 
     /// The line text, Markdown and HTML print for `configurationChanges` (nil when there are none):
     /// at most ten named, then how many more.
@@ -59,6 +67,16 @@ public struct Report: Sendable {
     /// (`SceneReport.stopped`: the tracking limit or the work budget). Such a run never passes:
     /// a report says "failed", and `validate` exits 2 unless what was found fails the gate (1).
     public var isIncomplete: Bool { hasLoadErrors || scenes.contains { $0.stopped != nil } }
+    /// Scenes stopped in the middle of a frame (`EarlyStop.partialFrame`): their counts, and so the
+    /// report's, are lower bounds.
+    public var lowerBoundScenes: Int { scenes.filter { $0.stopped?.partialFrame == true }.count }
+    /// What the summaries add after counts that are lower bounds ("" when they are exact):
+    /// " (lower bounds: 1 scene stopped at the tracking limit in a frame checked only in part)".
+    public var lowerBoundsNote: String {
+        let n = lowerBoundScenes
+        guard n > 0 else { return "" }
+        return " (lower bounds: \(n) scene\(n == 1 ? "" : "s") stopped at the tracking limit in a frame checked only in part)"
+    }
     public func count(_ s: Severity) -> Int { scenes.reduce(0) { $0 + $1.count(s) } }
     /// True when some violation is at or above `failOn` (nil = never).
     public var failsGate: Bool { failsGate(gating: nil) }
@@ -265,13 +283,96 @@ public struct EarlyStop: Sendable, Equatable {
                 + "or from many windows, volumes or controls on or around one spot: "
                 + "check fewer frames (--duration, --frame-rate), spread the content out, or raise the budget with --max-work N (0 = no limit)"
         }
-        return "checking stopped after frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
-            + "the most one scene may track; the counts and spans cover \(covered) only. "
-            + "Fix the violations shown (so many usually repeat one layout mistake), or raise the limit with --max-tracked N (0 = no limit; about 1 KB of memory each)"
+        // Reached in the middle of a frame: that frame's findings past the limit were dropped.
+        let whole = afterFrame == 0 ? "" : " (frames 0–\(afterFrame - 1) whole)"
+        return "checking stopped in frame \(afterFrame) of \(frames): the scene reached \(groupedThousands(Int64(trackingLimit))) distinct violations, "
+            + "the most one scene may track, so frame \(afterFrame) was checked only in part\(whole) and every count is a lower bound: "
+            + "the scene has at least these violations, and more. "
+            + "So many usually repeat one layout mistake (content stacked on or around one spot): fix the violations shown, "
+            + "or raise the limit with --max-tracked N (0 = no limit; about 1 KB of memory each) to count them all"
     }
+
+    /// True when the stop came in the middle of frame `afterFrame`: the tracking limit drops the
+    /// findings of that frame that would need one more tracked violation, so that frame was
+    /// checked only in part and every count (summary, per rule, left out) is a lower bound, not
+    /// the count of frames 0…`afterFrame` (trial s22 F3). A work-budget stop checks its last frame
+    /// whole. JSON `stopped.partialFrame` and `stopped.countsAreLowerBounds`.
+    public var partialFrame: Bool { pairTestBudget == nil }
 
     /// The rule id the annotation formats give the stop.
     public var annotationRule: String { pairTestBudget == nil ? "tracking-limit" : "work-budget" }
+}
+
+/// A scene compared with a baseline when the baseline's run of it, or this run, stopped early
+/// (`EarlyStop`): the comparison covers only what both reached. Violations the baseline's run did
+/// not reach are `new` and still gate (a scene that hits a limit is broken anyway), and violations
+/// of the baseline this run did not reach are `fixed`; the line says so and what to do.
+public struct PartialComparison: Sendable, Equatable {
+    /// The current scene's path.
+    public var scene: String
+    public var baselineStop: EarlyStop?
+    public var currentStop: EarlyStop?
+    public init(scene: String, baselineStop: EarlyStop?, currentStop: EarlyStop?) {
+        self.scene = scene; self.baselineStop = baselineStop; self.currentStop = currentStop
+    }
+
+    /// The line each report format prints for the scene (without its path; unescaped).
+    public var line: String {
+        func stop(_ s: EarlyStop) -> String {
+            if let b = s.pairTestBudget {
+                return "stopped at the work budget (--max-work \(groupedThousands(Int64(b)))) after frame \(s.afterFrame) of \(s.frames)"
+            }
+            return "stopped at the tracking limit (--max-tracked \(groupedThousands(Int64(s.trackingLimit)))) in frame \(s.afterFrame) of \(s.frames)"
+        }
+        let stops = [baselineStop, currentStop].compactMap { $0 }
+        var runs: [String] = [], effects: [String] = []
+        if let b = baselineStop {
+            runs.append("the run that saved the baseline \(stop(b))")
+            effects.append("violations the baseline lacks because its run stopped count as new here and fail the gate")
+        }
+        if let c = currentStop {
+            runs.append("this run \(stop(c))")
+            effects.append("violations of the baseline this run did not reach count as fixed")
+        }
+        var raise: [String] = []
+        if stops.contains(where: { $0.pairTestBudget == nil }) { raise.append("--max-tracked") }
+        if stops.contains(where: { $0.pairTestBudget != nil }) { raise.append("--max-work") }
+        return "the comparison with the baseline is partial: " + runs.joined(separator: " and ") + ", so "
+            + effects.joined(separator: ", and ") + ". Fix what makes so many violations (usually content stacked on or around one spot), "
+            + "or raise \(raise.joined(separator: " and ")) (0 = no limit) for both runs and save the baseline again"
+    }
+}
+
+extension Report {
+    /// The checked scenes of this report that a scene of `baseline` (same path, the path an earlier
+    /// version wrote, or the same scene seen from another folder) was compared with while one of
+    /// the two stopped early.
+    public func partialComparisons(baseline: Report) -> [PartialComparison] {
+        guard baseline.scenes.contains(where: { $0.stopped != nil }) || scenes.contains(where: { $0.stopped != nil }) else { return [] }
+        var byPath: [String: [SceneReport]] = [:]
+        for b in baseline.scenes { byPath[b.path, default: []].append(b) }
+        var aligned: [String: [String]] = [:]
+        for (from, to) in BaselineComparison.alignedScenePaths(current: scenes.map(\.path), baseline: baseline.scenes.map(\.path)) {
+            aligned[to, default: []].append(from)
+        }
+        var out: [PartialComparison] = []
+        for s in scenes where s.status == .checked {
+            var names = [s.path]
+            if let legacy = s.legacyPath, legacy != s.path { names.append(legacy) }
+            names += aligned[s.path] ?? []
+            let matches = names.flatMap { byPath[$0] ?? [] }
+            guard !matches.isEmpty else { continue }
+            let baselineStop = matches.lazy.compactMap(\.stopped).first
+            guard baselineStop != nil || s.stopped != nil else { continue }
+            out.append(PartialComparison(scene: s.path, baselineStop: baselineStop, currentStop: s.stopped))
+        }
+        return out
+    }
+
+    /// The partial comparison of the scene at `path`, if any.
+    func partialComparison(_ path: String) -> PartialComparison? {
+        partialComparisons.isEmpty ? nil : partialComparisons.first { $0.scene == path }
+    }
 }
 
 /// `n` with thousands separators: 1234567 → "1,234,567".
@@ -299,15 +400,23 @@ public struct OmittedViolations: Sendable, Equatable {
     }
 
     /// The line each report format prints for what a scene left out. `sarif`: the SARIF report,
-    /// whose result limit `--max-violations` cannot raise.
-    public static func notShown(_ omitted: [OmittedViolations], sarif: Bool = false) -> String? {
+    /// whose result limit `--max-violations` cannot raise. `perRule`: the `--max-violations` the
+    /// lists were cut with (`Report.violationLimit`); with 0 (no limit) only SARIF's result limit
+    /// can have left violations out, so the line does not advise raising `--max-violations`
+    /// (trial s22 F9). nil (not known) or a limit: both are named.
+    public static func notShown(_ omitted: [OmittedViolations], sarif: Bool = false, perRule: Int? = nil) -> String? {
         let n = omitted.reduce(0) { $0 + $1.count }
         guard n > 0 else { return nil }
         var rules: [String] = []
         for o in omitted where !rules.contains(o.rule) { rules.append(o.rule) }
         let list = rules.prefix(5).joined(separator: ", ") + (rules.count > 5 ? " and \(rules.count - 5) more rules" : "")
-        return "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code. Raise the limit with --max-violations N (0 = no limit)"
-            + (sarif ? "; SARIF keeps at most \(groupedThousands(Int64(Report.sarifResultLimit))) results in all whatever the limit (--format json lists every one)" : "")
+        let head = "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code."
+        let cap = groupedThousands(Int64(Report.sarifResultLimit))
+        if sarif && perRule == 0 {
+            return head + " SARIF keeps at most \(cap) results in all (code scanning's limit; --max-violations 0 is already in force): --format json lists every one"
+        }
+        return head + " Raise the limit with --max-violations N (0 = no limit)"
+            + (sarif ? "; SARIF keeps at most \(cap) results in all whatever the limit (--format json lists every one)" : "")
     }
 }
 
@@ -483,7 +592,11 @@ extension Report {
                          ("entities", .array(f.violation.entities.map(JSON.string))),
                          ("fingerprint", .string(f.violation.fingerprint))])
             })),
-        ] + (fixedNotListed > 0 ? [("fixedNotListed", JSON.int(fixedNotListed))] : [])))]
+        ] + (fixedNotListed > 0 ? [("fixedNotListed", JSON.int(fixedNotListed))] : [])
+          + (partialComparisons.isEmpty ? [] : [("partialScenes", JSON.array(partialComparisons.map { p in
+                .object([("scene", .string(p.scene)), ("baselineStopped", .bool(p.baselineStop != nil)),
+                         ("currentStopped", .bool(p.currentStop != nil)), ("message", .string(p.line))])
+            }))])))]
     }
 }
 
@@ -523,6 +636,7 @@ extension SceneReport {
                 let reason: (String, JSON) = stopped.pairTestBudget.map { ("pairTestBudget", .int($0)) }
                     ?? ("trackingLimit", .int(stopped.trackingLimit))
                 var fields: [(String, JSON)] = [("afterFrame", .int(stopped.afterFrame)), ("frames", .int(stopped.frames)), reason]
+                if stopped.partialFrame { fields += [("partialFrame", .bool(true)), ("countsAreLowerBounds", .bool(true))] }
                 if let p = stopped.projection {
                     fields.append(("projection", .object([("fromFrame", .int(p.window.lowerBound)), ("toFrame", .int(p.window.upperBound)),
                                                           ("unitsPerFrame", .int(p.rate)), ("projectedWork", .int(p.units)),
@@ -684,6 +798,7 @@ extension Report {
                 if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(t(line))\n" }
                 if let line = IgnoredViolations.line(scene.ignored) { out += "  \(t(line))\n" }
                 if let stopped = scene.stopped { out += "  " + paint.yellow("stopped") + ": \(t(stopped.line))\n" }
+                if let partial = partialComparison(scene.path) { out += "  " + paint.yellow("baseline") + ": \(t(partial.line))\n" }
                 for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
                 out += "\n"
             }
@@ -697,14 +812,16 @@ extension Report {
         if checked == 0 && failed > 0 {
             summary = "no scene checked: \(notCheckedCounts)"
         } else {
-            summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: "
-            summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info"
+            summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: " + (lowerBoundScenes > 0 ? "at least " : "")
+            summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
             if failed > 0 { summary += ", \(notCheckedCounts)" }
         }
         if let counts = baselineStatusCounts {
             func c(_ s: BaselineStatus) -> Int { counts[s] ?? 0 }
             summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
             summary += "\(c(.improved)) improved, \(c(.fixed)) fixed"
+            let n = partialComparisons.count
+            if n > 0 { summary += " (partial for \(n) scene\(n == 1 ? "" : "s"): a run stopped at a limit, see the scene)" }
         }
         if byRule { out += ruleSummary() }
         if let notChecked, checked > 0 || failed == 0 { out += notChecked.line + "\n" }
@@ -752,7 +869,7 @@ extension Report {
         guard !counts.isEmpty else { return "" }
         let rows = counts.sorted { a, b in a.value != b.value ? a.value.lexicographicallyPrecedes(b.value, by: >) : a.key < b.key }
         let width = rows.map(\.key.count).max() ?? 0
-        var out = "by rule:\n"
+        var out = lowerBoundScenes > 0 ? "by rule (at least; a scene stopped at the tracking limit):\n" : "by rule:\n"
         for (rule, c) in rows {
             let parts = zip(c, ["error", "warning", "info"]).filter { $0.0 > 0 }.map { n, name in
                 "\(n) \(name)\(n == 1 || name == "info" ? "" : "s")"

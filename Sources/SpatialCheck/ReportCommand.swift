@@ -60,9 +60,11 @@ extension SpatialCheck {
         if let b = options.baselinePath {
             // Read as a stream, keeping what the comparison needs (`Report.readBaseline`).
             let c: BaselineComparison
+            var partial: [PartialComparison] = []
             do {
                 let baseline = try Report.readBaseline(path: b, currentScenePaths: Set(merged.scenes.map(\.path)))
                 warnings = Report.repeatedSceneWarnings(baseline: baseline, path: b, currentScenePaths: merged.scenes.map(\.path))
+                partial = merged.partialComparisons(baseline: baseline)
                 c = try Report.fixedDetails(BaselineComparison(current: merged, baseline: baseline, fixedPerRule: defaultMaxViolationsPerRule),
                                             baselinePath: b)
             } catch {
@@ -70,11 +72,13 @@ extension SpatialCheck {
             }
             gating = c.gating
             merged.apply(c)
+            merged.partialComparisons = partial
         }
         guard diagnostics.isEmpty else { return .failure(diagnostics) }
         let exit = exitCode(of: merged, failsGate: merged.failsGate(gating: gating))
         // SARIF stays under code scanning's result limit (after the gate has seen every violation).
         if options.format == .sarif {
+            merged.violationLimit = listLimitOfSavedReports(merged)
             limitViolations(&merged, perRule: 0, total: sarifResultLimit)
             limitFixed(&merged, total: sarifResultLimit)
         }
@@ -91,22 +95,41 @@ extension SpatialCheck {
     }
 }
 
+extension SpatialCheck {
+    /// The `--max-violations` the saved reports behind `report` were cut with, as far as it is
+    /// known: 0 when none of their scenes left a violation out (only SARIF's result limit can then
+    /// leave any out), else nil (their runs' limit is not written).
+    static func listLimitOfSavedReports(_ report: Report) -> Int? {
+        report.scenes.allSatisfy { $0.omitted.isEmpty } ? 0 : nil
+    }
+}
+
 extension Report {
     /// Counts by rule, by scene and by entity, worst first (severity, then count); names escaped
-    /// for a terminal (`Escape.text`).
+    /// for a terminal (`Escape.text`). By rule and by scene count every violation, also those
+    /// `--max-violations` left out of the lists (`omittedViolations[].count`, the scene's summary),
+    /// as the last line does (trial s22 F7); by entity can count only the listed ones, and says so
+    /// when some were left out. Counts of a scene stopped in the middle of a frame are lower bounds,
+    /// and the titles say so.
     public func summary() -> String {
         struct Tally { var error = 0, warning = 0, info = 0
             var key: (Int, Int, Int) { (error, warning, info) }
-            mutating func add(_ s: Severity) { switch s { case .error: error += 1; case .warning: warning += 1; case .info: info += 1 } }
+            mutating func add(_ s: Severity, _ n: Int = 1) { switch s { case .error: error += n; case .warning: warning += n; case .info: info += n } }
         }
         var byRule: [String: Tally] = [:], byScene: [String: Tally] = [:], byEntity: [String: Tally] = [:]
+        var leftOut = 0
         for s in scenes {
             for v in s.violations {
                 byRule[v.rule, default: Tally()].add(v.severity)
-                byScene[s.path, default: Tally()].add(v.severity)
                 for e in v.entities { byEntity[s.path + " › " + e, default: Tally()].add(v.severity) }
             }
+            for o in s.omitted { byRule[o.rule, default: Tally()].add(o.severity, o.count) }
+            leftOut += s.omittedCount
+            guard !s.violations.isEmpty || s.omittedCount > 0 else { continue }
+            for severity in Severity.allCases { byScene[s.path, default: Tally()].add(severity, s.count(severity)) }
         }
+        let lowerBounds = lowerBoundScenes > 0 ? " (at least; a scene stopped at the tracking limit)" : ""
+        let listedOnly = leftOut > 0 ? " (listed violations only: \(leftOut) more left out by --max-violations)" : ""
         func section(_ title: String, _ t: [String: Tally], limit: Int = 20) -> String {
             guard !t.isEmpty else { return "" }
             let sorted = t.sorted { a, b in a.value.key != b.value.key ? a.value.key > b.value.key : a.key < b.key }
@@ -115,6 +138,7 @@ extension Report {
             if sorted.count > limit { out += "  … and \(sorted.count - limit) more\n" }
             return out + "\n"
         }
-        return section("by rule", byRule) + section("by scene", byScene) + section("by entity", byEntity)
+        return section("by rule" + lowerBounds, byRule) + section("by scene" + lowerBounds, byScene)
+            + section("by entity" + listedOnly, byEntity)
     }
 }

@@ -58,6 +58,7 @@ enum SchemaBuilder {
             + (pattern.map { [("pattern", JSON.string($0))] } ?? []))
     }
     static let boolean: JSON = .object([("type", .string("boolean"))])
+    static func flag(_ description: String) -> JSON { .object([("type", .string("boolean")), ("description", .string(description))]) }
     static func tuple(_ n: Int, _ description: String, of item: JSON = .object([("type", .string("number"))])) -> JSON {
         .object([("type", .string("array")), ("description", .string(description)), ("items", item),
                  ("minItems", .int(n)), ("maxItems", .int(n))])
@@ -336,6 +337,8 @@ enum SchemaBuilder {
                              ("frames", integer("frames the scene asked for", minimum: 0)),
                              ("trackingLimit", integer("distinct violations one scene may track (--max-tracked), when that stopped it", minimum: 0)),
                              ("pairTestBudget", integer("the work budget in work units (--max-work), when the scene's work passed it", minimum: 0)),
+                             ("partialFrame", flag("true when the tracking limit stopped the scene in the middle of frame afterFrame: that frame was checked only in part")),
+                             ("countsAreLowerBounds", flag("true with partialFrame: summary, omittedViolations counts and spans are lower bounds, not the counts of frames 0 to afterFrame")),
                              ("projection", obj([("fromFrame", integer("first frame of the window the rate was taken from", minimum: 0)),
                                                  ("toFrame", integer("last frame of that window", minimum: 0)),
                                                  ("unitsPerFrame", integer("work units per frame in the window", minimum: 0)),
@@ -377,6 +380,10 @@ enum SchemaBuilder {
         baselineCounts.append(("fixedViolations", array(obj([("scene", string()), ("rule", enumeration(RuleCatalog.allRuleIDs)),
                                                              ("entities", array(string())),
                                                              ("fingerprint", string(pattern: "^[0-9a-f]{16}$"))]))))
+        baselineCounts.append(("partialScenes", array(obj([("scene", string()), ("baselineStopped", flag("the run that saved the baseline stopped early")),
+                                                           ("currentStopped", flag("this run stopped early (scenes[].stopped)")), ("message", string())],
+                                                          required: ["scene", "baselineStopped", "currentStopped", "message"]),
+                                                      "scenes compared with the baseline while one of the two runs stopped early: the comparison is partial")))
         baselineCounts.append(("fixedNotListed", integer("fixed violations counted in `fixed` but not listed in fixedViolations (--max-violations per rule and scene; SARIF's result limit)", minimum: 1)))
         let root = obj([
             ("format", .object([("const", .string(Report.formatTag))])),

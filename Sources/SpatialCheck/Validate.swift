@@ -194,6 +194,7 @@ extension SpatialCheck {
         report.shard = options.shard
         report.notChecked = catalogNotChecked
         report.configurationChanges = configuration.changesFromDefaults
+        report.violationLimit = options.maxViolations
         var comparison: BaselineComparison?
         let exit: ExitCode
         if let steps {
@@ -219,6 +220,8 @@ extension SpatialCheck {
         } else {
             exit = exitCode(of: report, failsGate: report.failsGate)
         }
+        // A run that stopped early (this one or the baseline's) makes a scene's comparison partial.
+        if let baselineReport { report.partialComparisons = report.partialComparisons(baseline: baselineReport) }
         // Bounded output, after the gate has seen every violation; only the violations kept get
         // the messages `checkScene` left out.
         let keep = violationsKept(in: report, perRule: options.maxViolations,

@@ -249,7 +249,7 @@ import SpatialModel
 
     @Test func everyFormatSaysTheSceneStopped() throws {
         let v = validate(try write(), tracked: 100)
-        let phrase = "checking stopped after frame 0 of 90: the scene reached 100 distinct violations"
+        let phrase = "checking stopped in frame 0 of 90: the scene reached 100 distinct violations"
         for format in ReportFormat.allCases {
             let out = SpatialCheck.render(v, format: format)
             #expect(out.contains(phrase), "\(format)")

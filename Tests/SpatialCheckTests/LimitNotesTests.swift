@@ -10,26 +10,10 @@ import Rules
 /// a frame gives its counts as lower bounds, a comparison with a baseline of a stopped run says it
 /// is partial, and `spatialcheck report` counts every violation in its tables.
 @Suite(.serialized) struct LimitNotesTests {
-    /// One window with 30 buttons of 44 pt on one spot, 1 s at 90 Hz: every one of the
-    /// 30 · 29 / 2 = 435 pairs has its centres 0 pt apart (target-center-spacing) in every frame.
-    private static let scene: String = {
-        var s = """
-            format: spatialscene/1
-            name: Stacked buttons
-            platform: visionOS
-            frameRate: 90
-            duration: 1
-            entities:
-              - id: w
-                kind: window
-                placement: {distance: 2, azimuth: 0, elevation: 0}
-                size: [1280, 720]
-                elements:
-
-            """
-        for i in 0..<30 { s += "          - {id: b\(i), role: button, frame: [600, 330, 44, 44]}\n" }
-        return s
-    }()
+    /// `TrackingLimitTests.scene`: one window with 30 buttons of 44 pt on one spot, 1 s at 90 Hz:
+    /// every one of the 30 · 29 / 2 = 435 pairs has its centres 0 pt apart (target-center-spacing)
+    /// in every frame.
+    private static let scene = TrackingLimitTests.scene
     private static let pairs = 30 * 29 / 2
 
     private static let dir: String = {

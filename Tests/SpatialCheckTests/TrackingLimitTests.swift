@@ -11,8 +11,9 @@ import SpatialModel
 /// scene after the frame in which the limit is reached, and every format says so.
 @Suite struct TrackingLimitTests {
     /// One window with 30 buttons of 44 pt on one spot, 1 s at 90 Hz (90 frames): every one of
-    /// the 30 · 29 / 2 = 435 pairs has its centres 0 pt apart (target-center-spacing).
-    private static let scene: String = {
+    /// the 30 · 29 / 2 = 435 pairs has its centres 0 pt apart (target-center-spacing). Also
+    /// `LimitNotesTests`' scene.
+    static let scene: String = {
         var s = """
             format: spatialscene/1
             name: Stacked buttons

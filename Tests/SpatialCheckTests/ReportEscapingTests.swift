@@ -135,6 +135,32 @@ import SpatialCheck
         #expect(scenes.first?["name"] as? String == Self.withoutNUL)
     }
 
+    /// The notes a limit adds (session 22: counts that are lower bounds after a tracking-limit stop,
+    /// a comparison with a baseline that is partial) name the scene: escaped in every format.
+    @Test func limitNotesEscapeAHostileScenePath() throws {
+        let dir = try Self.hostileProject()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = SpatialCheck.ValidateOptions()
+        options.configSearchDirectory = dir
+        var v = SpatialCheck.runValidation(paths: [dir + "/hostile.scene.yaml"], options: options)
+        #expect(v.report.scenes.first?.status == .checked)
+        let stop = EarlyStop(afterFrame: 0, frames: 90, trackingLimit: 500_000)
+        v.report.scenes[0].path = Self.withoutNUL
+        v.report.scenes[0].stopped = stop
+        v.report.partialComparisons = [PartialComparison(scene: Self.withoutNUL, baselineStop: stop, currentStop: stop)]
+        // Compared with a baseline (Markdown and HTML say it in their baseline paragraph).
+        #expect(!v.report.scenes[0].violations.isEmpty)
+        for i in v.report.scenes[0].violations.indices { v.report.scenes[0].violations[i].baseline = .new }
+        for format in ReportFormat.allCases {
+            let out = SpatialCheck.render(v, format: format)
+            if [.text, .markdown, .html, .sarif, .junit].contains(format) {
+                #expect(out.contains("the comparison with the baseline is partial"), "\(format)")
+            }
+            Self.check(out, "\(format)", markup: Self.markupFormats.contains(format), githubCommands: format == .github,
+                       visible: Self.visibleForms(format))
+        }
+    }
+
     @Test func inspectAndTheCommandLineEscapeClipNodeAndFileNames() throws {
         let dir = try Self.hostileProject()
         defer { try? FileManager.default.removeItem(atPath: dir) }

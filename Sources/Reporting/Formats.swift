@@ -304,7 +304,7 @@ extension Report {
         // A gate switched off (`failOn: never`, from the command line or the configuration) passes
         // whatever it finds: say so where a reviewer reads "passed".
         if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
-        out += ": " + (lowerBoundScenes > 0 ? "at least " : "") + "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
+        out += ": " + lowerBoundsPrefix + "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
         // A scene refused for the work budget loaded: it is named as what it is.
         out += notCheckedParts(namingScenes: true).map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {

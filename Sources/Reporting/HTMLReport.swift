@@ -146,7 +146,7 @@ extension Report {
         out += "<li class=\"count-warning\"><b>\(atLeast)\(w)</b> warning\(w == 1 ? "" : "s")</li>"
         out += "<li class=\"count-info\"><b>\(atLeast)\(i)</b> info</li>"
         out += "<li><b>\(scenes.count)</b> scene\(scenes.count == 1 ? "" : "s"), \(clean) clean</li></ul>\n"
-        if lowerBoundScenes > 0 { out += "<p class=\"omitted\"><strong>The counts are\(Escape.html(lowerBoundsNote)).</strong></p>\n" }
+        if let reason = lowerBoundsReason { out += "<p class=\"omitted\"><strong>The counts are lower bounds: \(Escape.html(reason)).</strong></p>\n" }
         if let c = baselineCounts {
             out += "<p class=\"baseline\">Against the baseline: <span class=\"badge badge-new\">\(c.new) new</span> "
             out += "<span class=\"badge badge-worsened\">\(c.worsened) worsened</span> "

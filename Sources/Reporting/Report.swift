@@ -70,13 +70,17 @@ public struct Report: Sendable {
     /// Scenes stopped in the middle of a frame (`EarlyStop.partialFrame`): their counts, and so the
     /// report's, are lower bounds.
     public var lowerBoundScenes: Int { scenes.filter { $0.stopped?.partialFrame == true }.count }
+    /// Why the counts are lower bounds (nil when they are exact): "1 scene stopped at the tracking
+    /// limit in a frame checked only in part".
+    public var lowerBoundsReason: String? {
+        let n = lowerBoundScenes
+        return n > 0 ? "\(n) scene\(n == 1 ? "" : "s") stopped at the tracking limit in a frame checked only in part" : nil
+    }
     /// What the summaries add after counts that are lower bounds ("" when they are exact):
     /// " (lower bounds: 1 scene stopped at the tracking limit in a frame checked only in part)".
-    public var lowerBoundsNote: String {
-        let n = lowerBoundScenes
-        guard n > 0 else { return "" }
-        return " (lower bounds: \(n) scene\(n == 1 ? "" : "s") stopped at the tracking limit in a frame checked only in part)"
-    }
+    public var lowerBoundsNote: String { lowerBoundsReason.map { " (lower bounds: \($0))" } ?? "" }
+    /// What the text and Markdown summaries put before counts that are lower bounds: "at least ".
+    public var lowerBoundsPrefix: String { lowerBoundScenes > 0 ? "at least " : "" }
     public func count(_ s: Severity) -> Int { scenes.reduce(0) { $0 + $1.count(s) } }
     /// True when some violation is at or above `failOn` (nil = never).
     public var failsGate: Bool { failsGate(gating: nil) }
@@ -812,7 +816,7 @@ extension Report {
         if checked == 0 && failed > 0 {
             summary = "no scene checked: \(notCheckedCounts)"
         } else {
-            summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: " + (lowerBoundScenes > 0 ? "at least " : "")
+            summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: " + lowerBoundsPrefix
             summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
             if failed > 0 { summary += ", \(notCheckedCounts)" }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SpatialModel
+import AssetImport
 import CYaml
 
 /// A scene document after parsing: libyaml's events read into what the loader reads, with a
@@ -78,7 +79,7 @@ enum Limits {
     /// What a scene nested past `maxDepth` is told (YAML and JSON alike): the limit in the units
     /// an author writes (entities nested in `children`), and how to stay within it.
     static let depthMessage = "the scene is nested more than \(maxDepth) levels deep (YAML or JSON collections; each entity nested in 'children' takes two, so about 30 nested entities)"
-    static let depthHint = "flatten the hierarchy (give deep entities their position under a shallower parent), or keep it in an asset, whose node hierarchy may be 256 levels deep"
+    static let depthHint = "flatten the hierarchy (give deep entities their position under a shallower parent), or keep it in an asset, whose node hierarchy may be \(AssetImporter.maxNodeDepth) levels deep"
     static let maxNodes = 1_000_000
     static let maxStringLength = 64 * 1024
     static let maxFileSize = 16 * 1024 * 1024

@@ -136,6 +136,7 @@ extension LimitNotesTests {
         let html = SpatialCheck.render(cut, format: .html)
         #expect(html.contains("<b>≥ \(e)</b>"))
         #expect(html.contains("data-sort=\"\(e)\">≥ \(e)</td>"))
+        #expect(html.contains("The counts are lower bounds: 1 scene stopped at the tracking limit in a frame checked only in part."))
         // JSON keeps its numbers and says what they are; `report` reads that back.
         let json = SpatialCheck.render(cut, format: .json)
         let scenes = try #require(try object(json)["scenes"] as? [[String: Any]])

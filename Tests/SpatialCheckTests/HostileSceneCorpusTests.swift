@@ -15,8 +15,9 @@ import SpatialCheck
     }
 
     /// Serialized so that each file's time is its own (parallel cases on two cores time each other).
-    /// No speed assertion (speed lives in Benchmarks/); the time limit only catches a hang.
-    @Test(.serialized, .timeLimit(.minutes(1)), arguments: HostileLayout.corpusFiles)
+    /// No speed assertion (speed lives in Benchmarks/); the time limit only catches a hang
+    /// (`hangGuardMinutes`).
+    @Test(.serialized, .timeLimit(.minutes(hangGuardMinutes)), arguments: HostileLayout.corpusFiles)
     func everyFileIsALoadErrorNamingTheFile(name: String) throws {
         let path = (HostileLayout.scenes as NSString).appendingPathComponent(name)
         var options = SpatialCheck.ValidateOptions()

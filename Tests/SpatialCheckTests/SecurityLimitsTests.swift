@@ -6,8 +6,6 @@ import SpatialCheck
 
 /// Limits, path policy, degenerate data and output hygiene (docs/security.md). Fuzzer and corpus
 /// findings are pinned here as regression tests.
-/// Minutes before a hang guard fails a test (see `aliasExpansionIsBounded`).
-private let hangGuardMinutes = 20
 
 @Suite struct SecurityLimitsTests {
     @Test func framesAboveTheLimitAreAnErrorAtTheDurationWithTheOverrideHint() {

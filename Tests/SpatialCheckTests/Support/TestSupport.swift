@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 
+/// Minutes before a hang guard (`.timeLimit`) fails a test. Generous on purpose: the time limit
+/// only catches a hang (no speed assertion; speed lives in Benchmarks/), and Swift Testing's clock
+/// can run while a scheduled test waits for a worker: under AddressSanitizer on two cores, the
+/// first case of the serialized hostile corpus (a 48-byte file, 0.05 s in a debug build) once
+/// exceeded a one-minute limit.
+let hangGuardMinutes = 20
+
 /// Locations the tests read from. The third-party assets live outside the repository, in
 /// `../shared/assets` (override with SPATIALCHECK_SHARED_ASSETS).
 enum TestPaths {

@@ -469,6 +469,27 @@ struct RuleFactory {
     var make: (RuleSetup) -> RuleProcessor?
 }
 
+/// What a rule follows from frame to frame for its checks to read (a history, a sum over entities).
+protocol FrameState: AnyObject {
+    /// Called once per frame, in frame order, before the rule's checks of that frame.
+    func update(_ f: FrameQuantities)
+}
+
+/// A processor whose frame state is brought up to date before it consumes each frame.
+final class FrameStateRule: RuleProcessor {
+    private let state: FrameState
+    private let rule: RuleProcessor
+    init(_ state: FrameState, then rule: RuleProcessor) { self.state = state; self.rule = rule }
+    func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        state.update(f)
+        rule.consume(f, &out)
+    }
+    func finish(_ out: inout Findings, _ end: EndState) { rule.finish(&out, end) }
+    func message(rule r: Int, _ agg: Aggregate, _ names: [String]) -> String { rule.message(rule: r, agg, names) }
+    var pairTests: Int { rule.pairTests }
+    var work: Int { rule.work }
+}
+
 // MARK: - Generic per-entity condition rule
 
 /// Switches the rules' exact shortcuts (gates, remembered results, bounds that skip a test) on or

@@ -89,6 +89,15 @@ public enum SceneLoader {
         return p.hasSuffix(".scene.yaml") || p.hasSuffix(".scene.yml") || p.hasSuffix(".scene.json")
     }
 
+    /// True for a file that `validate` or `inspect` named on the command line reads as a scene: a
+    /// scene file, or any `*.yaml`, `*.yml` or `*.json` file (no 3D format the importer reads
+    /// uses those names, so `my-app.yaml` is read as the scene it is meant to be and a file
+    /// that is not one gets the scene loader's errors). A folder search keeps to `isSceneFile`.
+    public static func isSceneFileByName(_ path: String) -> Bool {
+        let p = path.lowercased()
+        return isSceneFile(p) || p.hasSuffix(".yaml") || p.hasSuffix(".yml") || p.hasSuffix(".json")
+    }
+
     /// True for a folder that is one asset: a Reality Composer Pro `.rkassets` folder (USD).
     public static func isAssetFolder(_ path: String) -> Bool { USDImporter.isRKAssets(path) }
 

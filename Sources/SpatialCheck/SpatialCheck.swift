@@ -138,7 +138,8 @@ public enum SpatialCheck {
         return stdoutIsTerminal || (!force.isEmpty && force != "0")
     }
 
-    /// Loads a scene file (`*.scene.yaml/yml/json`) or a bare 3D asset. With `isolation`, assets are
+    /// Loads a scene file (`*.scene.yaml/yml/json`, or any `*.yaml/yml/json` named directly:
+    /// `SceneLoader.isSceneFileByName`) or a bare 3D asset. With `isolation`, assets are
     /// imported in a worker process so that an importer crash, hang or runaway allocation becomes an
     /// error for that asset; without it they are imported in this process.
     public static func loadScene(path: String, options: LoadOptions = .init(),
@@ -152,7 +153,7 @@ public enum SpatialCheck {
                                           hint: "`spatialcheck validate DIR` searches a directory for scene files")])
         }
         let importer = AssetImporting.assimp(isolation: isolation)
-        if SceneLoader.isSceneFile(path) { return try SceneLoader.load(path: path, options: options, importer: importer) }
+        if SceneLoader.isSceneFileByName(path) { return try SceneLoader.load(path: path, options: options, importer: importer) }
         return try SceneLoader.loadBareAsset(path: path, options: options, importer: importer)
     }
 

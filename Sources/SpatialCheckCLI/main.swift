@@ -206,8 +206,8 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Simulate scenes frame by frame and report where they break the HIG's comfort guidance.",
         discussion: """
-            PATH is a scene file (*.scene.yaml, *.scene.yml, *.scene.json), a bare 3D asset, or a directory \
-            searched recursively for scene files. Exit codes: 0 clean, 1 violations at or above --fail-on \
+            PATH is a scene file (*.scene.yaml, *.scene.yml, *.scene.json; named directly, any .yaml, .yml \
+            or .json file), a bare 3D asset, or a directory searched recursively for scene files. Exit codes: 0 clean, 1 violations at or above --fail-on \
             (after the baseline), 2 a scene or asset could not be loaded, or bad arguments.
 
             Baselines: save a report with `--format json --output baseline.json`; later runs with \

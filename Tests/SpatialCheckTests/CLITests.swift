@@ -31,6 +31,26 @@ import SpatialCheck
         #expect(try cli(["validate", "missing.scene.yaml"], cwd: dir).status == 2)
     }
 
+    @Test func aYAMLOrJSONFileNamedDirectlyIsReadAsAScene() throws {
+        // A scene not named *.scene.yaml is read as a scene when named on the command line (it
+        // was handed to the 3D importer, whose error said to open it in Blender).
+        let dir = try tempDir()
+        let scene = try String(contentsOfFile: TestPaths.repo("Scenes/rules/target-center-spacing/pass.scene.yaml"), encoding: .utf8)
+        try scene.write(toFile: dir + "/my-app.yaml", atomically: true, encoding: .utf8)
+        let ok = try cli(["validate", "my-app.yaml"], cwd: dir)
+        #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
+        #expect(ok.stdout.contains("no violations"))
+        // A JSON file that is not a scene gets the scene loader's error, naming the file.
+        try "{\"name\": \"x\"}\n".write(toFile: dir + "/notes.json", atomically: true, encoding: .utf8)
+        let bad = try cli(["validate", "notes.json"], cwd: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stdout.contains("notes.json:1:") && bad.stdout.contains("format"), "\(bad.stdout)")
+        #expect(!bad.stdout.contains("assimp"))
+        // A directory search still picks *.scene.* files only.
+        let search = try cli(["validate", "."], cwd: dir)
+        #expect(search.status == 2 && search.stdout.contains("no scene file"), "\(search.stdout)\(search.stderr)")
+    }
+
     @Test func badArgumentsExitTwo() throws {
         let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
         let jobs = try cli(["validate", scene, "--jobs", "0"])

@@ -144,6 +144,86 @@ import SpatialModel
         #expect(on[1].unit == "count" && on[1].measured == 1 && on[1].message.contains("ignores Dim Flashing Lights"))
     }
 
+    /// Events hiding (even k) and showing (odd k) each of `entities` at times `times[k]`.
+    private static func toggles(_ entities: [String], at times: [String]) -> String {
+        "\nevents:\n" + times.enumerated().flatMap { k, t in
+            entities.map { "  - {t: \(t), action: \(k % 2 == 0 ? "hide" : "show"), entity: \($0)}" }
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The share of the field of view a flashing violation's message states, in percent.
+    private static func statedShare(_ message: String) -> Double? {
+        guard let r = message.range(of: "content covers ") else { return nil }
+        return Double(message[r.upperBound...].prefix { $0 == "." || $0.isNumber })
+    }
+
+    @Test func contentShownAndHiddenFasterThanThreePerSecondFlashesTogether() throws {
+        // Three 80 × 80 pt tiles side by side at the window's centre (tile centres 80 pt apart),
+        // hidden and shown every 0.1 s from 0.1 to 0.9 s. A flash is a pair of changes: at frame
+        // 72 (t = 0.8 s) the second (−0.2, 0.8] holds 8 changes, 4 flashes > 3, and every later
+        // frame up to the last (89) holds 8 or 9: 18 frames measured 4.
+        let tiles = [("[520, 320, 80, 80]", ""), ("[600, 320, 80, 80]", ""), ("[680, 320, 80, 80]", "")]
+        let names = ["w/e0", "w/e1", "w/e2"]
+        let times = (1...9).map { "0.\($0)" }
+        func scene(_ blinking: [String], config: String? = nil) throws -> [ReportViolation] {
+            try RuleScenes.check(Self.window(tiles.map { ($0.0, "label: Tile") }) + Self.toggles(blinking, at: times),
+                                 config: config).filter { $0.rule == "motion-flashing" }
+        }
+        let v = try scene(names)
+        #expect(v.map(\.entities) == names.map { [$0] })
+        for x in v {
+            #expect(x.severity == .warning && x.measured == 4 && x.threshold == 3 && x.unit == "Hz")
+            #expect(x.spans == [72...89] && x.frameCount == 18)
+            #expect(x.message.contains("is shown and hidden 4 times a second (more than 3)"))
+        }
+        // One tile is 2·atan(80 pt · 2.342 mm / 2 / 2 m) = 5.364° a side: 0.4567 % of 90° × 70°,
+        // under 1 % alone; the side tiles, 80 pt (4.5°) off centre, are at most that and more than
+        // 95 % of it, so the three cover 1.30…1.37 %.
+        let one = Self.share(80, 80)
+        #expect(abs(one - 0.4567) < 0.0005)
+        let stated = try #require(v.first.flatMap { Self.statedShare($0.message) })
+        #expect(stated > 3 * 0.95 * one - 0.01 && stated < 3 * one + 0.01)
+        // The centre tile alone covers 0.46 %: not a flash of 1 % of the view, unless the area is
+        // configured below it.
+        #expect(try scene(["w/e1"]).isEmpty)
+        let small = try scene(["w/e1"], config: "rules:\n  motion-flashing: {flashArea: 0.4}\n")
+        #expect(small.map(\.entities) == [["w/e1"]])
+        #expect(small.first.flatMap { Self.statedShare($0.message) }.map { abs($0 - one) < 0.01 } == true)
+    }
+
+    @Test func threeFlashesASecondAreAllowedAndTheRateIsConfigurable() throws {
+        // Changes every 15 frames (1/6 s, written a hair late so that rounding keeps them on the
+        // frame): every second (t − 1, t] holds at most 6 changes, 3 flashes, not more than 3.
+        let times = (1...11).map { String(format: "%.14f", Double($0) / 6 + 1e-13) }
+        let yaml = RuleScenes.windowScene(elements: ["{id: banner, role: image, frame: [440, 210, 400, 300], label: Banner}"])
+            .replacingOccurrences(of: "duration: 1", with: "duration: 2") + Self.toggles(["w/banner"], at: times)
+        #expect(try RuleScenes.check(yaml).filter { $0.rule == "motion-flashing" }.isEmpty)
+        // With flashRate 2 the same blinking is reported from the frame whose second holds the
+        // sixth change (frame 90, t = 1 s: changes at frames 15, 30, …, 90) to the last frame (179),
+        // where the second (0.99, 1.99] still holds 6 (frames 90 … 165).
+        let v = try RuleScenes.check(yaml, config: "rules:\n  motion-flashing: {flashRate: 2}\n").filter { $0.rule == "motion-flashing" }
+        #expect(v.map(\.entities) == [["w/banner"]])
+        #expect(v.first?.measured == 3 && v.first?.threshold == 2)
+        #expect(v.first?.spans == [90...179])
+    }
+
+    @Test func aShownAndHiddenWindowIsOneFlashWithItsContent() throws {
+        // The window (1280 × 720 pt at 2 m: 73.70° × 45.73°, 53.5 % of the view) and one of its
+        // elements both blink; its other element blinks with it but is not named by an event. The
+        // named ones are reported; the element inside the window is not counted again.
+        let yaml = Self.window([("[440, 210, 400, 300]", "label: A"), ("[20, 20, 100, 100]", "label: B")])
+            + Self.toggles(["w", "w/e0"], at: (1...9).map { "0.\($0)" })
+        let v = try RuleScenes.check(yaml).filter { $0.rule == "motion-flashing" }
+        #expect(v.map(\.entities) == [["w"], ["w/e0"]])
+        let s = 2 * tan(0.0671 * Double.pi / 180)
+        let window = 2 * atan(1280 * s / 4) * 180 / Double.pi * 2 * atan(720 * s / 4) * 180 / Double.pi / 6300 * 100
+        #expect(abs(window - 53.5) < 0.05)
+        for x in v {
+            let stated = try #require(Self.statedShare(x.message))
+            #expect(abs(stated - window) < 0.1, "\(x.message)")
+        }
+    }
+
     // MARK: loading
 
     @Test func mediaKeysAreValidatedWithSuggestions() {

@@ -60,6 +60,9 @@ func elidingPaths(in text: String, _ paths: [String]) -> String {
 }
 
 /// The largest of 1, 2, 5 × 10^k (m) that is at most `x`.
+/// 10ⁿ for n ≥ 0.
+private func pow10(_ n: Int) -> Double { (0..<max(n, 0)).reduce(1.0) { r, _ in r * 10 } }
+
 func niceLength(_ x: Double) -> Double {
     guard x.isFinite, x >= 1e-6, x <= 1e9 else { return 1 }
     var p = 1.0
@@ -428,12 +431,15 @@ func timelineSVG(scene: SceneReport, groups: [ViolationGroup], snapshot: SceneSn
     var body = ""
     // Axis ticks (seconds).
     let step = niceLength(duration / 6)
+    // Enough decimals that neighbouring ticks differ (a one-frame scene's step is 0.002 s).
+    var tickDecimals = 0
+    while tickDecimals < 4, step.isFinite, step > 0, step * pow10(tickDecimals) < 1 - 1e-9 { tickDecimals += 1 }
     func axis(y: Double) -> String {
         var a = "<line x1=\"\(n(labelW))\" y1=\"\(n(y))\" x2=\"\(n(labelW + plotW))\" y2=\"\(n(y))\" stroke=\"#8e8e93\"/>\n"
         var t = 0.0, k = 0
         while t <= duration + 1e-9 && k < 60 {
             a += "<line x1=\"\(n(tx(t)))\" y1=\"\(n(y))\" x2=\"\(n(tx(t)))\" y2=\"\(n(y + 4))\" stroke=\"#8e8e93\"/>"
-            a += "<text x=\"\(n(tx(t)))\" y=\"\(n(y + 14))\" font-size=\"9.5\" text-anchor=\"middle\" fill=\"#5b5e66\">\(fmt(t, step < 1 ? 1 : 0))</text>\n"
+            a += "<text x=\"\(n(tx(t)))\" y=\"\(n(y + 14))\" font-size=\"9.5\" text-anchor=\"middle\" fill=\"#5b5e66\">\(fmt(t, tickDecimals))</text>\n"
             t += step; k += 1
         }
         a += "<text x=\"\(n(labelW + plotW + 4))\" y=\"\(n(y + 14))\" font-size=\"9.5\" fill=\"#5b5e66\">s</text>\n"
@@ -495,7 +501,10 @@ func timelineSVG(scene: SceneReport, groups: [ViolationGroup], snapshot: SceneSn
             lines.append((snap.fadeRadius, "#d17a00", "fade \(fmt(snap.fadeRadius, 1)) m", true))
         }
         for g in related {
-            for t in Set(g.members.map({ $0.threshold })).sorted() where !lines.contains(where: { abs($0.0 - t) < 1e-9 }) && lines.count < 6 {
+            // Only thresholds in the chart's unit: a sub-check's own quantity (motion-too-fast's
+            // looming speed in m/s beside its angular speed in deg/s) is not on this chart.
+            let thresholds = Set(g.members.filter { $0.unit == s.unit }.map(\.threshold)).sorted()
+            for t in thresholds where !lines.contains(where: { abs($0.0 - t) < 1e-9 }) && lines.count < 6 {
                 lines.append((t, severityColor(g.severity), "\(g.rule) \(fmtValue(t)) \(s.unit)", true))
             }
         }

@@ -152,6 +152,13 @@ extension Report {
             out += "<span class=\"badge badge-worsened\">\(c.worsened) worsened</span> "
             out += "<span class=\"badge badge-known\">\(c.known) known</span> "
             out += "<span class=\"badge badge-fixed\">\(c.fixed) fixed</span> — only new and worsened findings fail the gate.</p>\n"
+            let fixed = fixedShown
+            if !fixed.items.isEmpty || fixed.more > 0 {
+                out += "<details class=\"fixed\"><summary>Fixed since the baseline</summary><ul>"
+                for f in fixed.items { out += "<li><code>\(Escape.html(f.scene))</code>: \(Escape.html(f.what))</li>" }
+                if fixed.more > 0 { out += "<li>\(Escape.html(Report.fixedMoreLine(fixed.more)))</li>" }
+                out += "</ul></details>\n"
+            }
             for p in partialComparisons.prefix(5) { out += "<p class=\"omitted\"><strong>\(Escape.html(p.scene)): \(Escape.html(p.line)).</strong></p>\n" }
             if partialComparisons.count > 5 {
                 out += "<p class=\"omitted\">The comparison is partial for \(partialComparisons.count - 5) more scenes in the same way.</p>\n"

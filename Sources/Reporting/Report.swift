@@ -20,6 +20,23 @@ public struct Report: Sendable {
     public var fixedInBaseline: [(scene: String, violation: ReportViolation)] = []
     /// Fixed violations counted but not listed (JSON `baseline.fixedNotListed`).
     public var fixedNotListed = 0
+
+    /// Fixed violations the text, Markdown and HTML reports name, at most.
+    public static let fixedShownLimit = 20
+
+    /// The fixed violations the text, Markdown and HTML reports name (the baseline's first
+    /// `fixedShownLimit`), each as "RULE ENTITIES" with its scene, and how many more are fixed.
+    public var fixedShown: (items: [(scene: String, what: String)], more: Int) {
+        let shown = fixedInBaseline.prefix(Self.fixedShownLimit).map { f in
+            (f.scene, ([f.violation.rule] + f.violation.entities).joined(separator: " "))
+        }
+        return (shown, fixedInBaseline.count - shown.count + fixedNotListed)
+    }
+
+    /// The line after the fixed violations a report names, for the ones it does not.
+    static func fixedMoreLine(_ n: Int) -> String {
+        "… and \(groupedThousands(Int64(n))) more fixed (the JSON report's baseline.fixedViolations lists them)"
+    }
     /// When the report was made, as ISO 8601 UTC (`2025-06-01T12:00:00Z`); only with `--timestamp`,
     /// so that by default the same input gives byte-identical output.
     public var generatedAt: String?
@@ -826,6 +843,12 @@ extension Report {
             summary += "\(c(.improved)) improved, \(c(.fixed)) fixed"
             let n = partialComparisons.count
             if n > 0 { summary += " (partial for \(n) scene\(n == 1 ? "" : "s"): a run stopped at a limit, see the scene)" }
+        }
+        let fixed = fixedShown
+        if !fixed.items.isEmpty || fixed.more > 0 {
+            out += "fixed since the baseline:\n"
+            for f in fixed.items { out += "  \(t(f.scene)): \(t(f.what))\n" }
+            if fixed.more > 0 { out += "  \(Self.fixedMoreLine(fixed.more))\n" }
         }
         if byRule { out += ruleSummary() }
         if let notChecked, checked > 0 || failed == 0 { out += notChecked.line + "\n" }

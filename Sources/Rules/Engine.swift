@@ -469,10 +469,11 @@ struct RuleFactory {
     var make: (RuleSetup) -> RuleProcessor?
 }
 
-/// What a rule follows from frame to frame for its checks to read (a history, a sum over entities).
+/// What a rule follows from frame to frame beside its per-frame checks (a history, a sum over
+/// entities), reporting what it finds itself.
 protocol FrameState: AnyObject {
     /// Called once per frame, in frame order, before the rule's checks of that frame.
-    func update(_ f: FrameQuantities)
+    func update(_ f: FrameQuantities, _ out: inout Findings)
 }
 
 /// A processor whose frame state is brought up to date before it consumes each frame.
@@ -481,7 +482,7 @@ final class FrameStateRule: RuleProcessor {
     private let rule: RuleProcessor
     init(_ state: FrameState, then rule: RuleProcessor) { self.state = state; self.rule = rule }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
-        state.update(f)
+        state.update(f, &out)
         rule.consume(f, &out)
     }
     func finish(_ out: inout Findings, _ end: EndState) { rule.finish(&out, end) }

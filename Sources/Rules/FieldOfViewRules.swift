@@ -35,7 +35,8 @@ public enum FovLaunchPlacement: RuleDescribing {
         unit: "deg", worse: .higher,
         notes: ["Checked at frame 0 and at the first frame of each Full Space, for entities marked primary: when the style leaves shared (for mixed, progressive or full) and when it rises to progressive or full from a style without a boundary; the head pose of that frame is H0.",
                 "Content hidden at those moments is judged when it is shown (a show event opens it), with the head pose of that frame.",
-                "Measured is always the angle off the line of sight. Content within the cone that is not fully in view gets the fix that applies: larger than the field of view (its angular width or height over viewer.fieldOfView's) → make it narrower or shorter; it fits but reaches past an edge → centre it or make it smaller."])
+                "Measured is the angle off the line of sight. Content within the cone that is not fully in view gets the fix that applies: larger than the field of view (its angular width or height over viewer.fieldOfView's) → make it narrower or shorter, measured as that width or height against the field of view's (sub-check size, so that a baseline sees it grow); it fits but reaches past an edge → centre it or make it smaller."],
+        subchecks: [RuleSubcheck("size", unit: "deg")])
 }
 
 public enum FovNoHeadTurn: RuleDescribing {
@@ -257,6 +258,12 @@ func fovFactories() -> [RuleFactory] {
                             let w = f.angularWidth[e], h = f.angularHeight[e]
                             aux = w > fov.x && w / fov.x >= h / fov.y ? w : h > fov.y ? -h : 0
                         }
+                        if aux.isFinite, aux != 0 {
+                            // Larger than the field of view: measured by that size (sub-check size).
+                            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: abs(aux), threshold: aux > 0 ? fov.x : fov.y,
+                                       aux: aux, angular: true, variant: 1)
+                            continue
+                        }
                         out.report(rule: rule, e, frame: f.frame, time: f.time, measured: f.eccentricity[e], threshold: cone,
                                    aux: aux, angular: true)
                     }
@@ -296,10 +303,21 @@ func fovFactories() -> [RuleFactory] {
                 guard f.visible[c], let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
                 return .init(measured: v, threshold: maxSpan, severity: .info, aux: h, variant: 1)
             }, message: { _, _ in "" })
+            // An element sits where its window or volume puts it: the fix is to move that.
+            var containerOf: [String: String] = [:]
+            for e in cands where ents[e].kind == .element {
+                if let c = ents[e].container, c >= 0, c < ents.count { containerOf[ents[e].path] = ents[c].path }
+            }
             return MultiProcessor([band, span]) { _, agg, names in
-                agg.variant == 1
-                    ? "the interactive elements of \(names.joinedNames) span \(fmt(agg.measured))° vertically but only \(fmt(agg.aux))° horizontally; lay them out horizontally (at most \(fmt(maxSpan))° tall) so people need not tilt their head to scan them"
-                    : "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above); move it closer to eye level"
+                if agg.variant == 1 {
+                    return "the interactive elements of \(names.joinedNames) span \(fmt(agg.measured))° vertically but only \(fmt(agg.aux))° horizontally; lay them out horizontally (at most \(fmt(maxSpan))° tall) so people need not tilt their head to scan them"
+                }
+                let position = "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above)"
+                if names.count == 1, let c = names.first.flatMap({ containerOf[$0] }) {
+                    let by = fmt(agg.measured - agg.threshold)
+                    return position + "; \(agg.aux < 0 ? "raise" : "lower") \(c), which holds it, by at least \(by)° (or move it \(agg.aux < 0 ? "up" : "down") in \(c))"
+                }
+                return position + "; move it closer to eye level"
             }
         },
         RuleFactory(ids: [FovWindowClutter.metadata.id]) { s in

@@ -55,7 +55,7 @@ public enum MotionFlashing: RuleDescribing {
         unit: "Hz", worse: .higher,
         notes: ["Reads the flash rate and luminance change that the scene states for the media or effect (media: {flashRate, flashLuminance}); a flash rate without a luminance change counts as flashes. The share of the field of view is the entity's angular width × height, each capped at the field of view, over the field of view, on every frame it is visible and in view.",
                 "When the scene runs with settings.dimFlashingLights: true, media that states dimsFlashingLights: true is dimmed by its player and not a warning. A video that states dimsFlashingLights: false is an info then (sub-check dim-flashing-lights, measured 1, threshold 0).",
-                "Content shown and hidden by events (sub-check visibility): a flash is a pair of opposing changes (WCAG 2.3.1), so an entity named by show or hide events flashes, in each frame, half as often as its visibility changed in the second up to that frame (rounded down), whatever its colours (what is behind it is not in the scene). Above flashRate it is a warning over the whole run, hidden frames included, when everything flashing in that frame covers at least flashArea together (shares added, up to 100 %, an entity inside another flashing one not counted again): 40 small badges blinking at once are one large flash.",
+                "Content shown and hidden by events (sub-check visibility): a flash is a pair of opposing changes (WCAG 2.3.1), so an entity named by show or hide events flashes, in each frame, half as often as its visibility changed in the second up to that frame (rounded down), whatever its colours (what is behind it is not in the scene). Above flashRate it is a warning from the first to the last change of that second (the frames it blinks in, hidden ones included) when everything flashing in that frame covers at least flashArea together (shares added, up to 100 %, an entity inside another flashing one not counted again): 40 small badges blinking at once are one large flash.",
                 "Reading: content that states no flash rate and is not shown and hidden is not judged (the scene format has no luminance time series)."],
         subchecks: [RuleSubcheck("dim-flashing-lights", unit: "count"), RuleSubcheck("visibility", unit: "Hz")])
 }
@@ -105,19 +105,10 @@ func mediaFactories() -> [RuleFactory] {
             let area = s.param(meta, "flashArea") / 100
             let fov = s.scene.viewer.fieldOfView
             let dim = s.scene.settings.dimFlashingLights
-            let toggles = VisibilityFlashes(scene: s.scene, rate: rate, area: area)
-            let media = s.scene.entities.indices.filter { s.scene.entities[$0].media != nil }
-            let cands = Array(Set(media + toggles.entities)).sorted()
-            if cands.isEmpty { return nil }
-            // Without shown and hidden content, only visible media can be reported and a frame
-            // with the previous frame's values has its hits.
-            let plain = toggles.entities.isEmpty
-            let condition = ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration,
-                                          gate: plain ? .visible : nil, reads: plain ? .quantities : .timeOrHistory, check: { f, e in
-                // Shown and hidden content flashes in every frame of its run, visible or not.
-                if let flashes = toggles.flashes(of: e) {
-                    return .init(measured: flashes, threshold: rate, aux: toggles.share * 100, variant: 2)
-                }
+            let toggles = VisibilityFlashes(scene: s.scene, rule: r, rate: rate, area: area)
+            let cands = s.scene.entities.indices.filter { s.scene.entities[$0].media != nil }
+            if cands.isEmpty, toggles.entities.isEmpty { return nil }
+            let condition = ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e], let m = s.scene.entities[e].media else { return nil }
                 if let hz = m.flashRate, hz > rate, (m.flashLuminance ?? 1) >= dL, !(dim && m.dimsFlashingLights == true) {
                     let share = fieldOfViewShare(f, e, fov: fov)
@@ -136,33 +127,35 @@ func mediaFactories() -> [RuleFactory] {
                 }
                 return "\(names.joinedNames) flashes \(fmt(agg.measured)) times a second (more than \(fmt(agg.threshold))) over \(fmt(agg.aux)) % of the field of view; slow or soften the flashing"
             })
-            return plain ? condition : FrameStateRule(toggles, then: condition)
+            return toggles.entities.isEmpty ? condition : FrameStateRule(toggles, then: condition)
         },
     ]
 }
 
 /// The flashing of content shown and hidden by events (`motion-flashing`, sub-check visibility),
-/// followed frame by frame: per entity named by a show or hide event, the times its visibility
-/// changed in the last second, and in each frame which of them flash more than `rate` times a
-/// second and the share of the field of view they cover together.
+/// followed frame by frame. Per entity named by a show or hide event: the frames and times its
+/// visibility changed in the last second. In a frame where more than `rate` flashes (pairs of
+/// changes) fall in the second up to it for some entities, and those entities together cover
+/// `area` of the field of view, each of them is reported from the first to the last change of
+/// that second: the frames it blinks in, found up to a second late, each reported once and in
+/// frame order.
 final class VisibilityFlashes: FrameState {
     /// The entities named by show or hide events, in index order.
     let entities: [Int]
-    private let rate: Double, area: Double, fov: SIMD2<Double>
-    /// Per entity of the scene: its position in `entities`, or -1.
-    private var slot: [Int32]
+    private let rule: Int, rate: Double, area: Double, fov: SIMD2<Double>
     /// Per entity of `entities`: the positions in `entities` of its ancestors that are there too.
     private let ancestors: [[Int]]
     private var wasVisible: [Bool] = []
-    /// Per entity of `entities`: the frame times of its visibility changes, oldest first, from `start`.
-    private var changes: [[Double]]
+    /// Per entity of `entities`: its visibility changes (frame, time), oldest first, from `start`.
+    private var changes: [[(frame: Int, time: Double)]]
     private var start: [Int]
-    /// Per entity of `entities`: its flashes per second in this frame when it is reported, else nil.
-    private var reported: [Double?]
-    /// The share of the field of view (0…1) the flashing entities cover together in this frame.
-    private(set) var share = 0.0
+    /// Per entity of `entities`: the last frame reported.
+    private var reportedThrough: [Int]
+    /// The frames of about the last second (frame, time), oldest first, from `framesStart`.
+    private var frames: [(frame: Int, time: Double)] = []
+    private var framesStart = 0
 
-    init(scene: Scene, rate: Double, area: Double) {
+    init(scene: Scene, rule: Int, rate: Double, area: Double) {
         var named = Set<Int>()
         for event in scene.events {
             switch event.action {
@@ -171,53 +164,56 @@ final class VisibilityFlashes: FrameState {
             }
         }
         entities = named.sorted()
-        self.rate = rate; self.area = area; fov = scene.viewer.fieldOfView
-        var slot = [Int32](repeating: -1, count: entities.isEmpty ? 0 : scene.entities.count)
-        for (k, e) in entities.enumerated() { slot[e] = Int32(k) }
-        self.slot = slot
+        self.rule = rule; self.rate = rate; self.area = area; fov = scene.viewer.fieldOfView
+        var slot = [Int](repeating: -1, count: entities.isEmpty ? 0 : scene.entities.count)
+        for (k, e) in entities.enumerated() { slot[e] = k }
         ancestors = entities.map { e in
             var up: [Int] = [], p = scene.entities[e].parent, steps = 0
             while let a = p, a >= 0, a < scene.entities.count, steps < scene.entities.count {
-                if slot[a] >= 0 { up.append(Int(slot[a])) }
+                if slot[a] >= 0 { up.append(slot[a]) }
                 p = scene.entities[a].parent; steps += 1
             }
             return up
         }
         changes = Array(repeating: [], count: entities.count)
         start = Array(repeating: 0, count: entities.count)
-        reported = Array(repeating: nil, count: entities.count)
+        reportedThrough = Array(repeating: -1, count: entities.count)
     }
 
-    /// The flashes per second of entity `e` in the current frame when it is reported.
-    func flashes(of e: Int) -> Double? {
-        guard e < slot.count, slot[e] >= 0 else { return nil }
-        return reported[Int(slot[e])]
-    }
-
-    func update(_ f: FrameQuantities) {
+    func update(_ f: FrameQuantities, _ out: inout Findings) {
         let first = wasVisible.isEmpty
         if first { wasVisible = entities.map { f.visible[$0] } }
-        var flashing: [Int] = []
+        // The second up to this frame: t − 1 s < t′ ≤ t (1e-9 s for the frame times' rounding).
+        let from = f.time - 1 + 1e-9
+        frames.append((f.frame, f.time))
+        while framesStart < frames.count, frames[framesStart].time <= from { framesStart += 1 }
+        if framesStart > 256, framesStart * 2 > frames.count { frames.removeFirst(framesStart); framesStart = 0 }
+        var flashing: [(k: Int, flashes: Double)] = []
         for (k, e) in entities.enumerated() {
             if !first, f.visible[e] != wasVisible[k] {
                 wasVisible[k] = f.visible[e]
-                changes[k].append(f.time)
+                changes[k].append((f.frame, f.time))
             }
-            // The second up to this frame: changes at t − 1 s < t′ ≤ t (1e-9 s for the frame times' rounding).
-            while start[k] < changes[k].count, changes[k][start[k]] <= f.time - 1 + 1e-9 { start[k] += 1 }
-            if start[k] > 64, start[k] * 2 > changes[k].count {
-                changes[k].removeFirst(start[k]); start[k] = 0
-            }
-            reported[k] = nil
+            while start[k] < changes[k].count, changes[k][start[k]].time <= from { start[k] += 1 }
+            if start[k] > 64, start[k] * 2 > changes[k].count { changes[k].removeFirst(start[k]); start[k] = 0 }
             let n = Double((changes[k].count - start[k]) / 2)
-            if n > rate { reported[k] = n; flashing.append(k) }
+            if n > rate { flashing.append((k, n)) }
         }
-        share = 0
         if flashing.isEmpty { return }
-        for k in flashing where !ancestors[k].contains(where: { reported[$0] != nil }) {
+        var share = 0.0
+        let isFlashing = Set(flashing.map(\.k))
+        for (k, _) in flashing where !ancestors[k].contains(where: isFlashing.contains) {
             share += fieldOfViewShare(f, entities[k], fov: fov)
         }
         share = min(share, 1)
-        if share < area { for k in flashing { reported[k] = nil } }
+        guard share >= area else { return }
+        for (k, n) in flashing {
+            guard let last = changes[k].last?.frame else { continue }
+            let firstChange = changes[k][start[k]].frame
+            for (g, t) in frames[framesStart...] where g >= firstChange && g > reportedThrough[k] && g <= last {
+                out.report(rule: rule, entities[k], frame: g, time: t, measured: n, threshold: rate, aux: share * 100, variant: 2)
+            }
+            reportedThrough[k] = max(reportedThrough[k], last)
+        }
     }
 }

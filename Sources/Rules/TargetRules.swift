@@ -1095,9 +1095,11 @@ final class TargetPairAnalyzer: RuleProcessor {
         // instructions per message.
         let measured = fmt(agg.measured)
         if rule == spacingRule {
-            return concatenated("centres of ", a, " and ", b, " are ", measured, " ", u, " apart and only ", fmt(agg.aux), " ", u,
-                                " separate their edges; move them to at least ", spacingText, " ", u, " apart or leave ",
-                                edgeGapText, " ", u, " between them")
+            // A gap under 0.01 pt is none (touching or overlapping edges; across containers, the
+            // rounding of the angular projection of touching edges).
+            let edges = abs(agg.aux) < 0.01 ? " and nothing separates their edges" : concatenated(" and only ", fmt(agg.aux), " ", u, " separate their edges")
+            return concatenated("centres of ", a, " and ", b, " are ", measured, " ", u, " apart", edges,
+                                "; move them to at least ", spacingText, " ", u, " apart or leave ", edgeGapText, " ", u, " between them")
         } else if rule == overlapRule {
             return concatenated(a, " and ", b, " overlap by ", measured, " ", u, "; separate them so neither hit region covers the other")
         } else {

@@ -783,6 +783,13 @@ final class SceneBuilder {
                 }
             }
         }
+        // Nothing places a top-level window or volume: it stands at the origin of its anchor, on the
+        // floor at the viewer's feet (world) or inside the head (head), where no app puts one.
+        if parent == nil, kind == .window || kind == .volume, anchor != .hand, !m.has("position"), !m.has("placement") {
+            r.warning(n.loc, "\(what) has neither 'position' nor 'placement', so it stands at [0, 0, 0] "
+                        + (anchor == .head ? "of the head, at the viewer's eyes" : "of the world, on the floor at the viewer's feet")
+                        + "; give 'placement: {distance: 1.5}' to open it straight ahead at eye level, as visionOS does")
+        }
         let orient = orientation(m, what)
         let facingParsed = m["facing"].flatMap { r.enumValue($0, "'facing' of \(what)", Facing.self) } ?? placementFacing
         let scaleNode = m["scale"]

@@ -77,6 +77,38 @@ import Rules
         #expect(md.contains("| known (improved) |"))
     }
 
+    /// The fixed violations are named in text, Markdown and HTML (not only counted), escaped for
+    /// each, at most `Report.fixedShownLimit` of them, then how many more.
+    @Test func fixedViolationsAreNamedInEveryHumanFormat() throws {
+        let r = Self.report()
+        let scene = r.scenes[0].path
+        #expect(r.text(color: false).contains("fixed since the baseline:\n  \(scene): depth-max-distance far\n"))
+        #expect(r.markdown().contains("Fixed since the baseline:\n\n- `\(scene)`: `depth-max-distance far`\n"))
+        #expect(r.html(snapshots: [:]).contains("<li><code>\(scene)</code>: depth-max-distance far</li>"))
+        // 25 fixed in the list and 3 not listed: 20 named, "… and 8 more".
+        var many = r
+        many.fixedInBaseline = (0..<25).map { i in
+            var v = r.fixedInBaseline[0].violation
+            v.entities = ["far\(i)"]
+            return (scene: scene, violation: v)
+        }
+        many.fixedNotListed = 3
+        let text = many.text(color: false)
+        #expect(text.contains("  \(scene): depth-max-distance far19\n") && !text.contains("far20"))
+        #expect(text.contains("  … and 8 more fixed (the JSON report's baseline.fixedViolations lists them)\n"))
+        // A hostile entity path or scene: no markup, no escape sequence, no new line.
+        var hostile = r
+        hostile.fixedInBaseline[0].scene = "<b>x`y</b>\n::error::z.scene.yaml"
+        hostile.fixedInBaseline[0].violation.entities = ["<script>\u{1B}[31m"]
+        let html = hostile.html(snapshots: [:])
+        // (The page has scripts of its own: the entity's is the one written as text.)
+        #expect(!html.contains("<script>\u{1B}") && !html.contains("<b>x") && html.contains("&lt;script&gt;"))
+        let md = hostile.markdown()
+        #expect(!md.contains("<script>") && !md.contains("\n::error::"))
+        let t = hostile.text(color: false)
+        #expect(!t.contains("\u{1B}") && !t.contains("\n::error::"))
+    }
+
     @Test func markdownStaysUnderTheCommentLimit() throws {
         // 400 scenes of 4 violations: far more than 65,536 characters in full.
         let one = Self.report().scenes[0]

@@ -113,6 +113,67 @@ import Rules
         #expect(html.contains(">2.4 m, limit 1.5 m<title>"))  // the distance drawn on the plan
     }
 
+    /// `validate --format html` of a scene written to a temporary file.
+    private static func validateHTML(_ scene: String) throws -> SpatialCheck.Validation {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("html-scene-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.scene.yaml").path
+        try scene.write(toFile: path, atomically: true, encoding: .utf8)
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .html
+        return SpatialCheck.runValidation(paths: [path], options: options)
+    }
+
+    /// A banner that slides in from 50° to the right: 0.9 m sideways and 0.5 m nearer in 0.3 s
+    /// (3.4 m/s), so motion-too-fast reports both its angular speed (deg/s, over 60) and its
+    /// looming (m/s, over 2). The angular-speed chart draws only the thresholds in deg/s.
+    @Test func aChartDrawsOnlyThresholdsInItsOwnUnit() throws {
+        let run = try Self.validateHTML("""
+            format: spatialscene/1
+            duration: 4
+            entities:
+              - id: banner
+                kind: window
+                size: [500, 100]
+                placement: {distance: 1.5, azimuth: 50, elevation: 5}
+                elements:
+                  - {id: text, role: text, frame: [20, 30, 460, 40], fontSize: 17, label: New message}
+                animation:
+                  keyframes:
+                    - {t: 3, position: [2.0, 1.7, -0.5]}
+                    - {t: 3.3, position: [1.1, 1.7, -1.0]}
+            """)
+        let fast = run.report.scenes.first?.violations.filter { $0.rule == "motion-too-fast" && $0.entities == ["banner"] } ?? []
+        #expect(Set(fast.map(\.unit)) == ["deg/s", "m/s"], "\(fast.map { ($0.unit, $0.threshold) })")
+        let html = SpatialCheck.render(run, format: .html)
+        #expect(html.contains("angular speed of banner (deg/s)"))
+        #expect(html.contains("motion-too-fast 60.0 deg/s</text>"))
+        // The looming limit (2 m/s) is not drawn as "2.00 deg/s".
+        #expect(!html.contains("motion-too-fast 2.00 deg/s"))
+    }
+
+    /// A still scene is one frame (1/90 s): the timeline's ticks every 0.001 s are labelled with
+    /// three decimals (they read "0.0" twelve times).
+    @Test func aOneFrameTimelineHasDistinctTicks() throws {
+        let run = try Self.validateHTML("""
+            format: spatialscene/1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 2}
+                size: [1280, 720]
+                elements:
+                  - {id: a, role: button, frame: [100, 100, 44, 44], label: A}
+                  - {id: b, role: button, frame: [150, 100, 44, 44], label: B}
+            """)
+        #expect(run.report.scenes.first?.frames == 1)
+        let html = SpatialCheck.render(run, format: .html)
+        let ticks = (0...11).map { String(format: ">%.3f</text>", Double($0) / 1000) }
+        #expect(ticks.allSatisfy { html.contains($0) }, "\(ticks.filter { !html.contains($0) })")
+        #expect(!html.contains(">0.0</text>"))
+    }
+
     @Test func withGeometryRoundTripsAndIsOffByDefault() throws {
         let path = TestPaths.repo("Scenes/immersive-walk-boundary.scene.yaml")
         var options = SpatialCheck.ValidateOptions()

@@ -28,7 +28,7 @@ import SpatialModel
         #expect(s.unit == "pt")
         #expect(s.spans == [[0, 9]])
         #expect(s.frameCount == 10)
-        #expect(s.message.contains("44 pt apart") && s.message.contains("0 pt separate"))
+        #expect(s.message.contains("44 pt apart") && s.message.contains("nothing separates their edges"))
         #expect(s.help == "https://developer.apple.com/design/human-interface-guidelines/spatial-layout")
         #expect(s.location == SourceLocation(line: 14, column: 5))  // pause sorts first
         #expect(!s.borderline)

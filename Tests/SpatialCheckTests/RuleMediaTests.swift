@@ -159,9 +159,10 @@ import SpatialModel
 
     @Test func contentShownAndHiddenFasterThanThreePerSecondFlashesTogether() throws {
         // Three 80 × 80 pt tiles side by side at the window's centre (tile centres 80 pt apart),
-        // hidden and shown every 0.1 s from 0.1 to 0.9 s. A flash is a pair of changes: at frame
-        // 72 (t = 0.8 s) the second (−0.2, 0.8] holds 8 changes, 4 flashes > 3, and every later
-        // frame up to the last (89) holds 8 or 9: 18 frames measured 4.
+        // hidden and shown every 0.1 s from 0.1 to 0.9 s (frames 9, 18, …, 81). A flash is a pair
+        // of changes: at frame 72 (t = 0.8 s) the second (−0.2, 0.8] holds 8 changes, 4 flashes
+        // > 3, so frames 9…72 blink; at frame 81 the second holds 9 (4 flashes): frames 73…81.
+        // After the last change nothing blinks: 73 frames measured 4.
         let tiles = [("[520, 320, 80, 80]", ""), ("[600, 320, 80, 80]", ""), ("[680, 320, 80, 80]", "")]
         let names = ["w/e0", "w/e1", "w/e2"]
         let times = (1...9).map { "0.\($0)" }
@@ -173,7 +174,7 @@ import SpatialModel
         #expect(v.map(\.entities) == names.map { [$0] })
         for x in v {
             #expect(x.severity == .warning && x.measured == 4 && x.threshold == 3 && x.unit == "Hz")
-            #expect(x.spans == [72...89] && x.frameCount == 18)
+            #expect(x.spans == [9...81] && x.frameCount == 73)
             #expect(x.message.contains("is shown and hidden 4 times a second (more than 3)"))
         }
         // One tile is 2·atan(80 pt · 2.342 mm / 2 / 2 m) = 5.364° a side: 0.4567 % of 90° × 70°,
@@ -198,13 +199,13 @@ import SpatialModel
         let yaml = RuleScenes.windowScene(elements: ["{id: banner, role: image, frame: [440, 210, 400, 300], label: Banner}"])
             .replacingOccurrences(of: "duration: 1", with: "duration: 2") + Self.toggles(["w/banner"], at: times)
         #expect(try RuleScenes.check(yaml).filter { $0.rule == "motion-flashing" }.isEmpty)
-        // With flashRate 2 the same blinking is reported from the frame whose second holds the
-        // sixth change (frame 90, t = 1 s: changes at frames 15, 30, …, 90) to the last frame (179),
-        // where the second (0.99, 1.99] still holds 6 (frames 90 … 165).
+        // With flashRate 2 the same blinking is reported from its first change to its last
+        // (frames 15 … 165): at frame 90 the second (0, 1] holds the changes at frames 15, 30, …,
+        // 90, 3 flashes > 2, and every later change ends a second that holds 6.
         let v = try RuleScenes.check(yaml, config: "rules:\n  motion-flashing: {flashRate: 2}\n").filter { $0.rule == "motion-flashing" }
         #expect(v.map(\.entities) == [["w/banner"]])
         #expect(v.first?.measured == 3 && v.first?.threshold == 2)
-        #expect(v.first?.spans == [90...179])
+        #expect(v.first?.spans == [15...165])
     }
 
     @Test func aShownAndHiddenWindowIsOneFlashWithItsContent() throws {

@@ -99,6 +99,19 @@ import SpatialModel
         #expect(vs.rule("target-hit-region-visionos").allSatisfy { $0.entities == ["fox"] })
     }
 
+    /// Two 44 pt buttons side by side (x 150–194 and 194–238): centres 44 pt apart, edges
+    /// touching. The message says nothing separates them instead of "only 0 pt separate their
+    /// edges" (or a rounding remainder such as 0.0042 pt_eq, seen across containers).
+    @Test func touchingButtonsHaveNothingBetweenTheirEdges() throws {
+        let v = try RuleScenes.check(RuleScenes.windowScene(elements: [
+            "{id: a, role: button, frame: [150, 300, 44, 44], label: A}",
+            "{id: b, role: button, frame: [194, 300, 44, 44], label: B}",
+        ])).filter { $0.rule == "target-center-spacing" }
+        #expect(v.map(\.entities) == [["w/a", "w/b"]])
+        #expect(v.first?.measured == 44)
+        #expect(v.first?.message == "centres of w/a and w/b are 44 pt apart and nothing separates their edges; move them to at least 60 pt apart or leave 16 pt between them")
+    }
+
     /// Overlap across containers (same depth): pt_eq, with the overlap in angle.
     @Test func overlapAcrossContainersIsPtEq() {
         var fx = RuleFixture(duration: 2.0 / 90)

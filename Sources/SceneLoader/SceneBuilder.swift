@@ -783,11 +783,11 @@ final class SceneBuilder {
                 }
             }
         }
-        // Nothing places a top-level window or volume: it stands at the origin of its anchor, on the
-        // floor at the viewer's feet (world) or inside the head (head), where no app puts one.
-        if parent == nil, kind == .window || kind == .volume, anchor != .hand, !m.has("position"), !m.has("placement") {
-            r.warning(n.loc, "\(what) has neither 'position' nor 'placement', so it stands at [0, 0, 0] "
-                        + (anchor == .head ? "of the head, at the viewer's eyes" : "of the world, on the floor at the viewer's feet")
+        // Nothing places a top-level window or volume in the world: it stands at the origin, on the
+        // floor at the viewer's feet, where no app puts one. (Head-anchored at the eye, a window
+        // is an error below; hand-anchored content at the hand is where it belongs.)
+        if parent == nil, kind == .window || kind == .volume, anchor == .world, !m.has("position"), !m.has("placement") {
+            r.warning(n.loc, "\(what) has neither 'position' nor 'placement', so it stands at [0, 0, 0] of the world, on the floor at the viewer's feet"
                         + "; give 'placement: {distance: 1.5}' to open it straight ahead at eye level, as visionOS does")
         }
         let orient = orientation(m, what)
@@ -949,8 +949,22 @@ final class SceneBuilder {
                 entities[entIdx].fontSize = fs
             } else if let h {
                 em = h
-                entities[entIdx].scaleMode = .fixed
-                entities[entIdx].metresPerPoint = units.fixedPointSize
+                // Inside a dynamic-scale volume, everything scales with the volume: text sized in
+                // metres too, which then keeps the angular size it has where it opens (as text in
+                // points does), not its metres.
+                var c = parent?.entity, steps = 0
+                while let k = c, k >= 0, k < entities.count, entities[k].kind != .volume, entities[k].kind != .window, steps < entities.count {
+                    c = entities[k].parent; steps += 1
+                }
+                let s = units.dynamicPointSize(atDistance: d0)
+                if let k = c, k >= 0, k < entities.count, entities[k].kind == .volume, entities[k].scaleMode == .dynamic, s > 0, s.isFinite {
+                    entities[entIdx].scaleMode = .dynamic
+                    entities[entIdx].metresPerPoint = s
+                    entities[entIdx].fontSize = h / s
+                } else {
+                    entities[entIdx].scaleMode = .fixed
+                    entities[entIdx].metresPerPoint = units.fixedPointSize
+                }
             }
             entities[entIdx].string = str
             if let em {

@@ -12,6 +12,59 @@ import SpatialModel
         #expect(!SceneLoader.isSceneFile("robot.glb"))
     }
 
+    @Test func sceneFileNamesGivenDirectly() {
+        #expect(SceneLoader.isSceneFileByName("my-app.yaml") && SceneLoader.isSceneFileByName("A.YML"))
+        #expect(SceneLoader.isSceneFileByName("notes.json") && SceneLoader.isSceneFileByName("x.scene.yaml"))
+        #expect(!SceneLoader.isSceneFileByName("robot.glb") && !SceneLoader.isSceneFileByName("yaml"))
+    }
+
+    /// Text sized in metres scales with a dynamic-scale volume (it keeps the angular size it opens
+    /// with, as text in points does): dynamic, at the metres per point of its own distance, the
+    /// points being its metres over them. In a fixed-scale volume it stays fixed.
+    @Test func textInMetresScalesWithADynamicVolume() throws {
+        func caption(_ mode: String) throws -> Entity {
+            let scene = try LoaderFixture.load("""
+                format: spatialscene/1
+                entities:
+                  - id: vol
+                    kind: volume
+                    position: [0, 1.6, -2.5]
+                    size: [0.5, 0.5, 0.5]
+                    scaleMode: \(mode)
+                    children:
+                      - {id: caption, kind: text, string: Red fox, height: 0.03, position: [0, 0, 0.25]}
+                """)
+            return try #require(scene.entities.first { $0.path == "vol/caption" })
+        }
+        let dynamic = try caption("dynamic")
+        // The caption's centre is 2.25 m ahead of the eye: tan(0.0671°) · 2.25 m per point.
+        let s = tan(0.0671 * Double.pi / 180) * 2.25
+        #expect(dynamic.scaleMode == .dynamic)
+        #expect(abs(dynamic.metresPerPoint - s) < 1e-9)
+        #expect(abs((dynamic.fontSize ?? 0) - 0.03 / s) < 1e-6 && abs(0.03 / s - 11.38) < 0.01)
+        #expect(dynamic.textHeight == 0.03)
+        let fixed = try caption("fixed")
+        #expect(fixed.scaleMode == .fixed && fixed.fontSize == nil && fixed.textHeight == 0.03)
+    }
+
+    /// A top-level window or volume that nothing places stands at the origin: a note says so.
+    @Test func anUnplacedWindowGetsANote() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - {id: app, kind: window, size: [1280, 720]}
+              - {id: placed, kind: window, placement: {distance: 1.5}}
+              - {id: box, kind: volume, size: [0.3, 0.3, 0.3]}
+              - {id: palette, kind: window, anchor: hand, size: [300, 200]}
+              - {id: group, kind: group, children: [{id: inner, kind: window, size: [300, 200]}]}
+            """)
+        let notes = scene.warnings.map(\.message)
+        #expect(notes == [
+            "window 'app' has neither 'position' nor 'placement', so it stands at [0, 0, 0] of the world, on the floor at the viewer's feet; give 'placement: {distance: 1.5}' to open it straight ahead at eye level, as visionOS does",
+            "volume 'box' has neither 'position' nor 'placement', so it stands at [0, 0, 0] of the world, on the floor at the viewer's feet; give 'placement: {distance: 1.5}' to open it straight ahead at eye level, as visionOS does",
+        ])
+    }
+
     @Test func placementAndFacingViewer() throws {
         let scene = try LoaderFixture.load("""
             format: spatialscene/1

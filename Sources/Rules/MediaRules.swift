@@ -209,8 +209,15 @@ final class VisibilityFlashes: FrameState {
         guard share >= area else { return }
         for (k, n) in flashing {
             guard let last = changes[k].last?.frame else { continue }
-            let firstChange = changes[k][start[k]].frame
-            for (g, t) in frames[framesStart...] where g >= firstChange && g > reportedThrough[k] && g <= last {
+            let from = max(changes[k][start[k]].frame, reportedThrough[k] &+ 1)
+            // The first frame kept at or after `from` (frames are in increasing order).
+            var lo = framesStart, hi = frames.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if frames[mid].frame < from { lo = mid + 1 } else { hi = mid }
+            }
+            for (g, t) in frames[lo...] {
+                if g > last { break }
                 out.report(rule: rule, entities[k], frame: g, time: t, measured: n, threshold: rate, aux: share * 100, variant: 2)
             }
             reportedThrough[k] = max(reportedThrough[k], last)

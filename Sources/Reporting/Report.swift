@@ -849,6 +849,7 @@ extension Report {
             out += "fixed since the baseline:\n"
             for f in fixed.items { out += "  \(t(f.scene)): \(t(f.what))\n" }
             if fixed.more > 0 { out += "  \(Self.fixedMoreLine(fixed.more))\n" }
+            out += "\n"
         }
         if byRule { out += ruleSummary() }
         if let notChecked, checked > 0 || failed == 0 { out += notChecked.line + "\n" }

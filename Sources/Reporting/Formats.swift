@@ -310,13 +310,8 @@ extension Report {
         if let counts = baselineCounts {
             out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed.**"
             out += " Only new and worsened violations fail the check.\n\n"
-            let fixed = fixedShown
-            if !fixed.items.isEmpty || fixed.more > 0 {
-                out += "Fixed since the baseline:\n\n"
-                for f in fixed.items { out += "- \(Escape.markdownCode(f.scene)): \(Escape.markdownCode(f.what))\n" }
-                if fixed.more > 0 { out += "- \(Escape.markdown(Report.fixedMoreLine(fixed.more)))\n" }
-                out += "\n"
-            }
+            out += fixedList(head: "Fixed since the baseline:\n\n", item: { "- \(Escape.markdownCode($0)): \(Escape.markdownCode($1))\n" },
+                             more: { "- \(Escape.markdown($0))\n" }, tail: "\n")
             // A run that stopped early makes the comparison partial: each such scene (at most five).
             for p in partialComparisons.prefix(5) { out += "**\(Escape.markdownCode(p.scene)): \(Escape.markdown(p.line)).**\n\n" }
             if partialComparisons.count > 5 { out += "_The comparison is partial for \(partialComparisons.count - 5) more scenes in the same way._\n\n" }

@@ -152,13 +152,9 @@ extension Report {
             out += "<span class=\"badge badge-worsened\">\(c.worsened) worsened</span> "
             out += "<span class=\"badge badge-known\">\(c.known) known</span> "
             out += "<span class=\"badge badge-fixed\">\(c.fixed) fixed</span> — only new and worsened findings fail the gate.</p>\n"
-            let fixed = fixedShown
-            if !fixed.items.isEmpty || fixed.more > 0 {
-                out += "<details class=\"fixed\"><summary>Fixed since the baseline</summary><ul>"
-                for f in fixed.items { out += "<li><code>\(Escape.html(f.scene))</code>: \(Escape.html(f.what))</li>" }
-                if fixed.more > 0 { out += "<li>\(Escape.html(Report.fixedMoreLine(fixed.more)))</li>" }
-                out += "</ul></details>\n"
-            }
+            out += fixedList(head: "<details class=\"fixed\"><summary>Fixed since the baseline</summary><ul>",
+                             item: { "<li><code>\(Escape.html($0))</code>: \(Escape.html($1))</li>" },
+                             more: { "<li>\(Escape.html($0))</li>" }, tail: "</ul></details>\n")
             for p in partialComparisons.prefix(5) { out += "<p class=\"omitted\"><strong>\(Escape.html(p.scene)): \(Escape.html(p.line)).</strong></p>\n" }
             if partialComparisons.count > 5 {
                 out += "<p class=\"omitted\">The comparison is partial for \(partialComparisons.count - 5) more scenes in the same way.</p>\n"
@@ -180,10 +176,11 @@ extension Report {
     /// `folded`: each scene's groups (`foldViolations`), in the order of `scenes`.
     func sceneTable(folded: [[ViolationGroup]]) -> String {
         var out = "<nav aria-label=\"scenes\"><h2 id=\"scenes\">Scenes</h2>\n"
+        out += "<p class=\"hint\">Errors, warnings and info count violations; cards counts the scene's cards below, in which violations of one rule, container and cause are folded into one.</p>\n"
         out += "<p class=\"hint js-only\">Click a column heading to sort.</p>\n"
         out += "<table class=\"scenes sortable\"><thead><tr><th scope=\"col\" data-type=\"text\">scene</th><th scope=\"col\" data-type=\"num\">status</th>"
         out += "<th scope=\"col\" data-type=\"num\" class=\"n\">errors</th><th scope=\"col\" data-type=\"num\" class=\"n\">warnings</th>"
-        out += "<th scope=\"col\" data-type=\"num\" class=\"n\">info</th><th scope=\"col\" data-type=\"num\" class=\"n\">findings</th>"
+        out += "<th scope=\"col\" data-type=\"num\" class=\"n\">info</th><th scope=\"col\" data-type=\"num\" class=\"n\" title=\"cards below: violations of one rule, container and cause folded into one\">cards</th>"
         out += "<th scope=\"col\" data-type=\"num\" class=\"n\">duration (s)</th></tr></thead>\n<tbody>\n"
         for (n, s) in scenes.enumerated() {
             let status: String, rank: Int

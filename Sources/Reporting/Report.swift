@@ -24,18 +24,18 @@ public struct Report: Sendable {
     /// Fixed violations the text, Markdown and HTML reports name, at most.
     public static let fixedShownLimit = 20
 
-    /// The fixed violations the text, Markdown and HTML reports name (the baseline's first
-    /// `fixedShownLimit`), each as "RULE ENTITIES" with its scene, and how many more are fixed.
-    public var fixedShown: (items: [(scene: String, what: String)], more: Int) {
-        let shown = fixedInBaseline.prefix(Self.fixedShownLimit).map { f in
-            (f.scene, ([f.violation.rule] + f.violation.entities).joined(separator: " "))
-        }
-        return (shown, fixedInBaseline.count - shown.count + fixedNotListed)
-    }
-
-    /// The line after the fixed violations a report names, for the ones it does not.
-    static func fixedMoreLine(_ n: Int) -> String {
-        "… and \(groupedThousands(Int64(n))) more fixed (the JSON report's baseline.fixedViolations lists them)"
+    /// The fixed violations as the text, Markdown and HTML reports name them, "" when none is
+    /// fixed: `head`, then the baseline's first `fixedShownLimit` through `item` (its scene, and
+    /// "RULE ENTITIES"), then the line for the rest through `more`, then `tail`. Each format passes
+    /// its own escaping.
+    func fixedList(head: String, item: (_ scene: String, _ what: String) -> String, more: (String) -> String, tail: String) -> String {
+        let shown = fixedInBaseline.prefix(Self.fixedShownLimit)
+        let rest = fixedInBaseline.count - shown.count + fixedNotListed
+        guard !shown.isEmpty || rest > 0 else { return "" }
+        var out = head
+        for f in shown { out += item(f.scene, ([f.violation.rule] + f.violation.entities).joined(separator: " ")) }
+        if rest > 0 { out += more("… and \(groupedThousands(Int64(rest))) more fixed (the JSON report's baseline.fixedViolations lists them)") }
+        return out + tail
     }
     /// When the report was made, as ISO 8601 UTC (`2025-06-01T12:00:00Z`); only with `--timestamp`,
     /// so that by default the same input gives byte-identical output.
@@ -844,13 +844,7 @@ extension Report {
             let n = partialComparisons.count
             if n > 0 { summary += " (partial for \(n) scene\(n == 1 ? "" : "s"): a run stopped at a limit, see the scene)" }
         }
-        let fixed = fixedShown
-        if !fixed.items.isEmpty || fixed.more > 0 {
-            out += "fixed since the baseline:\n"
-            for f in fixed.items { out += "  \(t(f.scene)): \(t(f.what))\n" }
-            if fixed.more > 0 { out += "  \(Self.fixedMoreLine(fixed.more))\n" }
-            out += "\n"
-        }
+        out += fixedList(head: "fixed since the baseline:\n", item: { "  \(t($0)): \(t($1))\n" }, more: { "  \($0)\n" }, tail: "\n")
         if byRule { out += ruleSummary() }
         if let notChecked, checked > 0 || failed == 0 { out += notChecked.line + "\n" }
         if let line = configurationLine { out += t(line) + "\n" }

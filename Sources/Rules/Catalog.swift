@@ -213,9 +213,11 @@ extension RuleCatalog {
         out.append("Fix")
         out.append("  \(m.fixHint)")
         out.append("")
-        out.append("Examples")
+        // The example scenes are files of the source repository, not of the binary: say where.
+        out.append("Examples (in the spatialcheck source repository)")
         out.append("  fails: \(m.failExample)")
         out.append("  passes: \(m.passExample)")
+        out.append("  A starter scene of your own: spatialcheck init --example")
         return out.joined(separator: "\n") + "\n"
     }
 }

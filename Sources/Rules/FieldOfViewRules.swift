@@ -303,17 +303,25 @@ func fovFactories() -> [RuleFactory] {
                 guard f.visible[c], let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
                 return .init(measured: v, threshold: maxSpan, severity: .info, aux: h, variant: 1)
             }, message: { _, _ in "" })
-            // An element sits where its window or volume puts it: the fix is to move that.
-            var containerOf: [String: String] = [:]
-            for e in cands where ents[e].kind == .element {
-                if let c = ents[e].container, c >= 0, c < ents.count { containerOf[ents[e].path] = ents[c].path }
+            // An element sits where its window or volume puts it: the fix is to move that. The map
+            // from element to container is only for messages: built on the first one that needs it.
+            var containerOf: [String: String]?
+            func container(of path: String) -> String? {
+                if containerOf == nil {
+                    var map: [String: String] = [:]
+                    for e in cands where ents[e].kind == .element {
+                        if let c = ents[e].container, c >= 0, c < ents.count { map[ents[e].path] = ents[c].path }
+                    }
+                    containerOf = map
+                }
+                return containerOf?[path]
             }
             return MultiProcessor([band, span]) { _, agg, names in
                 if agg.variant == 1 {
                     return "the interactive elements of \(names.joinedNames) span \(fmt(agg.measured))° vertically but only \(fmt(agg.aux))° horizontally; lay them out horizontally (at most \(fmt(maxSpan))° tall) so people need not tilt their head to scan them"
                 }
                 let position = "\(names.joinedNames) is \(fmt(agg.measured))° \(agg.aux < 0 ? "below" : "above") eye level (comfortable: \(fmt(below))° below to \(fmt(above))° above)"
-                if names.count == 1, let c = names.first.flatMap({ containerOf[$0] }) {
+                if names.count == 1, let c = names.first.flatMap(container(of:)) {
                     let by = fmt(agg.measured - agg.threshold)
                     return position + "; \(agg.aux < 0 ? "raise" : "lower") \(c), which holds it, by at least \(by)° (or move it \(agg.aux < 0 ? "up" : "down") in \(c))"
                 }

@@ -126,8 +126,20 @@ func immersionTransitionFactories() -> [RuleFactory] {
                     guard changes.indices.contains(k) else { return "an immersion change is shorter than \(fmt(minSeconds)) s" }
                     let c = changes[k]
                     let how = c.seconds == 0 ? "as a hard cut (transition: 0)" : "in \(fmt(c.seconds)) s"
-                    let more = changes.count > 1 ? " (\(changes.count) changes are too quick; this is the quickest)" : ""
-                    return "immersion changes from \(c.from.rawValue) to \(c.to.rawValue) at t = \(fmt(c.time)) s \(how), quicker than the \(fmt(minSeconds)) s fade people can follow\(more); fade it over \(fmt(minSeconds)) s or more"
+                    // The other too-quick changes the run reached, each with its event's place (the
+                    // violation is located at the first one's): the first `RaiseRule.listed`.
+                    let others = changes.indices.prefix(next).filter { $0 != k }
+                    var more = ""
+                    if !others.isEmpty {
+                        var list = others.prefix(RaiseRule.listed).map { i -> String in
+                            let o = changes[i]
+                            let at = o.loc.map { ", event at line \($0.line), column \($0.column)" } ?? ""
+                            return "\(o.from.rawValue) to \(o.to.rawValue) at t = \(fmt(o.time)) s \(o.seconds == 0 ? "as a hard cut" : "in \(fmt(o.seconds)) s")\(at)"
+                        }
+                        if others.count > RaiseRule.listed { list.append("and \(others.count - RaiseRule.listed) more") }
+                        more = "; \(others.count + 1) changes are too quick, this is the quickest; the other\(others.count == 1 ? "" : "s"): " + list.joined(separator: "; ")
+                    }
+                    return "immersion changes from \(c.from.rawValue) to \(c.to.rawValue) at t = \(fmt(c.time)) s \(how), quicker than the \(fmt(minSeconds)) s fade people can follow\(more); fade \(others.isEmpty ? "it" : "each") over \(fmt(minSeconds)) s or more"
                 }
             }
             return Smooth(r, changes, minSeconds)

@@ -8,10 +8,11 @@ extension SpatialCheck {
 
     /// `spatialcheck init [--ci github|gitlab]`: writes a commented `.spatialcheck.yaml` in
     /// `directory` (every rule of the catalog with its default severity and parameters) and, with
-    /// `ci`, a workflow file. Writes nothing when any of the files exists (exit 2), so it never
-    /// overwrites a configuration or a pipeline.
-    public static func initialize(directory: String, ci: CIProvider?) -> Outcome {
-        var files: [(path: String, text: String)] = [(ProjectRoot.configFileName, initialConfiguration())]
+    /// `ci`, a workflow file. With `example`, it writes the starter scene `example.scene.yaml`
+    /// instead of the configuration. Writes nothing when any of the files exists (exit 2), so it
+    /// never overwrites a configuration, a pipeline or a scene.
+    public static func initialize(directory: String, ci: CIProvider?, example: Bool = false) -> Outcome {
+        var files: [(path: String, text: String)] = example ? [(exampleSceneFileName, exampleScene)] : [(ProjectRoot.configFileName, initialConfiguration())]
         switch ci {
         case .github?: files.append((".github/workflows/spatialcheck.yml", githubWorkflow))
         case .gitlab?: files.append((".gitlab-ci.yml", gitlabPipeline))
@@ -38,6 +39,55 @@ extension SpatialCheck {
         }
         return Outcome(output: files.map { "wrote \($0.path)\n" }.joined())
     }
+
+    /// The file `init --example` writes.
+    public static let exampleSceneFileName = "example.scene.yaml"
+    /// A starter scene for someone who has never written one: a window with elements, an ornament,
+    /// 3D text, each key commented. It has one finding on purpose (two ornament buttons 50 pt apart,
+    /// 6 pt between their edges: target-center-spacing), and its first comment says how to fix it,
+    /// so that its first report shows what a violation looks like.
+    public static let exampleScene = """
+        # A starter scene (written by `spatialcheck init --example`). Check it with
+        #   spatialcheck validate example.scene.yaml
+        # then change it to describe your own app. Every key: `spatialcheck schema scene`.
+        # Distances are in metres, angles in degrees, window and element sizes in points.
+        # As written, one thing is wrong on purpose: the ornament's two buttons are too close
+        # (target-center-spacing); move `next` to x = 240 and the scene passes.
+        format: spatialscene/1
+        name: Starter
+        platform: visionOS            # or iOS for an ARKit scene on iPhone or iPad
+        immersion: shared             # shared, mixed, progressive or full
+        duration: 10                  # seconds simulated
+        viewer:
+          posture: standing           # standing or seated
+          motion: sway                # still, sway, look-around or walk
+        entities:
+          - id: library               # reported as "library"
+            kind: window
+            # Where visionOS opens a window: 1.5 m ahead at eye level. Without `placement` or
+            # `position` a window stands on the floor at the viewer's feet.
+            placement: {distance: 1.5, azimuth: 0, elevation: 0}
+            size: [1280, 720]         # points; the window's metres follow from its distance
+            primary: true             # the content that should open centred and stay in view
+            elements:                 # 2D content in the window's points: frame [x, y, width, height] from its top left
+              - {id: title, role: text, frame: [40, 32, 600, 40], fontSize: 29, label: My library}
+              - {id: search, role: textField, frame: [40, 96, 400, 44], label: Search}
+              - {id: open, role: button, frame: [460, 96, 120, 44], label: Open}
+            children:
+              - id: transport         # an ornament: a window nested in a window, reported as library/transport
+                kind: window
+                position: [0, -0.71, 0.02]   # metres from the window's centre, in its frame: its top edge at the window's bottom edge
+                size: [400, 88]
+                elements:
+                  - {id: play, role: button, frame: [150, 22, 44, 44], label: Play}
+                  - {id: next, role: button, frame: [200, 22, 44, 44], label: Next}
+          - id: caption               # 3D text in the room: `string` (an element's text is `label`)
+            kind: text
+            position: [0.9, 1.3, -1.6]  # metres: x right, y up from the floor, -z ahead of the viewer
+            facing: viewer
+            height: 0.05              # letter height in metres
+            string: Now playing
+        """
 
     /// The configuration `init` writes: valid as it stands (it sets every rule to its default and
     /// checks exactly as no configuration does), with a comment per rule saying what it checks, its

@@ -15,7 +15,8 @@ struct SpatialCheckCommand: ParsableCommand {
         discussion: """
             Start with `spatialcheck validate SCENE` for a report, and `spatialcheck inspect SCENE` \
             to see how the scene was understood. `spatialcheck rules` lists what is checked; \
-            `spatialcheck explain RULE` tells why and how to fix it.
+            `spatialcheck explain RULE` tells why and how to fix it. No scene yet: \
+            `spatialcheck init --example` writes a commented one to start from.
 
             Scene files end in .scene.yaml, .scene.yml or .scene.json; bare 3D assets (glTF, GLB, OBJ, \
             FBX, DAE, PLY, STL, ...) and USD (.usda, .usdc, .usdz, a Reality Composer Pro .rkassets \
@@ -210,6 +211,9 @@ struct Validate: ParsableCommand {
             or .json file), a bare 3D asset, or a directory searched recursively for scene files. Exit codes: 0 clean, 1 violations at or above --fail-on \
             (after the baseline), 2 a scene or asset could not be loaded, or bad arguments.
 
+            No scene yet? `spatialcheck init --example` writes a commented starter scene to edit; \
+            `spatialcheck schema scene` describes every key.
+
             Baselines: save a report with `--format json --output baseline.json`; later runs with \
             `--baseline baseline.json` fail only on new or worsened violations.
             """)
@@ -365,13 +369,15 @@ extension SpatialCheck.CIProvider: ExpressibleByArgument {}
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a commented .spatialcheck.yaml (every rule with its default) and, with --ci, a CI workflow; never overwrites.")
+        abstract: "Write a commented .spatialcheck.yaml (every rule with its default), with --ci a CI workflow, or with --example a starter scene; never overwrites.")
     @Option(help: "Also write a workflow: github (.github/workflows/spatialcheck.yml) or gitlab (.gitlab-ci.yml).")
     var ci: SpatialCheck.CIProvider?
     @Option(help: "Folder to write into (default: the current directory).") var directory: String?
+    @Flag(help: "Write a commented starter scene, example.scene.yaml, instead of the configuration: a window with elements, an ornament and 3D text, with one finding to fix.")
+    var example = false
 
     func run() throws {
-        try finish(SpatialCheck.initialize(directory: directory ?? FileManager.default.currentDirectoryPath, ci: ci), output: nil)
+        try finish(SpatialCheck.initialize(directory: directory ?? FileManager.default.currentDirectoryPath, ci: ci, example: example), output: nil)
     }
 }
 

@@ -34,6 +34,38 @@ import Foundation
         #expect(with.status == without.status)
     }
 
+    /// `init --example`: the starter scene loads, has exactly the one finding its comment announces
+    /// (play at x 150–194, next at 200–244: centres 172 and 222 pt, 50 pt apart, 6 pt between the
+    /// edges), and the fix its comment gives (next at x = 240: centres 90 pt apart) passes.
+    @Test func theExampleSceneHasTheOneFindingItsCommentAnnounces() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLIHarness.run(["init", "--example"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "wrote example.scene.yaml\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/.spatialcheck.yaml"), "the example comes instead of the configuration")
+        let path = dir + "/example.scene.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("move `next` to x = 240"))
+        let v = try CLIHarness.run(["validate", path, "--format", "json"], cwd: dir)
+        #expect(v.status == 1, "\(v.stderr)")
+        #expect(v.stderr.isEmpty, "no loader note: \(v.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(v.stdout.utf8)) as? [String: Any])
+        let found = ((report["scenes"] as? [[String: Any]])?.first?["violations"] as? [[String: Any]]) ?? []
+        #expect(found.count == 1)
+        #expect(found.first?["rule"] as? String == "target-center-spacing")
+        #expect(found.first?["entities"] as? [String] == ["library/transport/next", "library/transport/play"])
+        #expect(abs((found.first?["measured"] as? Double ?? 0) - 50) < 1e-6)
+        // Twice never overwrites.
+        #expect(try CLIHarness.run(["init", "--example"], cwd: dir).status == 2)
+        let fixed = dir + "/fixed.scene.yaml"
+        try text.replacingOccurrences(of: "{id: next, role: button, frame: [200,", with: "{id: next, role: button, frame: [240,")
+            .write(toFile: fixed, atomically: true, encoding: .utf8)
+        let clean = try CLIHarness.run(["validate", fixed], cwd: dir)
+        #expect(clean.status == 0, "\(clean.stdout)")
+        #expect(clean.stdout.contains("no violations"))
+    }
+
     @Test func itNeverOverwrites() throws {
         let dir = try CLIHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -75,6 +75,25 @@ import SpatialModel
         #expect(v.first?.message.contains("from shared to full at t = 0.5 s as a hard cut") == true)
     }
 
+    @Test func severalQuickChangesAreOneViolationNamingEachOfThem() throws {
+        // shared → full as a cut at 0.5 s (line 11 with the exit window: 16), full → progressive in
+        // 0.2 s at 1 s (line 17), and a third at 5 s, after the scene's 2 s end: not reached, not named.
+        let text = Self.scene(style: "full", transition: "0", extra: Self.exitInView) + """
+
+              - {t: 1, action: setImmersion, style: progressive, trigger: user, transition: 0.2}
+              - {t: 5, action: setImmersion, style: full, trigger: user, transition: 0.1}
+            """
+        let v = try RuleScenes.check(text).filter { $0.rule == "immersion-transition-smooth" }
+        #expect(v.count == 1)
+        #expect(v.first?.measured == 0)          // the quickest, the cut
+        #expect(v.first?.location?.line == 16)   // the first change's event
+        let message = v.first?.message ?? ""
+        #expect(message.contains("from shared to full at t = 0.5 s as a hard cut"), "\(message)")
+        #expect(message.contains("2 changes are too quick, this is the quickest; the other: full to progressive at t = 1 s in 0.2 s, event at line 17, column 5"), "\(message)")
+        #expect(!message.contains("t = 5"), "\(message)")
+        #expect(message.hasSuffix("fade each over 0.5 s or more"), "\(message)")
+    }
+
     @Test func onlyAStatedShortTransitionOfALargeChangeIsJudged() throws {
         func judged(_ s: String) throws -> [Double] {
             try RuleScenes.check(s).filter { $0.rule == "immersion-transition-smooth" }.map(\.measured)

@@ -340,9 +340,11 @@ def make_fixtures(out):
     except OSError:
         pass
     write(os.path.join(h, "symlinked.usda"), '#usda 1.0\ndef Xform "W" (\n    prepend references = @link.usda@\n)\n{\n}\n')
-    # A Reality Composer Pro asset folder with two top-level scenes.
+    # A Reality Composer Pro asset folder with two top-level scenes; Knob.usda beside them is a
+    # layer Scene.usda references (/Root/Mount), not a scene of its own.
     rk = os.path.join(p, "Content.rkassets")
-    write(os.path.join(rk, "Scene.usda"), RCP_HEADER % ("Root", "1", "Y") + '\ndef Xform "Root"\n{\n    def Cube "Block"\n    {\n        double size = 0.3\n    }\n}\n')
+    write(os.path.join(rk, "Scene.usda"), RCP_HEADER % ("Root", "1", "Y") + '\ndef Xform "Root"\n{\n    def Cube "Block"\n    {\n        double size = 0.3\n    }\n\n    def Xform "Mount" (\n        prepend references = @Knob.usda@\n    )\n    {\n    }\n}\n')
+    write(os.path.join(rk, "Knob.usda"), RCP_HEADER % ("Knob", "1", "Y") + '\ndef Xform "Knob"\n{\n    def Cylinder "Cap"\n    {\n        double radius = 0.02\n        double height = 0.01\n    }\n}\n')
     write(os.path.join(rk, "Immersive.usda"), RCP_HEADER % ("Root", "1", "Y") + '\ndef Xform "Root"\n{\n    def Sphere "Ball"\n    {\n        double radius = 0.5\n        double3 xformOp:translate = (0, 1, -3)\n        uniform token[] xformOpOrder = ["xformOp:translate"]\n    }\n}\n')
     write(os.path.join(rk, "Materials", "Unused.usda"), '#usda 1.0\n')
     make_prims(p)

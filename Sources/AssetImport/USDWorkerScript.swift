@@ -206,11 +206,39 @@ class Job:
                         "hint": "name the .rkassets folder of a Reality Composer Pro project, or one of its scenes"}
             self.nodes.append({"n": os.path.basename(self.path.rstrip("/")), "p": -1, "m": None})
             self.base = os.path.realpath(self.path)
-            for f in files:
+            tops = self.top_level(files)
+            if len(tops) > 1:
+                folder = os.path.basename(self.path.rstrip("/"))
+                self.warnings.append("the folder holds %d scenes (%s), placed together as one asset; to check or place one of them, name it (%s/%s)"
+                                     % (len(tops), ", ".join(tops), folder, tops[-1]))
+            for f in tops:
                 self.read_stage(os.path.join(self.path, f), 0)
         else:
             self.read_stage(self.path, -1)
         return {"ok": True, "stages": self.stages, "nodes": self.nodes, "warnings": self.warnings}
+
+    def top_level(self, files):
+        """The folder's scenes: its USD files that no other file of it composes (as a sublayer,
+        reference or payload). Reality Composer Pro keeps the layers a scene uses beside it
+        (Scene.usda referencing Knobs.usdc); read again as scenes of their own, their content
+        would stand twice, once where the scene puts it and once at the origin. Every file when
+        each one is used by another (a cycle). Problems found here (a missing or refused layer)
+        are reported when the scene itself is read."""
+        real = {f: os.path.realpath(os.path.join(self.path, f)) for f in files}
+        used = set()
+        saved = list(self.warnings)
+        for f in files:
+            try:
+                layer = Sdf.Layer.FindOrOpen(os.path.join(self.path, f))
+                deps = self.walk_layers(layer)[1:] if layer is not None else []
+            except Exception:
+                deps = []
+            for d in deps:
+                rp = os.path.realpath(d.realPath) if d.realPath else ""
+                used.update(g for g, r in real.items() if r == rp and g != f)
+        self.warnings[:] = saved
+        tops = [f for f in files if f not in used]
+        return tops or files
 
     def read_stage(self, path, parent):
         try:

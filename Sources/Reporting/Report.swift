@@ -788,7 +788,7 @@ extension Report {
                     // `path:line:col:` first, as compilers write it, so terminals and editors link it
                     // (line 1, column 1 for a scene-wide violation without a location).
                     let loc = t("\(scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))")
-                    let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) in the baseline)" } ?? ""
+                    let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) since the baseline)" } ?? ""
                     if group.isFolded {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(group.summary))\(known)\n"
                         out += "    first: \(t(v.message))\n"

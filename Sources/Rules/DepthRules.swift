@@ -9,13 +9,16 @@ public enum DepthMinReadingDistance: RuleDescribing {
         parameters: [
             RuleParameter("distance", 1.0, "m", .hig, "closest comfortable distance for content read over time"),
             RuleParameter("dwell", 10, "s", .configurable("'over time': a glance or a short notification is fine"), "how long the content must stay closer before it counts"),
+            RuleParameter("glanceLength", 20, "characters", .configurable("a label of two or three words (\"Red fox\", \"Now playing\") is read at a glance, not over time; set 0 to count every text"),
+                          "text entities and text elements outside windows whose text is at most this long are labels, not reading content"),
         ],
         citations: [Citation("eyes", "Best practices")],
-        summary: "Text or a window stays in view closer than 1 m for more than 10 s.",
+        summary: "Text or a window stays in view closer than 1 m for more than 10 s (labels of up to 20 characters outside windows are read at a glance and not counted).",
         rationale: "Reading close up strains the eyes; the HIG asks to place content people read or use over time at least one metre away.",
         fixHint: "Place the content at least 1 m from the viewer (windows default to about 2 m).",
         unit: "m", worse: .lower,
         notes: ["Counts text entities, text elements of non-window containers, and windows while visible and in the field of view. A window with text elements is read at the nearest of its centre and its text elements that are visible and in view (each at its own distance: the near side of a window turned 60° is read closer than its centre), and the message names the text when it is the nearest; a window without text elements at its centre. Not counted: hand-anchored content (as close as the arm holds it; depth-near-brief-only judges it) and touch panels, windows whose interactive elements all take direct touch (interaction: direct), which must be within reach (target-direct-reach) and which the HIG allows close when used briefly (depth-near-brief-only).",
+                "Reading: the HIG's guidance is for content people 'read or engage with over time' (hig-rules: text blocks, windows, video, documents). A text entity, or a text element of a volume or other non-window container, whose text (string or label) is at most glanceLength characters (20: \"Red fox\", \"Lounge Chair · 78 cm\") is a label read at a glance and is not counted; text without a string or label counts, as do windows and their text elements whatever their length. Characters, not words, so that text without spaces between words (Chinese, Japanese) is measured too.",
                 "A frame stands for its whole interval, so frame i has held the condition for t_i − t_start + 1/frameRate seconds; frames after the 10 s are reported.",
                 "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long); the message then says so, and that hiding the content with an event marks it as brief."])
 }
@@ -92,7 +95,12 @@ func depthFactories() -> [RuleFactory] {
             let m = DepthMinReadingDistance.metadata
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
-            let d = s.param(m, "distance"), dwell = s.param(m, "dwell")
+            let d = s.param(m, "distance"), dwell = s.param(m, "dwell"), glance = s.param(m, "glanceLength")
+            // A label read at a glance: text of at most `glance` characters (none stated: counted).
+            func isGlanceLabel(_ i: Int) -> Bool {
+                guard let text = ents[i].string ?? ents[i].label else { return false }
+                return Double(text.count) <= glance
+            }
             // Touch panels: windows whose interactive elements all take direct touch. They must be
             // within reach (target-direct-reach), so never 1 m away; the HIG allows close content
             // people interact with briefly, which depth-near-brief-only judges.
@@ -119,6 +127,7 @@ func depthFactories() -> [RuleFactory] {
                 }
                 guard ents[i].isReadable else { continue }
                 if let c = ents[i].container, c < ents.count, ents[c].kind == .window { continue }
+                if isGlanceLabel(i) { continue }
                 cands.append(i)
             }
             // The same lists flat, captured immutable: the check, run for every visible window with

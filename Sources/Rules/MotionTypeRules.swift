@@ -212,6 +212,16 @@ func motionTypeFactories() -> [RuleFactory] {
             // boxed and access-checked on every read). `restEm`: the em the simulator measures
             // pt_eq from (foreshortening included), for the size the text has facing the eye.
             let fixedSize = fixedPt, labelHeight = labelEm, scalesPt = ptScales, restEm = ents.map(Simulator.emMetres)
+            // Candidates sized in metres (`height`), by path: only for messages, built on the first.
+            var heights: [String: Double]?
+            func textHeight(of path: String) -> Double? {
+                if heights == nil {
+                    var map: [String: Double] = [:]
+                    for i in cands { if let h = ents[i].textHeight, h > 0, ents[i].fontSize == nil { map[ents[i].path] = h } }
+                    heights = map
+                }
+                return heights?[path]
+            }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let pt = scalesPt[e] ? fixedSize[e] * f.textScale[e] : fixedSize[e]
@@ -229,15 +239,26 @@ func motionTypeFactories() -> [RuleFactory] {
                 return .init(measured: v, threshold: minimum, angular: true, aux: facing, unit: "pt_eq")
             }, message: { agg, names in
                 let seen = "text \(names.joinedNames) is \(fmt(agg.measured)) \(agg.unit ?? "pt")"
+                // Text sized in metres (`height`): also the height that reads at the minimum (and at
+                // 17 pt) where it was worst, scaled from its own: an angle of h is 2·atan(h / 2d), so
+                // the height for an angle θ' is h · tan(θ'/2) / tan(θ/2) at the same distance.
+                // (`seenAs`: the size it is read at, as measured or facing the viewer.)
+                func inMetres(_ seenAs: Double) -> String {
+                    guard names.count == 1, let h = textHeight(of: names[0]), agg.unit == "pt_eq" else { return "" }
+                    let now = seenAs * pa
+                    guard now > 0, now < 180 else { return "" }
+                    func height(_ pt: Double) -> Double { h * tan(radians(pt * pa) / 2) / tan(radians(now) / 2) }
+                    return ": a height of at least \(fmt(height(minimum))) m (\(fmt(height(17))) m for body text) where it is read"
+                }
                 // Seen at a slant its em is foreshortened: say what it is facing the viewer, so that
                 // an edge-on frame's near-zero size is not read as the font size to fix.
                 guard agg.aux.isFinite, agg.aux >= 1.25 * agg.measured else {
-                    return seen + "; make it at least \(fmt(minimum)) pt (17 pt for body text)"
+                    return seen + "; make it at least \(fmt(minimum)) pt (17 pt for body text)" + inMetres(agg.measured)
                 }
                 let slant = seen + " as seen at its worst, turned away from the viewer (facing them: \(fmt(agg.aux)) pt_eq)"
                 return agg.aux >= minimum
                     ? slant + "; turn it toward the viewer (type-billboard) so it reads at its size"
-                    : slant + "; make it at least \(fmt(minimum)) pt facing the viewer (17 pt for body text) and turn it toward them"
+                    : slant + "; make it at least \(fmt(minimum)) pt facing the viewer (17 pt for body text)" + inMetres(agg.aux) + ", and turn it toward them"
             })
         },
         RuleFactory(ids: [TypeLegibleAcrossScale.metadata.id]) { s in ScaleLegibilityRule(s) },

@@ -250,6 +250,7 @@ final class SceneBuilder {
 
         let d = duration ?? defaultDuration(frameRate: frameRate, events: events)
         checkFrames(duration: d, frameRate: frameRate, durationLoc: top["duration"]?.loc, durationGiven: duration != nil)
+        if duration == nil { noteLoopsCutShort(duration: d, frameRate: frameRate, bareAsset: false) }
         if entities.isEmpty, top["entities"].map({ if case .sequence = $0.kind { true } else { false } }) ?? true {
             r.warning(top["entities"]?.loc ?? top.loc, "the scene has no entities; only the viewer is simulated and no content rule can fail",
                       hint: "add entities under 'entities:'; an empty scene is reported as checked, not as clean content")
@@ -347,6 +348,7 @@ final class SceneBuilder {
         var duration = defaultDuration(frameRate: frameRate, events: [])
         if let o = options.duration, o.isFinite, o > 0 { duration = o }
         checkFrames(duration: duration, frameRate: frameRate, durationLoc: nil, durationGiven: options.duration != nil)
+        if options.duration == nil { noteLoopsCutShort(duration: duration, frameRate: frameRate, bareAsset: true) }
         if r.hasErrors { throw failure() }
         return Scene(path: path, name: nil, platform: .visionOS, immersion: .shared, frameRate: frameRate,
                      duration: duration, units: units, viewer: viewer, nodes: nodes, entities: entities,
@@ -1942,6 +1944,24 @@ final class SceneBuilder {
 
     static func metres(_ d: Double) -> String {
         d >= 1 && d < 1e12 ? "\(Int(d.rounded())) m" : String(format: "%.3g m", d)
+    }
+
+    /// The default duration leaves looping animations out (the contract: "the end of the longest
+    /// viewer path or non-looping animation, at least 1 frame"), so a scene whose only motion
+    /// loops runs one frame and its motion is never judged. Say so at the first looping animation
+    /// that the run ends before one loop of, with the duration that shows two loops.
+    private func noteLoopsCutShort(duration: Double, frameRate: Double, bareAsset: Bool) {
+        let cut = animations.filter { $0.loop && $0.endTime > duration + 0.5 / frameRate && $0.endTime.isFinite && !$0.channels.isEmpty }
+        guard let first = cut.first, first.entity >= 0, first.entity < entities.count else { return }
+        let longest = cut.map(\.endTime).max() ?? first.endTime
+        let frames = max(1, Int((duration * frameRate - 1e-9).rounded(.up)))
+        let seconds = { (x: Double) in Reader.format((x * 1000).rounded() / 1000) }
+        let what = cut.count == 1 ? "'\(entities[first.entity].path)' loops an animation of \(seconds(first.endTime)) s"
+            : "\(cut.count) looping animations (the longest \(seconds(longest)) s, the first on '\(entities[first.entity].path)')"
+        let two = Reader.format((2 * longest * 100).rounded(.up) / 100)
+        r.warning(bareAsset ? nil : entities[first.entity].location,
+                  "\(what), but without \(bareAsset ? "--duration" : "'duration'") the run ends after \(frames) frame\(frames == 1 ? "" : "s") (\(seconds(duration)) s), before one loop: its motion is not judged",
+                  hint: bareAsset ? "pass --duration \(two) to simulate two loops" : "set 'duration: \(two)' at the top level to simulate two loops")
     }
 
     private func defaultDuration(frameRate: Double, events: [SceneEvent]) -> Double {

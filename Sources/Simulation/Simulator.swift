@@ -62,6 +62,11 @@ public struct Simulator: Sendable {
     private let movingNodes: [Int32]
     private let movingEntities: [Int32]
     private let entityMoves: [Bool]
+    /// Looping animations that end somewhere else than they start, so each restart moves their
+    /// content in one frame from the last key's pose to the first's (a pop, not motion): the
+    /// animation, its period in scene seconds, and the entities it drives. In a restart frame
+    /// those entities keep the previous frame's velocities (`run`).
+    private let loopJumps: [(anim: Int, entities: [Int32])]
     /// Whether a frame whose quantities cannot differ from the previous frame's keeps them instead
     /// of recomputing them (see `run`); off, every frame computes them (tests compare the two).
     var reusesStillFrames = true
@@ -214,6 +219,7 @@ public struct Simulator: Sendable {
         }
         entityMoves = entMoves
         movingEntities = entMoves.indices.filter { entMoves[$0] }.map { Int32($0) }
+        loopJumps = Simulator.loopJumps(scene, entityNode: eNode, geomBegin: gB, geomEnd: gE)
         // An entity starts hidden when it, or an entity whose node contains its node, is hidden.
         var visible = entities.map(\.visible)
         for e in entities.indices where !entities[e].visible {
@@ -315,6 +321,43 @@ public struct Simulator: Sendable {
         return (position, rotation)
     }
 
+    /// The looping animations whose restart jumps (`loopJumps`): a track whose first and last keys
+    /// differ (a rotation up to sign), with a period of at least two frames (a shorter loop has no
+    /// frame-to-frame motion to keep), and the entities whose node or geometry lies under a node
+    /// it drives.
+    static func loopJumps(_ scene: Scene, entityNode: [Int32], geomBegin: [Int32], geomEnd: [Int32]) -> [(anim: Int, entities: [Int32])] {
+        let nodes = scene.nodes
+        var out: [(anim: Int, entities: [Int32])] = []
+        for (a, anim) in scene.animations.enumerated() where anim.loop && scene.plays(anim) {
+            let period = anim.speed.isFinite && anim.speed != 0 ? anim.duration / abs(anim.speed) : 0
+            guard period.isFinite, period >= 2 / scene.frameRate else { continue }
+            func differ(_ a: Vec3?, _ b: Vec3?) -> Bool {
+                guard let a, let b, a.isFinite, b.isFinite else { return false }
+                return length(a - b) > 1e-9 * max(1, length(a), length(b))
+            }
+            func turns(_ a: Quat?, _ b: Quat?) -> Bool {
+                guard let a, let b, a.isFinite, b.isFinite, a.lengthSquared > 0, b.lengthSquared > 0 else { return false }
+                let x = a.normalized, y = b.normalized
+                return abs(x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w) < 1 - 1e-12
+            }
+            var driven = [Bool](repeating: false, count: nodes.count)
+            for ch in anim.channels where ch.node >= 0 && ch.node < nodes.count {
+                guard differ(ch.positions.first?.value, ch.positions.last?.value) || differ(ch.scales.first?.value, ch.scales.last?.value)
+                        || turns(ch.rotations.first?.value, ch.rotations.last?.value) else { continue }
+                for n in ch.node..<min(max(nodes[ch.node].subtreeEnd, ch.node + 1), nodes.count) { driven[n] = true }
+            }
+            var ents: [Int32] = []
+            for e in entityNode.indices {
+                let n = Int(entityNode[e])
+                if (n >= 0 && n < driven.count && driven[n]) || (Int(geomBegin[e])..<Int(geomEnd[e])).contains(where: { driven[$0] }) {
+                    ents.append(Int32(e))
+                }
+            }
+            if !ents.isEmpty { out.append((a, ents)) }
+        }
+        return out
+    }
+
     /// Clip time of animation `a` at scene time t: `t · speed`, wrapped for looping animations,
     /// clamped to `[0, duration]` otherwise.
     static func clipTime(_ anim: Animation, at t: Double) -> Double {
@@ -371,6 +414,7 @@ public struct Simulator: Sendable {
         var prevDistance = [Double](repeating: 0, count: entityCount)
         var prevLocalDir = [Double](repeating: 0, count: entityCount * 3)
         var prevHead = Vec3.zero
+        var kept: [(Int, Double, Double, Double)] = []
         // A frame's quantities are a function of the head pose, the entities' boxes and, for the
         // velocities, the previous frame's pose and boxes. When nothing in the scene can move (no
         // animated or anchored node) and the head pose is bit for bit that of the two frames
@@ -513,6 +557,21 @@ public struct Simulator: Sendable {
             if stillScene && samePose >= 2 {
                 phases.stillFrames += 1
             } else {
+                // A looping animation that restarted since the previous frame popped its content
+                // back to its first key: that is not motion, so those entities keep the previous
+                // frame's velocities (which `q` still holds).
+                kept.removeAll(keepingCapacity: true)
+                if i > 0 {
+                    for jump in loopJumps {
+                        let anim = scene.animations[jump.anim]
+                        let laps = { (time: Double) in (time * anim.speed / anim.duration).rounded(.down) }
+                        guard laps(t) != laps(Double(i - 1) / frameRate) else { continue }
+                        for e in jump.entities {
+                            let k = Int(e)
+                            kept.append((k, q.angularVelocity[k], q.linearSpeed[k], q.approachSpeed[k]))
+                        }
+                    }
+                }
                 var head = sm_head(p: (p.x, p.y, p.z), q: (r.x, r.y, r.z, r.w),
                                    fov_h: fieldOfView.x, fov_v: fieldOfView.y)
                 var motion = sm_motion_state(prev_center: nil, prev_local_dir: nil, prev_distance: nil,
@@ -532,6 +591,9 @@ public struct Simulator: Sendable {
                         }
                     }
                 }
+            }
+            for (k, w, v, a) in kept {
+                q.angularVelocity[k] = w; q.linearSpeed[k] = v; q.approachSpeed[k] = a
             }
             prevHead = p
             q.visible.withUnsafeMutableBufferPointer { dst in

@@ -60,7 +60,11 @@ extension SpatialCheck {
         duration: 10                  # seconds simulated
         viewer:
           posture: standing           # standing or seated
-          motion: sway                # still, sway, look-around or walk
+          motion: sway                # none, sway (small head movements) or look-around
+          # To walk, give the eye's path instead (position interpolated between the keys):
+          # path:
+          #   - {t: 0, position: [0, 1.6, 0]}
+          #   - {t: 10, position: [0.4, 1.6, 0], rotation: {yaw: -10}}
         entities:
           - id: library               # reported as "library"
             kind: window
@@ -87,6 +91,16 @@ extension SpatialCheck {
             facing: viewer
             height: 0.05              # letter height in metres
             string: Now playing
+          # 3D content: a volume holding a model from a file (glTF, GLB, USDZ, USDA, a Reality
+          # Composer Pro scene such as Content.rkassets/Scene.usda, ...), its path relative to
+          # this file. Remove "# " from the lines below and name your own file:
+          # - id: viewer3d
+          #   kind: volume
+          #   placement: {distance: 1.2, azimuth: 35, elevation: -10}
+          #   size: [0.5, 0.5, 0.5]   # metres
+          #   scaleMode: dynamic      # keeps its apparent size, like a window
+          #   children:
+          #     - {id: robot, kind: model, asset: Models/Robot.usdz}
         """
 
     /// The configuration `init` writes: valid as it stands (it sets every rule to its default and

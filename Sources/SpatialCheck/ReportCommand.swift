@@ -8,6 +8,9 @@ extension SpatialCheck {
         public var format: ReportFormat = .text
         public var baselinePath: String?
         public var failOn: FailOn?
+        /// `--config`: the configuration whose `failOn` is the gate without `failOn` (nil: the
+        /// `.spatialcheck.yaml` found from the current directory, as `validate` finds it).
+        public var configPath: String?
         public var color = false
         /// Text output: list only scenes with violations or errors (as `validate --quiet`).
         public var quiet = false
@@ -21,10 +24,33 @@ extension SpatialCheck {
         public init() {}
     }
 
+    /// A scene in more than one of the merged reports keeps only the last one's results
+    /// (`Report.merge`): say so, since two runs of the same scenes (the default run and the
+    /// `--setting reduceMotion` run, say) merged together silently lose the first run's findings.
+    /// One warning naming the first three such scenes and the reports they are in.
+    static func scenesInSeveralReports(_ reports: [Report], paths: [String]) -> [Diagnostic] {
+        var inReports: [String: [Int]] = [:], order: [String] = []
+        for (k, r) in reports.enumerated() {
+            for s in r.scenes {
+                if inReports[s.path] == nil { order.append(s.path) }
+                if inReports[s.path]?.last != k { inReports[s.path, default: []].append(k) }
+            }
+        }
+        let repeated = order.filter { (inReports[$0]?.count ?? 0) > 1 }
+        guard let first = repeated.first, let where0 = inReports[first] else { return [] }
+        let named = repeated.prefix(3).map { p in "\(p) (\((inReports[p] ?? []).map { paths[$0] }.joined(separator: ", ")))" }
+        let more = repeated.count > 3 ? " and \(repeated.count - 3) more" : ""
+        return [Diagnostic(.warning, file: paths[where0.last ?? 0],
+                           message: "\(repeated.count) scene\(repeated.count == 1 ? " is" : "s are") in more than one report: \(named.joined(separator: "; "))\(more); the merged report keeps each scene's result from the last report that has it, and the others' findings are not in it",
+                           hint: "merge the reports of one run at a time (a run with --setting reduceMotion checks the same scenes again: report it on its own), or give each run's scenes once")]
+    }
+
     /// `spatialcheck report REPORT.json...`: merge saved reports, summarise by rule, scene and entity
     /// (worst first), compare with a baseline, render any format. The gate is `options.failOn`, else
-    /// `error`: a `failOn` saved in the reports is information only (shards are often written with
-    /// `--fail-on never` so that every shard finishes; that must not open the merged gate).
+    /// the configuration's `failOn` (as `validate` takes it: a project that gates at `warning` keeps
+    /// that gate when it merges shards), else `error`: a `failOn` saved in the reports is
+    /// information only (shards are often written with `--fail-on never` so that every shard
+    /// finishes; that must not open the merged gate).
     /// Reports are normalised as they are read (`Report.parse`): sorted entities and violations,
     /// missing fingerprints recomputed. The reports of all the shards of one run
     /// (`validate --shard i/n`) are put back in the unsharded order (`Report.joinShards`).
@@ -41,13 +67,25 @@ extension SpatialCheck {
         for p in paths { if let r = read(p) { reports.append(r); readPaths.append(p) } }
         guard diagnostics.isEmpty else { return .failure(diagnostics) }
         var merged: Report
+        var warnings: [Diagnostic] = []
         do {
-            merged = try Report.joinShards(reports, paths: readPaths) ?? Report.merge(reports)
+            if let joined = try Report.joinShards(reports, paths: readPaths) {
+                merged = joined
+            } else {
+                merged = Report.merge(reports)
+                warnings = scenesInSeveralReports(reports, paths: readPaths)
+            }
         } catch {
             return .failure([error])
         }
-        merged.failOn = Severity(options.failOn ?? .error)
         let cwd = FileManager.default.currentDirectoryPath
+        var gate = options.failOn
+        if gate == nil, let path = options.configPath ?? RuleConfiguration.find(startingAt: cwd).map({ normalizedPath($0) }) {
+            do { gate = try RuleConfiguration.load(path: path).failOn } catch {
+                return .failure((error as? LoadFailure)?.diagnostics ?? [Diagnostic(file: path, message: "\(error)")])
+            }
+        }
+        merged.failOn = Severity(gate ?? .error)
         let root = ProjectRoot.find(for: cwd, explicit: options.root.map { $0.hasPrefix("/") ? $0 : cwd + "/" + $0 }, fallback: cwd)
         for i in merged.scenes.indices where merged.scenes[i].filePath == nil {
             let p = merged.scenes[i].path
@@ -56,14 +94,13 @@ extension SpatialCheck {
         merged.generatedAt = options.timestamp.map(Report.timestamp)
         merged.notChecked = catalogNotChecked
         var gating: Set<String>?
-        var warnings: [Diagnostic] = []
         if let b = options.baselinePath {
             // Read as a stream, keeping what the comparison needs (`Report.readBaseline`).
             let c: BaselineComparison
             var partial: [PartialComparison] = []
             do {
                 let baseline = try Report.readBaseline(path: b, currentScenePaths: Set(merged.scenes.map(\.path)))
-                warnings = Report.repeatedSceneWarnings(baseline: baseline, path: b, currentScenePaths: merged.scenes.map(\.path))
+                warnings += Report.repeatedSceneWarnings(baseline: baseline, path: b, currentScenePaths: merged.scenes.map(\.path))
                 partial = merged.partialComparisons(baseline: baseline)
                 c = try Report.fixedDetails(BaselineComparison(current: merged, baseline: baseline, fixedPerRule: defaultMaxViolationsPerRule),
                                             baselinePath: b)

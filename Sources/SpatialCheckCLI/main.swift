@@ -303,8 +303,10 @@ struct Report: ParsableCommand {
     @Option(help: "Compare with this saved report: new, worsened, unchanged, improved, fixed.") var baseline: String?
     @Option(help: "text, json, sarif, junit, markdown, html, xcode or github.") var format: ReportFormat = .text
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: error; the failOn saved in the reports is not used).")
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails: error, warning, info or never (default: the configuration's failOn, else error; the failOn saved in the reports is not used).")
     var failOn: FailOn?
+    @Option(help: "Configuration file whose failOn is the gate when --fail-on is not given (default: .spatialcheck.yaml in the current directory or the nearest parent).")
+    var config: String?
     @Option(help: "Project root the reports' scene paths are relative to, for --format xcode (default: found from the current directory).")
     var root: String?
     @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
@@ -319,6 +321,7 @@ struct Report: ParsableCommand {
         options.format = format
         options.baselinePath = baseline
         options.failOn = failOn
+        options.configPath = config
         options.quiet = quiet
         options.expand = expand
         options.root = root

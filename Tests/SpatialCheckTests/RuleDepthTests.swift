@@ -130,6 +130,34 @@ import SpatialModel
         #expect(long.first?.message == "sheet is read from 0.9 m for more than 10 s; place it at least 1 m away")
     }
 
+    /// A caption on a model viewer's volume for 12 s (session-23 trial F11), at (0, 1.7, −0.6) from
+    /// the eye at (0, 1.6, 0): 0.608 m. A label of 20 characters or fewer is read at a glance and not
+    /// counted; 21 characters are reading content, counted in characters, not words.
+    @Test func aShortLabelOutsideAWindowIsReadAtAGlance() throws {
+        func reported(_ text: String, config: String? = nil) throws -> [ReportViolation] {
+            let scene = """
+                format: spatialscene/1
+                duration: 12
+                entities:
+                  - id: box
+                    kind: volume
+                    position: [0, 1.6, -0.8]
+                    size: [0.4, 0.3, 0.3]
+                    children:
+                      - {id: caption, kind: text, position: [0, 0.1, 0.2], height: 0.02, string: '\(text)'}
+                """
+            return try RuleScenes.check(scene, config: config).filter { $0.rule == "depth-min-reading-distance" }
+        }
+        #expect(try reported("Red fox").isEmpty)
+        #expect(try reported(String(repeating: "x", count: 20)).isEmpty)
+        #expect(try reported("红狐狸").isEmpty)
+        let long = try reported(String(repeating: "x", count: 21))
+        #expect(long.map(\.entities) == [["box/caption"]])
+        #expect(abs((long.first?.measured ?? 0) - (0.1 * 0.1 + 0.6 * 0.6).squareRoot()) < 1e-9)
+        #expect(try reported(String(repeating: "狐", count: 21)).map(\.entities) == [["box/caption"]])   // characters, not words
+        #expect(try reported("Red fox", config: "rules:\n  depth-min-reading-distance: {glanceLength: 0}\n").map(\.entities) == [["box/caption"]])
+    }
+
     @Test func touchPanelsAndHandHeldContentAreNotReadingContent() throws {
         // A keypad taken by direct touch, 0.6 m away for 12 s: within reach by design, not judged
         // for reading distance; the same keypad without `interaction: direct` is.

@@ -141,7 +141,7 @@ import SpatialModel
             ViewerKey(time: 60, position: Vec3(0, 1.6, 0), rotation: .identity),
         ])
         var fx = RuleFixture(frameRate: 10, duration: seconds, viewer: viewer)
-        fx.add("note", .text) { e in e.fontSize = 17; e.scaleMode = .dynamic; e.string = "Hello" }
+        fx.add("note", .text) { e in e.fontSize = 17; e.scaleMode = .dynamic; e.string = "Hello, and welcome to the tour" }
         return fx
     }
 

@@ -112,7 +112,7 @@ import SpatialModel
           - id: hud
             kind: text
             anchor: head
-            string: HUD
+            string: Three new messages from Anna
             fontSize: 17
             position: [0, 0, -0.3]
           # Far to the side of the resting pose: fov-no-head-turn (the panel's button, 48° below,

@@ -48,10 +48,13 @@ import SpatialModel
         #expect(tilted.message.contains("as seen at its worst, turned away from the viewer (facing them: 21.35 pt_eq); turn it toward the viewer (type-billboard)"))
         let small = try #require(byEntity["small"])
         #expect(small.message.contains("turned away from the viewer (facing them: 4.09 pt_eq)"))
-        #expect(small.message.hasSuffix("make it at least 12 pt facing the viewer (17 pt for body text) and turn it toward them"))
+        // Text sized in metres is also told the height that reads at 12 pt (and 17 pt) where it is:
+        // 2.08806 m from the eye (√(0.6² + 2²)), a height h reads 2·atan(h / 2d), so 12 pt
+        // (0.8052°) needs 2d·tan(0.4026°) = 0.02934 m and 17 pt 2d·tan(0.57035°) = 0.04157 m.
+        #expect(small.message.hasSuffix("make it at least 12 pt facing the viewer (17 pt for body text): a height of at least 0.029 m (0.042 m for body text) where it is read, and turn it toward them"), "\(small.message)")
         // Upright (its em vertical, not foreshortened by the eye being 16.7° to the side): the plain message.
         let upright = try #require(byEntity["upright"])
-        #expect(upright.message.hasSuffix("; make it at least 12 pt (17 pt for body text)") && !upright.message.contains("turned"))
+        #expect(upright.message.hasSuffix("; make it at least 12 pt (17 pt for body text): a height of at least 0.029 m (0.042 m for body text) where it is read") && !upright.message.contains("turned"), "\(upright.message)")
     }
 
     @Test func eachTextIsJudgedAtItsOwnFarthestDistance() throws {

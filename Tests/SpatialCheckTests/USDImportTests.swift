@@ -221,6 +221,9 @@ struct USDImportTests {
         #expect(usdNear(usdWorldBounds(a, try #require(usdNode(a, "/Root/Ball")), w), Vec3(-0.5, 0.5, -3.5), Vec3(0.5, 1.5, -2.5)))
         #expect(usdNear(usdWorldBounds(a, try #require(usdNode(a, "/Root/Block")), w), Vec3(-0.15, -0.15, -0.15), Vec3(0.15, 0.15, 0.15)))
         #expect(!a.nodes.contains { $0.name == "Unused" })
+        // Knob.usda is a layer Scene.usda references: its content stands once, under /Root/Mount.
+        #expect(a.nodes.filter { $0.name == "Cap" }.count == 1)
+        #expect(a.nodes.first { $0.name == "Cap" }?.usd?.primPath == "/Root/Mount/Cap")
     }
 
     // animated.usda: 24 time codes per second, translate keys at codes 0, 24, 48 = 0, 1, 2 s.

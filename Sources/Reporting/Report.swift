@@ -820,7 +820,11 @@ extension Report {
                 if let line = IgnoredViolations.line(scene.ignored) { out += "  \(t(line))\n" }
                 if let stopped = scene.stopped { out += "  " + paint.yellow("stopped") + ": \(t(stopped.line))\n" }
                 if let partial = partialComparison(scene.path) { out += "  " + paint.yellow("baseline") + ": \(t(partial.line))\n" }
-                for w in scene.warnings { out += "  " + paint.yellow("note") + ": \(t(w.message))\n" }
+                for w in scene.warnings {
+                    out += "  " + paint.yellow("note") + ": \(t(w.message))\n"
+                    // What to do about it (the value to set, the file to name), as inspect shows it.
+                    if let hint = w.hint, !hint.isEmpty { out += "    hint: \(t(hint))\n" }
+                }
                 out += "\n"
             }
         }

@@ -1383,7 +1383,7 @@ final class SceneBuilder {
             let folder = (resolved as NSString).deletingLastPathComponent
             let others = caseVariants(of: (resolved as NSString).lastPathComponent, inFolder: folder)
             let hint: String? = switch others.count {
-            case 0: nil
+            case 0: nearName((resolved as NSString).lastPathComponent, inFolder: folder).map { "did you mean '\(quoted($0, limit: 200))'? It is in that folder" }
             case 1: "a file named '\(quoted(others[0], limit: 200))' exists there; paths are case-sensitive"
             default: "files named \(Reader.quoteList(others, limit: 5)) exist there; paths are case-sensitive"
             }
@@ -1474,6 +1474,12 @@ final class SceneBuilder {
         // A name Swift considers equal to `name` differs at most in Unicode normalisation, not in
         // letter case: no hint for it.
         return (names[name.lowercased()] ?? []).filter { $0 != name }.sorted()
+    }
+
+    /// The entry of `folder` closest to a misspelt `name` (`closestMatch`), from the same cached
+    /// listing as `caseVariants` (which it runs first).
+    private func nearName(_ name: String, inFolder folder: String) -> String? {
+        closestMatch(to: name, in: (folderNames[folder] ?? [:]).values.joined().sorted())
     }
 
     static let maxFolderEntries = 10_000

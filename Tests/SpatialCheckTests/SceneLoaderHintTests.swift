@@ -152,6 +152,14 @@ import SpatialModel
         }
     }
 
+    @Test func missingAssetWithANearNameInItsFolderSuggestsIt() {
+        // One letter dropped (session-24 trial F13): the file beside it is named.
+        _ = folder("near", files: ["Scene.usda", "Immersive.usda"])
+        let d = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: near/Scen.usda}\n")
+        #expect(d?.message.hasPrefix("asset 'near/Scen.usda' not found") == true)
+        #expect(d?.hint == "did you mean 'Scene.usda'? It is in that folder")
+    }
+
     @Test func caseHintDoesNotLookOutsideTheScenesFolder() {
         guard !caseInsensitiveFileSystem else { return }
         // The scene sits in a subfolder; '../ROBOT.glb' would name the fixture's robot.glb in
@@ -258,6 +266,7 @@ import SpatialModel
     static func scene(_ keys: String, viewer: String = "") -> String {
         """
         format: spatialscene/1
+        duration: 48
         \(viewer)entities:
           - id: ring
             kind: group

@@ -312,10 +312,15 @@ struct ViewMeasure {
 /// head frame) to its pixels, `w` × `h`.
 ///
 /// Two projections (hig-rules §A4: a flat window is not a constant-angle surface):
-/// - **Perspective** (gnomonic, rectilinear: what a camera at the eye pointed at the picture's
-///   centre sees) for pictures at most ±60° across: the detail views (±4…30°). Straight edges stay
-///   straight, so a flat window is drawn as a quadrilateral, a row of buttons at one height of a
-///   window facing the eye shares one top line, and an element inside a window is drawn inside it.
+/// - **Perspective** (gnomonic, rectilinear: what a camera at the eye sees) for pictures at most
+///   ±60° across: the detail views (±4…30°). Straight edges stay straight, so a flat window is
+///   drawn as a quadrilateral with its elements inside it. The camera is level and turned to
+///   `facing` (the azimuth the marked entities' window or volume is seen at: `facing: viewer`
+///   turns a top-level entity about +Y towards the eye, and windows are upright), its picture
+///   shifted to `center` (a shift lens, as architecture is photographed): an upright plane facing
+///   the eye is then drawn as a rectangle, so a row of buttons at one height shares one top line
+///   and a column one left edge. Where `center` is more than 50° from that level direction, the
+///   camera points at `center` itself.
 /// - **Equirectangular** (azimuth and elevation as x and y) for wider pictures: the overview's
 ///   ±100° by ±62.5° cannot be a perspective (the tangent grows without bound towards 90°). Boxes
 ///   are drawn from their silhouettes (`ViewBox.outline`), each side the great-circle arc between
@@ -329,18 +334,36 @@ struct ViewProjection {
     let center: SIMD2<Double>
     let halfAz: Double
     let perspective: Bool
-    /// Perspective: the centre's direction, right and up; pixels per unit of tangent.
+    /// Perspective: the camera's direction, right and up; pixels per unit of tangent; the
+    /// picture's centre in tangent units.
     private let forward, right, up: SIMD3<Double>
     private let k: Double
+    private let shift: SIMD2<Double>
 
-    init(w: Double, h: Double, center: SIMD2<Double>, halfAz: Double) {
+    init(w: Double, h: Double, center: SIMD2<Double>, halfAz: Double, facing: Double? = nil) {
         self.w = w; self.h = h; self.center = center; self.halfAz = halfAz
         perspective = halfAz <= 60 && halfAz > 0.01
-        let a = center.x * .pi / 180, e = min(max(center.y, -89), 89) * .pi / 180
-        forward = SIMD3(cos(e) * sin(a), sin(e), -cos(e) * cos(a))
-        right = SIMD3(cos(a), 0, sin(a))
-        up = SIMD3(-sin(e) * sin(a), cos(e), sin(e) * cos(a))
-        k = perspective ? (w / 2) / tan(halfAz * .pi / 180) : 1
+        let k0 = perspective ? (w / 2) / tan(halfAz * .pi / 180) : 1
+        let yaw = facing.flatMap { $0.isFinite ? $0 : nil } ?? center.x
+        let dAz = (center.x - yaw) * .pi / 180, el = center.y * .pi / 180
+        if abs(center.x - yaw) <= 50, abs(center.y) <= 50 {
+            let a = yaw * .pi / 180
+            forward = SIMD3(sin(a), 0, -cos(a))
+            right = SIMD3(cos(a), 0, sin(a))
+            up = SIMD3(0, 1, 0)
+            shift = SIMD2(tan(dAz), tan(el) / cos(dAz))
+            // The magnification at the shifted centre is 1 / cos² of its azimuth from the camera
+            // across and 1 / (cos² el · cos az) up: scaled down by the larger, so what the
+            // detail's ±halfAz holds still fits.
+            k = k0 * min(cos(dAz) * cos(dAz), cos(el) * cos(el) * cos(dAz))
+        } else {
+            let a = center.x * .pi / 180, e = min(max(center.y, -89), 89) * .pi / 180
+            forward = SIMD3(cos(e) * sin(a), sin(e), -cos(e) * cos(a))
+            right = SIMD3(cos(a), 0, sin(a))
+            up = SIMD3(-sin(e) * sin(a), cos(e), sin(e) * cos(a))
+            shift = .zero
+            k = k0
+        }
     }
 
     static func direction(_ az: Double, _ el: Double) -> SIMD3<Double> {
@@ -367,7 +390,7 @@ struct ViewProjection {
     private func camera(_ v: SIMD3<Double>) -> SIMD2<Double>? {
         let d = (v * forward).sum()
         guard d > 1e-9 else { return nil }
-        return SIMD2(w / 2 + k * (v * right).sum() / d, h / 2 - k * (v * up).sum() / d)
+        return SIMD2(w / 2 + k * ((v * right).sum() / d - shift.x), h / 2 - k * ((v * up).sum() / d - shift.y))
     }
 
     /// The pixel of a direction (azimuth, elevation); nil when behind a perspective picture.
@@ -508,7 +531,17 @@ private func points(_ p: [SIMD2<Double>]) -> String { p.map { "\(n($0.x)),\(n($0
 func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Double>, severity: Severity,
              measure: ViewMeasure? = nil, annotate: Bool = true, center: SIMD2<Double> = .zero, halfAz: Double = 100) -> String {
     let w = 480.0, h = 300.0, foot = 22.0
-    let proj = ViewProjection(w: w, h: h, center: center, halfAz: halfAz)
+    // The azimuth the first marked entity's top-level window or volume is seen at (its centre's):
+    // the detail's camera faces it (`ViewProjection`).
+    var facing: Double?
+    if halfAz < 100 {
+        let roots = Dictionary(view.boxes.filter { !$0.path.contains("/") }.map { (PathKey($0.path), $0) }, uniquingKeysWith: { a, _ in a })
+        for b in view.boxes where highlight.contains(path: b.path) {
+            let root = b.path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? b.path
+            if let r = roots[PathKey(root)] { facing = r.centerAz; break }
+        }
+    }
+    let proj = ViewProjection(w: w, h: h, center: center, halfAz: halfAz, facing: facing)
     let detail = halfAz < 100
     let c = severityColor(severity), tc = severityText(severity)
     var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h + foot))\" viewBox=\"0 0 \(n(w)) \(n(h + foot))\" role=\"img\" aria-label=\"\(detail ? "detail of the view" : "view") at frame \(view.frame)\" font-family=\"system-ui,sans-serif\">\n"
@@ -523,7 +556,9 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
                   let (s, e) = proj.across(p, q) else { continue }
             out += "<line x1=\"\(n(s.x))\" y1=\"\(n(s.y))\" x2=\"\(n(e.x))\" y2=\"\(n(e.y))\" stroke=\"#d5d9e0\"/>\n"
         }
-        let region = proj.clipped(proj.extents(minAz: -fov.x / 2, maxAz: fov.x / 2, minEl: -fov.y / 2, maxEl: fov.y / 2))
+        // Not clipped (its sides along the picture's edges would be drawn dashed): what is beyond
+        // the picture is not shown, and the footer covers what is below.
+        let region = proj.extents(minAz: -fov.x / 2, maxAz: fov.x / 2, minEl: -fov.y / 2, maxEl: fov.y / 2)
         if region.count >= 3 {
             out += "<polygon points=\"\(points(region))\" fill=\"none\" stroke=\"#5b5e66\" stroke-dasharray=\"6 4\">\(fovTitle)</polygon>\n"
         }
@@ -630,9 +665,7 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
     // Footer: axes and the measurement.
     out += "<rect x=\"0\" y=\"\(n(h))\" width=\"\(n(w))\" height=\"\(n(foot))\" fill=\"#fff\"/>\n"
     if proj.perspective {
-        // Across the middle: ±halfAz wide, ±atan(0.625 tan halfAz) high.
-        let elHalf = atan(0.625 * tan(halfAz * .pi / 180)) * 180 / .pi
-        out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">perspective around \(fmt(center.x, 1))°, \(fmt(center.y, 1))°: ±\(fmt(halfAz, 1))° × ±\(fmt(elHalf, 1))°</text>\n"
+        out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">perspective around azimuth \(fmt(center.x, 0))°, elevation \(fmt(center.y, 0))°</text>\n"
     } else {
         out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">azimuth \(fmt(center.x - halfAz, 0))° … \(fmt(center.x + halfAz, 0))°, elevation \(fmt(center.y - halfAz * 0.625, 0))° … \(fmt(center.y + halfAz * 0.625, 0))°</text>\n"
     }

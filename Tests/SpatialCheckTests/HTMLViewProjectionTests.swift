@@ -145,6 +145,40 @@ import Rules
         #expect(SceneSnapshot.outline(of: corners.map { SIMD3($0.x, $0.y, -$0.z) }).count == 4)  // behind: still a silhouette
     }
 
+    /// A window placed at azimuth 30° faces the eye (`facing: viewer` turns it about +Y): a point
+    /// x across and y up its plane, 1.5 m away, is at azimuth 30° + atan(x / 1.5) and elevation
+    /// atan(y / √(1.5² + x²)). The detail around (35°, −8°) is drawn by a level camera turned to
+    /// the window's azimuth (30°) and shifted: a point is at x = 240 + k (x / 1.5 − tan 5°),
+    /// y = 150 − k (y / 1.5 − tan(−8°) / cos 5°), k = 240 / tan 25° · min(cos² 5°, cos² 8° · cos 5°)
+    /// (the shifted centre's magnification). The row of five buttons (y −0.25…−0.2) shares its top
+    /// line, and each button's sides are upright.
+    @Test func detailOfATurnedWindowKeepsItsRowLevel() throws {
+        func azEl(_ x: Double, _ y: Double) -> SIMD2<Double> {
+            SIMD2(30 + Self.deg(atan(x / 1.5)), Self.deg(atan(y / (1.5 * 1.5 + x * x).squareRoot())))
+        }
+        func box(_ path: String, _ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double) -> SceneSnapshot.ViewBox {
+            let c = [azEl(x0, y1), azEl(x1, y1), azEl(x1, y0), azEl(x0, y0)]
+            return .init(path: path, minAz: c.map(\.x).min() ?? 0, maxAz: c.map(\.x).max() ?? 0, minEl: c.map(\.y).min() ?? 0,
+                         maxEl: c.map(\.y).max() ?? 0, distance: 1.5, outline: c)
+        }
+        var boxes = [box("w", -0.5, 0.5, -0.3, 0.3)]
+        for i in 0..<5 { boxes.append(box("w/b\(i)", -0.3 + 0.15 * Double(i), -0.22 + 0.15 * Double(i), -0.25, -0.2)) }
+        let svg = viewSVG(view: .init(frame: 0, time: 0, boxes: boxes), highlight: Set(paths: (0..<5).map { "w/b\($0)" }),
+                          fov: SIMD2(60, 40), severity: .warning, center: SIMD2(35, -8), halfAz: 25)
+        let shapes = Self.shapes(svg)
+        let r = Double.pi / 180
+        let k = 240 / tan(25 * r) * min(cos(5 * r) * cos(5 * r), cos(8 * r) * cos(8 * r) * cos(5 * r))
+        let top = 150 - k * (-0.2 / 1.5 - tan(-8 * r) / cos(5 * r))
+        #expect(abs(top - 146.106) < 0.001, "\(top)")
+        for i in 0..<5 {
+            let b = try #require(shapes["w/b\(i)"])
+            #expect(abs((b.map(\.y).min() ?? 0) - top) <= 0.5, "b\(i) top \(b.map(\.y).min() ?? 0) vs \(top)")
+            let left = 240 + k * ((-0.3 + 0.15 * Double(i)) / 1.5 - tan(5 * r))
+            // Upright sides: both left corners at the same x.
+            #expect(b.filter { abs($0.x - left) <= 0.5 }.count >= 2, "b\(i) left \(left): \(b)")
+        }
+    }
+
     /// `outlines` in the saved geometry: written only when a box has one, read back alike, and a
     /// report without them (saved before) still reads, its boxes drawn from their extents.
     @Test func outlinesRoundTripThroughTheSavedGeometry() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 import Rules
 
@@ -307,66 +308,324 @@ struct ViewMeasure {
     }
 }
 
+/// How a picture of the view maps directions from the eye (azimuth right, elevation up, degrees,
+/// head frame) to its pixels, `w` × `h`.
+///
+/// Two projections (hig-rules §A4: a flat window is not a constant-angle surface):
+/// - **Perspective** (gnomonic, rectilinear: what a camera at the eye sees) for pictures at most
+///   ±60° across: the detail views (±4…30°). Straight edges stay straight, so a flat window is
+///   drawn as a quadrilateral with its elements inside it. The camera is level and turned to
+///   `facing` (the azimuth the marked entities' window or volume is seen at: `facing: viewer`
+///   turns a top-level entity about +Y towards the eye, and windows are upright), its picture
+///   shifted to `center` (a shift lens, as architecture is photographed): an upright plane facing
+///   the eye is then drawn as a rectangle, so a row of buttons at one height shares one top line
+///   and a column one left edge. Where `center` is more than 50° from that level direction, the
+///   camera points at `center` itself.
+/// - **Equirectangular** (azimuth and elevation as x and y) for wider pictures: the overview's
+///   ±100° by ±62.5° cannot be a perspective (the tangent grows without bound towards 90°). Boxes
+///   are drawn from their silhouettes (`ViewBox.outline`), each side the great-circle arc between
+///   two corners sampled until within a quarter pixel of the curve, so a flat window's straight top
+///   edge is drawn as the curve it is in these coordinates (highest straight ahead) and its
+///   elements, drawn the same way, stay inside it; a row along it follows that curve.
+/// A box without an outline (a report saved before outlines) is drawn from its azimuth/elevation
+/// extents, as before.
+struct ViewProjection {
+    let w: Double, h: Double
+    let center: SIMD2<Double>
+    let halfAz: Double
+    let perspective: Bool
+    /// Perspective: the camera's direction, right and up; pixels per unit of tangent; the
+    /// picture's centre in tangent units.
+    private let forward, right, up: SIMD3<Double>
+    private let k: Double
+    private let shift: SIMD2<Double>
+
+    init(w: Double, h: Double, center: SIMD2<Double>, halfAz: Double, facing: Double? = nil) {
+        self.w = w; self.h = h; self.center = center; self.halfAz = halfAz
+        perspective = halfAz <= 60 && halfAz > 0.01
+        let k0 = perspective ? (w / 2) / tan(halfAz * .pi / 180) : 1
+        let yaw = facing.flatMap { $0.isFinite ? $0 : nil } ?? center.x
+        let dAz = (center.x - yaw) * .pi / 180, el = center.y * .pi / 180
+        if abs(center.x - yaw) <= 50, abs(center.y) <= 50 {
+            let a = yaw * .pi / 180
+            forward = SIMD3(sin(a), 0, -cos(a))
+            right = SIMD3(cos(a), 0, sin(a))
+            up = SIMD3(0, 1, 0)
+            shift = SIMD2(tan(dAz), tan(el) / cos(dAz))
+            // The magnification at the shifted centre is 1 / cos² of its azimuth from the camera
+            // across and 1 / (cos² el · cos az) up: scaled down by the larger, so what the
+            // detail's ±halfAz holds still fits.
+            k = k0 * min(cos(dAz) * cos(dAz), cos(el) * cos(el) * cos(dAz))
+        } else {
+            let a = center.x * .pi / 180, e = min(max(center.y, -89), 89) * .pi / 180
+            forward = SIMD3(cos(e) * sin(a), sin(e), -cos(e) * cos(a))
+            right = SIMD3(cos(a), 0, sin(a))
+            up = SIMD3(-sin(e) * sin(a), cos(e), sin(e) * cos(a))
+            shift = .zero
+            k = k0
+        }
+    }
+
+    static func direction(_ az: Double, _ el: Double) -> SIMD3<Double> {
+        let a = az * .pi / 180, e = el * .pi / 180
+        return SIMD3(cos(e) * sin(a), sin(e), -cos(e) * cos(a))
+    }
+
+    /// Equirectangular x of an azimuth and y of an elevation.
+    func px(_ az: Double) -> Double { (az - center.x + halfAz) / (2 * halfAz) * w }
+    func py(_ el: Double) -> Double { (halfAz * 0.625 - (el - center.y)) / (2 * halfAz * 0.625) * h }
+
+    /// Equirectangular: the azimuth at pixel `p`.
+    private func azimuth(_ p: SIMD2<Double>) -> Double { p.x / w * 2 * halfAz + center.x - halfAz }
+
+    /// Equirectangular pixel of a direction `v`, its azimuth taken within 180° of `nearAz`.
+    private func flat(_ v: SIMD3<Double>, nearAz: Double) -> SIMD2<Double> {
+        var az = atan2(v.x, -v.z) * 180 / .pi
+        let el = atan2(v.y, (v.x * v.x + v.z * v.z).squareRoot()) * 180 / .pi
+        if nearAz.isFinite, abs(nearAz) < 1e6 { az += 360 * ((nearAz - az) / 360).rounded() }
+        return SIMD2(px(az), py(el))
+    }
+
+    /// Perspective pixel of a direction `v` (any length); nil when not in front of the picture.
+    private func camera(_ v: SIMD3<Double>) -> SIMD2<Double>? {
+        let d = (v * forward).sum()
+        guard d > 1e-9 else { return nil }
+        return SIMD2(w / 2 + k * ((v * right).sum() / d - shift.x), h / 2 - k * ((v * up).sum() / d - shift.y))
+    }
+
+    /// The pixel of a direction (azimuth, elevation); nil when behind a perspective picture.
+    func point(az: Double, el: Double) -> SIMD2<Double>? {
+        perspective ? camera(Self.direction(az, el)) : SIMD2(px(az), py(el))
+    }
+
+    /// The picture's polygon (not clipped to the picture) of the spherical polygon with corners
+    /// `corners` (azimuth, elevation), each side the great-circle arc between neighbours.
+    func polygon(_ corners: [SIMD2<Double>]) -> [SIMD2<Double>] {
+        let dirs = corners.map { Self.direction($0.x, $0.y) }
+        guard dirs.count >= 2 else { return [] }
+        if perspective {
+            // Arcs are straight here: the corners, the polygon cut where it passes behind
+            // (sides as chords, which project onto the arcs; cut just in front of the eye's plane).
+            let eps = 0.02
+            var kept: [SIMD3<Double>] = []
+            for i in dirs.indices {
+                let a = dirs[i], b = dirs[(i + 1) % dirs.count]
+                let da = (a * forward).sum() - eps, db = (b * forward).sum() - eps
+                if da >= 0 { kept.append(a) }
+                if (da >= 0) != (db >= 0) { kept.append(a + (b - a) * (da / (da - db))) }
+            }
+            return kept.compactMap(camera)
+        }
+        var out: [SIMD2<Double>] = []
+        var pa = SIMD2(px(corners[0].x), py(corners[0].y))
+        for i in dirs.indices {
+            let a = dirs[i], b = dirs[(i + 1) % dirs.count]
+            out.append(pa)
+            let pb = flat(b, nearAz: azimuth(pa))
+            arc(a, pa, b, pb, depth: 0, into: &out)
+            pa = pb
+        }
+        return out
+    }
+
+    /// Equirectangular: the points strictly between `a` and `b` on their great-circle arc, halved
+    /// until the arc's midpoint is within 0.25 px of the chord's (at most 2⁵ pieces).
+    private func arc(_ a: SIMD3<Double>, _ pa: SIMD2<Double>, _ b: SIMD3<Double>, _ pb: SIMD2<Double>, depth: Int,
+                     into out: inout [SIMD2<Double>]) {
+        let s = a + b
+        let l = (s * s).sum().squareRoot()
+        guard depth < 5, l > 1e-9 else { return }
+        let m = s / l
+        let pm = flat(m, nearAz: azimuth(pa))
+        let mid = (pa + pb) / 2
+        guard ((pm - mid) * (pm - mid)).sum() > 0.0625 else { return }
+        arc(a, pa, m, pm, depth: depth + 1, into: &out)
+        out.append(pm)
+        arc(m, pm, b, pb, depth: depth + 1, into: &out)
+    }
+
+    /// A box's polygon: its outline, or else its azimuth/elevation extents (in perspective their
+    /// sides of one elevation sampled: they are not great circles).
+    func polygon(of b: SceneSnapshot.ViewBox) -> [SIMD2<Double>] {
+        if b.outline.count >= 3 { return polygon(b.outline) }
+        return extents(minAz: b.minAz, maxAz: b.maxAz, minEl: b.minEl, maxEl: b.maxEl)
+    }
+
+    /// The region between two azimuths and two elevations.
+    func extents(minAz: Double, maxAz: Double, minEl: Double, maxEl: Double) -> [SIMD2<Double>] {
+        guard perspective else {
+            return [SIMD2(px(minAz), py(maxEl)), SIMD2(px(maxAz), py(maxEl)), SIMD2(px(maxAz), py(minEl)), SIMD2(px(minAz), py(minEl))]
+        }
+        let steps = max(1, min(16, Int(((maxAz - minAz) / 2).rounded(.up))))
+        var corners: [SIMD2<Double>] = []
+        for i in 0...steps { corners.append(SIMD2(minAz + (maxAz - minAz) * Double(i) / Double(steps), maxEl)) }
+        for i in 0...steps { corners.append(SIMD2(maxAz - (maxAz - minAz) * Double(i) / Double(steps), minEl)) }
+        return polygon(corners)
+    }
+
+    /// `points` clipped to the picture (Sutherland–Hodgman against its four sides).
+    func clipped(_ points: [SIMD2<Double>]) -> [SIMD2<Double>] {
+        var poly = points
+        for side in 0..<4 {
+            guard !poly.isEmpty else { break }
+            func inside(_ p: SIMD2<Double>) -> Bool {
+                switch side { case 0: return p.x >= 0; case 1: return p.x <= w; case 2: return p.y >= 0; default: return p.y <= h }
+            }
+            func cut(_ p: SIMD2<Double>, _ q: SIMD2<Double>) -> SIMD2<Double> {
+                let t: Double
+                switch side {
+                case 0: t = (0 - p.x) / (q.x - p.x)
+                case 1: t = (w - p.x) / (q.x - p.x)
+                case 2: t = (0 - p.y) / (q.y - p.y)
+                default: t = (h - p.y) / (q.y - p.y)
+                }
+                var r = p + (q - p) * t
+                // Exactly on the side (no 1e-14 beyond it).
+                switch side { case 0: r.x = 0; case 1: r.x = w; case 2: r.y = 0; default: r.y = h }
+                return r
+            }
+            var next: [SIMD2<Double>] = []
+            for i in poly.indices {
+                let p = poly[i], q = poly[(i + 1) % poly.count]
+                let ip = inside(p), iq = inside(q)
+                if ip { next.append(p) }
+                if ip != iq { next.append(cut(p, q)) }
+            }
+            poly = next
+        }
+        return poly
+    }
+
+    /// The part inside the picture of the straight line through `p` and `q`.
+    func across(_ p: SIMD2<Double>, _ q: SIMD2<Double>) -> (SIMD2<Double>, SIMD2<Double>)? {
+        let d = q - p
+        var t0 = -Double.infinity, t1 = Double.infinity
+        for (pv, dv, lo, hi) in [(p.x, d.x, 0.0, w), (p.y, d.y, 0.0, h)] {
+            if abs(dv) < 1e-12 {
+                guard pv >= lo, pv <= hi else { return nil }
+            } else {
+                let a = (lo - pv) / dv, b = (hi - pv) / dv
+                t0 = max(t0, min(a, b)); t1 = min(t1, max(a, b))
+            }
+        }
+        guard t0.isFinite, t1.isFinite, t0 < t1 else { return nil }
+        return (p + d * t0, p + d * t1)
+    }
+}
+
+/// The bounds (min x, min y, max x, max y) of `points`; nil when empty.
+private func bounds(_ points: [SIMD2<Double>]) -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
+    guard let first = points.first else { return nil }
+    var b = (x0: first.x, y0: first.y, x1: first.x, y1: first.y)
+    for p in points.dropFirst() { b.x0 = min(b.x0, p.x); b.y0 = min(b.y0, p.y); b.x1 = max(b.x1, p.x); b.y1 = max(b.y1, p.y) }
+    return b
+}
+
+private func points(_ p: [SIMD2<Double>]) -> String { p.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") }
+
 /// The view from the eye: azimuth right, elevation up, with the comfort field of view dashed, the
 /// marked entities labelled and the measured quantity drawn (`measure`).
-/// `center` and `halfAz` pick the window: by default ±100° by ±62.5° around straight ahead (16:10);
-/// the detail view zooms onto small marked entities.
+/// `center` and `halfAz` pick the window: by default ±100° by ±62.5° around straight ahead (16:10),
+/// equirectangular; the detail view zooms onto small marked entities in perspective
+/// (`ViewProjection`: why the two).
 func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Double>, severity: Severity,
              measure: ViewMeasure? = nil, annotate: Bool = true, center: SIMD2<Double> = .zero, halfAz: Double = 100) -> String {
     let w = 480.0, h = 300.0, foot = 22.0
-    let azRange = halfAz, elRange = halfAz * 0.625
-    func px(_ az: Double) -> Double { (az - center.x + azRange) / (2 * azRange) * w }
-    func py(_ el: Double) -> Double { (elRange - (el - center.y)) / (2 * elRange) * h }
+    // The azimuth the first marked entity's top-level window or volume is seen at (its centre's):
+    // the detail's camera faces it (`ViewProjection`).
+    var facing: Double?
+    if halfAz < 100 {
+        let roots = Dictionary(view.boxes.filter { !$0.path.contains("/") }.map { (PathKey($0.path), $0) }, uniquingKeysWith: { a, _ in a })
+        for b in view.boxes where highlight.contains(path: b.path) {
+            let root = b.path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? b.path
+            if let r = roots[PathKey(root)] { facing = r.centerAz; break }
+        }
+    }
+    let proj = ViewProjection(w: w, h: h, center: center, halfAz: halfAz, facing: facing)
     let detail = halfAz < 100
     let c = severityColor(severity), tc = severityText(severity)
     var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h + foot))\" viewBox=\"0 0 \(n(w)) \(n(h + foot))\" role=\"img\" aria-label=\"\(detail ? "detail of the view" : "view") at frame \(view.frame)\" font-family=\"system-ui,sans-serif\">\n"
     out += "<rect x=\"0\" y=\"0\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#f4f6f8\"/>\n"
-    out += "<line x1=\"\(n(px(0)))\" y1=\"0\" x2=\"\(n(px(0)))\" y2=\"\(n(h))\" stroke=\"#d5d9e0\"/>\n"
-    out += "<line x1=\"0\" y1=\"\(n(py(0)))\" x2=\"\(n(w))\" y2=\"\(n(py(0)))\" stroke=\"#d5d9e0\"/>\n"
-    out += "<rect x=\"\(n(px(-fov.x / 2)))\" y=\"\(n(py(fov.y / 2)))\" width=\"\(n(px(fov.x / 2) - px(-fov.x / 2)))\" height=\"\(n(py(-fov.y / 2) - py(fov.y / 2)))\" fill=\"none\" stroke=\"#5b5e66\" stroke-dasharray=\"6 4\"><title>comfortable field of view, \(fmt(fov.x, 0))° × \(fmt(fov.y, 0))°</title></rect>\n"
+    let fovTitle = "<title>comfortable field of view, \(fmt(fov.x, 0))° × \(fmt(fov.y, 0))°</title>"
+    if proj.perspective {
+        // Straight ahead's vertical (azimuth 0) and the horizon (elevation 0) are great circles:
+        // straight lines through two of their points.
+        let el = min(max(center.y, -80), 80), az = center.x
+        for (a, b) in [((0.0, el - 5), (0.0, el + 5)), ((az - 5, 0.0), (az + 5, 0.0))] {
+            guard let p = proj.point(az: a.0, el: a.1), let q = proj.point(az: b.0, el: b.1),
+                  let (s, e) = proj.across(p, q) else { continue }
+            out += "<line x1=\"\(n(s.x))\" y1=\"\(n(s.y))\" x2=\"\(n(e.x))\" y2=\"\(n(e.y))\" stroke=\"#d5d9e0\"/>\n"
+        }
+        // Not clipped (its sides along the picture's edges would be drawn dashed): what is beyond
+        // the picture is not shown, and the footer covers what is below.
+        let region = proj.extents(minAz: -fov.x / 2, maxAz: fov.x / 2, minEl: -fov.y / 2, maxEl: fov.y / 2)
+        if region.count >= 3 {
+            out += "<polygon points=\"\(points(region))\" fill=\"none\" stroke=\"#5b5e66\" stroke-dasharray=\"6 4\">\(fovTitle)</polygon>\n"
+        }
+    } else {
+        out += "<line x1=\"\(n(proj.px(0)))\" y1=\"0\" x2=\"\(n(proj.px(0)))\" y2=\"\(n(h))\" stroke=\"#d5d9e0\"/>\n"
+        out += "<line x1=\"0\" y1=\"\(n(proj.py(0)))\" x2=\"\(n(w))\" y2=\"\(n(proj.py(0)))\" stroke=\"#d5d9e0\"/>\n"
+        out += "<rect x=\"\(n(proj.px(-fov.x / 2)))\" y=\"\(n(proj.py(fov.y / 2)))\" width=\"\(n(proj.px(fov.x / 2) - proj.px(-fov.x / 2)))\" height=\"\(n(proj.py(-fov.y / 2) - proj.py(fov.y / 2)))\" fill=\"none\" stroke=\"#5b5e66\" stroke-dasharray=\"6 4\">\(fovTitle)</rect>\n"
+    }
     // Far first, so nearer content draws on top; marked entities last.
     // (Each box's mark looked up once, not per comparison: the same comparisons, the same order.)
     let keys = view.boxes.enumerated().map { (hot: highlight.contains(path: $0.element.path), distance: $0.element.distance, index: $0.offset) }
     let ordered = keys.sorted { a, b in
         a.hot != b.hot ? b.hot : a.distance > b.distance
     }
-    var hotBoxes: [SceneSnapshot.ViewBox] = []
+    /// A marked box as drawn: its polygon's bounds, whole (`full`) and inside the picture (`shown`).
+    struct Drawn {
+        var box: SceneSnapshot.ViewBox
+        var full: (x0: Double, y0: Double, x1: Double, y1: Double)
+        var shown: (x0: Double, y0: Double, x1: Double, y1: Double)
+        var centre: SIMD2<Double> { SIMD2((full.x0 + full.x1) / 2, (full.y0 + full.y1) / 2) }
+    }
+    var hotBoxes: [Drawn] = []
     for k in ordered {
         let b = view.boxes[k.index], hot = k.hot
-        let x0 = max(0, px(b.minAz)), x1 = min(w, px(b.maxAz))
-        let y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
-        guard x1 >= x0, y1 >= y0 else { continue }
+        let polygon = proj.polygon(of: b)
+        let inside = proj.clipped(polygon)
+        guard let full = bounds(polygon), let shown = bounds(inside) else { continue }
         let col = hot ? c : "#8e8e93"
-        out += "<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(max(x1 - x0, 1.5)))\" height=\"\(n(max(y1 - y0, 1.5)))\" fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\"><title>\(Escape.html(elidedPath(b.path))) at \(fmt(b.distance, 2)) m</title></rect>\n"
-        if hot { hotBoxes.append(b) }
+        let style = "fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\""
+        let title = "<title>\(Escape.html(elidedPath(b.path))) at \(fmt(b.distance, 2)) m</title>"
+        if shown.x1 - shown.x0 < 1.5 || shown.y1 - shown.y0 < 1.5 || inside.count < 3 {
+            // Smaller than a pixel and a half: a visible mark.
+            out += "<rect x=\"\(n(shown.x0))\" y=\"\(n(shown.y0))\" width=\"\(n(max(shown.x1 - shown.x0, 1.5)))\" height=\"\(n(max(shown.y1 - shown.y0, 1.5)))\" \(style)>\(title)</rect>\n"
+        } else {
+            out += "<polygon points=\"\(points(inside))\" \(style)>\(title)</polygon>\n"
+        }
+        if hot { hotBoxes.append(Drawn(box: b, full: full, shown: shown)) }
     }
     // The measured quantity.
     var anchor: (Double, Double)?
     if let m = measure, annotate {
-        let byPath = Dictionary(hotBoxes.map { (PathKey($0.path), $0) }, uniquingKeysWith: { a, _ in a })
+        let byPath = Dictionary(hotBoxes.map { (PathKey($0.box.path), $0) }, uniquingKeysWith: { a, _ in a })
         switch m.unit {
         case "pt", "pt_eq":
             for pair in m.pairs.prefix(60) {
                 guard let a = byPath[PathKey(pair[0])], let b = byPath[PathKey(pair[1])] else { continue }
                 let isLead = pair == m.lead
-                out += "<path d=\"M\(n(px(a.centerAz))) \(n(py(a.centerEl)))L\(n(px(b.centerAz))) \(n(py(b.centerEl)))\" stroke=\"\(isLead ? "#1d1d1f" : c)\" stroke-width=\"\(isLead ? "1.5" : "1")\" marker-start=\"none\"/>\n"
-                for e in [a, b] { out += "<circle cx=\"\(n(px(e.centerAz)))\" cy=\"\(n(py(e.centerEl)))\" r=\"2\" fill=\"#1d1d1f\"/>\n" }
-                if isLead { anchor = ((px(a.centerAz) + px(b.centerAz)) / 2, (py(a.centerEl) + py(b.centerEl)) / 2) }
+                let pa = a.centre, pb = b.centre
+                out += "<path d=\"M\(n(pa.x)) \(n(pa.y))L\(n(pb.x)) \(n(pb.y))\" stroke=\"\(isLead ? "#1d1d1f" : c)\" stroke-width=\"\(isLead ? "1.5" : "1")\" marker-start=\"none\"/>\n"
+                for p in [pa, pb] { out += "<circle cx=\"\(n(p.x))\" cy=\"\(n(p.y))\" r=\"2\" fill=\"#1d1d1f\"/>\n" }
+                if isLead { anchor = ((pa.x + pb.x) / 2, (pa.y + pb.y) / 2) }
             }
             if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])] {
                 // A dimension line under the box, across its width.
-                let x0 = px(b.minAz), x1 = px(b.maxAz), y = min(h - 4, py(b.minEl) + 6)
+                let x0 = b.full.x0, x1 = b.full.x1, y = min(h - 4, b.full.y1 + 6)
                 out += "<path d=\"M\(n(x0)) \(n(y - 3))v6M\(n(x1)) \(n(y - 3))v6M\(n(x0)) \(n(y))H\(n(x1))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\"/>\n"
                 anchor = ((x0 + x1) / 2, y + 2)
             }
         case "deg":
-            if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])] {
-                out += "<path d=\"M\(n(px(0))) \(n(py(0)))L\(n(px(b.centerAz))) \(n(py(b.centerEl)))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>\n"
-                out += "<circle cx=\"\(n(px(0)))\" cy=\"\(n(py(0)))\" r=\"3\" fill=\"#1d1d1f\"><title>straight ahead</title></circle>\n"
-                anchor = ((px(0) + px(b.centerAz)) / 2, (py(0) + py(b.centerEl)) / 2)
+            if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])], let o = proj.point(az: 0, el: 0) {
+                let e = b.centre
+                out += "<path d=\"M\(n(o.x)) \(n(o.y))L\(n(e.x)) \(n(e.y))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\"/>\n"
+                out += "<circle cx=\"\(n(o.x))\" cy=\"\(n(o.y))\" r=\"3\" fill=\"#1d1d1f\"><title>straight ahead</title></circle>\n"
+                anchor = ((o.x + e.x) / 2, (o.y + e.y) / 2)
             }
         case "m":
-            if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])] { anchor = (px(b.centerAz), py(b.maxEl) - 4) }
+            if m.lead.count == 1, let b = byPath[PathKey(m.lead[0])] { anchor = (b.centre.x, b.full.y0 - 4) }
         default: break
         }
         if let (ax, ay) = anchor {
@@ -380,25 +639,24 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
     // Labels of the marked entities: beside the box when few, else numbered with a list.
     var board = LabelBoard()
     if let (ax, ay) = anchor { board.taken.append((ax - 120, ay - 20, ax + 120, ay + 6)) }
-    let names = hotBoxes.map { $0.path }
-    if names.count <= 3 {
-        for b in hotBoxes {
-            let text = shortLabel(b.path, max: 34)
+    if hotBoxes.count <= 3 {
+        for d in hotBoxes {
+            let text = shortLabel(d.box.path, max: 34)
             let tw = Double(text.count) * 5.8 + 4
-            let x0 = max(0, px(b.minAz)), y0 = max(0, py(b.maxEl)), y1 = min(h, py(b.minEl))
+            let x0 = max(0, d.shown.x0), y0 = max(0, d.shown.y0), y1 = min(h, d.shown.y1)
             if let (x, y) = board.place([(x0, y0 - 4), (x0, y1 + 12), (max(0, x0 - tw - 4), y0 + 10)], width: tw, height: 10, bounds: (w, h)) {
                 out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"10.5\" font-weight=\"600\" fill=\"\(tc)\" stroke=\"#f4f6f8\" stroke-width=\"3\" paint-order=\"stroke\">\(Escape.html(text))</text>\n"
             }
         }
     } else {
-        for (i, b) in hotBoxes.enumerated() where i < 30 {
-            let x0 = max(0, px(b.minAz)), y0 = max(10, py(b.maxEl) - 2)
+        for (i, d) in hotBoxes.enumerated() where i < 30 {
+            let x0 = max(0, d.shown.x0), y0 = max(10, d.shown.y0 - 2)
             out += "<text x=\"\(n(x0))\" y=\"\(n(y0))\" font-size=\"9\" fill=\"\(tc)\" stroke=\"#f4f6f8\" stroke-width=\"2\" paint-order=\"stroke\">\(i + 1)</text>\n"
         }
         let listed = hotBoxes.prefix(8)
         out += "<rect x=\"2\" y=\"2\" width=\"190\" height=\"\(n(Double(listed.count + (hotBoxes.count > 8 ? 1 : 0)) * 12 + 6))\" fill=\"#fff\" fill-opacity=\"0.85\"/>\n"
-        for (i, b) in listed.enumerated() {
-            out += "<text x=\"6\" y=\"\(n(14 + Double(i) * 12))\" font-size=\"10\" fill=\"\(tc)\">\(i + 1) \(Escape.html(shortLabel(b.path, max: 30)))</text>\n"
+        for (i, d) in listed.enumerated() {
+            out += "<text x=\"6\" y=\"\(n(14 + Double(i) * 12))\" font-size=\"10\" fill=\"\(tc)\">\(i + 1) \(Escape.html(shortLabel(d.box.path, max: 30)))</text>\n"
         }
         if hotBoxes.count > 8 {
             out += "<text x=\"6\" y=\"\(n(14 + 8 * 12))\" font-size=\"10\" fill=\"\(tc)\">… and \(hotBoxes.count - 8) more</text>\n"
@@ -406,7 +664,11 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
     }
     // Footer: axes and the measurement.
     out += "<rect x=\"0\" y=\"\(n(h))\" width=\"\(n(w))\" height=\"\(n(foot))\" fill=\"#fff\"/>\n"
-    out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">azimuth \(fmt(center.x - azRange, 0))° … \(fmt(center.x + azRange, 0))°, elevation \(fmt(center.y - elRange, 0))° … \(fmt(center.y + elRange, 0))°</text>\n"
+    if proj.perspective {
+        out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">perspective around azimuth \(fmt(center.x, 0))°, elevation \(fmt(center.y, 0))°</text>\n"
+    } else {
+        out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">azimuth \(fmt(center.x - halfAz, 0))° … \(fmt(center.x + halfAz, 0))°, elevation \(fmt(center.y - halfAz * 0.625, 0))° … \(fmt(center.y + halfAz * 0.625, 0))°</text>\n"
+    }
     if let m = measure, !m.label.isEmpty {
         out += "<text x=\"\(n(w - 6))\" y=\"\(n(h + 15))\" font-size=\"10\" font-weight=\"600\" text-anchor=\"end\" fill=\"\(tc)\">\(Escape.html(m.label))</text>\n"
     }

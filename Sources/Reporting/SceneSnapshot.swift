@@ -27,14 +27,24 @@ public struct SceneSnapshot: Sendable {
         }
     }
     /// An entity as seen from the eye at one frame: its box in head-frame azimuth/elevation degrees.
+    /// `outline` (optional, empty when unknown: a report saved before it) is the box's silhouette
+    /// as the eye sees it: the directions (azimuth, elevation in degrees) of the corners of the
+    /// convex hull of its corners' directions, in order around it; each side between two of them
+    /// is the great-circle arc they span (a straight edge of the box seen from the eye). The
+    /// pictures draw boxes from it, so a flat window's straight top edge (in azimuth/elevation
+    /// a curve, highest straight ahead: hig-rules §A4) is drawn where its elements are.
     public struct ViewBox: Sendable {
         public var path: String
         public var minAz, maxAz, minEl, maxEl: Double
         public var distance: Double
-        public init(path: String, minAz: Double, maxAz: Double, minEl: Double, maxEl: Double, distance: Double) {
+        public var outline: [SIMD2<Double>]
+        public init(path: String, minAz: Double, maxAz: Double, minEl: Double, maxEl: Double, distance: Double,
+                    outline: [SIMD2<Double>] = []) {
             self.path = path; self.minAz = minAz; self.maxAz = maxAz; self.minEl = minEl; self.maxEl = maxEl
-            self.distance = distance
+            self.distance = distance; self.outline = outline
         }
+        /// The most corners an outline has (a box's silhouette has at most 6; a saved report's are capped).
+        public static let maxOutline = 8
         public var centerAz: Double { (minAz + maxAz) / 2 }
         public var centerEl: Double { (minEl + maxEl) / 2 }
     }
@@ -124,6 +134,12 @@ public struct SceneSnapshot: Sendable {
     /// (Paths are keyed by their bytes, `PathKey`.)
     public static func neighbourhood(_ boxes: [ViewBox], marked: Set<PathKey>) -> [ViewBox] {
         guard boxes.count > SceneSnapshot.maxContextBoxes + marked.count else { return boxes }
+        return neighbourhoodIndices(boxes, marked: marked).map { boxes[$0] }
+    }
+
+    /// The indices (ascending) of the boxes `neighbourhood` keeps.
+    public static func neighbourhoodIndices(_ boxes: [ViewBox], marked: Set<PathKey>) -> [Int] {
+        guard boxes.count > SceneSnapshot.maxContextBoxes + marked.count else { return Array(boxes.indices) }
         var keep = Set<PathKey>()
         for m in marked {
             let parts = m.path.split(separator: "/")
@@ -145,7 +161,46 @@ public struct SceneSnapshot: Sendable {
         }.prefix(SceneSnapshot.maxContextBoxes)
         var chosen = kept
         for c in others { chosen[c.offset] = true }
-        return boxes.indices.filter { chosen[$0] }.map { boxes[$0] }
+        return boxes.indices.filter { chosen[$0] }
+    }
+
+    /// The silhouette of a convex body with corners at `points` (head frame: x right, y up, −z
+    /// forward; the eye at the origin) as `ViewBox.outline`: the corners of the convex hull of their
+    /// directions, as azimuth/elevation degrees, in order. The directions are projected
+    /// gnomonically (a plane touching the unit sphere at their mean direction) where great circles
+    /// are straight lines, so the plane's convex hull is the spherical one. Empty when the body is
+    /// not within 85° of its mean direction (the eye inside it, or it wraps around the eye) or its
+    /// silhouette is a line or a point.
+    public static func outline(of points: [SIMD3<Double>]) -> [SIMD2<Double>] {
+        var units: [SIMD3<Double>] = []
+        units.reserveCapacity(points.count)
+        for p in points {
+            let l = (p * p).sum().squareRoot()
+            guard l.isFinite, l > 1e-9 else { return [] }
+            units.append(p / l)
+        }
+        let sum = units.reduce(SIMD3<Double>(0, 0, 0), +)
+        let sl = (sum * sum).sum().squareRoot()
+        guard units.count >= 3, sl > 1e-9 else { return [] }
+        let m = sum / sl
+        // A basis of the tangent plane: e1 horizontal-ish, e2 = m × e1.
+        let helper = abs(m.y) < 0.9 ? SIMD3<Double>(0, 1, 0) : SIMD3<Double>(1, 0, 0)
+        var e1 = SIMD3(helper.y * m.z - helper.z * m.y, helper.z * m.x - helper.x * m.z, helper.x * m.y - helper.y * m.x)
+        e1 /= (e1 * e1).sum().squareRoot()
+        let e2 = SIMD3(m.y * e1.z - m.z * e1.y, m.z * e1.x - m.x * e1.z, m.x * e1.y - m.y * e1.x)
+        let cosLimit = 0.0872  // cos 85°
+        var plane: [SIMD2<Double>] = []
+        for u in units {
+            let d = (u * m).sum()
+            guard d > cosLimit else { return [] }
+            plane.append(SIMD2((u * e1).sum() / d, (u * e2).sum() / d))
+        }
+        let hull = convexHullIndices(plane)
+        guard hull.count >= 3 else { return [] }
+        return hull.map { i in
+            let u = units[i]
+            return SIMD2(atan2(u.x, -u.z) * 180 / .pi, atan2(u.y, (u.x * u.x + u.z * u.z).squareRoot()) * 180 / .pi)
+        }
     }
 
     /// The index of the path sample nearest frame `f` (nil without a path).
@@ -186,11 +241,14 @@ extension SceneSnapshot {
                          ("outline", .array(f.outline.map(Self.point)))])
             })),
             ("views", .array(views.keys.sorted().compactMap { views[$0] }.map { v in
+                // `outlines` (one list of [azimuth, elevation] corners per box, in the boxes' order)
+                // only when a box has one: a snapshot without them writes what it wrote before.
                 .object([("frame", .int(v.frame)), ("time", Self.num(v.time)),
                          ("boxes", .array(v.boxes.map { b in
                              .array([.string(b.path), Self.num(b.minAz), Self.num(b.maxAz), Self.num(b.minEl),
                                      Self.num(b.maxEl), Self.num(b.distance)])
-                         }))])
+                         }))] + (v.boxes.contains { !$0.outline.isEmpty }
+                            ? [("outlines", .array(v.boxes.map { .array($0.outline.map(Self.point)) }))] : []))
             })),
             ("series", .array(series.map { s in
                 .object([("quantity", .string(s.quantity)), ("entity", JSON.optional(s.entity)), ("unit", .string(s.unit)),
@@ -247,10 +305,18 @@ extension SceneSnapshot {
         var views: [Int: View] = [:]
         for x in list("views", cap: Self.maxViews) {
             guard let v = x as? [String: Any], let f = i(v["frame"]) else { continue }
-            let boxes = ((v["boxes"] as? [Any]) ?? []).prefix(Self.maxContextBoxes + 200).compactMap { b -> ViewBox? in
+            // `outlines` is optional (reports saved before it have none): an outline with a bad
+            // point, or fewer than 3, is left out (the box is drawn from its extents).
+            let outlines = (v["outlines"] as? [Any]) ?? []
+            let boxes = ((v["boxes"] as? [Any]) ?? []).prefix(Self.maxContextBoxes + 200).enumerated().compactMap { k, b -> ViewBox? in
                 guard let a = b as? [Any], a.count == 6, let p = a[0] as? String, let a0 = d(a[1]), let a1 = d(a[2]),
                       let e0 = d(a[3]), let e1 = d(a[4]), let dist = d(a[5]) else { return nil }
-                return ViewBox(path: p, minAz: a0, maxAz: a1, minEl: e0, maxEl: e1, distance: dist)
+                var outline: [SIMD2<Double>] = []
+                if k < outlines.count, let list = outlines[k] as? [Any], (3...ViewBox.maxOutline).contains(list.count) {
+                    let points = list.compactMap(pt)
+                    if points.count == list.count { outline = points }
+                }
+                return ViewBox(path: p, minAz: a0, maxAz: a1, minEl: e0, maxEl: e1, distance: dist, outline: outline)
             }
             views[f] = View(frame: f, time: d(v["time"]) ?? 0, boxes: boxes)
         }
@@ -293,4 +359,28 @@ extension SceneSnapshot {
         out.replay = replay
         return out
     }
+}
+
+/// The indices of the convex hull of `points` (Andrew's monotone chain), counter-clockwise, without
+/// collinear or repeated points; fewer than 3 when they span no area.
+func convexHullIndices(_ points: [SIMD2<Double>]) -> [Int] {
+    let order = points.indices.filter { points[$0].x.isFinite && points[$0].y.isFinite }.sorted {
+        let a = points[$0], b = points[$1]
+        return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : $0 < $1
+    }
+    guard order.count >= 3 else { return order }
+    func cross(_ o: Int, _ a: Int, _ b: Int) -> Double {
+        let o = points[o], a = points[a], b = points[b]
+        return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+    }
+    var lower: [Int] = [], upper: [Int] = []
+    for i in order {
+        while lower.count >= 2, cross(lower[lower.count - 2], lower[lower.count - 1], i) <= 1e-12 { lower.removeLast() }
+        lower.append(i)
+    }
+    for i in order.reversed() {
+        while upper.count >= 2, cross(upper[upper.count - 2], upper[upper.count - 1], i) <= 1e-12 { upper.removeLast() }
+        upper.append(i)
+    }
+    return Array(lower.dropLast() + upper.dropLast())
 }

@@ -67,8 +67,11 @@ import Rules
         let x = v(["k/a", "k/b"], 44, 60, "pt")
         let svg = viewSVG(view: view, highlight: ["k/a", "k/b"], fov: SIMD2(60, 40), severity: .error,
                           measure: ViewMeasure(group: foldViolations([x])[0], lead: x), center: SIMD2(0.25, 0), halfAz: 5)
-        // Centres −1° and 1.5° in a ±5° window around 0.25° 480 px wide: x = (az − 0.25 + 5) / 10 · 480.
-        #expect(svg.contains("M180.0 150.0L300.0 150.0"))
+        // A ±5° detail is a perspective around 0.25° (`ViewProjection`): x = 240 + 240 · tan(az − 0.25°)
+        // / tan 5°, at elevation 0 (a box without an outline is drawn from its extents, its centre
+        // the middle of what is drawn): k/a from −2.25° to −0.25°, x 240 + 2743.2 · (−0.039290
+        // − 0.004363) / 2 = 180.12; k/b from 0.25° to 2.25°, 299.88; both at y = 150.
+        #expect(svg.contains("M180.1 150.0L299.9 150.0"))
         #expect(svg.contains(">44 pt ↔ 60 pt needed</text>"))
         #expect(svg.contains(">k/a</text>") && svg.contains(">k/b</text>"))
     }

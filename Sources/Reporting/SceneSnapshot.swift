@@ -363,7 +363,7 @@ extension SceneSnapshot {
 
 /// The indices of the convex hull of `points` (Andrew's monotone chain), counter-clockwise, without
 /// collinear or repeated points; fewer than 3 when they span no area.
-func convexHullIndices(_ points: [SIMD2<Double>]) -> [Int] {
+public func convexHullIndices(_ points: [SIMD2<Double>]) -> [Int] {
     let order = points.indices.filter { points[$0].x.isFinite && points[$0].y.isFinite }.sorted {
         let a = points[$0], b = points[$1]
         return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : $0 < $1

@@ -177,19 +177,5 @@ extension SpatialCheck {
 /// Convex hull of points in the plane (Andrew's monotone chain), counter-clockwise, without
 /// repeated or collinear points; fewer than 3 points when they are all on a line.
 func convexHull(_ points: [SIMD2<Double>]) -> [SIMD2<Double>] {
-    let p = points.filter { $0.x.isFinite && $0.y.isFinite }.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
-    guard p.count >= 3 else { return p }
-    func cross(_ o: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
-        (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
-    }
-    var lower: [SIMD2<Double>] = [], upper: [SIMD2<Double>] = []
-    for q in p {
-        while lower.count >= 2, cross(lower[lower.count - 2], lower[lower.count - 1], q) <= 1e-12 { lower.removeLast() }
-        lower.append(q)
-    }
-    for q in p.reversed() {
-        while upper.count >= 2, cross(upper[upper.count - 2], upper[upper.count - 1], q) <= 1e-12 { upper.removeLast() }
-        upper.append(q)
-    }
-    return Array(lower.dropLast() + upper.dropLast())
+    convexHullIndices(points).map { points[$0] }
 }

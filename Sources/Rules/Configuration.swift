@@ -137,7 +137,7 @@ public struct RuleConfiguration: Sendable {
     }
 
     /// What the configuration changes of the catalog's defaults, one line each in rule-id order:
-    /// "target-center-spacing off", "target-center-spacing centerSpacing 1 pt (default 60 pt)",
+    /// "target-center-spacing off", "target-center-spacing threshold (centerSpacing) 1 pt (default 60 pt)",
     /// "target-no-overlap severity info (default warning)". Reports print them so that a reviewer
     /// sees a change that weakens the gate (issue 16's outside trial: a committed config that
     /// turned rules off or a threshold down left no trace). `ignore` entries are reported with
@@ -154,7 +154,9 @@ public struct RuleConfiguration: Sendable {
             if let t = s.threshold, let key = meta.thresholdKey { values[key] = t }
             for p in meta.parameters {
                 guard let v = values[p.key], v != p.defaultValue else { continue }
-                out.append("\(id) \(p.key) \(fmt(v)) \(p.unit) (default \(fmt(p.defaultValue)) \(p.unit))")
+                // Named as written: `threshold` (what `init` writes) with the parameter it sets.
+                let name = s.threshold != nil && p.key == meta.thresholdKey ? "threshold (\(p.key))" : p.key
+                out.append("\(id) \(name) \(fmt(v)) \(p.unit) (default \(fmt(p.defaultValue)) \(p.unit))")
             }
         }
         return out

@@ -1911,11 +1911,14 @@ final class SceneBuilder {
                     let vs = max(box.x, box.y, box.z)
                     r.warning(entities[i].location,
                               "model '\(entities[i].path)' is \(Self.metres(largest)) across at rest, more than twice its volume '\(entities[v].path)' (\(Self.metres(vs))): visionOS clips a volume's content at its bounds, so most of it will not be seen",
-                              hint: "scale the model down (×\(Reader.format((vs / largest * 1000).rounded() / 1000)) of its size fits it) or size the volume for it" + (entities[i].asset.map { "; units used: \($0.unitReason)" } ?? ""))
+                              hint: "scale the model down (×\(Reader.format((vs / largest * 1000).rounded() / 1000)) of its size fits it) or size the volume for it"
+                                + (Self.unitSuggestion(largest, entities[i].asset).map { "; if the file is not in metres, \($0)" } ?? "")
+                                + (entities[i].asset.map { "; units used: \($0.unitReason)" } ?? ""))
                 }
                 if largest > 50 {
+                    let suggestion = Self.unitSuggestion(largest, entities[i].asset)
                     r.warning(entities[i].location,
-                              "asset of model '\(entities[i].path)' looks like it is not in metres (\(Self.metres(largest)) long); set assetUnits",
+                              "asset of model '\(entities[i].path)' looks like it is not in metres (\(Self.metres(largest)) long); set assetUnits" + (suggestion.map { " (\($0))" } ?? ""),
                               hint: entities[i].asset.map { "units used: \($0.unitReason)" })
                 } else if largest < 0.001 {
                     r.warning(entities[i].location,
@@ -1924,6 +1927,22 @@ final class SceneBuilder {
                 }
             }
         }
+    }
+
+    /// What `assetUnits: centimeters` or `millimeters` would make a model now `largest` metres long,
+    /// read at `asset.unitScale` metres per file unit: "assetUnits: centimeters makes it 1.55 m
+    /// (millimeters: 0.155 m)", for those that give 1 cm to 10 m; nil when neither does.
+    static func unitSuggestion(_ largest: Double, _ asset: AssetUse?) -> String? {
+        let scale = asset?.unitScale ?? 1
+        guard scale > 0, scale.isFinite, largest.isFinite else { return nil }
+        let options = [UnitName.centimeters, .millimeters].compactMap { u -> (UnitName, Double)? in
+            let size = largest / scale * u.metres
+            return size >= 0.01 && size <= 10 ? (u, size) : nil
+        }
+        guard let first = options.first else { return nil }
+        let size = { (x: Double) in x >= 1 ? Self.metres(x) : "\(Reader.format((x * 1000).rounded() / 1000)) m" }
+        let other = options.dropFirst().map { " (\($0.0.rawValue): \(size($0.1)))" }.joined()
+        return "assetUnits: \(first.0.rawValue) makes it \(size(first.1))\(other)"
     }
 
     /// `t.isFinite`.

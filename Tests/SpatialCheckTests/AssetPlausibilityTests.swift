@@ -53,7 +53,7 @@ import SpatialModel
                                  + "    children:\n      - {id: statue, kind: model, asset: statue.obj}\n")
         let note = try #require(big.warnings.first { $0.message.contains("more than twice its volume") })
         #expect(note.message == "model 'vol/statue' is 3 m across at rest, more than twice its volume 'vol' (0.6 m): visionOS clips a volume's content at its bounds, so most of it will not be seen")
-        #expect(note.hint?.hasPrefix("scale the model down (×0.2 of its size fits it) or size the volume for it") == true, "\(note.hint ?? "")")
+        #expect(note.hint?.hasPrefix("scale the model down (×0.2 of its size fits it) or size the volume for it; if the file is not in metres, assetUnits: centimeters makes it 0.03 m;") == true, "\(note.hint ?? "")")
         #expect(note.location?.line == 8)
         let small = try Self.scene("  - id: vol\n    kind: volume\n    position: [0, 1, -1.5]\n    size: [0.6, 0.6, 0.6]\n"
                                    + "    children:\n      - {id: bust, kind: model, asset: bust.obj}\n")

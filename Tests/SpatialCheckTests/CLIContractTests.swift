@@ -278,7 +278,7 @@ import Foundation
         let json = try run(["validate", "player.scene.yaml", "--format", "json", "--fail-on", "never"], cwd: dir)
         let settings = try #require((try object(json.stdout))["settings"] as? [String: Any])
         // depth-min-reading-distance's default severity is warning: no change. Rule-id order.
-        let changes = ["fov-important-centered off", "target-center-spacing centerSpacing 1 pt (default 60 pt)",
+        let changes = ["fov-important-centered off", "target-center-spacing threshold (centerSpacing) 1 pt (default 60 pt)",
                        "target-no-overlap severity info (default error)"]
         #expect(settings["configurationChanges"] as? [String] == changes)
         let line = "the configuration changes 3 defaults of the rule catalog: " + changes.joined(separator: "; ")

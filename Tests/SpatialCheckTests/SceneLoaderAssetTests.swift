@@ -74,6 +74,9 @@ import SpatialModel
             """)
         #expect(s3.warnings.count == 1)
         #expect(s3.warnings.first?.message.contains("not in metres (200 m long); set assetUnits") == true)
+        // With the unit that makes it a plausible size: 2 file units as centimetres are 0.02 m
+        // (as millimetres 0.002 m, under 1 cm: not offered).
+        #expect(s3.warnings.first?.message.hasSuffix("set assetUnits (assetUnits: centimeters makes it 0.02 m)") == true, "\(s3.warnings.first?.message ?? "")")
         #expect(s3.warnings.first?.location == SourceLocation(line: 3, column: 5))
     }
 

@@ -324,10 +324,17 @@ public struct Simulator: Sendable {
     /// The looping animations whose restart jumps (`loopJumps`): a track whose first and last keys
     /// differ (a rotation up to sign), with a period of at least two frames (a shorter loop has no
     /// frame-to-frame motion to keep), and the entities whose node or geometry lies under a node
-    /// it drives.
+    /// it drives. Found per driven subtree, not per entity: the entities whose node is in it
+    /// (a binary search of the entities sorted by node) and those on its root's ancestors whose
+    /// geometry reaches into it (nodes are in pre-order, so a subtree is a range, and an entity's
+    /// geometry, inside its own subtree, meets another subtree only from an ancestor); a scene of 1,000 looping entities among 10,000
+    /// took 337 M instructions when every animation looked at every entity.
     static func loopJumps(_ scene: Scene, entityNode: [Int32], geomBegin: [Int32], geomEnd: [Int32]) -> [(anim: Int, entities: [Int32])] {
         let nodes = scene.nodes
         var out: [(anim: Int, entities: [Int32])] = []
+        var byNode: [(node: Int32, entity: Int32)]?
+        var atNode: [Int32: [Int32]] = [:]
+        var mark = [Int](repeating: -1, count: entityNode.count)
         for (a, anim) in scene.animations.enumerated() where anim.loop && scene.plays(anim) {
             let period = anim.speed.isFinite && anim.speed != 0 ? anim.duration / abs(anim.speed) : 0
             guard period.isFinite, period >= 2 / scene.frameRate else { continue }
@@ -340,20 +347,35 @@ public struct Simulator: Sendable {
                 let x = a.normalized, y = b.normalized
                 return abs(x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w) < 1 - 1e-12
             }
-            var driven = [Bool](repeating: false, count: nodes.count)
+            var ents: [Int32] = []
+            func add(_ e: Int32) {
+                guard mark[Int(e)] != a else { return }
+                mark[Int(e)] = a
+                ents.append(e)
+            }
             for ch in anim.channels where ch.node >= 0 && ch.node < nodes.count {
                 guard differ(ch.positions.first?.value, ch.positions.last?.value) || differ(ch.scales.first?.value, ch.scales.last?.value)
                         || turns(ch.rotations.first?.value, ch.rotations.last?.value) else { continue }
-                for n in ch.node..<min(max(nodes[ch.node].subtreeEnd, ch.node + 1), nodes.count) { driven[n] = true }
-            }
-            var ents: [Int32] = []
-            for e in entityNode.indices {
-                let n = Int(entityNode[e])
-                if (n >= 0 && n < driven.count && driven[n]) || (Int(geomBegin[e])..<Int(geomEnd[e])).contains(where: { driven[$0] }) {
-                    ents.append(Int32(e))
+                if byNode == nil {
+                    let list = entityNode.indices.filter { entityNode[$0] >= 0 }.map { (node: entityNode[$0], entity: Int32($0)) }
+                    byNode = list.sorted { $0.node != $1.node ? $0.node < $1.node : $0.entity < $1.entity }
+                    for (n, e) in list { atNode[n, default: []].append(e) }
+                }
+                let list = byNode ?? []
+                let lo = ch.node, hi = min(max(nodes[ch.node].subtreeEnd, lo + 1), nodes.count)
+                // Entities whose node is in [lo, hi).
+                var i = 0, j = list.count
+                while i < j { let m = (i + j) / 2; if Int(list[m].node) < lo { i = m + 1 } else { j = m } }
+                while i < list.count, Int(list[i].node) < hi { add(list[i].entity); i += 1 }
+                // Entities above it whose geometry holds it.
+                var p = nodes[lo].parent
+                var steps = 0
+                while let q = p, q >= 0, q < nodes.count, steps < nodes.count {
+                    for e in atNode[Int32(q)] ?? [] where Int(geomBegin[Int(e)]) < hi && lo < Int(geomEnd[Int(e)]) { add(e) }
+                    p = nodes[q].parent; steps += 1
                 }
             }
-            if !ents.isEmpty { out.append((a, ents)) }
+            if !ents.isEmpty { out.append((a, ents.sorted())) }
         }
         return out
     }

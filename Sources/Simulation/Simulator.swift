@@ -64,9 +64,10 @@ public struct Simulator: Sendable {
     private let entityMoves: [Bool]
     /// Looping animations that end somewhere else than they start, so each restart moves their
     /// content in one frame from the last key's pose to the first's (a pop, not motion): the
-    /// animation, its period in scene seconds, and the entities it drives. In a restart frame
-    /// those entities keep the previous frame's velocities (`run`).
-    private let loopJumps: [(anim: Int, entities: [Int32])]
+    /// animation's speed and length (its laps are `t · speed / duration`, as `clipTime` wraps it)
+    /// and the entities it drives. In a restart frame those entities keep the previous frame's
+    /// velocities (`run`).
+    private let loopJumps: [(speed: Double, duration: Double, entities: [Int32])]
     /// Whether a frame whose quantities cannot differ from the previous frame's keeps them instead
     /// of recomputing them (see `run`); off, every frame computes them (tests compare the two).
     var reusesStillFrames = true
@@ -324,17 +325,23 @@ public struct Simulator: Sendable {
     /// The looping animations whose restart jumps (`loopJumps`): a track whose first and last keys
     /// differ (a rotation up to sign), with a period of at least two frames (a shorter loop has no
     /// frame-to-frame motion to keep), and the entities whose node or geometry lies under a node
-    /// it drives. Found per driven subtree, not per entity: the entities whose node is in it
-    /// (a binary search of the entities sorted by node) and those on its root's ancestors whose
-    /// geometry reaches into it (nodes are in pre-order, so a subtree is a range, and an entity's
-    /// geometry, inside its own subtree, meets another subtree only from an ancestor); a scene of 1,000 looping entities among 10,000
-    /// took 337 M instructions when every animation looked at every entity.
-    static func loopJumps(_ scene: Scene, entityNode: [Int32], geomBegin: [Int32], geomEnd: [Int32]) -> [(anim: Int, entities: [Int32])] {
+    /// it drives. Found per driven subtree, not per entity: the entities whose node is in it and
+    /// those on its root's ancestors whose geometry reaches into it, by binary searches of the
+    /// entities sorted by node (nodes are in pre-order, so a subtree is a range, and an entity's
+    /// geometry, inside its own subtree, meets another subtree only from an ancestor). A scene of
+    /// 1,000 looping entities among 10,000 took 342 M instructions when every animation looked at
+    /// every entity.
+    static func loopJumps(_ scene: Scene, entityNode: [Int32], geomBegin: [Int32], geomEnd: [Int32]) -> [(speed: Double, duration: Double, entities: [Int32])] {
         let nodes = scene.nodes
-        var out: [(anim: Int, entities: [Int32])] = []
+        var out: [(speed: Double, duration: Double, entities: [Int32])] = []
         var byNode: [(node: Int32, entity: Int32)]?
-        var atNode: [Int32: [Int32]] = [:]
         var mark = [Int](repeating: -1, count: entityNode.count)
+        /// The first index of `list` whose node is at least `n`.
+        func first(_ list: [(node: Int32, entity: Int32)], atLeast n: Int) -> Int {
+            var i = 0, j = list.count
+            while i < j { let m = (i + j) / 2; if Int(list[m].node) < n { i = m + 1 } else { j = m } }
+            return i
+        }
         for (a, anim) in scene.animations.enumerated() where anim.loop && scene.plays(anim) {
             let period = anim.speed.isFinite && anim.speed != 0 ? anim.duration / abs(anim.speed) : 0
             guard period.isFinite, period >= 2 / scene.frameRate else { continue }
@@ -357,25 +364,28 @@ public struct Simulator: Sendable {
                 guard differ(ch.positions.first?.value, ch.positions.last?.value) || differ(ch.scales.first?.value, ch.scales.last?.value)
                         || turns(ch.rotations.first?.value, ch.rotations.last?.value) else { continue }
                 if byNode == nil {
-                    let list = entityNode.indices.filter { entityNode[$0] >= 0 }.map { (node: entityNode[$0], entity: Int32($0)) }
-                    byNode = list.sorted { $0.node != $1.node ? $0.node < $1.node : $0.entity < $1.entity }
-                    for (n, e) in list { atNode[n, default: []].append(e) }
+                    byNode = entityNode.indices.filter { entityNode[$0] >= 0 }.map { (node: entityNode[$0], entity: Int32($0)) }
+                        .sorted { $0.node != $1.node ? $0.node < $1.node : $0.entity < $1.entity }
                 }
                 let list = byNode ?? []
                 let lo = ch.node, hi = min(max(nodes[ch.node].subtreeEnd, lo + 1), nodes.count)
                 // Entities whose node is in [lo, hi).
-                var i = 0, j = list.count
-                while i < j { let m = (i + j) / 2; if Int(list[m].node) < lo { i = m + 1 } else { j = m } }
+                var i = first(list, atLeast: lo)
                 while i < list.count, Int(list[i].node) < hi { add(list[i].entity); i += 1 }
-                // Entities above it whose geometry holds it.
+                // Entities above it whose geometry reaches into it.
                 var p = nodes[lo].parent
                 var steps = 0
                 while let q = p, q >= 0, q < nodes.count, steps < nodes.count {
-                    for e in atNode[Int32(q)] ?? [] where Int(geomBegin[Int(e)]) < hi && lo < Int(geomEnd[Int(e)]) { add(e) }
+                    var k = first(list, atLeast: q)
+                    while k < list.count, Int(list[k].node) == q {
+                        let e = list[k].entity
+                        if Int(geomBegin[Int(e)]) < hi && lo < Int(geomEnd[Int(e)]) { add(e) }
+                        k += 1
+                    }
                     p = nodes[q].parent; steps += 1
                 }
             }
-            if !ents.isEmpty { out.append((a, ents.sorted())) }
+            if !ents.isEmpty { out.append((anim.speed, anim.duration, ents.sorted())) }
         }
         return out
     }
@@ -585,8 +595,7 @@ public struct Simulator: Sendable {
                 kept.removeAll(keepingCapacity: true)
                 if i > 0 {
                     for jump in loopJumps {
-                        let anim = scene.animations[jump.anim]
-                        let laps = { (time: Double) in (time * anim.speed / anim.duration).rounded(.down) }
+                        let laps = { (time: Double) in (time * jump.speed / jump.duration).rounded(.down) }
                         guard laps(t) != laps(Double(i - 1) / frameRate) else { continue }
                         for e in jump.entities {
                             let k = Int(e)

@@ -380,10 +380,10 @@ struct ViewProjection {
 
     /// Equirectangular pixel of a direction `v`, its azimuth taken within 180° of `nearAz`.
     private func flat(_ v: SIMD3<Double>, nearAz: Double) -> SIMD2<Double> {
-        var az = atan2(v.x, -v.z) * 180 / .pi
-        let el = atan2(v.y, (v.x * v.x + v.z * v.z).squareRoot()) * 180 / .pi
+        let d = SceneSnapshot.azimuthElevation(v)
+        var az = d.x
         if nearAz.isFinite, abs(nearAz) < 1e6 { az += 360 * ((nearAz - az) / 360).rounded() }
-        return SIMD2(px(az), py(el))
+        return SIMD2(px(az), py(d.y))
     }
 
     /// Perspective pixel of a direction `v` (any length); nil when not in front of the picture.

@@ -197,10 +197,13 @@ public struct SceneSnapshot: Sendable {
         }
         let hull = convexHullIndices(plane)
         guard hull.count >= 3 else { return [] }
-        return hull.map { i in
-            let u = units[i]
-            return SIMD2(atan2(u.x, -u.z) * 180 / .pi, atan2(u.y, (u.x * u.x + u.z * u.z).squareRoot()) * 180 / .pi)
-        }
+        return hull.map { azimuthElevation(units[$0]) }
+    }
+
+    /// The azimuth (right of −z) and elevation (above the x–z plane) of the head-frame direction
+    /// `v`, in degrees: the coordinates of `ViewBox` and its outline.
+    public static func azimuthElevation(_ v: SIMD3<Double>) -> SIMD2<Double> {
+        SIMD2(atan2(v.x, -v.z) * 180 / .pi, atan2(v.y, (v.x * v.x + v.z * v.z).squareRoot()) * 180 / .pi)
     }
 
     /// The index of the path sample nearest frame `f` (nil without a path).

@@ -75,9 +75,8 @@ extension SpatialCheck {
                 for c in q.boxCorners(e) {
                     let v = inverse.act(c - q.headPosition)
                     if -v.z > 1e-6 { inFront = true }
-                    let az = degrees(atan2(v.x, -v.z))
-                    let el = degrees(atan2(v.y, (v.x * v.x + v.z * v.z).squareRoot()))
-                    minAz = min(minAz, az); maxAz = max(maxAz, az); minEl = min(minEl, el); maxEl = max(maxEl, el)
+                    let d = SceneSnapshot.azimuthElevation(v)
+                    minAz = min(minAz, d.x); maxAz = max(maxAz, d.x); minEl = min(minEl, d.y); maxEl = max(maxEl, d.y)
                 }
                 guard inFront, maxAz - minAz < 180 else { continue }
                 boxes.append(.init(path: scene.entities[e].path, minAz: minAz, maxAz: maxAz,

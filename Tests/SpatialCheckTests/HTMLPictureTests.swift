@@ -117,7 +117,7 @@ import Rules
     }
 
     /// `validate --format html` of a scene written to a temporary file.
-    private static func validateHTML(_ scene: String) throws -> SpatialCheck.Validation {
+    static func validateHTML(_ scene: String) throws -> SpatialCheck.Validation {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("html-scene-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -208,8 +208,7 @@ import Rules
     /// in metres) is outlined by its four corners, at azimuth ±atan(w / 1.5) and elevation
     /// ±atan(h / √(1.5² + w²)) (to 0.05°: the window's thickness).
     @Test func captureRecordsOutlines() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outline-\(UUID().uuidString).scene.yaml").path
-        try """
+        let run = try HTMLPictureTests.validateHTML("""
             format: spatialscene/1
             entities:
               - id: browser
@@ -219,11 +218,7 @@ import Rules
                 elements:
                   - {id: url, role: textField, frame: [340, 0, 600, 28], label: Address}
                   - {id: go, role: button, frame: [1250, 0, 30, 20], label: Go}
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = SpatialCheck.ValidateOptions()
-        options.format = .html
-        let run = SpatialCheck.runValidation(paths: [path], options: options)
+            """)
         let snap = try #require(run.snapshots.values.first)
         let view = try #require(snap.views.values.first)
         let window = try #require(view.boxes.first { $0.path == "browser" })

@@ -115,7 +115,7 @@ public enum AssetImporter {
                     message = message.replacingOccurrences(of: resolvedPath, with: displayPath)
                     if message.isEmpty { message = "unknown error" }
                     if let detail = containerProblem(path: resolvedPath, ext: ext) { message += " (\(detail))" }
-                    throw fail("assimp could not import the asset: " + message)
+                    throw fail("assimp could not import the asset: " + message, hint: importHint(message: message, ext: ext))
                 }
                 defer { aiReleaseImport(scene) }
                 if let refused = files.textureDiagnostic(scene: scene, displayPath: displayPath) { throw refused }
@@ -125,6 +125,15 @@ public enum AssetImporter {
                 return try converter.convert()
             }
         }
+    }
+
+    /// The hint for a file assimp refused: `hint`, or for a COLLADA file whose numbers assimp could
+    /// not parse, what is known to cause it. assimp 5.2's COLLADA reader fails on numbers padded
+    /// with spaces inside an element (`<matrix>  0.0 0.0 …  </matrix>`, which other readers
+    /// accept), so "it opens in Blender" is no help there: re-exporting is.
+    static func importHint(message: String, ext: String) -> String {
+        guard ext == "dae", message.contains("as a real number") else { return hint }
+        return "assimp \(versionMajorMinor)'s COLLADA reader fails on numbers padded with spaces inside an element, which other tools read: re-export the model as glTF/GLB or USDZ (e.g. from Blender) and reference that file"
     }
 
     /// Checks that need no importer: the path leads to a regular file (a FIFO, socket or device

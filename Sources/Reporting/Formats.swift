@@ -374,7 +374,7 @@ extension Report {
                 if g.isFolded {
                     let place = g.container.isEmpty ? "in the scene" : "in \(Escape.markdownCode(g.container))"
                     out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(g.count) \(foldNoun(g.members)) \(place) (listed below) "
-                    if g.members.allSatisfy({ isYesNo(unit: $0.unit, $0.measured, $0.threshold) }) {
+                    if g.members.allSatisfy({ numbersSayNothing(unit: $0.unit, $0.measured, $0.threshold) }) {
                         out += "|  |  | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
                     } else {
                         out += "| \(withUnit(range(g.measuredRange), 0.5, unit: unit)) | \(withUnit(range(g.thresholdRange), 0.5, unit: unit)) | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
@@ -382,7 +382,7 @@ extension Report {
                 } else {
                     out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
                     let shown = fmtMeasure(v.measured, v.threshold)
-                    let numbers = isYesNo(unit: v.unit, v.measured, v.threshold) ? "  |  |"
+                    let numbers = numbersSayNothing(unit: v.unit, v.measured, v.threshold) ? "  |  |"
                         : " \(withUnit(shown.measured, v.measured, unit: unit)) | \(withUnit(shown.threshold, v.threshold, unit: unit)) |"
                     out += "|\(numbers) \(spans(v)) | \(v.location.map { String($0.line) } ?? "") |"
                 }
@@ -402,7 +402,7 @@ extension Report {
                 out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
                 for m in g.members.prefix(k) {
                     out += "- \(m.markdownEntities): "
-                    if !isYesNo(unit: m.unit, m.measured, m.threshold) { out += "\(withUnit(fmtValue(m.measured), m.measured, unit: Escape.markdown(m.unit))), " }
+                    if !numbersSayNothing(unit: m.unit, m.measured, m.threshold) { out += "\(withUnit(fmtValue(m.measured), m.measured, unit: Escape.markdown(m.unit))), " }
                     out += "frames \(spans(m))"
                     out += "\(m.location.map { ", line \($0.line)" } ?? "")\n"
                 }

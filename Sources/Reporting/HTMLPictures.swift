@@ -301,8 +301,10 @@ struct ViewMeasure {
             return lead.count == 2 ? "\(m) \(unit) ↔ \(t) \(unit) needed" : "\(m) \(unit), \(t) \(unit) needed"
         case "deg": return "\(m)° off-axis, limit \(t)°"
         case "m": return "\(m) m, limit \(t) m"
-        // A yes/no check's numbers say nothing (`isYesNo`); another count is a whole number.
-        case "count": return isYesNo(unit: unit, measured, threshold) ? "" : "\(m), threshold \(t)"
+        // A yes/no check's numbers, a count or a duration against 0, say nothing (`numbersSayNothing`);
+        // another count is a whole number.
+        case _ where numbersSayNothing(unit: unit, measured, threshold): return ""
+        case "count": return "\(m), threshold \(t)"
         default: return "measured \(m) \(unit), threshold \(t) \(unit)"
         }
     }

@@ -319,7 +319,7 @@ extension Report {
             out += "<p><b>\(Escape.html(who))</b>: \(Escape.html(elidingPaths(in: first.message, first.entities + [g.container])))</p>\n"
             let shown = fmtMeasure(first.measured, first.threshold)
             out += "<p class=\"measure\">"
-            if !isYesNo(unit: first.unit, first.measured, first.threshold) {
+            if !numbersSayNothing(unit: first.unit, first.measured, first.threshold) {
                 let unit = Escape.html(first.unit)
                 out += "measured <b>\(withUnit(shown.measured, first.measured, unit: unit))</b>, threshold \(withUnit(shown.threshold, first.threshold, unit: unit))"
                 if first.borderline { out += " (borderline)" }
@@ -368,10 +368,10 @@ extension Report {
             for v in g.members.prefix(200) {
                 // Each member's place in the scene file, as the text report's "(line N)".
                 let place = v.location.map { "<code>\(Escape.html(elidedPath(s.path))):\($0.line):\($0.column)</code>" } ?? ""
-                let yesNo = isYesNo(unit: v.unit, v.measured, v.threshold), unit = Escape.html(v.unit)
+                let quiet = numbersSayNothing(unit: v.unit, v.measured, v.threshold), unit = Escape.html(v.unit)
                 let named = v.entities.isEmpty ? v.entityList : v.entities.map { elidedPath($0) + v.primSuffix($0) }.joined(separator: ", ")
-                out += "<tr><td>\(Escape.html(named))</td><td>\(place)</td><td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
-                out += "<td class=\"n\">\(yesNo ? "" : withUnit(fmtValue(v.threshold), v.threshold, unit: unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
+                out += "<tr><td>\(Escape.html(named))</td><td>\(place)</td><td class=\"n\">\(quiet ? "" : withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
+                out += "<td class=\"n\">\(quiet ? "" : withUnit(fmtValue(v.threshold), v.threshold, unit: unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
             }
             out += "</tbody></table>\n"
             if g.count > 200 { out += "<p>… and \(g.count - 200) more (the JSON report lists every one).</p>\n" }

@@ -795,7 +795,7 @@ extension Report {
                     } else {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(v.entityListWithPrims))\(known)\n"
                         out += "    \(t(v.message))\n"
-                        if !isYesNo(unit: v.unit, v.measured, v.threshold) {
+                        if !numbersSayNothing(unit: v.unit, v.measured, v.threshold) {
                             let shown = fmtMeasure(v.measured, v.threshold)
                             out += "    measured \(withUnit(shown.measured, v.measured, unit: t(v.unit))), threshold \(withUnit(shown.threshold, v.threshold, unit: t(v.unit)))"
                             out += v.borderline ? " (borderline: within 15 % of an angle-derived threshold)" : ""
@@ -871,7 +871,7 @@ extension Report {
         var out = ""
         for m in shown {
             out += "      - \(t(m.entityListWithPrims)) (line \(max(1, m.location?.line ?? 1))): "
-            if !isYesNo(unit: m.unit, m.measured, m.threshold) {
+            if !numbersSayNothing(unit: m.unit, m.measured, m.threshold) {
                 out += withUnit(fmtValue(m.measured), m.measured, unit: t(m.unit))
                 out += m.borderline ? " (borderline)" : ""
                 out += "; "
@@ -922,11 +922,19 @@ func fmtValue(_ x: Double) -> String {
     return a >= 100 ? fmt(x, 0) : a >= 10 ? fmt(x, 1) : fmt(x, 2)
 }
 
-/// A yes/no check's violation (unit `count`, measured and threshold each 0 or 1: an element "has no
-/// label", a video "is not started by the person"): its numbers say nothing its message does not,
-/// so the text, Markdown and HTML reports leave them out (JSON, SARIF and the rest keep them).
-func isYesNo(unit: String, _ measured: Double, _ threshold: Double) -> Bool {
-    unit == "count" && (measured == 0 || measured == 1) && (threshold == 0 || threshold == 1)
+/// Whether a violation's numbers say nothing its message and time range do not, so the text,
+/// Markdown and HTML reports leave them out (JSON, SARIF and the rest keep them):
+/// - a yes/no check (unit `count`, measured and threshold each 0 or 1: an element "has no label",
+///   a video "is not started by the person");
+/// - a count checked against 0, which the message names ("holds 6 interactive or text items",
+///   "moves toward the viewer and repeats forever": 2 kinds of motion);
+/// - a duration checked against 0 s, where any length counts: the time range says how long.
+func numbersSayNothing(unit: String, _ measured: Double, _ threshold: Double) -> Bool {
+    switch unit {
+    case "count": return threshold == 0 || ((measured == 0 || measured == 1) && threshold == 1)
+    case "s": return threshold == 0
+    default: return false
+    }
 }
 
 /// A measured value or threshold with its unit as the text, Markdown and HTML reports print it:

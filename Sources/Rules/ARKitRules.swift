@@ -31,7 +31,7 @@ public enum ArSafetyMovement: RuleDescribing {
         fixHint: "Design the experience so people can take part standing or moving slowly: bring content to them, keep targets within a small area, and ramp up movement gradually.",
         platforms: [.iOS], unit: "m/s", worse: .higher,
         notes: ["Reading: the scene's device path (viewer.path on iOS) is what the experience asks people to do, so every movement it scripts counts as required.",
-                "Speed: |p_i − p_(i−1)| / Δt per frame (the path is interpolated linearly, so it is constant between keys). Displacement (sub-check `displacement`, m): |p_i − p_(i−n)| with n = window × frame rate (from the first frame while fewer frames have passed). Rotation (sub-check `rotation`, deg/s): the angle of the rotation between two frames' orientations / Δt. Reported on the scene, over the frames the limit is exceeded, each located at the device path (viewer.path), which scripts the movement."],
+                "Speed: |p_i − p_(i−1)| / Δt per frame (the path is interpolated linearly, so it is constant between keys). Displacement (sub-check `displacement`, m): |p_i − p_(i−n)| with n = window × frame rate (from the first frame while fewer frames have passed), reported over the frames in which the device moves within each window that exceeds the limit (a walk from t = 4 s to 6 s is reported at 4–6 s, not over the windows that end 5–7 s), its worst frame the window's last move. Rotation (sub-check `rotation`, deg/s): the angle of the rotation between two frames' orientations / Δt. Reported on the scene, over the frames the limit is exceeded, each located at the device path (viewer.path), which scripts the movement."],
         subchecks: [RuleSubcheck("displacement", unit: "m"), RuleSubcheck("rotation", unit: "deg/s")])
 }
 
@@ -341,6 +341,10 @@ func arkitFactories() -> [RuleFactory] {
             var prevRot: Quat?
             var prevPos = Vec3.zero
             var head = 0
+            // The frames (and times) in which the device moved, oldest first from `movedHead`: those
+            // of the current window are the span a displacement is reported over, not the window.
+            var moved: [(frame: Int, time: Double)] = []
+            var movedHead = 0
             let viewerLocation = s.scene.viewer.location
             return ClosureRule({ f, out in
                 let p = f.headPosition
@@ -349,6 +353,12 @@ func arkitFactories() -> [RuleFactory] {
                 let old = history[head]
                 history[head] = p
                 head = (head + 1) % n
+                if f.frame > 0, p != prevPos { moved.append((f.frame, f.time)) }
+                // Keep the moves after frame f − n, the window's start; drop the others in batches.
+                while movedHead < moved.count, moved[movedHead].frame <= f.frame - n { movedHead += 1 }
+                if movedHead > 1024, movedHead * 2 > moved.count {
+                    moved.removeFirst(movedHead); movedHead = 0
+                }
                 if let q0 = prevRot, f.deltaTime > 0, f.frame > 0 {
                     let speed = length(p - prevPos) / f.deltaTime
                     if speed > maxSpeed + 1e-9 {
@@ -364,8 +374,14 @@ func arkitFactories() -> [RuleFactory] {
                     }
                 }
                 let disp = length(p - old)
-                if disp > maxDisp + 1e-9 {
-                    out.report(rule: r, frame: f.frame, time: f.time, measured: disp, threshold: maxDisp, unit: "m", variant: 1)
+                if disp > maxDisp + 1e-9, movedHead < moved.count, let last = moved.last {
+                    // Over the frames the device moves in this window: from its first move after the
+                    // window's start to its latest, where it reached the position that makes the
+                    // displacement (it has stood since). A window that ends after the device stopped
+                    // adds no frame in which nothing moves.
+                    let first = moved[movedHead]
+                    out.reportRun(rule: r, from: first.frame, fromTime: first.time, to: last.frame, toTime: last.time,
+                                  measured: disp, worstFrame: last.frame, threshold: maxDisp, unit: "m", variant: 1)
                     out.setLocation(rule: r, variant: 1, viewerLocation)
                 }
                 prevRot = f.headRotation

@@ -91,7 +91,7 @@ public enum FovVerticalComfort: RuleDescribing {
         fixHint: "Move the content closer to eye level, preferably slightly below it.",
         unit: "deg", worse: .higher,
         notes: ["Measured: the angle above or below the world horizontal at eye height (elevationWorld); the threshold is the bound on that side. World-anchored content only: head- and hand-anchored content moves with the head or hand, so looking at it does not mean tilting the neck toward a fixed place (hand-anchored content sits where viewer.hand holds it, by default 40.6° below the line of sight standing and 49.4° seated).",
-                "Vertical layout (sub-check `span`, info, reported on the window or volume): each frame, over the container's visible interactive elements (at least two), the vertical span is max(elevation + angularHeight/2) − min(elevation − angularHeight/2) and the horizontal span max(azimuth + angularWidth/2) − min(azimuth − angularWidth/2), from each element's direction and angular extent seen from the eye in the head frame (azimuths taken relative to the first element, so a layout behind the viewer does not wrap). Reported when the vertical span exceeds 30° and the horizontal span; measured is the vertical span, and the message gives the horizontal one."],
+                "Vertical layout (sub-check `span`, info, reported on the window or volume): each frame, over the container's visible interactive elements (at least two), the vertical span is max(elevation + angularHeight/2) − min(elevation − angularHeight/2) and the horizontal span max(azimuth + angularWidth/2) − min(azimuth − angularWidth/2), from each element's direction and angular extent seen from the eye in the head frame (azimuths taken relative to the first element, so a layout behind the viewer does not wrap). Reported when the vertical span exceeds 30° and the horizontal span; measured is the vertical span, and the message gives the horizontal one. Not judged while the eye is nearer to the container's centre than depth-near-brief-only's distance (0.5 m) or inside its bounds: a viewer walking through a window sees its two stacked buttons span 89°, which says where the eye is, not how the window is laid out."],
         subchecks: [RuleSubcheck("span", unit: "deg")])
 }
 
@@ -297,10 +297,15 @@ func fovFactories() -> [RuleFactory] {
                 return nil
             }, message: { _, _ in "" })
             // Vertical layout (sub-check 1): per container, the spans of its interactive elements.
+            // Judged from where people use the layout: not while the eye is very close to the
+            // container (depth-near-brief-only's distance) or inside it, where walking through a
+            // window makes two stacked buttons span 89° and says nothing about the layout.
             let groups = ContainerGroups(ents) { ents[$0].interactive }
+            let near = s.param(DepthNearBriefOnly.metadata, "distance")
             let span = ConditionRule(rule: r, meta: m, candidates: groups.containers, frameDuration: s.frameDuration,
                                      gate: .visible, reads: .quantities, check: { f, c in
-                guard f.visible[c], let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
+                guard f.visible[c], f.distance[c] >= near, f.angularWidth[c] < 360,
+                      let (v, h) = groups.spans(of: c, f), v > maxSpan, v > h else { return nil }
                 return .init(measured: v, threshold: maxSpan, severity: .info, aux: h, variant: 1)
             }, message: { _, _ in "" })
             // An element sits where its window or volume puts it: the fix is to move that. The map

@@ -123,7 +123,8 @@ import SpatialModel
     @Test func safetyMovementSpeedDisplacementAndRotation() throws {
         // 3 m along −Z in 2 s (1.5 m/s, frames 1…120 at 60 Hz), then a 120° turn in 1 s (frames
         // 121…179). Displacement over the last 2 s (120 frames) is 1.5·t > 2 m from t > 4/3 s
-        // (frame 81), 3 m at t = 2 s (frame 120).
+        // (frame 81) to frame 159 (3 − 1.5·(t − 2) > 2), 3 m at t = 2 s (frame 120); the windows
+        // ending in frames 81…159 hold the moves of frames 1…120, which is the span reported.
         let v = try Self.check(Self.head + """
             viewer:
               path:
@@ -138,7 +139,7 @@ import SpatialModel
         #expect(abs(speed.measured - 1.5) < 1e-6 && speed.threshold == 1 && speed.spans == [1...120])
         #expect(speed.entities.isEmpty && speed.severity == .warning)
         let disp = try #require(v.first { $0.unit == "m" })
-        #expect(abs(disp.measured - 3) < 1e-6 && disp.worstFrame == 120 && disp.spans.first?.lowerBound == 81)
+        #expect(abs(disp.measured - 3) < 1e-6 && disp.worstFrame == 120 && disp.spans == [1...120])
         let rot = try #require(v.first { $0.unit == "deg/s" })
         #expect(abs(rot.measured - 120) < 1e-3 && rot.threshold == 90 && rot.spans == [121...179])
         // All three are located at the device path that scripts the movement (the displacement and
@@ -161,7 +162,26 @@ import SpatialModel
         let long = try Self.check(scene, config: "rules:\n  ar-safety-movement: {window: 1000}\n").filter { $0.rule == "ar-safety-movement" }
         #expect(huge.map(\.unit) == long.map(\.unit) && huge.map(\.spans) == long.map(\.spans) && huge.map(\.measured) == long.map(\.measured))
         let disp = try #require(huge.first { $0.unit == "m" })
-        #expect(abs(disp.measured - 3) < 1e-6 && disp.spans == [81...179])
+        #expect(abs(disp.measured - 3) < 1e-6 && disp.spans == [1...120])
+    }
+
+    /// Outside trial (session 24, F11): a device that stands 4 s, walks 4 m from t = 4 s to 6 s
+    /// and stands again. The 2 s windows that move more than 2 m end at t = 5…7 s (frames
+    /// 301…419 at 60 Hz), but the movement is in frames 241…360 (the first position after
+    /// t = 4 s to the arrival at t = 6 s): the span reported, worst (4 m) at the arrival.
+    @Test func safetyMovementDisplacementIsReportedWhereTheDeviceMoves() throws {
+        let v = try Self.check(Self.head + """
+            duration: 10
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.3, 0]}
+                - {t: 4, position: [0, 1.3, 0]}
+                - {t: 6, position: [0, 1.3, 4]}
+            """).filter { $0.rule == "ar-safety-movement" }
+        let disp = try #require(v.first { $0.unit == "m" })
+        #expect(abs(disp.measured - 4) < 1e-9 && disp.worstFrame == 360 && disp.spans == [241...360])
+        let speed = try #require(v.first { $0.unit == "m/s" })
+        #expect(abs(speed.measured - 2) < 1e-9 && speed.spans == [241...360])
     }
 
     @Test func safetyMovementStrollIsClean() throws {

@@ -535,6 +535,57 @@ import SpatialModel
         #expect(v.first?.severity == .info && v.first?.threshold == 30)
     }
 
+    /// Outside trial (session 24, F4): a viewer walking through a 400 × 200 pt window 1.5 m ahead
+    /// (its 120 pt column of two buttons spans 2·atan(60 · 1.5 · tan 0.0671° / 1.5) = 8.05° from
+    /// where it opens) saw them span 88.84° vertically while the eye crossed the window's plane
+    /// (t = 4.54–5.60 s), which was reported as a tall layout. The layout is judged from 0.5 m
+    /// (depth-near-brief-only's distance) on: walking through it is no layout problem.
+    @Test func walkingThroughAWindowIsNotATallLayout() throws {
+        let scene = """
+            format: spatialscene/1
+            duration: 10
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.6, 0]}
+                - {t: 2, position: [0, 1.6, 0]}
+                - {t: 8, position: [0.5, 1.6, -3]}
+            entities:
+              - id: start
+                kind: window
+                placement: {distance: 1.5}
+                size: [400, 200]
+                elements:
+                  - {id: go, role: button, frame: [100, 70, 200, 60], label: Enter}
+                  - {id: leave, role: button, frame: [100, 140, 200, 50], label: Leave}
+            """
+        #expect(try RuleScenes.check(scene).filter { $0.rule == "fov-vertical-comfort" }.isEmpty)
+        // From 0.5 m on, it is judged: a viewer who walks up to 0.6 m in front of a column 300 pt
+        // tall (0.527 m: 2·atan(0.2635 / 0.6) = 47.4° > 30°, taller than its 60 pt are wide)
+        // still gets it, worst where they stand.
+        let close = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 2
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.6, 0]}
+                - {t: 0.5, position: [0, 1.6, -0.9]}
+            entities:
+              - id: column
+                kind: window
+                placement: {distance: 1.5}
+                size: [100, 400]
+                elements:
+                  - {id: a, role: button, frame: [20, 50, 60, 60], label: A}
+                  - {id: b, role: button, frame: [20, 290, 60, 60], label: B}
+            """).filter { $0.rule == "fov-vertical-comfort" }
+        let tall = 2 * degrees(atan(150 * 1.5 * tan(radians(0.0671)) / 0.6))
+        #expect(abs(tall - 47.4) < 0.05)
+        // The rule adds each button's own angular height to its centre's elevation, which at 0.6 m
+        // reads a little more than the column's exact extent (47.66°): within 0.5°, from frame 45
+        // (t = 0.5 s, where the viewer stops) on.
+        #expect(close.count == 1 && abs((close.first?.measured ?? 0) - tall) < 0.5 && close.first?.worstFrame == 45)
+    }
+
     @Test func primaryContentWiderThanTheViewIsToldToGetNarrower() throws {
         // 1800 pt at 1 m: 1800 × tan(0.0671°) = 2.108 m wide, 2·atan(1.054) = 93.0° > the 90° view,
         // centred (0° off the line of sight): the fix is its width, not its place.

@@ -63,6 +63,34 @@ import Rules
         #expect(text.contains("measured 40.0 pt_eq, threshold 60.0 pt_eq; worst at frame 0\n" + explanation))
     }
 
+    /// Numbers that say nothing the message and time range do not are left out (outside trials:
+    /// "measured 3.99 s, threshold 0.00 s" for a scene that launches in full immersion, "measured
+    /// 2, threshold 0" for two kinds of motion the message names); other numbers stay.
+    @Test func numbersThatSayNothingAreLeftOut() {
+        func v(_ rule: String, _ measured: Double, _ threshold: Double, _ unit: String) -> ReportViolation {
+            ReportViolation(rule: rule, severity: .warning, entities: [], spans: [0...359], frameCount: 360, firstTime: 0,
+                            lastTime: 3.99, measured: measured, threshold: threshold, unit: unit, worstFrame: 359,
+                            message: "\(rule) message", help: "https://x", fingerprint: "0000000000000000", location: nil)
+        }
+        let cases: [(ReportViolation, String?)] = [
+            (v("immersion-launch-style", 3.99, 0, "s"), nil),
+            (v("motion-reduce-motion", 2, 0, "count"), nil),
+            (v("a11y-labels", 1, 0, "count"), nil),
+            (v("ar-coaching-shown", 2.5, 2, "s"), "    measured 2.50 s, threshold 2.00 s; worst at frame 359\n"),
+            (v("fov-window-clutter", 4, 3, "count"), "    measured 4, threshold 3; worst at frame 359\n"),
+            (v("target-no-overlap", 10, 0, "pt"), "    measured 10.0 pt, threshold 0.00 pt; worst at frame 359\n"),
+        ]
+        for (violation, line) in cases {
+            let scene = SceneReport(path: "a.scene.yaml", status: .checked, frameRate: 90, frames: 360, duration: 4,
+                                    violations: [violation])
+            let text = Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [scene]).text()
+            #expect(text.contains("\(violation.rule) message\n"))
+            #expect(text.contains("    measured ") == (line != nil), "\(violation.rule)")
+            if let line { #expect(text.contains(line), "\(violation.rule)") }
+            #expect(text.contains("t = 0.00–3.99 s, frames 0–359 (360 frames, 4.00 s)"))
+        }
+    }
+
     @Test func versionVerboseNamesTheLibraries() throws {
         let r = try CLIHarness.run(["--version", "--verbose"])
         #expect(r.status == 0)

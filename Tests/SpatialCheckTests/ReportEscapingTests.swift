@@ -4,7 +4,7 @@ import SpatialModel
 import SceneLoader
 import Simulation
 @testable import Reporting
-import SpatialCheck
+@testable import SpatialCheck
 
 /// Every output format, end to end, with the hostile strings (HostileStrings) in everything that
 /// comes from input: a scene's name, entity ids, an asset path, animation clip names, glTF node
@@ -158,6 +158,64 @@ import SpatialCheck
             }
             Self.check(out, "\(format)", markup: Self.markupFormats.contains(format), githubCommands: format == .github,
                        visible: Self.visibleForms(format))
+        }
+    }
+
+    /// Loader notes with their hints (the text report prints them), "did you mean" for a missing
+    /// asset (a file name found in its folder) and `report`'s warning about a scene in several
+    /// reports carry names from input: escaped in every format and on stderr.
+    @Test func loaderNotesHintsAndMergeWarningsEscapeHostileNames() throws {
+        let dir = try Self.hostileProject()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A looping animation and no `duration`: the note names the entity (an id holds letters,
+        // digits, '-', '_' and '.' only), its hint the duration; the model is the hostile file.
+        try """
+            format: spatialscene/1
+            name: "\(Self.combinedYAML)"
+            entities:
+              - id: "boucle-é"
+                kind: model
+                asset: "\(Self.hostileFileNameYAML)"
+                position: [0, 1.5, -1.5]
+                animation:
+                  loop: true
+                  keyframes:
+                    - {t: 0, position: [0, 1.5, -1.5]}
+                    - {t: 2, position: [0.5, 1.5, -1.5]}
+            """.write(toFile: dir + "/loop.scene.yaml", atomically: true, encoding: .utf8)
+        // The hostile file name with one letter changed: "did you mean" names the real one.
+        let misspelt = Self.hostileFileNameYAML.replacingOccurrences(of: "octocat", with: "octocot")
+        try """
+            format: spatialscene/1
+            entities:
+              - {id: near, kind: model, asset: "\(misspelt)", position: [0, 1.5, -1.5]}
+            """.write(toFile: dir + "/near.scene.yaml", atomically: true, encoding: .utf8)
+        var options = SpatialCheck.ValidateOptions()
+        options.configSearchDirectory = dir
+        let v = SpatialCheck.runValidation(paths: [dir + "/loop.scene.yaml", dir + "/near.scene.yaml"], options: options)
+        let loop = try #require(v.report.scenes.first), near = try #require(v.report.scenes.last)
+        #expect(loop.status == .checked, "\(loop.errors.map(\.description))")
+        #expect(loop.warnings.contains { $0.message.contains("before one loop") && $0.hint?.contains("duration: 4") == true },
+                "\(loop.warnings.map(\.description))")
+        #expect(near.status == .error)
+        #expect(near.errors.contains { $0.description.contains("did you mean") }, "\(near.errors.map(\.description))")
+        for format in ReportFormat.allCases {
+            let out = SpatialCheck.render(v, format: format)
+            Self.check(out, "\(format)", markup: Self.markupFormats.contains(format), githubCommands: format == .github,
+                       visible: Self.visibleForms(format))
+            if format == .text { #expect(out.contains("    hint: set 'duration: 4'"), "\(out)") }
+        }
+        for d in loop.warnings + near.errors { Self.check(d.description, "stderr", markup: false) }
+        // Two reports of the same (hostile) scene: the warning names it and both reports.
+        let hostilePath = Self.withoutNUL + ".scene.yaml"
+        var report = v.report
+        report.scenes = [loop]
+        report.scenes[0].path = hostilePath
+        let warnings = SpatialCheck.scenesInSeveralReports([report, report], paths: [Self.withoutNUL + "-a.json", "b.json"])
+        #expect(warnings.count == 1)
+        for d in warnings {
+            #expect(d.description.contains("1 scene is in more than one report"))
+            Self.check(d.description, "report warning", markup: false, visible: ["\\u{1B}[2J", "\\n::error file=x::forged"])
         }
     }
 

@@ -29,14 +29,15 @@ public enum FovLaunchPlacement: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: "centralCone",
         parameters: [RuleParameter("centralCone", 15, "deg", .external("typical comfortable eye-only rotation (ergonomics)"), "largest angle off the line of sight at open")],
         citations: [Citation("spatial-layout", "Field of view"), Citation("eyes", "Best practices"), Citation("designing-for-visionos", "Best practices")],
-        summary: "Primary content is more than 15° off the line of sight, or not fully in view, when the scene starts or when a Full Space opens.",
+        summary: "Primary content is more than 15° off the line of sight, or not fully in view, when the scene starts or when a Full Space opens; another window or volume opens entirely beside or behind the field of view (info).",
         rationale: "The system opens the first window in front of people; content an app places itself should appear in front too, so nobody has to look for it.",
         fixHint: "Place primary content straight ahead of the head pose at launch (or at the moment the immersive space opens).",
         unit: "deg", worse: .higher,
         notes: ["Checked at frame 0 and at the first frame of each Full Space, for entities marked primary: when the style leaves shared (for mixed, progressive or full) and when it rises to progressive or full from a style without a boundary; the head pose of that frame is H0.",
                 "Content hidden at those moments is judged when it is shown (a show event opens it), with the head pose of that frame.",
-                "Measured is the angle off the line of sight. Content within the cone that is not fully in view gets the fix that applies: larger than the field of view (its angular width or height over viewer.fieldOfView's) → make it narrower or shorter, measured as that width or height against the field of view's (sub-check size, so that a baseline sees it grow); it fits but reaches past an edge → centre it or make it smaller."],
-        subchecks: [RuleSubcheck("size", unit: "deg")])
+                "Measured is the angle off the line of sight. Content within the cone that is not fully in view gets the fix that applies: larger than the field of view (its angular width or height over viewer.fieldOfView's) → make it narrower or shorter, measured as that width or height against the field of view's (sub-check size, so that a baseline sees it grow); it fits but reaches past an edge → centre it or make it smaller.",
+                "Other windows and volumes the app opens (not primary, not ornaments or nested in another entity): info when one opens entirely beside or behind the field of view (its azimuth in the head frame minus half its angular width beyond half of viewer.fieldOfView's width) at frame 0, or when it is shown later (sub-check outOfView, measured its azimuth against half the field of view's width, 45° by default). Above or below is fov-vertical-comfort's, as for fov-no-head-turn: people look down at content. A scene with no primary entity still gets this check: a participant window placed behind the viewer is named even when nothing is marked primary."],
+        subchecks: [RuleSubcheck("size", unit: "deg"), RuleSubcheck("outOfView", unit: "deg")])
 }
 
 public enum FovNoHeadTurn: RuleDescribing {
@@ -222,15 +223,24 @@ func fovFactories() -> [RuleFactory] {
             let m = FovLaunchPlacement.metadata
             guard let r = s.index(m.id) else { return nil }
             let cone = s.param(m, "centralCone")
-            let cands = s.scene.entities.indices.filter { s.scene.entities[$0].primary }
-            guard !cands.isEmpty else { return nil }
+            let ents = s.scene.entities
+            let cands = ents.indices.filter { ents[$0].primary }
+            // The other windows and volumes the app opens (top-level: not ornaments or windows
+            // inside another entity), judged only for opening entirely out of view (sub-check
+            // outOfView, info).
+            let others = ents.indices.filter { i in
+                !ents[i].primary && (ents[i].kind == .window || ents[i].kind == .volume) && ents[i].parent == nil
+            }
+            guard !cands.isEmpty || !others.isEmpty else { return nil }
             final class Launch: RuleProcessor {
-                let rule: Int, cone: Double, cands: [Int], fov: SIMD2<Double>
+                let rule: Int, cone: Double, cands: [Int], others: [Int], fov: SIMD2<Double>
                 var previous: ImmersionStyle?
-                /// Per candidate: visible on the previous frame (content that appears opens then).
+                /// Per candidate, then per other window or volume: visible on the previous frame
+                /// (content that appears opens then).
                 var wasVisible: [Bool]
-                init(_ r: Int, _ c: Double, _ e: [Int], fov: SIMD2<Double>) {
-                    rule = r; cone = c; cands = e; self.fov = fov; wasVisible = Array(repeating: false, count: e.count)
+                init(_ r: Int, _ c: Double, _ e: [Int], others: [Int], fov: SIMD2<Double>) {
+                    rule = r; cone = c; cands = e; self.others = others; self.fov = fov
+                    wasVisible = Array(repeating: false, count: e.count + others.count)
                 }
                 func consume(_ f: FrameQuantities, _ out: inout Findings) {
                     // Content hidden at the opening opens when it is shown.
@@ -238,6 +248,19 @@ func fovFactories() -> [RuleFactory] {
                     for (k, e) in cands.enumerated() {
                         if f.visible[e] && !wasVisible[k] && previous != nil { appearing.append(e) }
                         wasVisible[k] = f.visible[e]
+                    }
+                    // Other windows and volumes at launch, or when they are shown: one that opens
+                    // entirely outside the field of view is not seen until people turn to it.
+                    for (k, e) in others.enumerated() {
+                        let shown = f.visible[e] && (previous == nil || !wasVisible[cands.count + k])
+                        wasVisible[cands.count + k] = f.visible[e]
+                        // Beside or behind the viewer: the image's near side past the field of view's
+                        // edge. Above or below is fov-vertical-comfort's (people look down at content).
+                        let az = abs(f.azimuth[e])
+                        if shown, az - f.angularWidth[e] / 2 > fov.x / 2 {
+                            out.report(rule: rule, e, frame: f.frame, time: f.time, measured: az, threshold: fov.x / 2,
+                                       severity: .info, angular: true, variant: 2)
+                        }
                     }
                     // A Full Space opens when the style leaves the Shared Space (to mixed, progressive
                     // or full), and the boundary's H0 is set again when progressive or full begins.
@@ -269,6 +292,9 @@ func fovFactories() -> [RuleFactory] {
                     }
                 }
                 func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+                    if agg.variant == 2 {
+                        return "\(names.joinedNames) opens \(fmt(agg.measured))° to the side of the line of sight, entirely outside the field of view, so people do not see it until they turn to it; open it in front of them or next to the window they are using"
+                    }
                     let a = agg.aux
                     if a > 0 {
                         return "primary content \(names.joinedNames) is \(fmt(a))° wide, wider than the \(fmt(fov.x))° field of view, so it cannot open fully in view; make it narrower"
@@ -280,7 +306,7 @@ func fovFactories() -> [RuleFactory] {
                     return "primary content \(names.joinedNames) opens \(fmt(agg.measured))° off the line of sight (or not fully in view); place it within \(fmt(cone))° in front of the viewer"
                 }
             }
-            return Launch(r, cone, cands, fov: s.scene.viewer.fieldOfView)
+            return Launch(r, cone, cands, others: others, fov: s.scene.viewer.fieldOfView)
         },
         RuleFactory(ids: [FovVerticalComfort.metadata.id]) { s in
             let ents = s.scene.entities

@@ -586,6 +586,39 @@ import SpatialModel
         #expect(close.count == 1 && abs((close.first?.measured ?? 0) - tall) < 0.5 && close.first?.worstFrame == 45)
     }
 
+    /// Outside trial (session 23, F3): windows that are not primary were never judged at launch,
+    /// so a participant window behind the viewer passed, and a scene with no primary entity was
+    /// not checked at all. A top-level window or volume that opens entirely outside the 90° × 70°
+    /// field of view is an info (sub-check outOfView); one partly in view, an ornament, or one
+    /// shown later in view is not.
+    @Test func windowsThatOpenOutOfViewAreNamed() throws {
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 2
+            entities:
+              - {id: behind, kind: window, placement: {distance: 1.5, azimuth: 180, elevation: 0}, size: [400, 300]}
+              - {id: side, kind: window, placement: {distance: 1.5, azimuth: -90, elevation: 0}, size: [400, 300]}
+              - {id: edge, kind: window, placement: {distance: 1.5, azimuth: 45, elevation: 0}, size: [400, 300]}
+              - id: front
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [400, 300]
+                children:
+                  - {id: bar, kind: window, position: [0, -0.4, 0.05], size: [200, 40]}
+              - {id: later, kind: volume, placement: {distance: 1.5, azimuth: 150, elevation: 0}, size: [0.3, 0.3, 0.3], visible: false}
+            events:
+              - {t: 1, action: show, entity: later}
+            """).filter { $0.rule == "fov-launch-placement" }
+        // A 400 pt window at 1.5 m is 400 · 1.5 · tan 0.0671° = 0.70 m wide, 26.4°: behind (180°)
+        // and side (90°, 76.8° at its near side) are entirely out of view; edge (centre on the 45°
+        // border, half of it in view) and front are not; later is shown at t = 1 s (frame 90), 150° off.
+        #expect(v.map(\.entities) == [["behind"], ["later"], ["side"]])
+        #expect(v.map(\.measured) == [180, 150, 90])
+        #expect(v.allSatisfy { $0.severity == .info && $0.threshold == 45 && $0.unit == "deg" })
+        #expect(v.map(\.spans) == [[0...0], [90...90], [0...0]])
+        #expect(v.first?.message == "behind opens 180° to the side of the line of sight, entirely outside the field of view, so people do not see it until they turn to it; open it in front of them or next to the window they are using")
+    }
+
     @Test func primaryContentWiderThanTheViewIsToldToGetNarrower() throws {
         // 1800 pt at 1 m: 1800 × tan(0.0671°) = 2.108 m wide, 2·atan(1.054) = 93.0° > the 90° view,
         // centred (0° off the line of sight): the fix is its width, not its place.

@@ -76,22 +76,25 @@ public func foldViolations(_ violations: [ReportViolation], omitted: [OmittedVio
             members.append([v])
         }
     }
+    var containers = order.map(\.container)
+    mergeSameParts(&order, &members, &containers)
     // Per rule and severity with violations left out: (listed, left out).
     var limited: [String: (listed: Int, left: Int)] = [:]
     for o in omitted where o.count > 0 { limited["\(o.severity.rawValue) \(o.rule)", default: (0, 0)].left += o.count }
     if !limited.isEmpty {
         for v in violations { limited["\(v.severity.rawValue) \(v.rule)"]?.listed += 1 }
     }
-    return zip(order, members).map { key, found in
+    return order.indices.map { g in
+        let key = order[g], found = members[g], container = containers[g]
         let vs = found.count < 2 ? found : found.enumerated().sorted { a, b in
             let ma = foldMargin(a.element), mb = foldMargin(b.element)
             return ma != mb ? ma > mb : a.offset < b.offset
         }.map(\.element)
-        var summary = foldSummary(vs, container: key.container)
+        var summary = foldSummary(vs, container: container)
         if vs.count > 1, let l = limited["\(key.severity.rawValue) \(key.rule)"] {
             summary += foldListedNote(rule: key.rule, severity: key.severity, listed: l.listed, left: l.left)
         }
-        return ViolationGroup(rule: key.rule, severity: key.severity, container: key.container, cause: key.cause,
+        return ViolationGroup(rule: key.rule, severity: key.severity, container: container, cause: key.cause,
                               members: vs, summary: summary)
     }
 }
@@ -136,6 +139,51 @@ func foldContainer(_ entities: [String]) -> String {
 /// baseline status, and its message with its entity paths replaced by `‹e›` and every number by `#`.
 func foldCause(_ v: ReportViolation) -> String {
     "\(v.unit)|\(v.baseline?.rawValue ?? "")|\(foldTemplate(v))"
+}
+
+/// Folds the same part of sibling objects into their container, as the objects themselves would
+/// fold: when a scene makes one node of each of 64 models a target (`board/p00/nodes_0_`,
+/// `board/p01/nodes_0_`, …), each node's parent is its own model, so the first grouping leaves 64
+/// groups of one. Groups whose members are each one entity with the same last path component `N`,
+/// inside containers that share a non-empty parent `P` (`P/m1/N`, `P/m2/N`), with equal rule,
+/// severity and cause, become one group in `P`, at the first one's place. Windows at the scene's
+/// root (no `P`) stay apart.
+/// `mergeSameParts`' key: rule, severity and cause; the objects' parent; the part's name.
+private struct FoldPart: Hashable { var key: String; var parent: PathKey; var name: String }
+
+private func mergeSameParts<Key>(_ order: inout [Key], _ members: inout [[ReportViolation]], _ containers: inout [String]) {
+    let slash = UInt8(ascii: "/")
+    var first: [FoldPart: Int] = [:]
+    var into = Array(0..<order.count)
+    var parents: [Int: String] = [:]
+    var merged = false
+    for (g, vs) in members.enumerated() {
+        guard let v = vs.first, v.entities.count == 1 else { continue }
+        let path = Array(v.entities[0].utf8)
+        guard let last = path.lastIndex(of: slash), let mid = path[..<last].lastIndex(of: slash), mid > 0 else { continue }
+        let name = String(decoding: path[(last + 1)...], as: UTF8.self)
+        let parent = String(decoding: path[..<mid], as: UTF8.self)
+        // Every member the same part name in the same parent (a group of one, in practice).
+        guard vs.allSatisfy({ m in
+            m.entities.count == 1 && m.entities[0].utf8.count == path.count && m.entities[0].hasSuffix("/" + name)
+                && m.entities[0].hasPrefix(parent + "/")
+        }) else { continue }
+        let part = FoldPart(key: "\(v.rule)|\(v.severity.rawValue)|\(foldCause(v))", parent: PathKey(parent), name: name)
+        if let g0 = first[part] { into[g] = g0; parents[g] = parent; merged = true } else { first[part] = g }
+    }
+    guard merged else { return }
+    var keptOrder: [Key] = [], keptMembers: [[ReportViolation]] = [], keptContainers: [String] = []
+    var at: [Int: Int] = [:]
+    for g in members.indices {
+        if into[g] == g {
+            at[g] = keptMembers.count
+            keptOrder.append(order[g]); keptMembers.append(members[g]); keptContainers.append(containers[g])
+        } else if let k = at[into[g]] {
+            keptMembers[k] += members[g]
+            keptContainers[k] = parents[g] ?? keptContainers[k]
+        }
+    }
+    order = keptOrder; members = keptMembers; containers = keptContainers
 }
 
 /// The marker an entity path becomes in a cause.

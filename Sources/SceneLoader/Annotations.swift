@@ -373,6 +373,7 @@ extension SceneBuilder {
         }
 
         var used: [String: Int] = [:]
+        let firstNodeEntity = entities.count
         for i in sel {
             let an = asset.nodes[i]
             let anns = applied[i] ?? []
@@ -464,6 +465,14 @@ extension SceneBuilder {
             } else {
                 entities[ent].factSources.anchor = .default
             }
+        }
+        // A model that is one target (a single node entity, as `nodes: "**"` makes its top node)
+        // is what the model's own accessibilityLabel describes: the node takes it when neither the
+        // file nor an annotation labels it. Several node entities each need their own label.
+        if entities.count == firstNodeEntity + 1, entities.indices.contains(entIdx),
+           let label = entities[entIdx].accessibilityLabel, entities[firstNodeEntity].accessibilityLabel == nil {
+            entities[firstNodeEntity].accessibilityLabel = label
+            entities[firstNodeEntity].factSources.accessibilityLabel = entities[entIdx].factSources.accessibilityLabel
         }
     }
 

@@ -79,6 +79,24 @@ import Rules
         #expect(one.first?.summary == "1 entity in w does not meet \"Custom controls, 3D content and meaningful images have VoiceOver labels\"")
     }
 
+    /// Outside trial (session 25, F1): one node of each of many models (`board/p00/nodes_0_`) has
+    /// its model as parent, so each finding was a group of one (670 text lines for one board).
+    /// The same part of sibling objects folds in their container; parts with other names, other
+    /// causes, or windows at the scene's root (no common container) do not.
+    @Test func theSamePartOfSiblingObjectsFolds() {
+        func low(_ e: String, _ m: Double) -> ReportViolation {
+            Self.v("fov-vertical-comfort", [e], measured: m, threshold: 40, unit: "deg", severity: .warning,
+                   message: "\(e) is \(Int(m))° below eye level; move it closer to eye level")
+        }
+        let g = foldViolations([low("board/p00/nodes_0_", 41), low("board/p01/nodes_0_", 45), low("board/p02/nodes_0_", 42),
+                                low("board/p03/other", 43), low("w1/ok", 50), low("w2/ok", 51)])
+        #expect(g.map(\.container) == ["board", "board/p03", "w1", "w2"])
+        #expect(g.map(\.count) == [3, 1, 1, 1])
+        #expect(g.first?.members.map(\.entities) == [["board/p01/nodes_0_"], ["board/p02/nodes_0_"], ["board/p00/nodes_0_"]])
+        #expect(g.first?.summary == "3 entities in board measure 41.0–45.0 deg, threshold 40.0 deg")
+        #expect(g.map(\.members.first?.entities) == [["board/p01/nodes_0_"], ["board/p03/other"], ["w1/ok"], ["w2/ok"]])
+    }
+
     @Test func numbersAndEntityPathsLeaveTheCauseKey() {
         let a = Self.v("r", ["p/k1", "p/k2"], measured: 1, message: "centres of p/k1 and p/k2 are 56.5 pt apart, 1,200 frames")
         let b = Self.v("r", ["p/k10", "p/k3"], measured: 1, message: "centres of p/k10 and p/k3 are 7 pt apart, 3 frames")

@@ -352,6 +352,46 @@ import SpatialModel
         #expect(try Self.entity(scene, "radio/Slider").interactive == false)
     }
 
+    /// Outside trial (session 25, F1): a board piece labelled on the model and made a target with
+    /// `nodes: "**"` became a node entity without the label, so a11y-labels warned on every piece.
+    /// A model that is one target lends its label to that node (unless the node has its own);
+    /// a model with several node entities does not, since each needs its own.
+    @Test func aModelThatIsOneTargetLendsItsLabelToIt() throws {
+        let piece = AssetImporting { (_: String, _: String) throws(Diagnostic) -> ImportedAsset in
+            let cube = AABB(min: Vec3(-0.01, -0.01, -0.01), max: Vec3(0.01, 0.01, 0.01))
+            let node = AssetNode(name: "Piece", parent: nil, subtreeEnd: 1, local: .identity, localTRS: .identity,
+                                 meshBounds: cube, vertices: [-0.01, -0.01, -0.01, 0.01, 0.01, 0.01], triangles: 12, marking: nil)
+            return ImportedAsset(path: "piece.glb", resolvedPath: "/x/piece.glb", format: "test", nodes: [node],
+                                 animations: [], declaredUnitScale: nil, unitNote: "metres")
+        }
+        func load(_ annotation: String) throws -> Scene {
+            try SceneLoader.load(text: """
+                format: spatialscene/1
+                duration: 1
+                entities:
+                  - id: king
+                    kind: model
+                    asset: robot.glb
+                    position: [0, 1.6, -1]
+                    accessibilityLabel: White king
+                    annotations:
+                      - \(annotation)
+                """, path: "board.scene.yaml", baseDirectory: LoaderFixture.directory, options: .init(), importer: piece)
+        }
+        let lent = try Self.entity(try load("{nodes: \"**\", interactive: true, interaction: both}"), "king/Piece")
+        #expect(lent.interactive && lent.accessibilityLabel == "White king" && lent.factSources.accessibilityLabel == .annotation)
+        let own = try Self.entity(try load("{nodes: \"**\", interactive: true, accessibilityLabel: King piece}"), "king/Piece")
+        #expect(own.accessibilityLabel == "King piece")
+        // The panel has several node entities (three from its file, Knob2 from the annotation).
+        let scene = try Self.load(annotations: """
+                accessibilityLabel: Radio
+                annotations:
+                  - {nodes: "Knob2", interactive: true}
+            """)
+        #expect(try Self.entity(scene, "radio/Knob2").accessibilityLabel == nil)
+        #expect(try Self.entity(scene, "radio").accessibilityLabel == "Radio")
+    }
+
     @Test func anotherEntryStillMakesANestedNodeAnEntity() throws {
         // The second entry matches Knob2, inside Root: Knob2 is an entity with that entry's facts
         // (a button, interactive by its role), not with the first entry's label.

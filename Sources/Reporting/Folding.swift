@@ -312,12 +312,20 @@ func foldSummary(_ vs: [ReportViolation], container: String) -> String {
     let place = container.isEmpty ? "in the scene" : "in \(container)"
     let unit = vs.first?.unit ?? ""
     func value(_ r: ClosedRange<Double>) -> String {
+        // Counts are whole numbers without the word ("2 words, at most 1" reads "measure 2, threshold 1").
+        if unit == "count", r.lowerBound == r.lowerBound.rounded(), r.upperBound == r.upperBound.rounded(),
+           abs(r.lowerBound) < 1e15, abs(r.upperBound) < 1e15 {
+            let lo = Int(r.lowerBound), hi = Int(r.upperBound)
+            return lo == hi ? "\(lo)" : "\(lo)–\(hi)"
+        }
         let lo = fmtValue(r.lowerBound), hi = fmtValue(r.upperBound)
         return (lo == hi ? lo : "\(lo)–\(hi)") + (unit.isEmpty ? "" : " \(unit)")
     }
-    // A count against 0 is a yes/no check (no label, a control left up during coaching): "measure
-    // 1.00 count, threshold 0.00 count" says nothing, so the rule's own statement is named.
-    if unit == "count", vs.allSatisfy({ $0.threshold == 0 }), let name = RuleCatalog.metadata(id: vs.first?.rule ?? "")?.name {
+    // A yes/no check (no label, a control left up during coaching), a count or a duration checked
+    // against 0 (`numbersSayNothing`): "measure 1.00 count, threshold 0.00 count" says nothing, so
+    // the rule's own statement is named.
+    if vs.allSatisfy({ numbersSayNothing(unit: $0.unit, $0.measured, $0.threshold) }),
+       let name = RuleCatalog.metadata(id: vs.first?.rule ?? "")?.name {
         return "\(n) \(noun) \(place) \(n == 1 ? "does" : "do") not meet \"\(name)\""
     }
     let verb = n == 1 ? "measures" : "measure"

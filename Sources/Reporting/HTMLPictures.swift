@@ -287,10 +287,13 @@ struct ViewMeasure {
     var measured: Double
     var threshold: Double
     var lead: [String]
+    /// The rule: an angle is off the line of sight for most, but fov-vertical-comfort's is an
+    /// elevation (or a layout's height).
+    var rule: String
     /// Entity pairs of all members (folded findings mark every pair).
     var pairs: [[String]]
     init(group: ViolationGroup, lead: ReportViolation) {
-        unit = lead.unit; measured = lead.measured; threshold = lead.threshold; self.lead = lead.entities
+        unit = lead.unit; measured = lead.measured; threshold = lead.threshold; self.lead = lead.entities; rule = group.rule
         pairs = group.members.map { $0.entities }.filter { $0.count == 2 }
     }
     /// "44 pt ↔ 60 pt needed" and the like: the label of the measured quantity.
@@ -299,7 +302,7 @@ struct ViewMeasure {
         switch unit {
         case "pt", "pt_eq":
             return lead.count == 2 ? "\(m) \(unit) ↔ \(t) \(unit) needed" : "\(m) \(unit), \(t) \(unit) needed"
-        case "deg": return "\(m)° off-axis, limit \(t)°"
+        case "deg": return rule == "fov-vertical-comfort" ? "\(m)° from eye level, limit \(t)°" : "\(m)° off-axis, limit \(t)°"
         case "m": return "\(m) m, limit \(t) m"
         // A yes/no check's numbers, a count or a duration against 0, say nothing (`numbersSayNothing`);
         // another count is a whole number.

@@ -129,19 +129,29 @@ extension Report {
     var failsPage: Bool { isIncomplete || failsGate }
     var verdictWord: String { failsPage ? "fail" : "pass" }
 
+    /// "≥ " before counts that are lower bounds (a scene stopped in the middle of a frame).
+    var atLeastPrefix: String { lowerBoundScenes > 0 ? "≥ " : "" }
+
     func banner() -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
         let clean = scenes.filter { $0.status == .checked && $0.violations.isEmpty && $0.omittedCount == 0 }.count
         let broken = scenes.filter { $0.status == .error }.count
         let gate = failOn.map { "fails on \($0.rawValue)\($0 == .error ? "" : " and worse")" } ?? "never fails (--fail-on never)"
-        var out = "<header class=\"banner \(failsPage ? "fail" : "pass")\" id=\"top\">\n"
+        // A page that passes its gate with findings says how many are left to review, in the
+        // warning colour: a big green "Pass" over 8 warnings read as "nothing to fix".
+        let review = failsPage ? 0 : e + w
+        var out = "<header class=\"banner \(failsPage ? "fail" : review > 0 ? "pass review" : "pass")\" id=\"top\">\n"
         out += "<p class=\"verdict\"><span class=\"verdict-word\">\(failsPage ? "✕ Fail" : "✓ Pass")</span>"
+        if review > 0 {
+            let what = [e > 0 ? "\(atLeastPrefix)\(e) error\(e == 1 ? "" : "s")" : nil, w > 0 ? "\(atLeastPrefix)\(w) warning\(w == 1 ? "" : "s")" : nil]
+            out += "<span class=\"review-note\">\(what.compactMap { $0 }.joined(separator: " and ")) to review</span>"
+        }
         let unchecked = scenes.contains(where: \.isOverWorkBudget) ? "; \(Escape.html(notCheckedCounts))" : "; \(broken) scene\(broken == 1 ? "" : "s") could not be loaded"
         out += "<span class=\"gate\">gate: \(gate)\(broken > 0 ? unchecked : "")</span></p>\n"
         out += "<h1>spatialcheck report</h1>\n"
         out += "<ul class=\"counts\">"
         // Counts of a scene stopped in the middle of a frame are lower bounds: "≥ 333334".
-        let atLeast = lowerBoundScenes > 0 ? "≥ " : ""
+        let atLeast = atLeastPrefix
         out += "<li class=\"count-error\"><b>\(atLeast)\(e)</b> error\(e == 1 ? "" : "s")</li>"
         out += "<li class=\"count-warning\"><b>\(atLeast)\(w)</b> warning\(w == 1 ? "" : "s")</li>"
         out += "<li class=\"count-info\"><b>\(atLeast)\(i)</b> info</li>"
@@ -415,6 +425,7 @@ a{color:var(--accent)}code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,
 .verdict{margin:0;display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap}
 .verdict-word{font-size:1.6rem;font-weight:700;letter-spacing:.02em;text-transform:uppercase}
 .pass .verdict-word{color:var(--ok)}.fail .verdict-word{color:var(--err)}.gate{color:var(--muted)}
+.review-note{font-size:1.2rem;font-weight:600;color:var(--warn)}.banner.review{border-left:6px solid var(--warn)}
 .counts{list-style:none;padding:0;margin:.3rem 0;display:flex;gap:1.5rem;flex-wrap:wrap;font-size:1.05rem}
 .counts b{font-size:1.5rem;font-variant-numeric:tabular-nums}
 .count-error b{color:var(--err)}.count-warning b{color:var(--warn)}.count-info b{color:var(--info)}

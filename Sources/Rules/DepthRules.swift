@@ -36,7 +36,7 @@ public enum DepthNearBriefOnly: RuleDescribing {
         rationale: "Content very close to the eyes is uncomfortable to look at for long; the HIG reserves close placement for things used briefly.",
         fixHint: "Move the content further away, or show it close only briefly.",
         unit: "m", worse: .lower,
-        notes: ["Same dwell and static-end reading as depth-min-reading-distance. The message says when the viewer walked up to world-anchored content (the eye moved more than 0.3 m from where it started). Hand-anchored content is as close as the hand holds it (viewer.hand, by default 0.46 m from the eye), and head-anchored content as close as it is placed: their messages say so instead, since walking does not change that distance. A violation reported only because of the static end says so (\"until the scene ends\") instead of a time the scene does not show."])
+        notes: ["Same dwell and static-end reading as depth-min-reading-distance. The message says when the viewer walked up to world-anchored content (the eye moved more than 0.3 m from where it started). Hand-anchored content is as close as the hand holds it (viewer.hand, by default 0.46 m from the eye), and head-anchored content as close as it is placed: their messages say so instead, since walking does not change that distance. Hand-anchored content is an info: people hold their hand where they like and lower it when done, so a palette on the default hand (0.46 m, closer than 0.5 m) is not a warning after 10 s; its message says to keep what people read for long in the world. A violation reported only because of the static end says so (\"until the scene ends\") instead of a time the scene does not show."])
 }
 
 public enum DepthTextFlat: RuleDescribing {
@@ -183,6 +183,9 @@ func depthFactories() -> [RuleFactory] {
             let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
                                      gate: .below(\.distance, d), reads: .quantities, check: { f, e in
                 guard f.visible[e], f.distance[e] < d else { return nil }
+                // Content on the hand is as close as people choose to hold it (a palette they glance
+                // at, then lower): an info, not a warning.
+                if anchorAux[e] == 2 { return .init(measured: f.distance[e], threshold: d, severity: .info, aux: 2) }
                 if anchorAux[e] > 0 { return .init(measured: f.distance[e], threshold: d, aux: anchorAux[e]) }
                 let moved = length(f.headPosition - startHead) > 0.3
                 return .init(measured: f.distance[e], threshold: d, aux: moved ? 1 : 0)
@@ -196,7 +199,7 @@ func depthFactories() -> [RuleFactory] {
                 let hide = stillEnd ? ", or hide it with an event when it is no longer needed" : ""
                 switch agg.aux {
                 case 2:
-                    return "\(names.joinedNames) is held on the hand \(fmt(agg.measured)) m from the eyes \(held); show hand-anchored content only briefly\(stillEnd ? " (hide it with an event when it is no longer needed)" : ""), or place it in the world at least \(fmt(d)) m away"
+                    return "\(names.joinedNames) is held on the hand \(fmt(agg.measured)) m from the eyes \(held); people hold it as close as they like, which suits tools they glance at, but put what they read for long in the world at least \(fmt(d)) m away"
                 case 3:
                     return "\(names.joinedNames) moves with the head \(fmt(agg.measured)) m from the eyes \(held); place it at least \(fmt(d)) m away or show it only briefly\(hide)"
                 default:

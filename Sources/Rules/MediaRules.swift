@@ -14,7 +14,7 @@ public enum VideoUserStart: RuleDescribing {
         citations: [Citation("playing-video", "visionOS"), Citation("accessibility", "Cognitive")],
         summary: "Video or audio that plays by itself with no controls to stop it, or (visionOS) video that starts without people choosing to play it.",
         rationale: "The HIG asks apps not to autoplay audio or video without also giving people discoverable controls to start and stop it, and in visionOS to let people choose when a video starts, which helps them stay comfortable with content the app does not control. RealityKit splash and transition videos, which lead into the next view, need no controls.",
-        fixHint: "Start playback from a user action (a Play button), or at least show the system player's transport controls (or your own start and stop controls) while it plays.",
+        fixHint: "Start playback from a user action (a Play button, or the title people pick). Audio, and video on other platforms, that starts on its own needs at least start and stop controls (the system player's transport controls or your own) while it plays; on visionOS a video still needs people to choose when it starts.",
         platforms: [.visionOS, .iOS],
         unit: "count", worse: .higher,
         notes: ["Media of kind video or audio with autoplay: true and controls: false: warning on every platform (accessibility › Cognitive). On visionOS, video with autoplay: true is a warning even with controls (playing-video › visionOS: let people choose when to start playing).",
@@ -48,13 +48,14 @@ public enum MotionFlashing: RuleDescribing {
                      RuleParameter("flashArea", 1, "% FOV", .configurable("hig-rules: flashing over at least 1 % of the field of view; on visionOS's default 90° × 70° view that is 0.019 sr, about 3 times WCAG 2.3.1's 0.006 sr (a 4.4° square): set 0.31 for WCAG's area"),
                                    "share of the field of view the flashing content must cover")],
         citations: [Citation("accessibility", "Cognitive"), Citation("color", "visionOS")],
-        summary: "Content that flashes more than 3 times a second with a luminance change of at least 0.1 while it covers at least 1 % of the field of view, or that is shown and hidden more than 3 times a second while such content together covers at least 1 % (warning); under Dim Flashing Lights, a video whose player ignores the setting (info).",
+        summary: "Content that flashes more than 3 times a second with a luminance change of at least 0.1 while it covers at least 1 % of the field of view, or that is shown and hidden more than 3 times a second while such content together covers at least 1 % (warning; info for a video whose player follows Dim Flashing Lights); under Dim Flashing Lights, a video whose player ignores the setting (info).",
         rationale: "Fast blinking and flashing can distract, cause dizziness and in some cases trigger seizures. The HIG asks to be cautious with blinking animation, to avoid bright flashing objects on dark backgrounds in full immersion, and to make video playback respond to the Dim Flashing Lights setting.",
         fixHint: "Slow the flashing (or the showing and hiding) to 3 per second or less, lower its luminance change, or make it smaller; play video with the system player (or follow Dim Flashing Lights in your own) and state it (dimsFlashingLights: true).",
         platforms: [.visionOS, .iOS],
         unit: "Hz", worse: .higher,
         notes: ["Reads the flash rate and luminance change that the scene states for the media or effect (media: {flashRate, flashLuminance}); a flash rate without a luminance change counts as flashes. The share of the field of view is the entity's angular width × height, each capped at the field of view, over the field of view, on every frame it is visible and in view.",
-                "When the scene runs with settings.dimFlashingLights: true, media that states dimsFlashingLights: true is dimmed by its player and not a warning. A video that states dimsFlashingLights: false is an info then (sub-check dim-flashing-lights, measured 1, threshold 0).",
+                "When the scene runs with settings.dimFlashingLights: true, media that states dimsFlashingLights: true is dimmed by its player and not a warning. A video that states dimsFlashingLights: false is an info then (sub-check dim-flashing-lights, measured 1, threshold 0) when it does not flash past the limits, and its flashing warning says its player ignores the setting when it does.",
+                "Video: the HIG asks video playback to follow Dim Flashing Lights, and an app cannot change a film. A flashing video whose player states dimsFlashingLights: true is an info in the default run (people who turn the setting on get it dimmed); one whose player does not (false or unstated) is a warning whose fix is the player: the system player, or dimming in your own.",
                 "Content shown and hidden by events (sub-check visibility): a flash is a pair of opposing changes (WCAG 2.3.1), so an entity named by show or hide events flashes, in each frame, half as often as its visibility changed in the second up to that frame (rounded down), whatever its colours (what is behind it is not in the scene). Above flashRate it is a warning from the first to the last change of that second (the frames it blinks in, hidden ones included) when everything flashing in that frame covers at least flashArea together (shares added, up to 100 %, an entity inside another flashing one not counted again): 40 small badges blinking at once are one large flash.",
                 "Reading: content that states no flash rate and is not shown and hidden is not judged (the scene format has no luminance time series)."],
         subchecks: [RuleSubcheck("dim-flashing-lights", unit: "count"), RuleSubcheck("visibility", unit: "Hz")])
@@ -84,7 +85,10 @@ func mediaFactories() -> [RuleFactory] {
                 if agg.aux == 1 {
                     return "\(names.joinedNames) plays by itself with no controls to stop it; start it from a user action or show start and stop controls"
                 }
-                return "video \(names.joinedNames) starts playing by itself; let people choose when a video starts (a Play button)"
+                guard let e = names.first.flatMap({ s.scene.entity(atPath: $0) }), s.scene.entities[e].media?.controls == true else {
+                    return "video \(names.joinedNames) starts playing by itself; let people choose when a video starts (a Play button)"
+                }
+                return "video \(names.joinedNames) starts playing by itself; it has controls to stop it, but on visionOS people choose when a video starts: start it from a Play button or the title they pick (a player that plays the title just picked is autoplay: false)"
             }
         },
         RuleFactory(ids: [A11yCaptions.metadata.id]) { s in
@@ -112,7 +116,10 @@ func mediaFactories() -> [RuleFactory] {
                 guard f.visible[e], let m = s.scene.entities[e].media else { return nil }
                 if let hz = m.flashRate, hz > rate, (m.flashLuminance ?? 1) >= dL, !(dim && m.dimsFlashingLights == true) {
                     let share = fieldOfViewShare(f, e, fov: fov)
-                    if share >= area { return .init(measured: hz, threshold: rate, aux: share * 100) }
+                    // A video whose player follows Dim Flashing Lights gives people the opt-out the
+                    // HIG asks of video playback: an app cannot re-cut a film, so it is an info.
+                    let optOut = m.kind == .video && m.dimsFlashingLights == true
+                    if share >= area { return .init(measured: hz, threshold: rate, severity: optOut ? .info : nil, aux: share * 100) }
                 }
                 if dim, m.kind == .video, m.dimsFlashingLights == false {
                     return .init(measured: 1, threshold: 0, severity: .info, unit: "count", variant: 1)
@@ -125,7 +132,17 @@ func mediaFactories() -> [RuleFactory] {
                 if agg.variant == 2 {
                     return "\(names.joinedNames) is shown and hidden \(fmt(agg.measured)) times a second (more than \(fmt(agg.threshold))) while flashing content covers \(fmt(agg.aux)) % of the field of view; show and hide it at most \(fmt(agg.threshold)) times a second, or fade it gently"
                 }
-                return "\(names.joinedNames) flashes \(fmt(agg.measured)) times a second (more than \(fmt(agg.threshold))) over \(fmt(agg.aux)) % of the field of view; slow or soften the flashing"
+                let flashes = "\(names.joinedNames) flashes \(fmt(agg.measured)) times a second (more than \(fmt(agg.threshold))) over \(fmt(agg.aux)) % of the field of view"
+                // A video: the fix is its player, not the film.
+                guard names.count == 1, let e = names.first.flatMap({ s.scene.entity(atPath: $0) }),
+                      let m = s.scene.entities[e].media, m.kind == .video else {
+                    return flashes + "; slow or soften the flashing"
+                }
+                if m.dimsFlashingLights == true {
+                    return flashes + "; its player dims them for people who turn on Dim Flashing Lights (dimsFlashingLights: true), as the HIG asks of video playback: nothing to change unless the app draws the flashes itself"
+                }
+                let ignored = dim && m.dimsFlashingLights == false ? "; its player ignores Dim Flashing Lights, which is on" : ""
+                return flashes + ignored + "; play it in the system player, which dims flashes when Dim Flashing Lights is on (then state dimsFlashingLights: true), or dim them in your own player"
             })
             return toggles.entities.isEmpty ? condition : FrameStateRule(toggles, then: condition)
         },

@@ -21,7 +21,8 @@ public enum MotionPeripheral: RuleDescribing {
         fixHint: "Slow the animation down, or move it closer to the centre of view.",
         unit: "deg/s", worse: .higher,
         notes: ["Angular speed is world-relative (head rotation removed), as computed by the simulator.",
-                "Only motion inside the display's field of view is judged (displayWidth × displayHeight, default 100° × 90°, wider than the 90° × 70° comfort field of viewer.fieldOfView): content is inside while part of it is, |azimuth| − angularWidth/2 ≤ displayWidth/2 and |elevation| − angularHeight/2 ≤ displayHeight/2 in the head frame. Motion beyond the display's edge (87° off the line of sight, say) is not seen and not reported."])
+                "Only motion inside the display's field of view is judged (displayWidth × displayHeight, default 100° × 90°, wider than the 90° × 70° comfort field of viewer.fieldOfView): content is inside while part of it is, |azimuth| − angularWidth/2 ≤ displayWidth/2 and |elevation| − angularHeight/2 ≤ displayHeight/2 in the head frame. Motion beyond the display's edge (87° off the line of sight, say) is not seen and not reported.",
+                "Not judged: interactive content whose own animation a person's action starts (trigger: user), such as dice they throw: people look at what they set moving. Content more below the line of sight than beside it gets a note in its message: the viewer looks straight ahead unless viewer.path pitches the head, and a seated player looks down at a tabletop game."])
 }
 
 public enum MotionTooFast: RuleDescribing {
@@ -133,7 +134,15 @@ func motionTypeFactories() -> [RuleFactory] {
             let speed = s.param(m, "speed"), imm = s.param(m, "immersiveSpeed")
             let ecc = s.param(m, "eccentricity"), minSize = s.param(m, "minSize")
             let halfW = s.param(m, "displayWidth") / 2, halfH = s.param(m, "displayHeight") / 2
-            let cands = ents.indices.filter { movingCandidate(ents[$0]) }
+            // Interactive content a person's own action sets moving (its animation has trigger:
+            // user: the dice they throw, the piece they move) is where they look, not in their
+            // periphery.
+            let anims = s.scene.animations
+            let cands = ents.indices.filter { e in
+                let a = ents[e].animation
+                let ownAction = a.map { $0 >= 0 && $0 < anims.count && anims[$0].trigger == .user } ?? false
+                return movingCandidate(ents[e]) && !(ownAction && ents[e].interactive)
+            }
             // The limit is one of the two speeds, so nothing slower than both can be reported.
             let slowest = speed.isNaN || imm.isNaN ? Double.nan : min(speed, imm)
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
@@ -143,9 +152,16 @@ func motionTypeFactories() -> [RuleFactory] {
                 guard abs(f.azimuth[e]) - f.angularWidth[e] / 2 <= halfW,
                       abs(f.elevation[e]) - f.angularHeight[e] / 2 <= halfH else { return nil }
                 let limit = f.immersion.hasBoundary ? imm : speed
-                return f.angularVelocity[e] > limit ? .init(measured: f.angularVelocity[e], threshold: limit, aux: f.eccentricity[e]) : nil
+                // aux: the eccentricity, negative when the content is more below the line of sight
+                // than beside it (where people may be looking down: the message says so).
+                let below = f.elevation[e] < 0 && -f.elevation[e] > abs(f.azimuth[e])
+                return f.angularVelocity[e] > limit
+                    ? .init(measured: f.angularVelocity[e], threshold: limit, aux: below ? -f.eccentricity[e] : f.eccentricity[e]) : nil
             }, message: { agg, names in
-                "\(names.joinedNames) moves at \(fmt(agg.measured))°/s \(fmt(agg.aux))° off the line of sight; slow it to at most \(fmt(agg.threshold))°/s or move it toward the centre of view"
+                let fix = "\(names.joinedNames) moves at \(fmt(agg.measured))°/s \(fmt(abs(agg.aux)))° off the line of sight; slow it to at most \(fmt(agg.threshold))°/s or move it toward the centre of view"
+                return agg.aux < 0
+                    ? fix + " (the viewer looks straight ahead: if people look down at it, like a board on a table, give viewer.path a pitch toward it)"
+                    : fix
             })
         },
         RuleFactory(ids: [MotionTooFast.metadata.id]) { s in

@@ -63,7 +63,7 @@ import Rules
             Self.v("fov-window-clutter", [], measured: 4, threshold: 3, unit: "count", message: "4 windows open"),
             Self.v("fov-window-clutter", [], measured: 5, threshold: 3, unit: "count", message: "5 windows open"),
         ])
-        #expect(wholeScene.map(\.summary) == ["2 findings in the scene measure 4.00–5.00 count, threshold 3.00 count"])
+        #expect(wholeScene.map(\.summary) == ["2 findings in the scene measure 4–5, threshold 3"])
     }
 
     /// A count against a threshold of 0 is a yes/no check: the summary names the rule's statement

@@ -95,6 +95,25 @@ import Rules
         #expect(html.contains("<header class=\"banner fail\""))
     }
 
+    /// Outside trial (session 25, F11): a page that passes its gate with warnings said only a big
+    /// green "Pass". It says how many findings are left to review, in the warning colour; a clean
+    /// page does not, and a failing one keeps its "Fail". Counts are whole numbers without "count".
+    @Test func aPassingPageWithWarningsSaysWhatIsLeftToReview() throws {
+        var options = SpatialCheck.ValidateOptions()
+        options.format = .html
+        func page(_ scene: String) -> String {
+            SpatialCheck.render(SpatialCheck.runValidation(paths: [TestPaths.repo(scene)], options: options), format: .html)
+        }
+        // hud-head-locked: 1 head-locked warning (README).
+        let hud = page("Scenes/hud-head-locked.scene.yaml")
+        #expect(hud.contains("<header class=\"banner pass review\""))
+        #expect(hud.contains("<span class=\"review-note\">1 warning to review</span>"))
+        let clean = page("Scenes/hud-world-anchored.scene.yaml")
+        #expect(clean.contains("<header class=\"banner pass\"") && !clean.contains("review-note\">"))
+        let failing = page("Scenes/media-player.scene.yaml")
+        #expect(failing.contains("<header class=\"banner fail\"") && !failing.contains("review-note\">"))
+    }
+
     /// immersive-walk-boundary: full immersion from t = 2 s (frame 180 at 90 Hz); the viewer walks
     /// from z = 0 to −2.4 m between t = 4 and 10 s and stands there until 14 s.
     @Test func timelineSeriesFollowsTheHeadFromTheBoundaryOrigin() throws {

@@ -3,6 +3,7 @@ import Testing
 @testable import Rules
 @testable import Simulation
 import SpatialModel
+import Reporting
 
 /// `motion-peripheral` judges only motion inside the display's field of view (issue 14, item 5).
 @Suite struct MotionPeripheralTests {
@@ -45,5 +46,47 @@ import SpatialModel
         // 40° right and 44° below: eccentricity acos(cos 40° · cos 44°) = 56.6°, upper edge at 42° ≤ 45°.
         let low = Self.run(azimuth: 40, elevation: -44)
         #expect(low.map(\.entities) == [["bird"]])
+    }
+
+    /// Outside trial (session 25, F2): dice a seated player throws on a board 0.7 m away, below eye
+    /// level, were "peripheral motion" to slow to 10°/s. Interactive content a person's own action
+    /// sets moving (trigger: user) is where they look: not judged. The same motion started by the
+    /// system is judged, and its message says the viewer looks straight ahead and how to say that
+    /// people look down at it.
+    @Test func motionPeopleStartOnWhatTheyTouchIsNotPeripheral() throws {
+        func dice(_ trigger: String) throws -> [ReportViolation] {
+            try RuleScenes.check("""
+                format: spatialscene/1
+                duration: 2
+                viewer: {posture: seated}
+                entities:
+                  - id: dice
+                    kind: model
+                    asset: box.glb
+                    scale: 0.03
+                    position: [0.15, 0.75, -0.55]
+                    interactive: true
+                    accessibilityLabel: Dice
+                    animation:
+                      trigger: \(trigger)
+                      keyframes:
+                        - {t: 0.5, position: [0.15, 0.75, -0.55]}
+                        - {t: 1.1, position: [-0.15, 0.75, -0.8]}
+                """, assets: ["box.glb": "Scenes/assets/box-textured/BoxTextured.glb"]).filter { $0.rule == "motion-peripheral" }
+        }
+        #expect(try dice("user").isEmpty)
+        let system = try dice("system")
+        #expect(system.count == 1)
+        #expect(system.first?.message.hasSuffix("(the viewer looks straight ahead: if people look down at it, like a board on a table, give viewer.path a pitch toward it)") == true)
+        // The eccentricity in the message is its size, not the sign that marks "below".
+        #expect(system.first?.message.contains("° off the line of sight") == true && system.first?.message.contains("-") == false)
+    }
+
+    /// Beside the line of sight, the message has no note about looking down.
+    @Test func motionBesideTheLineOfSightHasNoLookDownNote() {
+        let v = Self.run(azimuth: 40, elevation: -20)
+        #expect(v.count == 1)
+        #expect(v.first?.message.contains("look down") == false)
+        #expect(v.first?.message.contains("43.96° off the line of sight") == true)  // acos(cos 40° · cos 20°)
     }
 }

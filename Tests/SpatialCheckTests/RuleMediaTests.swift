@@ -44,6 +44,11 @@ import SpatialModel
         try #require(v.count == 3)
         #expect(v[0].message.contains("no controls to stop it"))
         #expect(v[1].message.contains("starts playing by itself"))
+        // Outside trial (session 25, F5): the video with controls is told why its controls are
+        // not enough on visionOS, not given the no-controls message.
+        #expect(v[1].message == "video w/e1 starts playing by itself; it has controls to stop it, but on visionOS people choose when a video starts: start it from a Play button or the title they pick (a player that plays the title just picked is autoplay: false)")
+        // The fix no longer offers controls as enough for a visionOS video.
+        #expect(VideoUserStart.metadata.fixHint.contains("on visionOS a video still needs people to choose when it starts"))
     }
 
     @Test func onIOSOnlyAutoplayWithoutControlsIsJudged() throws {
@@ -128,10 +133,14 @@ import SpatialModel
             ("[20, 20, 100, 100]", "media: {kind: video, dimsFlashingLights: false}"),                 // e1
             ("[1060, 20, 200, 200]", "media: {kind: effect, flashRate: 6, dimsFlashingLights: false}"), // e2
         ]
-        // Without the setting: e0 and e2 flash (warnings); nothing is said about ignoring it.
+        // Without the setting: e0 and e2 flash. e2, an effect, is a warning to slow or soften; e0
+        // is a video whose player dims its flashes for people who turn the setting on (the HIG's
+        // opt-out for video playback): an info saying so (outside trial s25 F4).
         let off = try RuleScenes.check(Self.window(elements)).filter { $0.rule == "motion-flashing" }
-        #expect(off.map(\.entities) == [["w/e0"], ["w/e2"]])
-        #expect(off.allSatisfy { $0.severity == .warning })
+        #expect(off.map(\.entities) == [["w/e2"], ["w/e0"]])
+        #expect(off.map(\.severity) == [.warning, .info])
+        #expect(off.first?.message.hasSuffix("; slow or soften the flashing") == true)
+        #expect(off.last?.message.contains("its player dims them for people who turn on Dim Flashing Lights") == true)
         // With Dim Flashing Lights on: e0's player dims its flashes (clean), e1 is a video that
         // ignores the setting (info, count), e2 is an effect that still flashes (warning).
         let on = try RuleScenes.check(Self.window(settings: "{dimFlashingLights: true}", elements))
@@ -142,6 +151,15 @@ import SpatialModel
         try #require(on.count == 2)
         #expect(on[0].unit == "Hz" && on[0].measured == 6)
         #expect(on[1].unit == "count" && on[1].measured == 1 && on[1].message.contains("ignores Dim Flashing Lights"))
+        // A flashing video in a player that ignores the setting: a warning whose fix is the player,
+        // which says the setting is on and ignored in the Dim Flashing Lights run.
+        let custom = [("[440, 210, 400, 300]", "media: {kind: video, flashRate: 6, dimsFlashingLights: false}")]
+        for settings in [nil, "{dimFlashingLights: true}"] {
+            let v = try RuleScenes.check(Self.window(settings: settings, custom)).filter { $0.rule == "motion-flashing" }
+            #expect(v.map(\.severity) == [.warning])
+            #expect(v.first?.message.hasSuffix("; play it in the system player, which dims flashes when Dim Flashing Lights is on (then state dimsFlashingLights: true), or dim them in your own player") == true)
+            #expect(v.first?.message.contains("its player ignores Dim Flashing Lights, which is on") == (settings != nil))
+        }
     }
 
     /// Events hiding (even k) and showing (odd k) each of `entities` at times `times[k]`.

@@ -172,6 +172,10 @@ final class SceneBuilder {
     fileprivate var shrinkingKeyScales: [Int: (value: Double, loc: SourceLocation)] = [:]
     /// The `annotations` of the model or environment being built, applied when its asset attaches.
     var pendingAnnotations: [NodeAnnotation] = []
+    /// Per asset (its resolved path) refused by `checkAssetPath`: its one error in `r.diagnostics`,
+    /// and the lines of the other entities that use it (the first 10) and how many there are, so 65
+    /// pieces of one board that share a refused model give one error, not 65.
+    private var refusedAssets: [String: (diagnostic: Int, lines: [Int], count: Int)] = [:]
     /// Folder → its entry names by lowercased name (`caseVariants`).
     private var folderNames: [String: [String: [String]]] = [:]
 
@@ -370,6 +374,7 @@ final class SceneBuilder {
     }
 
     private func failure() -> LoadFailure {
+        noteRefusedAssetUses()
         let sorted = r.diagnostics.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {
             case (nil, nil): return a.offset < b.offset
@@ -1318,10 +1323,27 @@ final class SceneBuilder {
                     hint: "reference a model file outside .git")
             return false
         }
+        if var seen = refusedAssets[real] {
+            seen.count += 1
+            if seen.lines.count < 10 { seen.lines.append(loc.line) }
+            refusedAssets[real] = seen
+            return false
+        }
         let how = p.hasPrefix("/") ? "is an absolute path outside" : "resolves (after '..' and symbolic links) outside"
+        refusedAssets[real] = (r.diagnostics.count, [], 0)
         r.error(loc, "asset '\(quoted(p, limit: 200))' \(how) the project root; assets must be inside it",
                 hint: "the project root is the folder of .spatialcheck.yaml, else the git work tree, else the scene's folder: move the asset into it, or pass --allow-external-assets if the scene is trusted")
         return false
+    }
+
+    /// The refused assets' errors name the other lines that use the same asset.
+    private func noteRefusedAssetUses() {
+        for (_, seen) in refusedAssets where seen.count > 0 && r.diagnostics.indices.contains(seen.diagnostic) {
+            let lines = seen.lines.map(String.init).joined(separator: ", ")
+            let more = seen.count > seen.lines.count ? " and \(seen.count - seen.lines.count) more" : ""
+            r.diagnostics[seen.diagnostic].message += " (also used at line\(seen.count == 1 ? "" : "s") \(lines)\(more): \(seen.count + 1) entities in all)"
+        }
+        refusedAssets = [:]
     }
 
     static func isInside(_ path: String, root: String) -> Bool {

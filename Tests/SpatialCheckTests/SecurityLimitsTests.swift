@@ -182,6 +182,23 @@ import SpatialCheck
         }
     }
 
+    /// Outside trial (session 25, F12): 65 board pieces sharing one refused model gave 65 copies of
+    /// the same error and hint. One error names the asset, with the other lines that use it (the
+    /// first 10 and how many more); another refused asset keeps its own error.
+    @Test func oneRefusedAssetUsedManyTimesIsOneError() {
+        var text = "format: spatialscene/1\nentities:\n"
+        for k in 0..<13 { text += "  - {id: p\(k), kind: model, asset: '../outside/robot.glb'}\n" }   // lines 3…15
+        text += "  - {id: q, kind: model, asset: 'sub/../../outside/robot.glb'}\n"                     // line 16: the same file
+        text += "  - {id: r, kind: model, asset: '../outside/other.glb'}\n"                            // line 17: another
+        let errs = SecurityFixture.errors(text)
+        #expect(errs.count == 2, "\(errs)")
+        #expect(errs.first?.location?.line == 3)
+        #expect(errs.first?.message.hasSuffix("outside the project root; assets must be inside it (also used at lines 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 and 3 more: 14 entities in all)") == true,
+                "\(errs.first?.message ?? "")")
+        #expect(errs.last?.location?.line == 17)
+        #expect(errs.last?.message.hasSuffix("assets must be inside it") == true)
+    }
+
     @Test func aBareAssetOnTheCommandLineIsAllowedAnywhere() throws {
         let scene = try SceneLoader.loadBareAsset(path: SecurityFixture.outsideAsset, importer: SecurityFixture.importer)
         #expect(scene.entities.first?.asset != nil)

@@ -33,15 +33,17 @@ public enum MotionTooFast: RuleDescribing {
             RuleParameter("speed", 60, "deg/s", .external("heuristic; the HIG gives no speed"), "fastest comfortable angular speed anywhere"),
             RuleParameter("loomingSpeed", 2, "m/s", .external("heuristic; the HIG gives no speed"), "fastest comfortable approach toward the eye (looming)"),
             RuleParameter("loomingDistance", 3, "m", .external("heuristic; approach matters within room scale"), "looming is checked while content is closer than this"),
+            RuleParameter("timeToContact", 0.5, "s", .external("looming research: defensive blinks and flinches come as an object's time to contact (distance / approach speed, the optical variable tau) falls below about a second; half a second is well inside it"), "shortest comfortable time to contact of approaching content"),
         ],
         citations: [Citation("designing-for-visionos", "Best practices")],
-        summary: "Visible content moves faster than 60°/s across the view, or comes at the viewer faster than 2 m/s within 3 m (looming).",
+        summary: "Visible content moves faster than 60°/s across the view, or comes at the viewer faster than 2 m/s within 3 m or so fast that it would reach the eyes in under 0.5 s (looming).",
         rationale: "The HIG asks to avoid overwhelming, jarring or too-fast motion; content rushing at the eye is the most jarring kind.",
         fixHint: "Slow the motion down or shorten its path; let approaching content decelerate or stop farther away.",
         unit: "deg/s", worse: .higher,
         notes: ["Angular speed is world-relative (head rotation removed), as computed by the simulator.",
-                "Looming: v_app = −d(distance)/dt, the rate at which the distance from the eye to the centre shrinks, measured from the previous frame's eye position (so walking toward still content is not looming; head- and hand-anchored content is measured in the head frame). Reported while the content is visible, v_app > 2 m/s and its current eye distance d < 3 m, as a violation of its own in m/s (sub-check `looming`, beside the angular one in deg/s)."],
-        subchecks: [RuleSubcheck("looming", unit: "m/s")])
+                "Looming: v_app = −d(distance)/dt, the rate at which the distance from the eye to the centre shrinks, measured from the previous frame's eye position (so walking toward still content is not looming; head- and hand-anchored content is measured in the head frame). Reported while the content is visible, v_app > 2 m/s and its current eye distance d < 3 m, as a violation of its own in m/s (sub-check `looming`, beside the angular one in deg/s).",
+                "Time to contact (sub-check `timeToContact`, s, smaller is worse): d / v_app while content approaches (v_app > 0) within loomingDistance; reported when it falls under 0.5 s, so a close approach at a moderate speed (1.5 m/s at 0.5 m: 0.33 s) is caught as well as a fast one. Measured: the shortest time to contact."],
+        subchecks: [RuleSubcheck("looming", unit: "m/s"), RuleSubcheck("timeToContact", unit: "s", worse: .lower)])
 }
 
 public enum TypeMinSize: RuleDescribing {
@@ -170,6 +172,7 @@ func motionTypeFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let speed = s.param(m, "speed")
             let loomSpeed = s.param(m, "loomingSpeed"), loomDistance = s.param(m, "loomingDistance")
+            let contact = s.param(m, "timeToContact")
             let cands = ents.indices.filter { movingCandidate(ents[$0]) }
             let angular = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
                                         gate: .above(\.angularVelocity, speed), reads: .quantities, check: { f, e in
@@ -181,10 +184,23 @@ func motionTypeFactories() -> [RuleFactory] {
                 f.visible[e] && f.approachSpeed[e] > loomSpeed && f.distance[e] < loomDistance
                     ? .init(measured: f.approachSpeed[e], threshold: loomSpeed, aux: f.distance[e], unit: "m/s", variant: 1) : nil
             }, message: { _, _ in "" })
-            return MultiProcessor([angular, looming]) { _, agg, names in
-                agg.variant == 1
-                    ? "\(names.joinedNames) comes at the viewer at \(fmt(agg.measured)) m/s only \(fmt(agg.aux)) m away; keep approaching content below \(fmt(loomSpeed)) m/s within \(fmt(loomDistance)) m (slow it down or stop it farther away)"
-                    : "\(names.joinedNames) moves at \(fmt(agg.measured))°/s across the view; keep motion below \(fmt(speed))°/s"
+            // Time to contact (sub-check 2): distance / approach speed, while approaching within
+            // loomingDistance; aux = eye distance.
+            let ttc = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
+                                    gate: .above(\.approachSpeed, 0), reads: .quantities, check: { f, e in
+                let v = f.approachSpeed[e], d = f.distance[e]
+                guard f.visible[e], v > 0, d < loomDistance, d / v < contact else { return nil }
+                return .init(measured: d / v, threshold: contact, aux: d, unit: "s", variant: 2)
+            }, message: { _, _ in "" })
+            return MultiProcessor([angular, looming, ttc]) { _, agg, names in
+                switch agg.variant {
+                case 1:
+                    return "\(names.joinedNames) comes at the viewer at \(fmt(agg.measured)) m/s only \(fmt(agg.aux)) m away; keep approaching content below \(fmt(loomSpeed)) m/s within \(fmt(loomDistance)) m (slow it down or stop it farther away)"
+                case 2:
+                    return "\(names.joinedNames) comes at the eyes so fast that it would reach them in \(fmt(agg.measured)) s (\(fmt(agg.aux)) m away); let it slow down as it nears, or stop it farther away, so it never gets within \(fmt(contact)) s of the eyes"
+                default:
+                    return "\(names.joinedNames) moves at \(fmt(agg.measured))°/s across the view; keep motion below \(fmt(speed))°/s"
+                }
             }
         },
         RuleFactory(ids: [TypeMinSize.metadata.id]) { s in

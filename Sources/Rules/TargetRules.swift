@@ -1268,6 +1268,7 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     // iOS: the controls of world cards (a window or volume left in the world) are measured as the
     // screen shows them, on the frames they are on screen (aux 1 marks those findings).
     let card = ios ? WorldCardTouch(ents, pointAngle: s.pointAngle) : nil
+    let pointAngle = s.pointAngle
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, reads: .quantities, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
@@ -1279,7 +1280,11 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         if let card, card.metres[e] != nil {
             guard f.inFOV[e], let p = card.points(e, f) else { return nil }
             size = p; unit = "pt"; aux = 1
-        } else if let fr = ent.hitFrame ?? ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else { size = f.ptEq[e]; unit = "pt_eq" }
+        } else if let fr = ent.hitFrame ?? ent.frame, inPoints[e] { size = min(fr.width, fr.height); unit = "pt" } else {
+            // In angle: aux carries the eye distance (negative, apart from a card's 1), so the
+            // message can give the size in metres where it is seen.
+            size = f.ptEq[e]; unit = "pt_eq"; aux = -f.distance[e]
+        }
         guard size.isFinite else { return nil }
         // A card's control seen from where the card was placed is its size in points, up to rounding.
         let tolerance = aux == 1 ? 1e-9 : 0
@@ -1293,8 +1298,15 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             return "\(names.joinedNames) shows \(fmt(agg.measured)) \(u) on screen at its smaller side (a card left in the world shrinks as the device moves away); make its touch area at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u) where people view it: a larger control or card, or the card placed nearer"
                 + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
         }
-        return "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u)"
+        var text = "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u)"
             + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
+        if agg.aux < 0, agg.aux.isFinite {
+            // The same in metres at the distance of its worst frame, for a side facing the eye.
+            let d = -agg.aux, across = 2 * d * tan(agg.threshold * pointAngle / 2 * .pi / 180)
+            let size = across < 1 ? "\(fmt((across * 1000).rounded() / 10)) cm" : "\(fmt(across)) m"
+            text += ": about \(size) across where it faces the eye, \(fmt(d)) m away (more along a side seen at a slant), as a larger model or a hitRegion"
+        }
+        return text
     })
 }
 

@@ -13,13 +13,14 @@ public enum WinContentInBounds: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [],
         citations: [Citation("layout", "visionOS")],
-        summary: "An element of a window whose frame leaves the window's rectangle, or 3D content nested in a window whose bounds reach past its edges in the window's plane.",
+        summary: "An element of a window whose frame leaves the window's rectangle, 3D content nested in a window whose bounds reach past its edges in the window's plane, or content of a volume that reaches past the volume's bounds, where visionOS clips it.",
         rationale: "visionOS draws the window controls just outside a window's bounds in its XY plane: the Share menu above it, the window bar and the close and resize controls below it. Content that spills over the edges crowds those controls, especially below, and makes them hard to use.",
         fixHint: "Keep the element's frame inside [0, 0, width, height] of its window (or make the window larger); show controls that belong outside the window in an ornament (a child window) instead.",
         unit: "pt", worse: .higher,
         notes: ["Elements: the frame against the window's rectangle in points (fixed, so reported over every frame the element is visible). 3D content nested in a window (models, text, groups and volumes; not ornaments, which are child windows and belong outside): its box projected along the window's normal onto the window's plane, every frame, in the window's points.",
                 "Measured: how far the content reaches past the farthest edge, in points; threshold 0. The message says when it spills past the bottom edge, where the window bar and the close and resize controls are.",
-                "Windows only: a volume clips its content at its bounds."])
+                "Volumes (sub-check volume, m): visionOS clips a volume's content at its bounds, so models, text and volumes held in a volume (their nearest window or volume ancestor) are reported while their box reaches more than 1 mm past the volume's box along any of its axes, every frame (a piece animated out of its board is clipped as it leaves). Measured: how far, in metres; threshold 0."],
+        subchecks: [RuleSubcheck("volume", unit: "m")])
 }
 
 public enum WinControlsKeepout: RuleDescribing {
@@ -180,6 +181,8 @@ final class ContentInBoundsRule: RuleProcessor {
     let elements: [(e: Int, overflow: Double, below: Bool)]
     /// 3D content nested in a window: (content, window).
     let nested: [(e: Int, w: Int)]
+    /// 3D content in a volume (its nearest window or volume ancestor): (content, volume).
+    let inVolume: [(e: Int, v: Int)]
     let scene: Scene
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinContentInBounds.metadata.id) else { return nil }
@@ -199,7 +202,19 @@ final class ContentInBoundsRule: RuleProcessor {
             }
         }
         elements = el; nested = ne
-        if el.isEmpty && ne.isEmpty { return nil }
+        // Content a volume holds: models, text and volumes whose nearest window or volume ancestor
+        // is a volume (an ornament, a window in a volume, belongs outside it).
+        let ents = s.scene.entities
+        var vo: [(Int, Int)] = []
+        for i in ents.indices where [.model, .text, .volume].contains(ents[i].kind) {
+            var p = ents[i].parent, steps = 0
+            while let q = p, q >= 0, q < ents.count, steps < ents.count, ents[q].kind != .window, ents[q].kind != .volume {
+                p = ents[q].parent; steps += 1
+            }
+            if let v = p, v >= 0, v < ents.count, ents[v].kind == .volume { vo.append((i, v)) }
+        }
+        inVolume = vo
+        if el.isEmpty && ne.isEmpty && vo.isEmpty { return nil }
     }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         for x in elements where x.e < f.visible.count && f.visible[x.e] {
@@ -221,8 +236,37 @@ final class ContentInBoundsRule: RuleProcessor {
                 out.report(rule: rule, x.e, frame: f.frame, time: f.time, measured: pt, threshold: 0, aux: below ? 1 : 0)
             }
         }
+        // A volume clips its content at its bounds (sub-check volume): how far the content's box
+        // reaches past the volume's box along each of its axes, in metres.
+        for x in inVolume where f.visible[x.e] && f.visible[x.v] {
+            var over = 0.0
+            let c = f.boxFrames.count >= 12 * x.v + 12
+                ? Vec3(f.boxFrames[12 * x.v], f.boxFrames[12 * x.v + 1], f.boxFrames[12 * x.v + 2]) : f.center[x.v]
+            for k in 0..<3 {
+                let a = f.boxAxis(x.v, k), h = length(a)
+                guard h > 0 else { continue }
+                over = max(over, f.boxReach(x.e, along: a / h, from: c) - h)
+            }
+            if over > Self.volumeTolerance, over.isFinite {
+                out.report(rule: rule, x.e, frame: f.frame, time: f.time, measured: over, threshold: 0, unit: "m", variant: 1)
+            }
+        }
     }
+    /// Content reaching less than this past its volume's bounds (1 mm: a model resting on the
+    /// volume's floor, rounding) is inside.
+    static let volumeTolerance = 0.001
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        if agg.variant == 1 {
+            let volume = names.first.flatMap { scene.entity(atPath: $0) }.flatMap { e -> String? in
+                var p = scene.entities[e].parent, steps = 0
+                while let q = p, q >= 0, q < scene.entities.count, steps < scene.entities.count {
+                    if scene.entities[q].kind == .volume { return scene.entities[q].path }
+                    p = scene.entities[q].parent; steps += 1
+                }
+                return nil
+            } ?? "its volume"
+            return "\(names.joinedNames) reaches \(fmt(agg.measured)) m outside \(volume), and visionOS clips a volume's content at its bounds, so that part is not seen; keep it inside the volume (make the volume larger), or show it in an immersive space if it must come to the viewer"
+        }
         let window = names.first.map { String($0.split(separator: "/").dropLast().joined(separator: "/")) } ?? "its window"
         let whereTo = agg.aux == 1 ? " and spills below its bottom edge, where the window bar and the close and resize controls are" : ""
         return "\(names.joinedNames) reaches \(fmt(agg.measured)) pt outside \(window)\(whereTo); keep window content inside the window's bounds"

@@ -62,6 +62,41 @@ import SpatialModel
         #expect(v.first?.message.contains("spills below") == true)
     }
 
+    /// Outside trial (session 25, F6): a captured piece animated out of its board volume, toward
+    /// the player, was judged as if seen; visionOS clips a volume's content at its bounds. A 0.5 ×
+    /// 0.2 × 0.5 m volume at (0, 1, −1) holds a 0.1 m cube (a volume) at its centre that moves up
+    /// 0.3 m between t = 0.5 and 1 s (frames 45…90): its top leaves the volume's top (0.1 m above
+    /// the centre) once the cube's centre is above 0.05 m, from frame 53 (0.3 · 8/45 = 0.0533 m),
+    /// and ends 0.3 + 0.05 − 0.1 = 0.25 m past it. The still model beside it sits inside.
+    @Test func contentLeavingItsVolumeIsClipped() throws {
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1.5
+            entities:
+              - id: board
+                kind: volume
+                position: [0, 1, -1]
+                size: [0.5, 0.2, 0.5]
+                scaleMode: dynamic
+                children:
+                  - id: piece
+                    kind: volume
+                    size: [0.1, 0.1, 0.1]
+                    scaleMode: dynamic
+                    animation:
+                      keyframes:
+                        - {t: 0.5, position: [0, 0, 0]}
+                        - {t: 1, position: [0, 0.3, 0]}
+                  - {id: still, kind: volume, position: [0.15, 0, 0], size: [0.1, 0.1, 0.1], scaleMode: dynamic}
+            """).filter { $0.rule == "win-content-in-bounds" }
+        #expect(v.map(\.entities) == [["board/piece"]])
+        let clip = try #require(v.first)
+        #expect(clip.unit == "m" && clip.threshold == 0 && clip.severity == .warning)
+        #expect(abs(clip.measured - 0.25) < 1e-9)
+        #expect(clip.spans == [53...134])
+        #expect(clip.message.hasPrefix("board/piece reaches 0.25 m outside board, and visionOS clips a volume's content at its bounds"))
+    }
+
     // MARK: win-controls-keepout
 
     /// A 0.4 × 0.1 × 0.1 m volume (no elements) at world `position`, beside the main window.

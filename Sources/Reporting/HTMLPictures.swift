@@ -586,11 +586,16 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
         var centre: SIMD2<Double> { SIMD2((full.x0 + full.x1) / 2, (full.y0 + full.y1) / 2) }
     }
     var hotBoxes: [Drawn] = []
+    /// Marked boxes entirely outside the picture (behind the viewer, say).
+    var offPicture: [SceneSnapshot.ViewBox] = []
     for k in ordered {
         let b = view.boxes[k.index], hot = k.hot
         let polygon = proj.polygon(of: b)
         let inside = proj.clipped(polygon)
-        guard let full = bounds(polygon), let shown = bounds(inside) else { continue }
+        guard let full = bounds(polygon), let shown = bounds(inside) else {
+            if hot { offPicture.append(b) }
+            continue
+        }
         let col = hot ? c : "#8e8e93"
         let style = "fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\""
         let title = "<title>\(Escape.html(elidedPath(b.path))) at \(fmt(b.distance, 2)) m</title>"
@@ -640,6 +645,16 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
             out += "<rect x=\"\(n(x))\" y=\"\(n(y - 12))\" width=\"\(n(tw))\" height=\"16\" rx=\"3\" fill=\"#fff\" fill-opacity=\"0.92\" stroke=\"\(c)\"/>"
             out += "<text x=\"\(n(x + 4))\" y=\"\(n(y))\" font-size=\"11\" font-weight=\"600\" fill=\"#1d1d1f\">\(Escape.html(text))</text>\n"
         }
+    }
+    // Nothing marked is in the overview (content beside or behind the viewer): an arrow at the
+    // edge on its side, at its elevation, says where it is.
+    if !detail, hotBoxes.isEmpty, let b = offPicture.first {
+        let right = b.centerAz >= 0, y = min(max(proj.py(b.centerEl), 14), h - 14)
+        let x = right ? w - 4 : 4, base = right ? x - 14 : x + 14
+        let side = abs(b.centerAz) > 135 ? "behind the viewer" : "to the \(right ? "right" : "left")"
+        let text = "\(shortLabel(b.path, max: 30)): \(fmt(abs(b.centerAz), 0))° \(side)"
+        out += "<path d=\"M\(n(x)) \(n(y))L\(n(base)) \(n(y - 9))L\(n(base)) \(n(y + 9))Z\" fill=\"\(c)\"><title>\(Escape.html(text))</title></path>\n"
+        out += "<text x=\"\(n(right ? base - 4 : base + 4))\" y=\"\(n(y + 4))\" font-size=\"11\" font-weight=\"600\" text-anchor=\"\(right ? "end" : "start")\" fill=\"\(tc)\" stroke=\"#f4f6f8\" stroke-width=\"3\" paint-order=\"stroke\">\(Escape.html(text))</text>\n"
     }
     // Labels of the marked entities: beside the box when few, else numbered with a list.
     var board = LabelBoard()

@@ -69,6 +69,7 @@ extension SpatialCheck {
             var boxes: [SceneSnapshot.ViewBox] = []
             var entityOf: [Int] = []
             let inverse = q.headRotation.conjugate
+            let markedHere = marked[q.frame] ?? []
             for e in 0..<q.entityCount where q.visible[e] {
                 var minAz = Double.infinity, maxAz = -Double.infinity, minEl = Double.infinity, maxEl = -Double.infinity
                 var inFront = false
@@ -78,7 +79,17 @@ extension SpatialCheck {
                     let d = SceneSnapshot.azimuthElevation(v)
                     minAz = min(minAz, d.x); maxAz = max(maxAz, d.x); minEl = min(minEl, d.y); maxEl = max(maxEl, d.y)
                 }
-                guard inFront, maxAz - minAz < 180 else { continue }
+                guard inFront, maxAz - minAz < 180 else {
+                    // A marked entity behind the viewer (or around them) is kept as the direction of
+                    // its centre, so the picture can point to it.
+                    if markedHere.contains(path: scene.entities[e].path) {
+                        let d = SceneSnapshot.azimuthElevation(inverse.act(q.center[e] - q.headPosition))
+                        boxes.append(.init(path: scene.entities[e].path, minAz: d.x, maxAz: d.x, minEl: d.y, maxEl: d.y,
+                                           distance: q.distance[e]))
+                        entityOf.append(e)
+                    }
+                    continue
+                }
                 boxes.append(.init(path: scene.entities[e].path, minAz: minAz, maxAz: maxAz,
                                    minEl: minEl, maxEl: maxEl, distance: q.distance[e]))
                 entityOf.append(e)
@@ -87,7 +98,10 @@ extension SpatialCheck {
             let kept = SceneSnapshot.neighbourhoodIndices(boxes, marked: marked[q.frame] ?? [])
             return .init(frame: q.frame, time: q.time, boxes: kept.map { k in
                 var b = boxes[k]
-                b.outline = SceneSnapshot.outline(of: q.boxCorners(entityOf[k]).map { inverse.act($0 - q.headPosition) })
+                // (A direction kept for a marked entity behind the viewer has no silhouette.)
+                if b.maxAz > b.minAz || b.maxEl > b.minEl {
+                    b.outline = SceneSnapshot.outline(of: q.boxCorners(entityOf[k]).map { inverse.act($0 - q.headPosition) })
+                }
                 return b
             })
         }

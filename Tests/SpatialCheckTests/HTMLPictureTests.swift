@@ -114,6 +114,24 @@ import Rules
         #expect(failing.contains("<header class=\"banner fail\"") && !failing.contains("review-note\">"))
     }
 
+    /// Outside trial (session 25, F11): a finding on content behind the viewer drew an empty view.
+    /// The overview points to it: an arrow at the edge on its side, with its bearing.
+    @Test func theViewPointsToContentBehindTheViewer() throws {
+        let run = try Self.validateHTML("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: panel
+                kind: window
+                placement: {distance: 1.5, azimuth: 180, elevation: 0}
+                size: [300, 200]
+                elements: [{id: go, role: button, frame: [120, 70, 60, 60], label: Go}]
+            """)
+        let html = SpatialCheck.render(run, format: .html)
+        #expect(html.contains(">panel/go: 180° behind the viewer</text>"))
+        #expect(html.contains("<title>panel/go: 180° behind the viewer</title>"))
+    }
+
     /// immersive-walk-boundary: full immersion from t = 2 s (frame 180 at 90 Hz); the viewer walks
     /// from z = 0 to −2.4 m between t = 4 and 10 s and stands there until 14 s.
     @Test func timelineSeriesFollowsTheHeadFromTheBoundaryOrigin() throws {

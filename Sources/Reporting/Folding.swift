@@ -141,6 +141,9 @@ func foldCause(_ v: ReportViolation) -> String {
     "\(v.unit)|\(v.baseline?.rawValue ?? "")|\(foldTemplate(v))"
 }
 
+/// `mergeSameParts`' key: rule, severity and cause; the objects' parent; the part's name.
+private struct FoldPart: Hashable { var key: String; var parent: PathKey; var name: String }
+
 /// Folds the same part of sibling objects into their container, as the objects themselves would
 /// fold: when a scene makes one node of each of 64 models a target (`board/p00/nodes_0_`,
 /// `board/p01/nodes_0_`, …), each node's parent is its own model, so the first grouping leaves 64
@@ -148,9 +151,6 @@ func foldCause(_ v: ReportViolation) -> String {
 /// inside containers that share a non-empty parent `P` (`P/m1/N`, `P/m2/N`), with equal rule,
 /// severity and cause, become one group in `P`, at the first one's place. Windows at the scene's
 /// root (no `P`) stay apart.
-/// `mergeSameParts`' key: rule, severity and cause; the objects' parent; the part's name.
-private struct FoldPart: Hashable { var key: String; var parent: PathKey; var name: String }
-
 private func mergeSameParts<Key>(_ order: inout [Key], _ members: inout [[ReportViolation]], _ containers: inout [String]) {
     let slash = UInt8(ascii: "/")
     var first: [FoldPart: Int] = [:]

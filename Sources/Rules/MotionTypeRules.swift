@@ -185,9 +185,10 @@ func motionTypeFactories() -> [RuleFactory] {
                     ? .init(measured: f.approachSpeed[e], threshold: loomSpeed, aux: f.distance[e], unit: "m/s", variant: 1) : nil
             }, message: { _, _ in "" })
             // Time to contact (sub-check 2): distance / approach speed, while approaching within
-            // loomingDistance; aux = eye distance.
+            // loomingDistance; aux = eye distance. Gated by the distance: a walking viewer brings
+            // half of a scene toward the eye in every frame, but little of it within 3 m.
             let ttc = ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration,
-                                    gate: .above(\.approachSpeed, 0), reads: .quantities, check: { f, e in
+                                    gate: .below(\.distance, loomDistance), reads: .quantities, check: { f, e in
                 let v = f.approachSpeed[e], d = f.distance[e]
                 guard f.visible[e], v > 0, d < loomDistance, d / v < contact else { return nil }
                 return .init(measured: d / v, threshold: contact, aux: d, unit: "s", variant: 2)

@@ -1101,7 +1101,10 @@ final class TargetPairAnalyzer: RuleProcessor {
             return concatenated("centres of ", a, " and ", b, " are ", measured, " ", u, " apart", edges,
                                 "; move them to at least ", spacingText, " ", u, " apart or leave ", edgeGapText, " ", u, " between them")
         } else if rule == overlapRule {
-            return concatenated(a, " and ", b, " overlap by ", measured, " ", u, "; separate them so neither hit region covers the other")
+            // In angle the overlap is of what the eye sees: content at different depths (within
+            // depthWindow) need not touch for the nearer to cover part of the farther.
+            let seen = u == "pt_eq" ? " as seen from the eye (the nearer may cover part of the other without touching it)" : ""
+            return concatenated(a, " and ", b, " overlap by ", measured, " ", u, seen, "; separate them so neither hit region covers the other")
         } else {
             return concatenated("large buttons ", a, " and ", b, " are only ", measured, " ", u, " apart at their edges; leave at least ",
                                 padGapText, " ", u, " (4 pt of hover padding each)")

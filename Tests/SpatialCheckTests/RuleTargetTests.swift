@@ -90,6 +90,13 @@ import SpatialModel
         #expect(spacing?.measured == 0)
         #expect(spacing?.message.contains("0 pt_eq apart") == true)
         #expect(spacing?.message.contains(" pt ") == false)
+        // In angle an overlap is of what the eye sees, and the message says so (outside trial s25
+        // F8: pieces 2 cm apart on a board read "overlap" as touching); in a window's pt it is not.
+        let overlaps = vs.rule("target-no-overlap")
+        #expect(overlaps.contains { $0.unit == "pt_eq" })
+        for o in overlaps {
+            #expect(o.message.contains("as seen from the eye (the nearer may cover part of the other without touching it)") == (o.unit == "pt_eq"))
+        }
 
         let size = vs.rule("target-hit-region-visionos").first { $0.entities == ["fox"] }
         #expect(size?.unit == "pt_eq")

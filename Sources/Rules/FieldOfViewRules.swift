@@ -238,13 +238,8 @@ func fovFactories() -> [RuleFactory] {
                 /// Per candidate, then per other window or volume: visible on the previous frame
                 /// (content that appears opens then).
                 var wasVisible: [Bool]
-                /// The scene's event times in order (as the simulator applies them: finite ones, each
-                /// in the first frame at or after it) and the next one: visibility changes only
-                /// then, so the other windows are looked at only in those frames.
-                let eventTimes: [Double]
-                var nextEvent = 0
-                init(_ r: Int, _ c: Double, _ e: [Int], others: [Int], fov: SIMD2<Double>, eventTimes: [Double]) {
-                    rule = r; cone = c; cands = e; self.others = others; self.fov = fov; self.eventTimes = eventTimes
+                init(_ r: Int, _ c: Double, _ e: [Int], others: [Int], fov: SIMD2<Double>) {
+                    rule = r; cone = c; cands = e; self.others = others; self.fov = fov
                     wasVisible = Array(repeating: false, count: e.count + others.count)
                 }
                 func consume(_ f: FrameQuantities, _ out: inout Findings) {
@@ -255,10 +250,9 @@ func fovFactories() -> [RuleFactory] {
                         wasVisible[k] = f.visible[e]
                     }
                     // Other windows and volumes at launch, or when they are shown: one that opens
-                    // entirely outside the field of view is not seen until people turn to it.
-                    var eventFrame = false
-                    while nextEvent < eventTimes.count, eventTimes[nextEvent] <= f.time + 1e-9 { nextEvent += 1; eventFrame = true }
-                    for (k, e) in others.enumerated() where previous == nil || eventFrame {
+                    // entirely outside the field of view is not seen until people turn to it. What is
+                    // shown changes only at events, so the others are looked at only then.
+                    for (k, e) in others.enumerated() where previous == nil || f.eventsTookEffect {
                         let shown = f.visible[e] && (previous == nil || !wasVisible[cands.count + k])
                         wasVisible[cands.count + k] = f.visible[e]
                         // Beside or behind the viewer: the image's near side past the field of view's
@@ -313,8 +307,7 @@ func fovFactories() -> [RuleFactory] {
                     return "primary content \(names.joinedNames) opens \(fmt(agg.measured))° off the line of sight (or not fully in view); place it within \(fmt(cone))° in front of the viewer"
                 }
             }
-            let times = s.scene.events.map(\.time).filter(\.isFinite).sorted()
-            return Launch(r, cone, cands, others: others, fov: s.scene.viewer.fieldOfView, eventTimes: times)
+            return Launch(r, cone, cands, others: others, fov: s.scene.viewer.fieldOfView)
         },
         RuleFactory(ids: [FovVerticalComfort.metadata.id]) { s in
             let ents = s.scene.entities

@@ -1305,7 +1305,7 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
         if agg.aux < 0, agg.aux.isFinite {
             // The same in metres at the distance of its worst frame, for a side facing the eye.
-            let d = -agg.aux, across = 2 * d * tan(agg.threshold * pointAngle / 2 * .pi / 180)
+            let d = -agg.aux, across = 2 * d * tan(radians(agg.threshold * pointAngle / 2))
             let size = across < 1 ? "\(fmt((across * 1000).rounded() / 10)) cm" : "\(fmt(across)) m"
             text += ": about \(size) across where it faces the eye, \(fmt(d)) m away (more along a side seen at a slant), as a larger model or a hitRegion"
         }

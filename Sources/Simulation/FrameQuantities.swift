@@ -39,6 +39,10 @@ public struct FrameQuantities: Sendable {
     /// whose findings depend only on these values may repeat the previous frame's instead of
     /// evaluating them again. False when not known (the first frames, anything moving).
     public internal(set) var unchangedSincePrevious = false
+    /// An event (show, hide, a change of immersion, a recenter) took effect at this frame: what is
+    /// visible, the immersion style and the boundary origin change only in such frames (and in
+    /// the first).
+    public internal(set) var eventsTookEffect = false
     /// Per entity: whether its box frame (`boxFrames`), centre, front and up axis can change after
     /// the first frame of the run (an animated, head- or hand-anchored node moves it or one of its
     /// geometry nodes). False: they are bit for bit the first frame's in every frame of the run

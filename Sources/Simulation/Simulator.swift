@@ -514,6 +514,7 @@ public struct Simulator: Sendable {
                 }
                 nextEvent += 1
             }
+            q.eventsTookEffect = nextEvent != eventsBefore
             q.immersion = style
             q.boundaryOrigin = origin
             if let o = origin {

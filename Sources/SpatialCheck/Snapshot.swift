@@ -68,6 +68,8 @@ extension SpatialCheck {
         func view(_ q: borrowing FrameQuantities) -> SceneSnapshot.View {
             var boxes: [SceneSnapshot.ViewBox] = []
             var entityOf: [Int] = []
+            /// Boxes kept only as the direction of a marked entity's centre (no silhouette).
+            var directionOnly = Set<Int>()
             let inverse = q.headRotation.conjugate
             let markedHere = marked[q.frame] ?? []
             for e in 0..<q.entityCount where q.visible[e] {
@@ -83,6 +85,7 @@ extension SpatialCheck {
                     // A marked entity behind the viewer (or around them) is kept as the direction of
                     // its centre, so the picture can point to it.
                     if markedHere.contains(path: scene.entities[e].path) {
+                        directionOnly.insert(boxes.count)
                         let d = SceneSnapshot.azimuthElevation(inverse.act(q.center[e] - q.headPosition))
                         boxes.append(.init(path: scene.entities[e].path, minAz: d.x, maxAz: d.x, minEl: d.y, maxEl: d.y,
                                            distance: q.distance[e]))
@@ -95,11 +98,10 @@ extension SpatialCheck {
                 entityOf.append(e)
             }
             // The kept boxes' silhouettes (only theirs: a crowded view keeps ~150 of 10,000).
-            let kept = SceneSnapshot.neighbourhoodIndices(boxes, marked: marked[q.frame] ?? [])
+            let kept = SceneSnapshot.neighbourhoodIndices(boxes, marked: markedHere)
             return .init(frame: q.frame, time: q.time, boxes: kept.map { k in
                 var b = boxes[k]
-                // (A direction kept for a marked entity behind the viewer has no silhouette.)
-                if b.maxAz > b.minAz || b.maxEl > b.minEl {
+                if !directionOnly.contains(k) {
                     b.outline = SceneSnapshot.outline(of: q.boxCorners(entityOf[k]).map { inverse.act($0 - q.headPosition) })
                 }
                 return b

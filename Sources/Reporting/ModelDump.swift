@@ -36,6 +36,7 @@ public enum ModelDump {
             ]
             if let m = e.media { members.append(("media", media(m))) }
             if let r = e.representsRealObject { members.append(("representsRealObject", .bool(r))) }
+            if let p = e.presentation { members.append(("presentation", .string(p.rawValue))) }
             if let p = e.placementMode { members.append(("placementMode", .string(p.rawValue))) }
             if let look = appearance(e) { members.append(("appearance", look)) }
             return .object(members)

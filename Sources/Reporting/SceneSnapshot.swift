@@ -116,13 +116,16 @@ public struct SceneSnapshot: Sendable {
 
     /// The series that shows what `rule` measures, where the simulator has it per frame: the head's
     /// distance from the boundary origin (boundary rules), the eye → entity distance (reading
-    /// distance rules), the angle off the line of sight (centring rules), the angular speed
+    /// distance rules), the angle off the line of sight (fov-important-centered), the angular speed
     /// (motion rules). nil for the rest (pairs, counts, durations).
     public static func seriesQuantity(rule: String, entityCount: Int) -> String? {
         switch rule {
         case "boundary-head-exit", "boundary-fade-zone": return "boundary"
         case "depth-min-reading-distance", "depth-near-brief-only": return entityCount == 1 ? "distance" : nil
-        case "fov-important-centered", "fov-no-head-turn": return entityCount == 1 ? "eccentricity" : nil
+        // Not fov-no-head-turn: it measures from the resting pose, which the simulator's angle off
+        // the current line of sight is not (a head turned toward the content brings that angle
+        // under the threshold while the rule still reports it).
+        case "fov-important-centered": return entityCount == 1 ? "eccentricity" : nil
         case "motion-peripheral", "motion-too-fast": return entityCount == 1 ? "angularVelocity" : nil
         default: return nil
         }

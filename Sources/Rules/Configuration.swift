@@ -244,7 +244,10 @@ public struct RuleConfiguration: Sendable {
                 switch key {
                 case "severity": s.severity = severity(pv)
                 case "threshold":
-                    if meta?.thresholdKey == nil { err(k, "rule '\(meta?.id ?? "?")' has no threshold") }
+                    if meta?.thresholdKey == nil {
+                        err(k, "rule '\(meta?.id ?? "?")' has no threshold",
+                            "it takes: \(known.filter { $0 != "threshold" }.joined(separator: ", "))")
+                    }
                     s.threshold = parameter(pv, "threshold")
                     if let meta, let x = s.threshold {
                         checkRange(pv, x, meta.parameters.first { $0.key == meta.thresholdKey }, rule: meta.id, what: "threshold")

@@ -18,6 +18,7 @@ public enum DepthMinReadingDistance: RuleDescribing {
         fixHint: "Place the content at least 1 m from the viewer (windows default to about 2 m).",
         unit: "m", worse: .lower,
         notes: ["Counts text entities, text elements of non-window containers, and windows while visible and in the field of view. A window with text elements is read at the nearest of its centre and its text elements that are visible and in view (each at its own distance: the near side of a window turned 60° is read closer than its centre), and the message names the text when it is the nearest; a window without text elements at its centre. Not counted: hand-anchored content (as close as the arm holds it; depth-near-brief-only judges it) and touch panels, windows whose interactive elements all take direct touch (interaction: direct), which must be within reach (target-direct-reach) and which the HIG allows close when used briefly (depth-near-brief-only).",
+                "Content exactly at the threshold complies: a distance counts as closer only when it is below the threshold by more than a billionth of it, far above the rounding of placement's trigonometry (a window placed at exactly 1 m is a few 10⁻¹⁶ m nearer at some azimuths) and far below what a report prints. The same holds for depth-near-brief-only.",
                 "Reading: the HIG's guidance is for content people 'read or engage with over time' (hig-rules: text blocks, windows, video, documents). A text entity, or a text element of a volume or other non-window container, whose text (string or label) is at most glanceLength characters (20: \"Red fox\", \"Lounge Chair · 78 cm\") is a label read at a glance and is not counted; text without a string or label counts, as do windows and their text elements whatever their length. Characters, not words, so that text without spaces between words (Chinese, Japanese) is measured too.",
                 "A frame stands for its whole interval, so frame i has held the condition for t_i − t_start + 1/frameRate seconds; frames after the 10 s are reported.",
                 "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long); the message then says so, and that hiding the content with an event marks it as brief."])
@@ -96,6 +97,9 @@ func depthFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let d = s.param(m, "distance"), dwell = s.param(m, "dwell"), glance = s.param(m, "glanceLength")
+            // Closer than the threshold by more than rounding (`belowDistance`): a window placed at
+            // exactly 1 m complies whatever its azimuth.
+            let dBelow = belowDistance(d)
             // A label read at a glance: text of at most `glance` characters (none stated: counted).
             func isGlanceLabel(_ i: Int) -> Bool {
                 guard let text = ents[i].string ?? ents[i].label else { return false }
@@ -150,8 +154,8 @@ func depthFactories() -> [RuleFactory] {
                 return "\(names.joinedNames) is read from \(fmt(agg.measured)) m\(at) for more than \(fmt(dwell)) s; place it at least \(fmt(d)) m away"
             }
             let plain = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
-                                      gate: .below(\.distance, d, inFOV: true), reads: .quantities, check: { f, e in
-                f.visible[e] && f.inFOV[e] && f.distance[e] < d ? .init(measured: f.distance[e], threshold: d) : nil
+                                      gate: .below(\.distance, dBelow, inFOV: true), reads: .quantities, check: { f, e in
+                f.visible[e] && f.inFOV[e] && f.distance[e] < dBelow ? .init(measured: f.distance[e], threshold: d) : nil
             }, message: message)
             guard !windowsWithText.isEmpty else { return plain }
             // A window with text: the nearer of its centre (when in view) and its text elements
@@ -165,7 +169,7 @@ func depthFactories() -> [RuleFactory] {
                     let k = texts[i]
                     if f.visible[k] && f.inFOV[k] && f.distance[k] < near { near = f.distance[k]; at = Double(k) }
                 }
-                return near < d ? .init(measured: near, threshold: d, aux: at) : nil
+                return near < dBelow ? .init(measured: near, threshold: d, aux: at) : nil
             }, message: message)
             return MultiProcessor([plain, withText]) { _, agg, names in message(agg, names) }
         },
@@ -173,7 +177,7 @@ func depthFactories() -> [RuleFactory] {
             let m = DepthNearBriefOnly.metadata
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
-            let d = s.param(m, "distance"), dwell = s.param(m, "dwell")
+            let d = s.param(m, "distance"), dwell = s.param(m, "dwell"), dBelow = belowDistance(d)
             let kinds: Set<EntityKind> = [.window, .volume, .model, .text]
             let cands = ents.indices.filter { kinds.contains(ents[$0].kind) }
             let startHead = s.scene.viewer.path.first?.position ?? Vec3(0, s.scene.viewer.eyeHeight, 0)
@@ -181,8 +185,8 @@ func depthFactories() -> [RuleFactory] {
             let anchorAux = ents.indices.map { ents[$0].anchor == .hand ? 2.0 : ents[$0].anchor == .head ? 3.0 : 0.0 }
             let dt = s.frameDuration
             let rule = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
-                                     gate: .below(\.distance, d), reads: .quantities, check: { f, e in
-                guard f.visible[e], f.distance[e] < d else { return nil }
+                                     gate: .below(\.distance, dBelow), reads: .quantities, check: { f, e in
+                guard f.visible[e], f.distance[e] < dBelow else { return nil }
                 // Content on the hand is as close as people choose to hold it (a palette they glance
                 // at, then lower): an info, not a warning.
                 if anchorAux[e] == 2 { return .init(measured: f.distance[e], threshold: d, severity: .info, aux: 2) }
@@ -325,6 +329,25 @@ func depthFactories() -> [RuleFactory] {
 /// dynamic-scale container, whose size in pt holds at every distance, or any element of an iOS
 /// scene (screen space). Elements of fixed-scale windows and volumes have a size in metres and are
 /// judged per frame in pt_eq, like other fixed-scale content.
+/// The distance below which content is closer than the threshold `d` by more than rounding: the
+/// trigonometry of `placement` leaves the last bits of a distance to chance (a window placed at
+/// exactly 1 m is a few 10⁻¹⁶ m nearer at some azimuths), and a designer who types the HIG's
+/// own number complies. A billionth of the threshold is far above that rounding and far below
+/// anything a report prints.
+func belowDistance(_ d: Double) -> Double { d - abs(d) * 1e-9 }
+
+/// Whether the nearest window or volume above entity `i` is a dynamic-scale volume (whose content,
+/// 3D text sized in metres included, keeps the angular size it opens with).
+func inDynamicVolume(_ i: Int, _ ents: [Entity]) -> Bool {
+    var p = ents.indices.contains(i) ? ents[i].parent : nil, steps = 0
+    while let q = p, ents.indices.contains(q), steps <= ents.count {
+        if ents[q].kind == .volume { return ents[q].scaleMode == .dynamic }
+        if ents[q].kind == .window { return false }
+        p = ents[q].parent; steps += 1
+    }
+    return false
+}
+
 func measuredInPoints(_ i: Int, _ scene: Scene) -> Bool {
     let ents = scene.entities
     guard i >= 0, i < ents.count, ents[i].kind == .element, ents[i].frame != nil else { return false }

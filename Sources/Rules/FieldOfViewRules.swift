@@ -107,7 +107,7 @@ public enum FovWindowClutter: RuleDescribing {
         citations: [Citation("spatial-layout", "Best practices"), Citation("windows", "visionOS windows")],
         summary: "More than three windows and volumes are open at the same time (info), or in the Shared Space they cover more than 60 % of the field of view (warning).",
         rationale: "Many windows hide the surroundings and can make people feel overwhelmed or boxed in.",
-        fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand.",
+        fixHint: "Show fewer windows at once: combine related content or open auxiliary windows only on demand. For coverage, also make them smaller; moving them farther away helps only fixed-scale windows and volumes (dynamic-scale windows keep their angular size at any distance).",
         unit: "count", worse: .higher,
         notes: ["Count: windows and volumes open (shown) at the same frame, in view or not. A window or volume nested inside another window or volume (an ornament, an attachment) is part of it and not counted; it still counts toward coverage.",
                 "Coverage (sub-check `coverage`, warning, only while the immersion style is shared): the solid angle of the union of the visible windows and volumes inside the field of view ÷ the field of view's solid angle, in %. The field of view is |azimuth| ≤ h/2, |elevation| ≤ v/2 in the head frame (viewer.fieldOfView), π/2 · 2 sin 35° = 1.80 sr by default. Each entity counts as its apparent rectangle: the rectangle across the line of sight to its centre that spans its angular width and height (as the simulator measures them), which for a flat window facing the eye is the window itself (a 1280 × 720 pt window, 73.7° × 45.7°, is 0.94 sr, 52 % of the view). Computed once per frame on a fixed 128 × 128 grid over the field of view, uniform in azimuth and elevation: a cell counts when the direction of its centre passes through a rectangle, and each row weighs its exact solid angle, Δazimuth · (sin e_top − sin e_bottom). Error: only cells an outline crosses can be misjudged, each by at most its weight (1/16384 of the view in azimuth, up to 1.06/16384 by elevation), so at worst about 2.4 % for a 1280 × 720 pt window's 380 outline cells; in practice the misjudged cells fall on both sides and the tests find the result within 0.5 percentage points of the exact value."],
@@ -379,6 +379,11 @@ func fovFactories() -> [RuleFactory] {
                 for w in topLevel where f.visible[w] { n += 1 }
                 return Double(n) > maxN ? .init(measured: Double(n), threshold: maxN) : nil
             }, message: { _, _ in "" })
+            // Moving content away makes it cover less only at fixed scale: a dynamic-scale window
+            // keeps its angular size at any distance (spatial-layout › Scale).
+            let farther = wins.contains { ents[$0].scaleMode == .fixed }
+                ? "move the fixed-scale ones farther away or "
+                : "or "
             // Coverage (sub-check 1): once per frame over all windows and volumes, Shared Space only.
             let grid = FieldOfViewCoverage(fieldOfView: s.scene.viewer.fieldOfView)
             let bounded = RuleShortcuts.enabled
@@ -393,7 +398,7 @@ func fovFactories() -> [RuleFactory] {
             }, message: { _, _ in "" })
             return MultiProcessor([count, coverage]) { _, agg, _ in
                 agg.variant == 1
-                    ? "windows and volumes cover \(fmt(agg.measured)) % of the field of view in the Shared Space (at most \(fmt(maxCoverage)) % recommended); make them smaller, move them farther away or show fewer at once so people keep seeing their surroundings"
+                    ? "windows and volumes cover \(fmt(agg.measured)) % of the field of view in the Shared Space (at most \(fmt(maxCoverage)) % recommended); make them smaller (by at least \(fmt(agg.measured - maxCoverage)) % of the view in all), \(farther)show fewer at once so people keep seeing their surroundings"
                     : "\(fmt(agg.measured)) windows and volumes are open at once, in view or not (at most \(fmt(maxN)) recommended); combine them or open the extra ones on demand"
             }
         },

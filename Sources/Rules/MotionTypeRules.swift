@@ -255,6 +255,19 @@ func motionTypeFactories() -> [RuleFactory] {
                 }
                 return heights?[path]
             }
+            // 3D text in a dynamic-scale volume (sized in metres or points, it scales with the
+            // volume: its points are fixed): metres per point of its em, by path, for messages.
+            var emPerPoint: [String: Double]?
+            func emMetresPerPoint(of path: String) -> Double? {
+                if emPerPoint == nil {
+                    var map: [String: Double] = [:]
+                    for i in cands where ents[i].kind == .text && ents[i].scaleMode == .dynamic && inDynamicVolume(i, ents) {
+                        if let h = ents[i].textHeight, let fs = ents[i].fontSize, h > 0, fs > 0 { map[ents[i].path] = h / fs }
+                    }
+                    emPerPoint = map
+                }
+                return emPerPoint?[path]
+            }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
                 let pt = scalesPt[e] ? fixedSize[e] * f.textScale[e] : fixedSize[e]
@@ -277,6 +290,10 @@ func motionTypeFactories() -> [RuleFactory] {
                 // the height for an angle θ' is h · tan(θ'/2) / tan(θ/2) at the same distance.
                 // (`seenAs`: the size it is read at, as measured or facing the viewer.)
                 func inMetres(_ seenAs: Double) -> String {
+                    // In a dynamic volume the em is proportional to the points.
+                    if names.count == 1, agg.unit == "pt", let k = emMetresPerPoint(of: names[0]) {
+                        return ": a height of at least \(fmt(minimum * k)) m (\(fmt(17 * k)) m for body text) at the volume's scale"
+                    }
                     guard names.count == 1, let h = textHeight(of: names[0]), agg.unit == "pt_eq" else { return "" }
                     let now = seenAs * pa
                     guard now > 0, now < 180 else { return "" }
@@ -369,6 +386,8 @@ final class ScaleLegibilityRule: RuleProcessor {
     let nowMinimum: Double
     /// Entity and em height in metres, as stated.
     let texts: [(entity: Int, height: Double)]
+    /// The paths of the texts in no window or volume.
+    let free: Set<String>
     /// Per text: the smallest text scale it had while visible (exactly 1 without a scale above
     /// it; infinity before it is seen): its em height is judged at its smallest.
     private var smallestScale: [Double]
@@ -396,6 +415,16 @@ final class ScaleLegibilityRule: RuleProcessor {
             }
         }
         texts = t
+        // Texts outside any window or volume (RealityKit text in a space), by path: no scale mode
+        // of their own to change.
+        free = Set(t.compactMap { (i, _) -> String? in
+            var p = ents[i].parent, steps = 0
+            while let q = p, q >= 0, q < ents.count, steps <= ents.count {
+                if ents[q].kind == .window || ents[q].kind == .volume { return nil }
+                p = ents[q].parent; steps += 1
+            }
+            return ents[i].path
+        })
         // World content is judged from at least `far`; content carried by the head or hand at the
         // farthest distance it is seen (its distance does not change when the viewer walks).
         let worldFar = far
@@ -452,7 +481,14 @@ final class ScaleLegibilityRule: RuleProcessor {
         }
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
-        "fixed-scale text \(names.joinedNames) would be \(fmt(agg.measured)) pt_eq seen from \(fmt(agg.aux)) m; make it larger or use dynamic scale so it stays at least \(fmt(minimum)) pt"
+        // The em height that reads at the minimum from that distance: 2·d·tan(θ/2), θ the
+        // minimum's angle (it does not depend on the text's own height).
+        let d = agg.aux, needed = 2 * d * tan(radians(minimum * pointAngle) / 2)
+        let height = d.isFinite && d > 0 && needed.isFinite ? " (an em height of at least \(fmt(needed)) m)" : ""
+        let dynamic = names.count == 1 && free.contains(names[0])
+            ? "show it in a window or volume with dynamic scale"
+            : "give its window or volume dynamic scale"
+        return "fixed-scale text \(names.joinedNames) would be \(fmt(agg.measured)) pt_eq seen from \(fmt(d)) m; make it larger\(height) or \(dynamic) so it stays at least \(fmt(minimum)) pt"
     }
 }
 

@@ -18,14 +18,18 @@ public enum TargetCenterSpacing: RuleDescribing {
         citations: [spatialLayoutBP, eyesEasy, buttonsVision],
         summary: "Two eye-targetable elements whose centres are closer than 60 pt and whose edges are less than 16 pt apart.",
         rationale: "People aim with their eyes, which are less precise than a finger; the HIG asks for room around every interactive element (centres at least 60 pt apart, or 16 pt between them) so each is easy to look at and its hover highlight does not run into its neighbour.",
-        fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges.",
+        fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges (next to an element longer than 60 pt, such as a slider or a field, always leave the 16 pt).",
         platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
         notes: ["iOS AR: only world content is compared (screen-space UI, elements and head-anchored content, is target-hit-region-ios's), in on-screen points: with a scene `device`, the point angle is the camera view's angle of one screen point at the screen's centre, so pt_eq is the on-screen distance.",
                 "Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
                 "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding.",
                 "In angle, each pair is measured in its own frame, whatever way the head points: the direction from the eye to the midpoint of the two centres, with world right and up across it (right = midpoint × world up; near straight up or down, world +x made square to it). Each centre sits at x = atan2(d·right, d·mid), y = atan2(d·up, d·mid) for its direction d (on the horizon, x is the azimuth difference: level scenes read as before), and each entity is the rectangle of its angular width and height around it, measured across its own line of sight with world right and up (a flat rectangle facing the eye spans 2·atan(w / 2d) by 2·atan(h / 2d)). So a pair behind the viewer, overhead or below is compared like one ahead, horizontal gaps away from the horizon are true angles (not azimuth differences, which grow by 1 / cos elevation: 1.3 times at 40° below), and a head that turns, pitches or rolls in place changes no verdict, value or span.",
-                "A flat element whose image is tilted (seen obliquely, off to the side and above or below) is compared by its own outline, the parallelogram of its two half-axes projected on the pair's frame, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."])
+                "Rows (role row: the rows of a system List or grouped Form, the items of a menu) are laid out and spaced by the system, and its hover effect highlights one row at a time: two rows of one 2D container are not compared by target-center-spacing or target-large-hover-padding, only by target-no-overlap. A row and any other element are compared as usual. Rows compared in angle (in a fixed-scale window) are compared as any other pair.",
+                "Sheets, alerts, popovers and menus are modal (sheets › visionOS: a sheet floats in front of its parent window, dims it and becomes the target of people's interactions): while a window presented by another (presentation: sheet, alert, popover or menu) or an element with role sheet or alert is visible, the interactive content it covers (the rest of the presenting window; for an element, the rest of its container but the elements laid on it, inside its frame at its depth or in front) is in no pair of target-center-spacing, target-no-overlap or target-large-hover-padding.",
+                "Large elements (sub-check `largeElement`, warning, pt, smaller is worse; beyond the contract, which tests centres AND gap): the 60 pt centre spacing stands for a 16 pt gap only between regular-size buttons (44 pt + 16 pt). When one element of a pair in one 2D container is longer than 60 pt (a slider, a text field, a list row) along the axis on which the two centres are farther apart (x when |Δx| ≥ |Δy|, else y), its centre can be far from a neighbour whose edge nearly touches it, so such a pair is reported when its centres are 60 pt or more apart but less than 16 pt separates their edges (eyes › Making items easy to see: a margin of at least 16 pt around the bounds of each item). Measured: the gap; aux: the centre distance. Pairs whose frames overlap are target-no-overlap's, two elements of 60 pt or more in both dimensions are target-large-hover-padding's (the buttons page's 4 pt of padding each), and two pickers (the segments of a segmented control) or two tabs are parts of one system control, which the system lays out. Pairs compared in angle (across containers, fixed scale, 3D) are not given this sub-check.",
+                "A flat element whose image is tilted (seen obliquely, off to the side and above or below) is compared by its own outline, the parallelogram of its two half-axes projected on the pair's frame, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."],
+        subchecks: [RuleSubcheck("largeElement", unit: "pt")])
 }
 
 public enum TargetNoOverlap: RuleDescribing {
@@ -68,13 +72,20 @@ final class TargetPairAnalyzer: RuleProcessor {
     let spacingRule: Int?, overlapRule: Int?, paddingRule: Int?
     let spacing: Double, edgeGap: Double, maxOverlap: Double, depthWindow: Double, padGap: Double, largeSize: Double
     let pointAngle: Double
-    struct StaticFinding { var rule: Int; var a: Int; var b: Int; var measured: Double; var aux: Double; var threshold: Double }
+    struct StaticFinding { var rule: Int; var a: Int; var b: Int; var measured: Double; var aux: Double; var threshold: Double; var variant: Int }
     /// Violating same-container pairs, computed once (their elements do not move in the container).
     private(set) var staticFindings: [StaticFinding] = []
     /// The interactive members of each 2D container measured in points, by container index, and
     /// their hit rectangles (the input of `findStaticPairs`).
     private let containerMembers: [[Int]]
     private let containerRects: [[RectPt]]
+    /// The interactive content a visible sheet, alert, popover or menu covers: left out of every
+    /// pair while covered.
+    private var cover: ModalCover
+    /// Per entity: its role as an element (nil otherwise). Two rows (`row`: of a system list,
+    /// form or menu) of one container are not given the spacing rules: the system lays its rows
+    /// out.
+    private let roles: [ElementRole?]
     /// Whether `staticFindings` were found (in the first frame), and whether there were more than
     /// the tracking limit allows.
     private var staticPairsFound = false, staticOverLimit = false
@@ -323,6 +334,8 @@ final class TargetPairAnalyzer: RuleProcessor {
             dyn.append(i)
         }
         staticInContainer = inContainer
+        cover = ModalCover(s.scene)
+        roles = ents.map { $0.kind == .element ? $0.role : nil }
         isControl = ents.indices.map { i in
             (ents[i].kind == .element || ents[i].kind == .node) && (ents[i].role.map { $0 != .text && $0 != .image } ?? false)
         }
@@ -363,14 +376,34 @@ final class TargetPairAnalyzer: RuleProcessor {
                 let sep = (d.x * d.x + d.y * d.y).squareRoot()
                 let g = rectGap(x0[i], y0[i], x1[i], y1[i], x0[j], y0[j], x1[j], y1[j])
                 let sizeA = min(rects[i].width, rects[i].height), sizeB = min(rects[j].width, rects[j].height)
+                func keep(_ f: StaticFinding) {
+                    if staticFindings.count < cap { staticFindings.append(f) } else { over = true }
+                }
+                // Two rows of a system list, form or menu: the system spaces them, so only their
+                // overlap is judged.
+                let roleA = roles[members[i]], roleB = roles[members[j]]
+                let rows = roleA == .row && roleB == .row
                 evaluate(members[i], members[j], sep: sep, gap: g.gap, overlap: g.overlap,
                          bothLarge: sizeA >= largeSize && sizeB >= largeSize && isControl[members[i]] && isControl[members[j]],
                          sameDepth: true, angular: false) {
-                    if staticFindings.count < cap {
-                        staticFindings.append(StaticFinding(rule: $0, a: members[i], b: members[j], measured: $1, aux: $2, threshold: $3))
-                    } else {
-                        over = true
+                    if !rows || $0 == overlapRule {
+                        keep(StaticFinding(rule: $0, a: members[i], b: members[j], measured: $1, aux: $2, threshold: $3, variant: 0))
                     }
+                }
+                // Sub-check `largeElement`: the centre spacing stands for a gap only between
+                // regular-size elements (a 44 pt button 60 pt from another leaves 16 pt). When one of
+                // the two is longer than the centre spacing along the axis their centres are farther
+                // apart on (a slider beside a button, a field under a toggle it is offset from), the
+                // centres are far apart because of that length, not of the gap, so the gap must hold
+                // on its own; two large elements are target-large-hover-padding's (the buttons
+                // page's 4 pt of padding each).
+                let along = abs(d.x) >= abs(d.y) ? max(rects[i].width, rects[j].width) : max(rects[i].height, rects[j].height)
+                // Two segments of a segmented control (pickers) or two tabs of a tab bar are parts
+                // of one system control, laid out by the system.
+                let parts = roleA == roleB && (roleA == .picker || roleA == .tab)
+                if let r = spacingRule, !rows, !parts, sep >= spacing, g.gap < edgeGap, g.overlap <= 0, along > spacing,
+                   !(sizeA >= largeSize && sizeB >= largeSize) {
+                    keep(StaticFinding(rule: r, a: members[i], b: members[j], measured: g.gap, aux: sep, threshold: edgeGap, variant: 1))
                 }
                 return !over
             }
@@ -399,10 +432,13 @@ final class TargetPairAnalyzer: RuleProcessor {
             staticOverLimit = findStaticPairs(limit: out.limit)
         }
         findingsReported &+= staticFindings.count
-        for s in staticFindings where f.visible[s.a] && f.visible[s.b] {
+        // Content under a visible sheet, alert, popover or menu is in no pair.
+        if !cover.isEmpty { cover.update(f.visible) }
+        let covered = cover.covered
+        for s in staticFindings where f.visible[s.a] && f.visible[s.b] && !covered[s.a] && !covered[s.b] {
             out.report(rule: s.rule, s.a, s.b, frame: f.frame, time: f.time, measured: s.measured,
                        threshold: s.threshold, aux: s.aux,
-                       severity: s.rule == overlapRule ? .error : nil, unit: "pt")
+                       severity: s.rule == overlapRule ? .error : s.variant == 1 ? .warning : nil, unit: "pt", variant: s.variant)
         }
         // Same-container violations beyond the ones kept cannot all be tracked: the scene stops
         // after this frame, as it would once they were shown.
@@ -436,7 +472,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                 @inline(__always) func put(_ i: Int, _ v: UInt64) {
                     if rec[o + i] != v { rec[o + i] = v; differs = true }
                 }
-                let present = f.visible[e] && f.distance[e] > 0
+                let present = f.visible[e] && f.distance[e] > 0 && !covered[e]
                 put(0, present ? 1 : 0)
                 if present {
                     // What the pair test reads of the entity: its distance, centre and box (its
@@ -499,7 +535,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         axisU.withUnsafeMutableBufferPointer { au in
         axisV.withUnsafeMutableBufferPointer { av in
         inscribed.withUnsafeMutableBufferPointer { ins in
-            for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 {
+            for (k, e) in dynamicEntities.enumerated() where f.visible[e] && f.distance[e] > 0 && !covered[e] {
                 sl[n] = k
                 let d = normalize(f.center[e] - head)
                 dir[n] = d
@@ -1094,7 +1130,13 @@ final class TargetPairAnalyzer: RuleProcessor {
         // Joined at once (`concatenated`): appending to a `String` piece by piece cost ~10,000
         // instructions per message.
         let measured = fmt(agg.measured)
-        if rule == spacingRule {
+        if rule == spacingRule, agg.variant == 1 {
+            let edges = abs(agg.measured) < 0.01 ? "nothing separates the edges of " : concatenated("only ", measured, " ", u, " separate the edges of ")
+            return concatenated(edges, a, " and ", b, ", whose centres are ", fmt(agg.aux), " ", u,
+                                " apart only because one of them is longer than ", spacingText, " ", u,
+                                " (a slider, field or row); leave at least ", edgeGapText, " ", u,
+                                " between them so their hover effects do not touch")
+        } else if rule == spacingRule {
             // A gap under 0.01 pt is none (touching or overlapping edges; across containers, the
             // rounding of the angular projection of touching edges).
             let edges = abs(agg.aux) < 0.01 ? " and nothing separates their edges" : concatenated(" and only ", fmt(agg.aux), " ", u, " separate their edges")
@@ -1293,7 +1335,12 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         let tolerance = aux == 1 ? 1e-9 : 0
         if size < minimum - tolerance { return .init(measured: size, threshold: minimum, severity: .error, angular: unit == "pt_eq", aux: aux, unit: unit) }
         let custom = !standardSystem[e]
-        if custom, size < upper - tolerance { return .init(measured: size, threshold: upper, severity: .warning, angular: unit == "pt_eq", aux: aux, unit: unit) }
+        // aux 2: a system button whose size in points is none of the HIG's button sizes (the
+        // message names the sizes that get the system's hit region).
+        if custom, size < upper - tolerance {
+            let odd = !ios && unit == "pt" && ent.kind == .element && ent.role == .button && ent.hitRegion == nil
+            return .init(measured: size, threshold: upper, severity: .warning, angular: unit == "pt_eq", aux: odd ? 2 : aux, unit: unit)
+        }
         return nil
     }, message: { agg, names in
         let u = agg.unit ?? "pt"
@@ -1308,6 +1355,14 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             let d = -agg.aux, across = 2 * d * tan(radians(agg.threshold * pointAngle / 2))
             let size = across < 1 ? "\(fmt((across * 1000).rounded() / 10)) cm" : "\(fmt(across)) m"
             text += ": about \(size) across where it faces the eye, \(fmt(d)) m away (more along a side seen at a slant), as a larger model or a hitRegion"
+        } else if agg.aux == 2 {
+            // The standard sizes on either side of the measured one.
+            let below = standardControlSizes.last { $0 < agg.measured }, above = standardControlSizes.first { $0 > agg.measured }
+            let nearest = [below, above].compactMap { $0.map { fmt($0) } }.joined(separator: " or ")
+            let sizes = standardControlSizes.map { fmt($0) }
+            text += " (hitRegion: {size: [\(fmt(upper)), \(fmt(upper))]}), or use a system button size, which gets the system's hit region ("
+                + sizes.dropLast().joined(separator: ", ") + " or " + (sizes.last ?? "") + " pt"
+                + (nearest.isEmpty ? ")" : "; nearest \(nearest) pt)")
         }
         return text
     })

@@ -71,6 +71,17 @@ public enum OrnWidth: RuleDescribing {
                 "Reported over the frames the ornament is visible."])
 }
 
+/// True when `e` is, or is nested in, a window presented by another (`presentation`: a sheet,
+/// alert, popover or menu), which is not one of that window's ornaments.
+func isPresented(_ scene: Scene, _ e: Int) -> Bool {
+    var p: Int? = e, steps = 0
+    while let q = p, q >= 0, q < scene.entities.count, steps <= scene.entities.count {
+        if scene.entities[q].presentation != nil { return true }
+        p = scene.entities[q].parent; steps += 1
+    }
+    return false
+}
+
 /// True when `e` is nested (at any depth) in entity `ancestor`.
 func isNested(_ scene: Scene, _ e: Int, in ancestor: Int) -> Bool {
     var p = scene.entities[e].parent
@@ -345,8 +356,9 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// from `firstCorner[o]` (8 × its index in `content`).
     private var corners: [Vec3] = []
     private var firstCorner: [Int32] = []
-    /// The top-level entity above each entity (−1 for a top-level one): `o` is nested in the
-    /// top-level window `w` exactly when `root[o] == w` (what `isNested` finds).
+    /// The top-level entity above each entity (−1 for a top-level one, and for what a window
+    /// presents): `o` is the top-level window `w`'s own content exactly when `root[o] == w` (what
+    /// `isNested` and `isPresented` find).
     private var root: [Int32] = []
     private var seen: [Int] = []
     private var stamp = 0
@@ -480,9 +492,13 @@ final class ControlsKeepoutRule: RuleProcessor {
         content = ents.indices.filter { [.window, .volume, .model, .text].contains(ents[$0].kind) }
         // Nothing to compare when every piece of content is a window itself or inside it (a
         // top-level window has no ancestors). Counted per window in one walk up from each piece.
+        // A sheet, alert, popover or menu a window presents (`presentation`) is not one of its
+        // ornaments: the system does not lay the window's controls out around it, so it is judged
+        // against the window's bands like any other content (context-menus › visionOS).
+        let presented = { (e: Int) in isPresented(s.scene, e) }
         var related = [Int: Int]()
         let isWindow = Set(windows)
-        for o in content {
+        for o in content where !presented(o) {
             var p: Int? = o, steps = 0
             while let q = p, steps <= ents.count {
                 if isWindow.contains(q) { related[q, default: 0] += 1 }
@@ -498,7 +514,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         for e in ents.indices {
             var p = ents[e].parent, top: Int? = nil, steps = 0
             while let q = p, q >= 0, q < ents.count, steps <= ents.count { top = q; p = ents[q].parent; steps += 1 }
-            if let top, p == nil { root[e] = Int32(truncatingIfNeeded: top) }
+            if let top, p == nil, !presented(e) { root[e] = Int32(truncatingIfNeeded: top) }
         }
         skinLevel = Array(repeating: 1, count: content.count)
         movedSinceBuild = Array(repeating: false, count: content.count)
@@ -630,7 +646,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
             candidatesSorted &+= candidates.count
             // In content order, as the definition visits them (the first of equal gaps is kept).
-            for o in candidates where o != w && f.visible[o] && !isNested(scene, o, in: w) {
+            for o in candidates where o != w && f.visible[o] && (!isNested(scene, o, in: w) || isPresented(scene, o)) {
                 guard !out.limitReached || trackedBefore else { return }
                 if out.limitReached, !out.hasAggregate(rule: rule, w, o) { continue }
                 pairChecks += 1
@@ -1475,7 +1491,7 @@ func windowFactories() -> [RuleFactory] {
             var items: [StaticRule.Item] = []
             for i in ents.indices where ents[i].kind == .window {
                 let o = ents[i]
-                guard let p = o.parent, ents[p].kind == .window || ents[p].kind == .volume,
+                guard o.presentation == nil, let p = o.parent, ents[p].kind == .window || ents[p].kind == .volume,
                       let size = o.sizePt, o.metresPerPoint > 0, ents[p].metresPerPoint > 0 else { continue }
                 let parentWidthM: Double
                 if ents[p].kind == .volume, let v = ents[p].sizeMetres { parentWidthM = v.x }

@@ -841,6 +841,14 @@ final class SceneBuilder {
         if m.has("anchor") { e.factSources.anchor = .annotation }
         e.media = m["media"].flatMap { parseMedia($0, what: what) }
         e.representsRealObject = m["representsRealObject"].flatMap { r.bool($0, "'representsRealObject' of \(what)") }
+        if let pn = m["presentation"] {
+            if let p = parent, entities[p.entity].kind == .window || entities[p.entity].kind == .volume {
+                e.presentation = r.enumValue(pn, "'presentation' of \(what)", Presentation.self)
+            } else {
+                r.error(m.keyLoc("presentation"), "'presentation' is only for a window nested in a window or volume; \(what) is not",
+                        hint: "nest the sheet, alert, popover or menu in the window that opens it (children:), or remove 'presentation'")
+            }
+        }
         // Placement mode (top-level, world-anchored): stated, or by default absolute for content
         // given a world `position` and head-relative for content given `placement` and for windows
         // and volumes (visionOS places those relative to the head whatever the scene's coordinates).

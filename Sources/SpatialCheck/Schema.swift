@@ -136,6 +136,7 @@ enum SchemaBuilder {
                               ("reduceMotion", enumeration(ReduceMotionBehavior.allCases.map(\.rawValue), "what the app does with it while Reduce Motion is on (default keep)"))]),
             "media": ref("media"),
             "representsRealObject": boolean,
+            "presentation": enumeration(Presentation.allCases.map(\.rawValue), "a window nested in a window or volume: presented modally by it (sheet, alert, popover, menu) rather than an ornament"),
             "placementMode": enumeration(PlacementMode.allCases.map(\.rawValue), "top-level, world-anchored: absolute (fixed world height; default with position, except windows and volumes) or headRelative (placed relative to the head; default with placement and for windows and volumes)"),
             "size": .object([("description", .string("window: [w, h] in pt; volume: [w, h, d] in metres")), ("type", .string("array")),
                              ("items", number(exclusiveMinimum: 0)), ("minItems", .int(2)), ("maxItems", .int(3))]),

@@ -39,7 +39,12 @@ public enum ElementRole: String, Sendable, CaseIterable {
     case button, toggle, slider, textField, link, menu, tab, picker, stepper, text, image, custom
     /// The control that leaves an immersive experience (`immersion-exit-affordance`).
     case exit
-    /// Containers: a toolbar (or tab bar ornament), a sheet, an alert. Not targets themselves.
+    /// A row of a system list, grouped form or menu (a SwiftUI `List` or `Form` row, a menu
+    /// item): the system lays rows out and spaces them.
+    case row
+    /// Containers: a toolbar (or tab bar ornament), a sheet, an alert. Not targets themselves. A
+    /// sheet or alert is modal: while it is visible, the other interactive content of its
+    /// container cannot be looked at or tapped.
     case toolbar, sheet, alert
     /// iOS AR: the placement indicator (reticle) and the coaching overlay (ARCoachingOverlayView).
     case placementIndicator, coaching
@@ -51,6 +56,14 @@ public enum ElementRole: String, Sendable, CaseIterable {
         default: true
         }
     }
+}
+
+/// How a window nested in a window or volume is presented (`presentation`): not an ornament but a
+/// sheet, an alert, a popover or a menu the window opens. Each is modal: while it is visible, the
+/// rest of its parent window (the window's elements and its other nested content) cannot be looked
+/// at or tapped.
+public enum Presentation: String, Sendable, CaseIterable {
+    case sheet, alert, popover, menu
 }
 
 public enum Posture: String, Sendable, CaseIterable {
@@ -343,6 +356,12 @@ public struct Entity: Sendable {
         @inlinable get { extras?.value.arkitAnchor }
         @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.arkitAnchor = newValue } } }
     }
+    /// For a window nested in a window or volume: how it is presented (`presentation`); nil for
+    /// an ornament and everything else.
+    public var presentation: Presentation? {
+        @inlinable get { extras?.value.presentation }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.presentation = newValue } } }
+    }
 
     /// Changes the rarely set fields: in place when this entity holds the only reference to its
     /// box, otherwise in a copy of it (so a copy of the entity keeps its own values), or in a new
@@ -377,6 +396,7 @@ struct EntityExtras: Sendable {
     @usableFromInline var symbol: String?
     @usableFromInline var usdPrim: USDPrimRef?
     @usableFromInline var arkitAnchor: ARKitAnchor?
+    @usableFromInline var presentation: Presentation?
     @usableFromInline init() {}
 }
 

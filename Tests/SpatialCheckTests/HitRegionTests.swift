@@ -174,3 +174,28 @@ import SpatialModel
         #expect(checked >= 6)
     }
 }
+
+/// A button of no system size is told which sizes get the system's hit region.
+@Suite struct HitRegionSizeMessageTests {
+    @Test func aButtonOfNoSystemSizeIsToldTheNearestSizes() throws {
+        // 56 pt lies between the HIG's 52 and 64 pt; 70 pt is above all of them (no warning: it
+        // is at least 60 pt); 30 pt between 28 and 32.
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5}
+                size: [800, 400]
+                elements:
+                  - {id: row, role: button, frame: [24, 24, 400, 56]}
+                  - {id: big, role: button, frame: [24, 200, 400, 70]}
+                  - {id: small, role: button, frame: [600, 24, 30, 30]}
+            """).filter { $0.rule == "target-hit-region-visionos" }
+        #expect(vs.map(\.message) == [
+            "w/row is 56 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 52 or 64 pt)",
+            "w/small is 30 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 28 or 32 pt)",
+        ])
+    }
+}

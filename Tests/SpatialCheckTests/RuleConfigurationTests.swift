@@ -149,3 +149,19 @@ import SpatialModel
         #expect(try RuleConfiguration.parse("rules:\n  target-center-spacing: {threshold: 720000}\n").warnings.isEmpty)
     }
 }
+
+@Suite struct RuleConfigurationThresholdTests {
+    /// A threshold for a rule that has none says what the rule does take.
+    @Test func aRuleWithoutAThresholdListsWhatItTakes() {
+        do {
+            _ = try RuleConfiguration.parse("rules:\n  fov-no-head-turn: {threshold: 50}\n", file: ".spatialcheck.yaml")
+            Issue.record("expected an error")
+        } catch let f as LoadFailure {
+            #expect(f.diagnostics.map(\.message) == ["rule 'fov-no-head-turn' has no threshold"])
+            #expect(f.diagnostics.map(\.hint) == ["it takes: severity, enabled"])
+            #expect(f.diagnostics.first?.location?.line == 2)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

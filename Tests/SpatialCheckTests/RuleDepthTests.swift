@@ -290,3 +290,30 @@ import SpatialModel
         #expect(b.message == "text weather/temp sits 7.03 mm behind card, the element it lies on, which hides it; set its depth to 4 pt, the depth of card (at most 5 mm)")
     }
 }
+
+/// depth-min-reading-distance at its threshold: a window placed at exactly 1 m complies at every
+/// azimuth (placement's trigonometry leaves it a few 10⁻¹⁶ m nearer at some), one 1 mm nearer
+/// does not.
+@Suite struct ReadingDistanceThresholdTests {
+    static func scene(distance: String, azimuth: Int) -> String {
+        """
+        format: spatialscene/1
+        duration: 12
+        entities:
+          - id: doc
+            kind: window
+            placement: {distance: \(distance), azimuth: \(azimuth)}
+            size: [600, 400]
+        """
+    }
+
+    @Test(arguments: [-10, 0, 10, 14, 20])
+    func exactlyAtTheThresholdComplies(_ azimuth: Int) throws {
+        let at = try RuleScenes.check(Self.scene(distance: "1.0", azimuth: azimuth))
+        #expect(at.filter { $0.rule == "depth-min-reading-distance" }.isEmpty)
+        let nearer = try RuleScenes.check(Self.scene(distance: "0.999", azimuth: azimuth))
+            .filter { $0.rule == "depth-min-reading-distance" }
+        #expect(nearer.count == 1)
+        #expect(abs((nearer.first?.measured ?? 0) - 0.999) < 1e-9)
+    }
+}

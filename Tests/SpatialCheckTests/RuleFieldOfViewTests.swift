@@ -674,3 +674,20 @@ import SpatialModel
         #expect(out.first?.message.contains("stays partly out of the comfortable field of view (less than 75 % of it in view)") == true)
     }
 }
+
+/// fov-window-clutter's coverage fix names only what helps: moving content away shrinks its share
+/// of the view only at fixed scale.
+@Suite struct WindowClutterFixTests {
+    @Test func movingAwayIsOfferedOnlyForFixedScaleContent() throws {
+        // The rule's example: four dynamic-scale 400 × 900 pt windows 2.5 m away, 70.76 % of the view.
+        let dynamic = RuleScenes.exampleViolations("fov-window-clutter").filter { $0.unit == "%" }
+        #expect(dynamic.map(\.message) == ["windows and volumes cover 70.76 % of the field of view in the Shared Space (at most 60 % recommended); make them smaller (by at least 10.76 % of the view in all), or show fewer at once so people keep seeing their surroundings"])
+        // The same with w0 fixed-scale at 1 m: 400 · 0.00117 m seen from 1 m is the angle of 400
+        // points, so the coverage is the same, and moving w0 away would shrink it.
+        let text = try String(contentsOfFile: TestPaths.repo("Scenes/rules/fov-window-clutter/fail.scene.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "placement: {distance: 2.5, azimuth: -45, elevation: 0}\n",
+                                  with: "placement: {distance: 1.0, azimuth: -45, elevation: 0}\n    scaleMode: fixed\n")
+        let fixed = try RuleScenes.check(text).filter { $0.rule == "fov-window-clutter" && $0.unit == "%" }
+        #expect(fixed.map(\.message) == ["windows and volumes cover 70.76 % of the field of view in the Shared Space (at most 60 % recommended); make them smaller (by at least 10.76 % of the view in all), move the fixed-scale ones farther away or show fewer at once so people keep seeing their surroundings"])
+    }
+}

@@ -235,3 +235,135 @@ import SpatialModel
         #expect(vs.rule("target-center-spacing").isEmpty)  // 70 pt apart
     }
 }
+
+/// target-center-spacing's `largeElement` sub-check, rows of system lists, and content covered by
+/// a sheet, alert, popover or menu. Values from the frames written out in each test.
+@Suite struct TargetSpacingLayoutTests {
+    @Test func aGapNextToALongElementMustHoldOnItsOwn() throws {
+        // next: x 480–524 (centre 502, 100); volume: x 530–830 (centre 680, 100): centres 178 pt
+        // apart, 6 pt between the edges, the slider 300 pt long along the row: a warning.
+        // bt: x 640–691, y 104–124 (centre 665.5, 114); vol: x 40–680, y 130–150 (centre 360, 140):
+        // x ranges overlap, so the gap is 130 − 124 = 6 pt; centres √(305.5² + 26²) = 306.6 pt apart,
+        // farther apart in x, where vol is 640 pt long: a warning.
+        // go/leave: two 200 pt wide buttons stacked 10 pt apart (y 270–330 and 340–390): centres 65
+        // pt apart in y, where both are at most 60 pt tall: the centre test stands, no finding.
+        // open/done: two segments of a segmented control that touch (pickers): one system control.
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5}
+                size: [1000, 700]
+                elements:
+                  - {id: next, role: button, frame: [480, 78, 44, 44]}
+                  - {id: volume, role: slider, frame: [530, 86, 300, 28]}
+                  - {id: bt, role: toggle, frame: [640, 154, 51, 20]}
+                  - {id: vol, role: slider, frame: [40, 180, 640, 20]}
+                  - {id: go, role: button, frame: [100, 270, 200, 60]}
+                  - {id: leave, role: button, frame: [100, 340, 200, 50]}
+                  - {id: open, role: picker, frame: [400, 500, 107, 36]}
+                  - {id: done, role: picker, frame: [507, 500, 107, 36]}
+            """).filter { $0.rule == "target-center-spacing" }
+        #expect(vs.map(\.entities) == [["w/bt", "w/vol"], ["w/next", "w/volume"]])
+        #expect(vs.allSatisfy { $0.severity == .warning && $0.measured == 6 && $0.threshold == 16 && $0.unit == "pt" })
+        // √(305.5² + 26²) = 306.604…, printed to two decimals without the trailing zero.
+        #expect(vs.first?.message.contains("whose centres are 306.6 pt apart") == true)
+        #expect(vs.last?.message == "only 6 pt separate the edges of w/next and w/volume, whose centres are 178 pt apart only because one of them is longer than 60 pt (a slider, field or row); leave at least 16 pt between them so their hover effects do not touch")
+    }
+
+    @Test func rowsOfASystemListAreNotComparedWithEachOther() throws {
+        // Three 44 pt rows that touch (centres 44 pt apart, no gap): no spacing finding between
+        // rows. A 44 pt button 8 pt right of row r1 (x 448–492 against 24–440; same y): centres
+        // (470, 102) and (232, 102) are 238 pt apart, the row is 416 pt long: largeElement applies
+        // to a row and a button as to any pair. Row r2 (y 124–168) touches the button's bottom
+        // edge's line, so its corner is 8 pt from the button's too (centres (470, 102) and
+        // (232, 146), 242 pt apart, farther apart in x). Rows r3 and r4 overlap by 4 pt:
+        // target-no-overlap.
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5}
+                size: [600, 400]
+                elements:
+                  - {id: r1, role: row, frame: [24, 80, 416, 44]}
+                  - {id: r2, role: row, frame: [24, 124, 416, 44]}
+                  - {id: r3, role: row, frame: [24, 168, 416, 44]}
+                  - {id: r4, role: row, frame: [24, 208, 416, 44]}
+                  - {id: add, role: button, frame: [448, 80, 44, 44]}
+            """).filter { $0.rule.hasPrefix("target-") }
+        #expect(vs.map(\.rule) == ["target-no-overlap", "target-center-spacing", "target-center-spacing"])
+        #expect(vs.map(\.entities) == [["w/r3", "w/r4"], ["w/add", "w/r1"], ["w/add", "w/r2"]])
+        #expect(vs.map(\.measured) == [4, 8, 8])
+    }
+
+    /// A form whose two buttons touch (centres 44 pt apart, a spacing error) presents a sheet from
+    /// t = 0.5 s (frame 45 at 90 Hz) to the end (frame 89) whose field lies over them.
+    static let sheetScene = """
+        format: spatialscene/1
+        duration: 1
+        entities:
+          - id: form
+            kind: window
+            placement: {distance: 1.5}
+            size: [600, 400]
+            elements:
+              - {id: a, role: button, frame: [100, 100, 44, 44]}
+              - {id: b, role: button, frame: [144, 100, 44, 44]}
+            children:
+              - id: sheet
+                kind: window
+                presentation: sheet
+                visible: false
+                position: [0, 0, 0.02]
+                size: [400, 300]
+                elements:
+                  - {id: name, role: textField, frame: [0, 50, 400, 44]}
+                  - {id: ok, role: button, frame: [300, 240, 100, 44]}
+        events:
+          - {t: 0.5, action: show, entity: form/sheet}
+        """
+
+    @Test func contentUnderAPresentedSheetIsInNoPair() throws {
+        let vs = try RuleScenes.check(Self.sheetScene).filter { $0.rule.hasPrefix("target-") }
+        // Only the form's own pair, and only before the sheet: frames 0–44.
+        #expect(vs.map(\.entities) == [["form/a", "form/b"]])
+        #expect(vs.first?.spans == [0...44])
+        // Without `presentation` the sheet is an ornament: its field (the sheet centred on the
+        // window puts it at x 100–500, y 100–144 of the window, 0.02 m in front) covers a and b
+        // as seen from the eye in frames 45–89.
+        let ornament = try RuleScenes.check(Self.sheetScene.replacingOccurrences(of: "        presentation: sheet\n", with: ""))
+            .filter { $0.rule.hasPrefix("target-") }
+        #expect(ornament.contains { $0.entities.contains("form/sheet/name") && $0.spans == [45...89] })
+        #expect(ornament.first { $0.entities == ["form/a", "form/b"] }?.spans == [0...89])
+    }
+
+    @Test func anElementSheetCoversTheRestOfItsContainer() throws {
+        // The sheet element spans x 80–380, y 80–280 at depth 20; `name` lies on it (inside, depth
+        // 20), `a` and `b` (depth 0) under it. Shown at frame 45: a–b reported in frames 0–44 only,
+        // and name is in no pair although it overlaps a.
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: form
+                kind: window
+                placement: {distance: 1.5}
+                size: [600, 400]
+                elements:
+                  - {id: a, role: button, frame: [100, 100, 44, 44]}
+                  - {id: b, role: button, frame: [144, 100, 44, 44]}
+                  - {id: sheet, role: sheet, frame: [80, 80, 300, 200], depth: 20, visible: false}
+                  - {id: name, role: textField, frame: [96, 96, 268, 44], depth: 20, visible: false}
+            events:
+              - {t: 0.5, action: show, entity: form/sheet}
+              - {t: 0.5, action: show, entity: form/name}
+            """).filter { $0.rule.hasPrefix("target-") }
+        #expect(vs.map(\.entities) == [["form/a", "form/b"]])
+        #expect(vs.first?.spans == [0...44])
+    }
+}

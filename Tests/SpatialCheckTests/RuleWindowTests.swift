@@ -452,3 +452,46 @@ import SpatialModel
         #expect(grid.1 < all.1)
     }
 }
+
+/// Windows a window presents (`presentation`): not ornaments, so judged against the presenting
+/// window's control bands, and never an ornament for orn-width.
+@Suite struct PresentedWindowTests {
+    /// A 720 × 400 pt window 1.5 m ahead; its child `menu`, 280 × 200 pt in the window's points,
+    /// centred 0.40 m below the window's centre (0.03 m in front). The window is 400 · s tall with
+    /// s = tan(pointAngle) · 1.5 m, 0.7031 m, so its bottom edge is 0.352 m below the centre and
+    /// the menu (0.352 m tall) spans 0.224–0.576 m below it: its top reaches 0.128 m into the
+    /// window, its bottom 0.224 m past the edge, through the 60 pt (0.105 m) band.
+    static func scene(_ presentation: String?) -> String {
+        """
+        format: spatialscene/1
+        duration: 1
+        entities:
+          - id: form
+            kind: window
+            placement: {distance: 1.5}
+            size: [720, 400]
+            children:
+              - id: menu
+                kind: window
+        \(presentation.map { "        presentation: \($0)\n" } ?? "")        position: [0.39, -0.40, 0.03]
+                size: [280, 200]
+        """
+    }
+
+    @Test func aPresentedMenuIsJudgedAgainstThePresentingWindowsBands() throws {
+        let menu = try RuleScenes.check(Self.scene("menu")).filter { $0.rule == "win-controls-keepout" }
+        #expect(menu.map(\.entities) == [["form", "form/menu"]])
+        // It crosses the bottom edge: 0 pt from it.
+        #expect(menu.first?.measured == 0)
+        // The same child as an ornament: the system lays its controls out around it.
+        #expect(try RuleScenes.check(Self.scene(nil)).filter { $0.rule == "win-controls-keepout" }.isEmpty)
+    }
+
+    @Test func aPresentedWindowIsNoOrnamentForItsWidth() throws {
+        // 900 pt wide in a 720 pt window: orn-width for an ornament, nothing for a popover.
+        let wide = { (p: String?) in Self.scene(p).replacingOccurrences(of: "size: [280, 200]", with: "size: [900, 200]") }
+        let ornament = try RuleScenes.check(wide(nil)).filter { $0.rule == "orn-width" }
+        #expect(ornament.count == 1 && abs((ornament.first?.measured ?? 0) - 900) < 1e-9)
+        #expect(try RuleScenes.check(wide("popover")).filter { $0.rule == "orn-width" }.isEmpty)
+    }
+}

@@ -378,3 +378,44 @@ import SpatialModel
         }
     }
 }
+
+/// `presentation` on a window nested in a window or volume, and role `row`.
+@Suite struct SceneLoaderPresentationTests {
+    @Test func aNestedWindowTakesAPresentation() throws {
+        let scene = try LoaderFixture.load("""
+            format: spatialscene/1
+            entities:
+              - id: form
+                kind: window
+                elements:
+                  - {id: r, role: row, frame: [0, 0, 400, 44]}
+                children:
+                  - {id: sheet, kind: window, presentation: sheet}
+                  - {id: bar, kind: window}
+            """)
+        let byPath = Dictionary(uniqueKeysWithValues: scene.entities.map { ($0.path, $0) })
+        #expect(byPath["form/sheet"]?.presentation == .sheet)
+        #expect(byPath["form/bar"]?.presentation == nil)
+        #expect(byPath["form"]?.presentation == nil)
+        #expect(byPath["form/r"]?.role == .row)
+        #expect(byPath["form/r"]?.interactive == true)
+    }
+
+    @Test func aPresentationNeedsAPresentingWindow() {
+        let top = LoaderFixture.single("""
+            format: spatialscene/1
+            entities:
+              - {id: w, kind: window, presentation: popover}
+            """)
+        #expect(top?.location == SourceLocation(line: 3, column: 27))
+        #expect(top?.message == "'presentation' is only for a window nested in a window or volume; window 'w' is not")
+        #expect(top?.hint?.contains("nest the sheet, alert, popover or menu in the window that opens it") == true)
+        let typo = LoaderFixture.single("""
+            format: spatialscene/1
+            entities:
+              - {id: w, kind: window, children: [{id: m, kind: window, presentation: menus}]}
+            """)
+        #expect(typo?.message.hasPrefix("'presentation' of window 'm' expects one of 'sheet', 'alert', 'popover', 'menu'") == true)
+        #expect(typo?.hint == "did you mean 'menu'?")
+    }
+}

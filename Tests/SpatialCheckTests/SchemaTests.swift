@@ -144,4 +144,14 @@ import Foundation
         #expect(Set(rules.keys) == Set(ids))
         #expect(try CLIHarness.run(["schema", "scen"]).status == 2)
     }
+
+    /// s26 F13: the `ignore` entity glob's description says what the matcher does (`globMatch`,
+    /// `IgnoreEntry.matches`): `*` stays within one segment, and a pair needs both entities to match.
+    @Test func configSchemaDescribesIgnoreGlobsAsMatched() throws {
+        let r = try CLIHarness.run(["schema", "config"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let ignore = try #require((doc["properties"] as? [String: Any])?["ignore"] as? [String: Any])
+        let entity = try #require(((ignore["items"] as? [String: Any])?["properties"] as? [String: Any])?["entity"] as? [String: Any])
+        #expect(entity["description"] as? String == "glob over entity paths: * matches within one path segment (never '/'), ** across segments, ? one character; a violation with several entities (a pair) is ignored only when every one of them matches, a whole-scene violation only by *, ** or no entity; starting with '/': the USD prim path of an entity read from USD")
+    }
 }

@@ -306,6 +306,7 @@ enum SchemaBuilder {
             ("worstFrame", integer(minimum: 0)),
             ("borderline", boolean),
             ("baseline", enumeration(BaselineStatus.allCases.filter { $0 != .fixed }.map(\.rawValue))),
+            ("baselineMeasured", number("only when baseline is worsened: the baseline violation's measured value, to compare with measured")),
             ("message", string()), ("help", string()),
             ("fingerprint", string(pattern: "^[0-9a-f]{16}$")),
             ("location", location),

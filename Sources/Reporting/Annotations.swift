@@ -53,7 +53,7 @@ extension Report {
                 guard quota[v.severity.rank] > 0 else { continue }
                 quota[v.severity.rank] -= 1
                 var message = v.message
-                if let b = v.baseline { message += " (\(b.rawValue) since the baseline)" }
+                if v.baseline != nil { message += " (\(v.baselineNote(unit: v.unit)))" }
                 out.append(Annotation(file: file, line: max(1, v.location?.line ?? 1), column: max(1, v.location?.column ?? 1),
                                       level: level(v.severity), message: message, rule: v.rule))
             }

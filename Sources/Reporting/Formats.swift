@@ -300,11 +300,25 @@ extension Report {
     public func markdown(limit: Int = Report.markdownCommentLimit, expand: Bool = false) -> String {
         let e = count(.error), w = count(.warning), i = count(.info)
         var out = "## spatialcheck\n\n"
-        out += failsGate || isIncomplete ? "**Comfort check failed**" : "**Comfort check passed**"
+        let passed = !(failsGate || isIncomplete)
+        // Findings at the gate's severity that pass only because the baseline knows them (s26 F12:
+        // "Comfort check passed: 26 errors" read as a contradiction in a ticket): the headline
+        // says the gate passed against the baseline and calls them known.
+        let knownAtGate = passed && baselineCounts != nil && failOn.map { f in Severity.allCases.contains { $0 <= f && count($0) > 0 } } == true
+        func counted(_ n: Int, _ s: Severity) -> String {
+            let known = knownAtGate && failOn.map { s <= $0 } == true && n > 0 ? "known " : ""
+            return "\(n) \(known)\(s == .info ? "info" : "\(s.rawValue)\(n == 1 ? "" : "s")")"
+        }
+        if knownAtGate, let failOn {
+            let gated = failOn == .error ? "errors" : failOn == .warning ? "errors or warnings" : "findings"
+            out += "**Gate passed** (no new or worsened \(gated) against the baseline)"
+        } else {
+            out += passed ? "**Comfort check passed**" : "**Comfort check failed**"
+        }
         // A gate switched off (`failOn: never`, from the command line or the configuration) passes
         // whatever it finds: say so where a reviewer reads "passed".
         if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
-        out += ": " + lowerBoundsPrefix + "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
+        out += ": " + lowerBoundsPrefix + [counted(e, .error), counted(w, .warning), counted(i, .info)].joined(separator: ", ") + lowerBoundsNote
         // A scene refused for the work budget loaded: it is named as what it is.
         out += notCheckedParts(namingScenes: true).map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {
@@ -359,11 +373,13 @@ extension Report {
             var left = shown
             for g in groups where left > 0 { listed.append((g, min(left, g.count))); left -= min(left, g.count) }
             let hasBaseline = s.violations.contains { $0.baseline != nil }
-            out += "| severity | rule | entities | measured | threshold | frames | line |\(hasBaseline ? " baseline |" : "")\n"
+            out += "| severity | rule | entities | measured | threshold | time | line |\(hasBaseline ? " baseline |" : "")\n"
             out += "| --- | --- | --- | ---: | ---: | --- | ---: |\(hasBaseline ? " --- |" : "")\n"
             func spans(_ v: ReportViolation) -> String {
                 v.spans.prefix(2).map { "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ") + (v.spans.count > 2 ? ", …" : "")
             }
+            // The time column: seconds (what a tester reproducing on a device needs), then frames.
+            func time(_ v: ReportViolation) -> String { "\(secondsRange(v)), frames \(spans(v))" }
             func range(_ r: ClosedRange<Double>) -> String {
                 let lo = fmtValue(r.lowerBound), hi = fmtValue(r.upperBound)
                 return lo == hi ? lo : "\(lo)–\(hi)"
@@ -375,18 +391,20 @@ extension Report {
                     let place = g.container.isEmpty ? "in the scene" : "in \(Escape.markdownCode(g.container))"
                     out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(g.count) \(foldNoun(g.members)) \(place) (listed below) "
                     if g.members.allSatisfy({ numbersSayNothing(unit: $0.unit, $0.measured, $0.threshold) }) {
-                        out += "|  |  | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
+                        out += "|  |  | \(time(v)), … | \(v.location.map { String($0.line) } ?? "") |"
                     } else {
-                        out += "| \(withUnit(range(g.measuredRange), 0.5, unit: unit)) | \(withUnit(range(g.thresholdRange), 0.5, unit: unit)) | \(spans(v)), … | \(v.location.map { String($0.line) } ?? "") |"
+                        out += "| \(withUnit(range(g.measuredRange), 0.5, unit: unit)) | \(withUnit(range(g.thresholdRange), 0.5, unit: unit)) | \(time(v)), … | \(v.location.map { String($0.line) } ?? "") |"
                     }
                 } else {
                     out += "| \(v.severity.rawValue) | \(v.markdownRule) | \(v.markdownEntities) "
                     let shown = fmtMeasure(v.measured, v.threshold)
                     let numbers = numbersSayNothing(unit: v.unit, v.measured, v.threshold) ? "  |  |"
                         : " \(withUnit(shown.measured, v.measured, unit: unit)) | \(withUnit(shown.threshold, v.threshold, unit: unit)) |"
-                    out += "|\(numbers) \(spans(v)) | \(v.location.map { String($0.line) } ?? "") |"
+                    out += "|\(numbers) \(time(v)) | \(v.location.map { String($0.line) } ?? "") |"
                 }
-                out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
+                // A worsened violation says what changed (`baselineChange`); a folded row's members say it in its list.
+                let change = g.isFolded ? nil : v.baselineChange(unit: unit)
+                out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**\(change.map { ": " + $0 } ?? "")" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
             let total = groups.reduce(0) { $0 + $1.count }
             if shown < total {
@@ -402,8 +420,11 @@ extension Report {
                 out += "\n<details><summary><code>\(markdownHTMLText(g.rule))</code>: \(markdownHTMLText(g.summary))</summary>\n\n"
                 for m in g.members.prefix(k) {
                     out += "- \(m.markdownEntities): "
-                    if !numbersSayNothing(unit: m.unit, m.measured, m.threshold) { out += "\(withUnit(fmtValue(m.measured), m.measured, unit: Escape.markdown(m.unit))), " }
-                    out += "frames \(spans(m))"
+                    if !numbersSayNothing(unit: m.unit, m.measured, m.threshold) {
+                        let unit = Escape.markdown(m.unit)
+                        out += "\(m.baselineChange(unit: unit) ?? withUnit(fmtValue(m.measured), m.measured, unit: unit)), "
+                    }
+                    out += "\(secondsRange(m)), frames \(spans(m))"
                     out += "\(m.location.map { ", line \($0.line)" } ?? "")\n"
                 }
                 if k < g.count { out += "- … and \(g.count - k) more, left out to stay under the limit\n" }

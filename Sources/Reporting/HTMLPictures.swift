@@ -292,15 +292,46 @@ struct ViewMeasure {
     var rule: String
     /// Entity pairs of all members (folded findings mark every pair).
     var pairs: [[String]]
+    /// The threshold is a maximum (the rule's, or its sub-check's, `worse` is `.higher`): an
+    /// overlap or a width that may be at most the threshold, not a spacing that must reach it.
+    var isMaximum: Bool
+    /// What a maximum limits, from the rule's threshold parameter (`maxOverlap`: "overlap"); nil
+    /// when its name does not say (or for a sub-check's own quantity).
+    var limited: String?
     init(group: ViolationGroup, lead: ReportViolation) {
         unit = lead.unit; measured = lead.measured; threshold = lead.threshold; self.lead = lead.entities; rule = group.rule
         pairs = group.members.map { $0.entities }.filter { $0.count == 2 }
+        (isMaximum, limited) = Self.limit(rule: group.rule, unit: lead.unit, measured: lead.measured, threshold: lead.threshold)
     }
-    /// "44 pt ↔ 60 pt needed" and the like: the label of the measured quantity.
+
+    /// Whether the threshold of `rule`'s violations in `unit` is a maximum, and what it limits
+    /// (`isMaximum`, `limited`). A sub-check is found by its unit (a point-equivalent measure is the
+    /// points one seen as an angle); a rule the catalog does not know (a hand-edited report) is
+    /// judged by which side of the threshold its value lies.
+    static func limit(rule: String, unit: String, measured: Double, threshold: Double) -> (Bool, String?) {
+        guard let meta = RuleCatalog.metadata(id: rule) else { return (measured > threshold, nil) }
+        func family(_ u: String) -> String { u == "pt_eq" ? "pt" : u }
+        if family(unit) != family(meta.unit), let sub = meta.subchecks.first(where: { family($0.unit) == family(unit) }) {
+            return ((sub.worse ?? meta.worse) == .higher, nil)
+        }
+        guard meta.worse == .higher else { return (false, nil) }
+        // "maxOverlap" → "overlap", "maxExtent" → "extent" (a single word; none for "maxAngle"-like
+        // keys of several words, whose label then says "at most").
+        guard let key = meta.thresholdKey, key.hasPrefix("max"), key.count > 3 else { return (true, nil) }
+        let rest = key.dropFirst(3)
+        guard rest.first?.isUppercase == true, !rest.dropFirst().contains(where: \.isUppercase) else { return (true, nil) }
+        return (true, rest.lowercased())
+    }
+
+    /// "44 pt ↔ 60 pt needed", "overlap 14 pt, 0 pt allowed" and the like: the label of the
+    /// measured quantity.
     var label: String {
         let m = plainNumber(measured), t = plainNumber(threshold)
         switch unit {
         case "pt", "pt_eq":
+            if isMaximum {
+                return limited.map { "\($0) \(m) \(unit), \(t) \(unit) allowed" } ?? "\(m) \(unit), at most \(t) \(unit) allowed"
+            }
             return lead.count == 2 ? "\(m) \(unit) ↔ \(t) \(unit) needed" : "\(m) \(unit), \(t) \(unit) needed"
         case "deg": return rule == "fov-vertical-comfort" ? "\(m)° from eye level, limit \(t)°" : "\(m)° off-axis, limit \(t)°"
         case "m": return "\(m) m, limit \(t) m"
@@ -664,7 +695,11 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
             let text = shortLabel(d.box.path, max: 34)
             let tw = Double(text.count) * 5.8 + 4
             let x0 = max(0, d.shown.x0), y0 = max(0, d.shown.y0), y1 = min(h, d.shown.y1)
-            if let (x, y) = board.place([(x0, y0 - 4), (x0, y1 + 12), (max(0, x0 - tw - 4), y0 + 10)], width: tw, height: 10, bounds: (w, h)) {
+            // Beside the box: above, below, left, right, then a line further up or down (a pair
+            // of boxes that overlap want the same places, and both are named).
+            let x1 = min(w, d.shown.x1)
+            if let (x, y) = board.place([(x0, y0 - 4), (x0, y1 + 12), (max(0, x0 - tw - 4), y0 + 10), (x1 + 4, y0 + 10),
+                                         (x0, y0 - 20), (x0, y1 + 28)], width: tw, height: 10, bounds: (w, h)) {
                 out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"10.5\" font-weight=\"600\" fill=\"\(tc)\" stroke=\"#f4f6f8\" stroke-width=\"3\" paint-order=\"stroke\">\(Escape.html(text))</text>\n"
             }
         }

@@ -335,6 +335,7 @@ extension Report {
                 if first.borderline { out += " (borderline)" }
                 out += "; "
             }
+            if let change = first.baselineChange(unit: Escape.html(first.unit)) { out += "\(BaselineStatus.worsened.rawValue) since the baseline: \(change); " }
             out += "\(Escape.html(timeRange(first, frameRate: s.frameRate))); worst at frame \(first.worstFrame)"
             if let l = first.location { out += "; <code>\(Escape.html(elidedPath(s.path))):\(l.line):\(l.column)</code>" }
             out += "</p>\n"
@@ -380,7 +381,7 @@ extension Report {
                 let place = v.location.map { "<code>\(Escape.html(elidedPath(s.path))):\($0.line):\($0.column)</code>" } ?? ""
                 let quiet = numbersSayNothing(unit: v.unit, v.measured, v.threshold), unit = Escape.html(v.unit)
                 let named = v.entities.isEmpty ? v.entityList : v.entities.map { elidedPath($0) + v.primSuffix($0) }.joined(separator: ", ")
-                out += "<tr><td>\(Escape.html(named))</td><td>\(place)</td><td class=\"n\">\(quiet ? "" : withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
+                out += "<tr><td>\(Escape.html(named))</td><td>\(place)</td><td class=\"n\">\(quiet ? "" : v.baselineChange(unit: unit) ?? withUnit(fmtValue(v.measured), v.measured, unit: unit))</td>"
                 out += "<td class=\"n\">\(quiet ? "" : withUnit(fmtValue(v.threshold), v.threshold, unit: unit))</td><td>\(Escape.html(timeRange(v, frameRate: s.frameRate)))</td></tr>\n"
             }
             out += "</tbody></table>\n"

@@ -515,6 +515,11 @@ public struct ReportViolation: Sendable {
     public var borderline: Bool
     /// How it compares with the baseline, when there is one.
     public var baseline: BaselineStatus?
+    /// With `baseline == .worsened`: the baseline violation's measured value and severity, so that
+    /// the reports can say what changed ("worsened since the baseline: 61.8 % → 61.9 %"). JSON
+    /// writes `baselineMeasured`; the severity is only said in words.
+    public var baselineMeasured: Double?
+    public var baselineSeverity: Severity?
     /// The fingerprint earlier versions gave it (scene path relative to the working directory),
     /// used only to match a baseline written by them; not written.
     public var legacyFingerprint: String?
@@ -717,6 +722,7 @@ extension ReportViolation {
             ("borderline", .bool(borderline)),
         ]
         if let baseline { m.append(("baseline", .string(baseline.rawValue))) }
+        if baseline == .worsened, let baselineMeasured { m.append(("baselineMeasured", .rounded(baselineMeasured, digits: Self.measuredDigits))) }
         let at: JSON = location.map { .object([("line", .int($0.line)), ("column", .int($0.column))]) } ?? .null
         m += [
             ("message", .string(message)),
@@ -788,7 +794,7 @@ extension Report {
                     // `path:line:col:` first, as compilers write it, so terminals and editors link it
                     // (line 1, column 1 for a scene-wide violation without a location).
                     let loc = t("\(scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))")
-                    let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\($0.rawValue) since the baseline)" : " (known: \($0.rawValue) since the baseline)" } ?? ""
+                    let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\(group.isFolded ? "\($0.rawValue) since the baseline" : v.baselineNote(unit: t(v.unit))))" : " (known: \($0.rawValue) since the baseline)" } ?? ""
                     if group.isFolded {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(group.summary))\(known)\n"
                         out += "    first: \(t(v.message))\n"
@@ -872,7 +878,7 @@ extension Report {
         for m in shown {
             out += "      - \(t(m.entityListWithPrims)) (line \(max(1, m.location?.line ?? 1))): "
             if !numbersSayNothing(unit: m.unit, m.measured, m.threshold) {
-                out += withUnit(fmtValue(m.measured), m.measured, unit: t(m.unit))
+                out += m.baselineChange(unit: t(m.unit)) ?? withUnit(fmtValue(m.measured), m.measured, unit: t(m.unit))
                 out += m.borderline ? " (borderline)" : ""
                 out += "; "
             }
@@ -956,12 +962,42 @@ func fmtMeasure(_ measured: Double, _ threshold: Double) -> (measured: String, t
     return (m, t)
 }
 
+/// "t = 6.01–12.42 s": the seconds of a violation's first and last frame, as the text report's
+/// time line and the Markdown table's time column start.
+func secondsRange(_ v: ReportViolation) -> String {
+    "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s"
+}
+
+extension ReportViolation {
+    /// A worsened violation's change since the baseline, in the words of the text, Markdown and
+    /// HTML reports: "warning → error" when the severity changed, "61.8 % → 61.9 %" when the
+    /// value did (both, comma-separated; `fmtMeasure`'s extra decimals when they would print
+    /// alike). `unit` is escaped for the format by the caller. Nil for any other status, or
+    /// without the baseline's value.
+    func baselineChange(unit: String) -> String? {
+        guard baseline == .worsened, let old = baselineMeasured else { return nil }
+        var parts: [String] = []
+        if let s = baselineSeverity, s != severity { parts.append("\(s.rawValue) → \(severity.rawValue)") }
+        if ReportViolation.stored(old) != ReportViolation.stored(measured) {
+            let shown = fmtMeasure(old, measured)
+            parts.append("\(withUnit(shown.measured, old, unit: unit)) → \(withUnit(shown.threshold, measured, unit: unit))")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// "new since the baseline", "worsened since the baseline: 61.8 % → 61.9 %".
+    func baselineNote(unit: String) -> String {
+        guard let b = baseline else { return "" }
+        return "\(b.rawValue) since the baseline" + (baselineChange(unit: unit).map { ": " + $0 } ?? "")
+    }
+}
+
 func timeRange(_ v: ReportViolation, frameRate: Double) -> String {
     let spans = v.spans.prefix(3).map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
     let hidden = max(0, v.spans.count - 3) + v.omittedSpans
     let more = hidden > 0 ? " and \(hidden) more span\(hidden == 1 ? "" : "s")" : ""
     let seconds = frameRate > 0 ? fmt(Double(v.frameCount) / frameRate, 2) : "?"
-    return "t = \(fmt(v.firstTime, 2))–\(fmt(v.lastTime, 2)) s, frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frame\(v.frameCount == 1 ? "" : "s"), \(seconds) s)"
+    return "\(secondsRange(v)), frames \(spans.joined(separator: ", "))\(more) (\(v.frameCount) frame\(v.frameCount == 1 ? "" : "s"), \(seconds) s)"
 }
 
 /// ANSI colour, only when writing to a terminal.

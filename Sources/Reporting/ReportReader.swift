@@ -652,9 +652,18 @@ extension Report {
     public mutating func apply(_ comparison: BaselineComparison) {
         let status = Dictionary(comparison.entries.compactMap { e in e.current.map { ($0.fingerprint, e.status) } },
                                 uniquingKeysWith: { a, _ in a })
+        // The baseline's value and severity of each worsened violation, for the reports to say what changed.
+        let before = Dictionary(comparison.entries.compactMap { e -> (String, ReportViolation)? in
+            guard e.status == .worsened, let c = e.current, let b = e.baseline else { return nil }
+            return (c.fingerprint, b)
+        }, uniquingKeysWith: { a, _ in a })
         for s in scenes.indices {
             for v in scenes[s].violations.indices {
-                scenes[s].violations[v].baseline = status[scenes[s].violations[v].fingerprint]
+                let fingerprint = scenes[s].violations[v].fingerprint
+                scenes[s].violations[v].baseline = status[fingerprint]
+                let b = scenes[s].violations[v].baseline == .worsened ? before[fingerprint] : nil
+                scenes[s].violations[v].baselineMeasured = b?.measured
+                scenes[s].violations[v].baselineSeverity = b?.severity
             }
             // Left-out violations `validate` compared before leaving them out keep their status.
             for k in scenes[s].omitted.indices {

@@ -5,6 +5,10 @@ let appearanceKeys = ["decorative", "color", "background", "fontWeight"]
 /// What elements accept beyond `elementFactKeys`: the appearance keys and a tab's `symbol`.
 let elementAppearanceKeys = appearanceKeys + ["symbol"]
 
+/// The hint for an unquoted hex colour, which YAML reads as a comment: in block style a null value
+/// (`parsePaint`), in a flow mapping a syntax error (`syntaxDiagnostic`).
+let hexColourQuoteHint = "quote a hex colour (color: \"#FFFFFF\"): in YAML an unquoted # starts a comment"
+
 /// Appearance facts of an annotation entry (applied to the nodes its globs match).
 struct NodeLook {
     var decorative: Bool?
@@ -26,7 +30,7 @@ extension SceneBuilder {
         let materials = SystemMaterial.allCases.map(\.rawValue)
         guard case let .scalar(s) = n.kind, s.type != .null else {
             r.error(n.loc, "\(what) expects a colour \"#RRGGBB\" or \"#RRGGBBAA\", or one of \(Reader.quoteList(materials)), found \(Reader.describe(n))",
-                    hint: "quote a hex colour (color: \"#FFFFFF\"): in YAML an unquoted # starts a comment")
+                    hint: hexColourQuoteHint)
             return nil
         }
         let text = s.text

@@ -144,8 +144,11 @@ final class Reader {
     /// One of `E`'s raw values. A value that is not one is an error suggesting the closest name:
     /// the one `aliases` maps it to (lowercased; abbreviations such as `cm`, which are too far from
     /// any name for the edit distance), else the nearest by edit distance.
+    /// `hints`: lower-cased names that are no value of `E` but name something people model with
+    /// one (a UI component that is not a role) → what to write instead; it replaces the "did you
+    /// mean" of a close spelling.
     func enumValue<E: RawRepresentable & CaseIterable>(_ n: YNode, _ what: @autoclosure () -> String, _: E.Type,
-                                                       aliases: [String: E] = [:]) -> E?
+                                                       aliases: [String: E] = [:], hints: [String: String] = [:]) -> E?
     where E.RawValue == String {
         guard case let .scalar(s) = n.kind, s.type != .null else {
             let names = E.allCases.map(\.rawValue)
@@ -156,7 +159,7 @@ final class Reader {
         let names = E.allCases.map(\.rawValue)
         let match = aliases[s.text.lowercased()]?.rawValue ?? suggest(s.text, in: names)
         error(n.loc, "\(what()) expects one of \(Self.quoteList(names)), found '\(quoted(s.text))'",
-              hint: match.map { "did you mean '\($0)'?" })
+              hint: hints[s.text.lowercased()] ?? match.map { "did you mean '\($0)'?" })
         return nil
     }
 

@@ -1152,7 +1152,9 @@ final class SceneBuilder {
         let epath = Self.joinedPath(path, id)
         checkPathLength(epath, parentPath: path, at: idInfo?.1 ?? m.loc, kind: "element", id: id)
         if let (id, loc) = idInfo { claim(id: id, loc: loc, entry: m.loc, siblings: &siblings, path: epath) }
-        let role = m.value(k.role).flatMap { Self.role($0) ?? r.enumValue($0, "'role' of \(Self.what("element", id))", ElementRole.self) } ?? .custom
+        let role = m.value(k.role).flatMap {
+            Self.role($0) ?? r.enumValue($0, "'role' of \(Self.what("element", id))", ElementRole.self, hints: Self.roleHints)
+        } ?? .custom
         var frame: RectPt?
         if let fn = m.require(k.frame, "frame", in: Self.what("element", id), reader: r,
                               hint: "frame: [x, y, width, height] in points from the container's top-left"),
@@ -1289,6 +1291,27 @@ final class SceneBuilder {
 
     /// `ElementRole(rawValue:)` of a scalar whose text is a role's name (compared as `==` does,
     /// after the lengths); nil for anything else, which `Reader.enumValue` then reads or reports.
+    /// Names of UI components that are no element role, lower-cased, and how the format models them
+    /// (docs/scene-format.md, "Elements" and "Ornaments"): the hint of the unknown-role error.
+    static let roleHints: [String: String] = {
+        let segmented = "a segmented control is a 'picker' (role: picker)"
+        let popover = "a popover is a child window of the window it opens from (see Ornaments in the scene format), with presentation: popover"
+        let contextMenu = "a context menu is a child window of the window it opens from (see Ornaments in the scene format), with presentation: menu; its items are role: row"
+        let row = "a row of a system list, form or menu is role: row"
+        let toggle = "a switch or checkbox is a 'toggle' (role: toggle)"
+        var hints: [String: String] = [:]
+        for name in ["segmented", "segmentedcontrol", "segmentedpicker"] { hints[name] = segmented }
+        hints["popover"] = popover
+        for name in ["contextmenu", "popupmenu"] { hints[name] = contextMenu }
+        for name in ["menuitem", "listrow", "listitem", "tablerow", "formrow", "cell"] { hints[name] = row }
+        for name in ["switch", "checkbox"] { hints[name] = toggle }
+        for name in ["dialog", "actionsheet", "confirmationdialog"] {
+            hints[name] = "an alert or confirmation dialog is 'alert' (role: alert), a sheet 'sheet'; or a child window with presentation: alert / sheet"
+        }
+        hints["label"] = "a static label is 'text' (role: text); give a control's label as its label key"
+        return hints
+    }()
+
     private static func role(_ n: YNode) -> ElementRole? {
         guard case let .scalar(sc) = n.kind, sc.type != .null else { return nil }
         let length = sc.text.utf8.count

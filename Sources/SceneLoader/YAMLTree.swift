@@ -603,15 +603,23 @@ struct TreeConverter {
                                  column markColumn: Int, file: String, text: String?) -> Diagnostic {
         func location(_ l: Int, _ c: Int) -> SourceLocation { SourceLocation(line: max(1, l), column: max(1, c)) }
         var loc = location(markLine, markColumn)
-        var atEnd = false
+        var atEnd = false, unquotedHex = false
         var line: [Unicode.Scalar] = []
         if let text {
-            let doc = DocumentLines(text, keep: [markLine] + (context.map { [$0.line] } ?? []))
+            // (The line before the mark too: an error at the end of the input is moved to the last line.)
+            let doc = DocumentLines(text, keep: [markLine, markLine - 1] + (context.map { [$0.line] } ?? []))
             if !doc.contains(loc) {
                 atEnd = true
                 if let c = context.map({ location($0.line, $0.column) }), doc.contains(c) { loc = c } else { loc = doc.end }
             }
             line = doc.kept[loc.line] ?? []
+            // An unquoted hex colour in a flow mapping (`{…, color: #FF0000}`): the `#` starts a
+            // comment that swallows the closing brace, and libyaml reports a bare syntax error at
+            // the end of the line or input. In block style the same mistake leaves a null value,
+            // which `parsePaint` explains; here the line itself (or the line where the flow node
+            // starts) says it.
+            let lines = [line] + (context.flatMap { doc.kept[$0.line] }.map { [$0] } ?? [])
+            unquotedHex = lines.contains(where: hasUnquotedHexColour)
         }
         // libyaml's nesting message names its own C function; say what it means instead (for
         // YAML and JSON files alike: not a syntax error, the limit).
@@ -622,7 +630,31 @@ struct TreeConverter {
         if atEnd && !problem.contains("end of stream") { message += " at the end of the file" }
         if let context { message += " (\(context.text) at \(context.line):\(context.column))" }
         return Diagnostic(file: file, location: loc, message: message,
-                          hint: syntaxHint(problem: problem, context: context?.text ?? "", line: line, column: loc.column))
+                          hint: unquotedHex ? hexColourQuoteHint : syntaxHint(problem: problem, context: context?.text ?? "", line: line, column: loc.column))
+    }
+
+    /// True when `line` has a colour key (`color`, `background`, any key whose name holds
+    /// "color", "colour" or "background", in any case) followed by `:`, spaces and an unquoted `#`,
+    /// which YAML reads as the start of a comment.
+    static func hasUnquotedHexColour(_ line: [Unicode.Scalar]) -> Bool {
+        func isKeyChar(_ c: Unicode.Scalar) -> Bool {
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "_" || c == "-"
+        }
+        var i = 0
+        while i < line.count {
+            defer { i += 1 }
+            // A comment starts before any colour key: nothing after it counts.
+            if line[i] == "#", i == 0 || line[i - 1] == " " || line[i - 1] == "\t" { return false }
+            guard line[i] == ":" else { continue }
+            var j = i + 1
+            while j < line.count, line[j] == " " || line[j] == "\t" { j += 1 }
+            guard j > i + 1, j < line.count, line[j] == "#" else { continue }
+            var k = i
+            while k > 0, isKeyChar(line[k - 1]) { k -= 1 }
+            let key = String(String.UnicodeScalarView(line[k..<i])).lowercased()
+            if key.contains("color") || key.contains("colour") || key.contains("background") { return true }
+        }
+        return false
     }
 
     /// Plain-language advice for libyaml's most common messages; nil when there is none.

@@ -274,7 +274,7 @@ enum SchemaBuilder {
             ("rules", .object([("type", .string("object")), ("properties", .object(rules)), ("additionalProperties", .bool(false))])),
             ("ignore", array(obj([
                 ("rule", enumeration(RuleCatalog.allRuleIDs + ["*"], "a rule id, or * for every rule")),
-                ("entity", string("entity path; * matches any run of characters; starting with '/': the USD prim path of an entity read from USD")),
+                ("entity", string("glob over entity paths: * matches within one path segment (never '/'), ** across segments, ? one character; a violation with several entities (a pair) is ignored only when every one of them matches, a whole-scene violation only by *, ** or no entity; starting with '/': the USD prim path of an entity read from USD")),
                 ("reason", string("why it is safe to ignore (required)", pattern: "\\S")),
             ], required: ["rule", "reason"]))),
         ])
@@ -307,6 +307,7 @@ enum SchemaBuilder {
             ("worstFrame", integer(minimum: 0)),
             ("borderline", boolean),
             ("baseline", enumeration(BaselineStatus.allCases.filter { $0 != .fixed }.map(\.rawValue))),
+            ("baselineMeasured", number("only when baseline is worsened: the baseline violation's measured value, to compare with measured")),
             ("message", string()), ("help", string()),
             ("fingerprint", string(pattern: "^[0-9a-f]{16}$")),
             ("location", location),

@@ -138,4 +138,76 @@ import Rules
         #expect(html.contains("<span class=\"badge badge-known\">known: unchanged</span>"))
         #expect(!AnnotationFormatTests.report().html(snapshots: [:]).contains("class=\"badge"))
     }
+
+    /// s26 F12: a Markdown verdict that passes only because the baseline knows every finding at the
+    /// gate's severity says "Gate passed" against the baseline and calls those findings known,
+    /// not "Comfort check passed: 1 error". (The report: 1 error, unchanged; 2 warnings, one new;
+    /// 1 info, worsened; the gate at error.)
+    @Test func markdownVerdictPassingOnKnownErrorsSaysSo() {
+        let md = Self.report().markdown()
+        #expect(md.contains("\n**Gate passed** (no new or worsened errors against the baseline): 1 known error, 2 warnings, 1 info.\n"))
+        #expect(!md.contains("Comfort check passed"))
+        // Gated at warning, the new warning fails it: the usual verdict.
+        var atWarning = Self.report()
+        atWarning.failOn = .warning
+        #expect(atWarning.markdown().contains("\n**Comfort check failed**: 1 error, 2 warnings, 1 info.\n"))
+        // Gated at warning with the new warning gone: every error and warning is known.
+        var known = atWarning
+        known.scenes[0].violations.removeLast()
+        #expect(known.markdown().contains("\n**Gate passed** (no new or worsened errors or warnings against the baseline): 1 known error, 1 known warning, 1 info.\n"))
+        // Without a baseline, a clean gate is still "Comfort check passed".
+        var plain = AnnotationFormatTests.report()
+        plain.scenes.removeLast()
+        plain.scenes[0].violations.removeFirst()
+        #expect(plain.markdown().contains("\n**Comfort check passed**: 0 errors, 1 warning, 1 info.\n"))
+    }
+
+    /// A current report of one spacing (39 pt, an error) and one coverage (61.94 %, a warning), and
+    /// its baseline: the spacing was 44 pt and a warning, the coverage 61.8062 %.
+    static func worsened() -> Report {
+        func v(_ rule: String, _ s: Severity, _ measured: Double, _ threshold: Double, _ unit: String, _ fp: String) -> ReportViolation {
+            ReportViolation(rule: rule, severity: s, entities: rule == "fov-window-clutter" ? [] : ["c/back", "c/play"], spans: [0...89], frameCount: 90,
+                            firstTime: 0, lastTime: 0.9889, measured: measured, threshold: threshold, unit: unit, worstFrame: 0,
+                            message: "m", help: "https://developer.apple.com/design/human-interface-guidelines/spatial-layout",
+                            fingerprint: fp, location: nil)
+        }
+        func report(_ vs: [ReportViolation]) -> Report {
+            Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error,
+                   scenes: [SceneReport(path: "p.scene.yaml", status: .checked, frameRate: 90, frames: 90, duration: 1, violations: vs)])
+        }
+        let baseline = report([v("target-center-spacing", .warning, 44, 60, "pt", "00000000000000a1"),
+                               v("fov-window-clutter", .warning, 61.8062, 60, "%", "00000000000000b2")])
+        var current = report([v("target-center-spacing", .error, 39, 60, "pt", "00000000000000a1"),
+                              v("fov-window-clutter", .warning, 61.94, 60, "%", "00000000000000b2")])
+        current.apply(BaselineComparison(current: current, baseline: baseline))
+        return current
+    }
+
+    /// s26 F7: a worsened violation says what it was in the baseline, in every human format, and
+    /// JSON gives the baseline's value as `baselineMeasured`.
+    @Test func worsenedViolationsShowTheBaselineValue() throws {
+        let r = Self.worsened()
+        #expect(r.scenes[0].violations.map(\.baseline) == [.worsened, .worsened])
+        let text = r.text()
+        #expect(text.contains("error [target-center-spacing] c/back, c/play (worsened since the baseline: warning → error, 44.0 pt → 39.0 pt)\n"))
+        #expect(text.contains("warning [fov-window-clutter] (whole scene) (worsened since the baseline: 61.8 % → 61.9 %)\n"))
+        let md = r.markdown(expand: true)
+        #expect(md.contains("| **worsened**: warning → error, 44.0 pt → 39.0 pt |\n"))
+        #expect(md.contains("| **worsened**: 61.8 % → 61.9 % |\n"))
+        let html = r.html(snapshots: [:])
+        #expect(html.contains("worsened since the baseline: 61.8 % → 61.9 %; "))
+        #expect(r.xcode().contains("m (worsened since the baseline: warning → error, 44.0 pt → 39.0 pt) [target-center-spacing]"))
+        let json = r.json().serialized()
+        #expect(json.contains("\"baseline\": \"worsened\",\n          \"baselineMeasured\": 44.0,"))
+        #expect(json.contains("\"baselineMeasured\": 61.8062,"))
+        // Values that print alike at the usual precision get more decimals.
+        var close = r.scenes[0].violations[1]
+        close.baselineMeasured = 61.81; close.measured = 61.84
+        #expect(close.baselineChange(unit: "%") == "61.810 % → 61.840 %")
+        // Only a worsened violation carries it.
+        var known = close
+        known.baseline = .unchanged
+        #expect(known.baselineChange(unit: "%") == nil)
+        #expect(!known.json().serialized().contains("baselineMeasured"))
+    }
 }

@@ -264,13 +264,13 @@ import Rules
 
     @Test func markdownFoldsIntoOneRowAndADetailsList() {
         let md = Self.report(members: 3).markdown()
-        #expect(md.contains("| error | `target-center-spacing` | 3 pairs in `keypad` (listed below) | 52.0–56.0 pt | 60.0 pt | 0–89, … | 11 |\n| error | `target-min-size` | `keypad/k0` | 40.0 pt | 60.0 pt | 0–0 | 10 |\n"))
+        #expect(md.contains("| error | `target-center-spacing` | 3 pairs in `keypad` (listed below) | 52.0–56.0 pt | 60.0 pt | t = 0.00–0.99 s, frames 0–89, … | 11 |\n| error | `target-min-size` | `keypad/k0` | 40.0 pt | 60.0 pt | t = 0.00–0.00 s, frames 0–0 | 10 |\n"))
         #expect(md.contains("""
             <details><summary><code>target-center-spacing</code>: 3 pairs in keypad measure 52.0–56.0 pt, threshold 60.0 pt</summary>
 
-            - `keypad/k1`, `keypad/k2`: 52.0 pt, frames 0–89, line 11
-            - `keypad/k0`, `keypad/k1`: 56.0 pt, frames 0–89, line 10
-            - `keypad/k2`, `keypad/k3`: 56.0 pt, frames 0–89, line 12
+            - `keypad/k1`, `keypad/k2`: 52.0 pt, t = 0.00–0.99 s, frames 0–89, line 11
+            - `keypad/k0`, `keypad/k1`: 56.0 pt, t = 0.00–0.99 s, frames 0–89, line 10
+            - `keypad/k2`, `keypad/k3`: 56.0 pt, t = 0.00–0.99 s, frames 0–89, line 12
 
             </details>
             """))
@@ -278,7 +278,7 @@ import Rules
         #expect(md.contains("\nnot checked: 164 catalog rules and 69 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them).\n"))
         let expanded = Self.report(members: 3).markdown(expand: true)
         #expect(!expanded.contains("<details><summary><code>"))
-        #expect(expanded.contains("| error | `target-center-spacing` | `keypad/k1`, `keypad/k2` | 52.0 pt | 60.0 pt | 0–89 | 11 |\n"))
+        #expect(expanded.contains("| error | `target-center-spacing` | `keypad/k1`, `keypad/k2` | 52.0 pt | 60.0 pt | t = 0.00–0.99 s, frames 0–89 | 11 |\n"))
     }
 
     @Test func machineFormatsKeepOneResultPerViolation() throws {
@@ -328,7 +328,7 @@ import Rules
         let folded = try CLIHarness.run(["report", saved, "--format", "markdown"])
         #expect(folded.stdout.contains("| 2 pairs in `controls` (listed below) | 44.0 pt | 60.0 pt |"))
         let expanded = try CLIHarness.run(["report", saved, "--format", "markdown", "--expand"])
-        #expect(expanded.stdout.contains("| `controls/back`, `controls/play` | 44.0 pt | 60.0 pt | 0–1079 | 29 |"))
+        #expect(expanded.stdout.contains("| `controls/back`, `controls/play` | 44.0 pt | 60.0 pt | t = 0.00–11.99 s, frames 0–1079 | 29 |"))
     }
 
     @Test func rulesManualListsWhatNoRuleChecks() throws {

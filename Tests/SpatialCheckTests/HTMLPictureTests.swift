@@ -76,6 +76,43 @@ import Rules
         #expect(svg.contains(">k/a</text>") && svg.contains(">k/b</text>"))
     }
 
+    /// s26 F15: a rule whose threshold is a maximum (`worse: .higher`) labels what is allowed, not
+    /// what is "needed": target-no-overlap's `maxOverlap` names the quantity; orn-width (no
+    /// threshold key) and an unknown rule above its threshold say "at most". Minimums are unchanged.
+    @Test func aMaximumIsLabelledAsAllowed() {
+        func v(_ rule: String, _ entities: [String], _ measured: Double, _ threshold: Double, _ unit: String) -> ReportViolation {
+            ReportViolation(rule: rule, severity: .error, entities: entities, spans: [0...0], frameCount: 1, firstTime: 0,
+                            lastTime: 0, measured: measured, threshold: threshold, unit: unit, worstFrame: 0,
+                            message: "", help: "", fingerprint: "0000000000000000", location: nil)
+        }
+        func label(_ x: ReportViolation) -> String { ViewMeasure(group: foldViolations([x])[0], lead: x).label }
+        #expect(label(v("target-no-overlap", ["form/pressure", "form/sheetName"], 14, 0, "pt")) == "overlap 14 pt, 0 pt allowed")
+        #expect(label(v("target-no-overlap", ["form/a", "form/b"], 32.46, 0, "pt_eq")) == "overlap 32.5 pt_eq, 0 pt_eq allowed")
+        #expect(label(v("orn-width", ["w/toolbar"], 1300, 1280, "pt")) == "1300 pt, at most 1280 pt allowed")
+        #expect(label(v("r", ["k/a", "k/b"], 14, 0, "pt")) == "14 pt, at most 0 pt allowed")
+        #expect(label(v("target-center-spacing", ["k/a", "k/b"], 22, 60, "pt")) == "22 pt ↔ 60 pt needed")
+    }
+
+    /// s26 F15: both entities of an overlapping pair are named in the view. The overview (±100°,
+    /// 480 × 300 px, 2.4 px a degree) of the trial's sheet over its form: a slider at azimuth
+    /// ±20.5°, elevation 3.25…5.33°, and the sheet's field over it at ±14.5°, 4.4…7.5°. The
+    /// measurement's label sits between their centres, where the first places for the field's name
+    /// (above, below, left and right of it) are taken; it goes a line further up.
+    @Test func bothEntitiesOfAnOverlappingPairAreNamed() {
+        let x = ReportViolation(rule: "target-no-overlap", severity: .error, entities: ["form/pressure", "form/sheetName"], spans: [0...0],
+                                frameCount: 1, firstTime: 0, lastTime: 0, measured: 14, threshold: 0, unit: "pt", worstFrame: 0,
+                                message: "", help: "", fingerprint: "0000000000000000", location: nil)
+        let view = SceneSnapshot.View(frame: 0, time: 0, boxes: [
+            .init(path: "form/pressure", minAz: -20.5, maxAz: 20.5, minEl: 3.25, maxEl: 5.33, distance: 1.5),
+            .init(path: "form/sheetName", minAz: -14.5, maxAz: 14.5, minEl: 4.4, maxEl: 7.5, distance: 1.47),
+        ])
+        let svg = viewSVG(view: view, highlight: ["form/pressure", "form/sheetName"], fov: SIMD2(90, 70), severity: .error,
+                          measure: ViewMeasure(group: foldViolations([x])[0], lead: x), center: SIMD2(0, 0), halfAz: 100)
+        #expect(svg.contains(">overlap 14 pt, 0 pt allowed</text>"))
+        #expect(svg.contains(">form/pressure</text>"))
+        #expect(svg.contains(">form/sheetName</text>"))
+    }
+
     /// calculator-keypad-tight: a 4 × 5 keypad whose 20 keys are 48 pt wide and 56 pt apart (centre
     /// to centre). Its 31 neighbour pairs (5 rows × 3 across + 4 columns × 4 down) and 20 keys fold
     /// into two cards, each with all its pairs or keys marked in one view.

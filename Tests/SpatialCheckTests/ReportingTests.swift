@@ -125,6 +125,24 @@ import SpatialModel
         #expect(md.contains("[`target-center-spacing`](https://developer.apple.com/design/human-interface-guidelines/spatial-layout)"))
     }
 
+    /// s26 F12: the Markdown table's time column gives seconds beside the frames, as the text
+    /// report's time line does (1079 / 90 = 11.99 s), in a folded row's list too.
+    @Test func markdownTimeColumnHasSeconds() {
+        let md = ReportRenderingTests.sample().markdown()
+        #expect(md.contains("| severity | rule | entities | measured | threshold | time | line |\n"))
+        #expect(md.contains(" | 44.0 pt | 60.0 pt | t = 0.00–11.99 s, frames 0–1079 | 14 |\n"))
+        #expect(ReportRenderingTests.sample().text().contains("    t = 0.00–11.99 s, frames 0–1079 (1080 frames, 12.00 s)\n"))
+        var folded = ReportRenderingTests.sample()
+        var second = folded.scenes[0].violations[0]
+        second.entities = ["player/next", "player/play"]; second.fingerprint = "3f1d"
+        second.message = "centres of player/next and player/play are 44 pt apart; at least 60 pt needed"
+        second.spans = [90...179]; second.frameCount = 90; second.firstTime = 1; second.lastTime = 179.0 / 90
+        folded.scenes[0].violations.append(second)
+        let list = folded.markdown()
+        #expect(list.contains("| 44.0 pt | 60.0 pt | t = 0.00–11.99 s, frames 0–1079, … | 14 |\n"))
+        #expect(list.contains("- `player/next`, `player/play`: 44.0 pt, t = 1.00–1.99 s, frames 90–179, line 14\n"))
+    }
+
     @Test func xmlEscaping() {
         #expect(Escape.xml("a<b & \"c\"\u{01}") == "a&lt;b &amp; &quot;c&quot;\\u{1}")
         #expect(sarifURI("Scenes/my scene.yaml") == "Scenes/my%20scene.yaml")

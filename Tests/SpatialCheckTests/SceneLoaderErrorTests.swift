@@ -232,6 +232,53 @@ import SpatialModel
         #expect(dup?.location == SourceLocation(line: 2, column: 1))
     }
 
+    static let hexHint = "quote a hex colour (color: \"#FFFFFF\"): in YAML an unquoted # starts a comment"
+
+    /// s26 F14: an unquoted hex colour in a flow mapping, the style of the format's element
+    /// examples: the `#` starts a comment that swallows `}]}`, so libyaml stops at the end of the
+    /// line (152 characters: column 153) with a bare syntax error. It gets the block style's hint.
+    @Test func unquotedHexColourInAFlowMappingGetsTheQuotingHint() {
+        let line = "  - {id: w, kind: window, placement: {distance: 1.5}, size: [400, 300], elements: [{id: t, role: text, frame: [0,0,100,20], label: Hi, color: #FF0000}]}"
+        let d = LoaderFixture.single("format: spatialscene/1\nentities:\n\(line)\n")
+        #expect(d?.location == SourceLocation(line: 3, column: 153))
+        #expect(d?.message == "YAML syntax error: did not find expected node content at the end of the file (while parsing a flow node at 4:1)")
+        #expect(d?.hint == Self.hexHint)
+        // `background:` too.
+        let bg = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: w, kind: window, size: [400, 300], background: #000000}\n")
+        #expect(bg?.hint == Self.hexHint)
+        // Only where a colour key is followed by an unquoted '#': an unclosed flow mapping without
+        // one keeps libyaml's hint (none), and a '#' in a comment before the key does not count.
+        let plain = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: w, kind: window, size: [400, 300]\n")
+        #expect(plain?.message.hasPrefix("YAML syntax error:") == true)
+        #expect(plain?.hint != Self.hexHint)
+        let comment = LoaderFixture.single("format: spatialscene/1\nentities:\n  - {id: w, kind: window, size: [400, 300] # color: #000000\n")
+        #expect(comment?.message.hasPrefix("YAML syntax error:") == true)
+        #expect(comment?.hint != Self.hexHint)
+        #expect(TreeConverter.hasUnquotedHexColour(Array("{id: t, tintColor:  #FF0000}".unicodeScalars)))
+        #expect(!TreeConverter.hasUnquotedHexColour(Array("{id: t, color: \"#FF0000\"}".unicodeScalars)))
+        #expect(!TreeConverter.hasUnquotedHexColour(Array("{id: t, label: #1}".unicodeScalars)))
+    }
+
+    /// s26 F14: names of components that are no role say how the format models them; a misspelt
+    /// role keeps its "did you mean".
+    @Test func componentNamesThatAreNoRoleGetAHint() {
+        func hint(_ role: String) -> String? {
+            LoaderFixture.errors("""
+                format: spatialscene/1
+                entities:
+                  - {id: w, kind: window, size: [400, 300], elements: [{id: e, role: \(role), frame: [0, 0, 60, 44]}]}
+                """).first { $0.message.hasPrefix("'role' of element 'e'") }?.hint
+        }
+        #expect(hint("segmented") == "a segmented control is a 'picker' (role: picker)")
+        #expect(hint("SegmentedControl") == "a segmented control is a 'picker' (role: picker)")
+        #expect(hint("popover") == "a popover is a child window of the window it opens from (see Ornaments in the scene format), with presentation: popover")
+        #expect(hint("contextMenu") == "a context menu is a child window of the window it opens from (see Ornaments in the scene format), with presentation: menu; its items are role: row")
+        #expect(hint("menuItem") == "a row of a system list, form or menu is role: row")
+        #expect(hint("listRow") == "a row of a system list, form or menu is role: row")
+        #expect(hint("switch") == "a switch or checkbox is a 'toggle' (role: toggle)")
+        #expect(hint("textfield") == "did you mean 'textField'?")
+    }
+
     @Test func jsonErrorsHaveLineAndColumn() {
         let d = LoaderFixture.single("""
             {

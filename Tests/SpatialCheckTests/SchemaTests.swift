@@ -144,4 +144,22 @@ import Foundation
         #expect(Set(rules.keys) == Set(ids))
         #expect(try CLIHarness.run(["schema", "scen"]).status == 2)
     }
+
+    /// s26 F13: the `ignore` entity glob's description says what the matcher does (`globMatch`,
+    /// `IgnoreEntry.matches`): `*` stays within one segment, and a pair needs both entities to match.
+    @Test func configSchemaDescribesIgnoreGlobsAsMatched() throws {
+        let r = try CLIHarness.run(["schema", "config"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let ignore = try #require((doc["properties"] as? [String: Any])?["ignore"] as? [String: Any])
+        let entity = try #require(((ignore["items"] as? [String: Any])?["properties"] as? [String: Any])?["entity"] as? [String: Any])
+        #expect(entity["description"] as? String == "glob over entity paths: * matches within one path segment (never '/'), ** across segments, ? one character; a violation with several entities (a pair) is ignored only when every one of them matches, a whole-scene violation only by *, ** or no entity; starting with '/': the USD prim path of an entity read from USD")
+    }
+
+    /// s26 F7: the report schema lists the worsened violation's `baselineMeasured`.
+    @Test func reportSchemaListsBaselineMeasured() throws {
+        let r = try CLIHarness.run(["schema", "report"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("\"baselineMeasured\": {\n"))
+        #expect(r.stdout.contains("only when baseline is worsened: the baseline violation's measured value, to compare with measured"))
+    }
 }

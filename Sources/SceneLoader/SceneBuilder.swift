@@ -1289,14 +1289,13 @@ final class SceneBuilder {
     private static let roleNames: [(name: String, length: Int, role: ElementRole)] =
         ElementRole.allCases.map { ($0.rawValue, $0.rawValue.utf8.count, $0) }
 
-    /// `ElementRole(rawValue:)` of a scalar whose text is a role's name (compared as `==` does,
-    /// after the lengths); nil for anything else, which `Reader.enumValue` then reads or reports.
     /// Names of UI components that are no element role, lower-cased, and how the format models them
-    /// (docs/scene-format.md, "Elements" and "Ornaments"): the hint of the unknown-role error.
+    /// (docs/scene-format.md, "Elements" and "Sheets, alerts, popovers and menus"): the hint of the
+    /// unknown-role error.
     static let roleHints: [String: String] = {
         let segmented = "a segmented control is a 'picker' (role: picker)"
-        let popover = "a popover is a child window of the window it opens from (see Ornaments in the scene format), with presentation: popover"
-        let contextMenu = "a context menu is a child window of the window it opens from (see Ornaments in the scene format), with presentation: menu; its items are role: row"
+        let popover = "a popover is a window nested in the window it opens from, with presentation: popover (see Sheets, alerts, popovers and menus in the scene format)"
+        let contextMenu = "a context menu is a window nested in the window it opens from, with presentation: menu (see Sheets, alerts, popovers and menus in the scene format); its items are role: row"
         let row = "a row of a system list, form or menu is role: row"
         let toggle = "a switch or checkbox is a 'toggle' (role: toggle)"
         var hints: [String: String] = [:]
@@ -1312,6 +1311,8 @@ final class SceneBuilder {
         return hints
     }()
 
+    /// `ElementRole(rawValue:)` of a scalar whose text is a role's name (compared as `==` does,
+    /// after the lengths); nil for anything else, which `Reader.enumValue` then reads or reports.
     private static func role(_ n: YNode) -> ElementRole? {
         guard case let .scalar(sc) = n.kind, sc.type != .null else { return nil }
         let length = sc.text.utf8.count

@@ -271,8 +271,8 @@ import SpatialModel
         }
         #expect(hint("segmented") == "a segmented control is a 'picker' (role: picker)")
         #expect(hint("SegmentedControl") == "a segmented control is a 'picker' (role: picker)")
-        #expect(hint("popover") == "a popover is a child window of the window it opens from (see Ornaments in the scene format), with presentation: popover")
-        #expect(hint("contextMenu") == "a context menu is a child window of the window it opens from (see Ornaments in the scene format), with presentation: menu; its items are role: row")
+        #expect(hint("popover") == "a popover is a window nested in the window it opens from, with presentation: popover (see Sheets, alerts, popovers and menus in the scene format)")
+        #expect(hint("contextMenu") == "a context menu is a window nested in the window it opens from, with presentation: menu (see Sheets, alerts, popovers and menus in the scene format); its items are role: row")
         #expect(hint("menuItem") == "a row of a system list, form or menu is role: row")
         #expect(hint("listRow") == "a row of a system list, form or menu is role: row")
         #expect(hint("switch") == "a switch or checkbox is a 'toggle' (role: toggle)")

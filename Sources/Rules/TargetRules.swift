@@ -27,7 +27,7 @@ public enum TargetCenterSpacing: RuleDescribing {
                 "In angle, each pair is measured in its own frame, whatever way the head points: the direction from the eye to the midpoint of the two centres, with world right and up across it (right = midpoint × world up; near straight up or down, world +x made square to it). Each centre sits at x = atan2(d·right, d·mid), y = atan2(d·up, d·mid) for its direction d (on the horizon, x is the azimuth difference: level scenes read as before), and each entity is the rectangle of its angular width and height around it, measured across its own line of sight with world right and up (a flat rectangle facing the eye spans 2·atan(w / 2d) by 2·atan(h / 2d)). So a pair behind the viewer, overhead or below is compared like one ahead, horizontal gaps away from the horizon are true angles (not azimuth differences, which grow by 1 / cos elevation: 1.3 times at 40° below), and a head that turns, pitches or rolls in place changes no verdict, value or span.",
                 "Rows (role row: the rows of a system List or grouped Form, the items of a menu) are laid out and spaced by the system, and its hover effect highlights one row at a time: two rows of one 2D container are not compared by target-center-spacing or target-large-hover-padding, only by target-no-overlap. A row and any other element are compared as usual. Rows compared in angle (in a fixed-scale window) are compared as any other pair.",
                 "Sheets, alerts, popovers and menus are modal (sheets › visionOS: a sheet floats in front of its parent window, dims it and becomes the target of people's interactions): while a window presented by another (presentation: sheet, alert, popover or menu) or an element with role sheet or alert is visible, the interactive content it covers (the rest of the presenting window; for an element, the rest of its container but the elements laid on it, inside its frame at its depth or in front) is in no pair of target-center-spacing, target-no-overlap or target-large-hover-padding.",
-                "Large elements (sub-check `largeElement`, warning, pt, smaller is worse; beyond the contract, which tests centres AND gap): the 60 pt centre spacing stands for a 16 pt gap only between regular-size buttons (44 pt + 16 pt). When one element of a pair in one 2D container is longer than 60 pt (a slider, a text field, a list row) along the axis on which the two centres are farther apart (x when |Δx| ≥ |Δy|, else y), its centre can be far from a neighbour whose edge nearly touches it, so such a pair is reported when its centres are 60 pt or more apart but less than 16 pt separates their edges (eyes › Making items easy to see: a margin of at least 16 pt around the bounds of each item). Measured: the gap; aux: the centre distance. Pairs whose frames overlap are target-no-overlap's, two elements of 60 pt or more in both dimensions are target-large-hover-padding's (the buttons page's 4 pt of padding each), and two pickers (the segments of a segmented control) or two tabs are parts of one system control, which the system lays out. Pairs compared in angle (across containers, fixed scale, 3D) are not given this sub-check.",
+                "Large elements (sub-check `largeElement`, warning, pt, smaller is worse; beyond the contract, which tests centres AND gap): the 60 pt centre spacing stands for a 16 pt gap only between regular-size buttons (44 pt + 16 pt). When one element of a pair in one 2D container is longer than 60 pt (target-large-hover-padding's largeSize: a slider, a text field, a list row) along the axis on which the two centres are farther apart (x when |Δx| ≥ |Δy|, else y), its centre can be far from a neighbour whose edge nearly touches it, so such a pair is reported when its centres are 60 pt or more apart but less than 16 pt separates their edges (eyes › Making items easy to see: a margin of at least 16 pt around the bounds of each item). Measured: the gap; aux: the centre distance. Pairs whose frames overlap are target-no-overlap's, two elements of 60 pt or more in both dimensions are target-large-hover-padding's (the buttons page's 4 pt of padding each), and two pickers (the segments of a segmented control) or two tabs are parts of one system control, which the system lays out. Pairs compared in angle (across containers, fixed scale, 3D) are not given this sub-check.",
                 "A flat element whose image is tilted (seen obliquely, off to the side and above or below) is compared by its own outline, the parallelogram of its two half-axes projected on the pair's frame, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."],
         subchecks: [RuleSubcheck("largeElement", unit: "pt")])
 }
@@ -300,7 +300,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// the tracking limit), for tests.
     private(set) var angularTests = 0
     /// The thresholds as messages print them, formatted once.
-    private let spacingText: String, edgeGapText: String, padGapText: String
+    private let spacingText: String, edgeGapText: String, padGapText: String, largeText: String
 
     init(_ s: RuleSetup) {
         spacingRule = s.index(TargetCenterSpacing.metadata.id)
@@ -313,7 +313,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         padGap = s.param(TargetLargeHoverPadding.metadata, "gap")
         largeSize = s.param(TargetLargeHoverPadding.metadata, "largeSize")
         pointAngle = s.pointAngle
-        spacingText = fmt(spacing); edgeGapText = fmt(edgeGap); padGapText = fmt(padGap)
+        spacingText = fmt(spacing); edgeGapText = fmt(edgeGap); padGapText = fmt(padGap); largeText = fmt(largeSize)
         let ents = s.scene.entities
         var inContainer = [Bool](repeating: false, count: ents.count)
         var byContainer: [Int: [Int]] = [:]
@@ -392,8 +392,8 @@ final class TargetPairAnalyzer: RuleProcessor {
                 }
                 // Sub-check `largeElement`: the centre spacing stands for a gap only between
                 // regular-size elements (a 44 pt button 60 pt from another leaves 16 pt). When one of
-                // the two is longer than the centre spacing along the axis their centres are farther
-                // apart on (a slider beside a button, a field under a toggle it is offset from), the
+                // the two is large (longer than target-large-hover-padding's largeSize, 60 pt) along
+                // the axis their centres are farther apart on (a slider beside a button, a field under a toggle it is offset from), the
                 // centres are far apart because of that length, not of the gap, so the gap must hold
                 // on its own; two large elements are target-large-hover-padding's (the buttons
                 // page's 4 pt of padding each).
@@ -401,7 +401,7 @@ final class TargetPairAnalyzer: RuleProcessor {
                 // Two segments of a segmented control (pickers) or two tabs of a tab bar are parts
                 // of one system control, laid out by the system.
                 let parts = roleA == roleB && (roleA == .picker || roleA == .tab)
-                if let r = spacingRule, !rows, !parts, sep >= spacing, g.gap < edgeGap, g.overlap <= 0, along > spacing,
+                if let r = spacingRule, !rows, !parts, sep >= spacing, g.gap < edgeGap, g.overlap <= 0, along > largeSize,
                    !(sizeA >= largeSize && sizeB >= largeSize) {
                     keep(StaticFinding(rule: r, a: members[i], b: members[j], measured: g.gap, aux: sep, threshold: edgeGap, variant: 1))
                 }
@@ -1133,7 +1133,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         if rule == spacingRule, agg.variant == 1 {
             let edges = abs(agg.measured) < 0.01 ? "nothing separates the edges of " : concatenated("only ", measured, " ", u, " separate the edges of ")
             return concatenated(edges, a, " and ", b, ", whose centres are ", fmt(agg.aux), " ", u,
-                                " apart only because one of them is longer than ", spacingText, " ", u,
+                                " apart only because one of them is longer than ", largeText, " ", u,
                                 " (a slider, field or row); leave at least ", edgeGapText, " ", u,
                                 " between them so their hover effects do not touch")
         } else if rule == spacingRule {

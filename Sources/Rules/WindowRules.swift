@@ -12,15 +12,16 @@ public enum WinContentInBounds: RuleDescribing {
         id: "win-content-in-bounds", name: "Window content stays inside the window", category: .windows,
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [],
-        citations: [Citation("layout", "visionOS")],
-        summary: "An element of a window whose frame leaves the window's rectangle, 3D content nested in a window whose bounds reach past its edges in the window's plane, or content of a volume that reaches past the volume's bounds, where visionOS clips it.",
+        citations: [Citation("layout", "visionOS"), Citation("ornaments", "")],
+        summary: "An element of a window whose frame leaves the window's rectangle, 3D content nested in a window whose bounds reach past its edges in the window's plane, or content of a volume that reaches past the volume's bounds, where visionOS clips it, or an ornament that lies over its window's content.",
         rationale: "visionOS draws the window controls just outside a window's bounds in its XY plane: the Share menu above it, the window bar and the close and resize controls below it. Content that spills over the edges crowds those controls, especially below, and makes them hard to use.",
         fixHint: "Keep the element's frame inside [0, 0, width, height] of its window (or make the window larger); show controls that belong outside the window in an ornament (a child window) instead.",
         unit: "pt", worse: .higher,
         notes: ["Elements: the frame against the window's rectangle in points (fixed, so reported over every frame the element is visible). 3D content nested in a window (models, text, groups and volumes; not ornaments, which are child windows and belong outside): its box projected along the window's normal onto the window's plane, every frame, in the window's points.",
                 "Measured: how far the content reaches past the farthest edge, in points; threshold 0. The message says when it spills past the bottom edge, where the window bar and the close and resize controls are.",
-                "Volumes (sub-check volume, m): visionOS clips a volume's content at its bounds, so models, text and volumes held in a volume (their nearest window or volume ancestor) are reported while their box reaches more than 1 mm past the volume's box along any of its axes, every frame (a piece animated out of its board is clipped as it leaves). Measured: how far, in metres; threshold 0."],
-        subchecks: [RuleSubcheck("volume", unit: "m")])
+                "Volumes (sub-check volume, m): visionOS clips a volume's content at its bounds, so models, text and volumes held in a volume (their nearest window or volume ancestor) are reported while their box reaches more than 1 mm past the volume's box along any of its axes, every frame (a piece animated out of its board is clipped as it leaves). Measured: how far, in metres; threshold 0.",
+                "Ornaments (sub-check ornament, pt; extension): an ornament presents controls related to its window without crowding or obscuring the window's contents (ornaments, intro), so one whose centre, projected along the window's normal, lies inside the window's face (more than 0.5 pt inside every edge) is reported in every frame both are visible. Measured: how far inside its nearest edge, in the window's points; threshold 0. An ornament centred on the edge (a toolbar straddling the bottom edge) or beyond it passes. Ornament positions are in metres, while its size follows the window's points: a window moved to another distance keeps its size in view but not its ornament's offset, which this catches. Windows a window presents (presentation) are not ornaments."],
+        subchecks: [RuleSubcheck("volume", unit: "m"), RuleSubcheck("ornament", unit: "pt")])
 }
 
 public enum WinControlsKeepout: RuleDescribing {
@@ -194,12 +195,14 @@ final class ContentInBoundsRule: RuleProcessor {
     let nested: [(e: Int, w: Int)]
     /// 3D content in a volume (its nearest window or volume ancestor): (content, volume).
     let inVolume: [(e: Int, v: Int)]
+    /// Ornaments (windows nested directly in a window, not presented by it) and their window.
+    let ornaments: [(o: Int, w: Int)]
     let scene: Scene
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinContentInBounds.metadata.id) else { return nil }
         rule = r; scene = s.scene
         var el: [(Int, Double, Bool)] = []
-        var ne: [(Int, Int)] = []
+        var ne: [(Int, Int)] = [], orn: [(Int, Int)] = []
         for i in s.scene.entities.indices where s.scene.entities[i].parent != nil
             || (s.scene.entities[i].kind == .element && s.scene.entities[i].frame != nil) {
             let e = s.scene.entities[i]
@@ -210,9 +213,11 @@ final class ContentInBoundsRule: RuleProcessor {
             } else if let p = e.parent, s.scene.entities[p].kind == .window,
                       [.model, .text, .group, .volume].contains(e.kind) {
                 ne.append((i, p))
+            } else if let p = e.parent, e.kind == .window, e.presentation == nil, s.scene.entities[p].kind == .window {
+                orn.append((i, p))
             }
         }
-        elements = el; nested = ne
+        elements = el; nested = ne; ornaments = orn
         // Content a volume holds: models, text and volumes whose nearest window or volume ancestor
         // is a volume (an ornament, a window in a volume, belongs outside it).
         let ents = s.scene.entities
@@ -225,7 +230,7 @@ final class ContentInBoundsRule: RuleProcessor {
             if let v = p, v >= 0, v < ents.count, ents[v].kind == .volume { vo.append((i, v)) }
         }
         inVolume = vo
-        if el.isEmpty && ne.isEmpty && vo.isEmpty { return nil }
+        if el.isEmpty && ne.isEmpty && vo.isEmpty && orn.isEmpty { return nil }
     }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         for x in elements where x.e < f.visible.count && f.visible[x.e] {
@@ -247,6 +252,20 @@ final class ContentInBoundsRule: RuleProcessor {
                 out.report(rule: rule, x.e, frame: f.frame, time: f.time, measured: pt, threshold: 0, aux: below ? 1 : 0)
             }
         }
+        // An ornament over its window's content (sub-check ornament): its centre, projected along
+        // the window's normal, inside the window's face; measured how far inside (pt) from the
+        // nearest edge (aux: which one, 0 bottom, 1 top, 2 left, 3 right).
+        for x in ornaments where f.visible[x.o] && f.visible[x.w] {
+            guard let plane = WindowPlane(f, x.w) else { continue }
+            let mpp = scene.entities[x.w].metresPerPoint
+            guard mpp > 0 else { continue }
+            let q = plane.planar(f.center[x.o])
+            let insides = [plane.halfHeight + q.y, plane.halfHeight - q.y, plane.halfWidth + q.x, plane.halfWidth - q.x]
+            guard let inside = insides.min(), inside > Self.ornamentTolerance * mpp, inside.isFinite else { continue }
+            let edge = insides.firstIndex(of: inside) ?? 0
+            out.report(rule: rule, x.o, frame: f.frame, time: f.time, measured: inside / mpp, threshold: 0,
+                       aux: Double(edge), unit: "pt", variant: 2)
+        }
         // A volume clips its content at its bounds (sub-check volume): how far the content's box
         // reaches past the volume's box along each of its axes, in metres.
         for x in inVolume where f.visible[x.e] && f.visible[x.v] {
@@ -266,7 +285,14 @@ final class ContentInBoundsRule: RuleProcessor {
     /// Content reaching less than this past its volume's bounds (1 mm: a model resting on the
     /// volume's floor, rounding) is inside.
     static let volumeTolerance = 0.001
+    /// An ornament centred less than this (pt) inside its window's edge sits on the edge (rounding).
+    static let ornamentTolerance = 0.5
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
+        if agg.variant == 2 {
+            let window = names.first.map { String($0.split(separator: "/").dropLast().joined(separator: "/")) } ?? "its window"
+            let edge = ["bottom", "top", "left", "right"][max(0, min(3, Int(agg.aux)))]
+            return "ornament \(names.joinedNames) lies over the content of \(window): its centre is \(fmt(agg.measured)) pt inside the window's \(edge) edge; move it out to that edge so it does not cover the window's content (an ornament's position is in metres from the window's centre: placed at another distance or size, the window needs it moved to its new edge); a sheet, alert, popover or menu the window opens is no ornament: say so with presentation: sheet, alert, popover or menu"
+        }
         if agg.variant == 1 {
             let volume = names.first.flatMap { scene.entity(atPath: $0) }.flatMap { e -> String? in
                 var p = scene.entities[e].parent, steps = 0

@@ -495,3 +495,24 @@ import SpatialModel
         #expect(try RuleScenes.check(wide("popover")).filter { $0.rule == "orn-width" }.isEmpty)
     }
 }
+
+/// win-content-in-bounds' ornament sub-check: an ornament whose centre lies inside its window's face.
+@Suite struct OrnamentOverContentTests {
+    @Test func anOrnamentLeftInsideAMovedWindowIsReported() throws {
+        // The rule's example: 2.5 m away, a point is tan(0.0671°) · 2.5 m; the window's half height
+        // is 200 of them; the ornament's centre 0.43 m below the window's centre.
+        let vs = try RuleScenes.check(try String(contentsOfFile: TestPaths.repo("Scenes/rules/win-content-in-bounds/fail-ornament-over-content.scene.yaml"), encoding: .utf8))
+            .filter { $0.rule == "win-content-in-bounds" }
+        let mpp = tan(0.0671 * .pi / 180) * 2.5
+        #expect(vs.map(\.entities) == [["form/toolbar"]])
+        #expect(abs((vs.first?.measured ?? 0) - (200 * mpp - 0.43) / mpp) < 1e-6)
+        #expect(vs.first?.unit == "pt" && vs.first?.threshold == 0)
+        #expect(vs.first?.message.hasPrefix("ornament form/toolbar lies over the content of form: its centre is 53.13 pt inside the window's bottom edge;") == true)
+        #expect(vs.first?.message.hasSuffix("a sheet, alert, popover or menu the window opens is no ornament: say so with presentation: sheet, alert, popover or menu") == true)
+        // The same window at 1.5 m: the ornament is (0.43 − 200 · tan(0.0671°) · 1.5) m below the
+        // bottom edge, outside: nothing.
+        let near = try String(contentsOfFile: TestPaths.repo("Scenes/rules/win-content-in-bounds/fail-ornament-over-content.scene.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "placement: {distance: 2.5}", with: "placement: {distance: 1.5}")
+        #expect(try RuleScenes.check(near).filter { $0.rule == "win-content-in-bounds" }.isEmpty)
+    }
+}

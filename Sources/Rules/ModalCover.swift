@@ -8,61 +8,117 @@ import SpatialModel
 ///
 /// Modal presentations: a window nested in a window or volume with a `presentation` (it covers
 /// every interactive entity of its parent's subtree outside its own), and an element with role
-/// `sheet` or `alert` (it covers the interactive content of its container except the elements
-/// laid on it: inside its frame, at its depth or in front).
+/// `sheet` or `alert` (it covers the other interactive elements of its container except those laid
+/// on it: inside its frame, at its depth or in front).
+///
+/// Work is bounded whatever the scene: subtrees are node ranges (nodes are in depth-first
+/// pre-order), so `update` marks the covered entities in one sweep of the nodes, and only the
+/// first `elementModalsPerContainer` sheet and alert elements of a container are modal.
 struct ModalCover {
-    /// Per modal presentation, the entity and the interactive entities it covers while visible.
-    private let modals: [(entity: Int, covers: [Int])]
+    /// Windows presented by another: the entity, its parent's node range and its own.
+    private let windows: [(entity: Int, parent: Range<Int>, own: Range<Int>)]
+    /// Sheet and alert elements: the entity, its container, frame and depth.
+    private let sheets: [(entity: Int, container: Int, frame: RectPt, depth: Double)]
+    /// Per container that holds a modal element (by index in `containers`): its interactive
+    /// elements, with their frames and depths.
+    private let containers: [Int]
+    private let members: [[(entity: Int, frame: RectPt, depth: Double)]]
+    /// Per node: the interactive entity it stands for, or -1.
+    private let interactiveAt: [Int32]
     /// Per entity: whether a visible modal presentation covers it in the last frame `update` read.
     private(set) var covered: [Bool]
-    /// Which modal presentations were visible in that frame.
+    /// The presentations' entities (windows, then sheets), and which were visible in that frame.
+    private let presentations: [Int]
     private var shown: [Bool]
 
-    var isEmpty: Bool { modals.isEmpty }
+    /// Sheet and alert elements per container that are modal (the first ones in scene order).
+    static let elementModalsPerContainer = 16
+
+    var isEmpty: Bool { windows.isEmpty && sheets.isEmpty }
 
     init(_ scene: Scene) {
-        let ents = scene.entities
+        let ents = scene.entities, nodes = scene.nodes
         covered = Array(repeating: false, count: ents.count)
-        /// Whether `a` is `e` or one of its ancestors.
-        func within(_ e: Int, _ a: Int) -> Bool {
-            var p: Int? = e, steps = 0
-            while let q = p, q >= 0, q < ents.count, steps <= ents.count {
-                if q == a { return true }
-                p = ents[q].parent; steps += 1
-            }
-            return false
+        func range(_ e: Int) -> Range<Int>? {
+            let n = ents[e].node
+            guard n >= 0, n < nodes.count, nodes[n].subtreeEnd >= n, nodes[n].subtreeEnd <= nodes.count else { return nil }
+            return n..<nodes[n].subtreeEnd
         }
-        var found: [(Int, [Int])] = []
+        var wins: [(Int, Range<Int>, Range<Int>)] = []
+        var shs: [(Int, Int, RectPt, Double)] = []
+        var perContainer: [Int: Int] = [:]
         for m in ents.indices {
             let e = ents[m]
-            if e.kind == .window, e.presentation != nil, let w = e.parent {
-                found.append((m, ents.indices.filter { ents[$0].interactive && $0 != m && within($0, w) && !within($0, m) }))
-            } else if e.kind == .element, e.role == .sheet || e.role == .alert, let c = e.container, let sf = e.frame {
-                // The elements laid on the sheet: inside its frame (half a point of rounding) and
-                // not behind it.
-                func onSheet(_ i: Int) -> Bool {
-                    guard ents[i].kind == .element, ents[i].container == c, let f = ents[i].frame else { return false }
-                    return f.x >= sf.x - 0.5 && f.y >= sf.y - 0.5 && f.x + f.width <= sf.x + sf.width + 0.5
-                        && f.y + f.height <= sf.y + sf.height + 0.5 && ents[i].depthPt >= e.depthPt
-                }
-                found.append((m, ents.indices.filter { ents[$0].interactive && $0 != m && within($0, c) && !onSheet($0) }))
+            if e.kind == .window, e.presentation != nil, let w = e.parent, w >= 0, w < ents.count,
+               let p = range(w), let own = range(m) {
+                wins.append((m, p, own))
+            } else if e.kind == .element, e.role == .sheet || e.role == .alert, let c = e.container, let f = e.frame,
+                      perContainer[c, default: 0] < Self.elementModalsPerContainer {
+                perContainer[c, default: 0] += 1
+                shs.append((m, c, f, e.depthPt))
             }
         }
-        modals = found.filter { !$0.1.isEmpty }.map { (entity: $0.0, covers: $0.1) }
-        shown = Array(repeating: false, count: modals.count)
+        windows = wins.map { (entity: $0.0, parent: $0.1, own: $0.2) }
+        sheets = shs.map { (entity: $0.0, container: $0.1, frame: $0.2, depth: $0.3) }
+        containers = perContainer.keys.sorted()
+        let slot = Dictionary(uniqueKeysWithValues: containers.enumerated().map { ($1, $0) })
+        var mem = [[(entity: Int, frame: RectPt, depth: Double)]](repeating: [], count: containers.count)
+        if !slot.isEmpty {
+            for i in ents.indices where ents[i].kind == .element && ents[i].interactive {
+                if let c = ents[i].container, let k = slot[c], let f = ents[i].frame { mem[k].append((i, f, ents[i].depthPt)) }
+            }
+        }
+        members = mem
+        var at = [Int32](repeating: -1, count: wins.isEmpty ? 0 : nodes.count)
+        if !wins.isEmpty {
+            for k in nodes.indices {
+                if let e = nodes[k].entity, e >= 0, e < ents.count, ents[e].interactive { at[k] = Int32(truncatingIfNeeded: e) }
+            }
+        }
+        interactiveAt = at
+        presentations = wins.map(\.0) + shs.map(\.0)
+        shown = Array(repeating: false, count: presentations.count)
     }
 
-    /// Reads which modal presentations are visible (`visible`, indexed by entity) and updates
-    /// `covered`.
+    /// Reads which presentations are visible (`visible`, indexed by entity) and, when that changed,
+    /// marks what they cover.
     mutating func update(_ visible: [Bool]) {
         var changed = false
-        for k in modals.indices {
-            let m = modals[k].entity
+        for (k, m) in presentations.enumerated() {
             let v = m < visible.count && visible[m]
             if v != shown[k] { shown[k] = v; changed = true }
         }
         guard changed else { return }
-        for k in modals.indices { for e in modals[k].covers { covered[e] = false } }
-        for k in modals.indices where shown[k] { for e in modals[k].covers { covered[e] = true } }
+        for i in covered.indices { covered[i] = false }
+        // Presented windows: inside a shown one's parent range and outside every shown one's own
+        // range, by running counts over the nodes.
+        if windows.indices.contains(where: { shown[$0] }) {
+            var parentDelta = [Int32](repeating: 0, count: interactiveAt.count + 1), ownDelta = parentDelta
+            for (k, w) in windows.enumerated() where shown[k] {
+                parentDelta[w.parent.lowerBound] += 1; parentDelta[w.parent.upperBound] -= 1
+                ownDelta[w.own.lowerBound] += 1; ownDelta[w.own.upperBound] -= 1
+            }
+            var inParent: Int32 = 0, inOwn: Int32 = 0
+            for n in interactiveAt.indices {
+                inParent += parentDelta[n]; inOwn += ownDelta[n]
+                if inParent > 0, inOwn == 0, interactiveAt[n] >= 0 { covered[Int(interactiveAt[n])] = true }
+            }
+        }
+        // Sheet and alert elements: the container's other interactive elements not laid on one of
+        // its shown sheets.
+        for (c, list) in zip(containers, members) {
+            let up = sheets.indices.filter { shown[windows.count + $0] && sheets[$0].container == c }
+            guard !up.isEmpty else { continue }
+            for x in list where !up.contains(where: { sheets[$0].entity == x.entity || Self.lies(x.frame, x.depth, on: sheets[$0]) }) {
+                covered[x.entity] = true
+            }
+        }
+    }
+
+    /// Whether an element (frame, depth) is laid on a sheet: inside its frame (half a point of
+    /// rounding) and not behind it.
+    static func lies(_ f: RectPt, _ depth: Double, on s: (entity: Int, container: Int, frame: RectPt, depth: Double)) -> Bool {
+        f.x >= s.frame.x - 0.5 && f.y >= s.frame.y - 0.5 && f.x + f.width <= s.frame.x + s.frame.width + 0.5
+            && f.y + f.height <= s.frame.y + s.frame.height + 0.5 && depth >= s.depth
     }
 }

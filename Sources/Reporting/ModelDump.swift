@@ -107,7 +107,8 @@ public enum ModelDump {
             let boundsText = b.isEmpty ? "-" : "\(vec(b.min)) .. \(vec(b.max))"
             let tris = triangles(of: e, in: scene)
             rows.append([
-                String(repeating: "  ", count: depth) + t(e.id), e.kind.rawValue, e.role?.rawValue ?? "-",
+                // A window a window presents shows how ("sheet"), in the role column.
+                String(repeating: "  ", count: depth) + t(e.id), e.kind.rawValue, e.role?.rawValue ?? e.presentation?.rawValue ?? "-",
                 e.interactive ? "yes" : "no", scaleModeName(e) ?? "-",
                 e.restOrientation.map { "\(fmt($0.x, 1)), \(fmt($0.y, 1)), \(fmt($0.z, 1))" } ?? "-",
                 boundsText, tris > 0 ? String(tris) : "-",

@@ -7,9 +7,14 @@ import SpatialModel
 /// interactions"), so the pairwise target rules do not compare it with anything.
 ///
 /// Modal presentations: a window nested in a window or volume with a `presentation` (it covers
-/// every interactive entity of its parent's subtree outside its own), and an element with role
-/// `sheet` or `alert` (it covers the other interactive elements of its container except those laid
-/// on it: inside its frame, at its depth or in front).
+/// every interactive entity of its presenting window's subtree: the window it is nested in, or,
+/// when that is an ornament, the window the ornament belongs to, as a popover opened from a
+/// toolbar covers the toolbar's window), and an element with role `sheet` or `alert` (it covers
+/// the other interactive elements of its container except those laid on it: inside its frame, at
+/// its depth or in front). Of the shown presentations, the innermost (those with no shown
+/// presentation nested in them) are on top: their own content stays uncovered, and everything
+/// else in the windows that present the shown ones is covered, so an alert a sheet presents covers
+/// the sheet, and two presentations shown side by side keep their own content.
 ///
 /// Work is bounded whatever the scene: subtrees are node ranges (nodes are in depth-first
 /// pre-order), so `update` marks the covered entities in one sweep of the nodes, and only the
@@ -47,10 +52,18 @@ struct ModalCover {
         var wins: [(Int, Range<Int>, Range<Int>)] = []
         var shs: [(Int, Int, RectPt, Double)] = []
         var perContainer: [Int: Int] = [:]
+        /// Whether window `i` is an ornament: nested directly in a window or volume, not presented.
+        func isOrnament(_ i: Int) -> Bool {
+            guard ents[i].kind == .window, ents[i].presentation == nil, let q = ents[i].parent, q >= 0, q < ents.count else { return false }
+            return ents[q].kind == .window || ents[q].kind == .volume
+        }
         for m in ents.indices {
             let e = ents[m]
-            if e.kind == .window, e.presentation != nil, let w = e.parent, w >= 0, w < ents.count,
-               let p = range(w), let own = range(m) {
+            if e.kind == .window, e.presentation != nil, var w = e.parent, w >= 0, w < ents.count {
+                // The presenting window: up through ornaments to the window they belong to.
+                var steps = 0
+                while isOrnament(w), let q = ents[w].parent, steps <= ents.count { w = q; steps += 1 }
+                guard let p = range(w), let own = range(m) else { continue }
                 wins.append((m, p, own))
             } else if e.kind == .element, e.role == .sheet || e.role == .alert, let c = e.container, let f = e.frame,
                       perContainer[c, default: 0] < Self.elementModalsPerContainer {
@@ -90,13 +103,18 @@ struct ModalCover {
         }
         guard changed else { return }
         for i in covered.indices { covered[i] = false }
-        // Presented windows: inside a shown one's parent range and outside every shown one's own
-        // range, by running counts over the nodes.
-        if windows.indices.contains(where: { shown[$0] }) {
+        // Presented windows: inside a shown one's presenting range and outside the own range of
+        // every innermost shown one, by running counts over the nodes. Own ranges nest or are
+        // disjoint (subtrees), so in order of their starts a range holds another shown one exactly
+        // when the next one starts inside it.
+        let up = windows.indices.filter { shown[$0] }.sorted { windows[$0].own.lowerBound < windows[$1].own.lowerBound }
+        if !up.isEmpty {
             var parentDelta = [Int32](repeating: 0, count: interactiveAt.count + 1), ownDelta = parentDelta
-            for (k, w) in windows.enumerated() where shown[k] {
+            for (i, k) in up.enumerated() {
+                let w = windows[k]
                 parentDelta[w.parent.lowerBound] += 1; parentDelta[w.parent.upperBound] -= 1
-                ownDelta[w.own.lowerBound] += 1; ownDelta[w.own.upperBound] -= 1
+                let holdsAnother = i + 1 < up.count && w.own.contains(windows[up[i + 1]].own.lowerBound)
+                if !holdsAnother { ownDelta[w.own.lowerBound] += 1; ownDelta[w.own.upperBound] -= 1 }
             }
             var inParent: Int32 = 0, inOwn: Int32 = 0
             for n in interactiveAt.indices {

@@ -18,16 +18,16 @@ public enum TargetCenterSpacing: RuleDescribing {
         citations: [spatialLayoutBP, eyesEasy, buttonsVision],
         summary: "Two eye-targetable elements whose centres are closer than 60 pt and whose edges are less than 16 pt apart.",
         rationale: "People aim with their eyes, which are less precise than a finger; the HIG asks for room around every interactive element (centres at least 60 pt apart, or 16 pt between them) so each is easy to look at and its hover highlight does not run into its neighbour.",
-        fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges (next to an element longer than 60 pt, such as a slider or a field, always leave the 16 pt).",
+        fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges (next to an element longer than 64 pt, such as a slider or a field, always leave the 16 pt).",
         platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
         notes: ["iOS AR: only world content is compared (screen-space UI, elements and head-anchored content, is target-hit-region-ios's), in on-screen points: with a scene `device`, the point angle is the camera view's angle of one screen point at the screen's centre, so pt_eq is the on-screen distance.",
                 "Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
                 "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding.",
                 "In angle, each pair is measured in its own frame, whatever way the head points: the direction from the eye to the midpoint of the two centres, with world right and up across it (right = midpoint × world up; near straight up or down, world +x made square to it). Each centre sits at x = atan2(d·right, d·mid), y = atan2(d·up, d·mid) for its direction d (on the horizon, x is the azimuth difference: level scenes read as before), and each entity is the rectangle of its angular width and height around it, measured across its own line of sight with world right and up (a flat rectangle facing the eye spans 2·atan(w / 2d) by 2·atan(h / 2d)). So a pair behind the viewer, overhead or below is compared like one ahead, horizontal gaps away from the horizon are true angles (not azimuth differences, which grow by 1 / cos elevation: 1.3 times at 40° below), and a head that turns, pitches or rolls in place changes no verdict, value or span.",
-                "Rows (role row: the rows of a system List or grouped Form, the items of a menu) are laid out and spaced by the system, and its hover effect highlights one row at a time: two rows of one 2D container are not compared by target-center-spacing or target-large-hover-padding, only by target-no-overlap. A row and any other element are compared as usual. Rows compared in angle (in a fixed-scale window) are compared as any other pair.",
+                "Rows (role row: the rows of a system List or grouped Form, the items of a menu) are laid out and spaced by the system, and its hover effect highlights one row at a time: two rows of one 2D container stacked one above the other (their centres farther apart vertically than horizontally) are not compared by target-center-spacing or target-large-hover-padding, only by target-no-overlap; nor are the controls laid in two such rows (a switch in a Form row: its frame inside the row's), and a control is not compared with the row it lies in. Rows side by side, and a row and any other element, are compared as usual. Rows compared in angle (in a fixed-scale window) are compared as any other pair.",
                 "Sheets, alerts, popovers and menus are modal (sheets › visionOS: a sheet floats in front of its parent window, dims it and becomes the target of people's interactions): while a window presented by another (presentation: sheet, alert, popover or menu) or an element with role sheet or alert is visible, the interactive content it covers (the rest of the presenting window; for an element, the other interactive elements of its container but those laid on it, inside its frame at its depth or in front; the first 16 sheet and alert elements of a container are modal) is in no pair of target-center-spacing, target-no-overlap or target-large-hover-padding.",
-                "Large elements (sub-check `largeElement`, warning, pt, smaller is worse; beyond the contract, which tests centres AND gap): the 60 pt centre spacing stands for a 16 pt gap only between regular-size buttons (44 pt + 16 pt). When one element of a pair in one 2D container is longer than 60 pt (target-large-hover-padding's largeSize: a slider, a text field, a list row) along the axis on which the two centres are farther apart (x when |Δx| ≥ |Δy|, else y), its centre can be far from a neighbour whose edge nearly touches it, so such a pair is reported when its centres are 60 pt or more apart but less than 16 pt separates their edges (eyes › Making items easy to see: a margin of at least 16 pt around the bounds of each item). Measured: the gap; aux: the centre distance. Pairs whose frames overlap are target-no-overlap's, two elements of 60 pt or more in both dimensions are target-large-hover-padding's (the buttons page's 4 pt of padding each), and two pickers (the segments of a segmented control) or two tabs are parts of one system control, which the system lays out. Pairs compared in angle (across containers, fixed scale, 3D) are not given this sub-check.",
+                "Large elements (sub-check `largeElement`, warning, pt, smaller is worse; beyond the contract, which tests centres AND gap): the 60 pt centre spacing stands for a 16 pt gap only between regular-size buttons (44 pt + 16 pt). When one element of a pair in one 2D container is long along the axis on which the two centres are farther apart (x when |Δx| ≥ |Δy|, else y): longer than any of the HIG's button sizes (64 pt, Extra Large) and not a large button (60 pt or more both ways, whose spacing is target-large-hover-padding's 4 pt of padding): a slider, a text field, a wide button, its centre can be far from a neighbour whose edge nearly touches it, so such a pair is reported when its centres are 60 pt or more apart but less than 16 pt separates their edges (eyes › Making items easy to see: a margin of at least 16 pt around the bounds of each item). Measured: the gap; aux: the centre distance. Pairs whose frames overlap are target-no-overlap's, two elements of 60 pt or more in both dimensions are target-large-hover-padding's (the buttons page's 4 pt of padding each), and two pickers that touch (the segments of a segmented control) or two touching tabs are parts of one system control, which the system lays out. Pairs compared in angle (across containers, fixed scale, 3D) are not given this sub-check.",
                 "A flat element whose image is tilted (seen obliquely, off to the side and above or below) is compared by its own outline, the parallelogram of its two half-axes projected on the pair's frame, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."],
         subchecks: [RuleSubcheck("largeElement", unit: "pt")])
 }
@@ -286,6 +286,10 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// becomes the worst keeps the pair's inputs (`SpacingSlots.keepInputs`), and `finish` computes
     /// the gap of the frame that stayed the worst.
     var spacingBound = true
+    /// The length (pt, along the axis between two centres) beyond which an element is longer than
+    /// every button size the HIG gives (28, 32, 44, 52 and 64 pt): the centre spacing says nothing
+    /// of its edges (`largeElement`).
+    static let longElement = standardControlSizes.max() ?? 64
     /// Spacing findings settled by the bound (`spacingBound`), for tests and bench.
     private(set) var spacingsSettled = 0
     /// Whether a settled finding that becomes its violation's worst keeps the pair's inputs for
@@ -300,7 +304,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// the tracking limit), for tests.
     private(set) var angularTests = 0
     /// The thresholds as messages print them, formatted once.
-    private let spacingText: String, edgeGapText: String, padGapText: String, largeText: String
+    private let spacingText: String, edgeGapText: String, padGapText: String
 
     init(_ s: RuleSetup) {
         spacingRule = s.index(TargetCenterSpacing.metadata.id)
@@ -313,7 +317,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         padGap = s.param(TargetLargeHoverPadding.metadata, "gap")
         largeSize = s.param(TargetLargeHoverPadding.metadata, "largeSize")
         pointAngle = s.pointAngle
-        spacingText = fmt(spacing); edgeGapText = fmt(edgeGap); padGapText = fmt(padGap); largeText = fmt(largeSize)
+        spacingText = fmt(spacing); edgeGapText = fmt(edgeGap); padGapText = fmt(padGap)
         let ents = s.scene.entities
         var inContainer = [Bool](repeating: false, count: ents.count)
         var byContainer: [Int: [Int]] = [:]
@@ -369,8 +373,24 @@ final class TargetPairAnalyzer: RuleProcessor {
         for (members, rects) in zip(containerMembers, containerRects) where !over {
             let x0 = rects.map { $0.x }, y0 = rects.map { $0.y }
             let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
+            // The row (`role: row`) each other member lies in (its frame inside the row's, half a
+            // point of rounding), by index in `members`; -1 for none. Found with the same grid,
+            // so the work is the pass's own.
+            var rowOf = [Int](repeating: -1, count: members.count)
+            if members.contains(where: { roles[$0] == .row }) {
+                var inRows = PairGrid()
+                inRows.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing, margin: 0) { i, j in
+                    for (r, o) in [(i, j), (j, i)] where roles[members[r]] == .row && roles[members[o]] != .row && rowOf[o] < 0 {
+                        if x0[o] >= x0[r] - 0.5 && y0[o] >= y0[r] - 0.5 && x1[o] <= x1[r] + 0.5 && y1[o] <= y1[r] + 0.5 { rowOf[o] = r }
+                    }
+                    return true
+                }
+            }
             pg.search(count: members.count, minX: x0, minY: y0, maxX: x1, maxY: y1, cell: spacing,
                       margin: max(edgeGap, padGap)) { i, j in
+                let roleA = roles[members[i]], roleB = roles[members[j]]
+                // A control inside a row is part of it (a switch in a Form row): not a pair.
+                if (roleA == .row && rowOf[j] == i) || (roleB == .row && rowOf[i] == j) { return !over }
                 let ca = rects[i].center, cb = rects[j].center
                 let d = ca - cb
                 let sep = (d.x * d.x + d.y * d.y).squareRoot()
@@ -379,10 +399,12 @@ final class TargetPairAnalyzer: RuleProcessor {
                 func keep(_ f: StaticFinding) {
                     if staticFindings.count < cap { staticFindings.append(f) } else { over = true }
                 }
-                // Two rows of a system list, form or menu: the system spaces them, so only their
-                // overlap is judged.
-                let roleA = roles[members[i]], roleB = roles[members[j]]
-                let rows = roleA == .row && roleB == .row
+                // Two rows of a system list, form or menu stacked one above the other (or what lies
+                // in two such rows): the system spaces them, so only their overlap is judged. Rows
+                // side by side are no list's rows and are compared as usual.
+                let ri = roleA == .row ? i : rowOf[i], rj = roleB == .row ? j : rowOf[j]
+                let rows = ri >= 0 && rj >= 0 && ri != rj
+                    && abs(rects[ri].center.y - rects[rj].center.y) >= abs(rects[ri].center.x - rects[rj].center.x)
                 evaluate(members[i], members[j], sep: sep, gap: g.gap, overlap: g.overlap,
                          bothLarge: sizeA >= largeSize && sizeB >= largeSize && isControl[members[i]] && isControl[members[j]],
                          sameDepth: true, angular: false) {
@@ -392,16 +414,22 @@ final class TargetPairAnalyzer: RuleProcessor {
                 }
                 // Sub-check `largeElement`: the centre spacing stands for a gap only between
                 // regular-size elements (a 44 pt button 60 pt from another leaves 16 pt). When one of
-                // the two is large (longer than target-large-hover-padding's largeSize, 60 pt) along
-                // the axis their centres are farther apart on (a slider beside a button, a field
-                // under a toggle it is offset from), the centres are far apart because of that
-                // length, not of the gap, so the gap must hold on its own; two large elements are
-                // target-large-hover-padding's (the buttons page's 4 pt of padding each).
-                let along = abs(d.x) >= abs(d.y) ? max(rects[i].width, rects[j].width) : max(rects[i].height, rects[j].height)
-                // Two segments of a segmented control (pickers) or two tabs of a tab bar are parts
-                // of one system control, laid out by the system.
-                let parts = roleA == roleB && (roleA == .picker || roleA == .tab)
-                if let r = spacingRule, !rows, !parts, sep >= spacing, g.gap < edgeGap, g.overlap <= 0, along > largeSize,
+                // the two is long along the axis their centres are farther apart on (a slider beside
+                // a button, a field under a toggle it is offset from), the centres are far apart
+                // because of that length, not of the gap, so the gap must hold on its own. Long:
+                // more than every button size (`longElement`, 64 pt), and no large button (60 pt or
+                // more both ways: it keeps the buttons page's 4 pt of padding, which
+                // target-large-hover-padding judges).
+                let horizontal = abs(d.x) >= abs(d.y)
+                func long(_ k: Int) -> Bool {
+                    let r = rects[k]
+                    return (horizontal ? r.width : r.height) > Self.longElement
+                        && !(roles[members[k]] == .button && min(r.width, r.height) >= largeSize)
+                }
+                // Two segments of a segmented control (pickers that touch) or two touching tabs of
+                // a tab bar are parts of one system control, laid out by the system.
+                let parts = roleA == roleB && (roleA == .picker || roleA == .tab) && g.gap < 0.5
+                if let r = spacingRule, !rows, !parts, sep >= spacing, g.gap < edgeGap, g.overlap <= 0, long(i) || long(j),
                    !(sizeA >= largeSize && sizeB >= largeSize) {
                     keep(StaticFinding(rule: r, a: members[i], b: members[j], measured: g.gap, aux: sep, threshold: edgeGap, variant: 1))
                 }
@@ -1133,8 +1161,8 @@ final class TargetPairAnalyzer: RuleProcessor {
         if rule == spacingRule, agg.variant == 1 {
             let edges = abs(agg.measured) < 0.01 ? "nothing separates the edges of " : concatenated("only ", measured, " ", u, " separate the edges of ")
             return concatenated(edges, a, " and ", b, ", whose centres are ", fmt(agg.aux), " ", u,
-                                " apart only because one of them is longer than ", largeText, " ", u,
-                                " (a slider, field or row); leave at least ", edgeGapText, " ", u,
+                                " apart only because one of them is longer than ", fmt(Self.longElement), " ", u,
+                                " (a slider, field, row or wide button); leave at least ", edgeGapText, " ", u,
                                 " between them so their hover effects do not touch")
         } else if rule == spacingRule {
             // A gap under 0.01 pt is none (touching or overlapping edges; across containers, the

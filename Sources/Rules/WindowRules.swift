@@ -20,7 +20,7 @@ public enum WinContentInBounds: RuleDescribing {
         notes: ["Elements: the frame against the window's rectangle in points (fixed, so reported over every frame the element is visible). 3D content nested in a window (models, text, groups and volumes; not ornaments, which are child windows and belong outside): its box projected along the window's normal onto the window's plane, every frame, in the window's points.",
                 "Measured: how far the content reaches past the farthest edge, in points; threshold 0. The message says when it spills past the bottom edge, where the window bar and the close and resize controls are.",
                 "Volumes (sub-check volume, m): visionOS clips a volume's content at its bounds, so models, text and volumes held in a volume (their nearest window or volume ancestor) are reported while their box reaches more than 1 mm past the volume's box along any of its axes, every frame (a piece animated out of its board is clipped as it leaves). Measured: how far, in metres; threshold 0.",
-                "Ornaments (sub-check ornament, pt; extension): an ornament presents controls related to its window without crowding or obscuring the window's contents (ornaments, intro), so one whose centre, projected along the window's normal, lies inside the window's face (more than 0.5 pt inside every edge) is reported in every frame both are visible. Measured: how far inside its nearest edge, in the window's points; threshold 0. An ornament centred on the edge (a toolbar straddling the bottom edge) or beyond it passes. Ornament positions are in metres, while its size follows the window's points: a window moved to another distance keeps its size in view but not its ornament's offset, which this catches. Windows a window presents (presentation) are not ornaments."],
+                "Ornaments (sub-check ornament, pt; extension): an ornament presents controls related to its window without crowding or obscuring the window's contents (ornaments, intro), so one whose centre, projected along the window's normal, lies inside the window's face is reported in every frame both are visible when it lies inside by more than a quarter of its own size across that edge (more than three quarters of it over the window). Measured: how far inside its nearest edge, in the window's points; threshold 0. An ornament centred on the edge (a toolbar straddling the bottom edge, as visionOS draws one, its position rounded to the centimetre) or beyond it passes. The message gives the edge's position in metres. Ornament positions are in metres, while its size follows the window's points: a window moved to another distance keeps its size in view but not its ornament's offset, which this catches. Windows a window presents (presentation) are not ornaments."],
         subchecks: [RuleSubcheck("volume", unit: "m"), RuleSubcheck("ornament", unit: "pt")])
 }
 
@@ -53,7 +53,7 @@ public enum VolScaleMode: RuleDescribing {
         rationale: "With fixed scale, content shrinks with distance like a physical object. That suits a virtual object that should look exactly like a real one, but interactive content and text must keep a usable size however far away people place them, so the HIG reserves fixed scale for noninteractive objects and asks to use it sparingly.",
         fixHint: "Give the volume dynamic scale (scaleMode: dynamic; .defaultWorldScaling(.dynamic) in SwiftUI) so its controls and text keep their angular size; keep fixed scale for a noninteractive object shown life-size, and say so (representsRealObject: true).",
         unit: "count", worse: .higher,
-        notes: ["Warning: a volume, or a window with scaleMode: fixed, with interactive content or readable text anywhere inside it (its elements, nested entities and asset nodes). Measured: how many interactive or text entities it holds; threshold 0.",
+        notes: ["Warning: a volume, or a window with scaleMode: fixed, with interactive content or readable text anywhere inside it (its elements, nested entities and asset nodes). Measured: how many interactive or text entities it holds; threshold 0. A window nested directly in a window or volume (an ornament, a presented sheet) shares that one's scale: its content counts toward that one's finding, and it gets none of its own.",
                 "Info: a fixed-scale volume (the format's default, as in visionOS) with no interactive content or text that states representsRealObject: false. Reading: a volume that says nothing may well show a real object, so unstated is not reported. Measured 1, threshold 0.",
                 "Reported over the frames the volume or window is visible."])
 }
@@ -198,6 +198,8 @@ final class ContentInBoundsRule: RuleProcessor {
     /// Ornaments (windows nested directly in a window, not presented by it) and their window.
     let ornaments: [(o: Int, w: Int)]
     let scene: Scene
+    /// Entity by path, for messages (empty when no message needs it).
+    let pathIndex: [String: Int]
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinContentInBounds.metadata.id) else { return nil }
         rule = r; scene = s.scene
@@ -231,6 +233,9 @@ final class ContentInBoundsRule: RuleProcessor {
         }
         inVolume = vo
         if el.isEmpty && ne.isEmpty && vo.isEmpty && orn.isEmpty { return nil }
+        // Messages name an ornament's window and a piece's volume by path: one lookup each, not a
+        // scan of the scene per violation.
+        pathIndex = vo.isEmpty && orn.isEmpty ? [:] : Dictionary(ents.indices.map { (ents[$0].path, $0) }, uniquingKeysWith: { a, _ in a })
     }
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         for x in elements where x.e < f.visible.count && f.visible[x.e] {
@@ -253,16 +258,20 @@ final class ContentInBoundsRule: RuleProcessor {
             }
         }
         // An ornament over its window's content (sub-check ornament): its centre, projected along
-        // the window's normal, inside the window's face; measured how far inside (pt) from the
-        // nearest edge (aux: which one, 0 bottom, 1 top, 2 left, 3 right).
+        // the window's normal, inside the window's face by more than a quarter of its own size
+        // across that edge (more than three quarters of it over the window: a toolbar straddling
+        // the edge, as visionOS draws one, with its position rounded, passes); measured how far
+        // inside (pt) from the nearest edge (aux: which one, 0 bottom, 1 top, 2 left, 3 right).
         for x in ornaments where f.visible[x.o] && f.visible[x.w] {
-            guard let plane = WindowPlane(f, x.w) else { continue }
+            guard let plane = WindowPlane(f, x.w), let size = scene.entities[x.o].sizePt else { continue }
             let mpp = scene.entities[x.w].metresPerPoint
             guard mpp > 0 else { continue }
             let q = plane.planar(f.center[x.o])
             let insides = [plane.halfHeight + q.y, plane.halfHeight - q.y, plane.halfWidth + q.x, plane.halfWidth - q.x]
-            guard let inside = insides.min(), inside > Self.ornamentTolerance * mpp, inside.isFinite else { continue }
+            guard let inside = insides.min(), inside.isFinite else { continue }
             let edge = insides.firstIndex(of: inside) ?? 0
+            let across = (edge < 2 ? size.y : size.x) * scene.entities[x.o].metresPerPoint
+            guard inside > across / 4 else { continue }
             out.report(rule: rule, x.o, frame: f.frame, time: f.time, measured: inside / mpp, threshold: 0,
                        aux: Double(edge), unit: "pt", variant: 2)
         }
@@ -285,16 +294,23 @@ final class ContentInBoundsRule: RuleProcessor {
     /// Content reaching less than this past its volume's bounds (1 mm: a model resting on the
     /// volume's floor, rounding) is inside.
     static let volumeTolerance = 0.001
-    /// An ornament centred less than this (pt) inside its window's edge sits on the edge (rounding).
-    static let ornamentTolerance = 0.5
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         if agg.variant == 2 {
             let window = names.first.map { String($0.split(separator: "/").dropLast().joined(separator: "/")) } ?? "its window"
-            let edge = ["bottom", "top", "left", "right"][max(0, min(3, Int(agg.aux)))]
-            return "ornament \(names.joinedNames) lies over the content of \(window): its centre is \(fmt(agg.measured)) pt inside the window's \(edge) edge; move it out to that edge so it does not cover the window's content (an ornament's position is in metres from the window's centre: placed at another distance or size, the window needs it moved to its new edge); a sheet, alert, popover or menu the window opens is no ornament: say so with presentation: sheet, alert, popover or menu"
+            let k = max(0, min(3, Int(agg.aux)))
+            let edge = ["bottom", "top", "left", "right"][k]
+            // Where the edge is, in metres from the window's centre along its axis (what the
+            // ornament's `position` says).
+            var to = ""
+            if let w = names.first.flatMap({ pathIndex[String($0.split(separator: "/").dropLast().joined(separator: "/"))] }),
+               let size = scene.entities[w].sizePt, scene.entities[w].metresPerPoint > 0 {
+                let half = (k < 2 ? size.y : size.x) / 2 * scene.entities[w].metresPerPoint
+                to = " (its centre at \(k < 2 ? "y" : "x") = \(String(format: "%.3f", k == 0 || k == 2 ? -half : half)) m in position, as visionOS draws a toolbar across the edge, or beyond)"
+            }
+            return "ornament \(names.joinedNames) lies over the content of \(window): its centre is \(fmt(agg.measured)) pt inside the window's \(edge) edge; move it out to that edge\(to) so it does not cover the window's content (an ornament's position is in metres from the window's centre: placed at another distance or size, the window needs it moved to its new edge); a sheet, alert, popover or menu the window opens is no ornament: say so with presentation: sheet, alert, popover or menu"
         }
         if agg.variant == 1 {
-            let volume = names.first.flatMap { scene.entity(atPath: $0) }.flatMap { e -> String? in
+            let volume = names.first.flatMap { pathIndex[$0] }.flatMap { e -> String? in
                 var p = scene.entities[e].parent, steps = 0
                 while let q = p, q >= 0, q < scene.entities.count, steps < scene.entities.count {
                     if scene.entities[q].kind == .volume { return scene.entities[q].path }
@@ -319,6 +335,9 @@ final class ControlsKeepoutRule: RuleProcessor {
     let band: Double
     /// `fmt(band)`, the threshold every message of the rule prints.
     let bandText: String
+    /// The paths of what windows present (sheets, alerts, popovers, menus and their content):
+    /// their messages give the HIG's advice for menus.
+    let presentedPaths: Set<String>
     /// The exact test's slab per metre of the eye's height over the window's plane:
     /// `depthToleranceM` at `referenceDistance` (see `WinControlsKeepout`'s notes).
     let depthRate: Double
@@ -510,6 +529,8 @@ final class ControlsKeepoutRule: RuleProcessor {
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
         rule = r; scene = s.scene
+        presentedPaths = s.scene.entities.contains { $0.presentation != nil }
+            ? Set(s.scene.entities.indices.filter { isPresented(s.scene, $0) }.map { s.scene.entities[$0].path }) : []
         band = s.param(WinControlsKeepout.metadata, "keepoutBandPt")
         depthRate = s.param(WinControlsKeepout.metadata, "depthToleranceM") / Self.referenceDistance
         bandText = fmt(band)
@@ -1469,10 +1490,15 @@ final class ControlsKeepoutRule: RuleProcessor {
         let other = names.first { $0 != window } ?? "other content"
         let edge = code % 4 == 2 ? ("above the top edge of ", ", where its Share menu appears") :
             ("below the bottom edge of ", ", where its window bar and close and resize controls are")
+        // A menu or popover the window presents is laid out by the system: the HIG's advice
+        // (context-menus › visionOS; toolbars › visionOS), not "move it".
+        let fix = presentedPaths.contains(other)
+            ? "; keep the menu or popover no taller than its window (fewer items), avoid a pull-down menu in a bottom toolbar, or place the control that opens it higher so it opens upward"
+            : "; move it clear of the window's controls"
         // Joined at once: a crowded scene writes this message for hundreds of thousands of pairs.
         return concatenated(other, " reaches into the ", agg.threshold == band ? bandText : fmt(agg.threshold), " pt band ",
                             edge.0, window, edge.1, " (", fmt(agg.measured),
-                            " pt from the edge as seen from the eye); move it clear of the window's controls")
+                            " pt from the edge as seen from the eye)", fix)
     }
 }
 
@@ -1494,7 +1520,13 @@ func windowFactories() -> [RuleFactory] {
                     steps += 1
                 }
             }
-            for i in ents.indices where ents[i].scaleMode == .fixed && (ents[i].kind == .volume || ents[i].kind == .window) {
+            // A window nested directly in a window or volume (an ornament, a sheet) shares its
+            // scale, which is set there: its items count toward that one's finding, not its own.
+            func sharesScale(_ i: Int) -> Bool {
+                guard ents[i].kind == .window, let p = ents[i].parent, p >= 0, p < ents.count else { return false }
+                return ents[p].kind == .window || ents[p].kind == .volume
+            }
+            for i in ents.indices where ents[i].scaleMode == .fixed && (ents[i].kind == .volume || ents[i].kind == .window) && !sharesScale(i) {
                 let e = ents[i]
                 let count = held[i]
                 if count > 0 {

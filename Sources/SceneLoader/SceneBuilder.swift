@@ -843,9 +843,11 @@ final class SceneBuilder {
         e.representsRealObject = m["representsRealObject"].flatMap { r.bool($0, "'representsRealObject' of \(what)") }
         if let pn = m["presentation"] {
             if let p = parent, entities[p.entity].kind == .window || entities[p.entity].kind == .volume {
-                e.presentation = r.enumValue(pn, "'presentation' of \(what)", Presentation.self)
+                e.presentation = r.enumValue(pn, "'presentation' of \(what)", Presentation.self,
+                                             aliases: ["contextmenu": .menu, "pulldown": .menu, "pulldownmenu": .menu,
+                                                       "dialog": .alert, "confirmationdialog": .alert, "actionsheet": .sheet])
             } else {
-                r.error(m.keyLoc("presentation"), "'presentation' is only for a window nested in a window or volume; \(what) is not",
+                r.error(m.keyLoc("presentation"), "'presentation' is only for a window nested directly in a window or volume (not through a group); \(what) is not",
                         hint: "nest the sheet, alert, popover or menu in the window that opens it (children:), or remove 'presentation'")
             }
         }

@@ -72,6 +72,9 @@ public struct Simulator: Sendable {
     /// of recomputing them (see `run`); off, every frame computes them (tests compare the two).
     var reusesStillFrames = true
     private let initialVisible: [Bool]
+    /// Entity indices in the order of their nodes (ties by index): the entities of a node
+    /// subtree are one run of it (`setVisibility`).
+    private let entitiesByNode: [Int]
     /// Em height in metres of readable entities (`fontSize · metresPerPoint` or `textHeight`), else 0,
     /// as stated: the kernel is given it times the text scale (`TextScale`).
     private let emMetres: [Double]
@@ -222,9 +225,11 @@ public struct Simulator: Sendable {
         movingEntities = entMoves.indices.filter { entMoves[$0] }.map { Int32($0) }
         loopJumps = Simulator.loopJumps(scene, entityNode: eNode, geomBegin: gB, geomEnd: gE)
         // An entity starts hidden when it, or an entity whose node contains its node, is hidden.
+        let byNode = entities.indices.sorted { (entities[$0].node, $0) < (entities[$1].node, $1) }
+        entitiesByNode = byNode
         var visible = entities.map(\.visible)
         for e in entities.indices where !entities[e].visible {
-            Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
+            Simulator.setVisibility(false, of: e, in: &visible, scene: scene, byNode: byNode)
         }
         initialVisible = visible
         emMetres = entities.map(Simulator.emMetres)
@@ -249,14 +254,33 @@ public struct Simulator: Sendable {
         return sm_trs(t: (tr.x, tr.y, tr.z), q: (q.x, q.y, q.z, q.w), s: (s.x, s.y, s.z))
     }
 
-    /// Sets `visible` of entity `e` and of every entity whose node lies in `e`'s node subtree.
-    static func setVisibility(_ value: Bool, of e: Int, in visible: inout [Bool], scene: Scene) {
+    /// Sets `visible` of entity `e` and of every entity whose node lies in `e`'s node subtree,
+    /// except that showing leaves a presentation nested in `e` that starts hidden (a window with
+    /// `presentation` and `visible: false`: an alert a sheet opens) hidden, with what it holds: it
+    /// opens with its own `show`. `byNode`: the entities in the order of their nodes, so the work
+    /// is the subtree's, not the scene's.
+    static func setVisibility(_ value: Bool, of e: Int, in visible: inout [Bool], scene: Scene, byNode: [Int]) {
         guard e >= 0, e < scene.entities.count else { return }
         visible[e] = value
-        let n = scene.entities[e].node
+        let ents = scene.entities
+        let n = ents[e].node
         guard n >= 0, n < scene.nodes.count else { return }
         let end = min(max(scene.nodes[n].subtreeEnd, n + 1), scene.nodes.count)
-        for (j, other) in scene.entities.enumerated() where other.node >= n && other.node < end {
+        // The first entity whose node is n or after it.
+        var lo = 0, hi = byNode.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ents[byNode[mid]].node < n { lo = mid + 1 } else { hi = mid }
+        }
+        var closedUntil = n
+        for j in byNode[lo...] {
+            let node = ents[j].node
+            guard node < end else { break }
+            if node < closedUntil, j != e { continue }
+            if value, j != e, ents[j].presentation != nil, !ents[j].visible {
+                closedUntil = max(closedUntil, min(max(scene.nodes[node].subtreeEnd, node + 1), end))
+                continue
+            }
             visible[j] = value
         }
     }
@@ -506,9 +530,9 @@ public struct Simulator: Sendable {
                 case .recenter:
                     if style.hasBoundary { origin = p }
                 case .show(let e):
-                    Simulator.setVisibility(true, of: e, in: &visible, scene: scene)
+                    Simulator.setVisibility(true, of: e, in: &visible, scene: scene, byNode: entitiesByNode)
                 case .hide(let e):
-                    Simulator.setVisibility(false, of: e, in: &visible, scene: scene)
+                    Simulator.setVisibility(false, of: e, in: &visible, scene: scene, byNode: entitiesByNode)
                 case .ar:
                     break
                 }

@@ -241,7 +241,8 @@ import SpatialModel
 @Suite struct TargetSpacingLayoutTests {
     @Test func aGapNextToALongElementMustHoldOnItsOwn() throws {
         // next: x 480–524 (centre 502, 100); volume: x 530–830 (centre 680, 100): centres 178 pt
-        // apart, 6 pt between the edges, the slider 300 pt long along the row: a warning.
+        // apart, 6 pt between the edges, the slider 300 pt long along the row (more than 64 pt, the
+        // largest button size): a warning.
         // bt: x 640–691, y 104–124 (centre 665.5, 114); vol: x 40–680, y 130–150 (centre 360, 140):
         // x ranges overlap, so the gap is 130 − 124 = 6 pt; centres √(305.5² + 26²) = 306.6 pt apart,
         // farther apart in x, where vol is 640 pt long: a warning.
@@ -270,7 +271,7 @@ import SpatialModel
         #expect(vs.allSatisfy { $0.severity == .warning && $0.measured == 6 && $0.threshold == 16 && $0.unit == "pt" })
         // √(305.5² + 26²) = 306.604…, printed to two decimals without the trailing zero.
         #expect(vs.first?.message.contains("whose centres are 306.6 pt apart") == true)
-        #expect(vs.last?.message == "only 6 pt separate the edges of w/next and w/volume, whose centres are 178 pt apart only because one of them is longer than 60 pt (a slider, field or row); leave at least 16 pt between them so their hover effects do not touch")
+        #expect(vs.last?.message == "only 6 pt separate the edges of w/next and w/volume, whose centres are 178 pt apart only because one of them is longer than 64 pt (a slider, field, row or wide button); leave at least 16 pt between them so their hover effects do not touch")
     }
 
     @Test func rowsOfASystemListAreNotComparedWithEachOther() throws {
@@ -365,5 +366,90 @@ import SpatialModel
             """).filter { $0.rule.hasPrefix("target-") }
         #expect(vs.map(\.entities) == [["form/a", "form/b"]])
         #expect(vs.first?.spans == [0...44])
+    }
+}
+
+/// Layers of presentations, rows that hold controls, and the limits of the system-control
+/// exemptions. Frames written out in each test; 90 Hz, so t = 1 s is frame 90.
+@Suite struct TargetModalLayerTests {
+    @Test func anAlertFromASheetCoversTheSheetAndAPopoverFromAToolbarCoversItsWindow() throws {
+        // a–b touch in the window, s1–s2 on the sheet, t1–t2 in the toolbar ornament: three
+        // spacing errors while nothing covers them. The toolbar's popover (1–2 s) covers the
+        // window and the toolbar; the sheet (from 3 s) covers them too, and its alert (4–5 s)
+        // covers the sheet. The alert starts hidden and stays so when the sheet is shown.
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 6
+            entities:
+              - id: win
+                kind: window
+                placement: {distance: 1.5}
+                size: [720, 640]
+                elements:
+                  - {id: a, role: button, frame: [100, 100, 44, 44]}
+                  - {id: b, role: button, frame: [144, 100, 44, 44]}
+                children:
+                  - id: toolbar
+                    kind: window
+                    position: [0, -0.6, 0.02]
+                    size: [300, 72]
+                    elements:
+                      - {id: t1, role: button, frame: [20, 14, 44, 44]}
+                      - {id: t2, role: button, frame: [64, 14, 44, 44]}
+                    children:
+                      - {id: pop, kind: window, presentation: popover, visible: false, position: [0, 0.3, 0.03], size: [300, 200]}
+                  - id: sheet
+                    kind: window
+                    presentation: sheet
+                    visible: false
+                    position: [0, 0.1, 0.03]
+                    size: [480, 360]
+                    elements:
+                      - {id: s1, role: button, frame: [24, 24, 44, 44]}
+                      - {id: s2, role: button, frame: [68, 24, 44, 44]}
+                    children:
+                      - {id: alert, kind: window, presentation: alert, visible: false, position: [0, 0, 0.02], size: [300, 180]}
+            events:
+              - {t: 1, action: show, entity: win/toolbar/pop}
+              - {t: 2, action: hide, entity: win/toolbar/pop}
+              - {t: 3, action: show, entity: win/sheet}
+              - {t: 4, action: show, entity: win/sheet/alert}
+              - {t: 5, action: hide, entity: win/sheet/alert}
+            """).filter { $0.rule == "target-center-spacing" }
+        #expect(vs.map(\.entities) == [["win/a", "win/b"], ["win/sheet/s1", "win/sheet/s2"], ["win/toolbar/t1", "win/toolbar/t2"]])
+        #expect(vs.map(\.spans) == [[0...89, 180...269], [270...359, 450...539], [0...89, 180...269]])
+    }
+
+    @Test func switchesInFormRowsArePartOfTheirRows() throws {
+        // Three stacked 44 pt rows, each with a 51 × 31 switch inside at its right end: no pair
+        // (a switch is part of its row; switches of two stacked rows are spaced by the system).
+        // Two 44 pt icon buttons marked as rows side by side (no gap) are no list's rows: an error.
+        // Two pickers 8 pt apart are two controls (largeElement: 200 pt long, centres 208 pt
+        // apart); two that touch are one segmented control.
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: pane
+                kind: window
+                placement: {distance: 1.5}
+                size: [720, 500]
+                elements:
+                  - {id: rowA, role: row, frame: [24, 24, 672, 44]}
+                  - {id: tglA, role: toggle, frame: [633, 30, 51, 31]}
+                  - {id: rowB, role: row, frame: [24, 68, 672, 44]}
+                  - {id: tglB, role: toggle, frame: [633, 74, 51, 31]}
+                  - {id: rowC, role: row, frame: [24, 112, 672, 44]}
+                  - {id: tglC, role: toggle, frame: [633, 118, 51, 31]}
+                  - {id: ic1, role: row, frame: [24, 200, 44, 44]}
+                  - {id: ic2, role: row, frame: [68, 200, 44, 44]}
+                  - {id: sort, role: picker, frame: [24, 300, 200, 44]}
+                  - {id: filter, role: picker, frame: [232, 300, 200, 44]}
+                  - {id: seg1, role: picker, frame: [24, 400, 200, 44]}
+                  - {id: seg2, role: picker, frame: [224, 400, 200, 44]}
+            """).filter { $0.rule.hasPrefix("target-") && $0.rule != "target-hit-region-visionos" }
+        #expect(vs.map(\.entities) == [["pane/ic1", "pane/ic2"], ["pane/filter", "pane/sort"]])
+        #expect(vs.map(\.severity) == [.error, .warning])
+        #expect(vs.map(\.measured) == [44, 8])
     }
 }

@@ -516,3 +516,68 @@ import SpatialModel
         #expect(try RuleScenes.check(near).filter { $0.rule == "win-content-in-bounds" }.isEmpty)
     }
 }
+
+/// The ornament sub-check's allowance and fix, vol-scale-mode on nested windows, and the keepout
+/// advice for a presented menu.
+@Suite struct OrnamentPlacementTests {
+    static func scene(toolbarY: String) -> String {
+        """
+        format: spatialscene/1
+        duration: 1
+        entities:
+          - id: mail
+            kind: window
+            placement: {distance: 1.5}
+            size: [720, 640]
+            children:
+              - id: toolbar
+                kind: window
+                position: [0, \(toolbarY), 0.02]
+                size: [300, 72]
+        """
+    }
+
+    @Test func aToolbarAcrossTheEdgePassesAndOneFurtherInIsToldWhere() throws {
+        // 1.5 m: a point is s = tan(0.0671°) · 1.5 m; the window's bottom edge is 320 s = 0.5621 m
+        // below its centre. At y = −0.56 the toolbar's centre is 1.2 pt inside, far less than a
+        // quarter of its 72 pt: it straddles the edge. At y = −0.5 it is (0.5621 − 0.5) / s =
+        // 35.4 pt inside, more than 18 pt: reported, with the edge's position.
+        let s = tan(0.0671 * .pi / 180) * 1.5
+        #expect(try RuleScenes.check(Self.scene(toolbarY: "-0.56")).filter { $0.rule == "win-content-in-bounds" }.isEmpty)
+        let inside = try RuleScenes.check(Self.scene(toolbarY: "-0.5")).filter { $0.rule == "win-content-in-bounds" }
+        #expect(inside.count == 1)
+        #expect(abs((inside.first?.measured ?? 0) - (320 * s - 0.5) / s) < 1e-6)
+        #expect(inside.first?.message.contains("move it out to that edge (its centre at y = -0.562 m in position, as visionOS draws a toolbar across the edge, or beyond)") == true)
+    }
+
+    @Test func aFixedVolumesOrnamentsAreInTheVolumesFinding() throws {
+        // A fixed-scale volume with a button and a toolbar ornament holding two: one finding on
+        // the volume counting the three, none on the ornament (it cannot set its own scale).
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: globe
+                kind: volume
+                placement: {distance: 1.5}
+                size: [0.6, 0.6, 0.6]
+                elements:
+                  - {id: spin, role: button, frame: [10, 10, 60, 60]}
+                children:
+                  - id: toolbar
+                    kind: window
+                    position: [0, -0.36, 0.3]
+                    size: [200, 72]
+                    elements:
+                      - {id: zin, role: button, frame: [10, 14, 44, 44]}
+                      - {id: zout, role: button, frame: [120, 14, 44, 44]}
+            """).filter { $0.rule == "vol-scale-mode" }
+        #expect(vs.map(\.entities) == [["globe"]])
+        #expect(vs.first?.measured == 3)
+    }
+
+    @Test func aPresentedMenuOverTheWindowBarGetsTheHIGsAdvice() throws {
+        let v = try RuleScenes.check(PresentedWindowTests.scene("menu")).first { $0.rule == "win-controls-keepout" }
+        #expect(v?.message.hasSuffix("; keep the menu or popover no taller than its window (fewer items), avoid a pull-down menu in a bottom toolbar, or place the control that opens it higher so it opens upward") == true)
+    }
+}

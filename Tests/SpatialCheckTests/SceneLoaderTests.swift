@@ -408,7 +408,7 @@ import SpatialModel
               - {id: w, kind: window, presentation: popover}
             """)
         #expect(top?.location == SourceLocation(line: 3, column: 27))
-        #expect(top?.message == "'presentation' is only for a window nested in a window or volume; window 'w' is not")
+        #expect(top?.message == "'presentation' is only for a window nested directly in a window or volume (not through a group); window 'w' is not")
         #expect(top?.hint?.contains("nest the sheet, alert, popover or menu in the window that opens it") == true)
         let typo = LoaderFixture.single("""
             format: spatialscene/1
@@ -417,5 +417,12 @@ import SpatialModel
             """)
         #expect(typo?.message.hasPrefix("'presentation' of window 'm' expects one of 'sheet', 'alert', 'popover', 'menu'") == true)
         #expect(typo?.hint == "did you mean 'menu'?")
+        // What SwiftUI calls it: a context menu is a menu.
+        let named = LoaderFixture.single("""
+            format: spatialscene/1
+            entities:
+              - {id: w, kind: window, children: [{id: m, kind: window, presentation: contextMenu}]}
+            """)
+        #expect(named?.hint == "did you mean 'menu'?")
     }
 }

@@ -336,16 +336,20 @@ func depthFactories() -> [RuleFactory] {
 /// anything a report prints.
 func belowDistance(_ d: Double) -> Double { d - abs(d) * 1e-9 }
 
+/// The nearest window or volume above entity `i` (its parent or further up), nil when none.
+func nearestContainer(_ i: Int, _ ents: [Entity]) -> Int? {
+    var p = ents.indices.contains(i) ? ents[i].parent : nil, steps = 0
+    while let q = p, ents.indices.contains(q), steps <= ents.count {
+        if ents[q].kind == .volume || ents[q].kind == .window { return q }
+        p = ents[q].parent; steps += 1
+    }
+    return nil
+}
+
 /// Whether the nearest window or volume above entity `i` is a dynamic-scale volume (whose content,
 /// 3D text sized in metres included, keeps the angular size it opens with).
 func inDynamicVolume(_ i: Int, _ ents: [Entity]) -> Bool {
-    var p = ents.indices.contains(i) ? ents[i].parent : nil, steps = 0
-    while let q = p, ents.indices.contains(q), steps <= ents.count {
-        if ents[q].kind == .volume { return ents[q].scaleMode == .dynamic }
-        if ents[q].kind == .window { return false }
-        p = ents[q].parent; steps += 1
-    }
-    return false
+    nearestContainer(i, ents).map { ents[$0].kind == .volume && ents[$0].scaleMode == .dynamic } ?? false
 }
 
 func measuredInPoints(_ i: Int, _ scene: Scene) -> Bool {

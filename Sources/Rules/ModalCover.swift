@@ -52,17 +52,12 @@ struct ModalCover {
         var wins: [(Int, Range<Int>, Range<Int>)] = []
         var shs: [(Int, Int, RectPt, Double)] = []
         var perContainer: [Int: Int] = [:]
-        /// Whether window `i` is an ornament: nested directly in a window or volume, not presented.
-        func isOrnament(_ i: Int) -> Bool {
-            guard ents[i].kind == .window, ents[i].presentation == nil, let q = ents[i].parent, q >= 0, q < ents.count else { return false }
-            return ents[q].kind == .window || ents[q].kind == .volume
-        }
         for m in ents.indices {
             let e = ents[m]
             if e.kind == .window, e.presentation != nil, var w = e.parent, w >= 0, w < ents.count {
                 // The presenting window: up through ornaments to the window they belong to.
                 var steps = 0
-                while isOrnament(w), let q = ents[w].parent, steps <= ents.count { w = q; steps += 1 }
+                while isOrnament(scene, w), let q = ents[w].parent, steps <= ents.count { w = q; steps += 1 }
                 guard let p = range(w), let own = range(m) else { continue }
                 wins.append((m, p, own))
             } else if e.kind == .element, e.role == .sheet || e.role == .alert, let c = e.container, let f = e.frame,

@@ -417,14 +417,7 @@ final class ScaleLegibilityRule: RuleProcessor {
         texts = t
         // Texts outside any window or volume (RealityKit text in a space), by path: no scale mode
         // of their own to change.
-        free = Set(t.compactMap { (i, _) -> String? in
-            var p = ents[i].parent, steps = 0
-            while let q = p, q >= 0, q < ents.count, steps <= ents.count {
-                if ents[q].kind == .window || ents[q].kind == .volume { return nil }
-                p = ents[q].parent; steps += 1
-            }
-            return ents[i].path
-        })
+        free = Set(t.compactMap { (i, _) in nearestContainer(i, ents) == nil ? ents[i].path : nil })
         // World content is judged from at least `far`; content carried by the head or hand at the
         // farthest distance it is seen (its distance does not change when the viewer walks).
         let worldFar = far

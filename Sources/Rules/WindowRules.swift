@@ -72,15 +72,34 @@ public enum OrnWidth: RuleDescribing {
                 "Reported over the frames the ornament is visible."])
 }
 
-/// True when `e` is, or is nested in, a window presented by another (`presentation`: a sheet,
-/// alert, popover or menu), which is not one of that window's ornaments.
-func isPresented(_ scene: Scene, _ e: Int) -> Bool {
-    var p: Int? = e, steps = 0
-    while let q = p, q >= 0, q < scene.entities.count, steps <= scene.entities.count {
-        if scene.entities[q].presentation != nil { return true }
-        p = scene.entities[q].parent; steps += 1
+/// Whether entity `i` is an ornament: a window nested directly in a window or volume that does not
+/// present it (no `presentation`: not a sheet, alert, popover or menu).
+func isOrnament(_ scene: Scene, _ i: Int) -> Bool {
+    let ents = scene.entities
+    guard ents.indices.contains(i), ents[i].kind == .window, ents[i].presentation == nil,
+          let p = ents[i].parent, ents.indices.contains(p) else { return false }
+    return ents[p].kind == .window || ents[p].kind == .volume
+}
+
+/// Per entity: whether it is, or is nested in, a window presented by another (`presentation`: a
+/// sheet, alert, popover or menu), which is none of that window's ornaments. One pass when parents
+/// come before their children (as the loader writes them), else a walk up; all false, without a
+/// pass, in a scene that presents nothing.
+func presentedEntities(_ scene: Scene) -> [Bool] {
+    let ents = scene.entities
+    var presented = [Bool](repeating: false, count: ents.count)
+    guard ents.contains(where: { $0.presentation != nil }) else { return presented }
+    for e in ents.indices {
+        if ents[e].presentation != nil { presented[e] = true; continue }
+        guard let p = ents[e].parent, ents.indices.contains(p) else { continue }
+        if p < e { presented[e] = presented[p]; continue }
+        var q: Int? = p, steps = 0
+        while let k = q, ents.indices.contains(k), steps <= ents.count {
+            if ents[k].presentation != nil { presented[e] = true; break }
+            q = ents[k].parent; steps += 1
+        }
     }
-    return false
+    return presented
 }
 
 /// True when `e` is nested (at any depth) in entity `ancestor`.
@@ -215,7 +234,7 @@ final class ContentInBoundsRule: RuleProcessor {
             } else if let p = e.parent, s.scene.entities[p].kind == .window,
                       [.model, .text, .group, .volume].contains(e.kind) {
                 ne.append((i, p))
-            } else if let p = e.parent, e.kind == .window, e.presentation == nil, s.scene.entities[p].kind == .window {
+            } else if isOrnament(s.scene, i), let p = e.parent, s.scene.entities[p].kind == .window {
                 orn.append((i, p))
             }
         }
@@ -225,11 +244,7 @@ final class ContentInBoundsRule: RuleProcessor {
         let ents = s.scene.entities
         var vo: [(Int, Int)] = []
         for i in ents.indices where [.model, .text, .volume].contains(ents[i].kind) {
-            var p = ents[i].parent, steps = 0
-            while let q = p, q >= 0, q < ents.count, steps < ents.count, ents[q].kind != .window, ents[q].kind != .volume {
-                p = ents[q].parent; steps += 1
-            }
-            if let v = p, v >= 0, v < ents.count, ents[v].kind == .volume { vo.append((i, v)) }
+            if let v = nearestContainer(i, ents), ents[v].kind == .volume { vo.append((i, v)) }
         }
         inVolume = vo
         if el.isEmpty && ne.isEmpty && vo.isEmpty && orn.isEmpty { return nil }
@@ -310,14 +325,9 @@ final class ContentInBoundsRule: RuleProcessor {
             return "ornament \(names.joinedNames) lies over the content of \(window): its centre is \(fmt(agg.measured)) pt inside the window's \(edge) edge; move it out to that edge\(to) so it does not cover the window's content (an ornament's position is in metres from the window's centre: placed at another distance or size, the window needs it moved to its new edge); a sheet, alert, popover or menu the window opens is no ornament: say so with presentation: sheet, alert, popover or menu"
         }
         if agg.variant == 1 {
-            let volume = names.first.flatMap { pathIndex[$0] }.flatMap { e -> String? in
-                var p = scene.entities[e].parent, steps = 0
-                while let q = p, q >= 0, q < scene.entities.count, steps < scene.entities.count {
-                    if scene.entities[q].kind == .volume { return scene.entities[q].path }
-                    p = scene.entities[q].parent; steps += 1
-                }
-                return nil
-            } ?? "its volume"
+            // The volume that holds it (its nearest window or volume, as `inVolume` found it).
+            let volume = names.first.flatMap { pathIndex[$0] }.flatMap { nearestContainer($0, scene.entities) }
+                .flatMap { scene.entities[$0].kind == .volume ? scene.entities[$0].path : nil } ?? "its volume"
             return "\(names.joinedNames) reaches \(fmt(agg.measured)) m outside \(volume), and visionOS clips a volume's content at its bounds, so that part is not seen; keep it inside the volume (make the volume larger), or show it in an immersive space if it must come to the viewer"
         }
         let window = names.first.map { String($0.split(separator: "/").dropLast().joined(separator: "/")) } ?? "its window"
@@ -335,8 +345,10 @@ final class ControlsKeepoutRule: RuleProcessor {
     let band: Double
     /// `fmt(band)`, the threshold every message of the rule prints.
     let bandText: String
-    /// The paths of what windows present (sheets, alerts, popovers, menus and their content):
-    /// their messages give the HIG's advice for menus.
+    /// Per entity: whether a window presents it (a sheet, alert, popover or menu, or what one
+    /// holds; `presentedEntities`), and the paths of those: their messages give the HIG's advice
+    /// for menus.
+    let presented: [Bool]
     let presentedPaths: Set<String>
     /// The exact test's slab per metre of the eye's height over the window's plane:
     /// `depthToleranceM` at `referenceDistance` (see `WinControlsKeepout`'s notes).
@@ -403,7 +415,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     private var firstCorner: [Int32] = []
     /// The top-level entity above each entity (−1 for a top-level one, and for what a window
     /// presents): `o` is the top-level window `w`'s own content exactly when `root[o] == w` (what
-    /// `isNested` and `isPresented` find).
+    /// `isNested` and `presented` find).
     private var root: [Int32] = []
     private var seen: [Int] = []
     private var stamp = 0
@@ -529,8 +541,9 @@ final class ControlsKeepoutRule: RuleProcessor {
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
         rule = r; scene = s.scene
-        presentedPaths = s.scene.entities.contains { $0.presentation != nil }
-            ? Set(s.scene.entities.indices.filter { isPresented(s.scene, $0) }.map { s.scene.entities[$0].path }) : []
+        let presented = presentedEntities(s.scene)
+        self.presented = presented
+        presentedPaths = Set(s.scene.entities.indices.filter { presented[$0] }.map { s.scene.entities[$0].path })
         band = s.param(WinControlsKeepout.metadata, "keepoutBandPt")
         depthRate = s.param(WinControlsKeepout.metadata, "depthToleranceM") / Self.referenceDistance
         bandText = fmt(band)
@@ -542,10 +555,9 @@ final class ControlsKeepoutRule: RuleProcessor {
         // A sheet, alert, popover or menu a window presents (`presentation`) is not one of its
         // ornaments: the system does not lay the window's controls out around it, so it is judged
         // against the window's bands like any other content (context-menus › visionOS).
-        let presented = { (e: Int) in isPresented(s.scene, e) }
         var related = [Int: Int]()
         let isWindow = Set(windows)
-        for o in content where !presented(o) {
+        for o in content where !presented[o] {
             var p: Int? = o, steps = 0
             while let q = p, steps <= ents.count {
                 if isWindow.contains(q) { related[q, default: 0] += 1 }
@@ -561,7 +573,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         for e in ents.indices {
             var p = ents[e].parent, top: Int? = nil, steps = 0
             while let q = p, q >= 0, q < ents.count, steps <= ents.count { top = q; p = ents[q].parent; steps += 1 }
-            if let top, p == nil, !presented(e) { root[e] = Int32(truncatingIfNeeded: top) }
+            if let top, p == nil, !presented[e] { root[e] = Int32(truncatingIfNeeded: top) }
         }
         skinLevel = Array(repeating: 1, count: content.count)
         movedSinceBuild = Array(repeating: false, count: content.count)
@@ -693,7 +705,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
             candidatesSorted &+= candidates.count
             // In content order, as the definition visits them (the first of equal gaps is kept).
-            for o in candidates where o != w && f.visible[o] && (!isNested(scene, o, in: w) || isPresented(scene, o)) {
+            for o in candidates where o != w && f.visible[o] && (!isNested(scene, o, in: w) || presented[o]) {
                 guard !out.limitReached || trackedBefore else { return }
                 if out.limitReached, !out.hasAggregate(rule: rule, w, o) { continue }
                 pairChecks += 1
@@ -1549,7 +1561,7 @@ func windowFactories() -> [RuleFactory] {
             var items: [StaticRule.Item] = []
             for i in ents.indices where ents[i].kind == .window {
                 let o = ents[i]
-                guard o.presentation == nil, let p = o.parent, ents[p].kind == .window || ents[p].kind == .volume,
+                guard isOrnament(s.scene, i), let p = o.parent,
                       let size = o.sizePt, o.metresPerPoint > 0, ents[p].metresPerPoint > 0 else { continue }
                 let parentWidthM: Double
                 if ents[p].kind == .volume, let v = ents[p].sizeMetres { parentWidthM = v.x }

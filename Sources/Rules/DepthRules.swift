@@ -21,7 +21,8 @@ public enum DepthMinReadingDistance: RuleDescribing {
                 "Content exactly at the threshold complies: a distance counts as closer only when it is below the threshold by more than a billionth of it, far above the rounding of placement's trigonometry (a window placed at exactly 1 m is a few 10⁻¹⁶ m nearer at some azimuths) and far below what a report prints. The same holds for depth-near-brief-only.",
                 "Reading: the HIG's guidance is for content people 'read or engage with over time' (hig-rules: text blocks, windows, video, documents). A text entity, or a text element of a volume or other non-window container, whose text (string or label) is at most glanceLength characters (20: \"Red fox\", \"Lounge Chair · 78 cm\") is a label read at a glance and is not counted; text without a string or label counts, as do windows and their text elements whatever their length. Characters, not words, so that text without spaces between words (Chinese, Japanese) is measured too.",
                 "A frame stands for its whole interval, so frame i has held the condition for t_i − t_start + 1/frameRate seconds; frames after the 10 s are reported.",
-                "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long); the message then says so, and that hiding the content with an event marks it as brief."])
+                "Static end: if the condition still holds at the last frame and nothing moves or changes after it, the whole run is reported as sustained (a still scene of a reading panel at 0.6 m fails even when it is only one frame long); the message then says so, and that hiding the content with an event marks it as brief.",
+                "Moved by the person: top-level content whose own keyframes are trigger: user (the person drags a window closer) and that opened at least the threshold away is an info when read closer, not a warning: people may put a window where they like (windows › visionOS), and the app placed it well. Content that opened closer is judged as usual."])
 }
 
 public enum DepthNearBriefOnly: RuleDescribing {
@@ -64,7 +65,8 @@ public enum DepthWindowContentExtent: RuleDescribing {
         rationale: "The system clips window content that extends too far from the window; deep 3D content belongs in a volume.",
         fixHint: "Flatten the content or move it into a volume.",
         unit: "m", worse: .higher,
-        notes: ["Elements: |depth| × metres per point. Child entities of a window: how far their box reaches from the window's plane along its normal, each frame; the box is the child's oriented box when it has one geometry node (text, a panel, a one-mesh model), so a window turned toward the viewer is judged like a straight one, and its world-aligned box otherwise. Content that reaches exactly the limit as written passes (1 nm is allowed for the rounding of world coordinates)."])
+        notes: ["Elements: |depth| × metres per point. Child entities of a window: how far their box reaches from the window's plane along its normal, each frame; the box is the child's oriented box when it has one geometry node (text, a panel, a one-mesh model), so a window turned toward the viewer is judged like a straight one, and its world-aligned box otherwise. Content that reaches exactly the limit as written passes (1 nm is allowed for the rounding of world coordinates).",
+                "Not counted: a window nested directly in a window (an ornament, or a sheet, alert, popover or menu it presents). The system floats it in a plane of its own slightly in front of the window (ornaments; toolbars › visionOS: \"in a parallel plane that's slightly in front of the window\"), and does not clip it like the window's content."])
 }
 
 public enum DepthLayerCount: RuleDescribing {
@@ -144,10 +146,22 @@ func depthFactories() -> [RuleFactory] {
             }
             let dt = s.frameDuration
             let ids = ents.map(\.id)
+            // Top-level content the person moves (its own keyframes, trigger: user) that opened at
+            // least `d` away: people may put a window where they like (windows › visionOS), so
+            // reading it closer after their move is an info (variant 1), not the app's placement.
+            let anims = s.scene.animations
+            let personMoved = ents.indices.map { i in
+                guard ents[i].parent == nil, let a = ents[i].animation, a >= 0, a < anims.count,
+                      anims[a].trigger == .user, anims[a].source == .keyframes else { return false }
+                return !(ents[i].placementDistance < dBelow)
+            }
             // aux: the index of the window's text element that was nearest (NaN: the window's centre).
             let message = { (agg: Aggregate, names: [String]) -> String in
                 let k = agg.aux.isFinite ? Int(agg.aux) : -1
                 let at = ids.indices.contains(k) ? " (at its text \(ids[k]), its nearest)" : ""
+                if agg.variant == 1 {
+                    return "\(names.joinedNames) is read from \(fmt(agg.measured)) m\(at) after the person moved it there (its keyframes are trigger: user); it opened at least \(fmt(d)) m away, and people may put a window where they like, so nothing to change unless the app moves it closer itself"
+                }
                 if staticEndOnly(agg, dwell: dwell, frameDuration: dt) {
                     return "\(names.joinedNames) is read from \(fmt(agg.measured)) m\(at) until the scene ends, and a still ending counts as lasting (more than \(fmt(dwell)) s); place it at least \(fmt(d)) m away, or hide it with an event when it is no longer needed"
                 }
@@ -155,12 +169,14 @@ func depthFactories() -> [RuleFactory] {
             }
             let plain = ConditionRule(rule: r, meta: m, candidates: cands, dwell: dwell, frameDuration: dt,
                                       gate: .below(\.distance, dBelow, inFOV: true), reads: .quantities, check: { f, e in
-                f.visible[e] && f.inFOV[e] && f.distance[e] < dBelow ? .init(measured: f.distance[e], threshold: d) : nil
+                guard f.visible[e] && f.inFOV[e] && f.distance[e] < dBelow else { return nil }
+                return personMoved[e] ? .init(measured: f.distance[e], threshold: d, severity: .info, variant: 1)
+                    : .init(measured: f.distance[e], threshold: d)
             }, message: message)
             guard !windowsWithText.isEmpty else { return plain }
             // A window with text: the nearer of its centre (when in view) and its text elements
             // visible and in view.
-            let starts = textStart, texts = textList
+            let starts = textStart, texts = textList, moved = personMoved
             let withText = ConditionRule(rule: r, meta: m, candidates: windowsWithText, dwell: dwell, frameDuration: dt,
                                          gate: .visible, reads: .quantities, check: { f, w in
                 guard f.visible[w], w + 1 < starts.count else { return nil }
@@ -169,7 +185,8 @@ func depthFactories() -> [RuleFactory] {
                     let k = texts[i]
                     if f.visible[k] && f.inFOV[k] && f.distance[k] < near { near = f.distance[k]; at = Double(k) }
                 }
-                return near < dBelow ? .init(measured: near, threshold: d, aux: at) : nil
+                guard near < dBelow else { return nil }
+                return .init(measured: near, threshold: d, severity: moved[w] ? .info : nil, aux: at, variant: moved[w] ? 1 : 0)
             }, message: message)
             return MultiProcessor([plain, withText]) { _, agg, names in message(agg, names) }
         },
@@ -391,7 +408,10 @@ final class WindowExtentRule: RuleProcessor {
             if e.kind == .element, let c = e.container, c < ents.count, ents[c].kind == .window {
                 let off = abs(e.depthPt) * metresPerPoint(of: i, in: s)
                 if off > maxE { items.append(.init(entity: i, measured: off, threshold: maxE)) }
-            } else if e.kind != .element, let p = e.parent, p < ents.count, ents[p].kind == .window {
+            } else if e.kind != .element, e.kind != .window, let p = e.parent, p < ents.count, ents[p].kind == .window {
+                // A window nested in a window is an ornament or a presentation: the system floats
+                // it in a plane of its own in front of the window (ornaments; toolbars ›
+                // visionOS), not window content the system clips.
                 kids.append((p, i))
             }
         }

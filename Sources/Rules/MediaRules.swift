@@ -68,6 +68,12 @@ func fieldOfViewShare(_ f: FrameQuantities, _ e: Int, fov: SIMD2<Double>) -> Dou
     return min(f.angularWidth[e], fov.x) * min(f.angularHeight[e], fov.y) / (fov.x * fov.y)
 }
 
+/// The entities with media by path (a path names one entity; the first is kept all the same).
+private func mediaByPath(_ scene: Scene) -> [String: Int] {
+    Dictionary(scene.entities.indices.filter { scene.entities[$0].media != nil }.map { (scene.entities[$0].path, $0) },
+               uniquingKeysWith: { first, _ in first })
+}
+
 func mediaFactories() -> [RuleFactory] {
     [
         RuleFactory(ids: [VideoUserStart.metadata.id]) { s in
@@ -81,11 +87,13 @@ func mediaFactories() -> [RuleFactory] {
                     items.append(.init(entity: i, measured: 1, threshold: 0, aux: 0))
                 }
             }
+            // The media entities by path, for the messages (one lookup each, not a scan).
+            let mediaAt = mediaByPath(s.scene)
             return StaticRule(rule: r, items: items) { agg, names in
                 if agg.aux == 1 {
                     return "\(names.joinedNames) plays by itself with no controls to stop it; start it from a user action or show start and stop controls"
                 }
-                guard let e = names.first.flatMap({ s.scene.entity(atPath: $0) }), s.scene.entities[e].media?.controls == true else {
+                guard let e = names.first.flatMap({ mediaAt[$0] }), s.scene.entities[e].media?.controls == true else {
                     return "video \(names.joinedNames) starts playing by itself; let people choose when a video starts (a Play button)"
                 }
                 return "video \(names.joinedNames) starts playing by itself; it has controls to stop it, but on visionOS people choose when a video starts: start it from a Play button or the title they pick (a player that plays the title just picked is autoplay: false)"
@@ -112,6 +120,7 @@ func mediaFactories() -> [RuleFactory] {
             let toggles = VisibilityFlashes(scene: s.scene, rule: r, rate: rate, area: area)
             let cands = s.scene.entities.indices.filter { s.scene.entities[$0].media != nil }
             if cands.isEmpty, toggles.entities.isEmpty { return nil }
+            let mediaAt = mediaByPath(s.scene)
             let condition = ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e], let m = s.scene.entities[e].media else { return nil }
                 if let hz = m.flashRate, hz > rate, (m.flashLuminance ?? 1) >= dL, !(dim && m.dimsFlashingLights == true) {
@@ -134,7 +143,7 @@ func mediaFactories() -> [RuleFactory] {
                 }
                 let flashes = "\(names.joinedNames) flashes \(fmt(agg.measured)) times a second (more than \(fmt(agg.threshold))) over \(fmt(agg.aux)) % of the field of view"
                 // A video: the fix is its player, not the film.
-                guard names.count == 1, let e = names.first.flatMap({ s.scene.entity(atPath: $0) }),
+                guard names.count == 1, let e = names.first.flatMap({ mediaAt[$0] }),
                       let m = s.scene.entities[e].media, m.kind == .video else {
                     return flashes + "; slow or soften the flashing"
                 }

@@ -255,6 +255,11 @@ func motionTypeFactories() -> [RuleFactory] {
                 }
                 return heights?[path]
             }
+            // Elements with a font size measured in angle (in a fixed-scale window or volume): the
+            // font size, by path, for a fix in the points it is written in.
+            var sizesInAngle: [String: Double] = [:]
+            for i in cands where ents[i].kind == .element && fixedPt[i].isNaN { if let fs = ents[i].fontSize { sizesInAngle[ents[i].path] = fs } }
+            let fontSizes = sizesInAngle
             // 3D text in a dynamic-scale volume (sized in metres or points, it scales with the
             // volume: its points are fixed): metres per point of its em, by path, for messages.
             var emPerPoint: [String: Double]?
@@ -299,6 +304,13 @@ func motionTypeFactories() -> [RuleFactory] {
                     guard now > 0, now < 180 else { return "" }
                     func height(_ pt: Double) -> Double { h * tan(radians(pt * pa) / 2) / tan(radians(now) / 2) }
                     return ": a height of at least \(fmt(height(minimum))) m (\(fmt(height(17))) m for body text) where it is read"
+                }
+                // An element of a fixed-scale container: its pt_eq are proportional to its font size
+                // where it is read, so the fix is the font size to write (or dynamic scale).
+                if names.count == 1, agg.unit == "pt_eq", let fs = fontSizes[names[0]], agg.measured > 0,
+                   !(agg.aux.isFinite && agg.aux >= 1.25 * agg.measured) {
+                    let need = (fs * minimum / agg.measured * 10).rounded(.up) / 10, body = (fs * 17 / agg.measured * 10).rounded(.up) / 10
+                    return seen + " (its fontSize of \(fmt(fs)) pt shrinks with distance in a fixed-scale container); give it a fontSize of at least \(fmt(need)) pt to read as \(fmt(minimum)) pt (\(fmt(body)) pt for body text, 17), or give the container dynamic scale (scaleMode: dynamic), which keeps text at its points wherever it is placed"
                 }
                 // Seen at a slant its em is foreshortened: say what it is facing the viewer, so that
                 // an edge-on frame's near-zero size is not read as the font size to fix.

@@ -25,7 +25,7 @@ public enum TargetCenterSpacing: RuleDescribing {
                 "A pair counts while both are visible. Across containers the verdict is angle-derived and may be borderline.",
                 "Each violation carries the unit it was measured in: pt for a pair in one container, pt_eq otherwise (the same pair is always compared the same way). This also holds for target-no-overlap and target-large-hover-padding.",
                 "In angle, each pair is measured in its own frame, whatever way the head points: the direction from the eye to the midpoint of the two centres, with world right and up across it (right = midpoint × world up; near straight up or down, world +x made square to it). Each centre sits at x = atan2(d·right, d·mid), y = atan2(d·up, d·mid) for its direction d (on the horizon, x is the azimuth difference: level scenes read as before), and each entity is the rectangle of its angular width and height around it, measured across its own line of sight with world right and up (a flat rectangle facing the eye spans 2·atan(w / 2d) by 2·atan(h / 2d)). So a pair behind the viewer, overhead or below is compared like one ahead, horizontal gaps away from the horizon are true angles (not azimuth differences, which grow by 1 / cos elevation: 1.3 times at 40° below), and a head that turns, pitches or rolls in place changes no verdict, value or span.",
-                "Rows (role row: the rows of a system List or grouped Form, the items of a menu) are laid out and spaced by the system, and its hover effect highlights one row at a time: two rows of one 2D container stacked one above the other (their centres farther apart vertically than horizontally) are not compared by target-center-spacing or target-large-hover-padding, only by target-no-overlap; nor are the controls laid in two such rows (a switch in a Form row: its frame inside the row's), and a control is not compared with the row it lies in. Rows side by side, and a row and any other element, are compared as usual. Rows compared in angle (in a fixed-scale window) are compared as any other pair.",
+                "Rows (role row: the rows of a system List or grouped Form, the items of a menu) are laid out and spaced by the system, and its hover effect highlights one row at a time: two rows of one 2D container stacked one above the other (their centres farther apart vertically than horizontally) are not compared by target-center-spacing or target-large-hover-padding, only by target-no-overlap; nor are the controls laid in two such rows (a switch in a Form row: its frame inside the row's), and a control is not compared with the row it lies in. Rows side by side, and a row and any other element, are compared as usual. Two tabs (role tab) stacked one above the other in one container are treated the same way: in visionOS the tab bar is always vertical and the system lays out its tabs (tab bars › visionOS); tabs side by side are compared as usual. Rows and tabs compared in angle (in a fixed-scale window) are compared as any other pair.",
                 "Sheets, alerts, popovers and menus are modal (sheets › visionOS: a sheet floats in front of its parent window, dims it and becomes the target of people's interactions): while a window presented by another (presentation: sheet, alert, popover or menu) or an element with role sheet or alert is visible, the interactive content it covers (the rest of the presenting window; for an element, the other interactive elements of its container but those laid on it, inside its frame at its depth or in front; the first 16 sheet and alert elements of a container are modal) is in no pair of target-center-spacing, target-no-overlap or target-large-hover-padding.",
                 "Large elements (sub-check `largeElement`, warning, pt, smaller is worse; beyond the contract, which tests centres AND gap): the 60 pt centre spacing stands for a 16 pt gap only between regular-size buttons (44 pt + 16 pt). When one element of a pair in one 2D container is long along the axis on which the two centres are farther apart (x when |Δx| ≥ |Δy|, else y): longer than any of the HIG's button sizes (64 pt, Extra Large) and not a large button (60 pt or more both ways, whose spacing is target-large-hover-padding's 4 pt of padding): a slider, a text field, a wide button, its centre can be far from a neighbour whose edge nearly touches it, so such a pair is reported when its centres are 60 pt or more apart but less than 16 pt separates their edges (eyes › Making items easy to see: a margin of at least 16 pt around the bounds of each item). Measured: the gap; aux: the centre distance. Pairs whose frames overlap are target-no-overlap's, two elements of 60 pt or more in both dimensions are target-large-hover-padding's (the buttons page's 4 pt of padding each), and two pickers that touch (the segments of a segmented control) or two touching tabs are parts of one system control, which the system lays out. Pairs compared in angle (across containers, fixed scale, 3D) are not given this sub-check.",
                 "A flat element whose image is tilted (seen obliquely, off to the side and above or below) is compared by its own outline, the parallelogram of its two half-axes projected on the pair's frame, so neither the gap nor the overlap of tilted neighbours is judged from the upright boxes around their images. Sizes (pt_eq, for target-large-hover-padding's 60 pt) are the entity's thinnest width as seen (see the simulator's ptEq)."],
@@ -402,9 +402,12 @@ final class TargetPairAnalyzer: RuleProcessor {
                 // Two rows of a system list, form or menu stacked one above the other (or what lies
                 // in two such rows): the system spaces them, so only their overlap is judged. Rows
                 // side by side are no list's rows and are compared as usual.
+                // Two tabs stacked one above the other are the visionOS tab bar's, which is always
+                // vertical and laid out by the system (tab bars › visionOS): the same.
                 let ri = roleA == .row ? i : rowOf[i], rj = roleB == .row ? j : rowOf[j]
-                let rows = ri >= 0 && rj >= 0 && ri != rj
-                    && abs(rects[ri].center.y - rects[rj].center.y) >= abs(rects[ri].center.x - rects[rj].center.x)
+                let rows = (ri >= 0 && rj >= 0 && ri != rj
+                    && abs(rects[ri].center.y - rects[rj].center.y) >= abs(rects[ri].center.x - rects[rj].center.x))
+                    || (roleA == .tab && roleB == .tab && abs(d.y) >= abs(d.x))
                 evaluate(members[i], members[j], sep: sep, gap: g.gap, overlap: g.overlap,
                          bothLarge: sizeA >= largeSize && sizeB >= largeSize && isControl[members[i]] && isControl[members[j]],
                          sameDepth: true, angular: false) {
@@ -1342,6 +1345,14 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     // screen shows them, on the frames they are on screen (aux 1 marks those findings).
     let card = ios ? WorldCardTouch(ents, pointAngle: s.pointAngle) : nil
     let pointAngle = s.pointAngle
+    // 2D controls measured in angle (elements of fixed-scale windows and volumes): the smaller
+    // side of their hit region in their container's points, by path, so the fix can say how many
+    // points to give them.
+    var sidePt: [String: Double] = [:]
+    for e in cands where !inPoints[e] && ents[e].kind == .element {
+        if let fr = ents[e].hitFrame ?? ents[e].frame { sidePt[ents[e].path] = min(fr.width, fr.height) }
+    }
+    let sides = sidePt
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, reads: .quantities, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
@@ -1378,7 +1389,12 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         }
         var text = "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u)"
             + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
-        if agg.aux < 0, agg.aux.isFinite {
+        if agg.aux < 0, agg.aux.isFinite, names.count == 1, let side = sides[names[0]], agg.measured > 0 {
+            // A 2D control of a fixed-scale window: its pt_eq are proportional to its points where
+            // it is read, so the size to give it is in the points its frame is written in.
+            let need = (side * agg.threshold / agg.measured).rounded(.up)
+            text += ": a frame or hitRegion of at least \(fmt(need))×\(fmt(need)) pt in its fixed-scale container, read \(fmt(-agg.aux)) m away, or give the container dynamic scale (scaleMode: dynamic), which keeps a control at its points wherever it is placed"
+        } else if agg.aux < 0, agg.aux.isFinite {
             // The same in metres at the distance of its worst frame, for a side facing the eye.
             let d = -agg.aux, across = 2 * d * tan(radians(agg.threshold * pointAngle / 2))
             let size = across < 1 ? "\(fmt((across * 1000).rounded() / 10)) cm" : "\(fmt(across)) m"

@@ -45,7 +45,7 @@ public enum WinControlsKeepout: RuleDescribing {
 
 public enum VolScaleMode: RuleDescribing {
     public static let metadata = RuleMetadata(
-        id: "vol-scale-mode", name: "Interactive volumes use dynamic scale", category: .windows,
+        id: "vol-scale-mode", name: "Interactive volumes and windows use dynamic scale", category: .windows,
         defaultSeverity: .warning, thresholdKey: nil,
         parameters: [],
         citations: [Citation("windows", "visionOS volumes"), Citation("spatial-layout", "Scale")],
@@ -259,7 +259,7 @@ final class ContentInBoundsRule: RuleProcessor {
         }
         for x in nested where f.visible[x.e] && f.visible[x.w] {
             guard let plane = WindowPlane(f, x.w) else { continue }
-            let mpp = scene.entities[x.w].metresPerPoint
+            let mpp = scene.entities[x.w].metresPerPoint * f.dynamicScale[x.w]
             guard mpp > 0 else { continue }
             var over = 0.0, below = false
             for c in f.boxCorners(x.e) {
@@ -279,13 +279,13 @@ final class ContentInBoundsRule: RuleProcessor {
         // inside (pt) from the nearest edge (aux: which one, 0 bottom, 1 top, 2 left, 3 right).
         for x in ornaments where f.visible[x.o] && f.visible[x.w] {
             guard let plane = WindowPlane(f, x.w), let size = scene.entities[x.o].sizePt else { continue }
-            let mpp = scene.entities[x.w].metresPerPoint
+            let mpp = scene.entities[x.w].metresPerPoint * f.dynamicScale[x.w]
             guard mpp > 0 else { continue }
             let q = plane.planar(f.center[x.o])
             let insides = [plane.halfHeight + q.y, plane.halfHeight - q.y, plane.halfWidth + q.x, plane.halfWidth - q.x]
             guard let inside = insides.min(), inside.isFinite else { continue }
             let edge = insides.firstIndex(of: inside) ?? 0
-            let across = (edge < 2 ? size.y : size.x) * scene.entities[x.o].metresPerPoint
+            let across = (edge < 2 ? size.y : size.x) * scene.entities[x.o].metresPerPoint * f.dynamicScale[x.o]
             guard inside > across / 4 else { continue }
             out.report(rule: rule, x.o, frame: f.frame, time: f.time, measured: inside / mpp, threshold: 0,
                        aux: Double(edge), unit: "pt", variant: 2)
@@ -684,7 +684,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         let classes = Self.classExtent
         for w in windows where f.visible[w] {
             guard let plane = WindowPlane(f, w) else { continue }
-            let mpp = scene.entities[w].metresPerPoint
+            let mpp = scene.entities[w].metresPerPoint * f.dynamicScale[w]
             guard mpp > 0 else { continue }
             let eyeSide = dot(f.headPosition - plane.center, plane.normal)
             guard eyeSide > 1e-6 else { continue }
@@ -746,7 +746,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 let a = Int(starts[j]), b = Int(starts[j + 1])
                 // The plane of the build: the window is where it was then, bit for bit.
                 guard a < b, let plane = listPlanes[j] else { continue }
-                let mpp = scene.entities[w].metresPerPoint
+                let mpp = scene.entities[w].metresPerPoint * f.dynamicScale[w]
                 guard mpp > 0 else { continue }
                 let eyeSide = dot(head - plane.center, plane.normal)
                 guard eyeSide > 1e-6 else { continue }
@@ -1128,7 +1128,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     guard abs(dot(centres[p] - plane.center, plane.normal)) <= reach, o != w, Int(root[o]) != w else { continue }
                     let first = Int(firstCorner[o])
                     bounded += 1
-                    let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * entities[w].metresPerPoint, depthRate: depthRate)
+                    let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * entities[w].metresPerPoint * f.dynamicScale[w], depthRate: depthRate)
                     guard k.de.isFinite else { return false }
                     bounds = k
                     let pair = k.classify(corners[first..<(first + 8)], skin: pieceSkin[p])
@@ -1239,7 +1239,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             listTol[j] = 0
             defer { listStart.append(Int32(truncatingIfNeeded: pairs.count)) }
             guard f.visible[w], let plane = WindowPlane(f, w) else { continue }
-            let mpp = scene.entities[w].metresPerPoint
+            let mpp = scene.entities[w].metresPerPoint * f.dynamicScale[w]
             guard mpp > 0 else { continue }
             listPlanes[j] = plane
             let bandM = band * mpp

@@ -816,9 +816,18 @@ final class SceneBuilder {
         let defaultFacing: Facing = parent == nil && anchor != .hand && (placed || kind == .window || kind == .text) && !orient.given ? .viewer : .none
         var rotPrefix = Quat.identity
         if (facingParsed ?? defaultFacing) == .viewer {
-            let dx = eye0.x - pWorld.x, dz = eye0.z - pWorld.z
-            let yaw = dx * dx + dz * dz > 1e-18 ? degrees(atan2(dx, dz)) : 0
-            rotPrefix = (parentRot.conjugate * Quat(yaw: yaw, pitch: 0, roll: 0)).normalized
+            if parent == nil && anchor == .head {
+                // Head-anchored content lives in the head frame, with the eye at its origin: it
+                // turns about the head's up axis there, so it stays square to the line of sight
+                // however the head (an iPhone's camera) is pitched or rolled at t = 0, as screen
+                // space does, instead of standing upright in the world.
+                let yaw = local.x * local.x + local.z * local.z > 1e-18 ? degrees(atan2(-local.x, -local.z)) : 0
+                rotPrefix = Quat(yaw: yaw, pitch: 0, roll: 0)
+            } else {
+                let dx = eye0.x - pWorld.x, dz = eye0.z - pWorld.z
+                let yaw = dx * dx + dz * dz > 1e-18 ? degrees(atan2(dx, dz)) : 0
+                rotPrefix = (parentRot.conjugate * Quat(yaw: yaw, pitch: 0, roll: 0)).normalized
+            }
         }
         let localRot = (rotPrefix * (orient.quat ?? .identity)).normalized
         let restTRS = Transform(translation: local, rotation: localRot, scale: scale)

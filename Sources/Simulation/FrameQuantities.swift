@@ -95,6 +95,14 @@ public struct FrameQuantities: Sendable {
     /// 1 above it, and for an entity without text (see `TextScale`). `ptEq` of readable content
     /// already measures the em height times it.
     public internal(set) var textScale: [Double] = []
+    /// What a move has made of the metres per point of the entity's window or volume: dynamic
+    /// scale keeps a top-level dynamic-scale window or volume the same angular size wherever it is
+    /// moved (its metres per point follow its distance from the eye at each move, hig-rules §2.4
+    /// A2, `onPlacement`), and this is its metres per point now over the one it opened with
+    /// (`Entity.metresPerPoint`), for it and everything it holds. Exactly 1 until it moves, and
+    /// for everything else. Points stay points: rules that turn metres of the frame into the
+    /// window's points divide by `metresPerPoint × dynamicScale`.
+    public internal(set) var dynamicScale: [Double] = []
     /// Angular velocity of the content itself as seen from the eye (hig-rules §1.5): the change of
     /// direction eye → centre measured from the previous frame's eye position, so turning the head
     /// or walking past still content reads 0. Head- and hand-anchored content is measured in the
@@ -155,6 +163,7 @@ public struct FrameQuantities: Sendable {
         angularVelocity = distance; linearSpeed = distance; approachSpeed = distance
         inFOV = visible; fullyInFOV = visible
         textScale = .init(repeating: 1, count: entityCount)
+        dynamicScale = textScale
     }
 
     public var entityCount: Int { center.count }

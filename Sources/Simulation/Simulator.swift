@@ -93,6 +93,9 @@ public struct Simulator: Sendable {
     /// node can move (every other entity's is exactly 1).
     private let scaledText: [Int32]
     private let scaledTextDivisor: [Double]
+    /// Top-level, world-anchored, dynamic-scale windows and volumes with position keys of their
+    /// own: dynamic scale rescales them (and all they hold) whenever they move (`DynamicRescale`).
+    private let rescaled: [DynamicRescale]
     /// Events with finite times, in time order (stable for equal times).
     private let events: [SceneEvent]
 
@@ -240,6 +243,27 @@ public struct Simulator: Sendable {
         }
         scaledText = withText.map { Int32($0) }
         scaledTextDivisor = withText.map { textScale.divisor[$0] }
+        var positioned = Set<Int>()
+        for k in vSlot.indices where !vScale[k] { positioned.insert(vSlot[k]) }
+        var rescaled: [DynamicRescale] = []
+        for e in entities.indices {
+            let n = Int(eNode[e])
+            guard n >= 0, entities[e].parent == nil, entities[e].anchor == .world, entities[e].scaleMode == .dynamic,
+                  entities[e].kind == .window || entities[e].kind == .volume, parent[n] < 0, rootFrame[n] < 0,
+                  slotOfNode[n] >= 0, positioned.contains(slotOfNode[n]),
+                  entities[e].metresPerPoint > 0, entities[e].metresPerPoint.isFinite else { continue }
+            // The entities whose node lies in its subtree: one run of `byNode`.
+            let end = min(max(nodes[n].subtreeEnd, n + 1), nodes.count)
+            func first(atLeast node: Int) -> Int {
+                var lo = 0, hi = byNode.count
+                while lo < hi { let mid = (lo + hi) / 2; if entities[byNode[mid]].node < node { lo = mid + 1 } else { hi = mid } }
+                return lo
+            }
+            let lo = first(atLeast: n), hi = max(lo, first(atLeast: end))
+            rescaled.append(DynamicRescale(slot: slotOfNode[n], metresPerPoint: entities[e].metresPerPoint,
+                                           members: byNode[lo..<hi].map { Int32($0) }))
+        }
+        self.rescaled = rescaled
         events = scene.events.enumerated()
             .filter { $0.element.time.isFinite }
             .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
@@ -483,6 +507,12 @@ public struct Simulator: Sendable {
         let headAttached = entities.indices.map { entities[$0].anchor != .world }
         // The em heights the kernel measures: the stated ones times the text scale.
         var emWorld = emMetres
+        // Dynamic rescaling: where each window was last (its rest pose before the first frame) and
+        // its scale; which entities have their text scale computed each frame.
+        var rescaleAt = rescaled.map { slotRest[$0.slot].t }
+        var rescaleFactor = [Double](repeating: 1, count: rescaled.count)
+        var textScaled = [Bool](repeating: false, count: rescaled.isEmpty ? 0 : entityCount)
+        for e in scaledText where !rescaled.isEmpty { textScaled[Int(e)] = true }
 
         let dt = 1 / frameRate
         let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite
@@ -573,6 +603,30 @@ public struct Simulator: Sendable {
                 for k in 0..<quatSlot.count {
                     slots[quatSlot[k]].q = (quatOut[4 * k], quatOut[4 * k + 1], quatOut[4 * k + 2], quatOut[4 * k + 3])
                 }
+                // Dynamic scale: a window or volume that has moved since the previous frame (or, in
+                // the first, from where it was placed) takes the metres per point of its distance
+                // from the eye now, and keeps them while it stays (hig-rules §2.4 A2, onPlacement).
+                for k in rescaled.indices {
+                    let t = slots[rescaled[k].slot].t
+                    if t.0 != rescaleAt[k].0 || t.1 != rescaleAt[k].1 || t.2 != rescaleAt[k].2 {
+                        rescaleAt[k] = t
+                        let f = scene.units.dynamicPointSize(atDistance: length(Vec3(t.0, t.1, t.2) - p)) / rescaled[k].metresPerPoint
+                        if f.isFinite, f > 0, f != rescaleFactor[k] {
+                            rescaleFactor[k] = f
+                            for m in rescaled[k].members {
+                                let e = Int(m)
+                                q.dynamicScale[e] = f
+                                // Text whose text scale is not computed each frame: its em scales here.
+                                if emMetres[e] > 0 && !textScaled[e] { emWorld[e] = TextScale.em(emMetres[e], scale: f) }
+                            }
+                        }
+                    }
+                    let f = rescaleFactor[k]
+                    if f != 1 {
+                        let sc = slots[rescaled[k].slot].s
+                        slots[rescaled[k].slot].s = (sc.0 * f, sc.1 * f, sc.2 * f)
+                    }
+                }
                 sm_compose_trs_indexed(slots, slotNode, &local, slots.count)
             }
 
@@ -598,7 +652,9 @@ public struct Simulator: Sendable {
                         let e = Int(scaledText[k])
                         guard i == 0 || entityMoves[e] else { continue }
                         let s = TextScale.upLength(w, node: Int(entityNode[e])) / scaledTextDivisor[k]
-                        q.textScale[e] = s
+                        // Its world em follows every scale above it; its text scale, which sizes its
+                        // points, leaves out dynamic scale's (points stay points).
+                        q.textScale[e] = s / q.dynamicScale[e]
                         if emMetres[e] > 0 { emWorld[e] = TextScale.em(emMetres[e], scale: s) }
                     }
                 }
@@ -690,4 +746,12 @@ public struct SimulationPhaseTimes: Sendable, Hashable {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
+}
+
+/// A window or volume that dynamic scale rescales when it moves: its animation slot, its metres
+/// per point as loaded, and the entities it holds (itself included).
+struct DynamicRescale: Sendable {
+    let slot: Int
+    let metresPerPoint: Double
+    let members: [Int32]
 }

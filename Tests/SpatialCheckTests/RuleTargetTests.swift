@@ -302,6 +302,38 @@ import SpatialModel
         #expect(vs.map(\.measured) == [4, 8, 8])
     }
 
+    @Test func stackedTabsOfATabBarAreNotComparedButTabsSideBySideAre() throws {
+        // The vertical tab bar: three 44 pt tabs 56 pt apart (12 pt gaps) stacked in one ornament,
+        // as the system draws them: no spacing finding. Two tabs side by side in the window (a strip
+        // the app laid out, x 100–144 and 156–200: centres 56 pt apart, gap 12 pt) are one spacing
+        // error, as two buttons would be. A tab 4 pt over the next one is still an overlap.
+        let vs = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5}
+                size: [600, 400]
+                elements:
+                  - {id: s1, role: tab, frame: [100, 20, 44, 44]}
+                  - {id: s2, role: tab, frame: [156, 20, 44, 44]}
+                children:
+                  - id: bar
+                    kind: window
+                    position: [-0.6, 0, 0.02]
+                    size: [68, 260]
+                    elements:
+                      - {id: t1, role: tab, frame: [12, 12, 44, 44]}
+                      - {id: t2, role: tab, frame: [12, 68, 44, 44]}
+                      - {id: t3, role: tab, frame: [12, 124, 44, 44]}
+                      - {id: t4, role: tab, frame: [12, 164, 44, 44]}
+            """).filter { $0.rule.hasPrefix("target-") }
+        #expect(vs.map(\.rule) == ["target-center-spacing", "target-no-overlap"])
+        #expect(vs.map(\.entities) == [["w/s1", "w/s2"], ["w/bar/t3", "w/bar/t4"]])
+        #expect(vs.map(\.measured) == [56, 4])
+    }
+
     /// A form whose two buttons touch (centres 44 pt apart, a spacing error) presents a sheet from
     /// t = 0.5 s (frame 45 at 90 Hz) to the end (frame 89) whose field lies over them.
     static let sheetScene = """

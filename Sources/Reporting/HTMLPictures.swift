@@ -108,7 +108,15 @@ struct PlanFrame {
         }
         // An environment (a 50 m space, a sky) is drawn but does not set the scale: the plan is
         // about where the viewer walks and the content around them.
-        for f in snapshot.footprints where f.kind != EntityKind.environment.rawValue { include(f.minX, f.minZ); include(f.maxX, f.maxZ) }
+        // A moving entity sets it where it is shown (its track), not where it rests.
+        let moving = Set(paths: snapshot.tracks.map(\.path))
+        for f in snapshot.footprints where f.kind != EntityKind.environment.rawValue && !moving.contains(path: f.path) {
+            include(f.minX, f.minZ); include(f.maxX, f.maxZ)
+        }
+        for t in snapshot.tracks {
+            for p in t.points { include(p.x, p.y) }
+            for pose in t.poses { for p in pose.outline { include(p.x, p.y) } }
+        }
         if !minX.isFinite { minX = -1; maxX = 1; minZ = -1; maxZ = 1 }
         // At least 2 m across, and a margin of 8 % (at least 0.3 m) around the content.
         let cx = (minX + maxX) / 2, cz = (minZ + maxZ) / 2
@@ -159,7 +167,34 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     }
     let f = PlanFrame(snapshot: snapshot, frames: scene.frames)
     let w = f.width, h = f.height
-    let legendH = 54.0
+    // Moving content (`SceneSnapshot.tracks`): a third row of the legend explains its markers.
+    var trackOf: [PathKey: Int] = [:]
+    for (k, t) in snapshot.tracks.enumerated() where trackOf[PathKey(t.path)] == nil { trackOf[PathKey(t.path)] = k }
+    let legendH = snapshot.tracks.isEmpty ? 54.0 : 76.0
+    func seconds(_ frame: Int) -> String { "t = \(plainNumber(scene.frameRate > 0 ? Double(frame) / scene.frameRate : 0)) s" }
+    /// The SVG shape of a box seen from above (an outline of x, z points; `fallback`: its extents
+    /// when the outline has fewer than 2) in colour `c`: faint and dashed, or solid.
+    func shape(_ outline: [SIMD2<Double>], fallback: (Double, Double, Double, Double), colour c: String, faint: Bool,
+               title: String) -> String {
+        let stroke = faint ? "stroke=\"\(c)\" stroke-opacity=\"0.6\" stroke-dasharray=\"4 3\"" : "stroke=\"\(c)\""
+        let fill = "fill=\"\(c)\" fill-opacity=\"\(faint ? "0.08" : "0.35")\" \(stroke)\(faint ? "" : " stroke-width=\"2\"")"
+        if outline.count >= 3 {
+            let points = outline.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
+            return "<polygon points=\"\(points)\" \(fill)>\(title)</polygon>\n"
+        } else if outline.count == 2 {
+            // A flat upright panel (a window) seen from above: a line.
+            let a = outline[0], b = outline[1]
+            return "<line x1=\"\(n(f.px(a.x)))\" y1=\"\(n(f.pz(a.y)))\" x2=\"\(n(f.px(b.x)))\" y2=\"\(n(f.pz(b.y)))\" \(stroke) stroke-width=\"4\" stroke-linecap=\"round\">\(title)</line>\n"
+        }
+        let (x0, x1, z0, z1) = fallback
+        let bw = max((x1 - x0) * f.scale, 2), bh = max((z1 - z0) * f.scale, 2)
+        return "<rect x=\"\(n(f.px(x0)))\" y=\"\(n(f.pz(z0)))\" width=\"\(n(bw))\" height=\"\(n(bh))\" \(fill)>\(title)</rect>\n"
+    }
+    /// The x/z extents of an outline (nil when empty).
+    func extents(_ outline: [SIMD2<Double>]) -> (Double, Double, Double, Double)? {
+        guard let p = outline.first else { return nil }
+        return outline.reduce((p.x, p.x, p.y, p.y)) { r, q in (min(r.0, q.x), max(r.1, q.x), min(r.2, q.y), max(r.3, q.y)) }
+    }
     var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h + legendH))\" viewBox=\"0 0 \(n(w)) \(n(h + legendH))\" role=\"img\" aria-label=\"top-down plan\" font-family=\"system-ui,sans-serif\">\n"
     out += "<title>Top-down plan of \(Escape.html(scene.path))</title>\n"
     // Grid: every scale-bar length.
@@ -183,10 +218,17 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         let a = severities[$0].map { 3 - $0.rank } ?? 0, b = severities[$1].map { 3 - $0.rank } ?? 0
         return a != b ? a < b : $0 < $1
     }
-    let ordered = order.map { snapshot.footprints[$0] }
+    var ordered = order.map { snapshot.footprints[$0] }
     for (fp, sev) in zip(ordered, order.map { severities[$0] }) {
         let c = severityColor(sev)
         let title = "<title>\(Escape.html(elidedPath(fp.path))) (\(Escape.html(fp.kind)))\(sev.map { ": worst finding \($0.rawValue)" } ?? "")</title>"
+        // A moving entity: faint and dashed where it is first shown (not where it rests before).
+        if let k = trackOf[PathKey(fp.path)], let start = snapshot.tracks[k].poses.first {
+            let startTitle = "<title>\(Escape.html(elidedPath(fp.path))) (\(Escape.html(fp.kind))) at its start, \(seconds(start.frame)) (it moves)\(sev.map { ": worst finding \($0.rawValue)" } ?? "")</title>"
+            out += shape(start.outline, fallback: extents(start.outline) ?? (fp.minX, fp.maxX, fp.minZ, fp.maxZ),
+                         colour: c, faint: true, title: startTitle)
+            continue
+        }
         if fp.outline.count >= 3 {
             let points = fp.outline.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
             out += "<polygon points=\"\(points)\" fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\" stroke-width=\"1.5\">\(title)</polygon>\n"
@@ -197,6 +239,44 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         } else {
             let bw = max((fp.maxX - fp.minX) * f.scale, 2), bh = max((fp.maxZ - fp.minZ) * f.scale, 2)
             out += "<rect x=\"\(n(f.px(fp.minX)))\" y=\"\(n(f.pz(fp.minZ)))\" width=\"\(n(bw))\" height=\"\(n(bh))\" fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\">\(title)</rect>\n"
+        }
+    }
+    // A moving entity is labelled at its start.
+    for (i, fp) in ordered.enumerated() {
+        guard let k = trackOf[PathKey(fp.path)], let start = snapshot.tracks[k].poses.first, let e = extents(start.outline) else { continue }
+        ordered[i].minX = e.0; ordered[i].maxX = e.1; ordered[i].minZ = e.2; ordered[i].maxZ = e.3
+    }
+    // Moving content: its path (dashed, a dot where it ends) and its box at the worst frame of each
+    // finding about it or its elements (the views' frames: at most `SceneSnapshot.maxViews`).
+    for t in snapshot.tracks {
+        guard t.points.count >= 2, let last = t.points.last, let firstFrame = t.frames.first, let lastFrame = t.frames.last else { continue }
+        let c = severityColor(worst[PathKey(t.path)])
+        let name = Escape.html(elidedPath(t.path))
+        // A point drawn where the one before it is drawn (the entity standing still) is left out.
+        var drawn: [String] = []
+        for p in t.points {
+            let text = "\(n(f.px(p.x))),\(n(f.pz(p.y)))"
+            if drawn.last != text { drawn.append(text) }
+        }
+        let points = drawn.joined(separator: " ")
+        out += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" stroke-linejoin=\"round\"><title>path of \(name), \(seconds(firstFrame))–\(plainNumber(scene.frameRate > 0 ? Double(lastFrame) / scene.frameRate : 0)) s</title></polyline>\n"
+        out += "<circle cx=\"\(n(f.px(last.x)))\" cy=\"\(n(f.pz(last.y)))\" r=\"3\" fill=\"\(c)\"><title>\(name) at \(seconds(lastFrame))</title></circle>\n"
+    }
+    var posesDrawn = Set<String>()
+    for severity in Severity.allCases where !snapshot.tracks.isEmpty {  // errors first, each in report order
+        for v in scene.violations where v.severity == severity {
+            guard posesDrawn.count < 200 else { break }
+            for entity in v.entities {
+                // The entity's own track, or its nearest moving ancestor's.
+                let parts = entity.split(separator: "/")
+                guard let k = (1...max(parts.count, 1)).reversed().lazy
+                        .compactMap({ trackOf[PathKey(parts.prefix($0).joined(separator: "/"))] }).first,
+                      let pose = snapshot.tracks[k].poses.first(where: { $0.frame == v.worstFrame }),
+                      let e = extents(pose.outline), posesDrawn.insert("\(k) \(pose.frame)").inserted else { continue }
+                let t = snapshot.tracks[k], c = severityColor(worst[PathKey(t.path)])
+                let title = "<title>\(Escape.html(elidedPath(t.path))) at frame \(pose.frame) (\(seconds(pose.frame))), worst frame of \(Escape.html(v.rule))</title>"
+                out += shape(pose.outline, fallback: e, colour: c, faint: false, title: title)
+            }
         }
     }
     // Labels: marked entities first, then top-level ones; skipped where they would overlap.
@@ -262,7 +342,15 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         out += "<rect x=\"\(n(lx))\" y=\"\(n(ly2 - 9))\" width=\"10\" height=\"10\" fill=\"\(severityColor(sev))\" fill-opacity=\"0.3\" stroke=\"\(severityColor(sev))\"/><text x=\"\(n(lx + 14))\" y=\"\(n(ly2))\">\(name)</text>"
         lx += name == "no finding" ? 70 : Double(name.count) * 6 + 24
     }
-    out += "<text x=\"\(n(lx + 4))\" y=\"\(n(ly2))\" fill=\"#5b5e66\">entities by worst finding</text></g>\n"
+    out += "<text x=\"\(n(lx + 4))\" y=\"\(n(ly2))\" fill=\"#5b5e66\">entities by worst finding</text>"
+    if !snapshot.tracks.isEmpty {
+        // Moving content: its path and end, its box where it is first shown, at a worst frame.
+        let ly3 = h + 60
+        out += "<path d=\"M8 \(n(ly3 - 3))h22\" stroke=\"#5b5e66\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/><circle cx=\"32\" cy=\"\(n(ly3 - 3))\" r=\"3\" fill=\"#5b5e66\"/><text x=\"40\" y=\"\(n(ly3))\">moving content's path, end</text>"
+        out += "<rect x=\"196\" y=\"\(n(ly3 - 9))\" width=\"10\" height=\"10\" fill=\"#5b5e66\" fill-opacity=\"0.08\" stroke=\"#5b5e66\" stroke-opacity=\"0.6\" stroke-dasharray=\"4 3\"/><text x=\"210\" y=\"\(n(ly3))\">at its start</text>"
+        out += "<rect x=\"290\" y=\"\(n(ly3 - 9))\" width=\"10\" height=\"10\" fill=\"#5b5e66\" fill-opacity=\"0.35\" stroke=\"#5b5e66\" stroke-width=\"2\"/><text x=\"304\" y=\"\(n(ly3))\">at a finding's worst frame</text>"
+    }
+    out += "</g>\n"
     out += "</svg>\n"
     return out
 }

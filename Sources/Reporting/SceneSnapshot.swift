@@ -77,6 +77,30 @@ public struct SceneSnapshot: Sendable {
             }
         }
     }
+    /// Where a moving entity (a window, volume or model whose box moves during the run) is over the
+    /// run, seen from above, for the plan: its centre (x, z) at the frames of the viewer path while
+    /// it is shown (and at the frames of its poses), and its box seen from above (`poses`) at the
+    /// first frame it is shown and at the worst frames of the findings about it or its elements
+    /// (at most 200 frames). At most `maxTracks` tracks, the entities the findings name first.
+    public struct Track: Sendable {
+        public var path: String
+        public var frames: [Int]
+        public var points: [SIMD2<Double>]
+        public var poses: [Pose]
+        public init(path: String, frames: [Int], points: [SIMD2<Double>], poses: [Pose]) {
+            self.path = path; self.frames = frames; self.points = points; self.poses = poses
+        }
+    }
+    /// An entity's box seen from above at one frame: the outline of its corners (x, z), as
+    /// `Footprint.outline`.
+    public struct Pose: Sendable {
+        public var frame: Int
+        public var outline: [SIMD2<Double>]
+        public init(frame: Int, outline: [SIMD2<Double>]) { self.frame = frame; self.outline = outline }
+    }
+    /// The most moving entities the plan draws the path of.
+    public static let maxTracks = 12
+
     /// A scene event (show, hide, immersion, recenter) at its frame.
     public struct Event: Sendable {
         public var frame: Int
@@ -104,6 +128,9 @@ public struct SceneSnapshot: Sendable {
     public var events: [Event]
     /// The 3D replay's data, when captured (`ValidateOptions.replay`); `json()` writes it as `replay`.
     public var replay: ReplayData?
+    /// The moving entities' tracks (none in a scene where nothing moves); `json()` writes them as
+    /// `tracks` only when there are some, so a static scene's geometry is what it was before them.
+    public var tracks: [Track] = []
 
     public init(viewerPath: [SIMD2<Double>], pathFrames: [Int] = [], boundaryOrigins: [SIMD2<Double>], boundaryRadius: Double = 1.5,
                 fadeRadius: Double = 1.2, footprints: [Footprint], fieldOfView: SIMD2<Double>, views: [Int: View],
@@ -234,6 +261,11 @@ extension SceneSnapshot {
         // A replay over `ReplayData.maxValues` (only from a hostile saved report) is left out.
         var replayEntry: [(String, JSON)] = []
         if let r = replay, r.valueCount <= ReplayData.maxValues, let j = Self.replayJSON(r) { replayEntry = [("replay", j)] }
+        let trackEntry: [(String, JSON)] = tracks.isEmpty ? [] : [("tracks", .array(tracks.map { t in
+            .object([("path", .string(t.path)), ("frames", .array(t.frames.map(JSON.int))),
+                     ("points", .array(t.points.map(Self.point))),
+                     ("poses", .array(t.poses.map { .object([("frame", .int($0.frame)), ("outline", .array($0.outline.map(Self.point)))]) }))])
+        }))]
         return .object([
             ("viewerPath", .array(viewerPath.map(Self.point))),
             ("pathFrames", .array(pathFrames.map(JSON.int))),
@@ -263,7 +295,7 @@ extension SceneSnapshot {
             ("events", .array(events.map { e in
                 .object([("frame", .int(e.frame)), ("time", Self.num(e.time)), ("kind", .string(e.kind)), ("detail", .string(e.detail))])
             })),
-        ] + replayEntry)
+        ] + trackEntry + replayEntry)
     }
 
     /// The replay's compact JSON as a value of the report's tree (object keys sorted).
@@ -339,11 +371,25 @@ extension SceneSnapshot {
             return Event(frame: f, time: d(e["time"]) ?? 0, kind: k, detail: e["detail"] as? String ?? "")
         }
         let replay = o["replay"].flatMap { ReplayData(json: $0) }
+        // Each list capped: a track's points at twice the path's cap, its poses at 200 worst frames and its start.
+        let tracks = list("tracks", cap: Self.maxTracks).compactMap { x -> Track? in
+            guard let t = x as? [String: Any], let p = t["path"] as? String else { return nil }
+            let fs = ((t["frames"] as? [Any]) ?? []).prefix(2 * Self.maxSeriesPoints).map { i($0) }
+            let ps = ((t["points"] as? [Any]) ?? []).prefix(2 * Self.maxSeriesPoints).map { pt($0) }
+            var frames: [Int] = [], points: [SIMD2<Double>] = []
+            for (f, q) in zip(fs, ps) { if let f, let q { frames.append(f); points.append(q) } }
+            let poses = ((t["poses"] as? [Any]) ?? []).prefix(201).compactMap { y -> Pose? in
+                guard let o = y as? [String: Any], let f = i(o["frame"]) else { return nil }
+                return Pose(frame: f, outline: ((o["outline"] as? [Any]) ?? []).prefix(16).compactMap(pt))
+            }
+            return Track(path: p, frames: frames, points: points, poses: poses)
+        }
         self.init(viewerPath: path, pathFrames: frames.count == path.count ? frames : [],
                   boundaryOrigins: list("boundaryOrigins", cap: 1000).compactMap(pt),
                   boundaryRadius: d(o["boundaryRadius"]) ?? 1.5, fadeRadius: d(o["fadeRadius"]) ?? 1.2,
                   footprints: footprints, fieldOfView: fov, views: views, series: series, events: events)
         self.replay = replay
+        self.tracks = tracks
     }
 }
 

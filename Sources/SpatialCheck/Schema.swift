@@ -379,6 +379,12 @@ enum SchemaBuilder {
             ("events", array(obj([("frame", integer(minimum: 0)), ("time", number()),
                                   ("kind", enumeration(["show", "hide", "immersion", "recenter"])), ("detail", string())],
                                  required: ["frame", "kind"]))),
+            ("tracks", array(obj([("path", string()), ("frames", array(integer(minimum: 0), "frame of each point")),
+                                  ("points", array(xz, "the entity's centre while it is shown, at the viewerPath frames, the first frame it is shown and the worst frames of the findings about it")),
+                                  ("poses", array(obj([("frame", integer(minimum: 0)), ("outline", array(xz, "the box seen from above"))],
+                                                      required: ["frame", "outline"]), "its box at the first frame it is shown and at the worst frames of the findings about it or its elements"))],
+                                 required: ["path", "frames", "points", "poses"]),
+                             "only when something moves: at most 12 moving windows, volumes and models, those the findings name first")),
         ], description: "what the HTML report draws (validate --with-geometry only)")
         var baselineCounts: [(String, JSON)] = BaselineStatus.allCases.map { ($0.rawValue, integer(minimum: 0)) }
         baselineCounts.append(("fixedViolations", array(obj([("scene", string()), ("rule", enumeration(RuleCatalog.allRuleIDs)),

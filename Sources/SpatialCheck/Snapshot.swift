@@ -2,6 +2,7 @@ import Foundation
 import SpatialModel
 import Simulation
 import Reporting
+import Rules
 
 extension SpatialCheck {
     /// A per-frame quantity the timeline plots against a violation's threshold.
@@ -14,8 +15,10 @@ extension SpatialCheck {
     /// What to capture for a scene's violations: the frames to draw views at (each fold group's
     /// first worst frame, errors first, at most `SceneSnapshot.maxViews`), the entities to mark in
     /// each of those views (all members of the groups drawn there), and the series to record.
+    /// `worst`: the entities of each violation at its worst frame (errors first, at most 200
+    /// frames, as the plan marks the viewer at most 200 times), where the plan draws moving content.
     static func snapshotPlan(scene: Scene, violations: [ReportViolation])
-        -> (frames: Set<Int>, marked: [Int: Set<PathKey>], series: [SeriesRequest]) {
+        -> (frames: Set<Int>, marked: [Int: Set<PathKey>], series: [SeriesRequest], worst: [Int: Set<PathKey>]) {
         let groups = foldViolations(violations).enumerated().sorted {
             $0.element.severity != $1.element.severity ? $0.element.severity < $1.element.severity : $0.offset < $1.offset
         }.map(\.element)
@@ -36,7 +39,13 @@ extension SpatialCheck {
             if q != "boundary" && r.entity == nil { continue }
             if !series.contains(r) && series.count < SceneSnapshot.maxSeries { series.append(r) }
         }
-        return (frames, marked, series)
+        var worst: [Int: Set<PathKey>] = [:]
+        for severity in Severity.allCases {
+            for v in violations where v.severity == severity && (worst[v.worstFrame] != nil || worst.count < 200) {
+                for e in v.entities { worst[v.worstFrame, default: []].insert(PathKey(e)) }
+            }
+        }
+        return (frames, marked, series, worst)
     }
 
     /// Replays a scene to capture what the HTML report draws: the viewer path, boundary origins,
@@ -48,7 +57,8 @@ extension SpatialCheck {
     /// path, series and replay show the frames checked (the 100,000-entity scene that stops after
     /// frame 0 spent 30 s of its HTML report simulating its other 2,497 frames again).
     static func captureSnapshot(scene: Scene, options: SimulationOptions, frames wanted: Set<Int>,
-                                marked: [Int: Set<PathKey>] = [:], series requests: [SeriesRequest] = [],
+                                marked: [Int: Set<PathKey>] = [:], worst: [Int: Set<PathKey>] = [:],
+                                series requests: [SeriesRequest] = [],
                                 replayOf violations: [ReportViolation]? = nil, through last: Int? = nil) -> SceneSnapshot {
         let simulator = Simulator(scene: scene, options: options)
         var recording = violations == nil ? nil : ReplayRecording(scene: scene)
@@ -63,6 +73,44 @@ extension SpatialCheck {
         var seriesFrames: [[Int]] = Array(repeating: [], count: requests.count)
         var seriesValues: [[Double]] = Array(repeating: [], count: requests.count)
         var sawBoundary = false
+        // Moving content's tracks: chosen at frame 0 among the entities the plan draws a footprint
+        // of whose box can move (`canMove`), those the findings name (or name a child of) first,
+        // then in scene order; `4 × maxTracks` candidates, of which the first `maxTracks` that
+        // move are kept. Each records its centre at the path's frames and its box (`poses`) where
+        // it is first shown and at the worst frames of the findings about it (`worst`). Bounded
+        // whatever the scene: candidates × (path samples + 200 worst frames + 1).
+        var trackEntities: [Int] = []
+        var trackFrames: [[Int]] = [], trackPoints: [[SIMD2<Double>]] = [], trackPoses: [[SceneSnapshot.Pose]] = []
+        var trackShown: [Bool] = []
+        func hasFootprint(_ e: Entity) -> Bool { e.kind != .element && e.kind != .node && !e.restWorldBounds.isEmpty }
+        /// `paths` and their ancestors' paths.
+        func withAncestors(_ paths: Set<PathKey>) -> Set<PathKey> {
+            var out = Set<PathKey>()
+            for m in paths {
+                let parts = m.path.split(separator: "/")
+                for k in 1...max(parts.count, 1) { out.insert(PathKey(parts.prefix(k).joined(separator: "/"))) }
+            }
+            return out
+        }
+        /// Per frame of `worst`: the entities named there and their ancestors (a track's box is
+        /// recorded where a finding about it or one of its elements is worst).
+        let worstHere = worst.mapValues(withAncestors)
+        func chooseTracks(_ q: borrowing FrameQuantities) {
+            var named = Set<PathKey>()
+            for set in marked.values { named.formUnion(withAncestors(set)) }
+            for set in worstHere.values { named.formUnion(set) }
+            let cap = 4 * SceneSnapshot.maxTracks
+            var first: [Int] = [], rest: [Int] = []
+            for e in 0..<min(q.entityCount, scene.entities.count) where first.count < cap {
+                guard q.canMove.isEmpty || (e < q.canMove.count && q.canMove[e]), hasFootprint(scene.entities[e]) else { continue }
+                if named.contains(path: scene.entities[e].path) { first.append(e) } else if rest.count < cap { rest.append(e) }
+            }
+            trackEntities = Array((first + rest).prefix(cap))
+            trackFrames = Array(repeating: [], count: trackEntities.count)
+            trackPoints = Array(repeating: [], count: trackEntities.count)
+            trackPoses = Array(repeating: [], count: trackEntities.count)
+            trackShown = Array(repeating: false, count: trackEntities.count)
+        }
         /// The frame's view for the page's pictures: each visible box's extent in azimuth and
         /// elevation around the head, the neighbourhood of the marked entities.
         func view(_ q: borrowing FrameQuantities) -> SceneSnapshot.View {
@@ -115,8 +163,21 @@ extension SpatialCheck {
                 for e in 0..<min(q.entityCount, outlines.count) {
                     outlines[e] = convexHull(q.boxCorners(e).map { SIMD2($0.x, $0.z) })
                 }
+                chooseTracks(q)
             }
             let sample = q.frame % step == 0 || q.frame == count - 1
+            let namedHere = worstHere[q.frame]
+            for (k, e) in trackEntities.enumerated() where e < q.entityCount && q.visible[e] {
+                let firstShown = !trackShown[k]
+                trackShown[k] = true
+                let pose = firstShown || namedHere?.contains(path: scene.entities[e].path) == true
+                guard sample || pose else { continue }
+                trackFrames[k].append(q.frame)
+                trackPoints[k].append(SIMD2(q.center[e].x, q.center[e].z))
+                if pose {
+                    trackPoses[k].append(.init(frame: q.frame, outline: convexHull(q.boxCorners(e).map { SIMD2($0.x, $0.z) })))
+                }
+            }
             if sample {
                 path.append(SIMD2(q.headPosition.x, q.headPosition.z))
                 pathFrames.append(q.frame)
@@ -157,6 +218,14 @@ extension SpatialCheck {
         var snapshot = SceneSnapshot(viewerPath: path, pathFrames: pathFrames, boundaryOrigins: origins, footprints: footprints,
                                      fieldOfView: simulator.fieldOfView, views: views, series: series,
                                      events: events(of: scene, frameRate: simulator.frameRate, frames: simulator.frameCount))
+        // The tracks of the entities that moved (their centre more than a millimetre from where it
+        // was first shown), at most `maxTracks`, in the order chosen.
+        for (k, e) in trackEntities.enumerated() where snapshot.tracks.count < SceneSnapshot.maxTracks {
+            guard let start = trackPoints[k].first,
+                  trackPoints[k].contains(where: { p in ((p - start) * (p - start)).sum() > 1e-6 }) else { continue }
+            snapshot.tracks.append(.init(path: scene.entities[e].path, frames: trackFrames[k], points: trackPoints[k],
+                                         poses: trackPoses[k]))
+        }
         if let recording, let violations {
             snapshot.replay = recording.finish(scene: scene, simulator: simulator, violations: violations, frames: count)
         }

@@ -393,7 +393,7 @@ extension SpatialCheck {
         let plan = snapshotPlan(scene: scene, violations: violations)
         // One more run of the simulation captures both the pictures' geometry and the replay.
         let snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
-                                   marked: plan.marked, series: plan.series, replayOf: replay ? violations : nil,
+                                   marked: plan.marked, worst: plan.worst, series: plan.series, replayOf: replay ? violations : nil,
                                    through: stopped?.afterFrame)
         // Kept as a saved report would give it back, so the page is the same either way.
         return CheckedScene(report: report, snapshot: snap.quantized(), messages: messages, ignored: engine.ignoredCounts)

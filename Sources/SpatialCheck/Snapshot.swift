@@ -83,6 +83,8 @@ extension SpatialCheck {
         var trackFrames: [[Int]] = [], trackPoints: [[SIMD2<Double>]] = [], trackPoses: [[SceneSnapshot.Pose]] = []
         var trackShown: [Bool] = []
         func hasFootprint(_ e: Entity) -> Bool { e.kind != .element && e.kind != .node && !e.restWorldBounds.isEmpty }
+        // Content anchored to the head or hand goes where the viewer goes: its path would repeat
+        // the viewer's, so it gets no track (world-anchored content only).
         /// `paths` and their ancestors' paths.
         func withAncestors(_ paths: Set<PathKey>) -> Set<PathKey> {
             var out = Set<PathKey>()
@@ -102,7 +104,8 @@ extension SpatialCheck {
             let cap = 4 * SceneSnapshot.maxTracks
             var first: [Int] = [], rest: [Int] = []
             for e in 0..<min(q.entityCount, scene.entities.count) where first.count < cap {
-                guard q.canMove.isEmpty || (e < q.canMove.count && q.canMove[e]), hasFootprint(scene.entities[e]) else { continue }
+                guard q.canMove.isEmpty || (e < q.canMove.count && q.canMove[e]), scene.entities[e].anchor == .world,
+                      hasFootprint(scene.entities[e]) else { continue }
                 if named.contains(path: scene.entities[e].path) { first.append(e) } else if rest.count < cap { rest.append(e) }
             }
             trackEntities = Array((first + rest).prefix(cap))

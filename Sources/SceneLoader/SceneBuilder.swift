@@ -1366,8 +1366,22 @@ final class SceneBuilder {
         let how = p.hasPrefix("/") ? "is an absolute path outside" : "resolves (after '..' and symbolic links) outside"
         refusedAssets[real] = (r.diagnostics.count, [], 0)
         r.error(loc, "asset '\(quoted(p, limit: 200))' \(how) the project root; assets must be inside it",
-                hint: "the project root is the folder of .spatialcheck.yaml, else the git work tree, else the scene's folder: move the asset into it, or pass --allow-external-assets if the scene is trusted")
+                hint: Self.outsideRootHint(root: root, explicit: options.confinementRoot != nil, asset: real))
         return false
+    }
+
+    /// The hint of an asset outside the confinement root: which folder the root is and why (a
+    /// nearer `.spatialcheck.yaml` makes its folder the root: s27 F6), and what to do: `--root` with
+    /// the nearest wider project root that holds the asset, or moving the asset.
+    static func outsideRootHint(root: String, explicit: Bool, asset real: String) -> String {
+        let shown = ProjectRoot.display(root)
+        var hint = "the project root is \(shown) (\(ProjectRoot.reason(for: root, explicit: explicit))): "
+        if let wider = ProjectRoot.widerRoot(above: root, containing: real) {
+            hint += "pass --root \(ProjectRoot.display(wider)) (\(ProjectRoot.reason(for: wider, explicit: false))) to load assets from anywhere under it, or move the asset into \(shown)"
+        } else {
+            hint += "move the asset into it, or pass --root DIR with a folder that holds both the scene and the asset"
+        }
+        return hint + "; --allow-external-assets turns the check off for a trusted scene"
     }
 
     /// The refused assets' errors name the other lines that use the same asset.

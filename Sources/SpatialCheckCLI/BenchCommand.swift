@@ -41,6 +41,7 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("max-tracked"), parsing: .unconditional,
             help: "validate's limit on the distinct violations one scene may track (default \(WorkBudget.defaultTrackedViolations); 0 = no limit; about 1 KB of memory each): a run that reaches it stops after that frame and says so.")
     var maxTracked = WorkBudget.defaultTrackedViolations
+    @Option(help: rootAssetsHelp) var root: String?
     @Option(help: "A saved `bench --format json` result of the same scene: compare the median ns per entity-frame with it.")
     var baseline: String?
     @Option(name: .customLong("max-regression"),
@@ -69,7 +70,7 @@ struct Bench: ParsableCommand {
         // The configuration and degrees per point exactly as validate resolves them.
         do {
             (options.configuration, options.load) = try SpatialCheck.resolveSettings(
-                configPath: config, load: LoadOptions(pointAngle: pointAngle))
+                configPath: config, load: LoadOptions(pointAngle: pointAngle, confinementRoot: SpatialCheck.confinementRoot(root)))
         } catch {
             try finish(.failure(error.diagnostics), output: nil)
         }

@@ -730,14 +730,15 @@ final class SceneBuilder {
         var kind: FileKind?
         if let kn = m.require("kind", in: "an entity", reader: r,
                               hint: "kind is one of " + Reader.quoteList(FileKind.allCases.map(\.rawValue))) {
-            kind = r.enumValue(kn, "'kind' of an entity", FileKind.self)
+            kind = r.enumValue(kn, "'kind' of an entity", FileKind.self, hints: Self.kindHints)
         }
         let idInfo = parseId(m, "an entity")
         let id = idInfo?.0 ?? "entity\(entities.count)"
         let what = "\(kind?.rawValue ?? "entity") '\(id)'"
         // Keys.
         if let kind {
-            m.checkKeys(allowedKeys[kind] ?? commonKeys, in: what, reader: r, elsewhere: elsewhereKeys[kind] ?? [:])
+            m.checkKeys(allowedKeys[kind] ?? commonKeys, in: what, reader: r, elsewhere: elsewhereKeys[kind] ?? [:],
+                        hints: kind == .model || kind == .environment ? Self.assetFactHints : [:])
         } else {
             let all = commonKeys + Set(kindKeys.values.flatMap { $0 }).sorted()
             m.checkKeys(all, in: what, reader: r)
@@ -1304,7 +1305,12 @@ final class SceneBuilder {
         for name in ["segmented", "segmentedcontrol", "segmentedpicker"] { hints[name] = segmented }
         hints["popover"] = popover
         for name in ["contextmenu", "popupmenu"] { hints[name] = contextMenu }
-        for name in ["menuitem", "listrow", "listitem", "tablerow", "formrow", "cell"] { hints[name] = row }
+        for name in ["menuitem", "listrow", "listitem", "tablerow", "formrow"] { hints[name] = row }
+        // s27 F8: a grid's cells are not rows (only vertically stacked rows are spaced by the system).
+        for name in ["cell", "gridcell", "tablecell", "spreadsheetcell"] {
+            hints[name] = "a cell of a grid or spreadsheet is a 'button' (role: button) when people tap or select it, a 'textField' (role: textField) when they edit it; only the rows of a vertical list are role: row"
+        }
+        hints["tooltip"] = "a tooltip is a 'text' element (role: text) that starts hidden (visible: false) and is shown and hidden with events (show / hide at the times it appears; see Events in the scene format)"
         for name in ["switch", "checkbox"] { hints[name] = toggle }
         for name in ["dialog", "actionsheet", "confirmationdialog"] {
             hints[name] = "an alert or confirmation dialog is 'alert' (role: alert), a sheet 'sheet'; or a child window with presentation: alert / sheet"
@@ -1312,6 +1318,17 @@ final class SceneBuilder {
         hints["label"] = "a static label is 'text' (role: text); give a control's label as its label key"
         return hints
     }()
+
+    /// Names that are no entity kind, lower-cased, and how the format models them (s27 F8).
+    static let kindHints: [String: String] = [
+        "ornament": "there is no ornament kind: model an ornament as a child window (kind: window) of the window or volume it belongs to, placed at its edge (see Ornaments in the scene format)",
+    ]
+
+    /// Element keys written on a model or environment (s27 F8): facts about input on an asset are
+    /// given per asset node in `annotations`.
+    static let assetFactHints: [String: String] = Dictionary(uniqueKeysWithValues: ["hoverEffect", "hitRegion", "interaction", "accessibilityLabel"].map { key in
+        (key, "facts about an asset's input go in its annotations, per asset node: annotations: [{nodes: \"**\", \(key): …}] (see Annotations in the scene format)")
+    })
 
     /// `ElementRole(rawValue:)` of a scalar whose text is a role's name (compared as `==` does,
     /// after the lengths); nil for anything else, which `Reader.enumValue` then reads or reports.

@@ -249,14 +249,18 @@ struct YMap {
 
     /// Reports every key not in `allowed`. `elsewhere` maps keys that are valid in other contexts to
     /// an explanation ("applies to window, volume").
-    func checkKeys(_ allowed: [String], in what: @autoclosure () -> String, reader: Reader, elsewhere: [String: String] = [:]) {
+    /// `hints` maps keys people write here by mistake to what to do instead (replacing "did you mean").
+    func checkKeys(_ allowed: [String], in what: @autoclosure () -> String, reader: Reader, elsewhere: [String: String] = [:],
+                   hints: [String: String] = [:]) {
         for p in pairs where !Self.isAllowed(p, in: allowed) {
             if let other = elsewhere[p.key] {
                 reader.error(p.keyLoc, "'\(quoted(p.key))' is not a key of \(what()); it \(other)")
                 continue
             }
             let hint: String
-            if let m = reader.suggest(p.key, in: allowed) {
+            if let given = hints[p.key] {
+                hint = given
+            } else if let m = reader.suggest(p.key, in: allowed) {
                 hint = "did you mean '\(m)'?"
             } else if reader.firstUnknown(p.key, allowed: allowed) {
                 hint = "valid keys: " + Reader.quoteList(allowed, limit: 40)

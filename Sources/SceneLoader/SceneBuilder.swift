@@ -730,14 +730,15 @@ final class SceneBuilder {
         var kind: FileKind?
         if let kn = m.require("kind", in: "an entity", reader: r,
                               hint: "kind is one of " + Reader.quoteList(FileKind.allCases.map(\.rawValue))) {
-            kind = r.enumValue(kn, "'kind' of an entity", FileKind.self)
+            kind = r.enumValue(kn, "'kind' of an entity", FileKind.self, hints: Self.kindHints)
         }
         let idInfo = parseId(m, "an entity")
         let id = idInfo?.0 ?? "entity\(entities.count)"
         let what = "\(kind?.rawValue ?? "entity") '\(id)'"
         // Keys.
         if let kind {
-            m.checkKeys(allowedKeys[kind] ?? commonKeys, in: what, reader: r, elsewhere: elsewhereKeys[kind] ?? [:])
+            m.checkKeys(allowedKeys[kind] ?? commonKeys, in: what, reader: r, elsewhere: elsewhereKeys[kind] ?? [:],
+                        hints: kind == .model || kind == .environment ? Self.assetFactHints : [:])
         } else {
             let all = commonKeys + Set(kindKeys.values.flatMap { $0 }).sorted()
             m.checkKeys(all, in: what, reader: r)
@@ -1313,7 +1314,12 @@ final class SceneBuilder {
         for name in ["segmented", "segmentedcontrol", "segmentedpicker"] { hints[name] = segmented }
         hints["popover"] = popover
         for name in ["contextmenu", "popupmenu"] { hints[name] = contextMenu }
-        for name in ["menuitem", "listrow", "listitem", "tablerow", "formrow", "cell"] { hints[name] = row }
+        for name in ["menuitem", "listrow", "listitem", "tablerow", "formrow"] { hints[name] = row }
+        // s27 F8: a grid's cells are not rows (only vertically stacked rows are spaced by the system).
+        for name in ["cell", "gridcell", "tablecell", "spreadsheetcell"] {
+            hints[name] = "a cell of a grid or spreadsheet is a 'button' (role: button) when people tap or select it, a 'textField' (role: textField) when they edit it; only the rows of a vertical list are role: row"
+        }
+        hints["tooltip"] = "a tooltip is a 'text' element (role: text) that starts hidden (visible: false) and is shown and hidden with events (show / hide at the times it appears; see Events in the scene format)"
         for name in ["switch", "checkbox"] { hints[name] = toggle }
         for name in ["dialog", "actionsheet", "confirmationdialog"] {
             hints[name] = "an alert or confirmation dialog is 'alert' (role: alert), a sheet 'sheet'; or a child window with presentation: alert / sheet"
@@ -1321,6 +1327,17 @@ final class SceneBuilder {
         hints["label"] = "a static label is 'text' (role: text); give a control's label as its label key"
         return hints
     }()
+
+    /// Names that are no entity kind, lower-cased, and how the format models them (s27 F8).
+    static let kindHints: [String: String] = [
+        "ornament": "there is no ornament kind: model an ornament as a child window (kind: window) of the window or volume it belongs to, placed at its edge (see Ornaments in the scene format)",
+    ]
+
+    /// Element keys written on a model or environment (s27 F8): facts about input on an asset are
+    /// given per asset node in `annotations`.
+    static let assetFactHints: [String: String] = Dictionary(uniqueKeysWithValues: ["hoverEffect", "hitRegion", "interaction", "accessibilityLabel"].map { key in
+        (key, "facts about an asset's input go in its annotations, per asset node: annotations: [{nodes: \"**\", \(key): …}] (see Annotations in the scene format)")
+    })
 
     /// `ElementRole(rawValue:)` of a scalar whose text is a role's name (compared as `==` does,
     /// after the lengths); nil for anything else, which `Reader.enumValue` then reads or reports.
@@ -1375,8 +1392,22 @@ final class SceneBuilder {
         let how = p.hasPrefix("/") ? "is an absolute path outside" : "resolves (after '..' and symbolic links) outside"
         refusedAssets[real] = (r.diagnostics.count, [], 0)
         r.error(loc, "asset '\(quoted(p, limit: 200))' \(how) the project root; assets must be inside it",
-                hint: "the project root is the folder of .spatialcheck.yaml, else the git work tree, else the scene's folder: move the asset into it, or pass --allow-external-assets if the scene is trusted")
+                hint: Self.outsideRootHint(root: root, explicit: options.confinementRoot != nil, asset: real))
         return false
+    }
+
+    /// The hint of an asset outside the confinement root: which folder the root is and why (a
+    /// nearer `.spatialcheck.yaml` makes its folder the root: s27 F6), and what to do: `--root` with
+    /// the nearest wider project root that holds the asset, or moving the asset.
+    static func outsideRootHint(root: String, explicit: Bool, asset real: String) -> String {
+        let shown = ProjectRoot.display(root)
+        var hint = "the project root is \(shown) (\(ProjectRoot.reason(for: root, explicit: explicit))): "
+        if let wider = ProjectRoot.widerRoot(above: root, containing: real) {
+            hint += "pass --root \(ProjectRoot.display(wider)) (\(ProjectRoot.reason(for: wider, explicit: false))) to load assets from anywhere under it, or move the asset into \(shown)"
+        } else {
+            hint += "move the asset into it, or pass --root DIR with a folder that holds both the scene and the asset"
+        }
+        return hint + "; --allow-external-assets turns the check off for a trusted scene"
     }
 
     /// The refused assets' errors name the other lines that use the same asset.

@@ -109,18 +109,38 @@ extension SpatialCheck {
         public var scene: String
         public var entities: Int
         public var nanosecondsPerEntityFrame: Double
-        public init(path: String, scene: String, entities: Int, nanosecondsPerEntityFrame: Double) {
+        /// The frames the baseline simulated (`frames`), nil when it does not say.
+        public var frames: Int?
+        /// True when the baseline's run stopped early (`stoppedAfterFrame`): its `frames` are then
+        /// fewer than its `--frames` were.
+        public var stoppedEarly = false
+        public init(path: String, scene: String, entities: Int, nanosecondsPerEntityFrame: Double,
+                    frames: Int? = nil, stoppedEarly: Bool = false) {
             self.path = path; self.scene = scene; self.entities = entities
             self.nanosecondsPerEntityFrame = nanosecondsPerEntityFrame
+            self.frames = frames; self.stoppedEarly = stoppedEarly
+        }
+
+        /// The name a new bench baseline is suggested under, beside `path`, never `path` itself
+        /// (s27 F7: the hint for a validate baseline passed by mistake suggested overwriting it).
+        static func newName(beside path: String) -> String {
+            let folder = (path as NSString).deletingLastPathComponent
+            let name = (path as NSString).lastPathComponent == "perf-baseline.json" ? "perf-bench.json" : "perf-baseline.json"
+            return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
         }
 
         /// Reads a `spatialcheck-bench/1` document: the median ns per entity-frame of its runs
         /// (`repeat`), else its `nanosecondsPerEntityFrame`; with `clock: .cpu` the same of its CPU
         /// time (`medianCpuNanosecondsPerEntityFrame`, else `cpuNanosecondsPerEntityFrame`).
         public static func parse(_ data: Data, path: String, clock: BenchClock = .wall) throws(Diagnostic) -> BenchBaseline {
-            let hint = "write one with `spatialcheck bench SCENE --repeat 5 --format json --output \(path)`"
+            let hint = "write one under a new name with `spatialcheck bench SCENE --repeat 5 --format json --output \(newName(beside: path))`"
             guard let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
                   obj["format"] as? String == "spatialcheck-bench/1" else {
+                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+                if let format = object?["format"] as? String, format == "spatialcheck-report/1" {
+                    throw Diagnostic(file: path, message: "not a spatialcheck bench result (format spatialcheck-bench/1): it is a validate report (spatialcheck-report/1), such as a validate --baseline",
+                                     hint: "keep it for validate, and \(hint)")
+                }
                 throw Diagnostic(file: path, message: "not a spatialcheck bench result (format spatialcheck-bench/1)", hint: hint)
             }
             let (medianKey, key) = clock == .cpu
@@ -132,9 +152,51 @@ extension SpatialCheck {
                                  hint: clock == .cpu ? "results of older versions have no CPU time; \(hint)" : hint)
             }
             let entities = (obj["entities"] as? NSNumber)?.doubleValue ?? 0
+            let frames = (obj["frames"] as? NSNumber)?.doubleValue
             return BenchBaseline(path: path, scene: obj["scene"] as? String ?? "?",
                                  entities: entities.isFinite && abs(entities) < 1e15 ? Int(entities) : 0,
-                                 nanosecondsPerEntityFrame: ns)
+                                 nanosecondsPerEntityFrame: ns,
+                                 frames: frames.flatMap { $0.isFinite && $0 >= 0 && $0 < 1e15 ? Int($0) : nil },
+                                 stoppedEarly: obj["stoppedAfterFrame"] is NSNumber)
+        }
+
+        /// Whether the baseline's `scene` names the scene at `given` (the path as given, or
+        /// `reportPath`, relative to its project root): equal, or one ends with the other's path
+        /// components (a baseline written from another folder). An older result without a scene
+        /// ("?") matches any.
+        public func isOf(scene given: String, reportPath: String) -> Bool {
+            guard scene != "?" else { return true }
+            let a = SpatialCheck.normalizedPath(scene)
+            return [SpatialCheck.normalizedPath(given), reportPath].contains { b in
+                a == b || a.hasSuffix("/" + b) || b.hasSuffix("/" + a)
+            }
+        }
+
+        /// Why the baseline cannot gate a run of `given` over `frames` frames (s27 F7): another scene,
+        /// or another `--frames` (per entity-frame costs of different scenes or lengths are not
+        /// comparable: fixed costs, warm-up and what the rules find differ). nil when it can.
+        public func mismatch(scene given: String, reportPath: String, frames: Int) -> Diagnostic? {
+            let shown = SpatialCheck.normalizedPath(given)
+            let stem = ((shown as NSString).lastPathComponent as NSString).deletingPathExtension
+                .replacingOccurrences(of: ".scene", with: "")
+            let rewrite = "spatialcheck bench \(shown) --frames \(frames) --repeat 5 --format json --output perf-\(stem).json"
+            if !isOf(scene: given, reportPath: reportPath) {
+                return Diagnostic(file: path, message: "is a bench result of \(scene), not of \(shown): a time per entity-frame of another scene gates nothing",
+                                  hint: "pass this scene's own baseline, or write one with `\(rewrite)`")
+            }
+            if let f = self.frames, !stoppedEarly, f != frames {
+                return Diagnostic(file: path, message: "is a bench result over \(f) frames, and this run asks for \(frames) (--frames): times per entity-frame over different lengths are not comparable",
+                                  hint: "run with --frames \(f), as the baseline was, or write a new baseline with `\(rewrite)`")
+            }
+            return nil
+        }
+
+        /// A warning when the scene's entity count differs from the baseline's (the scene changed
+        /// since the baseline was written): the comparison still runs.
+        public func entityWarning(_ result: BenchResult) -> Diagnostic? {
+            guard entities > 0, result.entities != entities else { return nil }
+            return Diagnostic(.warning, file: path, message: "was written for \(entities) entities of \(scene), and the scene now has \(result.entities): the times are compared per entity-frame, but a changed scene can be faster or slower for other reasons",
+                              hint: "write the baseline again in the change that edits the scene")
         }
     }
 

@@ -41,13 +41,25 @@ enum SchemaBuilder {
             + [("enum", .array(values.map(JSON.string)))])
     }
     static func number(_ description: String? = nil, exclusiveMinimum: Double? = nil, minimum: Double? = nil,
-                       exclusiveMaximum: Double? = nil) -> JSON {
+                       exclusiveMaximum: Double? = nil, maximum: Double? = nil) -> JSON {
         var m: [(String, JSON)] = [("type", .string("number"))]
         if let description { m.append(("description", .string(description))) }
         if let exclusiveMinimum { m.append(("exclusiveMinimum", .number(exclusiveMinimum))) }
         if let minimum { m.append(("minimum", .number(minimum))) }
         if let exclusiveMaximum { m.append(("exclusiveMaximum", .number(exclusiveMaximum))) }
+        if let maximum { m.append(("maximum", .number(maximum))) }
         return .object(m)
+    }
+
+    /// `units.pointAngle` and `units.fixedPointSize` with the loader's own bounds (`Units`), so an
+    /// editor refuses what `validate` refuses (s27 F13).
+    static var pointAngleSchema: JSON {
+        number("degrees per point, \(Units.pointAngleRangeText) (visionOS: 0.0671)",
+               minimum: Units.minPointAngle, exclusiveMaximum: Units.maxPointAngle)
+    }
+    static var fixedPointSizeSchema: JSON {
+        number("metres per point for fixed-scale content, \(Units.fixedPointSizeRangeText)",
+               minimum: Units.minFixedPointSize, maximum: Units.maxFixedPointSize)
     }
     static func integer(_ description: String? = nil, minimum: Int? = nil) -> JSON {
         .object([("type", .string("integer"))] + (description.map { [("description", JSON.string($0))] } ?? [])
@@ -235,8 +247,7 @@ enum SchemaBuilder {
             ("immersion", enumeration(ImmersionStyle.allCases.map(\.rawValue))),
             ("frameRate", number("Hz", exclusiveMinimum: 0)),
             ("duration", number("seconds to simulate", exclusiveMinimum: 0)),
-            ("units", obj([("pointAngle", number("degrees per point", exclusiveMinimum: 0, exclusiveMaximum: 1)),
-                           ("fixedPointSize", number("metres per point for fixed-scale content", exclusiveMinimum: 0))])),
+            ("units", obj([("pointAngle", pointAngleSchema), ("fixedPointSize", fixedPointSizeSchema)])),
             ("viewer", ref("viewer")),
             ("entities", array(ref("entity"))),
             ("events", array(ref("event"))),
@@ -270,7 +281,7 @@ enum SchemaBuilder {
         }
         let root = obj([
             ("failOn", enumeration(FailOn.allCases.map(\.rawValue), "lowest severity that fails the run")),
-            ("units", obj([("pointAngle", number("degrees per point", exclusiveMinimum: 0, exclusiveMaximum: 1))])),
+            ("units", obj([("pointAngle", pointAngleSchema)])),
             ("rules", .object([("type", .string("object")), ("properties", .object(rules)), ("additionalProperties", .bool(false))])),
             ("ignore", array(obj([
                 ("rule", enumeration(RuleCatalog.allRuleIDs + ["*"], "a rule id, or * for every rule")),

@@ -111,6 +111,12 @@ public enum SpatialCheck {
     /// - Degrees per point: `load.pointAngle` (`--point-angle`), else the configuration's
     ///   `units.pointAngle`, else the scene's own `units.pointAngle`, else 0.0671. The result is
     ///   both the loader's override and the rules' `pointAngle`.
+    /// `--root` as a confinement root (`LoadOptions.confinementRoot`): absolute, joined to the
+    /// current directory when relative; nil without `--root`.
+    public static func confinementRoot(_ root: String?) -> String? {
+        root.map { ProjectRoot.absolute($0) }
+    }
+
     public static func resolveSettings(configPath: String?, searchDirectory: String? = nil,
                                        load: LoadOptions) throws(LoadFailure) -> (configuration: RuleConfiguration, load: LoadOptions) {
         var configuration = RuleConfiguration.default
@@ -238,7 +244,8 @@ public enum SpatialCheck {
     /// order the paths were given. Paths are normalised (`normalizedPath`) and kept as they are
     /// otherwise (every output escapes them); names that are not UTF-8 are found and opened by
     /// their bytes (`FileName`).
-    public static func expandInputs(_ paths: [String], allowExternal: Bool = false) -> [Input] {
+    /// `root` (`--root`, absolute) replaces the project root of each directory searched.
+    public static func expandInputs(_ paths: [String], allowExternal: Bool = false, root: String? = nil) -> [Input] {
         var inputs: [Input] = []
         for path in paths {
             guard let status = FileName.status(path) else {
@@ -249,7 +256,7 @@ public enum SpatialCheck {
             // A Reality Composer Pro `.rkassets` folder is one asset, not a folder to search.
             guard status.isDirectory, !USDImporter.isRKAssets(path) else { inputs.append(.scene(normalizedPath(path))); continue }
             var found: [(path: String, error: Diagnostic?)] = []
-            let searchRoot = ProjectRoot.find(for: path, fallback: path)
+            let searchRoot = ProjectRoot.find(for: path, explicit: root, fallback: path)
             for full in sceneFiles(in: path) {
                 let name = (full as NSString).lastPathComponent
                 if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -264,7 +271,7 @@ public enum SpatialCheck {
                 if !allowExternal, let target = FileName.realPath(full), !ProjectRoot.contains(target, root: searchRoot) {
                     found.append((normalizedPath(full), Diagnostic(
                         file: normalizedPath(full), message: "is a symbolic link to a file outside the project root (or into a .git folder); it was not loaded",
-                        hint: "the project root is the folder of .spatialcheck.yaml, else the git work tree, else \(path); pass --allow-external-assets to follow links out of it, or name the file directly")))
+                        hint: "the project root is \(ProjectRoot.display(searchRoot)) (\(root != nil ? "given with --root" : ProjectRoot.reason(for: searchRoot, explicit: false).replacingOccurrences(of: "the scene's own folder", with: "the folder searched"))); pass --allow-external-assets to follow links out of it, or name the file directly")))
                     continue
                 }
                 found.append((normalizedPath(full), nil))

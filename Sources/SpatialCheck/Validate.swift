@@ -84,7 +84,7 @@ extension SpatialCheck {
         // Configuration, and one pointAngle for the scene, the simulator and the rules: the command
         // line's, else the config file's, else the scene's own (shared with inspect, simulate, bench).
         var configuration: RuleConfiguration
-        let load: LoadOptions
+        var load: LoadOptions
         do {
             (configuration, load) = try resolveSettings(configPath: options.configPath,
                                                         searchDirectory: options.configSearchDirectory, load: options.load)
@@ -92,6 +92,9 @@ extension SpatialCheck {
             return failedRun(error.diagnostics, configuration: .default)
         }
         if let failOn = options.failOn { configuration.failOn = failOn }
+        // `--root` is also the confinement root of every scene's assets (security.md §3.1: one
+        // root for report paths, baselines and assets).
+        load.confinementRoot = load.confinementRoot ?? confinementRoot(options.root)
 
         // Scenes, in parallel when asked; results land in input order. A path that cannot be
         // checked (missing, an empty directory, ...) is a scene with status error, in its place.
@@ -99,7 +102,7 @@ extension SpatialCheck {
         // decides its shard; `order` is its place in the whole run.
         let cwd = FileManager.default.currentDirectoryPath
         var inputs: [(input: Input, path: ScenePaths, order: Int)] = []
-        for (order, input) in expandInputs(paths, allowExternal: options.load.allowExternalAssets).enumerated() {
+        for (order, input) in expandInputs(paths, allowExternal: options.load.allowExternalAssets, root: load.confinementRoot).enumerated() {
             let given: String
             switch input { case .scene(let p): given = p; case .error(let p, _): given = p }
             let names = scenePaths(given, root: options.root, cwd: cwd)
@@ -107,6 +110,9 @@ extension SpatialCheck {
             inputs.append((input, names, order))
         }
         inputs = refusingSharedReportPaths(inputs)
+        let configNotes = unappliedConfigurations(
+            scenes: inputs.compactMap { if case .scene(let p) = $0.input { return p } else { return nil } },
+            applied: configuration.path, explicit: options.configPath != nil, root: options.root, cwd: cwd)
         let results = SceneResults(count: inputs.count)
         var scenesToCheck: [(index: Int, path: String, names: ScenePaths)] = []
         for (i, item) in inputs.enumerated() {
@@ -235,7 +241,7 @@ extension SpatialCheck {
         limitViolations(&report, keeping: keep)
         if options.format == .sarif { limitFixed(&report, total: sarifResultLimit) }
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
-                          exitCode: exit, diagnostics: configuration.warnings + baselineWarnings
+                          exitCode: exit, diagnostics: configuration.warnings + configNotes + baselineWarnings
                             + unusedIgnores(configuration, counts: options.shard == nil ? results.ignoredTotals() : nil,
                                             scenes: report.scenes.filter { $0.status == .checked }.count))
     }
@@ -267,6 +273,53 @@ extension SpatialCheck {
         if report.hasLoadErrors { return .loadError }
         if failsGate { return .violations }
         return report.isIncomplete ? .loadError : .clean
+    }
+
+    /// One configuration applies to a run (`--config`, else the `.spatialcheck.yaml` found from the
+    /// current directory), but a scene's nearest `.spatialcheck.yaml` (at or above the scene) still
+    /// makes its folder the scene's project root. When that file is not the one applied, its
+    /// `failOn` and rules do not count for the scene: a warning on standard error for each such file
+    /// (in the order of the scenes, naming the first scene and how many more) says so instead of
+    /// ignoring it silently (s27 F6; docs/ci.md, "One configuration per run"). Reports are unchanged.
+    static func unappliedConfigurations(scenes: [String], applied: String?, explicit: Bool, root: String?,
+                                        cwd: String) -> [Diagnostic] {
+        let appliedReal = applied.map { ProjectRoot.canonical(ProjectRoot.absolute($0)) }
+        var nearest: [String: String?] = [:]   // canonical folder → its nearest configuration file
+        func configuration(above folder: String) -> String? {
+            if let known = nearest[folder] { return known }
+            let file = (folder as NSString).appendingPathComponent(ProjectRoot.configFileName)
+            let parent = (folder as NSString).deletingLastPathComponent
+            let found = FileManager.default.fileExists(atPath: file) ? file
+                : (parent == folder || parent.isEmpty ? nil : configuration(above: parent))
+            nearest[folder] = found
+            return found
+        }
+        var order: [String] = []
+        var seen: [String: (scene: String, count: Int)] = [:]
+        for scene in scenes {
+            let real = ProjectRoot.canonical(ProjectRoot.absolute(scene))
+            guard let file = configuration(above: (real as NSString).deletingLastPathComponent), file != appliedReal else { continue }
+            if let s = seen[file] { seen[file] = (s.scene, s.count + 1) } else { seen[file] = (scene, 1); order.append(file) }
+        }
+        let used = applied.map { "\(shownConfiguration($0, cwd: cwd))\(explicit ? " (--config)" : "")" }
+            ?? "no configuration file (every rule's defaults, failOn: error)"
+        return order.compactMap { file in
+            guard let (scene, count) = seen[file] else { return nil }
+            let folder = ProjectRoot.display((file as NSString).deletingLastPathComponent, from: cwd)
+            let scenes = count == 1 ? scene : "\(scene) and \(count - 1) more scene\(count == 2 ? "" : "s") under \(folder)"
+            let rootNote = root == nil ? "; its folder is still the project root of \(count == 1 ? "that scene" : "these scenes") (report paths, fingerprints, assets)" : ""
+            return Diagnostic(.warning, file: shownConfiguration(file, cwd: cwd),
+                              message: "is not applied to \(scenes): the run uses \(used), so this file's failOn and rules do not count there\(rootNote)",
+                              hint: "one configuration per run: run from \(folder) (or pass --config \(shownConfiguration(file, cwd: cwd))) to check those scenes with it\(root == nil ? ", or pass --root with the repository's top folder to make it every scene's project root" : "")")
+        }
+    }
+
+    /// A configuration file as messages name it: relative to the current directory when inside it
+    /// (`./.spatialcheck.yaml` for its own), `../.spatialcheck.yaml` above it, else absolute.
+    static func shownConfiguration(_ file: String, cwd: String) -> String {
+        let real = ProjectRoot.canonical(ProjectRoot.absolute(file))
+        let folder = ProjectRoot.display((real as NSString).deletingLastPathComponent, from: cwd)
+        return (folder == "/" ? "" : folder) + "/" + (real as NSString).lastPathComponent
     }
 
     /// A warning for each `ignore` entry that silenced no violation in the scenes checked: a rule id

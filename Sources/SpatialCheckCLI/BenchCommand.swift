@@ -41,7 +41,8 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("max-tracked"), parsing: .unconditional,
             help: "validate's limit on the distinct violations one scene may track (default \(WorkBudget.defaultTrackedViolations); 0 = no limit; about 1 KB of memory each): a run that reaches it stops after that frame and says so.")
     var maxTracked = WorkBudget.defaultTrackedViolations
-    @Option(help: "A saved `bench --format json` result of the same scene: compare the median ns per entity-frame with it.")
+    @Option(help: rootAssetsHelp) var root: String?
+    @Option(help: "A saved `bench --format json` result of the same scene and --frames: compare the median ns per entity-frame with it. A result of another scene or another --frames is refused (exit 2); another entity count is a warning.")
     var baseline: String?
     @Option(name: .customLong("max-regression"),
             help: "With --baseline: the slowdown allowed, in % (\"10\" or \"10%\", default 10); slower exits with 1.")
@@ -69,7 +70,7 @@ struct Bench: ParsableCommand {
         // The configuration and degrees per point exactly as validate resolves them.
         do {
             (options.configuration, options.load) = try SpatialCheck.resolveSettings(
-                configPath: config, load: LoadOptions(pointAngle: pointAngle))
+                configPath: config, load: LoadOptions(pointAngle: pointAngle, confinementRoot: SpatialCheck.confinementRoot(root)))
         } catch {
             try finish(.failure(error.diagnostics), output: nil)
         }
@@ -87,6 +88,11 @@ struct Bench: ParsableCommand {
                                                 hint: "write one with `spatialcheck bench SCENE --repeat 5 --format json --output \(baseline)`")]),
                            output: nil)
             }
+            // A baseline of another scene or another --frames is refused before the run (s27 F7).
+            if let reference, let d = reference.mismatch(scene: path, reportPath: SpatialCheck.scenePaths(path, root: root).report,
+                                                          frames: frames) {
+                try finish(.failure([d]), output: nil)
+            }
         }
         let outcome: SpatialCheck.Outcome
         do {
@@ -96,7 +102,7 @@ struct Bench: ParsableCommand {
                                   clock: clock)
             }
             outcome = SpatialCheck.Outcome(output: SpatialCheck.renderBench(result, format: format, gate: gate),
-                                           diagnostics: options.configuration.warnings,
+                                           diagnostics: options.configuration.warnings + (reference?.entityWarning(result).map { [$0] } ?? []),
                                            exitCode: gate?.regressed == true ? .violations : .clean)
         } catch {
             outcome = .failure(error.diagnostics)

@@ -62,15 +62,19 @@ struct Inspect: ParsableCommand {
     @Option(help: "Output format: text or json (spatialcheck-model/1).") var format: SpatialCheck.InspectFormat = .text
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @OptionGroup var configuration: ConfigOptions
+    @Option(help: rootAssetsHelp) var root: String?
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
     func run() throws {
-        try finish(SpatialCheck.inspect(path: path, format: format, options: imports.applied(to: scene.loadOptions), isolation: imports.isolation,
+        try finish(SpatialCheck.inspect(path: path, format: format, options: imports.applied(to: scene.loadOptions(root: root)), isolation: imports.isolation,
                                         configPath: configuration.config),
                    output: output)
     }
 }
+
+/// `--root` of inspect and simulate: what it does there (validate's also names report paths).
+let rootAssetsHelp: ArgumentHelp = "Project root: assets, and every file they reference, must be inside it (default: the folder of the nearest .spatialcheck.yaml, else the git work tree, else the scene's folder). Give a monorepo's top folder to load shared assets from outside an app's folder."
 
 /// `--config`, shared by validate, inspect and simulate (bench has its own help text).
 struct ConfigOptions: ParsableArguments {
@@ -121,8 +125,12 @@ struct SceneOptions: ParsableArguments {
         try checkPointAngle(pointAngle)
     }
 
-    var loadOptions: LoadOptions {
-        var o = LoadOptions(pointAngle: pointAngle, frameRate: frameRate, duration: duration, allowExternalAssets: allowExternalAssets)
+    var loadOptions: LoadOptions { loadOptions(root: nil) }
+
+    /// With `--root`, which is also the assets' confinement root (docs/security.md §3.1).
+    func loadOptions(root: String?) -> LoadOptions {
+        var o = LoadOptions(pointAngle: pointAngle, frameRate: frameRate, duration: duration, allowExternalAssets: allowExternalAssets,
+                            confinementRoot: SpatialCheck.confinementRoot(root))
         o.settings = SystemSettings(reduceMotion: settings.contains("reduceMotion"),
                                     dimFlashingLights: settings.contains("dimFlashingLights"))
         return o
@@ -141,6 +149,7 @@ struct Simulate: ParsableCommand {
             help: "Largest entities × frames the trace may have (default \(WorkBudget.defaultUnits); 0 = no limit): a row per entity-frame. A scene over it is an error (exit 2) before any frame is written.")
     var maxWork = WorkBudget.defaultUnits
     @OptionGroup var configuration: ConfigOptions
+    @Option(help: rootAssetsHelp) var root: String?
     @OptionGroup var scene: SceneOptions
     @OptionGroup var imports: ImportIsolationOptions
 
@@ -158,7 +167,7 @@ struct Simulate: ParsableCommand {
             }
             return h
         }
-        try finish(SpatialCheck.simulate(path: path, format: format, options: imports.applied(to: scene.loadOptions), isolation: imports.isolation,
+        try finish(SpatialCheck.simulate(path: path, format: format, options: imports.applied(to: scene.loadOptions(root: root)), isolation: imports.isolation,
                                          configPath: configuration.config, budget: WorkBudget(units: maxWork), open: open),
                    output: nil)
     }
@@ -239,7 +248,7 @@ struct Validate: ParsableCommand {
 
     @Flag(name: .customLong("no-replay"), help: "HTML and --with-geometry: leave out the interactive 3D replay (saves a simulation pass per scene).")
     var noReplay = false
-    @Option(help: "Project root that scene paths (and so fingerprints) are relative to (default: the folder of the nearest .spatialcheck.yaml, else the git work tree, else the current directory).")
+    @Option(help: "Project root that scene paths (and so fingerprints) are relative to, and that assets (and every file they reference) must be inside (default: per scene, the folder of the nearest .spatialcheck.yaml, else the git work tree, else the current directory for paths and the scene's folder for assets). Give a monorepo's top folder to load shared assets from outside an app's folder.")
     var root: String?
     @Option(help: "Check only shard i of n (e.g. 2/3; 1 ≤ i ≤ n ≤ 1024): a stable split of the scenes for a CI matrix; merge the JSON reports with `spatialcheck report`.")
     var shard: Shard?

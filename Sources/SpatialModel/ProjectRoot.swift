@@ -55,6 +55,47 @@ public enum ProjectRoot {
         return gitRoot
     }
 
+    /// Why `root` is a file's project root, for messages: "given with --root" when `explicit`,
+    /// else "it holds .spatialcheck.yaml", "the git work tree" or "the scene's own folder: no
+    /// .spatialcheck.yaml or .git at or above it" (ci.md, security.md §3.1).
+    public static func reason(for root: String, explicit: Bool) -> String {
+        if explicit { return "given with --root" }
+        let fm = FileManager.default
+        if fm.fileExists(atPath: (root as NSString).appendingPathComponent(configFileName)) { return "it holds \(configFileName)" }
+        if fm.fileExists(atPath: (root as NSString).appendingPathComponent(".git")) { return "the git work tree" }
+        return "the scene's own folder: no \(configFileName) or .git at or above it"
+    }
+
+    /// The nearest project root above `root` (a folder holding `.spatialcheck.yaml` or `.git`,
+    /// `discover`) that contains `real` (a canonical path), or nil: the `--root` to suggest when an
+    /// asset lies outside `root` (a per-app `.spatialcheck.yaml` of a monorepo whose shared assets
+    /// are in the repository).
+    public static func widerRoot(above root: String, containing real: String) -> String? {
+        var current = canonical(absolute(root))
+        for _ in 0..<64 {
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { return nil }
+            guard let found = discover(fromCanonical: parent, isDirectory: true) else { return nil }
+            if contains(real, root: found) { return found }
+            current = found
+        }
+        return nil
+    }
+
+    /// A folder as a message shows it: relative to `cwd` when inside it (`.` for `cwd` itself),
+    /// `..`, `../..` … when it is a folder above `cwd`, else its absolute path.
+    public static func display(_ folder: String, from cwd: String = FileManager.default.currentDirectoryPath) -> String {
+        let f = canonical(absolute(folder))
+        let c = canonical(absolute(cwd))
+        if f == c { return "." }
+        if f.hasPrefix(c == "/" ? "/" : c + "/") { return String(f.dropFirst(c == "/" ? 1 : c.count + 1)) }
+        if c.hasPrefix(f == "/" ? "/" : f + "/") {
+            let below = c.dropFirst(f == "/" ? 1 : f.count + 1).split(separator: "/").count
+            return Array(repeating: "..", count: below).joined(separator: "/")
+        }
+        return f
+    }
+
     /// `path` relative to `root` when it lies inside it (both compared by real path), else the
     /// standardized absolute real path.
     public static func relative(_ path: String, to root: String) -> String {

@@ -127,4 +127,48 @@ import SpatialModel
         #expect(throws: Diagnostic.self) { try SpatialCheck.BenchBaseline.parse(Data(old.utf8), path: "b.json", clock: .cpu) }
         #expect(try SpatialCheck.BenchBaseline.parse(Data(old.utf8), path: "b.json").nanosecondsPerEntityFrame == 200)
     }
+
+    /// s27 F7: a baseline of another scene or another --frames is refused, naming both; one of the
+    /// same scene written from another folder still matches; another entity count is a warning.
+    @Test func aBaselineOfAnotherSceneOrLengthIsRefused() throws {
+        let json = SpatialCheck.renderBench(result(runs: [200]), format: .json)
+            .replacingOccurrences(of: #""scene": "s.scene.yaml""#, with: #""scene": "apps/dataviz/scenes/dataviz.scene.yaml""#)
+        let b = try SpatialCheck.BenchBaseline.parse(Data(json.utf8), path: "perf-dataviz.json")
+        #expect(b.frames == 10 && !b.stoppedEarly && b.entities == 100)
+        let other = try #require(b.mismatch(scene: "apps/dataviz/scenes/scatter.scene.yaml",
+                                            reportPath: "apps/dataviz/scenes/scatter.scene.yaml", frames: 10))
+        #expect(other.description == "perf-dataviz.json: error: is a bench result of apps/dataviz/scenes/dataviz.scene.yaml, not of apps/dataviz/scenes/scatter.scene.yaml: a time per entity-frame of another scene gates nothing\n    hint: pass this scene's own baseline, or write one with `spatialcheck bench apps/dataviz/scenes/scatter.scene.yaml --frames 10 --repeat 5 --format json --output perf-scatter.json`")
+        let frames = try #require(b.mismatch(scene: "apps/dataviz/scenes/dataviz.scene.yaml",
+                                             reportPath: "apps/dataviz/scenes/dataviz.scene.yaml", frames: 300))
+        #expect(frames.message == "is a bench result over 10 frames, and this run asks for 300 (--frames): times per entity-frame over different lengths are not comparable")
+        #expect(frames.hint == "run with --frames 10, as the baseline was, or write a new baseline with `spatialcheck bench apps/dataviz/scenes/dataviz.scene.yaml --frames 300 --repeat 5 --format json --output perf-dataviz.json`")
+        // The same scene: as given, relative to its root, or from a folder below (a path suffix).
+        #expect(b.mismatch(scene: "apps/dataviz/scenes/dataviz.scene.yaml", reportPath: "apps/dataviz/scenes/dataviz.scene.yaml", frames: 10) == nil)
+        #expect(b.mismatch(scene: "scenes/dataviz.scene.yaml", reportPath: "scenes/dataviz.scene.yaml", frames: 10) == nil)
+        #expect(b.mismatch(scene: "/elsewhere/x/dataviz.scene.yaml", reportPath: "x/dataviz.scene.yaml", frames: 10) != nil)
+        // A baseline that stopped early ran fewer frames than asked: its length is not compared.
+        var stopped = b
+        stopped.stoppedEarly = true
+        #expect(stopped.mismatch(scene: "apps/dataviz/scenes/dataviz.scene.yaml", reportPath: "x", frames: 300) == nil)
+        // Another entity count: compared, with a warning.
+        var grown = result(runs: [200])
+        grown.entities = 28
+        #expect(b.entityWarning(result(runs: [200])) == nil)
+        #expect(b.entityWarning(grown)?.description == "perf-dataviz.json: warning: was written for 100 entities of apps/dataviz/scenes/dataviz.scene.yaml, and the scene now has 28: the times are compared per entity-frame, but a changed scene can be faster or slower for other reasons\n    hint: write the baseline again in the change that edits the scene")
+    }
+
+    /// s27 F7: a validate report passed as a bench baseline is named as one, and the hint suggests a
+    /// new file beside it, never overwriting the validate baseline.
+    @Test func aValidateReportAsBenchBaselineSuggestsANewName() {
+        let report = #"{"format": "spatialcheck-report/1", "scenes": []}"#
+        #expect(throws: Diagnostic(file: "apps/spatialcheck-baseline.json",
+                                   message: "not a spatialcheck bench result (format spatialcheck-bench/1): it is a validate report (spatialcheck-report/1), such as a validate --baseline",
+                                   hint: "keep it for validate, and write one under a new name with `spatialcheck bench SCENE --repeat 5 --format json --output apps/perf-baseline.json`")) {
+            try SpatialCheck.BenchBaseline.parse(Data(report.utf8), path: "apps/spatialcheck-baseline.json")
+        }
+        #expect(throws: Diagnostic(file: "perf-baseline.json", message: "not a spatialcheck bench result (format spatialcheck-bench/1)",
+                                   hint: "write one under a new name with `spatialcheck bench SCENE --repeat 5 --format json --output perf-bench.json`")) {
+            try SpatialCheck.BenchBaseline.parse(Data("[]".utf8), path: "perf-baseline.json")
+        }
+    }
 }

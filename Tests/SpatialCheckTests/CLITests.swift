@@ -263,3 +263,90 @@ private func tempDir() throws -> String {
         #expect(SpatialCheck.normalizedPath("../x.scene.yaml", relativeTo: cwd) == "/x.scene.yaml")
     }
 }
+
+/// s27 F6: a monorepo with a per-app `.spatialcheck.yaml` under the repository's own. The app's
+/// file makes its folder the scenes' project root; `--root` widens the root for assets too (and
+/// keeps the confinement); the asset error names the root and why; a configuration that is not
+/// applied to a scene is named on standard error, and reports stay as they were.
+@Suite struct CLIMonorepoTests {
+    private func monorepo() throws -> TempTree {
+        let t = try TempTree("monorepo")
+        t.folder(".git")
+        t.file(".spatialcheck.yaml", "failOn: error\n")
+        t.file("apps/furniture/.spatialcheck.yaml", "failOn: warning\n")
+        t.file("assets/tri.obj", "v 0 0 0\nv 0.5 0 0\nv 0 0.5 0\nf 1 2 3\n")
+        t.file("apps/furniture/scenes/x.scene.yaml",
+               "format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: ../../../assets/tri.obj, position: [0, 1.5, -2]}\n")
+        return t
+    }
+
+    static let note = "./apps/furniture/.spatialcheck.yaml"
+
+    @Test func sharedAssetsNeedTheRepositoryAsRootAndTheErrorSaysSo() throws {
+        let t = try monorepo()
+        defer { t.remove() }
+        let refused = try CLIHarness.run(["validate", "apps/furniture/scenes/x.scene.yaml"], cwd: t.root)
+        #expect(refused.status == 2)
+        #expect(refused.stdout.contains("apps/furniture/scenes/x.scene.yaml:3:33: error: asset '../../../assets/tri.obj' resolves (after '..' and symbolic links) outside the project root; assets must be inside it\n      hint: the project root is apps/furniture (it holds .spatialcheck.yaml): pass --root . (it holds .spatialcheck.yaml) to load assets from anywhere under it, or move the asset into apps/furniture; --allow-external-assets turns the check off for a trusted scene\n"), "\(refused.stdout)")
+        // From the app's folder the root is shown as `.`, the wider one as `../..`.
+        let fromApp = try CLIHarness.run(["validate", "scenes/x.scene.yaml"], cwd: t.path("apps/furniture"))
+        #expect(fromApp.status == 2)
+        #expect(fromApp.stdout.contains("hint: the project root is . (it holds .spatialcheck.yaml): pass --root ../.. (it holds .spatialcheck.yaml) to load assets from anywhere under it, or move the asset into .;"), "\(fromApp.stdout)")
+
+        // --root . loads the shared asset and names the scene from the repository's top.
+        let rooted = try CLIHarness.run(["validate", "apps/furniture/scenes/x.scene.yaml", "--root", ".", "--format", "json"], cwd: t.root)
+        #expect(rooted.status == 0, "\(rooted.stdout)\(rooted.stderr)")
+        #expect(rooted.stdout.contains("\"path\": \"apps/furniture/scenes/x.scene.yaml\""))
+        #expect(rooted.stdout.contains("\"status\": \"checked\""))
+        // Also for inspect, simulate and bench.
+        #expect(try CLIHarness.run(["inspect", "apps/furniture/scenes/x.scene.yaml"], cwd: t.root).status == 2)
+        #expect(try CLIHarness.run(["inspect", "apps/furniture/scenes/x.scene.yaml", "--root", "."], cwd: t.root).status == 0)
+        #expect(try CLIHarness.run(["simulate", "apps/furniture/scenes/x.scene.yaml", "--root", ".", "--duration", "0.1"], cwd: t.root).status == 0)
+        #expect(try CLIHarness.run(["bench", "apps/furniture/scenes/x.scene.yaml", "--root", ".", "--frames", "5"], cwd: t.root).status == 0)
+
+        // The confinement stays: an asset outside --root, or a link out of it, is refused.
+        t.file("apps/furniture/scenes/far.scene.yaml",
+               "format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: ../../../../outside/tri.obj}\n")
+        let elsewhere = try TempTree("monorepo-outside")
+        defer { elsewhere.remove() }
+        elsewhere.file("tri.obj", "v 0 0 0\nv 0.5 0 0\nv 0 0.5 0\nf 1 2 3\n")
+        t.link("assets/link.obj", to: elsewhere.path("tri.obj"))
+        t.file("apps/furniture/scenes/link.scene.yaml",
+               "format: spatialscene/1\nentities:\n  - {id: m, kind: model, asset: ../../../assets/link.obj}\n")
+        let repo = t.path("")
+        let far = try CLIHarness.run(["validate", "furniture/scenes/far.scene.yaml", "furniture/scenes/link.scene.yaml", "--root", repo], cwd: t.path("apps"))
+        #expect(far.status == 2)
+        let hint = "      hint: the project root is .. (given with --root): move the asset into it, or pass --root DIR with a folder that holds both the scene and the asset; --allow-external-assets turns the check off for a trusted scene\n"
+        #expect(far.stdout.contains("furniture/scenes/far.scene.yaml:3:33: error: asset '../../../../outside/tri.obj' resolves (after '..' and symbolic links) outside the project root; assets must be inside it\n" + hint), "\(far.stdout)")
+        #expect(far.stdout.contains("furniture/scenes/link.scene.yaml:3:33: error: asset '../../../assets/link.obj' resolves (after '..' and symbolic links) outside the project root; assets must be inside it\n" + hint), "\(far.stdout)")
+    }
+
+    @Test func aConfigurationNotAppliedToASceneIsNamed() throws {
+        let t = try monorepo()
+        defer { t.remove() }
+        t.file("apps/furniture/scenes/y.scene.yaml", "format: spatialscene/1\nentities: []\n")
+        t.file("apps/dataviz/scenes/d.scene.yaml", "format: spatialscene/1\nentities: []\n")
+        let args = ["validate", "apps", "--root", ".", "--format", "json"]
+        let run = try CLIHarness.run(args, cwd: t.root)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("apps/furniture/.spatialcheck.yaml: warning: is not applied to apps/furniture/scenes/x.scene.yaml and 1 more scene under apps/furniture: the run uses ./.spatialcheck.yaml, so this file's failOn and rules do not count there\n    hint: one configuration per run: run from apps/furniture (or pass --config apps/furniture/.spatialcheck.yaml) to check those scenes with it\n"), "\(run.stderr)")
+        // One warning per file: the dataviz scenes use the applied configuration.
+        #expect(run.stderr.components(separatedBy: "is not applied").count == 2)
+        // Without --root the app's folder is still the scenes' root, and the warning says so.
+        let plain = try CLIHarness.run(["validate", "apps/furniture/scenes/y.scene.yaml"], cwd: t.root)
+        #expect(plain.stderr.contains("apps/furniture/.spatialcheck.yaml: warning: is not applied to apps/furniture/scenes/y.scene.yaml: the run uses ./.spatialcheck.yaml, so this file's failOn and rules do not count there; its folder is still the project root of that scene (report paths, fingerprints, assets)\n    hint: one configuration per run: run from apps/furniture (or pass --config apps/furniture/.spatialcheck.yaml) to check those scenes with it, or pass --root with the repository's top folder to make it every scene's project root\n"), "\(plain.stderr)")
+        // --config names the file the run uses.
+        let config = try CLIHarness.run(["validate", "apps/furniture/scenes/y.scene.yaml", "--config", ".spatialcheck.yaml"], cwd: t.root)
+        #expect(config.stderr.contains("the run uses ./.spatialcheck.yaml (--config), so"), "\(config.stderr)")
+        // Run with the app's own configuration: nothing to say.
+        let own = try CLIHarness.run(["validate", "scenes/y.scene.yaml"], cwd: t.path("apps/furniture"))
+        #expect(!own.stderr.contains("is not applied"), "\(own.stderr)")
+        let given = try CLIHarness.run(["validate", "apps/furniture/scenes/y.scene.yaml", "--config", "apps/furniture/.spatialcheck.yaml"], cwd: t.root)
+        #expect(!given.stderr.contains("is not applied"), "\(given.stderr)")
+        // The report is the same with and without the warning's cause.
+        try FileManager.default.removeItem(atPath: t.path("apps/furniture/.spatialcheck.yaml"))
+        let without = try CLIHarness.run(args, cwd: t.root)
+        #expect(!without.stderr.contains("is not applied"))
+        #expect(without.stdout == run.stdout)
+    }
+}

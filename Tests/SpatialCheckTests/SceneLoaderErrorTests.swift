@@ -279,6 +279,52 @@ import SpatialModel
         #expect(hint("textfield") == "did you mean 'textField'?")
     }
 
+    /// s27 F8: a data-viz team's "wrong concept" errors say how the format models the thing: an
+    /// ornament kind, a tooltip or grid cell role, element facts written on a model.
+    @Test func wrongConceptsGetTheFormatsWay() {
+        func roleHint(_ role: String) -> String? {
+            LoaderFixture.errors("""
+                format: spatialscene/1
+                entities:
+                  - {id: w, kind: window, size: [400, 300], elements: [{id: e, role: \(role), frame: [0, 0, 60, 44]}]}
+                """).first { $0.message.hasPrefix("'role' of element 'e'") }?.hint
+        }
+        let cell = "a cell of a grid or spreadsheet is a 'button' (role: button) when people tap or select it, a 'textField' (role: textField) when they edit it; only the rows of a vertical list are role: row"
+        #expect(roleHint("gridCell") == cell)
+        #expect(roleHint("cell") == cell)
+        #expect(roleHint("tooltip") == "a tooltip is a 'text' element (role: text) that starts hidden (visible: false) and is shown and hidden with events (show / hide at the times it appears; see Events in the scene format)")
+        #expect(roleHint("listItem") == "a row of a system list, form or menu is role: row")
+
+        let ornament = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - id: chart
+                kind: volume
+                size: [0.5, 0.5, 0.5]
+                children:
+                  - {id: tools, kind: ornament, position: [0, -0.3, 0.25], size: [300, 60]}
+            """).first { $0.message.hasPrefix("'kind' of an entity") }
+        #expect(ornament?.location == SourceLocation(line: 7, column: 27))
+        #expect(ornament?.hint == "there is no ornament kind: model an ornament as a child window (kind: window) of the window or volume it belongs to, placed at its edge (see Ornaments in the scene format)")
+        // A misspelt kind keeps its "did you mean".
+        #expect(LoaderFixture.errors("format: spatialscene/1\nentities:\n  - {id: w, kind: widow, size: [400, 300]}\n")
+            .first { $0.message.hasPrefix("'kind' of an entity") }?.hint == "did you mean 'window'?")
+
+        let model = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: p0, kind: model, asset: robot.glb, hoverEffect: highlight, hitRegion: {size: [60, 60]}, interaction: tap, accessibilityLabel: Point}
+            """).filter { $0.message.hasPrefix("unknown key") }
+        #expect(model.map(\.message) == ["unknown key 'hoverEffect' in model 'p0'", "unknown key 'hitRegion' in model 'p0'",
+                                          "unknown key 'interaction' in model 'p0'"])
+        #expect(model.map(\.hint) == ["hoverEffect", "hitRegion", "interaction"].map {
+            "facts about an asset's input go in its annotations, per asset node: annotations: [{nodes: \"**\", \($0): …}] (see Annotations in the scene format)"
+        })
+        // Elsewhere an unknown key keeps its "did you mean".
+        #expect(LoaderFixture.errors("format: spatialscene/1\nentities:\n  - {id: g, kind: group, hoverEffect: highlight}\n")
+            .first { $0.message == "unknown key 'hoverEffect' in group 'g'" }?.hint?.hasPrefix("facts about") == false)
+    }
+
     @Test func jsonErrorsHaveLineAndColumn() {
         let d = LoaderFixture.single("""
             {

@@ -162,4 +162,55 @@ import Foundation
         #expect(r.stdout.contains("\"baselineMeasured\": {\n"))
         #expect(r.stdout.contains("only when baseline is worsened: the baseline violation's measured value, to compare with measured"))
     }
+
+    /// s27 F13: the schemas give the loader's own bounds for units.pointAngle (at least 0.0005,
+    /// less than 1) and units.fixedPointSize (0.00001–0.1), so an editor refuses what validate refuses.
+    @Test func pointSizeBoundsAreTheLoaders() throws {
+        func units(_ kind: String) throws -> [String: Any] {
+            let r = try CLIHarness.run(["schema", kind])
+            #expect(r.status == 0)
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            return try #require(((doc["properties"] as? [String: Any])?["units"] as? [String: Any])?["properties"] as? [String: Any])
+        }
+        for kind in ["scene", "config"] {
+            let angle = try #require(try units(kind)["pointAngle"] as? [String: Any])
+            #expect((angle["minimum"] as? NSNumber)?.doubleValue == 0.0005, "\(kind)")
+            #expect((angle["exclusiveMaximum"] as? NSNumber)?.doubleValue == 1, "\(kind)")
+            #expect(angle["exclusiveMinimum"] == nil, "\(kind)")
+            #expect(angle["description"] as? String == "degrees per point, at least 0.0005 and less than 1 degree per point (visionOS: 0.0671)")
+        }
+        let fixed = try #require(try units("scene")["fixedPointSize"] as? [String: Any])
+        #expect((fixed["minimum"] as? NSNumber)?.doubleValue == 0.00001)
+        #expect((fixed["maximum"] as? NSNumber)?.doubleValue == 0.1)
+        #expect(try units("config")["fixedPointSize"] == nil)
+    }
+
+    /// s27 F13: the trial's `units: {pointAngle: 0.0001}` is refused by the schema as by the loader;
+    /// the bounds themselves are accepted.
+    @Test(.enabled(if: available)) func pointAnglesTheLoaderRefusesFailTheSchema() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var configs: [String] = []
+        for (name, value) in [("small", "0.0001"), ("min", "0.0005"), ("one", "1"), ("visionos", "0.0671")] {
+            let path = dir + "/\(name).yaml"
+            try "units: {pointAngle: \(value)}\n".write(toFile: path, atomically: true, encoding: .utf8)
+            configs.append(path)
+        }
+        let c = try validate("config", configs)
+        #expect(c[configs[0]] == "0.0001 is less than the minimum of 0.0005 at units/pointAngle")
+        #expect(c[configs[1]] == "ok")
+        #expect(c[configs[2]] == "1 is greater than or equal to the maximum of 1.0 at units/pointAngle")
+        #expect(c[configs[3]] == "ok")
+        let scenes = [("small", "pointAngle: 0.0001"), ("fixed", "fixedPointSize: 0.2"), ("ok", "fixedPointSize: 0.1")].map { name, units in
+            (dir + "/\(name).scene.yaml", "format: spatialscene/1\nunits: {\(units)}\n")
+        }
+        for (path, text) in scenes { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+        let r = try validate("scene", scenes.map(\.0))
+        #expect(r[scenes[0].0] == "0.0001 is less than the minimum of 0.0005 at units/pointAngle")
+        #expect(r[scenes[1].0] == "0.2 is greater than the maximum of 0.1 at units/fixedPointSize")
+        #expect(r[scenes[2].0] == "ok")
+        // The loader agrees.
+        #expect(try CLIHarness.run(["validate", scenes[0].0]).status == 2)
+        #expect(try CLIHarness.run(["validate", scenes[1].0]).status == 2)
+    }
 }

@@ -428,9 +428,10 @@ public struct OmittedViolations: Sendable, Equatable {
     public static func notShown(_ omitted: [OmittedViolations], sarif: Bool = false, perRule: Int? = nil) -> String? {
         let n = omitted.reduce(0) { $0 + $1.count }
         guard n > 0 else { return nil }
-        var rules: [String] = []
-        for o in omitted where !rules.contains(o.rule) { rules.append(o.rule) }
-        let list = rules.prefix(5).joined(separator: ", ") + (rules.count > 5 ? " and \(rules.count - 5) more rules" : "")
+        // By rule and severity (the order of `omitted`: errors first), as the HTML page's line for
+        // its findings without a card: how many of the summary's errors and warnings are here.
+        let list = omitted.prefix(6).map { "\($0.rule): \($0.count) \($0.severity.rawValue)" }.joined(separator: ", ")
+            + (omitted.count > 6 ? " and \(omitted.count - 6) more" : "")
         let head = "\(n) more violation\(n == 1 ? "" : "s") not shown (\(list)); they count in the summary and the exit code."
         let cap = groupedThousands(Int64(Report.sarifResultLimit))
         if sarif && perRule == 0 {

@@ -310,7 +310,7 @@ func motionTypeFactories() -> [RuleFactory] {
                 if names.count == 1, agg.unit == "pt_eq", let fs = fontSizes[names[0]], agg.measured > 0,
                    !(agg.aux.isFinite && agg.aux >= 1.25 * agg.measured) {
                     let need = (fs * minimum / agg.measured * 10).rounded(.up) / 10, body = (fs * 17 / agg.measured * 10).rounded(.up) / 10
-                    return seen + " (its fontSize of \(fmt(fs)) pt shrinks with distance in a fixed-scale container); give it a fontSize of at least \(fmt(need)) pt to read as \(fmt(minimum)) pt (\(fmt(body)) pt for body text, 17), or give the container dynamic scale (scaleMode: dynamic), which keeps text at its points wherever it is placed"
+                    return seen + " (its fontSize of \(fmt(fs)) pt shrinks with distance in a fixed-scale container); give it a fontSize of at least \(fmt(need)) pt to read as \(fmt(minimum)) pt (\(fmt(body)) pt to read as 17 pt, for body text), or give the container dynamic scale (scaleMode: dynamic), which keeps text at its points wherever it is placed"
                 }
                 // Seen at a slant its em is foreshortened: say what it is facing the viewer, so that
                 // an edge-on frame's near-zero size is not read as the font size to fix.

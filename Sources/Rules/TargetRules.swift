@@ -18,7 +18,7 @@ public enum TargetCenterSpacing: RuleDescribing {
         citations: [spatialLayoutBP, eyesEasy, buttonsVision],
         summary: "Two eye-targetable elements whose centres are closer than 60 pt and whose edges are less than 16 pt apart.",
         rationale: "People aim with their eyes, which are less precise than a finger; the HIG asks for room around every interactive element (centres at least 60 pt apart, or 16 pt between them) so each is easy to look at and its hover highlight does not run into its neighbour.",
-        fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges (next to an element longer than 64 pt, such as a slider or a field, always leave the 16 pt).",
+        fixHint: "Move the elements so their centres are at least 60 pt apart, or leave at least 16 pt between their edges (next to an element longer than 64 pt, such as a slider or a field, always leave the 16 pt). For the marks of a chart, whose positions are the data, make the whole plot area one target that people scrub across instead, and leave the marks non-interactive (charts › Best practices).",
         platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
         notes: ["iOS AR: only world content is compared (screen-space UI, elements and head-anchored content, is target-hit-region-ios's), in on-screen points: with a scene `device`, the point angle is the camera view's angle of one screen point at the screen's centre, so pt_eq is the on-screen distance.",
                 "Elements in one dynamic-scale 2D container are compared in the container's pt; anything else (elements of fixed-scale windows and volumes, pairs across containers, 3D entities) in angle, as pt_eq (angle / pointAngle), from the eye at each frame (hig-rules §2.3).",
@@ -1392,8 +1392,9 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         if agg.aux < 0, agg.aux.isFinite, names.count == 1, let side = sides[names[0]], agg.measured > 0 {
             // A 2D control of a fixed-scale window: its pt_eq are proportional to its points where
             // it is read, so the size to give it is in the points its frame is written in.
-            let need = (side * agg.threshold / agg.measured).rounded(.up)
-            text += ": a frame or hitRegion of at least \(fmt(need))×\(fmt(need)) pt in its fixed-scale container, read \(fmt(-agg.aux)) m away, or give the container dynamic scale (scaleMode: dynamic), which keeps a control at its points wherever it is placed"
+            func points(_ ptEq: Double) -> String { let n = fmt((side * ptEq / agg.measured).rounded(.up)); return "\(n)×\(n) pt" }
+            let recommended = agg.threshold < upper ? " (\(points(upper)) for the recommended \(fmt(upper)))" : ""
+            text += ": a frame or hitRegion of at least \(points(agg.threshold))\(recommended) in its fixed-scale container, read \(fmt(-agg.aux)) m away, or give the container dynamic scale (scaleMode: dynamic), which keeps a control at its points wherever it is placed"
         } else if agg.aux < 0, agg.aux.isFinite {
             // The same in metres at the distance of its worst frame, for a side facing the eye.
             let d = -agg.aux, across = 2 * d * tan(radians(agg.threshold * pointAngle / 2))

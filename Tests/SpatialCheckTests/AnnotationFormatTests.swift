@@ -113,7 +113,7 @@ import Rules
                      OmittedViolations(rule: "target-no-overlap", severity: .warning, count: 1)]
         let clean = SceneReport(path: "b.scene.yaml", status: .checked, violations: [])
         let report = Report(toolVersion: "0.1.0", pointAngle: 0.0671, failOn: .error, scenes: [a, clean])
-        let said = "499700 more violations not shown (target-center-spacing, target-no-overlap); they count in the summary "
+        let said = "499700 more violations not shown (target-center-spacing: 499699 error, target-no-overlap: 1 warning); they count in the summary "
             + "and the exit code. Raise the limit with --max-violations N (0 = no limit)"
         let xcode = report.xcode().split(separator: "\n").map(String.init)
         #expect(xcode.count == 4)
@@ -129,7 +129,7 @@ import Rules
     /// with `--max-violations 1`.
     @Test func validateCountsLeftOutViolationsInXcodeAndGithub() throws {
         let scene = TestPaths.repo("Scenes/media-player.scene.yaml")
-        let said = "1 more violation not shown (target-center-spacing); they count in the summary and the exit code. "
+        let said = "1 more violation not shown (target-center-spacing: 1 error); they count in the summary and the exit code. "
             + "Raise the limit with --max-violations N (0 = no limit)"
         let xcode = try CLIHarness.run(["validate", scene, "--format", "xcode", "--max-violations", "1"])
         #expect(xcode.status == 1)

@@ -74,7 +74,7 @@ import Rules
     @Test func everyFormatSaysWhatWasLeftOut() throws {
         var r = report()
         SpatialCheck.limitViolations(&r, perRule: 2)
-        let line = "5 more violations not shown (A, B)"
+        let line = "5 more violations not shown (A: 3 error, B: 1 warning, B: 1 info)"
         #expect(r.text().contains(line))
         #expect(r.markdown().contains(line))
         #expect(r.junit().contains(line))

@@ -104,3 +104,46 @@ import SpatialModel
         #expect(byApp.first { $0.rule == "depth-min-reading-distance" }?.severity == .warning)
     }
 }
+
+/// Fixes for the 2D elements of a fixed-scale window, which are measured in angle (pt_eq): in the
+/// points their frame and font size are written in. A fixed-scale point is tan(pa)·1 m, so at 2 m
+/// straight ahead a length of n pt, centred on the line of sight, spans 2·atan(n·tan(pa) / 4).
+@Suite struct FixedScaleElementFixTests {
+    static let pa = Units.defaultPointAngle
+    static let tanPa = tan(pa * .pi / 180)
+    static func ptEq(_ n: Double) -> Double { 2 * atan(n * tanPa / 4) * 180 / .pi / pa }
+
+    @Test func fixesAreInTheWindowsPoints() throws {
+        // An 800×300 pt fixed-scale window 2 m ahead; a 17 pt label and a 44 pt button, both
+        // centred on the window's centre (400, 150), in turn.
+        func scene(_ element: String) -> String {
+            """
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: dash
+                kind: window
+                scaleMode: fixed
+                position: [0, 1.6, -2]
+                size: [800, 300]
+                elements:
+                  - \(element)
+            """
+        }
+        let text = try #require(try RuleScenes.check(scene("{id: kpi, role: text, frame: [300, 130, 200, 40], fontSize: 17, label: Revenue}"))
+            .first { $0.rule == "type-min-size" })
+        // 17 pt reads ptEq(17) = 8.49993 pt_eq: 12 pt_eq needs 17·12/8.49993 = 24.0002 pt and 17
+        // pt_eq 34.0003 pt, rounded up to a tenth: 24.1 and 34.1.
+        let seen = Self.ptEq(17)
+        #expect(close(text.measured, seen, 1e-9))
+        let need = (17 * 12 / seen * 10).rounded(.up) / 10, body = (17 * 17 / seen * 10).rounded(.up) / 10
+        #expect(need == 24.1 && body == 34.1)
+        #expect(text.message.contains("give it a fontSize of at least 24.1 pt to read as 12 pt (34.1 pt to read as 17 pt, for body text)"))
+        let button = try #require(try RuleScenes.check(scene("{id: refresh, role: button, frame: [378, 128, 44, 44], label: Refresh}"))
+            .first { $0.rule == "target-hit-region-visionos" })
+        // 44 pt reads ptEq(44) = 22.0 pt_eq: 28 pt_eq needs 44·28/22.0 → 57 pt, 60 pt_eq → 121 pt.
+        #expect(close(button.measured, Self.ptEq(44), 1e-9))
+        #expect((44 * 28 / Self.ptEq(44)).rounded(.up) == 57 && (44 * 60 / Self.ptEq(44)).rounded(.up) == 121)
+        #expect(button.message.contains("a frame or hitRegion of at least 57×57 pt (121×121 pt for the recommended 60) in its fixed-scale container, read 2 m away"))
+    }
+}

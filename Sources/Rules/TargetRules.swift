@@ -1348,9 +1348,12 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     // 2D controls measured in angle (elements of fixed-scale windows and volumes): the smaller
     // side of their hit region in their container's points, by path, so the fix can say how many
     // points to give them.
-    var sidePt: [String: Double] = [:]
+    // With the metres per point of the container, to tell a control seen at a slant.
+    var sidePt: [String: (pt: Double, mpp: Double)] = [:]
     for e in cands where !inPoints[e] && ents[e].kind == .element {
-        if let fr = ents[e].hitFrame ?? ents[e].frame { sidePt[ents[e].path] = min(fr.width, fr.height) }
+        if let fr = ents[e].hitFrame ?? ents[e].frame {
+            sidePt[ents[e].path] = (min(fr.width, fr.height), ents[e].container.map { ents[$0].metresPerPoint } ?? 0)
+        }
     }
     let sides = sidePt
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, reads: .quantities, check: { f, e in
@@ -1391,10 +1394,20 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
         if agg.aux < 0, agg.aux.isFinite, names.count == 1, let side = sides[names[0]], agg.measured > 0 {
             // A 2D control of a fixed-scale window: its pt_eq are proportional to its points where
-            // it is read, so the size to give it is in the points its frame is written in.
-            func points(_ ptEq: Double) -> String { let n = fmt((side * ptEq / agg.measured).rounded(.up)); return "\(n)×\(n) pt" }
+            // it is read, so the size to give it is in the points its frame is written in. Seen at
+            // a slant (less than 80 % of what its side reads facing the eye, 2·atan(side·mpp / 2d)),
+            // that is its size facing the viewer, and the container wants turning toward them.
+            let d = -agg.aux
+            let facing = side.mpp > 0 ? degrees(2 * atan(side.pt * side.mpp / (2 * d))) / pointAngle : 0
+            let slanted = facing.isFinite && agg.measured < 0.8 * facing
+            let per = slanted ? facing : agg.measured
+            func points(_ ptEq: Double) -> String { let n = fmt((side.pt * ptEq / per).rounded(.up)); return "\(n)×\(n) pt" }
             let recommended = agg.threshold < upper ? " (\(points(upper)) for the recommended \(fmt(upper)))" : ""
-            text += ": a frame or hitRegion of at least \(points(agg.threshold))\(recommended) in its fixed-scale container, read \(fmt(-agg.aux)) m away, or give the container dynamic scale (scaleMode: dynamic), which keeps a control at its points wherever it is placed"
+            if slanted && facing >= agg.threshold {
+                return text + ": it is \(fmt(facing)) \(u) facing the viewer, but seen at a slant \(fmt(d)) m away; turn its fixed-scale container toward the viewer"
+            }
+            let slant = slanted ? " facing the viewer (it is seen at a slant, \(fmt(facing)) \(u) facing them: turn its container toward the viewer too)" : ""
+            text += ": a frame or hitRegion of at least \(points(agg.threshold))\(recommended)\(slant) in its fixed-scale container, read \(fmt(d)) m away, or give the container dynamic scale (scaleMode: dynamic), which keeps a control at its points wherever it is placed"
         } else if agg.aux < 0, agg.aux.isFinite {
             // The same in metres at the distance of its worst frame, for a side facing the eye.
             let d = -agg.aux, across = 2 * d * tan(radians(agg.threshold * pointAngle / 2))

@@ -5,6 +5,7 @@ import Testing
 @testable import SpatialCheck
 @testable import SceneLoader
 import SpatialModel
+import Reporting
 
 /// Dynamic scale when a window moves (hig-rules §2.4 A2, onPlacement): a top-level dynamic-scale
 /// window or volume moved by its keyframes takes the metres per point of its distance from the
@@ -145,5 +146,31 @@ import SpatialModel
         #expect(close(button.measured, Self.ptEq(44), 1e-9))
         #expect((44 * 28 / Self.ptEq(44)).rounded(.up) == 57 && (44 * 60 / Self.ptEq(44)).rounded(.up) == 121)
         #expect(button.message.contains("a frame or hitRegion of at least 57×57 pt (121×121 pt for the recommended 60) in its fixed-scale container, read 2 m away"))
+    }
+
+    @Test func aControlSeenAtASlantIsToldToTurnItsContainer() throws {
+        // The same window 2 m ahead, turned 80° about its vertical axis: the 44 pt wide, 100 pt tall
+        // button (reads 2·atan(44·tan(pa)/4) = 22.0 pt_eq facing the eye, under 28) is foreshortened
+        // to about cos 80° of its width; a 130 pt square one reads 64.9 pt_eq facing the eye, enough.
+        func turned(_ element: String) throws -> ReportViolation? {
+            try RuleScenes.check("""
+                format: spatialscene/1
+                duration: 1
+                entities:
+                  - id: dash
+                    kind: window
+                    scaleMode: fixed
+                    position: [0, 1.6, -2]
+                    rotation: {yaw: 80}
+                    size: [800, 300]
+                    elements:
+                      - \(element)
+                """).first { $0.rule == "target-hit-region-visionos" }
+        }
+        let small = try #require(try turned("{id: b, role: button, frame: [378, 100, 44, 100], label: Go}"))
+        #expect(small.message.contains("facing the viewer (it is seen at a slant, \(fmt(Self.ptEq(44))) pt_eq facing them: turn its container toward the viewer too)"))
+        #expect(small.message.contains("at least 57×57 pt (121×121 pt for the recommended 60) facing the viewer"))
+        let large = try #require(try turned("{id: b, role: button, frame: [335, 85, 130, 130], label: Go}"))
+        #expect(large.message.hasSuffix(": it is \(fmt(Self.ptEq(130))) pt_eq facing the viewer, but seen at a slant 2 m away; turn its fixed-scale container toward the viewer"))
     }
 }

@@ -86,7 +86,7 @@ public enum ArScaleNotDistance: RuleDescribing {
         rationale: "Scaling an object up does not bring it closer; it only looks like a bigger object that is still far away (HIG tip). To bring something near, move it.",
         fixHint: "Animate the object's position toward the person instead of its scale.",
         platforms: [.iOS], unit: "%", worse: .higher,
-        notes: ["Only entities driven by an animation with scale keys. Size: the longest half-axis of the entity's box as the simulator measures it (its oriented box), compared with the smallest size seen so far; growth = size / smallest − 1, in %, reported when above 20 % while the distance to the device is no less than at the smallest size (minus 1 cm)."])
+        notes: ["Only entities driven by an animation with scale keys that the app plays: a scale the person makes (trigger: user, a pinch to resize) is their choice, not a way to fake distance, and is not counted. Size: the longest half-axis of the entity's box as the simulator measures it (its oriented box), compared with the smallest size seen so far; growth = size / smallest − 1, in %, reported when above 20 % while the distance to the device is no less than at the smallest size (minus 1 cm)."])
 }
 
 public enum ArCoachingShown: RuleDescribing {
@@ -459,8 +459,10 @@ func arkitFactories() -> [RuleFactory] {
         ArScaleNotDistance.factory { s, m, r in
             let maxGrowth = s.param(m, "maxGrowth"), tol = s.param(m, "distanceTolerance")
             let sc = s.scene
+            // Scaled by the app: a scale the person makes with a pinch (trigger: user) fakes
+            // nothing (s27 trial F5).
             let cands = sc.entities.indices.filter { e in
-                guard let a = sc.entities[e].animation, sc.animations.indices.contains(a) else { return false }
+                guard let a = sc.entities[e].animation, sc.animations.indices.contains(a), sc.animations[a].trigger != .user else { return false }
                 return sc.animations[a].channels.contains { !$0.scales.isEmpty }
             }
             // Per entity: its smallest size so far and its distance then.

@@ -416,6 +416,26 @@ import SpatialModel
                 animation: {keyframes: [{t: 0, scale: 0.2, position: [0, 1.6, -2]}, {t: 1, scale: 0.3, position: [0, 1.6, -1]}]}
             """)
         #expect(closer.filter { $0.rule == "ar-scale-not-distance" }.isEmpty)
+        // The same growth in place made by the person's pinch (trigger: user): not reported.
+        let pinched = try Self.check(Self.head + """
+            entities:
+              - id: m
+                kind: model
+                asset: box.glb
+                position: [0, 1.6, -2]
+                scale: 0.2
+                animation: {trigger: user, keyframes: [{t: 0, scale: 0.2}, {t: 1, scale: 0.4}]}
+            """)
+        #expect(pinched.filter { $0.rule == "ar-scale-not-distance" }.isEmpty)
+        #expect(try Self.check(Self.head + """
+            entities:
+              - id: m
+                kind: model
+                asset: box.glb
+                position: [0, 1.6, -2]
+                scale: 0.2
+                animation: {trigger: system, keyframes: [{t: 0, scale: 0.2}, {t: 1, scale: 0.4}]}
+            """).filter { $0.rule == "ar-scale-not-distance" }.map(\.entities) == [["m"]])
     }
 
     // MARK: ar-coaching-shown / ar-coaching-hide-ui

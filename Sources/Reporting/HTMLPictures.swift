@@ -157,9 +157,8 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
             let key = PathKey(path)
             if let old = seen[key], old <= v.severity { continue }
             seen[key] = v.severity
-            let parts = path.split(separator: "/").map(String.init)
-            for k in 1...max(parts.count, 1) {
-                let prefix = PathKey(parts.prefix(k).joined(separator: "/"))
+            for p in pathPrefixes(path) {
+                let prefix = PathKey(p)
                 if let old = worst[prefix], old <= v.severity { continue }
                 worst[prefix] = v.severity
             }
@@ -172,23 +171,29 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
     for (k, t) in snapshot.tracks.enumerated() where trackOf[PathKey(t.path)] == nil { trackOf[PathKey(t.path)] = k }
     let legendH = snapshot.tracks.isEmpty ? 54.0 : 76.0
     func seconds(_ frame: Int) -> String { "t = \(plainNumber(scene.frameRate > 0 ? Double(frame) / scene.frameRate : 0)) s" }
-    /// The SVG shape of a box seen from above (an outline of x, z points; `fallback`: its extents
-    /// when the outline has fewer than 2) in colour `c`: faint and dashed, or solid.
-    func shape(_ outline: [SIMD2<Double>], fallback: (Double, Double, Double, Double), colour c: String, faint: Bool,
-               title: String) -> String {
-        let stroke = faint ? "stroke=\"\(c)\" stroke-opacity=\"0.6\" stroke-dasharray=\"4 3\"" : "stroke=\"\(c)\""
-        let fill = "fill=\"\(c)\" fill-opacity=\"\(faint ? "0.08" : "0.35")\" \(stroke)\(faint ? "" : " stroke-width=\"2\"")"
+    /// The SVG shape of a box seen from above: its outline of x, z points as a polygon (a line for
+    /// a flat upright panel, a window, whose outline has 2 points), else a rectangle of `fallback`
+    /// (its extents), with the attributes given for each.
+    func shape(_ outline: [SIMD2<Double>], fallback: (Double, Double, Double, Double),
+               polygon: String, line: String, rect: String, title: String) -> String {
         if outline.count >= 3 {
             let points = outline.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
-            return "<polygon points=\"\(points)\" \(fill)>\(title)</polygon>\n"
+            return "<polygon points=\"\(points)\" \(polygon)>\(title)</polygon>\n"
         } else if outline.count == 2 {
-            // A flat upright panel (a window) seen from above: a line.
             let a = outline[0], b = outline[1]
-            return "<line x1=\"\(n(f.px(a.x)))\" y1=\"\(n(f.pz(a.y)))\" x2=\"\(n(f.px(b.x)))\" y2=\"\(n(f.pz(b.y)))\" \(stroke) stroke-width=\"4\" stroke-linecap=\"round\">\(title)</line>\n"
+            return "<line x1=\"\(n(f.px(a.x)))\" y1=\"\(n(f.pz(a.y)))\" x2=\"\(n(f.px(b.x)))\" y2=\"\(n(f.pz(b.y)))\" \(line) stroke-width=\"4\" stroke-linecap=\"round\">\(title)</line>\n"
         }
         let (x0, x1, z0, z1) = fallback
         let bw = max((x1 - x0) * f.scale, 2), bh = max((z1 - z0) * f.scale, 2)
-        return "<rect x=\"\(n(f.px(x0)))\" y=\"\(n(f.pz(z0)))\" width=\"\(n(bw))\" height=\"\(n(bh))\" \(fill)>\(title)</rect>\n"
+        return "<rect x=\"\(n(f.px(x0)))\" y=\"\(n(f.pz(z0)))\" width=\"\(n(bw))\" height=\"\(n(bh))\" \(rect)>\(title)</rect>\n"
+    }
+    /// A moving entity's box in colour `c` (`shape`): faint and dashed where it starts, solid at a
+    /// finding's worst frame.
+    func trackShape(_ outline: [SIMD2<Double>], fallback: (Double, Double, Double, Double), colour c: String, faint: Bool,
+                    title: String) -> String {
+        let stroke = faint ? "stroke=\"\(c)\" stroke-opacity=\"0.6\" stroke-dasharray=\"4 3\"" : "stroke=\"\(c)\""
+        let fill = "fill=\"\(c)\" fill-opacity=\"\(faint ? "0.08" : "0.35")\" \(stroke)\(faint ? "" : " stroke-width=\"2\"")"
+        return shape(outline, fallback: fallback, polygon: fill, line: stroke, rect: fill, title: title)
     }
     /// The x/z extents of an outline (nil when empty).
     func extents(_ outline: [SIMD2<Double>]) -> (Double, Double, Double, Double)? {
@@ -225,21 +230,13 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
         // A moving entity: faint and dashed where it is first shown (not where it rests before).
         if let k = trackOf[PathKey(fp.path)], let start = snapshot.tracks[k].poses.first {
             let startTitle = "<title>\(Escape.html(elidedPath(fp.path))) (\(Escape.html(fp.kind))) at its start, \(seconds(start.frame)) (it moves)\(sev.map { ": worst finding \($0.rawValue)" } ?? "")</title>"
-            out += shape(start.outline, fallback: extents(start.outline) ?? (fp.minX, fp.maxX, fp.minZ, fp.maxZ),
+            out += trackShape(start.outline, fallback: extents(start.outline) ?? (fp.minX, fp.maxX, fp.minZ, fp.maxZ),
                          colour: c, faint: true, title: startTitle)
             continue
         }
-        if fp.outline.count >= 3 {
-            let points = fp.outline.map { "\(n(f.px($0.x))),\(n(f.pz($0.y)))" }.joined(separator: " ")
-            out += "<polygon points=\"\(points)\" fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\" stroke-width=\"1.5\">\(title)</polygon>\n"
-        } else if fp.outline.count == 2 {
-            // A flat upright panel (a window) seen from above: a line.
-            let a = fp.outline[0], b = fp.outline[1]
-            out += "<line x1=\"\(n(f.px(a.x)))\" y1=\"\(n(f.pz(a.y)))\" x2=\"\(n(f.px(b.x)))\" y2=\"\(n(f.pz(b.y)))\" stroke=\"\(c)\" stroke-width=\"4\" stroke-linecap=\"round\">\(title)</line>\n"
-        } else {
-            let bw = max((fp.maxX - fp.minX) * f.scale, 2), bh = max((fp.maxZ - fp.minZ) * f.scale, 2)
-            out += "<rect x=\"\(n(f.px(fp.minX)))\" y=\"\(n(f.pz(fp.minZ)))\" width=\"\(n(bw))\" height=\"\(n(bh))\" fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\">\(title)</rect>\n"
-        }
+        out += shape(fp.outline, fallback: (fp.minX, fp.maxX, fp.minZ, fp.maxZ),
+                     polygon: "fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\" stroke-width=\"1.5\"", line: "stroke=\"\(c)\"",
+                     rect: "fill=\"\(c)\" fill-opacity=\"0.22\" stroke=\"\(c)\"", title: title)
     }
     // A moving entity is labelled at its start.
     for (i, fp) in ordered.enumerated() {
@@ -268,14 +265,12 @@ func planSVG(scene: SceneReport, snapshot: SceneSnapshot) -> String {
             guard posesDrawn.count < 200 else { break }
             for entity in v.entities {
                 // The entity's own track, or its nearest moving ancestor's.
-                let parts = entity.split(separator: "/")
-                guard let k = (1...max(parts.count, 1)).reversed().lazy
-                        .compactMap({ trackOf[PathKey(parts.prefix($0).joined(separator: "/"))] }).first,
+                guard let k = pathPrefixes(entity).reversed().lazy.compactMap({ trackOf[PathKey($0)] }).first,
                       let pose = snapshot.tracks[k].poses.first(where: { $0.frame == v.worstFrame }),
                       let e = extents(pose.outline), posesDrawn.insert("\(k) \(pose.frame)").inserted else { continue }
                 let t = snapshot.tracks[k], c = severityColor(worst[PathKey(t.path)])
                 let title = "<title>\(Escape.html(elidedPath(t.path))) at frame \(pose.frame) (\(seconds(pose.frame))), worst frame of \(Escape.html(v.rule))</title>"
-                out += shape(pose.outline, fallback: e, colour: c, faint: false, title: title)
+                out += trackShape(pose.outline, fallback: e, colour: c, faint: false, title: title)
             }
         }
     }

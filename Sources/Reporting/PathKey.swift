@@ -36,3 +36,9 @@ extension Set where Element == PathKey {
     }
     public func contains(path: String) -> Bool { contains(PathKey(path)) }
 }
+
+/// `path` and its ancestors' paths, shortest first ("a/b/c": "a", "a/b", "a/b/c"; "" for "").
+public func pathPrefixes(_ path: String) -> [String] {
+    let parts = path.split(separator: "/")
+    return (1...max(parts.count, 1)).map { parts.prefix($0).joined(separator: "/") }
+}

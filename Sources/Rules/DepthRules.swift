@@ -176,7 +176,7 @@ func depthFactories() -> [RuleFactory] {
             guard !windowsWithText.isEmpty else { return plain }
             // A window with text: the nearer of its centre (when in view) and its text elements
             // visible and in view.
-            let starts = textStart, texts = textList, moved = personMoved
+            let starts = textStart, texts = textList
             let withText = ConditionRule(rule: r, meta: m, candidates: windowsWithText, dwell: dwell, frameDuration: dt,
                                          gate: .visible, reads: .quantities, check: { f, w in
                 guard f.visible[w], w + 1 < starts.count else { return nil }
@@ -186,7 +186,7 @@ func depthFactories() -> [RuleFactory] {
                     if f.visible[k] && f.inFOV[k] && f.distance[k] < near { near = f.distance[k]; at = Double(k) }
                 }
                 guard near < dBelow else { return nil }
-                return .init(measured: near, threshold: d, severity: moved[w] ? .info : nil, aux: at, variant: moved[w] ? 1 : 0)
+                return .init(measured: near, threshold: d, severity: personMoved[w] ? .info : nil, aux: at, variant: personMoved[w] ? 1 : 0)
             }, message: message)
             return MultiProcessor([plain, withText]) { _, agg, names in message(agg, names) }
         },

@@ -1346,14 +1346,11 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     let card = ios ? WorldCardTouch(ents, pointAngle: s.pointAngle) : nil
     let pointAngle = s.pointAngle
     // 2D controls measured in angle (elements of fixed-scale windows and volumes): the smaller
-    // side of their hit region in their container's points, by path, so the fix can say how many
-    // points to give them.
-    // With the metres per point of the container, to tell a control seen at a slant.
+    // side of their hit region in their container's points and its metres per point, by path, so
+    // the fix can say how many points to give them and tell a control seen at a slant.
     var sidePt: [String: (pt: Double, mpp: Double)] = [:]
     for e in cands where !inPoints[e] && ents[e].kind == .element {
-        if let fr = ents[e].hitFrame ?? ents[e].frame {
-            sidePt[ents[e].path] = (min(fr.width, fr.height), ents[e].container.map { ents[$0].metresPerPoint } ?? 0)
-        }
+        if let fr = ents[e].hitFrame ?? ents[e].frame { sidePt[ents[e].path] = (min(fr.width, fr.height), metresPerPoint(of: e, in: s)) }
     }
     let sides = sidePt
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, reads: .quantities, check: { f, e in

@@ -72,6 +72,13 @@ public enum OrnWidth: RuleDescribing {
                 "Reported over the frames the ornament is visible."])
 }
 
+extension FrameQuantities {
+    /// Metres per point of window or volume `e` (or what it holds) in this frame: those it opened
+    /// with, times the dynamic scale a move has given it since (`dynamicScale`).
+    @inline(__always)
+    func metresPerPoint(of e: Int, in scene: Scene) -> Double { scene.entities[e].metresPerPoint * dynamicScale[e] }
+}
+
 /// Whether entity `i` is an ornament: a window nested directly in a window or volume that does not
 /// present it (no `presentation`: not a sheet, alert, popover or menu).
 func isOrnament(_ scene: Scene, _ i: Int) -> Bool {
@@ -259,7 +266,7 @@ final class ContentInBoundsRule: RuleProcessor {
         }
         for x in nested where f.visible[x.e] && f.visible[x.w] {
             guard let plane = WindowPlane(f, x.w) else { continue }
-            let mpp = scene.entities[x.w].metresPerPoint * f.dynamicScale[x.w]
+            let mpp = f.metresPerPoint(of: x.w, in: scene)
             guard mpp > 0 else { continue }
             var over = 0.0, below = false
             for c in f.boxCorners(x.e) {
@@ -279,13 +286,13 @@ final class ContentInBoundsRule: RuleProcessor {
         // inside (pt) from the nearest edge (aux: which one, 0 bottom, 1 top, 2 left, 3 right).
         for x in ornaments where f.visible[x.o] && f.visible[x.w] {
             guard let plane = WindowPlane(f, x.w), let size = scene.entities[x.o].sizePt else { continue }
-            let mpp = scene.entities[x.w].metresPerPoint * f.dynamicScale[x.w]
+            let mpp = f.metresPerPoint(of: x.w, in: scene)
             guard mpp > 0 else { continue }
             let q = plane.planar(f.center[x.o])
             let insides = [plane.halfHeight + q.y, plane.halfHeight - q.y, plane.halfWidth + q.x, plane.halfWidth - q.x]
             guard let inside = insides.min(), inside.isFinite else { continue }
             let edge = insides.firstIndex(of: inside) ?? 0
-            let across = (edge < 2 ? size.y : size.x) * scene.entities[x.o].metresPerPoint * f.dynamicScale[x.o]
+            let across = (edge < 2 ? size.y : size.x) * f.metresPerPoint(of: x.o, in: scene)
             guard inside > across / 4 else { continue }
             out.report(rule: rule, x.o, frame: f.frame, time: f.time, measured: inside / mpp, threshold: 0,
                        aux: Double(edge), unit: "pt", variant: 2)
@@ -684,7 +691,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         let classes = Self.classExtent
         for w in windows where f.visible[w] {
             guard let plane = WindowPlane(f, w) else { continue }
-            let mpp = scene.entities[w].metresPerPoint * f.dynamicScale[w]
+            let mpp = f.metresPerPoint(of: w, in: scene)
             guard mpp > 0 else { continue }
             let eyeSide = dot(f.headPosition - plane.center, plane.normal)
             guard eyeSide > 1e-6 else { continue }
@@ -746,7 +753,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 let a = Int(starts[j]), b = Int(starts[j + 1])
                 // The plane of the build: the window is where it was then, bit for bit.
                 guard a < b, let plane = listPlanes[j] else { continue }
-                let mpp = scene.entities[w].metresPerPoint * f.dynamicScale[w]
+                let mpp = f.metresPerPoint(of: w, in: scene)
                 guard mpp > 0 else { continue }
                 let eyeSide = dot(head - plane.center, plane.normal)
                 guard eyeSide > 1e-6 else { continue }
@@ -1096,7 +1103,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         // Local copies: the loops below read no stored property (no exclusivity check per pair).
         let oldStart = listStart, oldPairs = listPairs, oldSlot = listSlot, oldKnown = listKnown
         let planes = listPlanes, root = self.root, firstCorner = self.firstCorner
-        let corners = self.corners, seen = self.seen, eye = listEye, entities = scene.entities
+        let corners = self.corners, seen = self.seen, eye = listEye, scene = self.scene
         let band = self.band, depthRate = self.depthRate, shortcut = knownShortcut, listTol = self.listTol
         let rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
         let streak = streakFrames.pending
@@ -1128,7 +1135,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     guard abs(dot(centres[p] - plane.center, plane.normal)) <= reach, o != w, Int(root[o]) != w else { continue }
                     let first = Int(firstCorner[o])
                     bounded += 1
-                    let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * entities[w].metresPerPoint * f.dynamicScale[w], depthRate: depthRate)
+                    let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * f.metresPerPoint(of: w, in: scene), depthRate: depthRate)
                     guard k.de.isFinite else { return false }
                     bounds = k
                     let pair = k.classify(corners[first..<(first + 8)], skin: pieceSkin[p])
@@ -1239,7 +1246,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             listTol[j] = 0
             defer { listStart.append(Int32(truncatingIfNeeded: pairs.count)) }
             guard f.visible[w], let plane = WindowPlane(f, w) else { continue }
-            let mpp = scene.entities[w].metresPerPoint * f.dynamicScale[w]
+            let mpp = f.metresPerPoint(of: w, in: scene)
             guard mpp > 0 else { continue }
             listPlanes[j] = plane
             let bandM = band * mpp

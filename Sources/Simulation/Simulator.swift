@@ -254,12 +254,8 @@ public struct Simulator: Sendable {
                   entities[e].metresPerPoint > 0, entities[e].metresPerPoint.isFinite else { continue }
             // The entities whose node lies in its subtree: one run of `byNode`.
             let end = min(max(nodes[n].subtreeEnd, n + 1), nodes.count)
-            func first(atLeast node: Int) -> Int {
-                var lo = 0, hi = byNode.count
-                while lo < hi { let mid = (lo + hi) / 2; if entities[byNode[mid]].node < node { lo = mid + 1 } else { hi = mid } }
-                return lo
-            }
-            let lo = first(atLeast: n), hi = max(lo, first(atLeast: end))
+            let lo = Simulator.firstEntity(atOrAfter: n, byNode: byNode, entities),
+                hi = max(lo, Simulator.firstEntity(atOrAfter: end, byNode: byNode, entities))
             rescaled.append(DynamicRescale(slot: slotOfNode[n], metresPerPoint: entities[e].metresPerPoint,
                                            members: byNode[lo..<hi].map { Int32($0) }))
         }
@@ -290,14 +286,8 @@ public struct Simulator: Sendable {
         let n = ents[e].node
         guard n >= 0, n < scene.nodes.count else { return }
         let end = min(max(scene.nodes[n].subtreeEnd, n + 1), scene.nodes.count)
-        // The first entity whose node is n or after it.
-        var lo = 0, hi = byNode.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if ents[byNode[mid]].node < n { lo = mid + 1 } else { hi = mid }
-        }
         var closedUntil = n
-        for j in byNode[lo...] {
+        for j in byNode[firstEntity(atOrAfter: n, byNode: byNode, ents)...] {
             let node = ents[j].node
             guard node < end else { break }
             if node < closedUntil, j != e { continue }
@@ -307,6 +297,17 @@ public struct Simulator: Sendable {
             }
             visible[j] = value
         }
+    }
+
+    /// The index in `byNode` (entity indices in the order of their nodes) of the first entity whose
+    /// node is `node` or after it (`byNode.count` when none): binary search.
+    static func firstEntity(atOrAfter node: Int, byNode: [Int], _ ents: [Entity]) -> Int {
+        var lo = 0, hi = byNode.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ents[byNode[mid]].node < node { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     // MARK: Viewer
@@ -508,11 +509,9 @@ public struct Simulator: Sendable {
         // The em heights the kernel measures: the stated ones times the text scale.
         var emWorld = emMetres
         // Dynamic rescaling: where each window was last (its rest pose before the first frame) and
-        // its scale; which entities have their text scale computed each frame.
+        // its scale.
         var rescaleAt = rescaled.map { slotRest[$0.slot].t }
         var rescaleFactor = [Double](repeating: 1, count: rescaled.count)
-        var textScaled = [Bool](repeating: false, count: rescaled.isEmpty ? 0 : entityCount)
-        for e in scaledText where !rescaled.isEmpty { textScaled[Int(e)] = true }
 
         let dt = 1 / frameRate
         let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite
@@ -616,8 +615,9 @@ public struct Simulator: Sendable {
                             for m in rescaled[k].members {
                                 let e = Int(m)
                                 q.dynamicScale[e] = f
-                                // Text whose text scale is not computed each frame: its em scales here.
-                                if emMetres[e] > 0 && !textScaled[e] { emWorld[e] = TextScale.em(emMetres[e], scale: f) }
+                                // Its em scales with it (text under a scale of its own gets its em
+                                // again from its text scale below: its node moves with the window).
+                                if emMetres[e] > 0 { emWorld[e] = TextScale.em(emMetres[e], scale: f) }
                             }
                         }
                     }

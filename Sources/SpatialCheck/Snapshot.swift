@@ -82,16 +82,12 @@ extension SpatialCheck {
         var trackEntities: [Int] = []
         var trackFrames: [[Int]] = [], trackPoints: [[SIMD2<Double>]] = [], trackPoses: [[SceneSnapshot.Pose]] = []
         var trackShown: [Bool] = []
+        /// Whether the plan draws a footprint of `e` (`footprints` below).
         func hasFootprint(_ e: Entity) -> Bool { e.kind != .element && e.kind != .node && !e.restWorldBounds.isEmpty }
-        // Content anchored to the head or hand goes where the viewer goes: its path would repeat
-        // the viewer's, so it gets no track (world-anchored content only).
         /// `paths` and their ancestors' paths.
         func withAncestors(_ paths: Set<PathKey>) -> Set<PathKey> {
             var out = Set<PathKey>()
-            for m in paths {
-                let parts = m.path.split(separator: "/")
-                for k in 1...max(parts.count, 1) { out.insert(PathKey(parts.prefix(k).joined(separator: "/"))) }
-            }
+            for m in paths { for p in pathPrefixes(m.path) { out.insert(PathKey(p)) } }
             return out
         }
         /// Per frame of `worst`: the entities named there and their ancestors (a track's box is
@@ -104,6 +100,8 @@ extension SpatialCheck {
             let cap = 4 * SceneSnapshot.maxTracks
             var first: [Int] = [], rest: [Int] = []
             for e in 0..<min(q.entityCount, scene.entities.count) where first.count < cap {
+                // Content anchored to the head or hand goes where the viewer goes: its path would
+                // repeat the viewer's, so it gets no track (world-anchored content only).
                 guard q.canMove.isEmpty || (e < q.canMove.count && q.canMove[e]), scene.entities[e].anchor == .world,
                       hasFootprint(scene.entities[e]) else { continue }
                 if named.contains(path: scene.entities[e].path) { first.append(e) } else if rest.count < cap { rest.append(e) }
@@ -207,8 +205,8 @@ extension SpatialCheck {
             if q.frame >= count - 1 { throw Done() }
         }
         let footprints = scene.entities.enumerated().compactMap { i, e -> SceneSnapshot.Footprint? in
+            guard hasFootprint(e) else { return nil }
             let b = e.restWorldBounds
-            guard !b.isEmpty, e.kind != .element, e.kind != .node else { return nil }
             return .init(path: e.path, kind: e.kind.rawValue, minX: b.min.x, maxX: b.max.x, minZ: b.min.z, maxZ: b.max.z,
                          outline: i < outlines.count ? outlines[i] : [])
         }

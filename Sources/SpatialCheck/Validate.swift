@@ -287,10 +287,7 @@ extension SpatialCheck {
         var nearest: [String: String?] = [:]   // canonical folder → its nearest configuration file
         func configuration(above folder: String) -> String? {
             if let known = nearest[folder] { return known }
-            let file = (folder as NSString).appendingPathComponent(ProjectRoot.configFileName)
-            let parent = (folder as NSString).deletingLastPathComponent
-            let found = FileManager.default.fileExists(atPath: file) ? file
-                : (parent == folder || parent.isEmpty ? nil : configuration(above: parent))
+            let found = RuleConfiguration.find(startingAt: folder)
             nearest[folder] = found
             return found
         }

@@ -114,24 +114,26 @@ import Reporting
     static let tanPa = tan(pa * .pi / 180)
     static func ptEq(_ n: Double) -> Double { 2 * atan(n * tanPa / 4) * 180 / .pi / pa }
 
+    /// An 800×300 pt fixed-scale window 2 m straight ahead holding `element` (and `rotation`).
+    static func dash(_ element: String, rotation: String = "") -> String {
+        """
+        format: spatialscene/1
+        duration: 1
+        entities:
+          - id: dash
+            kind: window
+            scaleMode: fixed
+            position: [0, 1.6, -2]
+            \(rotation)
+            size: [800, 300]
+            elements:
+              - \(element)
+        """
+    }
+
     @Test func fixesAreInTheWindowsPoints() throws {
-        // An 800×300 pt fixed-scale window 2 m ahead; a 17 pt label and a 44 pt button, both
-        // centred on the window's centre (400, 150), in turn.
-        func scene(_ element: String) -> String {
-            """
-            format: spatialscene/1
-            duration: 1
-            entities:
-              - id: dash
-                kind: window
-                scaleMode: fixed
-                position: [0, 1.6, -2]
-                size: [800, 300]
-                elements:
-                  - \(element)
-            """
-        }
-        let text = try #require(try RuleScenes.check(scene("{id: kpi, role: text, frame: [300, 130, 200, 40], fontSize: 17, label: Revenue}"))
+        // A 17 pt label and a 44 pt button, both centred on the window's centre (400, 150), in turn.
+        let text = try #require(try RuleScenes.check(Self.dash("{id: kpi, role: text, frame: [300, 130, 200, 40], fontSize: 17, label: Revenue}"))
             .first { $0.rule == "type-min-size" })
         // 17 pt reads ptEq(17) = 8.49993 pt_eq: 12 pt_eq needs 17·12/8.49993 = 24.0002 pt and 17
         // pt_eq 34.0003 pt, rounded up to a tenth: 24.1 and 34.1.
@@ -140,7 +142,7 @@ import Reporting
         let need = (17 * 12 / seen * 10).rounded(.up) / 10, body = (17 * 17 / seen * 10).rounded(.up) / 10
         #expect(need == 24.1 && body == 34.1)
         #expect(text.message.contains("give it a fontSize of at least 24.1 pt to read as 12 pt (34.1 pt to read as 17 pt, for body text)"))
-        let button = try #require(try RuleScenes.check(scene("{id: refresh, role: button, frame: [378, 128, 44, 44], label: Refresh}"))
+        let button = try #require(try RuleScenes.check(Self.dash("{id: refresh, role: button, frame: [378, 128, 44, 44], label: Refresh}"))
             .first { $0.rule == "target-hit-region-visionos" })
         // 44 pt reads ptEq(44) = 22.0 pt_eq: 28 pt_eq needs 44·28/22.0 → 57 pt, 60 pt_eq → 121 pt.
         #expect(close(button.measured, Self.ptEq(44), 1e-9))
@@ -153,19 +155,7 @@ import Reporting
         // button (reads 2·atan(44·tan(pa)/4) = 22.0 pt_eq facing the eye, under 28) is foreshortened
         // to about cos 80° of its width; a 130 pt square one reads 64.9 pt_eq facing the eye, enough.
         func turned(_ element: String) throws -> ReportViolation? {
-            try RuleScenes.check("""
-                format: spatialscene/1
-                duration: 1
-                entities:
-                  - id: dash
-                    kind: window
-                    scaleMode: fixed
-                    position: [0, 1.6, -2]
-                    rotation: {yaw: 80}
-                    size: [800, 300]
-                    elements:
-                      - \(element)
-                """).first { $0.rule == "target-hit-region-visionos" }
+            try RuleScenes.check(Self.dash(element, rotation: "rotation: {yaw: 80}")).first { $0.rule == "target-hit-region-visionos" }
         }
         let small = try #require(try turned("{id: b, role: button, frame: [378, 100, 44, 100], label: Go}"))
         #expect(small.message.contains("facing the viewer (it is seen at a slant, \(fmt(Self.ptEq(44))) pt_eq facing them: turn its container toward the viewer too)"))

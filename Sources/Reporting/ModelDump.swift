@@ -36,6 +36,7 @@ public enum ModelDump {
             ]
             if let m = e.media { members.append(("media", media(m))) }
             if let r = e.representsRealObject { members.append(("representsRealObject", .bool(r))) }
+            if let u = e.userScalable { members.append(("userScalable", .bool(u))) }
             if let p = e.presentation { members.append(("presentation", .string(p.rawValue))) }
             if let p = e.placementMode { members.append(("placementMode", .string(p.rawValue))) }
             if let look = appearance(e) { members.append(("appearance", look)) }
@@ -163,13 +164,14 @@ public enum ModelDump {
                     + (a.reduceMotion != .keep ? ", with Reduce Motion: \(a.reduceMotion.rawValue)" : "") + "\n"
             }
         }
-        let withMedia = scene.entities.filter { $0.media != nil || $0.representsRealObject != nil }
+        let withMedia = scene.entities.filter { $0.media != nil || $0.representsRealObject != nil || $0.userScalable != nil }
         if !withMedia.isEmpty {
             out += "\nmedia and scale intent\n"
             for e in withMedia {
                 var parts: [String] = []
                 if let m = e.media { parts.append(mediaText(m)) }
                 if let r = e.representsRealObject { parts.append("represents a real object: \(r ? "yes" : "no")") }
+                if let u = e.userScalable { parts.append("people can resize it: \(u ? "yes" : "no")") }
                 out += "  \(t(e.path)): " + parts.joined(separator: "; ") + "\n"
             }
         }

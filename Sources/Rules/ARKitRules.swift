@@ -14,6 +14,8 @@ private let arInterruptions = Citation("augmented-reality", "Handling interrupti
 private let arObjects = Citation("augmented-reality", "Designing object interactions", "S0, S1")
 private let arCommunicating = Citation("augmented-reality", "Communicating with people", "S0, S1")
 private let arRealWorld = Citation("augmented-reality", "Reacting to real-world objects", "S0, S1")
+private let arPlacing = Citation("augmented-reality", "Helping people place objects", "S0, S1")
+private let arResolutions = Citation("augmented-reality", "Suggesting problem resolutions", "S0, S1")
 
 public enum ArSafetyMovement: RuleDescribing {
     public static let metadata = RuleMetadata(
@@ -173,6 +175,63 @@ public enum ArReferenceImageLimit: RuleDescribing {
         notes: ["From referenceImages events: reported on the scene over the frames the active count exceeds 100."])
 }
 
+public enum ArPlacementIndicator: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-placement-indicator", name: "The placement indicator shows only on a detected surface, aligned with it", category: .ar,
+        defaultSeverity: .info, thresholdKey: "maxTilt",
+        parameters: [RuleParameter("maxTilt", 5, "deg", .configurable("a tilt people see as not lying on the surface"), "angle between a flat indicator and the detected plane")],
+        citations: [arPlacing],
+        summary: "A placement indicator (role placementIndicator) is visible while ARKit tracks no surface (sub-check `noSurface`), or a flat one is tilted more than 5° from the detected planes' orientation.",
+        rationale: "The HIG asks apps to show a custom placement indicator after ARKit detects a surface, to say when placement is possible, and to align it with the plane of that surface so people see how the object will sit; shown earlier it promises a placement that cannot happen.",
+        fixHint: "Show the indicator only while a surface is detected (coaching until then), and orient it with the surface under it (the raycast result's transform).",
+        platforms: [.iOS], unit: "deg", worse: .higher,
+        notes: ["Indicators: entities and asset nodes of role placementIndicator. Surfaces: planeDetected / planeLost events; a scene with no planeDetected event does not say when surfaces are found, and neither check runs.",
+                "No surface (sub-check `noSurface`, s): the indicator is visible in a frame in which no plane is detected, before the first planeDetected or after planeLost removed the last one; measured is how long it has been shown so, reported over those frames. The message says whether no surface had been found yet or the surfaces were lost.",
+                "Tilt (deg): for an indicator in the world (not screen-space UI) whose box is flat (its thinnest side at most a quarter of the next), the angle between its normal (the cross product of its two longer box axes) and the plane's: world up for a horizontal plane, a horizontal direction for a vertical one; with several detected planes, the one it is closest to. Planes of unknown alignment are not compared. Judged in the frames it is visible while a plane is detected."],
+        subchecks: [RuleSubcheck("noSurface", unit: "s")])
+}
+
+public enum ArScalingAppropriate: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-scaling-appropriate", name: "Real products keep their real size", category: .ar,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [],
+        citations: [arObjects],
+        summary: "A model that represents a real object (representsRealObject: true) can be resized by people: userScalable: true, or a scale animation the person makes (trigger: user).",
+        rationale: "Scaling suits imaginary content; for a real product such as a chair a shopper is placing in a room, letting people resize it defeats the point of seeing it at its true size (HIG example).",
+        fixHint: "Keep a real product at its true size: don't add a scale gesture (MagnifyGesture, ManipulationComponent scaling) to it; let people move and turn it instead.",
+        platforms: [.iOS], unit: "count", worse: .higher,
+        notes: ["Entities with representsRealObject: true and userScalable: true, or with an animation of trigger user whose scale keys change its size (the scene scripts the person's pinch). Reported over the frames the entity is visible; measured is 1 (one entity), threshold 0; the message gives how much the scripted pinch resizes it (the largest over the smallest scale, by the larger component).",
+                "userScalable: false with a scripted pinch still counts: the script shows people resizing it."])
+}
+
+public enum ArRelocalizationHide: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-relocalization-hide", name: "Placed objects are hidden while ARKit relocalizes", category: .ar,
+        defaultSeverity: .info, thresholdKey: nil,
+        parameters: [],
+        citations: [arInterruptions],
+        summary: "A virtual object placed in the world before tracking became limited (relocalizing) stays visible while ARKit relocalizes.",
+        rationale: "After an interruption, placed objects are likely to appear in the wrong place until relocalization restores them; the HIG suggests hiding them during relocalization and showing them again at their new positions, to avoid flicker.",
+        fixHint: "Hide placed content while tracking is limited for relocalization (session(_:cameraDidChangeTrackingState:)) and show it again when tracking is normal.",
+        platforms: [.iOS], unit: "s", worse: .higher,
+        notes: ["Placed objects: the outermost models, texts and world cards (windows and volumes not anchored to the head) in the world, visible in a frame before the relocalization began. Relocalizing: a trackingState event with state limited and reason relocalizing, until the next trackingState. Measured: how long it has been visible during the relocalization, reported over those frames."])
+}
+
+public enum ArResetCancel: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ar-reset-cancel", name: "People can cancel a long relocalization", category: .ar,
+        defaultSeverity: .warning, thresholdKey: "maxRelocalization",
+        parameters: [RuleParameter("maxRelocalization", 10, "s", .configurable("coaching has had its chance; relocalization may now go on for ever"), "relocalization without a reset or cancel control")],
+        citations: [arInterruptions, arResolutions],
+        summary: "ARKit relocalizes for more than 10 s with no reset, restart, cancel or close control visible.",
+        rationale: "Relocalization can continue indefinitely when people don't return the device to where it was; the HIG asks apps to let people cancel it and reset or restart the experience.",
+        fixHint: "Show a Reset (or Cancel) control while relocalizing, which restarts the session (run(_:options:) with .resetTracking).",
+        platforms: [.iOS], unit: "s", worse: .higher,
+        notes: ["Controls: visible interactive entities whose id or label has reset, restart, cancel or close as a whole word (ar-coaching-hide-ui's reading), and exit controls. Measured: how long relocalization lasted without one, reported over the whole run once it passes 10 s. Location: the trackingState event that began the limited state.",
+                "Not checked: a session with no reset control at all (the scene may script only part of the app); the relocalization the scene scripts is what is judged."])
+}
+
 // MARK: - Shared
 
 /// Screen-space content on iOS: anchored to the head, or a window, volume or element (the
@@ -229,7 +288,10 @@ final class ARSessionState {
     private(set) var reason: TrackingReason?
     private(set) var referenceImages: Int?
     private(set) var referenceImagesLocation: SourceLocation?
-    private(set) var planes = Set<String>()
+    /// The detected planes and their alignment (nil when the event does not say).
+    private(set) var planes: [String: PlaneAlignment?] = [:]
+    /// Whether any plane was detected so far (planes may since have been lost).
+    private(set) var anyPlaneDetected = false
     /// The trackingState event that began the current limited state (initializing or
     /// relocalizing), nil while tracking does not need coaching.
     private(set) var limitedLocation: SourceLocation?
@@ -242,11 +304,13 @@ final class ARSessionState {
                 let was = needsCoaching
                 tracking = s; reason = r
                 if !needsCoaching { limitedLocation = nil } else if !was { limitedLocation = ev.location }
-            case .plane(let id, let detected, _): if detected { planes.insert(id) } else { planes.remove(id) }
+            case .plane(let id, let detected, let alignment):
+                if detected { planes[id] = alignment; anyPlaneDetected = true } else { planes[id] = nil }
             case .referenceImages(let n): referenceImages = n; referenceImagesLocation = ev.location
             }
         }
     }
+    var relocalizing: Bool { tracking == .limited && reason == .relocalizing }
     /// Limited while initializing or relocalizing: the states coaching is for.
     var needsCoaching: Bool { tracking == .limited && (reason == .initializing || reason == .relocalizing) }
 }
@@ -498,12 +562,9 @@ func arkitFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let coaching = ents.indices.filter { ents[$0].role == .coaching }
             guard !coaching.isEmpty else { return nil }
-            let exempt = ["reset", "restart", "cancel", "close"]
             let others = ents.indices.filter { i in
                 let e = ents[i]
-                guard e.kind == .element, isScreenSpace(e), e.role != .coaching else { return false }
-                let words = Set(wordsOf(e.id) + wordsOf(e.label ?? ""))
-                return !exempt.contains { words.contains($0) }
+                return e.kind == .element && isScreenSpace(e) && e.role != .coaching && !isResetOrCancel(e)
             }
             // One finding per container (the app's screen UI is one problem while coaching is
             // up, not one per button): measured is how many of its elements stay visible, and
@@ -651,6 +712,129 @@ func arkitFactories() -> [RuleFactory] {
                 "screen-space UI of \(names.joinedNames) covers \(fmt(agg.measured)) % of the screen (more than \(fmt(agg.threshold)) %); leave the camera view clear: fewer, smaller or hideable controls"
             })
         },
+        ArPlacementIndicator.factory { s, m, r in
+            let maxTilt = s.param(m, "maxTilt")
+            let sc = s.scene, ents = sc.entities
+            let indicators = ents.indices.filter { ents[$0].role == .placementIndicator }
+            // A scene that never detects a plane does not say when surfaces are found.
+            let detects = sc.events.contains { if case .ar(.plane(_, true, _)) = $0.action { return true } else { return false } }
+            guard !indicators.isEmpty, detects else { return nil }
+            let state = ARSessionState(sc)
+            let inWorld = indicators.map { !isScreenSpace(ents[$0]) || isOnWorldCard($0, ents) }
+            // Per indicator: when its current run without a surface began (-1: none).
+            var since = [Double](repeating: -1, count: indicators.count)
+            let up = Vec3(0, 1, 0)
+            return ClosureRule({ f, out in
+                state.advance(to: f.time)
+                let alignments = Set(state.planes.values.compactMap { $0 })
+                for (k, e) in indicators.enumerated() {
+                    guard f.visible[e] else { since[k] = -1; continue }
+                    if state.planes.isEmpty {
+                        if since[k] < 0 { since[k] = f.time }
+                        out.report(rule: r, e, frame: f.frame, time: f.time, measured: f.time - since[k] + f.deltaTime, threshold: 0,
+                                   aux: state.anyPlaneDetected ? 1 : 0, unit: "s", variant: 1)
+                        continue
+                    }
+                    since[k] = -1
+                    guard inWorld[k], !alignments.isEmpty else { continue }
+                    // The flat box's normal: across its two longer axes.
+                    let axes = [f.boxAxis(e, 0), f.boxAxis(e, 1), f.boxAxis(e, 2)].sorted { length($0) < length($1) }
+                    let n = cross(axes[1], axes[2])
+                    guard length(axes[0]) <= 0.25 * length(axes[1]), length(n) > 0 else { continue }
+                    let c = min(1, abs(dot(n, up)) / length(n))
+                    let fromUp = degrees(acos(c))
+                    // Horizontal plane: the normal is up; vertical: the normal is horizontal. The
+                    // closer of the detected orientations (aux 1: vertical).
+                    let horizontal = alignments.contains(.horizontal) ? fromUp : .infinity
+                    let vertical = alignments.contains(.vertical) ? 90 - fromUp : .infinity
+                    let tilt = min(horizontal, vertical)
+                    if tilt > maxTilt + 1e-9 {
+                        out.report(rule: r, e, frame: f.frame, time: f.time, measured: tilt, threshold: maxTilt,
+                                   aux: vertical < horizontal ? 1 : 0)
+                    }
+                }
+            }, message: { agg, names in
+                if agg.variant == 1 {
+                    let when = agg.aux == 1 ? "after ARKit lost every detected surface" : "before ARKit has detected any surface"
+                    return "placement indicator \(names.joinedNames) is shown for \(fmt(agg.measured)) s \(when), promising a placement that cannot happen; show it only once a surface is found (coaching until then)"
+                }
+                let plane = agg.aux == 1 ? "vertical" : "horizontal"
+                return "placement indicator \(names.joinedNames) is tilted \(fmt(agg.measured))° from the detected \(plane) surface (more than \(fmt(agg.threshold))°); align it with the surface's plane so people see how the object will sit"
+            })
+        },
+        ArScalingAppropriate.factory { s, _, r in
+            let sc = s.scene, ents = sc.entities
+            // Per entity: how much the person's scripted pinch resizes it (largest over smallest
+            // scale, by the larger component; 1 when nothing scripts it).
+            func pinch(_ e: Int) -> Double {
+                guard let a = ents[e].animation, sc.animations.indices.contains(a), sc.animations[a].trigger == .user else { return 1 }
+                let sizes = sc.animations[a].channels.filter { $0.node == ents[e].node }.flatMap(\.scales).map { max($0.value.x, $0.value.y, $0.value.z) }
+                guard let lo = sizes.min(), let hi = sizes.max(), lo > 0 else { return 1 }
+                return hi / lo
+            }
+            var ratio: [Int: Double] = [:]
+            let cands = ents.indices.filter { e in
+                guard ents[e].representsRealObject == true else { return false }
+                let p = pinch(e)
+                guard ents[e].userScalable == true || p > 1 + 1e-9 else { return false }
+                ratio[e] = p
+                return true
+            }
+            guard !cands.isEmpty else { return nil }
+            return ArScalingAppropriate.perEntity(s, r, cands, check: { f, e in
+                f.visible[e] ? .init(measured: 1, threshold: 0, aux: ratio[e] ?? 1) : nil
+            }, message: { agg, names in
+                let how = agg.aux > 1 + 1e-9 ? "the person resizes it by \(fmt((agg.aux - 1) * 100)) % with a pinch" : "people can resize it (userScalable: true)"
+                return "\(names.joinedNames) represents a real object but \(how); keep a real product at its true size so people can judge how it fits, and let them move and turn it instead"
+            })
+        },
+        ArRelocalizationHide.factory { s, _, r in
+            let sc = s.scene, ents = sc.entities
+            let shown: Set<EntityKind> = [.model, .text, .window, .volume]
+            // The outermost placed objects: world-anchored, with no placed object above them.
+            let cands = ents.indices.filter { e in
+                guard shown.contains(ents[e].kind), ents[e].anchor == .world else { return false }
+                var p = ents[e].parent, steps = 0
+                while let q = p, ents.indices.contains(q), steps <= ents.count {
+                    if shown.contains(ents[q].kind) { return false }
+                    p = ents[q].parent; steps += 1
+                }
+                return true
+            }
+            let relocalizes = sc.events.contains { if case .ar(.tracking(.limited, .relocalizing)) = $0.action { return true } else { return false } }
+            guard !cands.isEmpty, relocalizes else { return nil }
+            let state = ARSessionState(sc)
+            var placed = [Bool](repeating: false, count: ents.count)
+            var began = -1.0
+            return ClosureRule({ f, out in
+                state.advance(to: f.time)
+                guard state.relocalizing else {
+                    began = -1
+                    for e in cands where f.visible[e] { placed[e] = true }
+                    return
+                }
+                if began < 0 { began = f.time }
+                for e in cands where placed[e] && f.visible[e] {
+                    out.report(rule: r, e, frame: f.frame, time: f.time, measured: f.time - began + f.deltaTime, threshold: 0)
+                }
+            }, message: { agg, names in
+                "\(names.joinedNames) stays visible for \(fmt(agg.measured)) s while ARKit relocalizes, where it may show in the wrong place; hide placed objects during relocalization and show them again at their restored positions"
+            })
+        },
+        ArResetCancel.factory { s, m, r in
+            let limit = s.param(m, "maxRelocalization")
+            let ents = s.scene.entities
+            let controls = ents.indices.filter { ents[$0].interactive && (ents[$0].role == .exit || isResetOrCancel(ents[$0])) }
+            let state = ARSessionState(s.scene)
+            let cond = ConditionRule(rule: r, meta: m, candidates: [-1], dwell: limit, measuresRunLength: true,
+                                     frameDuration: s.frameDuration, check: { f, _ in
+                guard state.relocalizing, !controls.contains(where: { f.visible[$0] }) else { return nil }
+                return .init(measured: 0, threshold: limit)
+            }, message: { agg, _ in
+                "ARKit relocalizes for \(fmt(agg.measured)) s with no reset or cancel control on screen (more than \(fmt(agg.threshold)) s); relocalization can go on for ever, so show a Reset or Cancel control that restarts the session"
+            })
+            return LimitedTrackingLocated(cond, rule: r, state: state)
+        },
         ArReferenceImageLimit.factory { s, m, r in
             let maxImages = s.param(m, "maxImages")
             let state = ARSessionState(s.scene)
@@ -664,6 +848,13 @@ func arkitFactories() -> [RuleFactory] {
             })
         },
     ]
+}
+
+/// A control that resets, restarts, cancels or closes the experience: one of these words, whole, in
+/// its id or label (closeButton, btn-close and Close are; Closets and Presets are not).
+func isResetOrCancel(_ e: Entity) -> Bool {
+    let words = Set(wordsOf(e.id) + wordsOf(e.label ?? ""))
+    return ["reset", "restart", "cancel", "close"].contains { words.contains($0) }
 }
 
 /// The words of an id or label, lowercased: split at every character that is not a letter or digit

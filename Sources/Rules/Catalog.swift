@@ -40,7 +40,8 @@ public enum RuleCatalog {
         ImmersionExitAffordance.metadata, ImmersionTransitionSmooth.metadata,
         ArScreenClutter.metadata, ArMinimizeWorldText.metadata, ArComfortDistance.metadata, ArSafetyMovement.metadata,
         ArCoachingShown.metadata, ArCoachingHideUI.metadata, ArGestureProximity.metadata, ArScaleNotDistance.metadata,
-        ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata,
+        ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata, ArPlacementIndicator.metadata,
+        ArScalingAppropriate.metadata, ArRelocalizationHide.metadata, ArResetCancel.metadata,
         EnvArkitRequiresFullSpace.metadata,
         FovPostureVariants.metadata,
     ]

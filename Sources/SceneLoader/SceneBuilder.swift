@@ -851,6 +851,7 @@ final class SceneBuilder {
         if m.has("anchor") { e.factSources.anchor = .annotation }
         e.media = m["media"].flatMap { parseMedia($0, what: what) }
         e.representsRealObject = m["representsRealObject"].flatMap { r.bool($0, "'representsRealObject' of \(what)") }
+        e.userScalable = m["userScalable"].flatMap { r.bool($0, "'userScalable' of \(what)") }
         if let pn = m["presentation"] {
             if let p = parent, entities[p.entity].kind == .window || entities[p.entity].kind == .volume {
                 e.presentation = r.enumValue(pn, "'presentation' of \(what)", Presentation.self,

@@ -15,7 +15,8 @@ public enum SceneKeys {
     public static let byKind: [(kind: EntityKind, keys: [String])] = [
         (.window, ["size", "scaleMode", "elements", "representsRealObject", "background", "presentation"]),
         (.volume, ["size", "scaleMode", "elements", "representsRealObject", "background"]),
-        (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations", "accessibilityLabel", "decorative"]),
+        (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations", "accessibilityLabel", "decorative",
+                  "representsRealObject", "userScalable"]),
         (.text, ["fontSize", "height", "string", "accessibilityLabel", "decorative", "color", "background", "fontWeight"]),
         (.environment, ["asset", "assetUnits", "assetAxes", "node", "groundPlane", "range", "annotations"]),
         (.group, []),

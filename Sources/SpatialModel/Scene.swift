@@ -223,9 +223,13 @@ public struct Entity: Sendable {
     /// Its hover effect; nil when nothing says (unknown, not missing).
     public var hoverEffect: HoverEffect?
     public var groundPlane: Bool?
-    /// A volume or fixed-scale window that shows a real object at its real size
+    /// A volume, fixed-scale window or model that shows a real object at its real size
     /// (`representsRealObject`); nil when the scene does not say.
     public var representsRealObject: Bool? = nil
+    /// A model people can resize (`userScalable`: a pinch or ManipulationComponent scaling in the
+    /// app); nil when the scene does not say. Read with `representsRealObject` by
+    /// ar-scaling-appropriate.
+    public var userScalable: Bool? = nil
     /// For a top-level world-anchored entity: whether it sits at an absolute world height or is
     /// placed relative to the head (`placementMode`, or its default); nil for children and head- or
     /// hand-anchored content.

@@ -42,6 +42,8 @@ public enum RuleCatalog {
         ArCoachingShown.metadata, ArCoachingHideUI.metadata, ArGestureProximity.metadata, ArScaleNotDistance.metadata,
         ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata, ArPlacementIndicator.metadata,
         ArScalingAppropriate.metadata, ArRelocalizationHide.metadata, ArResetCancel.metadata,
+        SheetSingle.metadata, PopoverSingle.metadata, SheetCoverage.metadata, AlertButtons.metadata,
+        ContextMenuHeight.metadata, SliderHorizontal.metadata,
         EnvArkitRequiresFullSpace.metadata,
         FovPostureVariants.metadata,
     ]
@@ -74,6 +76,7 @@ enum RuleFactories {
         f += immersionFactories()
         f += motionTypeFactories()
         f += windowFactories()
+        f += presentationFactories()
         f += mediaFactories()
         f += comfortMotionFactories()
         f += accessibilityFactories()

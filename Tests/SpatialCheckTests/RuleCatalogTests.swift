@@ -25,7 +25,7 @@ import SpatialModel
                 #expect(!(p.origin.justification ?? "").isEmpty, "\(m.id).\(p.key) needs a justification")
             }
             let prefix = m.id.split(separator: "-").first.map(String.init) ?? ""
-            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar",
+            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar", "sheet", "popover", "alert", "ctxmenu", "slider",
                      "win", "vol", "orn", "video", "a11y"].contains(prefix))
         }
     }

@@ -1,0 +1,267 @@
+import Foundation
+import SpatialModel
+import Simulation
+
+// Rules on what a window presents (sheets, alerts, popovers, context menus: docs/scene-format.md,
+// "Sheets, alerts, popovers and menus") and on the shape of sliders (hig-rules §1.7, §1.9). A
+// presentation is a window nested in a window or volume with `presentation`, or, for sheets and
+// alerts, an element of that role in its container.
+
+public enum SheetSingle: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "sheet-single", name: "One sheet at a time", category: .windows,
+        defaultSeverity: .warning, thresholdKey: "maxSheets",
+        parameters: [RuleParameter("maxSheets", 1, "count", .hig, "sheets a window shows at once")],
+        citations: [Citation("sheets", "Best practices")],
+        summary: "A window shows more than one sheet at once (a sheet presented over another sheet, or two side by side).",
+        rationale: "The HIG asks apps to display only one sheet at a time from the main interface: a stack of sheets hides where people are and what closing one returns to.",
+        fixHint: "Close the first sheet before presenting the next, or show the second step inside the first sheet (a navigation stack in the sheet).",
+        platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
+        notes: ["Sheets: windows with presentation: sheet and elements of role sheet. A window's sheets are those it presents, directly or through its ornaments and its own presentations (a sheet opened from a popover of its toolbar is still its). Counted per top window in every frame; reported on that window over the frames more than one is visible, measured the most shown at once, and the message names every sheet seen together."])
+}
+
+public enum PopoverSingle: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "popover-single", name: "One popover at a time, with nothing over it but an alert", category: .windows,
+        defaultSeverity: .warning, thresholdKey: "maxPopovers",
+        parameters: [RuleParameter("maxPopovers", 1, "count", .hig, "popovers shown at once")],
+        citations: [Citation("popovers", "Best practices")],
+        summary: "More than one popover is shown at once (a cascade of popovers, or two from different controls), or a sheet or menu is presented from a shown popover (sub-check `onTop`).",
+        rationale: "The HIG asks for one popover at a time, never a cascade in which one emerges from another, and nothing shown on top of a popover except an alert: several layers of transient views clutter the interface and confuse people.",
+        fixHint: "Close the open popover before showing another; present follow-up content in the popover itself (or, for a longer task, in a sheet opened from the window, not from the popover).",
+        platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
+        notes: ["Popovers: windows with presentation: popover. In every frame the visible ones are counted across the scene; each beyond the first (in scene order) is reported over those frames, measured the most shown at once, and the message names the others seen with it.",
+                "On top (sub-check `onTop`): a visible sheet or menu presented from a visible popover (nested in it); measured 1, threshold 0. An alert may appear over a popover; a popover nested in a popover is a cascade, counted above."],
+        subchecks: [RuleSubcheck("onTop", unit: "count")])
+}
+
+public enum SheetCoverage: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "sheet-coverage", name: "A sheet leaves its window's context visible", category: .windows,
+        defaultSeverity: .warning, thresholdKey: "maxCoverage",
+        parameters: [
+            RuleParameter("maxCoverage", 90, "%", .configurable("\"all\" of the window, with rounding"), "warning above this share of the window's area"),
+            RuleParameter("infoCoverage", 75, "%", .configurable("\"most\" of the window"), "info above this share of the window's area"),
+        ],
+        citations: [Citation("sheets", "visionOS")],
+        summary: "A sheet whose area is more than 75 % (info) or 90 % (warning) of the window that presents it.",
+        rationale: "In visionOS a sheet floats in front of its window; the HIG asks for a default size that helps people keep their context, not one that covers most or all of the window (people may still resize it).",
+        fixHint: "Give the sheet a smaller default size that fits its content (presentationSizing, or a frame on its content), leaving the window around it visible; let people resize it if they need more room.",
+        unit: "%", worse: .higher,
+        notes: ["Sheets presented as windows: width × height of the sheet ÷ width × height of the window presenting it (through ornaments), both in that window's points (a sheet shares its window's scale). Sheet elements: the frame's area ÷ the container's. Reported over the frames the sheet is visible; measured the share in %."])
+}
+
+public enum AlertButtons: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "alert-buttons", name: "An alert has at most three buttons", category: .windows,
+        defaultSeverity: .warning, thresholdKey: "maxButtons",
+        parameters: [RuleParameter("maxButtons", 3, "count", .hig, "buttons of an alert")],
+        citations: [Citation("alerts", "Content")],
+        summary: "An alert with more than three buttons.",
+        rationale: "On every platform an alert shows a title, optional text and up to three buttons; more choices than that belong in a sheet or a menu, where people can read and compare them.",
+        fixHint: "Keep the alert to at most three buttons (for example Cancel and one or two actions), or present the choices in a sheet or an action menu instead.",
+        platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
+        notes: ["Alerts presented as windows (presentation: alert): the elements of role button they hold. Alert elements (role alert): the buttons of their container laid on them (inside the alert's frame, at its depth or in front). Text fields do not count (an alert may have one). Reported over the frames the alert is visible; measured the number of buttons."])
+}
+
+public enum ContextMenuHeight: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "ctxmenu-height", name: "A menu is no taller than its window", category: .windows,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("context-menus", "visionOS")],
+        summary: "A menu presented by a window (presentation: menu) that is taller than the window.",
+        rationale: "In visionOS a window has system controls above and below it (the window bar, close and resize controls below, the Share menu above); a menu taller than its window can hide them.",
+        fixHint: "Keep the menu's items to what fits within the window's height: move rarely used items into a submenu, or make the window taller.",
+        unit: "pt", worse: .higher,
+        notes: ["Heights in the presenting window's points (a menu shares its window's scale); the presenting window is the one the menu's control belongs to (a menu opened from a toolbar ornament belongs to the ornament's window). Measured: the menu's height; threshold: the window's; half a point of rounding is allowed. Reported over the frames the menu is visible. win-controls-keepout judges where the menu actually falls over the window's control bands."])
+}
+
+public enum SliderHorizontal: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "slider-horizontal", name: "Sliders run horizontally", category: .targets,
+        defaultSeverity: .info, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("sliders", "visionOS")],
+        summary: "A slider whose frame is taller than it is wide (a vertical slider).",
+        rationale: "In visionOS people find it easier to gesture from side to side than up and down, so the HIG asks to prefer horizontal sliders.",
+        fixHint: "Lay the slider out horizontally (minimum on the leading side, maximum on the trailing side).",
+        unit: "ratio", worse: .higher,
+        notes: ["Elements of role slider whose frame height exceeds its width; measured the frame's height ÷ width, threshold 1. Reported over the frames the slider is visible."])
+}
+
+// MARK: - Shared
+
+/// The window or volume that presents `e` (a window with `presentation`, or a sheet or alert
+/// element's container): its parent, up through ornaments to the window they belong to.
+private func presenter(_ scene: Scene, _ e: Int) -> Int? {
+    let ents = scene.entities
+    var w = ents[e].kind == .element ? ents[e].container : ents[e].parent
+    var steps = 0
+    while let q = w, ents.indices.contains(q), isOrnament(scene, q), steps <= ents.count { w = ents[q].parent; steps += 1 }
+    guard let p = w, ents.indices.contains(p), ents[p].kind == .window || ents[p].kind == .volume else { return nil }
+    return p
+}
+
+/// The top window of `e`'s presentations: up through presenters and the presentations they are,
+/// to a window or volume that nothing presents.
+private func topWindow(_ scene: Scene, _ e: Int) -> Int? {
+    var w = presenter(scene, e), steps = 0
+    while let q = w, scene.entities[q].presentation != nil, steps <= scene.entities.count, let up = presenter(scene, q) {
+        w = up; steps += 1
+    }
+    return w
+}
+
+/// Whether entity `e` is nested (at any depth) in entity `a`.
+private func isNested(_ ents: [Entity], _ e: Int, in a: Int) -> Bool {
+    var p = ents[e].parent, steps = 0
+    while let q = p, ents.indices.contains(q), steps <= ents.count {
+        if q == a { return true }
+        p = ents[q].parent; steps += 1
+    }
+    return false
+}
+
+/// The area of a window or element in its own points (nil without a size).
+private func areaPt(_ e: Entity) -> Double? {
+    if e.kind == .element, let f = e.frame { return f.width * f.height }
+    guard e.kind == .window, let s = e.sizePt else { return nil }
+    return s.x * s.y
+}
+
+func presentationFactories() -> [RuleFactory] {
+    [
+        RuleFactory(ids: [SheetSingle.metadata.id]) { s in
+            guard let r = s.index(SheetSingle.metadata.id) else { return nil }
+            let maxSheets = s.param(SheetSingle.metadata, "maxSheets")
+            let sc = s.scene, ents = sc.entities
+            var groups: [Int: [Int]] = [:]
+            for e in ents.indices where ents[e].presentation == .sheet || (ents[e].kind == .element && ents[e].role == .sheet) {
+                if let w = topWindow(sc, e) { groups[w, default: []].append(e) }
+            }
+            let windows = groups.keys.filter { (groups[$0]?.count ?? 0) > 1 }.sorted()
+            guard !windows.isEmpty else { return nil }
+            var together: [Int: Set<Int>] = [:]
+            return ClosureRule({ f, out in
+                for w in windows {
+                    let shown = (groups[w] ?? []).filter { f.visible[$0] }
+                    guard Double(shown.count) > maxSheets else { continue }
+                    together[w, default: []].formUnion(shown)
+                    out.report(rule: r, w, frame: f.frame, time: f.time, measured: Double(shown.count), threshold: maxSheets, aux: Double(w))
+                }
+            }, message: { agg, names in
+                let w = agg.aux.isFinite ? Int(agg.aux) : -1
+                let sheets = (together[w] ?? []).sorted().map { ents[$0].path }
+                return "\(names.joinedNames) shows \(fmt(agg.measured)) sheets at once (\(sheets.joinedNames)); show one sheet at a time: close one before presenting the next, or continue inside it"
+            })
+        },
+        RuleFactory(ids: [PopoverSingle.metadata.id]) { s in
+            guard let r = s.index(PopoverSingle.metadata.id) else { return nil }
+            let maxPopovers = s.param(PopoverSingle.metadata, "maxPopovers")
+            let ents = s.scene.entities
+            let popovers = ents.indices.filter { ents[$0].presentation == .popover }
+            guard !popovers.isEmpty else { return nil }
+            // Sheets and menus presented from a popover: (the presentation, its popover).
+            let onTop: [(Int, Int)] = ents.indices.compactMap { e in
+                guard let p = ents[e].presentation, p == .sheet || p == .menu else { return nil }
+                return popovers.first { isNested(ents, e, in: $0) }.map { (e, $0) }
+            }
+            var others: [Int: Set<Int>] = [:]
+            return ClosureRule({ f, out in
+                let shown = popovers.filter { f.visible[$0] }
+                if Double(shown.count) > maxPopovers {
+                    for e in shown.dropFirst(max(0, Int(maxPopovers))) {
+                        others[e, default: []].formUnion(shown.filter { $0 != e })
+                        out.report(rule: r, e, frame: f.frame, time: f.time, measured: Double(shown.count), threshold: maxPopovers, aux: Double(e))
+                    }
+                }
+                for (e, p) in onTop where f.visible[e] && f.visible[p] {
+                    out.report(rule: r, e, frame: f.frame, time: f.time, measured: 1, threshold: 0, aux: Double(p), variant: 1)
+                }
+            }, message: { agg, names in
+                if agg.variant == 1 {
+                    let p = agg.aux.isFinite ? Int(agg.aux) : -1
+                    let over = ents.indices.contains(p) ? ents[p].path : "a popover"
+                    return "\(names.joinedNames) is shown on top of popover \(over); nothing but an alert may appear over a popover: close the popover first, or show this from the window"
+                }
+                let e = agg.aux.isFinite ? Int(agg.aux) : -1
+                let with = (others[e] ?? []).sorted().map { ents[$0].path }
+                return "popover \(names.joinedNames) is shown while \(with.joinedNames) \(with.count == 1 ? "is" : "are") open (\(fmt(agg.measured)) popovers at once); show one popover at a time and close the open one first"
+            })
+        },
+        RuleFactory(ids: [SheetCoverage.metadata.id]) { s in
+            guard let r = s.index(SheetCoverage.metadata.id) else { return nil }
+            let warn = s.param(SheetCoverage.metadata, "maxCoverage"), info = s.param(SheetCoverage.metadata, "infoCoverage")
+            let sc = s.scene, ents = sc.entities
+            var items: [StaticRule.Item] = []
+            for e in ents.indices where ents[e].presentation == .sheet || (ents[e].kind == .element && ents[e].role == .sheet) {
+                guard let w = presenter(sc, e), ents[w].kind == .window, let a = areaPt(ents[e]), let b = areaPt(ents[w]), b > 0 else { continue }
+                let share = a / b * 100
+                if share > warn + 1e-9 {
+                    items.append(.init(entity: e, measured: share, threshold: warn, severity: .warning, aux: Double(w)))
+                } else if share > info + 1e-9 {
+                    items.append(.init(entity: e, measured: share, threshold: info, severity: .info, aux: Double(w)))
+                }
+            }
+            return StaticRule(rule: r, items: items) { agg, names in
+                let w = agg.aux.isFinite ? Int(agg.aux) : -1
+                let window = ents.indices.contains(w) ? ents[w].path : "its window"
+                return "sheet \(names.joinedNames) covers \(fmt(agg.measured)) % of \(window) (more than \(fmt(agg.threshold)) %); give it a smaller default size so people keep their context"
+            }
+        },
+        RuleFactory(ids: [AlertButtons.metadata.id]) { s in
+            guard let r = s.index(AlertButtons.metadata.id) else { return nil }
+            let maxButtons = s.param(AlertButtons.metadata, "maxButtons")
+            let ents = s.scene.entities
+            var buttons: [Int: Int] = [:]
+            let alerts = ents.indices.filter { ents[$0].presentation == .alert || (ents[$0].kind == .element && ents[$0].role == .alert) }
+            guard !alerts.isEmpty else { return nil }
+            let alertSet = Set(alerts)
+            for b in ents.indices where ents[b].kind == .element && ents[b].role == .button {
+                guard let c = ents[b].container else { continue }
+                if alertSet.contains(c) { buttons[c, default: 0] += 1; continue }
+                // Alert elements of the same container that the button is laid on.
+                for a in alerts where ents[a].kind == .element && ents[a].container == c {
+                    guard let af = ents[a].frame, let bf = ents[b].frame else { continue }
+                    if ModalCover.lies(bf, ents[b].depthPt, on: (a, c, af, ents[a].depthPt)) { buttons[a, default: 0] += 1 }
+                }
+            }
+            let items = alerts.compactMap { a -> StaticRule.Item? in
+                let n = Double(buttons[a] ?? 0)
+                return n > maxButtons ? .init(entity: a, measured: n, threshold: maxButtons) : nil
+            }
+            return StaticRule(rule: r, items: items) { agg, names in
+                "alert \(names.joinedNames) has \(fmt(agg.measured)) buttons (more than \(fmt(agg.threshold))); keep an alert to at most three choices, or offer them in a sheet or menu"
+            }
+        },
+        RuleFactory(ids: [ContextMenuHeight.metadata.id]) { s in
+            guard let r = s.index(ContextMenuHeight.metadata.id) else { return nil }
+            let sc = s.scene, ents = sc.entities
+            var items: [StaticRule.Item] = []
+            for e in ents.indices where ents[e].presentation == .menu {
+                guard let w = presenter(sc, e), ents[w].kind == .window, let m = ents[e].sizePt, let ws = ents[w].sizePt,
+                      ents[w].metresPerPoint > 0 else { continue }
+                // In the window's points (a menu shares its window's scale).
+                let height = m.y * ents[e].metresPerPoint / ents[w].metresPerPoint
+                if height > ws.y + 0.5 { items.append(.init(entity: e, measured: height, threshold: ws.y, aux: Double(w))) }
+            }
+            return StaticRule(rule: r, items: items) { agg, names in
+                let w = agg.aux.isFinite ? Int(agg.aux) : -1
+                let window = ents.indices.contains(w) ? ents[w].path : "its window"
+                return "menu \(names.joinedNames) is \(fmt(agg.measured)) pt tall, taller than \(window) (\(fmt(agg.threshold)) pt), and can hide the window controls above and below it; show fewer items (a submenu for rare ones)"
+            }
+        },
+        RuleFactory(ids: [SliderHorizontal.metadata.id]) { s in
+            guard let r = s.index(SliderHorizontal.metadata.id) else { return nil }
+            let ents = s.scene.entities
+            let items: [StaticRule.Item] = ents.indices.compactMap { e in
+                guard ents[e].kind == .element, ents[e].role == .slider, let f = ents[e].frame, f.width > 0, f.height > f.width else { return nil }
+                return .init(entity: e, measured: f.height / f.width, threshold: 1, aux: f.width)
+            }
+            return StaticRule(rule: r, items: items) { agg, names in
+                "slider \(names.joinedNames) is vertical (\(fmt(agg.measured * agg.aux)) pt tall, \(fmt(agg.aux)) pt wide); prefer a horizontal slider, since side-to-side gestures are easier"
+            }
+        },
+    ]
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import Rules
+@testable import SpatialCheck
+import Reporting
+
+/// Sheets, popovers, alerts and menus a window presents, and slider orientation, end to end. A
+/// 720 × 640 pt window 1.5 m ahead at 90 Hz; every expected number is derived from the scene text.
+@Suite struct RulePresentationTests {
+    /// The window `form` with `children` (lines of YAML at the children's indentation) and events.
+    static func form(_ children: String, elements: [String] = ["id: submit, role: button, frame: [556, 572, 140, 44], label: Submit"],
+                     events: [String] = [], duration: Double = 1) -> String {
+        """
+        format: spatialscene/1
+        duration: \(duration)
+        entities:
+          - id: form
+            kind: window
+            placement: {distance: 1.5}
+            size: [720, 640]
+            elements:
+        \(elements.map { "      - {" + $0 + "}" }.joined(separator: "\n"))
+            children:
+        \(children)
+        events:\(events.isEmpty ? " []" : "")
+        \(events.map { "  - {" + $0 + "}" }.joined(separator: "\n"))
+        """
+    }
+
+    /// A presented child window at the children's indentation (4 spaces), with its own children.
+    static func presented(_ id: String, _ kind: String, size: (Int, Int), visible: Bool = true,
+                          elements: [String] = [], children: String = "") -> String {
+        var lines = ["    - id: \(id)", "      kind: window", "      presentation: \(kind)", "      position: [0, 0, 0.03]",
+                     "      size: [\(size.0), \(size.1)]"]
+        if !visible { lines.append("      visible: false") }
+        if !elements.isEmpty { lines.append("      elements:"); lines += elements.map { "        - {" + $0 + "}" } }
+        if !children.isEmpty {
+            lines.append("      children:")
+            lines += children.split(separator: "\n").map { "    " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func run(_ yaml: String, _ rule: String) throws -> [ReportViolation] {
+        try RuleScenes.check(yaml).filter { $0.rule == rule }
+    }
+
+    // MARK: sheet-single
+
+    @Test func sheetsShownTogetherAreCountedPerTopWindow() throws {
+        // A sheet presented from the sign-off sheet from t = 0.5 s (frames 45–89): two at once.
+        let nested = Self.presented("confirm", "sheet", size: (360, 240), visible: false)
+        let v = try Self.run(Self.form(Self.presented("signoff", "sheet", size: (480, 360), children: nested),
+                                       events: ["t: 0.5, action: show, entity: form/signoff/confirm"]), "sheet-single")
+        #expect(v.count == 1 && v.first?.entities == ["form"] && v.first?.spans == [45...89] && v.first?.measured == 2)
+        #expect(v.first?.message.contains("(form/signoff and form/signoff/confirm)") == true)
+        // A sheet element of the form's own content and a sheet window shown together: also two.
+        let element = try Self.run(Self.form(Self.presented("signoff", "sheet", size: (480, 360)),
+                                             elements: ["id: panel, role: sheet, frame: [100, 100, 300, 300]"]), "sheet-single")
+        #expect(element.count == 1 && element.first?.spans == [0...89])
+        // One after the other: never two.
+        let swap = Self.presented("a", "sheet", size: (480, 360)) + "\n" + Self.presented("b", "sheet", size: (480, 360), visible: false)
+        #expect(try Self.run(Self.form(swap, events: ["t: 0.5, action: hide, entity: form/a", "t: 0.5, action: show, entity: form/b"]),
+                             "sheet-single").isEmpty)
+    }
+
+    // MARK: popover-single
+
+    @Test func popoversAtOnceAndViewsOverAPopover() throws {
+        // Two popovers from t = 0.5 s: the second in scene order is reported, frames 45–89.
+        let two = Self.presented("p1", "popover", size: (300, 200)) + "\n" + Self.presented("p2", "popover", size: (300, 200), visible: false)
+        let v = try Self.run(Self.form(two, events: ["t: 0.5, action: show, entity: form/p2"]), "popover-single")
+        #expect(v.count == 1 && v.first?.entities == ["form/p2"] && v.first?.spans == [45...89] && v.first?.measured == 2)
+        #expect(v.first?.message.contains("while form/p1 is open") == true)
+        // A sheet presented from a popover is on top of it (sub-check onTop); an alert may be.
+        let sheet = Self.presented("p1", "popover", size: (300, 200), children: Self.presented("s", "sheet", size: (200, 100)))
+        let onTop = try Self.run(Self.form(sheet), "popover-single")
+        #expect(onTop.count == 1 && onTop.first?.entities == ["form/p1/s"] && onTop.first?.measured == 1 && onTop.first?.threshold == 0)
+        #expect(onTop.first?.message.contains("on top of popover form/p1") == true)
+        let alert = Self.presented("p1", "popover", size: (300, 200), children: Self.presented("a", "alert", size: (200, 100)))
+        #expect(try Self.run(Self.form(alert), "popover-single").isEmpty)
+    }
+
+    // MARK: sheet-coverage
+
+    @Test func sheetShareOfItsWindow() throws {
+        // 700 × 620 of 720 × 640: 434,000 / 460,800 = 94.18 % (warning, over 90 %).
+        let w = try Self.run(Self.form(Self.presented("s", "sheet", size: (700, 620))), "sheet-coverage")
+        #expect(w.count == 1 && w.first?.severity == .warning && w.first?.threshold == 90)
+        #expect(abs((w.first?.measured ?? 0) - 434_000.0 / 460_800 * 100) < 1e-9)
+        // 640 × 540: 345,600 / 460,800 = 75 % exactly, not more than 75 %: clean; 640 × 560: 77.78 % (info).
+        #expect(try Self.run(Self.form(Self.presented("s", "sheet", size: (640, 540))), "sheet-coverage").isEmpty)
+        let i = try Self.run(Self.form(Self.presented("s", "sheet", size: (640, 560))), "sheet-coverage")
+        #expect(i.count == 1 && i.first?.severity == .info && abs((i.first?.measured ?? 0) - 358_400.0 / 460_800 * 100) < 1e-9)
+        // A sheet element: its frame over its container, 700 × 600 / 720 × 640 = 91.15 %.
+        let e = try Self.run(Self.form("      []", elements: ["id: sh, role: sheet, frame: [10, 20, 700, 600]"]), "sheet-coverage")
+        #expect(e.count == 1 && abs((e.first?.measured ?? 0) - 420_000.0 / 460_800 * 100) < 1e-9)
+    }
+
+    // MARK: alert-buttons
+
+    @Test func alertButtonsAreCounted() throws {
+        func buttons(_ n: Int) -> [String] { (0..<n).map { "id: b\($0), role: button, frame: [20, \(60 + 60 * $0), 280, 44], label: B\($0)" } }
+        let four = try Self.run(Self.form(Self.presented("a", "alert", size: (320, 320),
+                                                         elements: buttons(4) + ["id: f, role: textField, frame: [20, 10, 280, 40], label: Name"])),
+                                "alert-buttons")
+        #expect(four.count == 1 && four.first?.measured == 4 && four.first?.threshold == 3 && four.first?.entities == ["form/a"])
+        #expect(try Self.run(Self.form(Self.presented("a", "alert", size: (320, 320), elements: buttons(3))), "alert-buttons").isEmpty)
+        // An alert element counts the container's buttons laid on it (inside its frame): 4 of 5.
+        let on = buttons(4).map { $0.replacingOccurrences(of: "frame: [20,", with: "frame: [120,") }
+        let element = try Self.run(Self.form("      []", elements: ["id: al, role: alert, frame: [100, 40, 320, 320]"] + on
+                                             + ["id: out, role: button, frame: [556, 572, 140, 44], label: Out"]), "alert-buttons")
+        #expect(element.count == 1 && element.first?.measured == 4 && element.first?.entities == ["form/al"])
+    }
+
+    // MARK: ctxmenu-height
+
+    @Test func menuTallerThanItsWindow() throws {
+        let v = try Self.run(Self.form(Self.presented("m", "menu", size: (280, 700))), "ctxmenu-height")
+        // Both in the form's points (the menu shares its scale): 700 against 640.
+        #expect(v.count == 1 && abs((v.first?.measured ?? 0) - 700) < 1e-9 && v.first?.threshold == 640 && v.first?.unit == "pt")
+        // Exactly as tall as the window, or a sheet that tall: not this rule's.
+        #expect(try Self.run(Self.form(Self.presented("m", "menu", size: (280, 640))), "ctxmenu-height").isEmpty)
+        #expect(try Self.run(Self.form(Self.presented("m", "sheet", size: (280, 700))), "ctxmenu-height").isEmpty)
+    }
+
+    // MARK: slider-horizontal
+
+    @Test func verticalSliders() throws {
+        let v = try Self.run(Self.form("      []", elements: ["id: v, role: slider, frame: [40, 40, 30, 240], label: V",
+                                                        "id: h, role: slider, frame: [200, 40, 240, 30], label: H",
+                                                        "id: sq, role: slider, frame: [200, 200, 40, 40], label: Square"]),
+                             "slider-horizontal")
+        #expect(v.count == 1 && v.first?.entities == ["form/v"] && v.first?.measured == 8 && v.first?.severity == .info)
+        #expect(v.first?.message.contains("240 pt tall, 30 pt wide") == true)
+    }
+}

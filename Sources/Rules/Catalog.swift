@@ -43,7 +43,7 @@ public enum RuleCatalog {
         ArReferenceImageLimit.metadata, ArCriticalTextScreenSpace.metadata, ArPlacementIndicator.metadata,
         ArScalingAppropriate.metadata, ArRelocalizationHide.metadata, ArResetCancel.metadata,
         SheetSingle.metadata, PopoverSingle.metadata, SheetCoverage.metadata, AlertButtons.metadata,
-        ContextMenuHeight.metadata, SliderHorizontal.metadata,
+        ContextMenuHeight.metadata, SliderHorizontal.metadata, TypeLightWeight.metadata, WinGlassBackground.metadata,
         EnvArkitRequiresFullSpace.metadata,
         FovPostureVariants.metadata,
     ]

@@ -46,6 +46,19 @@ public enum MotionTooFast: RuleDescribing {
         subchecks: [RuleSubcheck("looming", unit: "m/s"), RuleSubcheck("timeToContact", unit: "s", worse: .lower)])
 }
 
+public enum TypeLightWeight: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "type-light-weight", name: "Text avoids light font weights", category: .typography,
+        defaultSeverity: .warning, thresholdKey: "largeSize",
+        parameters: [RuleParameter("largeSize", 17, "pt", .configurable("the body size: light text smaller than body text is hard to see, larger light text is still worth a look"), "size below which light text is a warning (info above)")],
+        citations: [Citation("typography", "Ensuring legibility"), Citation("accessibility", "Vision")],
+        summary: "Text set in an Ultralight, Thin or Light weight: a warning while it is smaller than 17 pt, an info at larger sizes.",
+        rationale: "Light weights are hard to see, especially when text is small; the HIG asks to prefer Regular, Medium, Semibold or Bold, and to set a thin font larger than the recommended sizes.",
+        fixHint: "Use Regular or heavier (fontWeight: regular, medium, semibold or bold), or, for a thin display font, set it well above 17 pt.",
+        platforms: [.visionOS, .iOS], unit: "pt", worse: .lower,
+        notes: ["Text with fontWeight ultraLight, thin or light: text entities, elements and annotated asset nodes that state it (unstated weights are unknown, not light). Its size as type-min-size measures it: pt where that does not change with distance, else pt_eq each frame. Reported over the frames it is visible; measured its smallest size, threshold 17 pt (warning below, info at or above)."])
+}
+
 public enum TypeMinSize: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "type-min-size", name: "Minimum text size", category: .typography,
@@ -125,6 +138,60 @@ public enum ArFrameRate: RuleDescribing {
         fixHint: "Update the scene at 60 Hz (frameRate: 60).",
         platforms: [.iOS], unit: "fps", worse: .lower,
         notes: ["Checked from the scene's frame rate; per-animation sample rates are not in the scene data."])
+}
+
+/// How big each text is in a frame, as type-min-size measures it (and type-light-weight after it):
+/// its font size in pt where that does not change with distance (an element of a dynamic-scale
+/// container, or of the screen's UI on iOS, and dynamic 3D text), times the text scale where a scale
+/// above it applies; else pt_eq from its em and distance (a label's own em when the simulator does
+/// not measure it, else the simulator's pt_eq of readable content).
+struct TextSizing {
+    /// Entities with a text size: readable content, and elements with a font size (a button's label).
+    let sized: [Int]
+    /// Font size in pt where it is scale-independent; NaN: measured in pt_eq each frame.
+    let fixedPt: [Double]
+    /// Em height in metres of a label whose pt_eq the simulator does not compute (it does so for
+    /// readable content only; a button's size is not its label's); NaN otherwise.
+    let labelEm: [Double]
+    /// Whether a size in pt is multiplied by the text scale (a scale above the text makes its points
+    /// smaller or larger, as it does its geometry); not on iOS, whose elements are screen space.
+    let scalesPt: [Bool]
+    let pointAngle: Double
+
+    init(_ s: RuleSetup) {
+        let ents = s.scene.entities
+        var fixed = [Double](repeating: .nan, count: ents.count), label = fixed
+        var scales = [Bool](repeating: false, count: ents.count)
+        var sized: [Int] = []
+        let textScale = TextScale(scene: s.scene)
+        for i in ents.indices where ents[i].isReadable || (ents[i].kind == .element && ents[i].fontSize != nil) {
+            let e = ents[i]
+            // On iOS the text of a world card (a window or volume left in the world) is seen in
+            // the camera view: its size on the screen, pt_eq, shrinks as the device moves away.
+            let inPoints = measuredInPoints(i, s.scene) && !(s.scene.platform == .iOS && isOnWorldCard(i, ents))
+            if let fs = e.fontSize, inPoints || (e.kind == .text && e.scaleMode == .dynamic) {
+                fixed[i] = fs
+                scales[i] = textScale.scaled[i] && !(s.scene.platform == .iOS && e.kind == .element)
+            } else if e.fontSize == nil && e.textHeight == nil && e.kind == .element {
+                continue
+            } else if !e.isReadable, let fs = e.fontSize {
+                label[i] = fs * metresPerPoint(of: i, in: s)
+            }
+            sized.append(i)
+        }
+        self.sized = sized; fixedPt = fixed; labelEm = label; scalesPt = scales; pointAngle = s.pointAngle
+    }
+
+    /// Entity `e`'s size in frame `f`, and whether it is in pt (else pt_eq, infinite when the eye
+    /// is at the text).
+    @inline(__always)
+    func size(_ f: FrameQuantities, _ e: Int) -> (value: Double, inPoints: Bool) {
+        let pt = scalesPt[e] ? fixedPt[e] * f.textScale[e] : fixedPt[e]
+        if !pt.isNaN { return (pt, true) }
+        // A label's em times its text scale (exactly 1 without a scale above it).
+        let em = labelEm[e] * f.textScale[e]
+        return (em.isNaN ? f.ptEq[e] : (f.distance[e] > 0 ? degrees(2 * atan(em / (2 * f.distance[e]))) / pointAngle : .infinity), false)
+    }
 }
 
 func motionTypeFactories() -> [RuleFactory] {
@@ -209,42 +276,17 @@ func motionTypeFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let ents = s.scene.entities
             let minimum = s.scene.platform == .iOS ? s.param(m, "minimumIOS") : s.param(m, "minimum")
-            // Font size in pt where it is scale-independent; NaN → use pt_eq per frame (an array, not
-            // a dictionary: it is read for every candidate on every frame).
-            var fixedPt = [Double](repeating: .nan, count: ents.count)
-            // Em height in metres of a label whose pt_eq the simulator does not compute (it does so
-            // for readable content only; a button's size is not its label's).
-            var labelEm = [Double](repeating: .nan, count: ents.count)
-            // Whether a size in pt is multiplied by the text scale (a scale above the text makes its
-            // points smaller or larger, as it does its geometry); not on iOS, whose elements are
-            // screen space.
-            var ptScales = [Bool](repeating: false, count: ents.count)
-            var cands: [Int] = []
+            let sizing = TextSizing(s)
             let pa = s.pointAngle
-            let textScale = TextScale(scene: s.scene)
-            // Readable content, and any other element whose text has a size (a button's label, a field).
-            for i in ents.indices where ents[i].isReadable || (ents[i].kind == .element && ents[i].fontSize != nil) {
-                let e = ents[i]
-                // On iOS the text of a world card (a window or volume left in the world) is seen in
-                // the camera view: its size on the screen, pt_eq, shrinks as the device moves away.
-                let inPoints = measuredInPoints(i, s.scene) && !(s.scene.platform == .iOS && isOnWorldCard(i, ents))
-                if let fs = e.fontSize, inPoints || (e.kind == .text && e.scaleMode == .dynamic) {
-                    fixedPt[i] = fs
-                    ptScales[i] = textScale.scaled[i] && !(s.scene.platform == .iOS && e.kind == .element)
-                } else if e.fontSize == nil && e.textHeight == nil && e.kind == .element {
-                    continue
-                } else if !e.isReadable, let fs = e.fontSize {
-                    labelEm[i] = fs * metresPerPoint(of: i, in: s)
-                }
-                // A size in pt that no scale changes does not change: text at or above the minimum
-                // can never be reported.
-                if RuleShortcuts.enabled, !fixedPt[i].isNaN, !ptScales[i], !(fixedPt[i] < minimum) { continue }
-                cands.append(i)
+            // A size in pt that no scale changes does not change: text at or above the minimum can
+            // never be reported.
+            let cands = sizing.sized.filter { i in
+                !(RuleShortcuts.enabled && !sizing.fixedPt[i].isNaN && !sizing.scalesPt[i] && !(sizing.fixedPt[i] < minimum))
             }
             // Read per candidate and frame: constants, not captured variables (which would be
             // boxed and access-checked on every read). `restEm`: the em the simulator measures
             // pt_eq from (foreshortening included), for the size the text has facing the eye.
-            let fixedSize = fixedPt, labelHeight = labelEm, scalesPt = ptScales, restEm = ents.map(Simulator.emMetres)
+            let labelHeight = sizing.labelEm, restEm = ents.map(Simulator.emMetres)
             // Candidates sized in metres (`height`), by path: only for messages, built on the first.
             var heights: [String: Double]?
             func textHeight(of path: String) -> Double? {
@@ -258,7 +300,7 @@ func motionTypeFactories() -> [RuleFactory] {
             // Elements with a font size measured in angle (in a fixed-scale window or volume): the
             // font size, by path, for a fix in the points it is written in.
             var sizesInAngle: [String: Double] = [:]
-            for i in cands where ents[i].kind == .element && fixedPt[i].isNaN { if let fs = ents[i].fontSize { sizesInAngle[ents[i].path] = fs } }
+            for i in cands where ents[i].kind == .element && sizing.fixedPt[i].isNaN { if let fs = ents[i].fontSize { sizesInAngle[ents[i].path] = fs } }
             let fontSizes = sizesInAngle
             // 3D text in a dynamic-scale volume (sized in metres or points, it scales with the
             // volume: its points are fixed): metres per point of its em, by path, for messages.
@@ -275,12 +317,10 @@ func motionTypeFactories() -> [RuleFactory] {
             }
             return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
                 guard f.visible[e] else { return nil }
-                let pt = scalesPt[e] ? fixedSize[e] * f.textScale[e] : fixedSize[e]
-                if !pt.isNaN { return pt < minimum ? .init(measured: pt, threshold: minimum, unit: "pt") : nil }
-                // A label's em times its text scale (exactly 1 without a scale above it).
-                let em = labelHeight[e] * f.textScale[e]
-                let v = em.isNaN ? f.ptEq[e] : (f.distance[e] > 0 ? degrees(2 * atan(em / (2 * f.distance[e]))) / pa : .infinity)
+                let (v, inPoints) = sizing.size(f, e)
+                if inPoints { return v < minimum ? .init(measured: v, threshold: minimum, unit: "pt") : nil }
                 guard v.isFinite && v < minimum else { return nil }
+                let em = labelHeight[e]
                 // aux: the em's angle facing the eye (2·atan(em / 2d)), what turning the text
                 // toward the viewer would give.
                 var facing = Double.nan
@@ -321,6 +361,30 @@ func motionTypeFactories() -> [RuleFactory] {
                 return agg.aux >= minimum
                     ? slant + "; turn it toward the viewer (type-billboard) so it reads at its size"
                     : slant + "; make it at least \(fmt(minimum)) pt facing the viewer (17 pt for body text)" + inMetres(agg.aux) + ", and turn it toward them"
+            })
+        },
+        RuleFactory(ids: [TypeLightWeight.metadata.id]) { s in
+            let m = TypeLightWeight.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let large = s.param(m, "largeSize")
+            let ents = s.scene.entities
+            let light: [FontWeight] = [.ultraLight, .thin, .light]
+            let sizing = TextSizing(s)
+            let cands = sizing.sized.filter { ents[$0].fontWeight.map(light.contains) ?? false }
+            guard !cands.isEmpty else { return nil }
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
+                guard f.visible[e] else { return nil }
+                let (v, inPoints) = sizing.size(f, e)
+                guard !v.isNaN else { return nil }
+                return .init(measured: v, threshold: large, severity: v < large ? .warning : .info, angular: !inPoints,
+                             aux: Double(light.firstIndex { $0 == ents[e].fontWeight } ?? 0), unit: inPoints ? "pt" : "pt_eq")
+            }, message: { agg, names in
+                let k = agg.aux.isFinite ? Int(agg.aux) : 0
+                let weight = light.indices.contains(k) ? light[k].rawValue : "light"
+                let size = "\(fmt(agg.measured)) \(agg.unit ?? "pt")"
+                return agg.measured < agg.threshold
+                    ? "text \(names.joinedNames) is set \(weight) at \(size), hard to see at this size; use Regular or heavier (or set it well above \(fmt(agg.threshold)) pt)"
+                    : "text \(names.joinedNames) is set \(weight) (at \(size)); light weights are hard to see, so prefer Regular, Medium, Semibold or Bold"
             })
         },
         RuleFactory(ids: [TypeLegibleAcrossScale.metadata.id]) { s in ScaleLegibilityRule(s) },

@@ -58,6 +58,19 @@ public enum VolScaleMode: RuleDescribing {
                 "Reported over the frames the volume or window is visible."])
 }
 
+public enum WinGlassBackground: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "win-glass-background", name: "Windows keep their glass background", category: .windows,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("windows", "visionOS windows"), Citation("materials", "visionOS")],
+        summary: "A window (ornaments and presented windows included) whose background is not the system glass: an opaque colour, a tinted fill, or none (passthrough).",
+        rationale: "visionOS windows use glass, which adapts to the lighting and lets the surroundings show through. Without it, UI and text become less legible and stop reading as one window; an opaque background hides people's surroundings and makes the window feel heavy and constricting.",
+        fixHint: "Remove the custom background and keep the window's glass (the default; .glassBackgroundEffect() where you draw your own container). Put colour in smaller elements or a background layer of a button, not the whole window.",
+        unit: "count", worse: .higher,
+        notes: ["Windows that state a background other than glass (docs/scene-format.md, Appearance): a colour with alpha of 0.95 or more is opaque, one below is a tint in place of the glass, passthrough is no background at all. Unstated is glass, the default. Reported over the frames the window is visible; measured 1, threshold 0; the message says which of the three it is."])
+}
+
 public enum OrnWidth: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "orn-width", name: "An ornament is no wider than its window", category: .windows,
@@ -1560,6 +1573,30 @@ func windowFactories() -> [RuleFactory] {
                 }
                 let n = Int(agg.measured)
                 return "\(names.joinedNames) uses fixed scale but holds \(n) interactive or text item\(n == 1 ? "" : "s"), which shrink with distance; use dynamic scale so they keep a usable size"
+            }
+        },
+        RuleFactory(ids: [WinGlassBackground.metadata.id]) { s in
+            guard let r = s.index(WinGlassBackground.metadata.id) else { return nil }
+            let ents = s.scene.entities
+            // aux: the background's alpha (0 for passthrough).
+            let items: [StaticRule.Item] = ents.indices.compactMap { i in
+                guard ents[i].kind == .window, let b = ents[i].background else { return nil }
+                switch b {
+                case .material(.glass): return nil
+                case .material(.passthrough): return .init(entity: i, measured: 1, threshold: 0, aux: 0)
+                case .color(let c): return .init(entity: i, measured: 1, threshold: 0, aux: c.a)
+                }
+            }
+            let backgrounds = Dictionary(ents.indices.compactMap { i in ents[i].background.map { (ents[i].path, $0.text) } }, uniquingKeysWith: { a, _ in a })
+            return StaticRule(rule: r, items: items) { agg, names in
+                let paint = names.first.flatMap { backgrounds[$0] } ?? "a custom background"
+                if agg.aux >= 0.95 {
+                    return "window \(names.joinedNames) has an opaque background (\(paint)) instead of glass, which hides people's surroundings and feels heavy; keep the glass background"
+                }
+                if agg.aux > 0 {
+                    return "window \(names.joinedNames) is tinted (\(paint)) instead of glass, which makes its content less legible as the room changes; keep the glass background and use colour in smaller areas"
+                }
+                return "window \(names.joinedNames) has no background (passthrough), so its content floats on the room and is harder to read and to see as one window; keep the glass background"
             }
         },
         RuleFactory(ids: [OrnWidth.metadata.id]) { s in

@@ -51,7 +51,7 @@ import SpatialModel
         let unchecked = Set(RuleCatalog.notChecked.map(\.id))
         #expect(unchecked.isDisjoint(with: RuleCatalog.allRuleIDs))
         #expect(unchecked.count + RuleCatalog.rules.count == 196)
-        #expect(unchecked.contains("type-light-weight"))
+        #expect(unchecked.contains("type-free-floating"))
     }
 
     @Test func renderers() throws {
@@ -66,7 +66,7 @@ import SpatialModel
         do { _ = try RuleCatalog.renderExplanation(id: "target-centre-spacing") } catch let u as UnknownRule {
             #expect(u.suggestion == "target-center-spacing")
         }
-        #expect(try RuleCatalog.renderExplanation(id: "type-light-weight").contains("not checked"))
+        #expect(try RuleCatalog.renderExplanation(id: "type-free-floating").contains("not checked"))
         let entries = RuleCatalog.entries()
         #expect(entries.count == RuleCatalog.rules.count)
         #expect(entries.first { $0.id == "fov-important-centered" }?.parameters.first?.origin == "EXT")

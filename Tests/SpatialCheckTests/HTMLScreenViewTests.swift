@@ -3,6 +3,9 @@ import Testing
 import SpatialModel
 import Rules
 @testable import Reporting
+@testable import SpatialCheck
+import SceneLoader
+import Simulation
 
 /// The HTML report of an iOS scene (session 28, trial s27 F10): the viewer's view is the device's
 /// screen (its size in points, the camera's rectilinear view filling it, content outside it left
@@ -143,6 +146,67 @@ import Rules
         #expect(!ios.contains("azimuth −100°") && !ios.contains("azimuth -100°"))
         let vision = page(nil)
         #expect(vision.contains("The viewer's view at frame 0") && !vision.contains("aria-label=\"screen at frame 0\""))
+    }
+
+    /// A hostile model name (from a saved report) is escaped wherever the page prints it.
+    @Test func modelNameIsEscaped() {
+        let hostile = SceneSnapshot.Screen(size: SIMD2(393, 852), model: "<script>alert(1)</script>", orientation: "portrait")
+        let scene = SceneReport(path: "s.scene.yaml", status: .checked, platform: "iOS", violations: [Self.violation(["sofa"])])
+        var snap = Self.snapshot(screen: hostile)
+        snap.screen = hostile
+        let page = Report(toolVersion: "t", pointAngle: Units.defaultPointAngle, failOn: .error, scenes: [scene])
+            .html(snapshots: ["s.scene.yaml": snap])
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("The &lt;script&gt;alert(1)&lt;/script&gt; screen (393×852 pt, portrait)"))
+        #expect(page.contains(">&lt;script&gt;alert(1)&lt;/script&gt; screen, 393×852 pt, portrait</text>"))
+    }
+
+    /// The capture records the device's screen with its orientation applied (landscape: 852 × 393
+    /// pt); the phone held level, a head-anchored window of the screen's size at [0, 0, −2] fills
+    /// the picture (its 852 pt span the camera's whole horizontal view: scene format, "Device
+    /// (iOS)"). A visionOS scene has no screen.
+    @Test func captureRecordsTheScreenAndScreenUIFillsIt() throws {
+        let text = """
+            format: spatialscene/1
+            platform: iOS
+            device: {model: iPhone 15, orientation: landscape}
+            duration: 1
+            viewer:
+              path:
+                - {t: 0, position: [0, 1.4, 0]}
+            entities:
+              - id: screen
+                kind: window
+                anchor: head
+                facing: none
+                position: [0, 0, -2]
+                size: [852, 393]
+                elements:
+                  - {id: close, role: button, frame: [16, 16, 44, 44], label: Close}
+            """
+        let scene = try SceneLoader.load(text: text, path: "ios.scene.yaml", baseDirectory: NSTemporaryDirectory())
+        let snap = SpatialCheck.captureSnapshot(scene: scene, options: SimulationOptions(), frames: [0], marked: [0: [PathKey("screen")]])
+        let screen = try #require(snap.screen)
+        #expect(screen == SceneSnapshot.Screen(size: SIMD2(852, 393), model: "iPhone 15", orientation: "landscape"))
+        let view = try #require(snap.views[0])
+        let svg = viewSVG(view: view, highlight: ["screen"], fov: snap.fieldOfView, severity: .warning,
+                          screen: ScreenPicture(screen: screen, horizontalFieldOfView: snap.fieldOfView.x, crop: nil))
+        // Landscape: 852 × 393 pt fitted into 480 × 480: 480 × 221.4 px.
+        #expect(svg.contains("width=\"480.0\" height=\"257.4\""))
+        #expect(svg.contains(">iPhone 15 screen, 852×393 pt, landscape</text>"))
+        let window = try #require(HTMLViewProjectionTests.shapes(svg)["screen"])
+        let xs = window.map(\.x), ys = window.map(\.y)
+        #expect(Self.near(xs.min() ?? -1, 0, 0.2) && Self.near(xs.max() ?? 0, 480, 0.2), "\(window)")
+        #expect(Self.near(ys.min() ?? -1, 0, 0.2) && Self.near(ys.max() ?? 0, 221.4, 0.2), "\(window)")
+        // The Close button: 16…60 pt of 852 across, 16…60 pt of 393 down: x 9.0…33.8 px, y 9.0…33.8 px.
+        let close = try #require(HTMLViewProjectionTests.shapes(svg)["screen/close"])
+        #expect(Self.near(close.map(\.x).min() ?? 0, 16 * 480 / 852, 0.2) && Self.near(close.map(\.x).max() ?? 0, 60 * 480 / 852, 0.2), "\(close)")
+        #expect(Self.near(close.map(\.y).min() ?? 0, 16 * 480 / 852, 0.2) && Self.near(close.map(\.y).max() ?? 0, 60 * 480 / 852, 0.2), "\(close)")
+
+        let vision = try SceneLoader.load(text: text.replacingOccurrences(of: "platform: iOS\n", with: "")
+                                            .replacingOccurrences(of: "device: {model: iPhone 15, orientation: landscape}\n", with: ""),
+                                          path: "v.scene.yaml", baseDirectory: NSTemporaryDirectory())
+        #expect(SpatialCheck.captureSnapshot(scene: vision, options: SimulationOptions(), frames: [0]).screen == nil)
     }
 
     /// `geometry.screen` is written only for a scene that has one, read back, and a bad one is

@@ -485,6 +485,27 @@ struct ViewProjection {
         }
     }
 
+    /// iOS (`SceneSnapshot.Screen`): the device's camera, a perspective along the head frame's −z
+    /// (the camera's line of sight, at the screen's centre) whose image fills the screen: a point
+    /// `t` tangent units right of the centre is `(screen.x / 2) / tan(horizontalFieldOfView / 2)`
+    /// points right of the screen's centre (and up likewise). The picture, `w` × `h` pixels, shows
+    /// the screen's region `crop` (x0, y0, x1, y1 in points from the top-left; the whole screen by
+    /// default), `w / (x1 − x0)` pixels per point.
+    init(screen: SIMD2<Double>, horizontalFieldOfView hfov: Double, w: Double, h: Double,
+         crop: (x0: Double, y0: Double, x1: Double, y1: Double)? = nil) {
+        self.w = w; self.h = h
+        center = .zero
+        halfAz = hfov / 2
+        perspective = true
+        forward = SIMD3(0, 0, -1); right = SIMD3(1, 0, 0); up = SIMD3(0, 1, 0)
+        let half = min(max(hfov, 1e-3), 179) / 2 * .pi / 180
+        let pointsPerTangent = (screen.x / 2) / tan(half)
+        let r = crop ?? (0, 0, screen.x, screen.y)
+        let scale = r.x1 > r.x0 ? w / (r.x1 - r.x0) : 1
+        k = pointsPerTangent * scale
+        shift = SIMD2(((r.x0 + r.x1) / 2 - screen.x / 2) / pointsPerTangent, (screen.y / 2 - (r.y0 + r.y1) / 2) / pointsPerTangent)
+    }
+
     static func direction(_ az: Double, _ el: Double) -> SIMD3<Double> {
         let a = az * .pi / 180, e = el * .pi / 180
         return SIMD3(cos(e) * sin(a), sin(e), -cos(e) * cos(a))
@@ -642,31 +663,77 @@ private func bounds(_ points: [SIMD2<Double>]) -> (x0: Double, y0: Double, x1: D
 
 private func points(_ p: [SIMD2<Double>]) -> String { p.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") }
 
+/// The viewer's view of an iOS scene drawn as its device's screen (`viewSVG`'s `screen`): the
+/// screen's region `crop` (points from the top-left; nil: the whole screen) seen through the camera
+/// (`ViewProjection.init(screen:…)`).
+struct ScreenPicture {
+    var screen: SceneSnapshot.Screen
+    var horizontalFieldOfView: Double
+    var crop: (x0: Double, y0: Double, x1: Double, y1: Double)?
+    /// The picture's size in pixels: the whole screen fitted into 480 × 480 (a portrait iPhone
+    /// 221 × 480), a crop into 480 × 300.
+    var size: (w: Double, h: Double) {
+        let r = crop ?? (0, 0, screen.size.x, screen.size.y)
+        let cw = max(r.x1 - r.x0, 1e-6), ch = max(r.y1 - r.y0, 1e-6)
+        let s = crop == nil ? min(480 / cw, 480 / ch) : min(480 / cw, 300 / ch)
+        return (cw * s, ch * s)
+    }
+
+    /// The region of the screen a detail shows around `marked` (the bounds, in screen points, of the
+    /// marked entities as the screen shows them): 16:10, 1.5 times their size (at least 64 × 40
+    /// pt), moved to lie on the screen; nil when they are not on the screen, or the region would
+    /// not be smaller than half the screen's width (the screen picture shows them well enough).
+    static func detailCrop(screen: SIMD2<Double>, marked b: (x0: Double, y0: Double, x1: Double, y1: Double))
+        -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
+        let cw = max((b.x1 - b.x0) * 1.5, (b.y1 - b.y0) * 1.5 * 1.6, 64), ch = cw / 1.6
+        guard cw.isFinite, cw <= screen.x / 2, ch <= screen.y else { return nil }
+        let x0 = min(max((b.x0 + b.x1) / 2 - cw / 2, 0), screen.x - cw)
+        let y0 = min(max((b.y0 + b.y1) / 2 - ch / 2, 0), screen.y - ch)
+        return (x0, y0, x0 + cw, y0 + ch)
+    }
+}
+
 /// The view from the eye: azimuth right, elevation up, with the comfort field of view dashed, the
 /// marked entities labelled and the measured quantity drawn (`measure`).
 /// `center` and `halfAz` pick the window: by default ±100° by ±62.5° around straight ahead (16:10),
 /// equirectangular; the detail view zooms onto small marked entities in perspective
 /// (`ViewProjection`: why the two).
+/// With `screen` (an iOS scene) the picture is the device's screen instead (`center` and `halfAz`
+/// unused): the camera's view filling it, what is outside it left out, head-anchored (screen)
+/// content where it lands on it, and no comfort field of view (the screen is the camera's view).
 func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Double>, severity: Severity,
-             measure: ViewMeasure? = nil, annotate: Bool = true, center: SIMD2<Double> = .zero, halfAz: Double = 100) -> String {
-    let w = 480.0, h = 300.0, foot = 22.0
+             measure: ViewMeasure? = nil, annotate: Bool = true, center: SIMD2<Double> = .zero, halfAz: Double = 100,
+             screen: ScreenPicture? = nil) -> String {
+    let (w, h) = screen?.size ?? (480.0, 300.0)
+    let foot = screen == nil ? 22.0 : 36.0
     // The azimuth the first marked entity's top-level window or volume is seen at (its centre's):
     // the detail's camera faces it (`ViewProjection`).
     var facing: Double?
-    if halfAz < 100 {
+    if halfAz < 100 && screen == nil {
         let roots = Dictionary(view.boxes.filter { !$0.path.contains("/") }.map { (PathKey($0.path), $0) }, uniquingKeysWith: { a, _ in a })
         for b in view.boxes where highlight.contains(path: b.path) {
             let root = b.path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? b.path
             if let r = roots[PathKey(root)] { facing = r.centerAz; break }
         }
     }
-    let proj = ViewProjection(w: w, h: h, center: center, halfAz: halfAz, facing: facing)
-    let detail = halfAz < 100
+    let proj = screen.map { ViewProjection(screen: $0.screen.size, horizontalFieldOfView: $0.horizontalFieldOfView, w: w, h: h, crop: $0.crop) }
+        ?? ViewProjection(w: w, h: h, center: center, halfAz: halfAz, facing: facing)
+    let detail = screen.map { $0.crop != nil } ?? (halfAz < 100)
     let c = severityColor(severity), tc = severityText(severity)
-    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h + foot))\" viewBox=\"0 0 \(n(w)) \(n(h + foot))\" role=\"img\" aria-label=\"\(detail ? "detail of the view" : "view") at frame \(view.frame)\" font-family=\"system-ui,sans-serif\">\n"
+    let what = screen == nil ? (detail ? "detail of the view" : "view") : (detail ? "detail of the screen" : "screen")
+    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w))\" height=\"\(n(h + foot))\" viewBox=\"0 0 \(n(w)) \(n(h + foot))\" role=\"img\" aria-label=\"\(what) at frame \(view.frame)\" font-family=\"system-ui,sans-serif\">\n"
     out += "<rect x=\"0\" y=\"0\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#f4f6f8\"/>\n"
     let fovTitle = "<title>comfortable field of view, \(fmt(fov.x, 0))° × \(fmt(fov.y, 0))°</title>"
-    if proj.perspective {
+    if let screen {
+        // The camera's line of sight (the screen's centre): a vertical and a horizontal line.
+        if let o = proj.point(az: 0, el: 0) {
+            for (p, q) in [(o, o + SIMD2(0, 1)), (o, o + SIMD2(1, 0))] {
+                guard let (s, e) = proj.across(p, q) else { continue }
+                out += "<line x1=\"\(n(s.x))\" y1=\"\(n(s.y))\" x2=\"\(n(e.x))\" y2=\"\(n(e.y))\" stroke=\"#d5d9e0\"/>\n"
+            }
+        }
+        out += "<title>\(Escape.html(screen.screen.label)): the camera's \(fmt(fov.x, 1))° × \(fmt(fov.y, 1))° view</title>\n"
+    } else if proj.perspective {
         // Straight ahead's vertical (azimuth 0) and the horizon (elevation 0) are great circles:
         // straight lines through two of their points.
         let el = min(max(center.y, -80), 80), az = center.x
@@ -762,7 +829,24 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
     }
     // Nothing marked is in the overview (content beside or behind the viewer): an arrow at the
     // edge on its side, at its elevation, says where it is.
-    if !detail, hotBoxes.isEmpty, let b = offPicture.first {
+    if !detail, hotBoxes.isEmpty, let b = offPicture.first, screen != nil {
+        // The screen: an arrow at the edge the direction leaves it by (left or right when it is
+        // further out across than up or down, in halves of the field of view).
+        let across = abs(b.centerAz) / max(fov.x / 2, 1e-6) >= abs(b.centerEl) / max(fov.y / 2, 1e-6)
+        let o = proj.point(az: b.centerAz, el: b.centerEl)
+        let text = "\(shortLabel(b.path, max: 30)): off the screen, \(fmt(abs(b.centerAz), 0))° \(b.centerAz >= 0 ? "right" : "left"), \(fmt(abs(b.centerEl), 0))° \(b.centerEl >= 0 ? "up" : "down")"
+        let path: String
+        if across {
+            let right = b.centerAz >= 0, y = min(max(o?.y ?? h / 2, 14), h - 14)
+            let x = right ? w - 4 : 4, base = right ? x - 14 : x + 14
+            path = "M\(n(x)) \(n(y))L\(n(base)) \(n(y - 9))L\(n(base)) \(n(y + 9))Z"
+        } else {
+            let down = b.centerEl < 0, x = min(max(o?.x ?? w / 2, 14), w - 14)
+            let y = down ? h - 4 : 4, base = down ? y - 14 : y + 14
+            path = "M\(n(x)) \(n(y))L\(n(x - 9)) \(n(base))L\(n(x + 9)) \(n(base))Z"
+        }
+        out += "<path d=\"\(path)\" fill=\"\(c)\"><title>\(Escape.html(text))</title></path>\n"
+    } else if !detail, hotBoxes.isEmpty, let b = offPicture.first {
         let right = b.centerAz >= 0, y = min(max(proj.py(b.centerEl), 14), h - 14)
         let x = right ? w - 4 : 4, base = right ? x - 14 : x + 14
         let side = abs(b.centerAz) > 135 ? "behind the viewer" : "to the \(right ? "right" : "left")"
@@ -802,6 +886,22 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
     }
     // Footer: axes and the measurement.
     out += "<rect x=\"0\" y=\"\(n(h))\" width=\"\(n(w))\" height=\"\(n(foot))\" fill=\"#fff\"/>\n"
+    if let screen {
+        // The screen in its own terms, then the measurement on a line of its own (a portrait
+        // screen's picture is narrow).
+        let first: String
+        if let r = screen.crop {
+            first = "detail: x \(fmt(r.x0, 0))…\(fmt(r.x1, 0)) pt, y \(fmt(r.y0, 0))…\(fmt(r.y1, 0)) pt of the screen"
+        } else {
+            first = screen.screen.label
+        }
+        out += "<text x=\"6\" y=\"\(n(h + 14))\" font-size=\"10\" fill=\"#5b5e66\">\(Escape.html(first))</text>\n"
+        if let m = measure, !m.label.isEmpty {
+            out += "<text x=\"6\" y=\"\(n(h + 29))\" font-size=\"10\" font-weight=\"600\" fill=\"\(tc)\">\(Escape.html(m.label))</text>\n"
+        }
+        out += "</svg>\n"
+        return out
+    }
     if proj.perspective {
         out += "<text x=\"6\" y=\"\(n(h + 15))\" font-size=\"10\" fill=\"#5b5e66\">perspective around azimuth \(fmt(center.x, 0))°, elevation \(fmt(center.y, 0))°</text>\n"
     } else {

@@ -173,14 +173,25 @@ extension Report {
         out += "<dl class=\"settings\">"
         out += "<div><dt>tool</dt><dd>spatialcheck \(Escape.html(toolVersion))</dd></div>"
         out += "<div><dt>fail on</dt><dd>\(failOn?.rawValue ?? "never")</dd></div>"
-        out += "<div><dt>pointAngle</dt><dd>\(fmt(pointAngle, 4))°/pt</dd></div>"
-        out += "<div><dt>fixedPointSize</dt><dd>\(fixedPointSizeText(fixedPointSize)) m/pt</dd></div>"
+        // The scenes' own values (an iOS scene's point angle is its camera's): the one they share,
+        // else their range, "per scene" (the report's defaults when no scene was loaded).
+        let loaded = scenes.filter { $0.status != .error }
+        out += "<div><dt>pointAngle</dt><dd>\(Self.sharedOrRange(loaded.map { $0.pointAngle ?? pointAngle }, default: pointAngle, unit: "°/pt") { fmt($0, 4) })</dd></div>"
+        out += "<div><dt>fixedPointSize</dt><dd>\(Self.sharedOrRange(loaded.map { $0.fixedPointSize ?? fixedPointSize }, default: fixedPointSize, unit: " m/pt", fixedPointSizeText))</dd></div>"
         if let shard { out += "<div><dt>shard</dt><dd>\(shard.index)/\(shard.count)</dd></div>" }
         out += "</dl>\n"
         if let line = configurationLine { out += "<p class=\"omitted\">\(Escape.html(line)).</p>\n" }
         if let generatedAt { out += "<p class=\"generated\">Generated at \(Escape.html(generatedAt)).</p>\n" }
         out += "</header>\n"
         return out
+    }
+
+    /// `text` of the one value `values` share (as `text` prints it) and `unit`, or "per scene
+    /// (lo–hi unit)" of their smallest and largest; `text(defaultValue)` when there are none.
+    static func sharedOrRange(_ values: [Double], default defaultValue: Double, unit: String, _ text: (Double) -> String) -> String {
+        guard let lo = values.min(), let hi = values.max() else { return text(defaultValue) + unit }
+        let a = text(lo), b = text(hi)
+        return a == b ? a + unit : "per scene (\(a)–\(b)\(unit))"
     }
 
     /// `folded`: each scene's groups (`foldViolations`), in the order of `scenes`.
@@ -355,22 +366,26 @@ extension Report {
             view.boxes = SceneSnapshot.neighbourhood(view.boxes, marked: hot)
             out += "<div class=\"figures\">\n"
             let wholeScene = lead.entities.isEmpty ? "; a whole-scene finding: the ✕ on the plan shows where the viewer stands" : ""
-            out += "<figure class=\"view\"><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s)\(g.isFolded ? ", all \(g.count) findings marked" : "")\(wholeScene).</figcaption>\n"
-            // Small marked entities (buttons 2 m away span a degree or two): the measurement is
-            // drawn on a zoomed detail, the whole view keeps the context.
-            let boxes = view.boxes.filter { hot.contains(path: $0.path) }
-            var zoom: (SIMD2<Double>, Double)?
-            if let minAz = boxes.map(\.minAz).min(), let maxAz = boxes.map(\.maxAz).max(),
-               let minEl = boxes.map(\.minEl).min(), let maxEl = boxes.map(\.maxEl).max(),
-               max(maxAz - minAz, (maxEl - minEl) / 0.625) < 40 {
-                zoom = (SIMD2((minAz + maxAz) / 2, (minEl + maxEl) / 2), max(4, max(maxAz - minAz, (maxEl - minEl) / 0.625) * 0.75))
-            }
-            out += viewSVG(view: view, highlight: hot, fov: snap.fieldOfView, severity: g.severity,
-                           measure: ViewMeasure(group: g, lead: lead), annotate: zoom == nil) + "</figure>\n"
-            if let (c, half) = zoom {
-                out += "<figure class=\"view\"><figcaption>Detail: ±\(fmt(half, 1))° around the marked entities.</figcaption>\n"
+            if let screen = snap.screen {
+                out += screenFigures(view: view, screen: screen, snapshot: snap, highlight: hot, group: g, lead: lead, wholeScene: wholeScene)
+            } else {
+                out += "<figure class=\"view\"><figcaption>The viewer's view at frame \(view.frame) (t = \(fmt(view.time, 2)) s)\(g.isFolded ? ", all \(g.count) findings marked" : "")\(wholeScene).</figcaption>\n"
+                // Small marked entities (buttons 2 m away span a degree or two): the measurement is
+                // drawn on a zoomed detail, the whole view keeps the context.
+                let boxes = view.boxes.filter { hot.contains(path: $0.path) }
+                var zoom: (SIMD2<Double>, Double)?
+                if let minAz = boxes.map(\.minAz).min(), let maxAz = boxes.map(\.maxAz).max(),
+                   let minEl = boxes.map(\.minEl).min(), let maxEl = boxes.map(\.maxEl).max(),
+                   max(maxAz - minAz, (maxEl - minEl) / 0.625) < 40 {
+                    zoom = (SIMD2((minAz + maxAz) / 2, (minEl + maxEl) / 2), max(4, max(maxAz - minAz, (maxEl - minEl) / 0.625) * 0.75))
+                }
                 out += viewSVG(view: view, highlight: hot, fov: snap.fieldOfView, severity: g.severity,
-                               measure: ViewMeasure(group: g, lead: lead), center: c, halfAz: half) + "</figure>\n"
+                               measure: ViewMeasure(group: g, lead: lead), annotate: zoom == nil) + "</figure>\n"
+                if let (c, half) = zoom {
+                    out += "<figure class=\"view\"><figcaption>Detail: ±\(fmt(half, 1))° around the marked entities.</figcaption>\n"
+                    out += viewSVG(view: view, highlight: hot, fov: snap.fieldOfView, severity: g.severity,
+                                   measure: ViewMeasure(group: g, lead: lead), center: c, halfAz: half) + "</figure>\n"
+                }
             }
             out += "</div>\n"
         }
@@ -396,6 +411,36 @@ extension Report {
             out += elided.map { "<li><code>\(Escape.html($0))</code></li>" }.joined() + "</ul></details>\n"
         }
         out += "</article>\n"
+        return out
+    }
+}
+
+extension Report {
+    /// An iOS scene's card pictures (`SceneSnapshot.screen`): the device's screen at the frame, and
+    /// a detail of the screen around small marked entities (`ScreenPicture.detailCrop`) with the
+    /// measurement drawn on it.
+    func screenFigures(view: SceneSnapshot.View, screen: SceneSnapshot.Screen, snapshot snap: SceneSnapshot,
+                       highlight hot: Set<PathKey>, group g: ViolationGroup, lead: ReportViolation, wholeScene: String) -> String {
+        let whole = ScreenPicture(screen: screen, horizontalFieldOfView: snap.fieldOfView.x, crop: nil)
+        // The marked entities' bounds on the screen, in points (a projection at one pixel per point).
+        let points = ViewProjection(screen: screen.size, horizontalFieldOfView: snap.fieldOfView.x, w: screen.size.x, h: screen.size.y)
+        var marked: (x0: Double, y0: Double, x1: Double, y1: Double)?
+        for b in view.boxes where hot.contains(path: b.path) {
+            let shown = points.clipped(points.polygon(of: b))
+            guard shown.count >= 3 else { continue }
+            for p in shown {
+                marked = marked.map { (min($0.x0, p.x), min($0.y0, p.y), max($0.x1, p.x), max($0.y1, p.y)) } ?? (p.x, p.y, p.x, p.y)
+            }
+        }
+        let crop = marked.flatMap { ScreenPicture.detailCrop(screen: screen.size, marked: $0) }
+        var out = "<figure class=\"view\"><figcaption>The \(Escape.html(screen.caption)) at frame \(view.frame) (t = \(fmt(view.time, 2)) s): the camera's \(fmt(snap.fieldOfView.x, 1))°×\(fmt(snap.fieldOfView.y, 1))° view\(g.isFolded ? ", all \(g.count) findings marked" : "")\(wholeScene).</figcaption>\n"
+        out += viewSVG(view: view, highlight: hot, fov: snap.fieldOfView, severity: g.severity,
+                       measure: ViewMeasure(group: g, lead: lead), annotate: crop == nil, screen: whole) + "</figure>\n"
+        if let crop {
+            out += "<figure class=\"view\"><figcaption>Detail: \(fmt(crop.x1 - crop.x0, 0))×\(fmt(crop.y1 - crop.y0, 0)) pt of the screen around the marked entities.</figcaption>\n"
+            out += viewSVG(view: view, highlight: hot, fov: snap.fieldOfView, severity: g.severity,
+                           measure: ViewMeasure(group: g, lead: lead), screen: ScreenPicture(screen: screen, horizontalFieldOfView: snap.fieldOfView.x, crop: crop)) + "</figure>\n"
+        }
         return out
     }
 }

@@ -101,6 +101,32 @@ public struct SceneSnapshot: Sendable {
     /// The most moving entities the plan draws the path of.
     public static let maxTracks = 12
 
+    /// An iOS scene's device screen (scene format "Device (iOS)"): the viewer is its camera, and
+    /// the HTML report draws the viewer's view as this screen (`viewSVG`'s `screen`). `size` is in
+    /// points with the orientation applied (width, height); `fieldOfView` of the snapshot is the
+    /// camera view shown on it (a pinhole image that fills the screen).
+    public struct Screen: Sendable, Equatable {
+        public var size: SIMD2<Double>
+        /// The preset's name (`iPhone 15`), nil when the scene gives a `screen` size instead.
+        public var model: String?
+        /// `portrait` or `landscape`.
+        public var orientation: String
+        public init(size: SIMD2<Double>, model: String? = nil, orientation: String) {
+            self.size = size; self.model = model; self.orientation = orientation
+        }
+        /// The longest model name and side a saved report's screen may give (longer: left out).
+        public static let maxModelLength = 100
+        public static let maxSide = 100_000.0
+        /// "iPhone 15 screen, 393×852 pt, portrait" (not escaped).
+        public var label: String {
+            "\(model.map { "\($0) screen" } ?? "Screen"), \(plainNumber(size.x))×\(plainNumber(size.y)) pt, \(orientation)"
+        }
+        /// "iPhone 15 screen (393×852 pt, portrait)" (not escaped): `label` in a sentence.
+        public var caption: String {
+            "\(model.map { "\($0) screen" } ?? "device's screen") (\(plainNumber(size.x))×\(plainNumber(size.y)) pt, \(orientation))"
+        }
+    }
+
     /// A scene event (show, hide, immersion, recenter) at its frame.
     public struct Event: Sendable {
         public var frame: Int
@@ -131,6 +157,9 @@ public struct SceneSnapshot: Sendable {
     /// The moving entities' tracks (none in a scene where nothing moves); `json()` writes them as
     /// `tracks` only when there are some, so a static scene's geometry is what it was before them.
     public var tracks: [Track] = []
+    /// The device screen of an iOS scene (nil on visionOS, and in a report saved before it); `json()`
+    /// writes it as `screen` only when set, so a visionOS scene's geometry is what it was before.
+    public var screen: Screen?
 
     public init(viewerPath: [SIMD2<Double>], pathFrames: [Int] = [], boundaryOrigins: [SIMD2<Double>], boundaryRadius: Double = 1.5,
                 fadeRadius: Double = 1.2, footprints: [Footprint], fieldOfView: SIMD2<Double>, views: [Int: View],
@@ -266,6 +295,10 @@ extension SceneSnapshot {
                      ("points", .array(t.points.map(Self.point))),
                      ("poses", .array(t.poses.map { .object([("frame", .int($0.frame)), ("outline", .array($0.outline.map(Self.point)))]) }))])
         }))]
+        let screenEntry: [(String, JSON)] = screen.map { sc in
+            [("screen", .object([("size", Self.point(sc.size)), ("model", JSON.optional(sc.model)),
+                                 ("orientation", .string(sc.orientation))]))]
+        } ?? []
         return .object([
             ("viewerPath", .array(viewerPath.map(Self.point))),
             ("pathFrames", .array(pathFrames.map(JSON.int))),
@@ -273,6 +306,7 @@ extension SceneSnapshot {
             ("boundaryRadius", Self.num(boundaryRadius)),
             ("fadeRadius", Self.num(fadeRadius)),
             ("fieldOfView", .array([Self.num(fieldOfView.x), Self.num(fieldOfView.y)])),
+        ] + screenEntry + [
             ("footprints", .array(footprints.map { f in
                 .object([("path", .string(f.path)), ("kind", .string(f.kind)),
                          ("bounds", .array([Self.num(f.minX), Self.num(f.maxX), Self.num(f.minZ), Self.num(f.maxZ)])),
@@ -390,6 +424,17 @@ extension SceneSnapshot {
                   footprints: footprints, fieldOfView: fov, views: views, series: series, events: events)
         self.replay = replay
         self.tracks = tracks
+        // `screen` is optional (reports saved before it, and visionOS scenes, have none): one with
+        // a size that is not positive and below `Screen.maxSide`, an orientation other than
+        // portrait or landscape, or a model name over `Screen.maxModelLength` characters is left out.
+        if let sc = o["screen"] as? [String: Any], let size = pt(sc["size"]), size.x > 0, size.y > 0,
+           size.x < Screen.maxSide, size.y < Screen.maxSide,
+           let orientation = sc["orientation"] as? String, orientation == "portrait" || orientation == "landscape" {
+            let model = sc["model"] as? String
+            if model.map({ $0.utf8.count <= Screen.maxModelLength }) ?? true {
+                self.screen = Screen(size: size, model: model, orientation: orientation)
+            }
+        }
     }
 }
 

@@ -219,6 +219,10 @@ extension SpatialCheck {
         var snapshot = SceneSnapshot(viewerPath: path, pathFrames: pathFrames, boundaryOrigins: origins, footprints: footprints,
                                      fieldOfView: simulator.fieldOfView, views: views, series: series,
                                      events: events(of: scene, frameRate: simulator.frameRate, frames: simulator.frameCount))
+        // iOS: the viewer is the device's camera, and the page draws its view as the screen.
+        if scene.platform == .iOS, let device = scene.device {
+            snapshot.screen = .init(size: device.screen, model: device.model, orientation: device.orientation.rawValue)
+        }
         // The tracks of the entities that moved (their centre more than a millimetre from where it
         // was first shown), at most `maxTracks`, in the order chosen.
         for (k, e) in trackEntities.enumerated() where snapshot.tracks.count < SceneSnapshot.maxTracks {

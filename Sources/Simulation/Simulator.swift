@@ -238,10 +238,9 @@ public struct Simulator: Sendable {
             let turns = eyeMoves || moves[n]
             if turns { for k in n..<end { moves[k] = true } }
             ornaments.append(VolumeOrnament(node: Int32(n), volumeNode: eNode[pe], animated: slotOfNode[n] >= 0,
-                                            turns: turns, subtree: (n..<end).map { Int32($0) }))
+                                            turns: turns, subtree: (n..<end).map { Int32($0) }, members: []))
         }
         ornaments.sort { $0.node < $1.node }
-        volumeOrnaments = ornaments
         movingNodes = moves.indices.filter { moves[$0] }.map { Int32($0) }
         let entMoves = entities.indices.map { e in
             (eNode[e] >= 0 && moves[Int(eNode[e])]) || (Int(gB[e])..<Int(gE[e])).contains { moves[$0] }
@@ -257,6 +256,14 @@ public struct Simulator: Sendable {
             Simulator.setVisibility(false, of: e, in: &visible, scene: scene, byNode: byNode)
         }
         initialVisible = visible
+        // The entities each volume ornament holds (itself included): one run of `byNode`.
+        for k in ornaments.indices {
+            let n = Int(ornaments[k].node), end = n + ornaments[k].subtree.count
+            let lo = Simulator.firstEntity(atOrAfter: n, byNode: byNode, entities),
+                hi = max(lo, Simulator.firstEntity(atOrAfter: end, byNode: byNode, entities))
+            ornaments[k].members = byNode[lo..<hi].map { Int32($0) }
+        }
+        volumeOrnaments = ornaments
         emMetres = entities.map(Simulator.emMetres)
         let textScale = TextScale(scene: scene)
         let withText = entities.indices.filter { e in
@@ -534,6 +541,8 @@ public struct Simulator: Sendable {
         // its scale.
         var rescaleAt = rescaled.map { slotRest[$0.slot].t }
         var rescaleFactor = [Double](repeating: 1, count: rescaled.count)
+        // Volume ornaments: each one's turn and its volume's centre and unit +Y axis in the last frame.
+        var turn = OrnamentTurns(count: volumeOrnaments.count)
 
         let dt = 1 / frameRate
         let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite
@@ -657,13 +666,19 @@ public struct Simulator: Sendable {
             // Hierarchy, boxes, entity bounds and quantities: four batched calls.
             if i == 0 {
                 sm_world_transforms(parent, local, rootFrames, rootFrameIndex, &world, nNodes)
-                if !volumeOrnaments.isEmpty { turnVolumeOrnaments(eye: p, first: true, local: &local, world: &world, rootFrames: rootFrames) }
+                if !volumeOrnaments.isEmpty {
+                    turnVolumeOrnaments(eye: p, first: true, local: &local, world: &world, rootFrames: rootFrames,
+                                        turns: &turn, prevCenter: &prevCenter)
+                }
                 sm_transform_aabbs(world, localBoxes, &worldBoxes, nNodes)
                 sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
                                  &entBoxes, &boxFrames, nil, entityCount)
             } else {
                 sm_world_transforms_subset(parent, local, rootFrames, rootFrameIndex, &world, movingNodes, movingNodes.count)
-                if !volumeOrnaments.isEmpty { turnVolumeOrnaments(eye: p, first: false, local: &local, world: &world, rootFrames: rootFrames) }
+                if !volumeOrnaments.isEmpty {
+                    turnVolumeOrnaments(eye: p, first: false, local: &local, world: &world, rootFrames: rootFrames,
+                                        turns: &turn, prevCenter: &prevCenter)
+                }
                 sm_transform_aabbs_subset(world, localBoxes, &worldBoxes, movingNodes, movingNodes.count)
                 sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
                                  &entBoxes, &boxFrames, movingEntities, movingEntities.count)
@@ -757,9 +772,15 @@ extension Simulator {
     /// (relative to the volume) becomes `Ry(θ) · local`, and the world transforms of its subtree
     /// are computed again. `world` holds this frame's transforms of the volumes. An eye straight
     /// above or below a volume's centre (no horizontal direction) turns its ornaments by 0.
+    ///
+    /// The turn is the viewer's doing, not motion of the content (it keeps the ornament where the
+    /// viewer sees it): after the first frame, the previous centres (`prevCenter`) of the entities
+    /// an ornament holds are turned by the change of its turn, about its volume's +Y axis through
+    /// its centre as they were in the previous frame, so the velocities measured next hold only
+    /// the volume's and the content's own motion.
     private func turnVolumeOrnaments(eye p: Vec3, first: Bool, local: inout [Double], world: inout [Double],
-                                     rootFrames: [Double]) {
-        for o in volumeOrnaments where first || o.turns {
+                                     rootFrames: [Double], turns: inout OrnamentTurns, prevCenter: inout [Double]) {
+        for (k, o) in volumeOrnaments.enumerated() where first || o.turns {
             let v = 16 * Int(o.volumeNode), n = 16 * Int(o.node)
             // The eye in the volume's frame: (p − origin) · axis / |axis|² (a TRS matrix's columns
             // are its rotated axes times their scales); only x and z matter.
@@ -771,6 +792,21 @@ extension Simulator {
             let lz = (dx * world[v + 8] + dy * world[v + 9] + dz * world[v + 10]) / zz
             let theta = lx * lx + lz * lz > 0 && lx.isFinite && lz.isFinite ? atan2(lx, lz) : 0
             let c = cos(theta), s = sin(theta)
+            let centre = Vec3(world[v + 12], world[v + 13], world[v + 14])
+            let yy = world[v + 4] * world[v + 4] + world[v + 5] * world[v + 5] + world[v + 6] * world[v + 6]
+            let up = yy > 0 && yy.isFinite ? Vec3(world[v + 4], world[v + 5], world[v + 6]) / yy.squareRoot() : Vec3(0, 1, 0)
+            if !first, theta != turns.theta[k] {
+                // Rodrigues: q' = pivot + r cos δ + (a × r) sin δ + a (a · r)(1 − cos δ), r = q − pivot.
+                let d = theta - turns.theta[k], cd = cos(d), sd = sin(d)
+                let a = turns.axis[k], pivot = turns.centre[k]
+                for m in o.members {
+                    let b = 3 * Int(m)
+                    let r = Vec3(prevCenter[b], prevCenter[b + 1], prevCenter[b + 2]) - pivot
+                    let q = pivot + r * cd + cross(a, r) * sd + a * (dot(a, r) * (1 - cd))
+                    prevCenter[b] = q.x; prevCenter[b + 1] = q.y; prevCenter[b + 2] = q.z
+                }
+            }
+            turns.theta[k] = theta; turns.centre[k] = centre; turns.axis[k] = up
             // Ry(θ) · L, column by column (column-major): x' = c·x + s·z, z' = −s·x + c·z.
             // The unturned transform: this frame's animated one, else the rest one.
             if !o.animated { for k in n..<(n + 16) { local[k] = restLocal[k] } }
@@ -781,6 +817,19 @@ extension Simulator {
             }
             sm_world_transforms_subset(parent, local, rootFrames, rootFrameIndex, &world, o.subtree, o.subtree.count)
         }
+    }
+}
+
+/// Per volume ornament, during a run: its turn (radians) and its volume's centre and unit +Y axis
+/// in world space, as of the last frame that turned it.
+struct OrnamentTurns {
+    var theta: [Double]
+    var centre: [Vec3]
+    var axis: [Vec3]
+    init(count: Int) {
+        theta = [Double](repeating: 0, count: count)
+        centre = [Vec3](repeating: .zero, count: count)
+        axis = [Vec3](repeating: Vec3(0, 1, 0), count: count)
     }
 }
 
@@ -819,12 +868,14 @@ struct DynamicRescale: Sendable {
 
 /// An ornament of a volume: its node (a child of its volume's node), its volume's node, whether an
 /// animation composes its local transform each frame (else its rest transform is the one turned),
-/// whether it can turn after the first frame (the eye's position or its volume can move), and its
-/// node subtree in pre-order (computed again after the turn).
+/// whether it can turn after the first frame (the eye's position or its volume can move), its
+/// node subtree in pre-order (computed again after the turn), and the entities it holds (itself
+/// included), whose previous centres the turn's change turns with it (`turnVolumeOrnaments`).
 struct VolumeOrnament: Sendable {
     let node: Int32
     let volumeNode: Int32
     let animated: Bool
     let turns: Bool
     let subtree: [Int32]
+    var members: [Int32]
 }

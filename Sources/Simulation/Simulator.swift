@@ -96,6 +96,10 @@ public struct Simulator: Sendable {
     /// Top-level, world-anchored, dynamic-scale windows and volumes with position keys of their
     /// own: dynamic scale rescales them (and all they hold) whenever they move (`DynamicRescale`).
     private let rescaled: [DynamicRescale]
+    /// Ornaments of volumes (windows nested directly in a volume, not presented by it), in node
+    /// order: each frame they turn about their volume's local +Y axis towards the eye
+    /// (`VolumeOrnament`). Empty in a scene without any: no work.
+    private let volumeOrnaments: [VolumeOrnament]
     /// Events with finite times, in time order (stable for equal times).
     private let events: [SceneEvent]
 
@@ -220,6 +224,23 @@ public struct Simulator: Sendable {
         for i in 0..<nodes.count {
             moves[i] = slotOfNode[i] >= 0 || rootFrame[i] >= 0 || (parent[i] >= 0 && moves[Int(parent[i])])
         }
+        // Ornaments of volumes keep their side towards the eye: they turn whenever the eye's position
+        // or their volume can move (then they and all they hold move); otherwise they turn once, in
+        // the first frame.
+        var ornaments: [VolumeOrnament] = []
+        let eyeMoves = scene.viewer.motion == .sway
+            || scene.viewer.path.contains { $0.position != scene.viewer.path[0].position }
+        for e in entities.indices where entities[e].kind == .window && entities[e].presentation == nil {
+            let n = Int(eNode[e])
+            guard n >= 0, let pe = entities[e].parent, entities.indices.contains(pe), entities[pe].kind == .volume,
+                  eNode[pe] >= 0, parent[n] == eNode[pe] else { continue }
+            let end = min(max(nodes[n].subtreeEnd, n + 1), nodes.count)
+            let turns = eyeMoves || moves[n]
+            if turns { for k in n..<end { moves[k] = true } }
+            ornaments.append(VolumeOrnament(node: Int32(n), volumeNode: eNode[pe], animated: slotOfNode[n] >= 0,
+                                            turns: turns, subtree: (n..<end).map { Int32($0) }, members: []))
+        }
+        ornaments.sort { $0.node < $1.node }
         movingNodes = moves.indices.filter { moves[$0] }.map { Int32($0) }
         let entMoves = entities.indices.map { e in
             (eNode[e] >= 0 && moves[Int(eNode[e])]) || (Int(gB[e])..<Int(gE[e])).contains { moves[$0] }
@@ -235,6 +256,14 @@ public struct Simulator: Sendable {
             Simulator.setVisibility(false, of: e, in: &visible, scene: scene, byNode: byNode)
         }
         initialVisible = visible
+        // The entities each volume ornament holds (itself included): one run of `byNode`.
+        for k in ornaments.indices {
+            let n = Int(ornaments[k].node), end = n + ornaments[k].subtree.count
+            let lo = Simulator.firstEntity(atOrAfter: n, byNode: byNode, entities),
+                hi = max(lo, Simulator.firstEntity(atOrAfter: end, byNode: byNode, entities))
+            ornaments[k].members = byNode[lo..<hi].map { Int32($0) }
+        }
+        volumeOrnaments = ornaments
         emMetres = entities.map(Simulator.emMetres)
         let textScale = TextScale(scene: scene)
         let withText = entities.indices.filter { e in
@@ -512,6 +541,8 @@ public struct Simulator: Sendable {
         // its scale.
         var rescaleAt = rescaled.map { slotRest[$0.slot].t }
         var rescaleFactor = [Double](repeating: 1, count: rescaled.count)
+        // Volume ornaments: each one's turn and its volume's centre and unit +Y axis in the last frame.
+        var turn = OrnamentTurns(count: volumeOrnaments.count)
 
         let dt = 1 / frameRate
         let pointAngle = scene.units.pointAngle > 0 && scene.units.pointAngle.isFinite
@@ -635,11 +666,19 @@ public struct Simulator: Sendable {
             // Hierarchy, boxes, entity bounds and quantities: four batched calls.
             if i == 0 {
                 sm_world_transforms(parent, local, rootFrames, rootFrameIndex, &world, nNodes)
+                if !volumeOrnaments.isEmpty {
+                    turnVolumeOrnaments(eye: p, first: true, local: &local, world: &world, rootFrames: rootFrames,
+                                        turns: &turn, prevCenter: &prevCenter)
+                }
                 sm_transform_aabbs(world, localBoxes, &worldBoxes, nNodes)
                 sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
                                  &entBoxes, &boxFrames, nil, entityCount)
             } else {
                 sm_world_transforms_subset(parent, local, rootFrames, rootFrameIndex, &world, movingNodes, movingNodes.count)
+                if !volumeOrnaments.isEmpty {
+                    turnVolumeOrnaments(eye: p, first: false, local: &local, world: &world, rootFrames: rootFrames,
+                                        turns: &turn, prevCenter: &prevCenter)
+                }
                 sm_transform_aabbs_subset(world, localBoxes, &worldBoxes, movingNodes, movingNodes.count)
                 sm_entity_bounds(world, localBoxes, worldBoxes, nNodes, entityNode, geomBegin, geomEnd,
                                  &entBoxes, &boxFrames, movingEntities, movingEntities.count)
@@ -723,6 +762,77 @@ public struct Simulator: Sendable {
     }
 }
 
+extension Simulator {
+    /// Turns each ornament of a volume (`volumeOrnaments`; in the first frame all of them, after it
+    /// those that can turn) about its volume's local +Y axis through the volume's centre by the yaw
+    /// from the volume's +Z to the direction of the eye, projected on the volume's horizontal plane,
+    /// so that it keeps, relative to the viewer, the side it was written on (HIG, Windows ›
+    /// visionOS: "the ornament remains in the same position, relative to the viewer's perspective,
+    /// as they move around the volume"). Continuous, not snapped to faces. Its local transform
+    /// (relative to the volume) becomes `Ry(θ) · local`, and the world transforms of its subtree
+    /// are computed again. `world` holds this frame's transforms of the volumes. An eye straight
+    /// above or below a volume's centre (no horizontal direction) turns its ornaments by 0.
+    ///
+    /// The turn is the viewer's doing, not motion of the content (it keeps the ornament where the
+    /// viewer sees it): after the first frame, the previous centres (`prevCenter`) of the entities
+    /// an ornament holds are turned by the change of its turn, about its volume's +Y axis through
+    /// its centre as they were in the previous frame, so the velocities measured next hold only
+    /// the volume's and the content's own motion.
+    private func turnVolumeOrnaments(eye p: Vec3, first: Bool, local: inout [Double], world: inout [Double],
+                                     rootFrames: [Double], turns: inout OrnamentTurns, prevCenter: inout [Double]) {
+        for (k, o) in volumeOrnaments.enumerated() where first || o.turns {
+            let v = 16 * Int(o.volumeNode), n = 16 * Int(o.node)
+            // The eye in the volume's frame: (p − origin) · axis / |axis|² (a TRS matrix's columns
+            // are its rotated axes times their scales); only x and z matter.
+            let dx = p.x - world[v + 12], dy = p.y - world[v + 13], dz = p.z - world[v + 14]
+            let xx = world[v] * world[v] + world[v + 1] * world[v + 1] + world[v + 2] * world[v + 2]
+            let zz = world[v + 8] * world[v + 8] + world[v + 9] * world[v + 9] + world[v + 10] * world[v + 10]
+            guard xx > 0, zz > 0 else { continue }
+            let lx = (dx * world[v] + dy * world[v + 1] + dz * world[v + 2]) / xx
+            let lz = (dx * world[v + 8] + dy * world[v + 9] + dz * world[v + 10]) / zz
+            let theta = lx * lx + lz * lz > 0 && lx.isFinite && lz.isFinite ? atan2(lx, lz) : 0
+            let c = cos(theta), s = sin(theta)
+            let centre = Vec3(world[v + 12], world[v + 13], world[v + 14])
+            let yy = world[v + 4] * world[v + 4] + world[v + 5] * world[v + 5] + world[v + 6] * world[v + 6]
+            let up = yy > 0 && yy.isFinite ? Vec3(world[v + 4], world[v + 5], world[v + 6]) / yy.squareRoot() : Vec3(0, 1, 0)
+            if !first, theta != turns.theta[k] {
+                // Rodrigues: q' = pivot + r cos δ + (a × r) sin δ + a (a · r)(1 − cos δ), r = q − pivot.
+                let d = theta - turns.theta[k], cd = cos(d), sd = sin(d)
+                let a = turns.axis[k], pivot = turns.centre[k]
+                for m in o.members {
+                    let b = 3 * Int(m)
+                    let r = Vec3(prevCenter[b], prevCenter[b + 1], prevCenter[b + 2]) - pivot
+                    let q = pivot + r * cd + cross(a, r) * sd + a * (dot(a, r) * (1 - cd))
+                    prevCenter[b] = q.x; prevCenter[b + 1] = q.y; prevCenter[b + 2] = q.z
+                }
+            }
+            turns.theta[k] = theta; turns.centre[k] = centre; turns.axis[k] = up
+            // Ry(θ) · L, column by column (column-major): x' = c·x + s·z, z' = −s·x + c·z.
+            // The unturned transform: this frame's animated one, else the rest one.
+            if !o.animated { for k in n..<(n + 16) { local[k] = restLocal[k] } }
+            for k in stride(from: n, to: n + 16, by: 4) {
+                let x = local[k], z = local[k + 2]
+                local[k] = c * x + s * z
+                local[k + 2] = -s * x + c * z
+            }
+            sm_world_transforms_subset(parent, local, rootFrames, rootFrameIndex, &world, o.subtree, o.subtree.count)
+        }
+    }
+}
+
+/// Per volume ornament, during a run: its turn (radians) and its volume's centre and unit +Y axis
+/// in world space, as of the last frame that turned it.
+struct OrnamentTurns {
+    var theta: [Double]
+    var centre: [Vec3]
+    var axis: [Vec3]
+    init(count: Int) {
+        theta = [Double](repeating: 0, count: count)
+        centre = [Vec3](repeating: .zero, count: count)
+        axis = [Vec3](repeating: Vec3(0, 1, 0), count: count)
+    }
+}
+
 /// Nanoseconds the simulator spent in each phase, summed over the frames of `Simulator.run(phases:_:)`.
 /// - `animation`: head pose, events, anchor frames, key sampling and T·R·S of animated nodes;
 /// - `transforms`: world transforms of the hierarchy, world boxes, entity bounds and box frames (after
@@ -754,4 +864,18 @@ struct DynamicRescale: Sendable {
     let slot: Int
     let metresPerPoint: Double
     let members: [Int32]
+}
+
+/// An ornament of a volume: its node (a child of its volume's node), its volume's node, whether an
+/// animation composes its local transform each frame (else its rest transform is the one turned),
+/// whether it can turn after the first frame (the eye's position or its volume can move), its
+/// node subtree in pre-order (computed again after the turn), and the entities it holds (itself
+/// included), whose previous centres the turn's change turns with it (`turnVolumeOrnaments`).
+struct VolumeOrnament: Sendable {
+    let node: Int32
+    let volumeNode: Int32
+    let animated: Bool
+    let turns: Bool
+    let subtree: [Int32]
+    var members: [Int32]
 }

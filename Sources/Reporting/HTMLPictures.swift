@@ -778,7 +778,10 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
             continue
         }
         let col = hot ? c : "#8e8e93"
-        let style = "fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : "0.7")\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\""
+        // On a device's screen the app's UI is a screen-size window over the camera view: a light
+        // veil, so the world behind it (the placed objects) still shows.
+        let veil = screen == nil ? "0.7" : "0.15"
+        let style = "fill=\"\(hot ? col : "#ffffff")\" fill-opacity=\"\(hot ? "0.35" : veil)\" stroke=\"\(col)\" stroke-width=\"\(hot ? "2" : "1")\""
         let title = "<title>\(Escape.html(elidedPath(b.path))) at \(fmt(b.distance, 2)) m</title>"
         if shown.x1 - shown.x0 < 1.5 || shown.y1 - shown.y0 < 1.5 || inside.count < 3 {
             // Smaller than a pixel and a half: a visible mark.

@@ -44,6 +44,7 @@ public enum RuleCatalog {
         ArScalingAppropriate.metadata, ArRelocalizationHide.metadata, ArResetCancel.metadata,
         SheetSingle.metadata, PopoverSingle.metadata, SheetCoverage.metadata, AlertButtons.metadata,
         ContextMenuHeight.metadata, SliderHorizontal.metadata, TypeLightWeight.metadata, WinGlassBackground.metadata,
+        OrnCountVisible.metadata,
         EnvArkitRequiresFullSpace.metadata,
         FovPostureVariants.metadata,
     ]

@@ -369,6 +369,7 @@ func motionTypeFactories() -> [RuleFactory] {
             let large = s.param(m, "largeSize")
             let ents = s.scene.entities
             let light: [FontWeight] = [.ultraLight, .thin, .light]
+            guard ents.contains(where: { $0.fontWeight.map(light.contains) ?? false }) else { return nil }
             let sizing = TextSizing(s)
             let cands = sizing.sized.filter { ents[$0].fontWeight.map(light.contains) ?? false }
             guard !cands.isEmpty else { return nil }

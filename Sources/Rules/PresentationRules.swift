@@ -204,6 +204,7 @@ func presentationFactories() -> [RuleFactory] {
                     items.append(.init(entity: e, measured: share, threshold: info, severity: .info, aux: Double(w)))
                 }
             }
+            guard !items.isEmpty else { return nil }
             return StaticRule(rule: r, items: items) { agg, names in
                 let w = agg.aux.isFinite ? Int(agg.aux) : -1
                 let window = ents.indices.contains(w) ? ents[w].path : "its window"
@@ -231,6 +232,7 @@ func presentationFactories() -> [RuleFactory] {
                 let n = Double(buttons[a] ?? 0)
                 return n > maxButtons ? .init(entity: a, measured: n, threshold: maxButtons) : nil
             }
+            guard !items.isEmpty else { return nil }
             return StaticRule(rule: r, items: items) { agg, names in
                 "alert \(names.joinedNames) has \(fmt(agg.measured)) buttons (more than \(fmt(agg.threshold))); keep an alert to at most three choices, or offer them in a sheet or menu"
             }
@@ -246,6 +248,7 @@ func presentationFactories() -> [RuleFactory] {
                 let height = m.y * ents[e].metresPerPoint / ents[w].metresPerPoint
                 if height > ws.y + 0.5 { items.append(.init(entity: e, measured: height, threshold: ws.y, aux: Double(w))) }
             }
+            guard !items.isEmpty else { return nil }
             return StaticRule(rule: r, items: items) { agg, names in
                 let w = agg.aux.isFinite ? Int(agg.aux) : -1
                 let window = ents.indices.contains(w) ? ents[w].path : "its window"
@@ -259,6 +262,7 @@ func presentationFactories() -> [RuleFactory] {
                 guard ents[e].kind == .element, ents[e].role == .slider, let f = ents[e].frame, f.width > 0, f.height > f.width else { return nil }
                 return .init(entity: e, measured: f.height / f.width, threshold: 1, aux: f.width)
             }
+            guard !items.isEmpty else { return nil }
             return StaticRule(rule: r, items: items) { agg, names in
                 "slider \(names.joinedNames) is vertical (\(fmt(agg.measured * agg.aux)) pt tall, \(fmt(agg.aux)) pt wide); prefer a horizontal slider, since side-to-side gestures are easier"
             }

@@ -71,6 +71,24 @@ public enum WinGlassBackground: RuleDescribing {
         notes: ["Windows that state a background other than glass (docs/scene-format.md, Appearance): a colour with alpha of 0.95 or more is opaque, one below is a tint in place of the glass, passthrough is no background at all. Unstated is glass, the default. Reported over the frames the window is visible; measured 1, threshold 0; the message says which of the three it is."])
 }
 
+public enum OrnCountVisible: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "orn-count-visible", name: "Few ornaments, and kept visible", category: .windows,
+        defaultSeverity: .info, thresholdKey: "maxOrnaments",
+        parameters: [
+            RuleParameter("maxOrnaments", 2, "count", .configurable("a toolbar and one more; the HIG asks to constrain the number for the window's balance"), "ornaments of one window shown at once"),
+            RuleParameter("minVisibleShare", 50, "%", .configurable("hidden most of the time its window is shown"), "share of its window's visible time an ornament is shown"),
+        ],
+        citations: [Citation("ornaments", "Best practices")],
+        summary: "A window shows more than two ornaments at once, or an ornament is hidden for more than half the time its window is shown (sub-check `hidden`), in a window that plays no media.",
+        rationale: "Ornaments elevate important actions but can distract from the content; the HIG asks to keep the window visually balanced by constraining their number, and to keep an ornament visible so people always have its controls, hiding it only when they dive into content such as a video or a photo.",
+        fixHint: "Combine ornaments (one toolbar with groups instead of several bars), and keep the ones you have visible; hide an ornament only while people watch or view the window's content.",
+        unit: "count", worse: .higher,
+        notes: ["Ornaments: windows nested directly in a window or volume that it does not present (docs/scene-format.md, Ornaments). Count: the ornaments visible in a frame in which their window is visible; reported on the window over those frames, measured the most at once.",
+                "Hidden (sub-check `hidden`, %, lower is worse): over the frames its window is visible, the share in which the ornament is visible; reported when below 50 %, over the frames it is hidden while its window is shown. Windows that play media (media on the window or one of its elements) are exempt: hiding controls while people watch is what the HIG allows."],
+        subchecks: [RuleSubcheck("hidden", unit: "%", worse: .lower)])
+}
+
 public enum OrnWidth: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "orn-width", name: "An ornament is no wider than its window", category: .windows,
@@ -1587,6 +1605,7 @@ func windowFactories() -> [RuleFactory] {
                 case .color(let c): return .init(entity: i, measured: 1, threshold: 0, aux: c.a)
                 }
             }
+            guard !items.isEmpty else { return nil }
             let backgrounds = Dictionary(ents.indices.compactMap { i in ents[i].background.map { (ents[i].path, $0.text) } }, uniquingKeysWith: { a, _ in a })
             return StaticRule(rule: r, items: items) { agg, names in
                 let paint = names.first.flatMap { backgrounds[$0] } ?? "a custom background"
@@ -1598,6 +1617,57 @@ func windowFactories() -> [RuleFactory] {
                 }
                 return "window \(names.joinedNames) has no background (passthrough), so its content floats on the room and is harder to read and to see as one window; keep the glass background"
             }
+        },
+        RuleFactory(ids: [OrnCountVisible.metadata.id]) { s in
+            let m = OrnCountVisible.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let maxCount = s.param(m, "maxOrnaments"), minShare = s.param(m, "minVisibleShare")
+            let sc = s.scene, ents = sc.entities
+            var ornaments: [Int: [Int]] = [:]
+            for i in ents.indices where isOrnament(sc, i) { if let p = ents[i].parent { ornaments[p, default: []].append(i) } }
+            guard !ornaments.isEmpty else { return nil }
+            let windows = ornaments.keys.sorted()
+            var playsMedia = Set<Int>()
+            for i in ents.indices where ents[i].media != nil {
+                if ornaments[i] != nil { playsMedia.insert(i) }
+                if let c = ents[i].container, ornaments[c] != nil { playsMedia.insert(c) }
+            }
+            // Per ornament (not in a window that plays media): frames its window is shown, of them
+            // those it is shown too, and the runs of frames it is hidden while its window is shown.
+            let judged = windows.filter { !playsMedia.contains($0) }.flatMap { ornaments[$0] ?? [] }
+            var shownWith = [Int](repeating: 0, count: judged.count), windowShown = shownWith
+            var hiddenRuns = [[(from: Int, fromTime: Double, to: Int, toTime: Double)]](repeating: [], count: judged.count)
+            return ClosureRule({ f, out in
+                for w in windows where f.visible[w] {
+                    let list = ornaments[w] ?? []
+                    let n = list.reduce(0) { $0 + (f.visible[$1] ? 1 : 0) }
+                    if Double(n) > maxCount { out.report(rule: r, w, frame: f.frame, time: f.time, measured: Double(n), threshold: maxCount) }
+                }
+                for (k, o) in judged.enumerated() {
+                    guard let w = ents[o].parent, f.visible[w] else { continue }
+                    windowShown[k] += 1
+                    if f.visible[o] { shownWith[k] += 1; continue }
+                    if let last = hiddenRuns[k].last, last.to == f.frame - 1 {
+                        hiddenRuns[k][hiddenRuns[k].count - 1] = (last.from, last.fromTime, f.frame, f.time)
+                    } else {
+                        hiddenRuns[k].append((f.frame, f.time, f.frame, f.time))
+                    }
+                }
+            }, finish: { out, _ in
+                for (k, o) in judged.enumerated() {
+                    guard windowShown[k] > 0, let last = hiddenRuns[k].last else { continue }
+                    let share = Double(shownWith[k]) / Double(windowShown[k]) * 100
+                    guard share < minShare - 1e-9 else { continue }
+                    for run in hiddenRuns[k] {
+                        out.reportRun(rule: r, o, from: run.from, fromTime: run.fromTime, to: run.to, toTime: run.toTime,
+                                      measured: share, worstFrame: last.to, threshold: minShare, unit: "%", variant: 1)
+                    }
+                }
+            }, message: { agg, names in
+                agg.variant == 1
+                    ? "ornament \(names.joinedNames) is shown only \(fmt(agg.measured)) % of the time its window is (less than \(fmt(agg.threshold)) %); keep an ornament visible so its controls are always at hand"
+                    : "\(names.joinedNames) shows \(fmt(agg.measured)) ornaments at once (more than \(fmt(agg.threshold))); combine them to keep the window balanced"
+            })
         },
         RuleFactory(ids: [OrnWidth.metadata.id]) { s in
             guard let r = s.index(OrnWidth.metadata.id) else { return nil }

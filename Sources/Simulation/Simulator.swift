@@ -809,11 +809,11 @@ extension Simulator {
             turns.theta[k] = theta; turns.centre[k] = centre; turns.axis[k] = up
             // Ry(θ) · L, column by column (column-major): x' = c·x + s·z, z' = −s·x + c·z.
             // The unturned transform: this frame's animated one, else the rest one.
-            if !o.animated { for k in n..<(n + 16) { local[k] = restLocal[k] } }
-            for k in stride(from: n, to: n + 16, by: 4) {
-                let x = local[k], z = local[k + 2]
-                local[k] = c * x + s * z
-                local[k + 2] = -s * x + c * z
+            if !o.animated { for j in n..<(n + 16) { local[j] = restLocal[j] } }
+            for j in stride(from: n, to: n + 16, by: 4) {
+                let x = local[j], z = local[j + 2]
+                local[j] = c * x + s * z
+                local[j + 2] = -s * x + c * z
             }
             sm_world_transforms_subset(parent, local, rootFrames, rootFrameIndex, &world, o.subtree, o.subtree.count)
         }

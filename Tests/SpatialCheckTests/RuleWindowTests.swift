@@ -581,3 +581,49 @@ import SpatialModel
         #expect(v?.message.hasSuffix("; keep the menu or popover no taller than its window (fewer items), avoid a pull-down menu in a bottom toolbar, or place the control that opens it higher so it opens upward") == true)
     }
 }
+
+/// orn-count-visible: how many ornaments a window shows at once, and how much of the time it keeps
+/// each one shown.
+@Suite struct WindowBalanceTests {
+    /// A 1280 × 720 pt window 1.5 m ahead with `n` ornaments (the first `hidden` of them starting
+    /// hidden), `elements`, and events; 90 Hz.
+    static func canvas(ornaments n: Int, hidden: Int = 0, elements: [String] = [], events: [String] = [], duration: Double = 1) -> String {
+        var lines = ["format: spatialscene/1", "duration: \(duration)", "entities:", "  - id: c", "    kind: window",
+                     "    placement: {distance: 1.5}", "    size: [1280, 720]", "    elements:\(elements.isEmpty ? " []" : "")"]
+        lines += elements.map { "      - {" + $0 + "}" }
+        lines.append("    children:")
+        for k in 0..<n {
+            // Along the bottom edge (y = −0.6325 m at 1.5 m), 0.4 m apart.
+            lines += ["      - id: o\(k)", "        kind: window", "        position: [\(Double(k) * 0.4 - 0.4), -0.6325, 0.02]", "        size: [200, 60]"]
+            if k < hidden { lines.append("        visible: false") }
+        }
+        lines.append("events:\(events.isEmpty ? " []" : "")")
+        lines += events.map { "  - {" + $0 + "}" }
+        return lines.joined(separator: "\n")
+    }
+
+    static func run(_ yaml: String) throws -> [ReportViolation] {
+        try RuleScenes.check(yaml).filter { $0.rule == "orn-count-visible" }
+    }
+
+    @Test func ornamentsShownAtOnce() throws {
+        // Three ornaments, the first shown from 0.5 s (frames 45–89): three at once then.
+        let v = try Self.run(Self.canvas(ornaments: 3, hidden: 1, events: ["t: 0.5, action: show, entity: c/o0"]))
+        let count = v.filter { $0.entities == ["c"] }
+        #expect(count.count == 1 && count.first?.spans == [45...89] && count.first?.measured == 3 && count.first?.threshold == 2 && count.first?.severity == .info)
+        #expect(try Self.run(Self.canvas(ornaments: 2)).isEmpty)
+    }
+
+    @Test func ornamentHiddenMostOfTheTime() throws {
+        // Shown from 0.7 s: hidden in frames 0–62 (63 of 90), shown in 27: 30 % of the window's time.
+        let v = try Self.run(Self.canvas(ornaments: 1, hidden: 1, events: ["t: 0.7, action: show, entity: c/o0"]))
+        #expect(v.count == 1 && v.first?.entities == ["c/o0"] && v.first?.spans == [0...62] && v.first?.unit == "%")
+        #expect(abs((v.first?.measured ?? 0) - 30) < 1e-9 && v.first?.threshold == 50)
+        // Shown from 0.4 s: 54 of 90 frames, 60 %: kept visible enough.
+        #expect(try Self.run(Self.canvas(ornaments: 1, hidden: 1, events: ["t: 0.4, action: show, entity: c/o0"])).isEmpty)
+        // A window that plays a video may hide its controls while people watch.
+        let video = Self.canvas(ornaments: 1, hidden: 1, elements: ["id: player, role: image, frame: [0, 0, 1280, 720], label: Film, media: {kind: video}"],
+                                events: ["t: 0.7, action: show, entity: c/o0"])
+        #expect(try Self.run(video).isEmpty)
+    }
+}

@@ -63,19 +63,7 @@ import SpatialModel
         // A screen-space reticle (no tilt check). No plane for t < 1 s (frames 0–59: 1 s), the
         // floor from 1 s, lost at 1.5 s: frames 90–179 again without one (1.5 s, the worst).
         func scene(_ events: [String]) -> String {
-            """
-            duration: 3
-            entities:
-              - id: screen
-                kind: window
-                anchor: head
-                position: [0, 0, -2]
-                size: [390, 844]
-                elements:
-                  - {id: reticle, role: placementIndicator, frame: [145, 372, 100, 100]}
-            events:
-            \(events.map { "  - {" + $0 + "}" }.joined(separator: "\n"))
-            """
+            Self.session(["id: reticle, role: placementIndicator, frame: [145, 372, 100, 100]"], events: events, duration: 3)
         }
         let v = try Self.run(scene(["t: 1, action: planeDetected, plane: floor, alignment: horizontal",
                                     "t: 1.5, action: planeLost, plane: floor"]), rule: "ar-placement-indicator")
@@ -89,19 +77,19 @@ import SpatialModel
 
     // MARK: ar-scaling-appropriate
 
-    static func product(_ keys: String, animation: String = "") -> String {
-        """
-        duration: 1
-        entities:
+    /// An 80 cm chair (the box asset) 1.6 m ahead on the floor, as lines of `entities:`.
+    static let chair = """
           - id: chair
             kind: model
             asset: box.glb
             position: [0, 0.4, -1.6]
             scale: 0.8
             accessibilityLabel: Chair
-        \(keys.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-        \(animation)
+
         """
+
+    static func product(_ keys: String, animation: String = "") -> String {
+        "duration: 1\nentities:\n" + chair + keys.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n" + animation + "\n"
     }
 
     @Test func realProductsPeopleCanResize() throws {
@@ -145,13 +133,7 @@ import SpatialModel
     }
 
     @Test func placedObjectsDuringRelocalization() throws {
-        let objects = """
-              - id: chair
-                kind: model
-                asset: box.glb
-                position: [0, 0.4, -1.6]
-                scale: 0.8
-                accessibilityLabel: Chair
+        let objects = Self.chair + """
               - id: lamp
                 kind: model
                 asset: box.glb

@@ -968,6 +968,12 @@ extension Array where Element == String {
         default: dropLast().joined(separator: ", ") + " and " + (last ?? "")
         }
     }
+
+    /// `joinedNames` of the first `limit`, then "and N more": a message naming what a hostile scene
+    /// may hold by the thousand stays short.
+    func joinedNames(atMost limit: Int) -> String {
+        count <= limit ? joinedNames : prefix(limit).joined(separator: ", ") + " and \(count - limit) more"
+    }
 }
 
 // MARK: - Scene timeline shared by rules

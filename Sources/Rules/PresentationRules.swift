@@ -17,7 +17,7 @@ public enum SheetSingle: RuleDescribing {
         rationale: "The HIG asks apps to display only one sheet at a time from the main interface: a stack of sheets hides where people are and what closing one returns to.",
         fixHint: "Close the first sheet before presenting the next, or show the second step inside the first sheet (a navigation stack in the sheet).",
         platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
-        notes: ["Sheets: windows with presentation: sheet and elements of role sheet. A window's sheets are those it presents, directly or through its ornaments and its own presentations (a sheet opened from a popover of its toolbar is still its). Counted per top window in every frame; reported on that window over the frames more than one is visible, measured the most shown at once, and the message names every sheet seen together."])
+        notes: ["Sheets: windows with presentation: sheet and elements of role sheet. A window's sheets are those it presents, directly or through its ornaments and its own presentations (a sheet opened from a popover of its toolbar is still its). Counted per top window in every frame; reported on that window over the frames more than one is visible, measured the most shown at once, and the message names the sheets seen together (the first 10, then how many more)."])
 }
 
 public enum PopoverSingle: RuleDescribing {
@@ -30,7 +30,7 @@ public enum PopoverSingle: RuleDescribing {
         rationale: "The HIG asks for one popover at a time, never a cascade in which one emerges from another, and nothing shown on top of a popover except an alert: several layers of transient views clutter the interface and confuse people.",
         fixHint: "Close the open popover before showing another; present follow-up content in the popover itself (or, for a longer task, in a sheet opened from the window, not from the popover).",
         platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
-        notes: ["Popovers: windows with presentation: popover. In every frame the visible ones are counted across the scene; each beyond the first (in scene order) is reported over those frames, measured the most shown at once, and the message names the others seen with it.",
+        notes: ["Popovers: windows with presentation: popover. In every frame the visible ones are counted across the scene; each beyond the first (in scene order) is reported over those frames, measured the most shown at once, and the message names the first other one seen open with it.",
                 "On top (sub-check `onTop`): a visible sheet or menu presented from a visible popover (nested in it); measured 1, threshold 0. An alert may appear over a popover; a popover nested in a popover is a cascade, counted above."],
         subchecks: [RuleSubcheck("onTop", unit: "count")])
 }
@@ -61,7 +61,7 @@ public enum AlertButtons: RuleDescribing {
         rationale: "On every platform an alert shows a title, optional text and up to three buttons; more choices than that belong in a sheet or a menu, where people can read and compare them.",
         fixHint: "Keep the alert to at most three buttons (for example Cancel and one or two actions), or present the choices in a sheet or an action menu instead.",
         platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
-        notes: ["Alerts presented as windows (presentation: alert): the elements of role button they hold. Alert elements (role alert): the buttons of their container laid on them (inside the alert's frame, at its depth or in front). Text fields do not count (an alert may have one). Reported over the frames the alert is visible; measured the number of buttons."])
+        notes: ["Alerts presented as windows (presentation: alert): the elements of role button they hold. Alert elements (role alert; the first 16 of a container, those that are modal): the buttons of their container laid on them (inside the alert's frame, at its depth or in front). Text fields do not count (an alert may have one). Reported over the frames the alert is visible; measured the number of buttons."])
 }
 
 public enum ContextMenuHeight: RuleDescribing {
@@ -113,22 +113,15 @@ private func topWindow(_ scene: Scene, _ e: Int) -> Int? {
     return w
 }
 
-/// Whether entity `e` is nested (at any depth) in entity `a`.
-private func isNested(_ ents: [Entity], _ e: Int, in a: Int) -> Bool {
-    var p = ents[e].parent, steps = 0
-    while let q = p, ents.indices.contains(q), steps <= ents.count {
-        if q == a { return true }
-        p = ents[q].parent; steps += 1
-    }
-    return false
-}
-
 /// The area of a window or element in its own points (nil without a size).
 private func areaPt(_ e: Entity) -> Double? {
     if e.kind == .element, let f = e.frame { return f.width * f.height }
     guard e.kind == .window, let s = e.sizePt else { return nil }
     return s.x * s.y
 }
+
+/// Sheets a message names one by one.
+private let namesListed = 10
 
 func presentationFactories() -> [RuleFactory] {
     [
@@ -153,7 +146,7 @@ func presentationFactories() -> [RuleFactory] {
             }, message: { agg, names in
                 let w = agg.aux.isFinite ? Int(agg.aux) : -1
                 let sheets = (together[w] ?? []).sorted().map { ents[$0].path }
-                return "\(names.joinedNames) shows \(fmt(agg.measured)) sheets at once (\(sheets.joinedNames)); show one sheet at a time: close one before presenting the next, or continue inside it"
+                return "\(names.joinedNames) shows \(fmt(agg.measured)) sheets at once (\(sheets.joinedNames(atMost: namesListed))); show one sheet at a time: close one before presenting the next, or continue inside it"
             })
         },
         RuleFactory(ids: [PopoverSingle.metadata.id]) { s in
@@ -162,17 +155,26 @@ func presentationFactories() -> [RuleFactory] {
             let ents = s.scene.entities
             let popovers = ents.indices.filter { ents[$0].presentation == .popover }
             guard !popovers.isEmpty else { return nil }
-            // Sheets and menus presented from a popover: (the presentation, its popover).
+            // Sheets and menus presented from a popover: (the presentation, its nearest popover
+            // ancestor), one walk up per presentation.
             let onTop: [(Int, Int)] = ents.indices.compactMap { e in
                 guard let p = ents[e].presentation, p == .sheet || p == .menu else { return nil }
-                return popovers.first { isNested(ents, e, in: $0) }.map { (e, $0) }
+                var q = ents[e].parent, steps = 0
+                while let k = q, ents.indices.contains(k), steps <= ents.count {
+                    if ents[k].presentation == .popover { return (e, k) }
+                    q = ents[k].parent; steps += 1
+                }
+                return nil
             }
-            var others: [Int: Set<Int>] = [:]
+            // Per popover reported: the first other popover seen open with it. The allowed count as
+            // an index (a configured 1e300 must not trap converting to Int).
+            var openWith: [Int: Int] = [:]
+            let allowed = maxPopovers.isFinite ? Int(min(max(maxPopovers, 0), 1e9)) : 0
             return ClosureRule({ f, out in
                 let shown = popovers.filter { f.visible[$0] }
                 if Double(shown.count) > maxPopovers {
-                    for e in shown.dropFirst(max(0, Int(maxPopovers))) {
-                        others[e, default: []].formUnion(shown.filter { $0 != e })
+                    for e in shown.dropFirst(allowed) {
+                        if openWith[e] == nil, let other = shown.first(where: { $0 != e }) { openWith[e] = other }
                         out.report(rule: r, e, frame: f.frame, time: f.time, measured: Double(shown.count), threshold: maxPopovers, aux: Double(e))
                     }
                 }
@@ -186,8 +188,11 @@ func presentationFactories() -> [RuleFactory] {
                     return "\(names.joinedNames) is shown on top of popover \(over); nothing but an alert may appear over a popover: close the popover first, or show this from the window"
                 }
                 let e = agg.aux.isFinite ? Int(agg.aux) : -1
-                let with = (others[e] ?? []).sorted().map { ents[$0].path }
-                return "popover \(names.joinedNames) is shown while \(with.joinedNames) \(with.count == 1 ? "is" : "are") open (\(fmt(agg.measured)) popovers at once); show one popover at a time and close the open one first"
+                guard let other = openWith[e].map({ ents[$0].path }) else {
+                    return "popover \(names.joinedNames) is shown, more popovers at once than the \(fmt(agg.threshold)) allowed; show one popover at a time"
+                }
+                let more = agg.measured > 2 ? " and others" : ""
+                return "popover \(names.joinedNames) is shown while \(other)\(more) \(more.isEmpty ? "is" : "are") open (\(fmt(agg.measured)) popovers at once); show one popover at a time and close the open one first"
             })
         },
         RuleFactory(ids: [SheetCoverage.metadata.id]) { s in
@@ -219,11 +224,17 @@ func presentationFactories() -> [RuleFactory] {
             let alerts = ents.indices.filter { ents[$0].presentation == .alert || (ents[$0].kind == .element && ents[$0].role == .alert) }
             guard !alerts.isEmpty else { return nil }
             let alertSet = Set(alerts)
+            // Per container, its alert elements: the first ones, as many as ModalCover treats as
+            // modal (a container of thousands of alerts and buttons stays linear).
+            var alertsIn: [Int: [Int]] = [:]
+            for a in alerts where ents[a].kind == .element {
+                if let c = ents[a].container, alertsIn[c, default: []].count < ModalCover.elementModalsPerContainer { alertsIn[c, default: []].append(a) }
+            }
             for b in ents.indices where ents[b].kind == .element && ents[b].role == .button {
                 guard let c = ents[b].container else { continue }
                 if alertSet.contains(c) { buttons[c, default: 0] += 1; continue }
                 // Alert elements of the same container that the button is laid on.
-                for a in alerts where ents[a].kind == .element && ents[a].container == c {
+                for a in alertsIn[c] ?? [] {
                     guard let af = ents[a].frame, let bf = ents[b].frame else { continue }
                     if ModalCover.lies(bf, ents[b].depthPt, on: (a, c, af, ents[a].depthPt)) { buttons[a, default: 0] += 1 }
                 }

@@ -64,6 +64,15 @@ import Reporting
                              "sheet-single").isEmpty)
     }
 
+    @Test func manySheetsAreNamedUpToTen() throws {
+        // Twelve sheet elements shown at once: the message names the first ten and counts the rest.
+        let sheets = (0..<12).map { "id: s\($0), role: sheet, frame: [\(10 + $0 * 50), 10, 40, 40]" }
+        let v = try Self.run(Self.form("      []", elements: sheets), "sheet-single")
+        #expect(v.count == 1 && v.first?.measured == 12)
+        #expect(v.first?.message.contains("form/s0, form/s1") == true && v.first?.message.contains("form/s9 and 2 more") == true)
+        #expect(v.first?.message.contains("form/s10") == false)
+    }
+
     // MARK: popover-single
 
     @Test func popoversAtOnceAndViewsOverAPopover() throws {

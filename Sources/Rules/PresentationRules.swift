@@ -133,7 +133,8 @@ func presentationFactories() -> [RuleFactory] {
             for e in ents.indices where ents[e].presentation == .sheet || (ents[e].kind == .element && ents[e].role == .sheet) {
                 if let w = topWindow(sc, e) { groups[w, default: []].append(e) }
             }
-            let windows = groups.keys.filter { (groups[$0]?.count ?? 0) > 1 }.sorted()
+            // Windows that hold more sheets than allowed (a configured 0 judges a single sheet).
+            let windows = groups.keys.filter { Double(groups[$0]?.count ?? 0) > maxSheets }.sorted()
             guard !windows.isEmpty else { return nil }
             var together: [Int: Set<Int>] = [:]
             return ClosureRule({ f, out in

@@ -64,6 +64,16 @@ import Reporting
                              "sheet-single").isEmpty)
     }
 
+    @Test func configuredLimits() throws {
+        // maxSheets: 0 judges a single sheet; maxPopovers: 1e300 allows any number without trapping.
+        let one = Self.form(Self.presented("s", "sheet", size: (480, 360)))
+        let strict = try RuleScenes.check(one, config: "rules:\n  sheet-single: {maxSheets: 0}\n").filter { $0.rule == "sheet-single" }
+        #expect(strict.count == 1 && strict.first?.measured == 1 && strict.first?.threshold == 0)
+        let two = Self.presented("p1", "popover", size: (300, 200)) + "\n" + Self.presented("p2", "popover", size: (300, 200))
+        let lenient = try RuleScenes.check(Self.form(two), config: "rules:\n  popover-single: {maxPopovers: 1e300}\n").filter { $0.rule == "popover-single" }
+        #expect(lenient.isEmpty)
+    }
+
     @Test func manySheetsAreNamedUpToTen() throws {
         // Twelve sheet elements shown at once: the message names the first ten and counts the rest.
         let sheets = (0..<12).map { "id: s\($0), role: sheet, frame: [\(10 + $0 * 50), 10, 40, 40]" }

@@ -832,6 +832,11 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
     }
     // Nothing marked is in the overview (content beside or behind the viewer): an arrow at the
     // edge on its side, at its elevation, says where it is.
+    /// A triangle at the left or right edge, at height `y`, pointing out; `base`: its inner side's x.
+    func sideArrow(right: Bool, y: Double) -> (d: String, base: Double) {
+        let x = right ? w - 4 : 4, base = right ? x - 14 : x + 14
+        return ("M\(n(x)) \(n(y))L\(n(base)) \(n(y - 9))L\(n(base)) \(n(y + 9))Z", base)
+    }
     if !detail, hotBoxes.isEmpty, let b = offPicture.first, screen != nil {
         // The screen: an arrow at the edge the direction leaves it by (left or right when it is
         // further out across than up or down, in halves of the field of view).
@@ -840,9 +845,7 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
         let text = "\(shortLabel(b.path, max: 30)): off the screen, \(fmt(abs(b.centerAz), 0))° \(b.centerAz >= 0 ? "right" : "left"), \(fmt(abs(b.centerEl), 0))° \(b.centerEl >= 0 ? "up" : "down")"
         let path: String
         if across {
-            let right = b.centerAz >= 0, y = min(max(o?.y ?? h / 2, 14), h - 14)
-            let x = right ? w - 4 : 4, base = right ? x - 14 : x + 14
-            path = "M\(n(x)) \(n(y))L\(n(base)) \(n(y - 9))L\(n(base)) \(n(y + 9))Z"
+            path = sideArrow(right: b.centerAz >= 0, y: min(max(o?.y ?? h / 2, 14), h - 14)).d
         } else {
             let down = b.centerEl < 0, x = min(max(o?.x ?? w / 2, 14), w - 14)
             let y = down ? h - 4 : 4, base = down ? y - 14 : y + 14
@@ -851,10 +854,10 @@ func viewSVG(view: SceneSnapshot.View, highlight: Set<PathKey>, fov: SIMD2<Doubl
         out += "<path d=\"\(path)\" fill=\"\(c)\"><title>\(Escape.html(text))</title></path>\n"
     } else if !detail, hotBoxes.isEmpty, let b = offPicture.first {
         let right = b.centerAz >= 0, y = min(max(proj.py(b.centerEl), 14), h - 14)
-        let x = right ? w - 4 : 4, base = right ? x - 14 : x + 14
+        let (d, base) = sideArrow(right: right, y: y)
         let side = abs(b.centerAz) > 135 ? "behind the viewer" : "to the \(right ? "right" : "left")"
         let text = "\(shortLabel(b.path, max: 30)): \(fmt(abs(b.centerAz), 0))° \(side)"
-        out += "<path d=\"M\(n(x)) \(n(y))L\(n(base)) \(n(y - 9))L\(n(base)) \(n(y + 9))Z\" fill=\"\(c)\"><title>\(Escape.html(text))</title></path>\n"
+        out += "<path d=\"\(d)\" fill=\"\(c)\"><title>\(Escape.html(text))</title></path>\n"
         out += "<text x=\"\(n(right ? base - 4 : base + 4))\" y=\"\(n(y + 4))\" font-size=\"11\" font-weight=\"600\" text-anchor=\"\(right ? "end" : "start")\" fill=\"\(tc)\" stroke=\"#f4f6f8\" stroke-width=\"3\" paint-order=\"stroke\">\(Escape.html(text))</text>\n"
     }
     // Labels of the marked entities: beside the box when few, else numbered with a list.

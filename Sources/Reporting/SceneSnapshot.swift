@@ -117,14 +117,12 @@ public struct SceneSnapshot: Sendable {
         /// The longest model name and side a saved report's screen may give (longer: left out).
         public static let maxModelLength = 100
         public static let maxSide = 100_000.0
+        /// "393×852 pt, portrait".
+        private var dimensions: String { "\(plainNumber(size.x))×\(plainNumber(size.y)) pt, \(orientation)" }
         /// "iPhone 15 screen, 393×852 pt, portrait" (not escaped).
-        public var label: String {
-            "\(model.map { "\($0) screen" } ?? "Screen"), \(plainNumber(size.x))×\(plainNumber(size.y)) pt, \(orientation)"
-        }
+        public var label: String { "\(model.map { "\($0) screen" } ?? "Screen"), \(dimensions)" }
         /// "iPhone 15 screen (393×852 pt, portrait)" (not escaped): `label` in a sentence.
-        public var caption: String {
-            "\(model.map { "\($0) screen" } ?? "device's screen") (\(plainNumber(size.x))×\(plainNumber(size.y)) pt, \(orientation))"
-        }
+        public var caption: String { "\(model.map { "\($0) screen" } ?? "device's screen") (\(dimensions))" }
     }
 
     /// A scene event (show, hide, immersion, recenter) at its frame.

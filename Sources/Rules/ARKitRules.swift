@@ -793,13 +793,8 @@ func arkitFactories() -> [RuleFactory] {
             let shown: Set<EntityKind> = [.model, .text, .window, .volume]
             // The outermost placed objects: world-anchored, with no placed object above them.
             let cands = ents.indices.filter { e in
-                guard shown.contains(ents[e].kind), ents[e].anchor == .world else { return false }
-                var p = ents[e].parent, steps = 0
-                while let q = p, ents.indices.contains(q), steps <= ents.count {
-                    if shown.contains(ents[q].kind) { return false }
-                    p = ents[q].parent; steps += 1
-                }
-                return true
+                shown.contains(ents[e].kind) && ents[e].anchor == .world
+                    && nearestAncestor(of: e, ents, where: { shown.contains(ents[$0].kind) }) == nil
             }
             let relocalizes = sc.events.contains { if case .ar(.tracking(.limited, .relocalizing)) = $0.action { return true } else { return false } }
             guard !cands.isEmpty, relocalizes else { return nil }

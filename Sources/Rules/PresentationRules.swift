@@ -113,6 +113,11 @@ private func topWindow(_ scene: Scene, _ e: Int) -> Int? {
     return w
 }
 
+/// A sheet: a window presented as one, or an element of role sheet.
+private func isSheet(_ e: Entity) -> Bool { e.presentation == .sheet || (e.kind == .element && e.role == .sheet) }
+/// An alert: a window presented as one, or an element of role alert.
+private func isAlert(_ e: Entity) -> Bool { e.presentation == .alert || (e.kind == .element && e.role == .alert) }
+
 /// The area of a window or element in its own points (nil without a size).
 private func areaPt(_ e: Entity) -> Double? {
     if e.kind == .element, let f = e.frame { return f.width * f.height }
@@ -130,7 +135,7 @@ func presentationFactories() -> [RuleFactory] {
             let maxSheets = s.param(SheetSingle.metadata, "maxSheets")
             let sc = s.scene, ents = sc.entities
             var groups: [Int: [Int]] = [:]
-            for e in ents.indices where ents[e].presentation == .sheet || (ents[e].kind == .element && ents[e].role == .sheet) {
+            for e in ents.indices where isSheet(ents[e]) {
                 if let w = topWindow(sc, e) { groups[w, default: []].append(e) }
             }
             // Windows that hold more sheets than allowed (a configured 0 judges a single sheet).
@@ -160,12 +165,7 @@ func presentationFactories() -> [RuleFactory] {
             // ancestor), one walk up per presentation.
             let onTop: [(Int, Int)] = ents.indices.compactMap { e in
                 guard let p = ents[e].presentation, p == .sheet || p == .menu else { return nil }
-                var q = ents[e].parent, steps = 0
-                while let k = q, ents.indices.contains(k), steps <= ents.count {
-                    if ents[k].presentation == .popover { return (e, k) }
-                    q = ents[k].parent; steps += 1
-                }
-                return nil
+                return nearestAncestor(of: e, ents) { ents[$0].presentation == .popover }.map { (e, $0) }
             }
             // Per popover reported: the first other popover seen open with it. The allowed count as
             // an index (a configured 1e300 must not trap converting to Int).
@@ -201,7 +201,7 @@ func presentationFactories() -> [RuleFactory] {
             let warn = s.param(SheetCoverage.metadata, "maxCoverage"), info = s.param(SheetCoverage.metadata, "infoCoverage")
             let sc = s.scene, ents = sc.entities
             var items: [StaticRule.Item] = []
-            for e in ents.indices where ents[e].presentation == .sheet || (ents[e].kind == .element && ents[e].role == .sheet) {
+            for e in ents.indices where isSheet(ents[e]) {
                 guard let w = presenter(sc, e), ents[w].kind == .window, let a = areaPt(ents[e]), let b = areaPt(ents[w]), b > 0 else { continue }
                 let share = a / b * 100
                 if share > warn + 1e-9 {
@@ -222,7 +222,7 @@ func presentationFactories() -> [RuleFactory] {
             let maxButtons = s.param(AlertButtons.metadata, "maxButtons")
             let ents = s.scene.entities
             var buttons: [Int: Int] = [:]
-            let alerts = ents.indices.filter { ents[$0].presentation == .alert || (ents[$0].kind == .element && ents[$0].role == .alert) }
+            let alerts = ents.indices.filter { isAlert(ents[$0]) }
             guard !alerts.isEmpty else { return nil }
             let alertSet = Set(alerts)
             // Per container, its alert elements: the first ones, as many as ModalCover treats as

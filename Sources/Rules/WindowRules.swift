@@ -131,25 +131,25 @@ func presentedEntities(_ scene: Scene) -> [Bool] {
         if ents[e].presentation != nil { presented[e] = true; continue }
         guard let p = ents[e].parent, ents.indices.contains(p) else { continue }
         if p < e { presented[e] = presented[p]; continue }
-        var q: Int? = p, steps = 0
-        while let k = q, ents.indices.contains(k), steps <= ents.count {
-            if ents[k].presentation != nil { presented[e] = true; break }
-            q = ents[k].parent; steps += 1
-        }
+        presented[e] = nearestAncestor(of: e, ents) { ents[$0].presentation != nil } != nil
     }
     return presented
 }
 
 /// True when `e` is nested (at any depth) in entity `ancestor`.
 func isNested(_ scene: Scene, _ e: Int, in ancestor: Int) -> Bool {
-    var p = scene.entities[e].parent
-    var steps = 0
-    while let q = p, steps <= scene.entities.count {
-        if q == ancestor { return true }
-        p = q < scene.entities.count ? scene.entities[q].parent : nil
-        steps += 1
+    nearestAncestor(of: e, scene.entities) { $0 == ancestor } != nil
+}
+
+/// The nearest entity above `e` (its parent first) that `test` accepts, nil when none. Bounded by
+/// the entity count, so a malformed parent chain cannot loop.
+func nearestAncestor(of e: Int, _ ents: [Entity], where test: (Int) -> Bool) -> Int? {
+    var p = ents.indices.contains(e) ? ents[e].parent : nil, steps = 0
+    while let q = p, ents.indices.contains(q), steps <= ents.count {
+        if test(q) { return q }
+        p = ents[q].parent; steps += 1
     }
-    return false
+    return nil
 }
 
 /// A window's plane at a frame: centre, unit right and up axes, half width and height in metres.

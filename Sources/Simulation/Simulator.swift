@@ -258,10 +258,8 @@ public struct Simulator: Sendable {
         initialVisible = visible
         // The entities each volume ornament holds (itself included): one run of `byNode`.
         for k in ornaments.indices {
-            let n = Int(ornaments[k].node), end = n + ornaments[k].subtree.count
-            let lo = Simulator.firstEntity(atOrAfter: n, byNode: byNode, entities),
-                hi = max(lo, Simulator.firstEntity(atOrAfter: end, byNode: byNode, entities))
-            ornaments[k].members = byNode[lo..<hi].map { Int32($0) }
+            let n = Int(ornaments[k].node)
+            ornaments[k].members = Simulator.entities(inNodes: n..<(n + ornaments[k].subtree.count), byNode: byNode, entities)
         }
         volumeOrnaments = ornaments
         emMetres = entities.map(Simulator.emMetres)
@@ -283,10 +281,8 @@ public struct Simulator: Sendable {
                   entities[e].metresPerPoint > 0, entities[e].metresPerPoint.isFinite else { continue }
             // The entities whose node lies in its subtree: one run of `byNode`.
             let end = min(max(nodes[n].subtreeEnd, n + 1), nodes.count)
-            let lo = Simulator.firstEntity(atOrAfter: n, byNode: byNode, entities),
-                hi = max(lo, Simulator.firstEntity(atOrAfter: end, byNode: byNode, entities))
             rescaled.append(DynamicRescale(slot: slotOfNode[n], metresPerPoint: entities[e].metresPerPoint,
-                                           members: byNode[lo..<hi].map { Int32($0) }))
+                                           members: Simulator.entities(inNodes: n..<end, byNode: byNode, entities)))
         }
         self.rescaled = rescaled
         events = scene.events.enumerated()
@@ -337,6 +333,13 @@ public struct Simulator: Sendable {
             if ents[byNode[mid]].node < node { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// The entities whose node lies in `nodes` (a subtree's node range): one run of `byNode`.
+    static func entities(inNodes nodes: Range<Int>, byNode: [Int], _ ents: [Entity]) -> [Int32] {
+        let lo = firstEntity(atOrAfter: nodes.lowerBound, byNode: byNode, ents),
+            hi = max(lo, firstEntity(atOrAfter: nodes.upperBound, byNode: byNode, ents))
+        return byNode[lo..<hi].map { Int32($0) }
     }
 
     // MARK: Viewer

@@ -114,7 +114,7 @@ public enum ArCoachingHideUI: RuleDescribing {
         rationale: "The HIG asks apps to hide unrelated UI while the coaching overlay is up, so people focus on what it asks them to do.",
         fixHint: "Hide the app's controls while coaching is active (coachingOverlayViewWillActivate) and show them again when it ends.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, cancel or close controls (one of these words in the id or label, as a whole word: closeButton, btn-close and Close are exempt, Closets and Presets are not; people may always leave or restart). Reported once per window holding such elements (the app's UI staying up during coaching is one problem, not one per button), over the frames a coaching entity and any of its elements are visible; measured is how many of its elements are visible (the most at once), and the message names every element seen during coaching. Location: the window."])
+        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, rescan, retry, cancel or close controls (one of these words in the id or label, as a whole word: closeButton, btn-close and Close are exempt, Closets and Presets are not; or the words start over or try again, as the Start Over button of ARKit's coaching overlay; people may always leave or restart). Reported once per window holding such elements (the app's UI staying up during coaching is one problem, not one per button), over the frames a coaching entity and any of its elements are visible; measured is how many of its elements are visible (the most at once), and the message names every element seen during coaching. Location: the window."])
 }
 
 public enum ArCriticalTextScreenSpace: RuleDescribing {
@@ -224,12 +224,12 @@ public enum ArResetCancel: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: "maxRelocalization",
         parameters: [RuleParameter("maxRelocalization", 10, "s", .configurable("coaching has had its chance; relocalization may now go on for ever"), "relocalization without a reset or cancel control")],
         citations: [arInterruptions, arResolutions],
-        summary: "ARKit relocalizes for more than 10 s with no reset, restart, cancel or close control visible.",
+        summary: "ARKit relocalizes for more than 10 s with no reset, start-over, cancel or close control visible.",
         rationale: "Relocalization can continue indefinitely when people don't return the device to where it was; the HIG asks apps to let people cancel it and reset or restart the experience.",
         fixHint: "Show a Reset (or Cancel) control while relocalizing, which restarts the session (run(_:options:) with .resetTracking).",
         platforms: [.iOS], unit: "s", worse: .higher,
-        notes: ["Controls: visible interactive entities whose id or label has reset, restart, cancel or close as a whole word (ar-coaching-hide-ui's reading), and exit controls. Measured: how long relocalization lasted without one, reported over the whole run once it passes 10 s. Location: the trackingState event that began the limited state.",
-                "Not checked: a session with no reset control at all (the scene may script only part of the app); the relocalization the scene scripts is what is judged."])
+        notes: ["Controls: visible interactive entities whose id or label has reset, restart, rescan, retry, cancel or close as a whole word, or start over or try again (ar-coaching-hide-ui's reading), and exit controls. Measured: how long relocalization lasted without one, reported over the whole run once it passes 10 s. Location: the trackingState event that began the limited state.",
+                "Judged only where the scene scripts a relocalization (a trackingState event with reason relocalizing): a scene without one is not judged, even if it has no reset control anywhere, since the scene may script only part of the app."])
 }
 
 // MARK: - Shared
@@ -587,7 +587,7 @@ func arkitFactories() -> [RuleFactory] {
             }, message: { agg, names in
                 let c = agg.aux.isFinite ? Int(agg.aux) : -1
                 let shown = (seen[c] ?? []).sorted().map { ents[$0].path }
-                let what = shown.isEmpty ? names.joinedNames : shown.joinedNames
+                let what = shown.isEmpty ? names.joinedNames : shown.joinedNames(atMost: namesListed)
                 return "\(what) \(shown.count == 1 ? "stays" : "stay") visible while the coaching overlay is shown; hide the app's unrelated UI during coaching"
             })
             return HookedProcessor(rule, before: { f in coachingShown = coaching.contains(where: { f.visible[$0] }) })
@@ -848,8 +848,13 @@ func arkitFactories() -> [RuleFactory] {
 /// A control that resets, restarts, cancels or closes the experience: one of these words, whole, in
 /// its id or label (closeButton, btn-close and Close are; Closets and Presets are not).
 func isResetOrCancel(_ e: Entity) -> Bool {
-    let words = Set(wordsOf(e.id) + wordsOf(e.label ?? ""))
-    return ["reset", "restart", "cancel", "close"].contains { words.contains($0) }
+    for text in [e.id, e.label ?? ""] {
+        let words = wordsOf(text)
+        if words.contains(where: { ["reset", "restart", "rescan", "retry", "cancel", "close"].contains($0) }) { return true }
+        // ARKit's coaching overlay calls its reset "Start Over".
+        if zip(words, words.dropFirst()).contains(where: { ($0 == "start" && $1 == "over") || ($0 == "try" && $1 == "again") }) { return true }
+    }
+    return false
 }
 
 /// The words of an id or label, lowercased: split at every character that is not a letter or digit

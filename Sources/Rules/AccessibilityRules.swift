@@ -62,7 +62,7 @@ public enum TypeContrast: RuleDescribing {
         notes: ["Checked: content with text (text entities, elements and asset nodes of role text, and elements with a label) whose colour or background is stated. Colour: its color (hex; alpha is blended over the background), else the system's primary text: white on visionOS; on iOS an unstated text colour adapts to its background and is not judged.",
                 "Background: its own background, else its container's (element → window/volume, text/model → the nearest ancestor that states one), else the default: glass for windows on visionOS, passthrough for volumes and world content; on iOS an unstated background is unknown and not judged. A colour with alpha is blended over what is behind it.",
                 "Contrast ratio (WCAG 2): (L1 + 0.05) / (L2 + 0.05) with relative luminance L = 0.2126 R + 0.7152 G + 0.0722 B of the linearised sRGB components. Glass and passthrough are each tested against two greys of the configured luminances; measured is the lowest ratio.",
-                "Size: fontSize times the scale above the text at rest (the length of its local +Y axis in world space; not on iOS elements, which are screen space), else 17 pt (the body size); bold, heavy and black weights count as large.",
+                "Size: fontSize times the scale above the text at rest (the length of its local +Y axis in world space; not on iOS elements, which are screen space); for 3D text sized in metres (height), its em (times that scale) as seen from its placement distance at t = 0, in pt_eq; else 17 pt (the body size). Bold, heavy and black weights count as large.",
                 "Defaults: the glass samples bracket what glass shows between a bright and a dark room (the system keeps its own white text legible on glass, so the bright sample is the brightest grey on which white still reaches 4.5:1); the passthrough samples are a lit white wall and a dim room. On those two, no text colour reaches 4.5:1 (the best grey reaches about 3.8:1): normal-size text straight on passthrough needs glass or a background behind it.",
                 "Reported over the frames the entity is visible; measured is the lowest ratio, threshold the ratio its size needs."])
 }
@@ -86,21 +86,22 @@ public enum TypeTabLabels: RuleDescribing {
 
 // MARK: - Contrast
 
-/// What entity `i`'s text is drawn on: the opaque colours to test it against and how to name
-/// them in a message; nil when unknown (iOS content with no stated background).
-func contrastBackdrop(_ s: RuleSetup, _ i: Int, depth: Int = 0) -> (colors: [RGBA], name: String)? {
+/// What entity `i`'s text is drawn on: the opaque colours to test it against, how to name them in
+/// a message, and the system material when it is drawn straight on one (no colour over it); nil
+/// when unknown (iOS content with no stated background).
+func contrastBackdrop(_ s: RuleSetup, _ i: Int, depth: Int = 0) -> (colors: [RGBA], name: String, material: SystemMaterial?)? {
     let m = TypeContrast.metadata
     let ios = s.scene.platform == .iOS
-    func samples(_ mat: SystemMaterial) -> (colors: [RGBA], name: String) {
+    func samples(_ mat: SystemMaterial) -> (colors: [RGBA], name: String, material: SystemMaterial?) {
         switch mat {
-        case .glass: ([RGBA.grey(luminance: s.param(m, "glassBright")), RGBA.grey(luminance: s.param(m, "glassDark"))], "glass")
-        case .passthrough: ([RGBA.grey(luminance: s.param(m, "passthroughBright")), RGBA.grey(luminance: s.param(m, "passthroughDark"))], "passthrough")
+        case .glass: ([RGBA.grey(luminance: s.param(m, "glassBright")), RGBA.grey(luminance: s.param(m, "glassDark"))], "glass", mat)
+        case .passthrough: ([RGBA.grey(luminance: s.param(m, "passthroughBright")), RGBA.grey(luminance: s.param(m, "passthroughDark"))], "passthrough", mat)
         }
     }
     guard depth < 64, s.scene.entities.indices.contains(i) else { return nil }
     let x = s.scene.entities[i]
     let up = x.container ?? x.parent
-    func below() -> (colors: [RGBA], name: String)? {
+    func below() -> (colors: [RGBA], name: String, material: SystemMaterial?)? {
         if let up { return contrastBackdrop(s, up, depth: depth + 1) }
         return ios ? nil : samples(.passthrough)
     }
@@ -108,8 +109,8 @@ func contrastBackdrop(_ s: RuleSetup, _ i: Int, depth: Int = 0) -> (colors: [RGB
     case .material(let mat)?:
         return samples(mat)
     case .color(let c)?:
-        if c.a >= 1 { return ([c], c.hex) }
-        return below().map { b in (b.colors.map { c.over($0) }, "\(c.hex) over \(b.name)") }
+        if c.a >= 1 { return ([c], c.hex, nil) }
+        return below().map { b in (b.colors.map { c.over($0) }, "\(c.hex) over \(b.name)", nil) }
     case nil:
         if x.kind == .window { return ios ? nil : samples(.glass) }
         return below()
@@ -163,7 +164,7 @@ func accessibilityFactories() -> [RuleFactory] {
                 // A stated font size follows the scale above the text (at rest; not on iOS, whose
                 // elements are screen space).
                 let screen = s.scene.platform == .iOS && e.kind == .element
-                var size = 17.0
+                var size = 17.0, unit = "pt"
                 if let fs = e.fontSize {
                     if screen {
                         size = fs
@@ -172,6 +173,12 @@ func accessibilityFactories() -> [RuleFactory] {
                         textScale = ts
                         size = fs * ts.restScale(of: i, in: s.scene)
                     }
+                } else if let h = e.textHeight, h > 0, e.placementDistance > 0, s.pointAngle > 0 {
+                    // 3D text sized in metres: its em as seen from where it is placed (t = 0).
+                    let ts = textScale ?? TextScale(scene: s.scene)
+                    textScale = ts
+                    size = degrees(2 * atan(h * ts.restScale(of: i, in: s.scene) / (2 * e.placementDistance))) / s.pointAngle
+                    unit = "pt_eq"
                 }
                 let bold = e.fontWeight?.isBold ?? false
                 let need = size >= largePt || bold ? large : normal
@@ -179,7 +186,7 @@ func accessibilityFactories() -> [RuleFactory] {
                 let weight = e.fontWeight?.rawValue ?? "regular"
                 let colour = e.color == nil ? "white (the default)" : fg.hex
                 let against = back.colors.count > 1 ? " (against the \(worstSample == 0 ? "bright" : "dark") \(back.name) sample)" : ""
-                texts[e.path] = "text \(colour) on \(back.name) has a contrast ratio of \(fmt(worst, beside: need)):1\(against), below the \(fmt(need)):1 that \(fmt(size)) pt \(weight) text needs"
+                texts[e.path] = "text \(colour) on \(back.name) has a contrast ratio of \(fmt(worst, beside: need)):1\(against), below the \(fmt(need)):1 that \(fmt(size)) \(unit) \(weight) text needs"
                 items.append(.init(entity: i, measured: worst, threshold: need))
             }
             return StaticRule(rule: r, items: items) { _, names in

@@ -44,7 +44,8 @@ public enum RuleCatalog {
         ArScalingAppropriate.metadata, ArRelocalizationHide.metadata, ArResetCancel.metadata,
         SheetSingle.metadata, PopoverSingle.metadata, SheetCoverage.metadata, AlertButtons.metadata,
         ContextMenuHeight.metadata, SliderHorizontal.metadata, TypeLightWeight.metadata, WinGlassBackground.metadata,
-        OrnCountVisible.metadata,
+        OrnCountVisible.metadata, TypeFreeFloating.metadata, TypeColorWeight.metadata, TbNotVertical.metadata,
+        PageControlNonInteractive.metadata,
         EnvArkitRequiresFullSpace.metadata,
         FovPostureVariants.metadata,
     ]

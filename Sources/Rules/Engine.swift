@@ -960,6 +960,10 @@ func concatenated(_ parts: String...) -> String {
     }
 }
 
+/// How many entities a message that lists what a scene may hold by the thousand (the sheets
+/// shown at once, the UI left visible during coaching) names one by one (`joinedNames(atMost:)`).
+let namesListed = 10
+
 extension Array where Element == String {
     var joinedNames: String {
         switch count {

@@ -59,6 +59,40 @@ public enum TypeLightWeight: RuleDescribing {
         notes: ["Text with fontWeight ultraLight, thin or light: text entities, elements and annotated asset nodes that state it (unstated weights are unknown, not light). Its size as type-min-size measures it: pt where that does not change with distance, else pt_eq each frame. Reported over the frames it is visible; measured its smallest size, threshold 17 pt (warning below, info at or above)."])
 }
 
+public enum TypeFreeFloating: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "type-free-floating", name: "Text without a background is bold", category: .typography,
+        defaultSeverity: .info, thresholdKey: "minimumWeight",
+        parameters: [RuleParameter("minimumWeight", 600, "weight", .configurable("the HIG says bold; semibold (600) is the lightest weight read as bold in SwiftUI's scale"), "lightest weight class (100 ultraLight … 900 black) for text drawn on nothing but the surroundings")],
+        citations: [Citation("typography", "visionOS")],
+        summary: "Text drawn straight on the surroundings (no glass, no backing colour) set lighter than Semibold.",
+        rationale: "Without a background, text competes with whatever is behind it in the room; the HIG suggests making such text bold to keep it legible (and not relying on shadows, which the space may have no surface to receive).",
+        fixHint: "Set the text semibold or bold (fontWeight: semibold), or put it on glass or a backing plate.",
+        platforms: [.visionOS], unit: "weight", worse: .lower,
+        notes: ["Text: text entities, and elements and asset nodes of role text, that state a fontWeight (unstated weights are unknown, not regular). Drawn on nothing: its background, else its container's or nearest ancestor's (type-contrast's reading), resolves to passthrough: world text and text on a volume's face without a background, or any content with background: passthrough. A colour, even translucent, is a backing plate.",
+                "Measured: the weight class (ultraLight 100, thin 200, light 300, regular 400, medium 500, semibold 600, bold 700, heavy 800, black 900); threshold: minimumWeight. Reported over the frames the text is visible.",
+                "The shadow part of the guidance (avoid drop shadows for contrast) is not checked: the scene format has no text shadow."])
+}
+
+public enum TypeColorWeight: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "type-color-weight", name: "Coloured text is bold and large", category: .typography,
+        defaultSeverity: .info, thresholdKey: "minimumSize",
+        parameters: [
+            RuleParameter("minimumSize", 17, "pt", .configurable("the body size; smaller coloured text is what the HIG calls small"), "smallest coloured text"),
+            RuleParameter("minimumWeight", 600, "weight", .configurable("semibold, the lightest weight that reads as bold"), "lightest weight class of coloured text"),
+            RuleParameter("minimumSaturation", 0.2, "ratio", .configurable("a grey or a faint tint is not a colour people have to make out"), "HSV saturation from which a text colour counts as coloured"),
+        ],
+        citations: [Citation("color", "visionOS")],
+        summary: "Coloured text smaller than 17 pt, or set lighter than Semibold.",
+        rationale: "On glass the colours of the room show through and change how app colours look; the HIG asks to keep colour for bold text and large areas, because colour in light or small text is hard to see and understand.",
+        fixHint: "Keep small and regular-weight text white (the system's primary), and use colour in semibold or bold text of at least 17 pt, or in large areas.",
+        platforms: [.visionOS], unit: "pt", worse: .lower,
+        notes: ["Coloured: a stated color whose HSV saturation, (max − min) / max of its sRGB components, is at least minimumSaturation (greys, white and faint tints are not coloured). Text with a size: text entities, elements and asset nodes of role text with a size, and elements with a fontSize (a coloured button label).",
+                "Size as type-min-size measures it (pt where it does not change with distance, else pt_eq each frame): smaller than minimumSize is reported with the size as measured value. Sub-check `weight`: coloured text at least minimumSize but with a stated fontWeight lighter than minimumWeight, measured as its weight class (ultraLight 100 … black 900). Reported over the frames the text is visible."],
+        subchecks: [RuleSubcheck("weight", unit: "weight")])
+}
+
 public enum TypeMinSize: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "type-min-size", name: "Minimum text size", category: .typography,
@@ -138,6 +172,11 @@ public enum ArFrameRate: RuleDescribing {
         fixHint: "Update the scene at 60 Hz (frameRate: 60).",
         platforms: [.iOS], unit: "fps", worse: .lower,
         notes: ["Checked from the scene's frame rate; per-animation sample rates are not in the scene data."])
+}
+
+/// A weight class's name (`FontWeight.weightClass`), or the number when it names none.
+func weightName(_ weightClass: Double) -> String {
+    FontWeight.allCases.first { Double($0.weightClass) == weightClass }?.rawValue ?? fmt(weightClass)
 }
 
 /// How big each text is in a frame, as type-min-size measures it (and type-light-weight after it):
@@ -386,6 +425,54 @@ func motionTypeFactories() -> [RuleFactory] {
                 return agg.measured < agg.threshold
                     ? "text \(names.joinedNames) is set \(weight) at \(size), hard to see at this size; use Regular or heavier (or set it well above \(fmt(agg.threshold)) pt)"
                     : "text \(names.joinedNames) is set \(weight) (at \(size)); light weights are hard to see, so prefer Regular, Medium, Semibold or Bold"
+            })
+        },
+        RuleFactory(ids: [TypeFreeFloating.metadata.id]) { s in
+            let m = TypeFreeFloating.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let minimum = s.param(m, "minimumWeight")
+            let ents = s.scene.entities
+            var items: [StaticRule.Item] = []
+            for i in ents.indices where ents[i].isReadable {
+                guard let w = ents[i].fontWeight, Double(w.weightClass) < minimum,
+                      contrastBackdrop(s, i)?.material == .passthrough else { continue }
+                items.append(.init(entity: i, measured: Double(w.weightClass), threshold: minimum))
+            }
+            guard !items.isEmpty else { return nil }
+            return StaticRule(rule: r, items: items) { agg, names in
+                "text \(names.joinedNames) floats with no background, straight on the surroundings, and is set \(weightName(agg.measured)); make it semibold or bold so it stays legible over whatever is behind it, or put it on glass or a backing plate"
+            }
+        },
+        RuleFactory(ids: [TypeColorWeight.metadata.id]) { s in
+            let m = TypeColorWeight.metadata
+            guard let r = s.index(m.id) else { return nil }
+            let minSize = s.param(m, "minimumSize"), minWeight = s.param(m, "minimumWeight"), minSaturation = s.param(m, "minimumSaturation")
+            let ents = s.scene.entities
+            // The stated text colour when it is a colour: HSV saturation at least `minSaturation`.
+            func coloured(_ e: Entity) -> RGBA? {
+                guard case .color(let c)? = e.color else { return nil }
+                let hi = max(c.r, c.g, c.b), lo = min(c.r, c.g, c.b)
+                return hi > 0 && (hi - lo) / hi >= minSaturation ? c : nil
+            }
+            guard ents.contains(where: { coloured($0) != nil }) else { return nil }
+            let sizing = TextSizing(s)
+            let cands = sizing.sized.filter { coloured(ents[$0]) != nil }
+            guard !cands.isEmpty else { return nil }
+            let hex = Dictionary(cands.map { (ents[$0].path, coloured(ents[$0])?.hex ?? "") }, uniquingKeysWith: { a, _ in a })
+            return ConditionRule(rule: r, meta: m, candidates: cands, frameDuration: s.frameDuration, gate: .visible, reads: .quantities, check: { f, e in
+                guard f.visible[e] else { return nil }
+                let (v, inPoints) = sizing.size(f, e)
+                guard !v.isNaN else { return nil }
+                if v < minSize { return .init(measured: v, threshold: minSize, angular: !inPoints, unit: inPoints ? "pt" : "pt_eq") }
+                if let w = ents[e].fontWeight, Double(w.weightClass) < minWeight {
+                    return .init(measured: Double(w.weightClass), threshold: minWeight, unit: "weight", variant: 1)
+                }
+                return nil
+            }, message: { agg, names in
+                let colour = names.first.flatMap { hex[$0] }.map { " (\($0))" } ?? ""
+                return agg.variant == 1
+                    ? "coloured text \(names.joinedNames)\(colour) is set \(weightName(agg.measured)), lighter than \(weightName(agg.threshold)); colour is hard to make out in text that is not bold, against glass and the room behind it: make it \(weightName(agg.threshold)) or bold, or keep it white"
+                    : "coloured text \(names.joinedNames)\(colour) is \(fmt(agg.measured)) \(agg.unit ?? "pt"), smaller than \(fmt(agg.threshold)) pt; colour in small text is hard to make out: keep small text white, or make it at least \(fmt(agg.threshold)) pt and semibold or bold"
             })
         },
         RuleFactory(ids: [TypeLegibleAcrossScale.metadata.id]) { s in ScaleLegibilityRule(s) },

@@ -48,7 +48,7 @@ public enum SheetCoverage: RuleDescribing {
         rationale: "In visionOS a sheet floats in front of its window; the HIG asks for a default size that helps people keep their context, not one that covers most or all of the window (people may still resize it).",
         fixHint: "Give the sheet a smaller default size that fits its content (presentationSizing, or a frame on its content), leaving the window around it visible; let people resize it if they need more room.",
         unit: "%", worse: .higher,
-        notes: ["Sheets presented as windows: width × height of the sheet ÷ width × height of the window presenting it (through ornaments), both in that window's points (a sheet shares its window's scale). Sheet elements: the frame's area ÷ the container's. Reported over the frames the sheet is visible; measured the share in %."])
+        notes: ["Sheets presented as windows: width × height of the sheet ÷ width × height of the window presenting it (through ornaments, and through a popover or menu it was opened from, to the window those belong to), both in that window's points (a sheet shares its window's scale). Sheet elements: the frame's area ÷ the container's. Reported over the frames the sheet is visible; measured the share in %."])
 }
 
 public enum AlertButtons: RuleDescribing {
@@ -90,6 +90,33 @@ public enum SliderHorizontal: RuleDescribing {
         notes: ["Elements of role slider whose frame height exceeds its width; measured the frame's height ÷ width, threshold 1. Reported over the frames the slider is visible."])
 }
 
+public enum TbNotVertical: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "tb-not-vertical", name: "Toolbars run horizontally", category: .windows,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("toolbars", "visionOS")],
+        summary: "A toolbar, or an ornament strip of controls, taller than it is wide (a vertical toolbar).",
+        rationale: "In visionOS the tab bar is the vertical bar at a window's leading edge; the HIG asks not to make a vertical toolbar, which people could take for a tab bar.",
+        fixHint: "Lay the toolbar out horizontally (the system toolbar sits along the window's bottom edge); if the bar switches between sections, make it a tab bar (role tab for its items).",
+        platforms: [.visionOS], unit: "ratio", worse: .higher,
+        notes: ["Toolbars: elements of role toolbar, and ornaments (windows nested directly in a window or volume, not presented) that hold no toolbar element but two or more interactive elements other than tabs. Vertical: the toolbar's frame (the ornament's size) is taller than it is wide; measured its height ÷ width, threshold 1.",
+                "A bar at least half of whose controls are tabs (role tab; for a toolbar element, the interactive elements inside its frame, half a point of rounding, among the first 64 of its container) is a tab bar, which is vertical in visionOS, and is not reported. Reported over the frames the toolbar is visible."])
+}
+
+public enum PageControlNonInteractive: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "pagecontrol-noninteractive", name: "Page controls only indicate", category: .targets,
+        defaultSeverity: .info, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("page-controls", "visionOS")],
+        summary: "A page control made interactive.",
+        rationale: "In visionOS a page control shows how many pages there are and which one is current, and people do not interact with it; an interactive one asks people to aim at a row of small dots.",
+        fixHint: "Leave the page control non-interactive (remove interactive: true) and let people move between pages by swiping the content, or with buttons large enough to look at.",
+        platforms: [.visionOS], unit: "count", worse: .higher,
+        notes: ["Elements and asset nodes of role pageControl (an extension of the scene format; not interactive unless the scene says interactive: true) that are interactive. Measured 1, threshold 0. Reported over the frames the page control is visible."])
+}
+
 // MARK: - Shared
 
 /// The window or volume that presents `e` (a window with `presentation`, or a sheet or alert
@@ -124,9 +151,6 @@ private func areaPt(_ e: Entity) -> Double? {
     guard e.kind == .window, let s = e.sizePt else { return nil }
     return s.x * s.y
 }
-
-/// Sheets a message names one by one.
-private let namesListed = 10
 
 func presentationFactories() -> [RuleFactory] {
     [
@@ -202,7 +226,13 @@ func presentationFactories() -> [RuleFactory] {
             let sc = s.scene, ents = sc.entities
             var items: [StaticRule.Item] = []
             for e in ents.indices where isSheet(ents[e]) {
-                guard let w = presenter(sc, e), ents[w].kind == .window, let a = areaPt(ents[e]), let b = areaPt(ents[w]), b > 0 else { continue }
+                // The window the sheet belongs to: up through popovers and menus, which are gone
+                // once the sheet is shown (popover-single's onTop judges presenting from them).
+                var w = presenter(sc, e), steps = 0
+                while let q = w, ents[q].presentation == .popover || ents[q].presentation == .menu, steps <= ents.count {
+                    w = presenter(sc, q); steps += 1
+                }
+                guard let w, ents[w].kind == .window, let a = areaPt(ents[e]), let b = areaPt(ents[w]), b > 0 else { continue }
                 let share = a / b * 100
                 if share > warn + 1e-9 {
                     items.append(.init(entity: e, measured: share, threshold: warn, severity: .warning, aux: Double(w)))
@@ -214,7 +244,10 @@ func presentationFactories() -> [RuleFactory] {
             return StaticRule(rule: r, items: items) { agg, names in
                 let w = agg.aux.isFinite ? Int(agg.aux) : -1
                 let window = ents.indices.contains(w) ? ents[w].path : "its window"
-                return "sheet \(names.joinedNames) covers \(fmt(agg.measured)) % of \(window) (more than \(fmt(agg.threshold)) %); give it a smaller default size so people keep their context"
+                let covers = agg.measured > 100
+                    ? "is larger than \(window) (\(fmt(agg.measured)) % of its area) and covers all of it"
+                    : "covers \(fmt(agg.measured)) % of \(window) (more than \(fmt(agg.threshold)) %)"
+                return "sheet \(names.joinedNames) \(covers); give it a smaller default size so people keep their context"
             }
         },
         RuleFactory(ids: [AlertButtons.metadata.id]) { s in
@@ -265,6 +298,72 @@ func presentationFactories() -> [RuleFactory] {
                 let w = agg.aux.isFinite ? Int(agg.aux) : -1
                 let window = ents.indices.contains(w) ? ents[w].path : "its window"
                 return "menu \(names.joinedNames) is \(fmt(agg.measured)) pt tall, taller than \(window) (\(fmt(agg.threshold)) pt), and can hide the window controls above and below it; show fewer items (a submenu for rare ones)"
+            }
+        },
+        RuleFactory(ids: [TbNotVertical.metadata.id]) { s in
+            guard let r = s.index(TbNotVertical.metadata.id) else { return nil }
+            let sc = s.scene, ents = sc.entities
+            // What could be a vertical toolbar: a toolbar element or an ornament taller than wide.
+            let tallToolbars = ents.indices.filter { e in
+                guard ents[e].kind == .element, ents[e].role == .toolbar, let f = ents[e].frame else { return false }
+                return f.width > 0 && f.height > f.width
+            }
+            let tallOrnaments = ents.indices.filter { e in
+                guard let size = ents[e].sizePt, size.x > 0, size.y > size.x else { return false }
+                return isOrnament(sc, e)
+            }
+            guard !tallToolbars.isEmpty || !tallOrnaments.isEmpty else { return nil }
+            // Per container looked into (a tall toolbar's, a tall ornament): how many of its
+            // interactive elements are tabs and how many other controls, whether it holds a toolbar
+            // element, and the frames of its first 64 (a bound on the work: a bar holds a handful).
+            let looked = Set(tallToolbars.compactMap { ents[$0].container } + tallOrnaments)
+            var tabs: [Int: Int] = [:], controls: [Int: Int] = [:]
+            var members: [Int: [(frame: RectPt, tab: Bool)]] = [:]
+            var withToolbar = Set<Int>()
+            for e in ents.indices where ents[e].kind == .element {
+                guard let c = ents[e].container, looked.contains(c) else { continue }
+                if ents[e].role == .toolbar { withToolbar.insert(c) }
+                guard ents[e].interactive else { continue }
+                let tab = ents[e].role == .tab
+                if tab { tabs[c, default: 0] += 1 } else { controls[c, default: 0] += 1 }
+                if let f = ents[e].frame, members[c, default: []].count < 64 { members[c, default: []].append((f, tab)) }
+            }
+            // A bar at least half of whose controls are tabs is a tab bar, vertical in visionOS.
+            func tabBar(tabs t: Int, others n: Int) -> Bool { t > 0 && t >= n }
+            var items: [StaticRule.Item] = []
+            for e in tallToolbars {
+                guard let f = ents[e].frame else { continue }
+                let inside = (ents[e].container.flatMap { members[$0] } ?? []).filter { m in
+                    m.frame.x >= f.x - 0.5 && m.frame.y >= f.y - 0.5 && m.frame.x + m.frame.width <= f.x + f.width + 0.5
+                        && m.frame.y + m.frame.height <= f.y + f.height + 0.5
+                }
+                let t = inside.filter(\.tab).count
+                if !tabBar(tabs: t, others: inside.count - t) { items.append(.init(entity: e, measured: f.height / f.width, threshold: 1, aux: f.width)) }
+            }
+            // An ornament written without a toolbar element: a strip of two or more controls is a
+            // toolbar.
+            var ornaments = Set<String>()
+            for e in tallOrnaments where !withToolbar.contains(e) {
+                let n = controls[e] ?? 0
+                guard n >= 2, !tabBar(tabs: tabs[e] ?? 0, others: n), let size = ents[e].sizePt else { continue }
+                items.append(.init(entity: e, measured: size.y / size.x, threshold: 1, aux: size.x))
+                ornaments.insert(ents[e].path)
+            }
+            guard !items.isEmpty else { return nil }
+            return StaticRule(rule: r, items: items) { agg, names in
+                let what = names.first.map(ornaments.contains) == true ? "ornament" : "toolbar"
+                return "\(what) \(names.joinedNames) is vertical (\(fmt(agg.measured * agg.aux)) pt tall, \(fmt(agg.aux)) pt wide), like a visionOS tab bar; lay it out horizontally, or make it a tab bar if it switches between sections"
+            }
+        },
+        RuleFactory(ids: [PageControlNonInteractive.metadata.id]) { s in
+            guard let r = s.index(PageControlNonInteractive.metadata.id) else { return nil }
+            let ents = s.scene.entities
+            let items: [StaticRule.Item] = ents.indices.compactMap { e in
+                ents[e].role == .pageControl && ents[e].interactive ? .init(entity: e, measured: 1, threshold: 0) : nil
+            }
+            guard !items.isEmpty else { return nil }
+            return StaticRule(rule: r, items: items) { _, names in
+                "page control \(names.joinedNames) is interactive; in visionOS a page control only shows the pages and which one is current, so leave it non-interactive and let people swipe the content (or use buttons) to change page"
             }
         },
         RuleFactory(ids: [SliderHorizontal.metadata.id]) { s in

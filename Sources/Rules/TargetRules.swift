@@ -1288,7 +1288,8 @@ public enum TargetHitRegionVisionOS: RuleDescribing {
         rationale: "visionOS controls need a 60×60 pt hit region so eyes can land on them; 28×28 pt is the smallest control size the HIG allows. System controls get a system hit region (buttons only at the HIG's sizes: 28, 32, 44, 52, 64 pt), so below 60 pt only custom controls and buttons of other sizes are flagged.",
         fixHint: "Make the control at least 60×60 pt, or give it a 60×60 pt hit region (hitRegion: {size: [60, 60]}); never smaller than 28×28 pt.",
         unit: "pt", worse: .lower,
-        notes: ["Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, an interactive image or text (interactive: true, such as a tappable photo thumbnail: content made interactive is no system control), any 3D entity, or a button whose frame's smaller side (its height) is not one of the HIG's button sizes (28, 32, 44, 52 or 64 pt, ±0.5): other system controls (toggles, sliders, fields, …) and standard-size buttons get the system's hit region.",
+        notes: ["Not judged: a page control made interactive (pagecontrol-noninteractive reports it: in visionOS people do not interact with page controls, so the fix is to make it non-interactive, not larger).",
+                "Elements of a dynamic-scale window or volume: the smaller side of the frame in pt. Elements of a fixed-scale window or volume and 3D interactive entities (models, asset nodes): pt_eq each frame (hig-rules §2.3), reported with unit pt_eq (and tagged borderline within ±15 % of the threshold). Custom = role custom, an interactive image or text (interactive: true, such as a tappable photo thumbnail: content made interactive is no system control), any 3D entity, or a button whose frame's smaller side (its height) is not one of the HIG's button sizes (28, 32, 44, 52 or 64 pt, ±0.5): other system controls (toggles, sliders, fields, …) and standard-size buttons get the system's hit region.",
                 "One violation per element: its severity is that of its worst frame (error below 28, warning below 60), and its spans cover every frame below 60.",
                 "A hitRegion (on an element: size or insets in pt; on an asset node: a shape in metres, or a USD Collider) replaces the bounds: the element or node is measured on it, and a control with a hitRegion of its own is judged by it rather than assumed to get the system's. The same hit regions are used by target-center-spacing, target-no-overlap and target-large-hover-padding."])
 }
@@ -1324,7 +1325,11 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
     let ents = s.scene.entities
     // iOS: screen-space controls only (elements, or head-anchored content); objects in the world
     // are ar-gesture-proximity's.
-    let cands = ents.indices.filter { ents[$0].interactive && !(ios && ents[$0].kind != .element && ents[$0].anchor == .world) }
+    // visionOS: an interactive page control is pagecontrol-noninteractive's, whose fix (make it
+    // non-interactive) is the right one, not a larger hit region.
+    let cands = ents.indices.filter {
+        ents[$0].interactive && !(ios && ents[$0].kind != .element && ents[$0].anchor == .world) && !(!ios && ents[$0].role == .pageControl)
+    }
     let inPoints = ents.indices.map { measuredInPoints($0, s.scene) }
     // A system control gets the system's hit region; a button only at one of the HIG's button
     // sizes, read from its frame's smaller side in pt (its height). Other buttons, custom controls,

@@ -80,12 +80,12 @@ public enum OrnCountVisible: RuleDescribing {
             RuleParameter("minVisibleShare", 50, "%", .configurable("hidden most of the time its window is shown"), "share of its window's visible time an ornament is shown"),
         ],
         citations: [Citation("ornaments", "Best practices")],
-        summary: "A window shows more than two ornaments at once, or an ornament is hidden for more than half the time its window is shown (sub-check `hidden`), in a window that plays no media.",
+        summary: "A window shows more than two ornaments at once, or an ornament is hidden for more than half the time its window is shown (sub-check `hidden`), in a window that plays no media and shows no photo.",
         rationale: "Ornaments elevate important actions but can distract from the content; the HIG asks to keep the window visually balanced by constraining their number, and to keep an ornament visible so people always have its controls, hiding it only when they dive into content such as a video or a photo.",
         fixHint: "Combine ornaments (one toolbar with groups instead of several bars), and keep the ones you have visible; hide an ornament only while people watch or view the window's content.",
         unit: "count", worse: .higher,
         notes: ["Ornaments: windows nested directly in a window or volume that it does not present (docs/scene-format.md, Ornaments). Count: the ornaments visible in a frame in which their window is visible; reported on the window over those frames, measured the most at once.",
-                "Hidden (sub-check `hidden`, %, lower is worse): over the frames its window is visible, the share in which the ornament is visible; reported when below 50 %, over the frames it is hidden while its window is shown. Windows that play media (media on the window or one of its elements) are exempt: hiding controls while people watch is what the HIG allows."],
+                "Hidden (sub-check `hidden`, %, lower is worse): over the frames its window is visible, the share in which the ornament is visible; reported when below 50 %, over the frames it is hidden while its window is shown. Windows that play media (media on the window or one of its elements) or show a photo (an element of role image covering at least half of the window's area) are exempt: hiding controls while people watch a video or view a photo is what the HIG allows (windows › visionOS)."],
         subchecks: [RuleSubcheck("hidden", unit: "%", worse: .lower)])
 }
 
@@ -384,10 +384,10 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// `fmt(band)`, the threshold every message of the rule prints.
     let bandText: String
     /// Per entity: whether a window presents it (a sheet, alert, popover or menu, or what one
-    /// holds; `presentedEntities`), and the paths of those: their messages give the HIG's advice
-    /// for menus.
+    /// holds; `presentedEntities`), and the paths of those with how they are presented: their
+    /// messages give the HIG's advice for menus, or ask a sheet or alert to fit its window.
     let presented: [Bool]
-    let presentedPaths: Set<String>
+    let presentedPaths: [String: Presentation]
     /// The exact test's slab per metre of the eye's height over the window's plane:
     /// `depthToleranceM` at `referenceDistance` (see `WinControlsKeepout`'s notes).
     let depthRate: Double
@@ -581,11 +581,23 @@ final class ControlsKeepoutRule: RuleProcessor {
         rule = r; scene = s.scene
         let presented = presentedEntities(s.scene)
         self.presented = presented
-        presentedPaths = Set(s.scene.entities.indices.filter { presented[$0] }.map { s.scene.entities[$0].path })
+        let ents = s.scene.entities
+        // How each is presented: its own presentation, else its nearest presented ancestor's (a
+        // parent listed earlier has it already, as in `presentedEntities`).
+        var how = [Presentation?](repeating: nil, count: ents.count)
+        for e in ents.indices where presented[e] {
+            if let k = ents[e].presentation {
+                how[e] = k
+            } else if let p = ents[e].parent, p >= 0, p < e {
+                how[e] = how[p]
+            } else {
+                how[e] = nearestAncestor(of: e, ents) { ents[$0].presentation != nil }.flatMap { ents[$0].presentation }
+            }
+        }
+        presentedPaths = Dictionary(ents.indices.compactMap { e in how[e].map { (ents[e].path, $0) } }, uniquingKeysWith: { a, _ in a })
         band = s.param(WinControlsKeepout.metadata, "keepoutBandPt")
         depthRate = s.param(WinControlsKeepout.metadata, "depthToleranceM") / Self.referenceDistance
         bandText = fmt(band)
-        let ents = s.scene.entities
         windows = ents.indices.filter { ents[$0].kind == .window && ents[$0].parent == nil && ents[$0].sizePt != nil }
         content = ents.indices.filter { [.window, .volume, .model, .text].contains(ents[$0].kind) }
         // Nothing to compare when every piece of content is a window itself or inside it (a
@@ -1542,9 +1554,15 @@ final class ControlsKeepoutRule: RuleProcessor {
             ("below the bottom edge of ", ", where its window bar and close and resize controls are")
         // A menu or popover the window presents is laid out by the system: the HIG's advice
         // (context-menus › visionOS; toolbars › visionOS), not "move it".
-        let fix = presentedPaths.contains(other)
-            ? "; keep the menu or popover no taller than its window (fewer items), avoid a pull-down menu in a bottom toolbar, or place the control that opens it higher so it opens upward"
-            : "; move it clear of the window's controls"
+        let fix: String
+        switch presentedPaths[other] {
+        case .menu?, .popover?:
+            fix = "; keep the menu or popover no taller than its window (fewer items), avoid a pull-down menu in a bottom toolbar, or place the control that opens it higher so it opens upward"
+        case .sheet?, .alert?:
+            fix = "; give the sheet or alert a size that fits inside its window, so the window's controls stay clear"
+        case nil:
+            fix = "; move it clear of the window's controls"
+        }
         // Joined at once: a crowded scene writes this message for hundreds of thousands of pairs.
         return concatenated(other, " reaches into the ", agg.threshold == band ? bandText : fmt(agg.threshold), " pt band ",
                             edge.0, window, edge.1, " (", fmt(agg.measured),
@@ -1627,10 +1645,17 @@ func windowFactories() -> [RuleFactory] {
             for i in ents.indices where isOrnament(sc, i) { if let p = ents[i].parent { ornaments[p, default: []].append(i) } }
             guard !ornaments.isEmpty else { return nil }
             let windows = ornaments.keys.sorted()
+            // Windows that play media or show a photo (an image element over at least half of the
+            // window: a photo viewer), where the HIG lets controls hide while people watch or look.
             var playsMedia = Set<Int>()
-            for i in ents.indices where ents[i].media != nil {
-                if ornaments[i] != nil { playsMedia.insert(i) }
-                if let c = ents[i].container, ornaments[c] != nil { playsMedia.insert(c) }
+            for i in ents.indices {
+                if ents[i].media != nil {
+                    if ornaments[i] != nil { playsMedia.insert(i) }
+                    if let c = ents[i].container, ornaments[c] != nil { playsMedia.insert(c) }
+                } else if ents[i].kind == .element, ents[i].role == .image, let c = ents[i].container, ornaments[c] != nil,
+                          let f = ents[i].frame, let size = ents[c].sizePt, f.width * f.height >= 0.5 * size.x * size.y {
+                    playsMedia.insert(c)
+                }
             }
             // Per ornament (not in a window that plays media): frames its window is shown, of them
             // those it is shown too, and the runs of frames it is hidden while its window is shown.

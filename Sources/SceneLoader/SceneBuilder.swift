@@ -1326,6 +1326,20 @@ final class SceneBuilder {
             hints[name] = "an alert or confirmation dialog is 'alert' (role: alert), a sheet 'sheet'; or a child window with presentation: alert / sheet"
         }
         hints["label"] = "a static label is 'text' (role: text); give a control's label as its label key"
+        // s29 trial F11.
+        hints["list"] = "a system list is the rows it holds: each row is role: row (the list itself needs no element)"
+        hints["ornament"] = "an ornament is a child window of the window it belongs to, placed at its edge (see Ornaments in the scene format)"
+        for name in ["tabbar", "tabview"] {
+            hints[name] = "a tab bar is a 'toolbar' element (role: toolbar) holding 'tab' elements (role: tab), or an ornament of tabs (see Ornaments in the scene format)"
+        }
+        for name in ["reticle", "focusentity"] { hints[name] = "an AR placement reticle is a 'placementIndicator' (role: placementIndicator)" }
+        for name in ["pageindicator", "pagedots", "dots"] { hints[name] = "page dots are a 'pageControl' (role: pageControl)" }
+        for name in ["scrollview", "stack", "vstack", "hstack", "group", "container"] {
+            hints[name] = "a layout container is not an element: give the elements it lays out, each with its frame in the window's points"
+        }
+        for name in ["progressview", "progress", "activityindicator", "spinner", "gauge"] {
+            hints[name] = "a progress indicator is an 'image' (role: image): people look at it but do not interact with it"
+        }
         return hints
     }()
 

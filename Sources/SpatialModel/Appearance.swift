@@ -106,4 +106,6 @@ public enum FontWeight: String, Sendable, CaseIterable, Hashable {
     case ultraLight, thin, light, regular, medium, semibold, bold, heavy, black
     /// Bold or heavier: counts as large text for contrast (hig-rules `type-contrast`).
     public var isBold: Bool { self == .bold || self == .heavy || self == .black }
+    /// The OpenType weight class: ultraLight 100, thin 200, … regular 400, … black 900.
+    public var weightClass: Int { 100 * ((Self.allCases.firstIndex(of: self) ?? 3) + 1) }
 }

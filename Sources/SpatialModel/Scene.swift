@@ -48,11 +48,14 @@ public enum ElementRole: String, Sendable, CaseIterable {
     case toolbar, sheet, alert
     /// iOS AR: the placement indicator (reticle) and the coaching overlay (ARCoachingOverlayView).
     case placementIndicator, coaching
-    /// Every role except text, image, the containers, the placement indicator and coaching can be
-    /// targeted by default.
+    /// A page control (the dots that show how many pages there are and which one is current). In
+    /// visionOS people do not interact with it; on iOS they can tap it (state `interactive: true`).
+    case pageControl
+    /// Every role except text, image, the containers, the placement indicator, coaching and the
+    /// page control can be targeted by default.
     public var defaultInteractive: Bool {
         switch self {
-        case .text, .image, .toolbar, .sheet, .alert, .placementIndicator, .coaching: false
+        case .text, .image, .toolbar, .sheet, .alert, .placementIndicator, .coaching, .pageControl: false
         default: true
         }
     }

@@ -489,10 +489,12 @@ import SpatialModel
     }
 
     @Test func coachingHidesOtherUIExceptReset() throws {
-        // Coaching visible for t < 3 s (frames 0…179); cart stays; reset and the hint hidden then are fine.
+        // Coaching visible for t < 3 s (frames 0…179); cart stays; Reset, Start Over, Try again and the hint hidden then are fine.
         let v = try Self.check(Self.screen(["id: coaching, role: coaching, frame: [0, 0, 390, 844]",
                                             "id: cart, role: button, frame: [235, 710, 140, 50], label: Add to Cart",
                                             "id: reset, role: button, frame: [16, 54, 44, 44], label: Reset",
+                                            "id: over, role: button, frame: [80, 54, 120, 44], label: Start Over",
+                                            "id: again, role: button, frame: [220, 54, 120, 44], label: Try again",
                                             "id: hint, role: text, frame: [60, 600, 270, 24], fontSize: 15, label: Tap to place, visible: false"],
                                            events: ["t: 3, action: hide, entity: screen/coaching",
                                                     "t: 3, action: show, entity: screen/hint"], duration: 4))
@@ -502,6 +504,14 @@ import SpatialModel
         #expect(v.first?.spans == [0...179] && v.first?.severity == .warning && v.first?.measured == 1)
         #expect(v.first?.message.contains("screen/cart stays visible") == true)
         #expect(v.first?.message.contains("reset") == false)
+        // Twelve buttons left visible: the first ten are named, then "and 2 more".
+        let many = try Self.check(Self.screen(["id: coaching, role: coaching, frame: [0, 0, 390, 844]"]
+                                                + (0..<12).map { "id: b\($0), role: button, frame: [\(16 + 30 * $0), 700, 28, 28]" },
+                                              events: ["t: 3, action: hide, entity: screen/coaching"], duration: 4))
+            .filter { $0.rule == "ar-coaching-hide-ui" }
+        #expect(many.first?.measured == 12)
+        #expect(many.first?.message.hasPrefix("screen/b0, screen/b1, screen/b2, ") == true)
+        #expect(many.first?.message.contains("screen/b8, screen/b9 and 2 more stay visible") == true)
     }
 
     // MARK: ar-critical-text-screen-space

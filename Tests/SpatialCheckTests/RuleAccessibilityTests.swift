@@ -140,6 +140,22 @@ import SpatialModel
         #expect(world.first?.message.contains("passthrough") == true)
     }
 
+    @Test func textSizedInMetresIsSizedAsSeenFromItsPlacement() throws {
+        // White on #777777: 4.478, enough for large text (3:1), not for normal (4.5:1). Both labels
+        // are √(0.3² + 1.5²) = 1.530 m from the eye: 8 cm text is 2·atan(0.04 / 1.530) = 2.996°,
+        // 44.6 pt_eq at 0.0671°/pt, large; 2 cm is 0.749°, 11.2 pt_eq, normal: a warning.
+        let v = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - {id: big, kind: text, position: [-0.3, 1.6, -1.5], height: 0.08, string: Exit, color: "#FFFFFF", background: "#777777"}
+              - {id: small, kind: text, position: [0.3, 1.6, -1.5], height: 0.02, string: Exit, color: "#FFFFFF", background: "#777777"}
+            """).filter { $0.rule == "type-contrast" }
+        #expect(v.map(\.entities) == [["small"]] && v.first?.threshold == 4.5)
+        let small = degrees(2 * atan(0.01 / (0.3 * 0.3 + 1.5 * 1.5).squareRoot())) / Units.defaultPointAngle
+        #expect(v.first?.message.contains("that \(fmt(small)) pt_eq regular text needs") == true)
+    }
+
     @Test func samplesAreConfigurable() throws {
         // Bold #8E8E93 (luminance 0.2720) needs 3:1. With bright glass at 0.05 it reaches
         // 0.3220 / 0.10 = 3.220 (and 0.3220 / 0.06 = 5.37 on dark glass): clean. At 0.1 it reaches

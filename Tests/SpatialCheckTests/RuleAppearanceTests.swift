@@ -5,8 +5,9 @@ import Testing
 import Reporting
 import SpatialModel
 
-/// Rules on how content is drawn: light font weights (type-light-weight) and windows without
-/// their glass (win-glass-background). Windows are 1280 × 720 pt, 2 m ahead, one second at 90 Hz.
+/// Rules on how content is drawn: light font weights (type-light-weight), text with no background
+/// (type-free-floating), coloured text (type-color-weight) and windows without their glass
+/// (win-glass-background). Windows are 1280 × 720 pt, 2 m ahead, one second at 90 Hz.
 @Suite struct RuleAppearanceTests {
     static func run(_ yaml: String, _ rule: String) throws -> [ReportViolation] {
         try RuleScenes.check(yaml).filter { $0.rule == rule }
@@ -70,5 +71,94 @@ import SpatialModel
                                                       elements: ["{id: t, role: text, frame: [40, 40, 400, 40], fontSize: 29, label: T}"]),
                                "win-glass-background")
         #expect(ios.isEmpty)
+    }
+    // MARK: type-free-floating
+
+    @Test func textWithNoBackgroundByItsWeight() throws {
+        // World text and a volume's face resolve to passthrough; a window is glass unless it says
+        // otherwise; a colour, even translucent, is a plate. Weight classes: regular 400, medium
+        // 500, thin 200 against semibold's 600.
+        let yaml = """
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - {id: world, kind: text, placement: {distance: 3, azimuth: -20}, height: 0.05, string: Mars, fontWeight: regular}
+              - {id: bold, kind: text, placement: {distance: 3, azimuth: -10}, height: 0.05, string: Venus, fontWeight: semibold}
+              - {id: unstated, kind: text, placement: {distance: 3, azimuth: 0}, height: 0.05, string: Earth}
+              - {id: plate, kind: text, placement: {distance: 3, azimuth: 10}, height: 0.05, string: Moon, fontWeight: regular, background: "#1C1C1E80"}
+              - id: box
+                kind: volume
+                placement: {distance: 2, azimuth: 20}
+                size: [0.4, 0.4, 0.4]
+                elements:
+                  - {id: face, role: text, frame: [10, 10, 200, 30], fontSize: 20, fontWeight: medium, label: Face}
+              - id: glass
+                kind: window
+                placement: {distance: 2, azimuth: 40}
+                size: [400, 300]
+                elements:
+                  - {id: light, role: text, frame: [20, 20, 300, 30], fontSize: 20, fontWeight: light, label: On glass}
+              - id: bare
+                kind: window
+                background: passthrough
+                placement: {distance: 2, azimuth: -50}
+                size: [400, 300]
+                elements:
+                  - {id: thin, role: text, frame: [20, 20, 300, 30], fontSize: 20, fontWeight: thin, label: On nothing}
+            """
+        let v = try Self.run(yaml, "type-free-floating")
+        let by = Dictionary(v.map { ($0.entities.joined(), $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(Set(by.keys) == ["world", "box/face", "bare/thin"] && v.count == 3)
+        #expect(by["world"]?.measured == 400 && by["box/face"]?.measured == 500 && by["bare/thin"]?.measured == 200)
+        #expect(v.allSatisfy { $0.threshold == 600 && $0.severity == .info && $0.spans == [0...89] })
+        #expect(by["world"]?.message.contains("is set regular; make it semibold or bold") == true)
+        // visionOS guidance: the same world label in an iOS scene is not judged.
+        let ios = try Self.run("""
+            format: spatialscene/1
+            platform: iOS
+            duration: 1
+            entities:
+              - {id: world, kind: text, placement: {distance: 3}, height: 0.05, string: Mars, fontWeight: regular}
+            """, "type-free-floating")
+        #expect(ios.isEmpty)
+    }
+
+    // MARK: type-color-weight
+
+    @Test func colouredTextBySizeAndWeight() throws {
+        // Saturations: #FF453A (255, 69, 58) 0.77; #FF9F0A 0.96; #0A84FF 0.96; #8E8E93 (142, 142, 147)
+        // 5/147 = 0.034 and #F0F0FF 15/255 = 0.059, below 0.2: greys and a faint tint are not coloured.
+        let v = try Self.run(RuleScenes.windowScene(elements: [
+            "{id: red, role: text, frame: [40, 40, 400, 20], fontSize: 13, color: \"#FF453A\", label: A}",
+            "{id: orange, role: text, frame: [40, 80, 400, 30], fontSize: 22, fontWeight: regular, color: \"#FF9F0A\", label: B}",
+            "{id: blue, role: text, frame: [40, 130, 400, 30], fontSize: 20, fontWeight: bold, color: \"#0A84FF\", label: C}",
+            "{id: grey, role: text, frame: [40, 180, 400, 20], fontSize: 13, fontWeight: light, color: \"#8E8E93\", label: D}",
+            "{id: tint, role: text, frame: [40, 220, 400, 20], fontSize: 13, color: \"#F0F0FF\", label: E}",
+            "{id: unstated, role: text, frame: [40, 260, 400, 30], fontSize: 20, color: \"#FF453A\", label: F}",
+            "{id: both, role: text, frame: [40, 300, 400, 20], fontSize: 12, fontWeight: light, color: \"#FF453A\", label: G}",
+        ]), "type-color-weight")
+        let by = Dictionary(v.map { ($0.entities.joined(), $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(Set(by.keys) == ["w/red", "w/orange", "w/both"] && v.count == 3)
+        // Size first (pt in a dynamic window), then the weight sub-check (weight classes).
+        #expect(by["w/red"]?.measured == 13 && by["w/red"]?.threshold == 17 && by["w/red"]?.unit == "pt")
+        #expect(by["w/both"]?.measured == 12 && by["w/both"]?.unit == "pt")
+        #expect(by["w/orange"]?.measured == 400 && by["w/orange"]?.threshold == 600 && by["w/orange"]?.unit == "weight")
+        #expect(v.allSatisfy { $0.severity == .info && $0.spans == [0...89] })
+        #expect(by["w/red"]?.message.contains("coloured text w/red (#FF453A) is 13 pt, smaller than 17 pt") == true)
+        #expect(by["w/orange"]?.message.contains("(#FF9F0A) is set regular") == true)
+    }
+
+    @Test func colouredFixedScaleTextIsMeasuredInAngle() throws {
+        // 3 cm red text 3 m ahead: 2·atan(0.015 / 3) / 0.0671° = 8.539 pt_eq, below 17.
+        let yaml = """
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - {id: label, kind: text, placement: {distance: 3}, height: 0.03, string: Hot, fontWeight: bold, color: "#FF453A"}
+            """
+        let v = try Self.run(yaml, "type-color-weight")
+        let expected = degrees(2 * atan(0.015 / 3)) / Units.defaultPointAngle
+        #expect(v.count == 1 && v.first?.unit == "pt_eq")
+        #expect(abs((v.first?.measured ?? 0) - expected) < 1e-3)
     }
 }

@@ -13,9 +13,9 @@ import SpatialModel
             #expect(m.citations.allSatisfy { $0.url.hasPrefix("https://developer.apple.com/design/human-interface-guidelines/") })
             #expect(!m.platforms.isEmpty)
             // The contract's units (cli-and-report.md), plus m/s (looming), % (window coverage),
-            // Hz (flashes per second), m/s² (acceleration) and mm (depth-text-flat's offsets of a few
-            // millimetres): docs/reports.md lists the extension.
-            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%", "Hz", "m/s²", "ratio"]
+            // Hz (flashes per second), m/s² (acceleration), ratio (contrast) and weight (font weight
+            // classes): docs/reports.md lists the extension.
+            let units: Set = ["pt", "pt_eq", "m", "deg", "deg/s", "s", "count", "diopter", "fps", "m/s", "%", "Hz", "m/s²", "ratio", "weight"]
             #expect(units.contains(m.unit), "\(m.id) unit \(m.unit)")
             for sub in m.subchecks { #expect(units.contains(sub.unit), "\(m.id) \(sub.name) unit \(sub.unit)") }
             #expect(Set(m.subchecks.map(\.name)).count == m.subchecks.count, "\(m.id) sub-check names repeat")
@@ -25,7 +25,7 @@ import SpatialModel
                 #expect(!(p.origin.justification ?? "").isEmpty, "\(m.id).\(p.key) needs a justification")
             }
             let prefix = m.id.split(separator: "-").first.map(String.init) ?? ""
-            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar", "sheet", "popover", "alert", "ctxmenu", "slider",
+            #expect(["fov", "target", "depth", "boundary", "immersion", "motion", "type", "env", "ar", "sheet", "popover", "alert", "ctxmenu", "slider", "tb", "pagecontrol",
                      "win", "vol", "orn", "video", "a11y"].contains(prefix))
         }
     }
@@ -51,7 +51,7 @@ import SpatialModel
         let unchecked = Set(RuleCatalog.notChecked.map(\.id))
         #expect(unchecked.isDisjoint(with: RuleCatalog.allRuleIDs))
         #expect(unchecked.count + RuleCatalog.rules.count == 196)
-        #expect(unchecked.contains("type-free-floating"))
+        #expect(unchecked.contains("type-dynamic-type"))
     }
 
     @Test func renderers() throws {

@@ -114,6 +114,16 @@ import Reporting
         // A sheet element: its frame over its container, 700 × 600 / 720 × 640 = 91.15 %.
         let e = try Self.run(Self.form("      []", elements: ["id: sh, role: sheet, frame: [10, 20, 700, 600]"]), "sheet-coverage")
         #expect(e.count == 1 && abs((e.first?.measured ?? 0) - 420_000.0 / 460_800 * 100) < 1e-9)
+        // A sheet opened from a 200 × 150 pt popover belongs to the popover's window: 480 × 400 of
+        // 720 × 640 is 41.7 %, clean (of the popover it would be 640 %); 720 × 680 is 106.25 % of the
+        // window, larger than it.
+        func fromPopover(_ size: (Int, Int)) -> String {
+            Self.form(Self.presented("pop", "popover", size: (200, 150), children: Self.presented("s", "sheet", size: size)))
+        }
+        #expect(try Self.run(fromPopover((480, 400)), "sheet-coverage").isEmpty)
+        let big = try Self.run(fromPopover((720, 680)), "sheet-coverage")
+        #expect(big.map(\.entities) == [["form/pop/s"]] && abs((big.first?.measured ?? 0) - 489_600.0 / 460_800 * 100) < 1e-9)
+        #expect(big.first?.message.contains("is larger than form (106.25 % of its area) and covers all of it") == true)
     }
 
     // MARK: alert-buttons
@@ -152,5 +162,58 @@ import Reporting
                              "slider-horizontal")
         #expect(v.count == 1 && v.first?.entities == ["form/v"] && v.first?.measured == 8 && v.first?.severity == .info)
         #expect(v.first?.message.contains("240 pt tall, 30 pt wide") == true)
+    }
+    // MARK: tb-not-vertical
+
+    @Test func verticalToolbars() throws {
+        // A 76 × 320 pt toolbar: 320 / 76 = 4.2105. The same bar holding a tab is a tab bar; a tab
+        // of the container outside the bar's frame does not make it one.
+        let v = try Self.run(Self.form("      []", elements: [
+            "id: tools, role: toolbar, frame: [0, 0, 76, 320]",
+            "id: tabs, role: toolbar, frame: [100, 0, 76, 320]",
+            "id: home, role: tab, frame: [108, 16, 60, 60], label: Home, symbol: house",
+            "id: wide, role: toolbar, frame: [200, 560, 320, 76]",
+            "id: stray, role: tab, frame: [600, 16, 60, 60], label: Stray, symbol: star",
+        ]), "tb-not-vertical")
+        #expect(v.count == 1 && v.first?.entities == ["form/tools"] && v.first?.severity == .warning)
+        #expect(abs((v.first?.measured ?? 0) - 320.0 / 76.0) < 1e-12 && v.first?.threshold == 1)
+        #expect(v.first?.message.contains("is vertical (320 pt tall, 76 pt wide)") == true)
+        // One tab among five tools is no tab bar.
+        let tools = (0..<5).map { "id: t\($0), role: button, frame: [8, \(8 + 60 * $0), 44, 44], label: T\($0)" }
+        let oneTab = try Self.run(Self.form("      []", elements: ["id: bar, role: toolbar, frame: [0, 0, 60, 380]"] + tools
+                                                + ["id: home, role: tab, frame: [8, 320, 44, 44], label: Home, symbol: house"]), "tb-not-vertical")
+        #expect(oneTab.map(\.entities) == [["form/bar"]])
+    }
+
+    @Test func verticalOrnamentStripsAreToolbars() throws {
+        // Ornaments without a toolbar element: a 60 × 300 pt strip of three buttons (300 / 60 = 5)
+        // is a vertical toolbar; a strip of three tabs is a tab bar; one button alone is no bar.
+        func ornament(_ id: String, x: Double, size: (Int, Int), _ elements: [String]) -> String {
+            (["    - id: \(id)", "      kind: window", "      position: [\(x), 0, 0.02]", "      size: [\(size.0), \(size.1)]", "      elements:"]
+                + elements.map { "        - {" + $0 + "}" }).joined(separator: "\n")
+        }
+        let children = [
+            ornament("strip", x: -0.7, size: (60, 300), (0..<3).map { "id: b\($0), role: button, frame: [8, \(8 + 60 * $0), 44, 44], label: B\($0)" }),
+            ornament("tabs", x: 0.7, size: (60, 300), (0..<3).map { "id: t\($0), role: tab, frame: [8, \(8 + 60 * $0), 44, 44], label: T\($0), symbol: star" }),
+            ornament("single", x: 0, size: (60, 120), ["id: b, role: button, frame: [8, 8, 44, 44], label: B"]),
+        ].joined(separator: "\n")
+        let v = try Self.run(Self.form(children), "tb-not-vertical")
+        #expect(v.map(\.entities) == [["form/strip"]] && v.first?.measured == 5 && v.first?.severity == .warning)
+        #expect(v.first?.message.hasPrefix("ornament form/strip is vertical (300 pt tall, 60 pt wide)") == true)
+    }
+    // MARK: pagecontrol-noninteractive
+
+    @Test func interactivePageControls() throws {
+        // A page control is not interactive unless the scene says so; only an interactive one is
+        // reported, and only on visionOS.
+        let dots = ["id: dots, role: pageControl, frame: [300, 560, 120, 24], interactive: true",
+                    "id: quiet, role: pageControl, frame: [300, 500, 120, 24]"]
+        let v = try Self.run(Self.form("      []", elements: dots), "pagecontrol-noninteractive")
+        #expect(v.count == 1 && v.first?.entities == ["form/dots"] && v.first?.severity == .info && v.first?.spans == [0...89])
+        let scene = try RuleShortcutsTests.load(yaml: Self.form("      []", elements: dots))
+        #expect(scene.entities.first { $0.path == "form/quiet" }?.interactive == false)
+        let ios = try Self.run(Self.form("      []", elements: dots).replacingOccurrences(of: "duration: 1", with: "platform: iOS\nduration: 1"),
+                               "pagecontrol-noninteractive")
+        #expect(ios.isEmpty)
     }
 }

@@ -625,5 +625,13 @@ import SpatialModel
         let video = Self.canvas(ornaments: 1, hidden: 1, elements: ["id: player, role: image, frame: [0, 0, 1280, 720], label: Film, media: {kind: video}"],
                                 events: ["t: 0.7, action: show, entity: c/o0"])
         #expect(try Self.run(video).isEmpty)
+        // So may a photo viewer: an image over 1280 × 400 of 1280 × 720 pt (55.6 %, at least half);
+        // a 1280 × 300 pt banner (41.7 %) is no photo viewer.
+        func photo(height: Int) -> String {
+            Self.canvas(ornaments: 1, hidden: 1, elements: ["id: photo, role: image, frame: [0, 0, 1280, \(height)], accessibilityLabel: Beach"],
+                        events: ["t: 0.7, action: show, entity: c/o0"])
+        }
+        #expect(try Self.run(photo(height: 400)).isEmpty)
+        #expect(try Self.run(photo(height: 300)).map(\.entities) == [["c/o0"]])
     }
 }

@@ -129,10 +129,12 @@ func sanitizedMessage(_ s: String) -> String {
 /// Builds the loader's tree straight from libyaml's events (libyaml is the `CYaml` module inside
 /// Yams): no intermediate Yams node tree, no resolver, every scalar read once and typed by
 /// `YAMLScalar`. The result is what composing with Yams and converting gave before: the same
-/// tree, the same syntax errors (libyaml's text and marks), the same duplicate-key errors (at the
-/// first occurrence of the first duplicated key in sorted order, as Yams reported them), the same
-/// limit errors (checked in document order; a syntax or duplicate-key error anywhere in the file
-/// takes precedence over a limit error, as composing came before converting).
+/// tree, the same syntax errors (libyaml's text and marks), the same limit errors (checked in
+/// document order; a syntax or duplicate-key error anywhere in the file takes precedence over a
+/// limit error, as composing came before converting). Duplicate keys (Yams' equality: the same
+/// text and resolved tag) are all reported, each at its repetition with where the key came first
+/// (Yams stopped at the first mapping that had one, at its first occurrence: a file with several
+/// took as many runs).
 struct TreeConverter {
     let file: String
     var diagnostics: [Diagnostic] = []
@@ -146,6 +148,10 @@ struct TreeConverter {
     private var anchors: [String: Anchored] = [:]
     /// The keys of the mappings being read, innermost last (one buffer for all of them).
     private var keyStack: [MappingKey] = []
+    /// Every repeated key found (at most `maxDuplicates`): its text, where it is repeated, and
+    /// where it came first.
+    private var duplicates: [(text: String, at: SourceLocation, first: SourceLocation)] = []
+    static let maxDuplicates = 100
 
     private struct Anchored {
         var node: YNode
@@ -181,9 +187,15 @@ struct TreeConverter {
                 return .failure(error)
             }
         }
+        // Repeated keys, in the order they appear in the file.
+        let repeated = duplicates.sorted { ($0.at.line, $0.at.column) < ($1.at.line, $1.at.column) }.map { d in
+            Diagnostic(file: file, location: d.at,
+                       message: sanitizedMessage("duplicate key '\(quoted(d.text))' in one mapping (first at line \(d.first.line), column \(d.first.column))"),
+                       hint: "each key may appear once; remove or rename the repeated one")
+        }
         switch result {
         case let .failure(error):
-            diagnostics = [Self.diagnostic(for: error, file: file, text: text)]
+            diagnostics = repeated + [Self.diagnostic(for: error, file: file, text: text)]
             return nil
         case .success(nil):
             diagnostics = [Diagnostic(file: file, location: SourceLocation(line: 1, column: 1),
@@ -191,6 +203,10 @@ struct TreeConverter {
                                       hint: "a scene starts with 'format: spatialscene/1'")]
             return nil
         case let .success(root?):
+            if !repeated.isEmpty {
+                diagnostics = repeated
+                return nil
+            }
             if let fatalDiagnostic {
                 diagnostics = [fatalDiagnostic]
                 return nil
@@ -333,7 +349,7 @@ struct TreeConverter {
                 let value = try node(events, depth: depth + 1, counted: counted)
                 if !fatal, let text = key.text { pairs.append(YPair(key: text, keyLoc: key.loc, value: value)) }
             }
-            try Self.checkDuplicates(keyStack[firstKey...])
+            noteDuplicates(keyStack[firstKey...])
             keyStack.removeSubrange(firstKey...)
             let n = YNode(kind: .mapping(pairs), loc: loc)
             if let anchor { anchors[anchor] = Anchored(node: n, keyTag: "", isCollection: true) }
@@ -410,41 +426,28 @@ struct TreeConverter {
     }
 
     /// Yams' duplicate check: keys are equal when their text and resolved tag are (a quoted and a
-    /// plain `on` are both `str`); the error names the duplicated keys sorted, at the first
-    /// occurrence of the first of them. Lists and mappings as keys are errors of their own.
-    private static func checkDuplicates(_ keys: ArraySlice<MappingKey>) throws(YAMLFailure) {
-        guard keys.count > 1 else { return }
-        var duplicated: [MappingKey] = []
+    /// plain `on` are both `str`). Every repetition is noted with the key's first occurrence
+    /// (`duplicates`). Lists and mappings as keys are errors of their own.
+    private mutating func noteDuplicates(_ keys: ArraySlice<MappingKey>) {
+        guard keys.count > 1, duplicates.count < Self.maxDuplicates else { return }
+        func note(_ repeated: MappingKey, first: MappingKey) {
+            if duplicates.count < Self.maxDuplicates { duplicates.append((repeated.text ?? "", repeated.loc, first.loc)) }
+        }
         if keys.count <= 16 {
             for i in keys.indices.dropFirst() where keys[i].text != nil {
-                for j in keys.startIndex..<i where keys[j].text == keys[i].text && keys[j].tag == keys[i].tag {
-                    if !duplicated.contains(where: { $0.text == keys[j].text && $0.tag == keys[j].tag }) {
-                        duplicated.append(keys[j])
-                    }
-                    break
+                if let j = (keys.startIndex..<i).first(where: { keys[$0].text == keys[i].text && keys[$0].tag == keys[i].tag }) {
+                    note(keys[i], first: keys[j])
                 }
             }
         } else {
             struct Identity: Hashable { var text: String; var tag: String }
             var first: [Identity: Int] = [:]
-            var reported = Set<Identity>()
             for (i, k) in zip(keys.indices, keys) {
                 guard let text = k.text else { continue }
                 let id = Identity(text: text, tag: k.tag)
-                if let j = first[id] {
-                    if reported.insert(id).inserted { duplicated.append(keys[j]) }
-                } else {
-                    first[id] = i
-                }
+                if let j = first[id] { note(k, first: keys[j]) } else { first[id] = i }
             }
         }
-        guard !duplicated.isEmpty else { return }
-        // Yams sorts by text only; among equal texts the order is that of its dictionary, so
-        // equal texts with different tags are ordered here by first occurrence.
-        let sorted = duplicated.enumerated().sorted {
-            ($0.element.text ?? "", $0.offset) < ($1.element.text ?? "", $1.offset)
-        }.map(\.element)
-        throw .duplicateKeys(sorted.map { $0.text ?? "" }, sorted[0].loc)
     }
 
     /// The tag of a scalar event as Yams passed it on: `tag:yaml.org,2002:str` for a quoted
@@ -571,11 +574,6 @@ struct TreeConverter {
         switch error {
         case let .syntax(problem, context, line, column):
             return syntaxDiagnostic(problem: problem, context: context, line: line, column: column, file: file, text: text)
-        case let .duplicateKeys(duplicates, loc):
-            let keys = duplicates.prefix(5).map { "'\(quoted($0))'" }.joined(separator: ", ")
-            return Diagnostic(file: file, location: loc,
-                              message: "duplicate key \(keys) in one mapping",
-                              hint: "each key may appear once; remove or rename the repeated one")
         case let .reader(problem, byteOffset):
             // The offset as Yams gave it: characters before the byte (nil inside a character).
             let offset = text.utf8.index(text.utf8.startIndex, offsetBy: byteOffset, limitedBy: text.utf8.endIndex)?
@@ -949,11 +947,10 @@ struct DocumentLines {
     }
 }
 
-/// Why libyaml or the duplicate check stopped the parse (what Yams threw before, as values).
+/// Why libyaml stopped the parse (what Yams threw before, as values).
 enum YAMLFailure: Error {
     /// A scanner, parser or composer error: libyaml's problem text at a 1-based mark, with its context.
     case syntax(problem: String, context: (text: String, line: Int, column: Int)?, line: Int, column: Int)
-    case duplicateKeys([String], SourceLocation)
     /// A reader error (a character YAML does not allow) at a byte offset of the UTF-8 input.
     case reader(problem: String, byteOffset: Int)
     case memory

@@ -34,18 +34,20 @@ import SpatialModel
         #expect(by["w/light"]?.message.contains("set light (at 24 pt)") == true)
     }
 
-    @Test func lightFixedScaleTextIsMeasuredInAngle() throws {
-        // 3D text 3 cm high, 3 m ahead at eye level, facing the eye: 2·atan(0.015 / 3) = 0.5730°,
-        // 8.539 pt_eq at 0.0671°/pt: a warning.
+    /// 3D text 3 cm high, 3 m ahead at eye level, facing the eye: 2·atan(0.015 / 3) = 0.5730°,
+    /// 8.539 pt_eq at 0.0671°/pt, below 17: light text (a warning) and coloured text alike.
+    @Test(arguments: [("type-light-weight", "fontWeight: light"), ("type-color-weight", "fontWeight: bold, color: \"#FF453A\"")])
+    func fixedScaleTextIsMeasuredInAngle(rule: String, appearance: String) throws {
         let yaml = """
             format: spatialscene/1
             duration: 1
             entities:
-              - {id: label, kind: text, placement: {distance: 3}, height: 0.03, string: Hi, fontWeight: light}
+              - {id: label, kind: text, placement: {distance: 3}, height: 0.03, string: Hi, \(appearance)}
             """
-        let v = try Self.run(yaml, "type-light-weight")
+        let v = try Self.run(yaml, rule)
         let expected = degrees(2 * atan(0.015 / 3)) / Units.defaultPointAngle
-        #expect(v.count == 1 && v.first?.unit == "pt_eq" && v.first?.severity == .warning)
+        #expect(v.count == 1 && v.first?.unit == "pt_eq" && v.first?.threshold == 17)
+        #expect(v.first?.severity == (rule == "type-light-weight" ? .warning : .info))
         #expect(abs((v.first?.measured ?? 0) - expected) < 1e-3)
     }
 
@@ -146,19 +148,5 @@ import SpatialModel
         #expect(v.allSatisfy { $0.severity == .info && $0.spans == [0...89] })
         #expect(by["w/red"]?.message.contains("coloured text w/red (#FF453A) is 13 pt, smaller than 17 pt") == true)
         #expect(by["w/orange"]?.message.contains("(#FF9F0A) is set regular") == true)
-    }
-
-    @Test func colouredFixedScaleTextIsMeasuredInAngle() throws {
-        // 3 cm red text 3 m ahead: 2·atan(0.015 / 3) / 0.0671° = 8.539 pt_eq, below 17.
-        let yaml = """
-            format: spatialscene/1
-            duration: 1
-            entities:
-              - {id: label, kind: text, placement: {distance: 3}, height: 0.03, string: Hot, fontWeight: bold, color: "#FF453A"}
-            """
-        let v = try Self.run(yaml, "type-color-weight")
-        let expected = degrees(2 * atan(0.015 / 3)) / Units.defaultPointAngle
-        #expect(v.count == 1 && v.first?.unit == "pt_eq")
-        #expect(abs((v.first?.measured ?? 0) - expected) < 1e-3)
     }
 }

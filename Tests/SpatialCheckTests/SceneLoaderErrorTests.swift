@@ -228,8 +228,8 @@ import SpatialModel
         #expect(d?.location == SourceLocation(line: 4, column: 11))
         #expect(d?.message.hasPrefix("YAML syntax error:") == true)
         let dup = LoaderFixture.single("format: spatialscene/1\nname: a\nname: b\n")
-        #expect(dup?.message == "duplicate key 'name' in one mapping")
-        #expect(dup?.location == SourceLocation(line: 2, column: 1))
+        #expect(dup?.message == "duplicate key 'name' in one mapping (first at line 2, column 1)")
+        #expect(dup?.location == SourceLocation(line: 3, column: 1))
     }
 
     static let hexHint = "quote a hex colour (color: \"#FFFFFF\"): in YAML an unquoted # starts a comment"

@@ -229,7 +229,7 @@ import SpatialModel
 
     @Test func declinedFilesGetLibyamlsMessages() {
         let duplicate = Self.converter("a: 1\nb: 2\na: 3\n")
-        #expect(duplicate.diagnostics == ["t.scene.yaml:1:1: error: duplicate key 'a' in one mapping\n    hint: each key may appear once; remove or rename the repeated one"])
+        #expect(duplicate.diagnostics == ["t.scene.yaml:3:1: error: duplicate key 'a' in one mapping (first at line 1, column 1)\n    hint: each key may appear once; remove or rename the repeated one"])
         let unclosed = Self.converter("a: [1, 2\n")
         #expect(unclosed.tree == nil)
         #expect(unclosed.diagnostics.first?.contains("error: YAML syntax error: did not find expected ',' or ']'") == true)

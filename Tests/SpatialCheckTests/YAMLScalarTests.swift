@@ -100,8 +100,8 @@ import SpatialModel
         var converter = TreeConverter(file: "t.scene.yaml")
         #expect(converter.parse("m:\n  on: 1\n  'on': 2\n") == nil)
         #expect(converter.diagnostics.count == 1)
-        #expect(converter.diagnostics.first?.message == "duplicate key 'on' in one mapping")
-        #expect(converter.diagnostics.first?.location == SourceLocation(line: 2, column: 3))
+        #expect(converter.diagnostics.first?.message == "duplicate key 'on' in one mapping (first at line 2, column 3)")
+        #expect(converter.diagnostics.first?.location == SourceLocation(line: 3, column: 3))
     }
 
     @Test func classifyDirectly() {

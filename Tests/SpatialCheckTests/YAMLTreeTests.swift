@@ -85,15 +85,24 @@ import AssetImport
         #expect(e.first?.location == SourceLocation(line: 2, column: 1))
     }
 
-    @Test func duplicateKeysAreNamedAtTheirFirstOccurrence() {
+    @Test func everyDuplicateKeyIsNamedWhereItIsRepeated() {
         let e = errors("a: 1\nb: 2\na: 3\nb: 4\n")
-        #expect(e.first?.message == "duplicate key 'a', 'b' in one mapping")
-        #expect(e.first?.location == SourceLocation(line: 1, column: 1))
-        let nested = errors("x:\n  z: 1\n  k: 1\n  k: 2\n")
-        #expect(nested.first?.message == "duplicate key 'k' in one mapping")
-        #expect(nested.first?.location == SourceLocation(line: 3, column: 3))
+        #expect(e.map(\.message) == ["duplicate key 'a' in one mapping (first at line 1, column 1)",
+                                     "duplicate key 'b' in one mapping (first at line 2, column 1)"])
+        #expect(e.map(\.location) == [SourceLocation(line: 3, column: 1), SourceLocation(line: 4, column: 1)])
+        // In two mappings, inner and outer, in one run, in the order of the file.
+        let nested = errors("x:\n  z: 1\n  k: 1\n  k: 2\nx: 3\n")
+        #expect(nested.map(\.message) == ["duplicate key 'k' in one mapping (first at line 3, column 3)",
+                                          "duplicate key 'x' in one mapping (first at line 1, column 1)"])
+        #expect(nested.map(\.location) == [SourceLocation(line: 4, column: 3), SourceLocation(line: 5, column: 1)])
+        // A key three times: each repetition, each naming the first.
+        #expect(errors("a: 1\na: 2\na: 3\n").map(\.location) == [SourceLocation(line: 2, column: 1), SourceLocation(line: 3, column: 1)])
+        // A mapping read to its end before a syntax error further on: both are reported.
+        let both = errors("m: {a: 1, a: 2}\nb: [1, 2\n")
+        #expect(both.count == 2 && both.first?.location == SourceLocation(line: 1, column: 11))
+        #expect(both.last?.message.hasPrefix("YAML syntax error:") == true)
         // A quoted and a plain key with the same text are the same key.
-        #expect(errors("{\"on\": 1, on: 2}").first?.message == "duplicate key 'on' in one mapping")
+        #expect(errors("{\"on\": 1, on: 2}").first?.message == "duplicate key 'on' in one mapping (first at line 1, column 2)")
         // The same key in two mappings is not a duplicate.
         #expect(tree("a: {k: 1}\nb: {k: 2}\n") == "{a@1:1: {k@1:5: number(1.0)@1:8}@1:4, b@2:1: {k@2:5: number(2.0)@2:8}@2:4}@1:1")
     }
@@ -103,7 +112,7 @@ import AssetImport
         let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
         let e = errors("a: \(deep)\nb: 1\nb: 2\n")
         #expect(e.count == 1)
-        #expect(e.first?.message == "duplicate key 'b' in one mapping")
+        #expect(e.first?.message == "duplicate key 'b' in one mapping (first at line 2, column 1)")
         #expect(errors("a: \(deep)\n").first?.message.hasPrefix("the scene is nested more than 64 levels deep (YAML or JSON") == true)
     }
 
@@ -205,8 +214,8 @@ import AssetImport
         // A file the fast path declines gets libyaml's diagnostics, as before.
         var c = TreeConverter(file: "t.scene.json")
         #expect(c.parse("{\"a\": 1,\n \"a\": 2}") == nil)
-        #expect(c.diagnostics.first?.message == "duplicate key 'a' in one mapping")
-        #expect(c.diagnostics.first?.location == SourceLocation(line: 1, column: 2))
+        #expect(c.diagnostics.first?.message == "duplicate key 'a' in one mapping (first at line 1, column 2)")
+        #expect(c.diagnostics.first?.location == SourceLocation(line: 2, column: 2))
         var d = TreeConverter(file: "t.scene.json")
         #expect(d.parse("{\"a\": [1, 2}") == nil)
         #expect(d.diagnostics.first?.message.hasPrefix("YAML syntax error: did not find expected ',' or ']'") == true)

@@ -114,7 +114,7 @@ public enum ArCoachingHideUI: RuleDescribing {
         rationale: "The HIG asks apps to hide unrelated UI while the coaching overlay is up, so people focus on what it asks them to do.",
         fixHint: "Hide the app's controls while coaching is active (coachingOverlayViewWillActivate) and show them again when it ends.",
         platforms: [.iOS], unit: "count", worse: .higher,
-        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, rescan, retry, cancel or close controls (one of these words in the id or label, as a whole word: closeButton, btn-close and Close are exempt, Closets and Presets are not; or the words start over or try again, as the Start Over button of ARKit's coaching overlay; people may always leave or restart). Reported once per window holding such elements (the app's UI staying up during coaching is one problem, not one per button), over the frames a coaching entity and any of its elements are visible; measured is how many of its elements are visible (the most at once), and the message names every element seen during coaching. Location: the window."])
+        notes: ["Screen-space elements: on iOS every element (windows model the app's 2D UI on the screen). Exempt: elements of role coaching, and reset, restart, rescan, retry, cancel or close controls (one of these words in the id or label, as a whole word: closeButton, btn-close and Close are exempt, Closets and Presets are not; or the words start over or try again, as the Start Over button of ARKit's coaching overlay; people may always leave or restart). Reported once per window holding such elements (the app's UI staying up during coaching is one problem, not one per button), over the frames a coaching entity and any of its elements are visible; measured is how many of its elements are visible (the most at once), and the message names the elements seen during coaching, per coaching period when the overlay was shown more than once (the first three periods, each by its start time; later ones are counted), at most 10 per list. Location: the window."])
 }
 
 public enum ArCriticalTextScreenSpace: RuleDescribing {
@@ -568,29 +568,51 @@ func arkitFactories() -> [RuleFactory] {
             }
             // One finding per container (the app's screen UI is one problem while coaching is
             // up, not one per button): measured is how many of its elements stay visible, and
-            // the message names every element seen during coaching.
+            // the message names the elements seen during each coaching period.
             var members: [Int: [Int]] = [:]
             for e in others {
                 if let c = ents[e].container, ents.indices.contains(c) { members[c, default: []].append(e) }
             }
             let containers = members.keys.sorted()
-            var seen: [Int: Set<Int>] = [:]
-            var coachingShown = false
+            // Per container: the elements seen in each coaching period (from its start time), so
+            // the message says which stayed up when, not one list merged over the scene. The
+            // first `periodsListed` periods are kept; later ones are only counted.
+            let periodsListed = 3
+            var seen: [Int: [(start: Double, elements: Set<Int>)]] = [:]
+            var morePeriods: [Int: Int] = [:], lastPeriod: [Int: Double] = [:]
+            var coachingShown = false, periodStart = 0.0
             let rule = ArCoachingHideUI.perEntity(s, r, containers, check: { f, c in
                 guard coachingShown, let list = members[c] else { return nil }
                 var n = 0
                 for e in list where f.visible[e] {
                     n += 1
-                    seen[c, default: []].insert(e)
+                    if lastPeriod[c] != periodStart {
+                        lastPeriod[c] = periodStart
+                        if seen[c, default: []].count < periodsListed { seen[c, default: []].append((periodStart, [])) } else { morePeriods[c, default: 0] += 1 }
+                    }
+                    if morePeriods[c] == nil, let k = seen[c]?.indices.last { seen[c]?[k].elements.insert(e) }
                 }
                 return n > 0 ? .init(measured: Double(n), threshold: 0, aux: Double(c)) : nil
             }, message: { agg, names in
                 let c = agg.aux.isFinite ? Int(agg.aux) : -1
-                let shown = (seen[c] ?? []).sorted().map { ents[$0].path }
-                let what = shown.isEmpty ? names.joinedNames : shown.joinedNames(atMost: namesListed)
-                return "\(what) \(shown.count == 1 ? "stays" : "stay") visible while the coaching overlay is shown; hide the app's unrelated UI during coaching"
+                let periods = seen[c] ?? []
+                func listed(_ set: Set<Int>) -> (text: String, one: Bool) {
+                    let shown = set.sorted().map { ents[$0].path }
+                    return (shown.isEmpty ? names.joinedNames : shown.joinedNames(atMost: namesListed), shown.count == 1)
+                }
+                guard periods.count > 1 else {
+                    let (what, one) = listed(periods.first?.elements ?? [])
+                    return "\(what) \(one ? "stays" : "stay") visible while the coaching overlay is shown; hide the app's unrelated UI during coaching"
+                }
+                var each = periods.map { "\(listed($0.elements).text) (coaching from \(fmt($0.start)) s)" }.joined(separator: "; ")
+                if let more = morePeriods[c] { each += "; and UI in \(more) later coaching \(more == 1 ? "period" : "periods")" }
+                return "app UI stays visible while the coaching overlay is shown: \(each); hide the app's unrelated UI during coaching"
             })
-            return HookedProcessor(rule, before: { f in coachingShown = coaching.contains(where: { f.visible[$0] }) })
+            return HookedProcessor(rule, before: { f in
+                let shown = coaching.contains(where: { f.visible[$0] })
+                if shown && !coachingShown { periodStart = f.time }
+                coachingShown = shown
+            })
         },
         ArCriticalTextScreenSpace.factory { s, m, r in
             let maxChange = s.param(m, "maxSizeChange")

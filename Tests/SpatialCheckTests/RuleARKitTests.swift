@@ -512,6 +512,18 @@ import SpatialModel
         #expect(many.first?.measured == 12)
         #expect(many.first?.message.hasPrefix("screen/b0, screen/b1, screen/b2, ") == true)
         #expect(many.first?.message.contains("screen/b8, screen/b9 and 2 more stay visible") == true)
+        // Two coaching periods (0–1 s, 2–3 s): cart is up in the first only, help in the second.
+        let twice = try Self.check(Self.screen(["id: coaching, role: coaching, frame: [0, 0, 390, 844]",
+                                                "id: cart, role: button, frame: [235, 710, 140, 50], label: Add to Cart",
+                                                "id: help, role: button, frame: [16, 710, 140, 50], label: Help, visible: false"],
+                                               events: ["t: 1, action: hide, entity: screen/coaching",
+                                                        "t: 1.5, action: hide, entity: screen/cart",
+                                                        "t: 1.5, action: show, entity: screen/help",
+                                                        "t: 2, action: show, entity: screen/coaching",
+                                                        "t: 3, action: hide, entity: screen/coaching"], duration: 4))
+            .filter { $0.rule == "ar-coaching-hide-ui" }
+        #expect(twice.first?.spans == [0...59, 120...179])
+        #expect(twice.first?.message == "app UI stays visible while the coaching overlay is shown: screen/cart (coaching from 0 s); screen/help (coaching from 2 s); hide the app's unrelated UI during coaching")
     }
 
     // MARK: ar-critical-text-screen-space

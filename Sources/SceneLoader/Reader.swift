@@ -158,7 +158,7 @@ final class Reader {
         if let v = E(rawValue: s.text) { return v }
         let names = E.allCases.map(\.rawValue)
         let match = aliases[s.text.lowercased()]?.rawValue ?? suggest(s.text, in: names)
-        // Every name (the roles are the longest list, 21): the one wanted may be far from the typo.
+        // Every name (the roles are the longest list, 20): the one wanted may be far from the typo.
         error(n.loc, "\(what()) expects one of \(Self.quoteList(names, limit: 32)), found '\(quoted(s.text))'",
               hint: hints[s.text.lowercased()] ?? match.map { "did you mean '\($0)'?" })
         return nil

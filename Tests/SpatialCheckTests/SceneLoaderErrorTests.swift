@@ -277,6 +277,19 @@ import SpatialModel
         #expect(hint("listRow") == "a row of a system list, form or menu is role: row")
         #expect(hint("switch") == "a switch or checkbox is a 'toggle' (role: toggle)")
         #expect(hint("textfield") == "did you mean 'textField'?")
+        // s29 trial F11: more components, and every role listed in the message.
+        #expect(hint("list") == "a system list is the rows it holds: each row is role: row (the list itself needs no element)")
+        #expect(hint("tabBar") == "a tab bar is a 'toolbar' element (role: toolbar) holding 'tab' elements (role: tab), or an ornament of tabs (see Ornaments in the scene format)")
+        #expect(hint("reticle") == "an AR placement reticle is a 'placementIndicator' (role: placementIndicator)")
+        #expect(hint("pageIndicator") == "page dots are a 'pageControl' (role: pageControl)")
+        #expect(hint("ScrollView")?.hasPrefix("a layout container is not an element") == true)
+        #expect(hint("spinner")?.hasPrefix("a progress indicator is an 'image'") == true)
+        let message = LoaderFixture.errors("""
+            format: spatialscene/1
+            entities:
+              - {id: w, kind: window, size: [400, 300], elements: [{id: e, role: dial, frame: [0, 0, 60, 44]}]}
+            """).first { $0.message.hasPrefix("'role' of element 'e'") }?.message ?? ""
+        #expect(ElementRole.allCases.count == 20 && ElementRole.allCases.allSatisfy { message.contains("'\($0.rawValue)'") } && !message.contains("…"))
     }
 
     /// s27 F8: a data-viz team's "wrong concept" errors say how the format models the thing: an

@@ -576,9 +576,12 @@ import SpatialModel
         #expect(vs.first?.measured == 3)
     }
 
-    @Test func aPresentedMenuOverTheWindowBarGetsTheHIGsAdvice() throws {
+    @Test func aPresentationOverTheWindowBarGetsAdviceForItsKind() throws {
         let v = try RuleScenes.check(PresentedWindowTests.scene("menu")).first { $0.rule == "win-controls-keepout" }
         #expect(v?.message.hasSuffix("; keep the menu or popover no taller than its window (fewer items), avoid a pull-down menu in a bottom toolbar, or place the control that opens it higher so it opens upward") == true)
+        // A sheet in the same place is asked to fit its window, not given menu advice (s29 trial F8).
+        let sheet = try RuleScenes.check(PresentedWindowTests.scene("sheet")).first { $0.rule == "win-controls-keepout" }
+        #expect(sheet?.message.hasSuffix("; give the sheet or alert a size that fits inside its window, so the window's controls stay clear") == true)
     }
 }
 

@@ -131,7 +131,6 @@ struct ModalCover {
     /// Whether an element (frame, depth) is laid on a sheet: inside its frame (half a point of
     /// rounding) and not behind it.
     static func lies(_ f: RectPt, _ depth: Double, on s: (entity: Int, container: Int, frame: RectPt, depth: Double)) -> Bool {
-        f.x >= s.frame.x - 0.5 && f.y >= s.frame.y - 0.5 && f.x + f.width <= s.frame.x + s.frame.width + 0.5
-            && f.y + f.height <= s.frame.y + s.frame.height + 0.5 && depth >= s.depth
+        s.frame.contains(f, tolerance: 0.5) && depth >= s.depth
     }
 }

@@ -333,10 +333,7 @@ func presentationFactories() -> [RuleFactory] {
             var items: [StaticRule.Item] = []
             for e in tallToolbars {
                 guard let f = ents[e].frame else { continue }
-                let inside = (ents[e].container.flatMap { members[$0] } ?? []).filter { m in
-                    m.frame.x >= f.x - 0.5 && m.frame.y >= f.y - 0.5 && m.frame.x + m.frame.width <= f.x + f.width + 0.5
-                        && m.frame.y + m.frame.height <= f.y + f.height + 0.5
-                }
+                let inside = (ents[e].container.flatMap { members[$0] } ?? []).filter { f.contains($0.frame, tolerance: 0.5) }
                 let t = inside.filter(\.tab).count
                 if !tabBar(tabs: t, others: inside.count - t) { items.append(.init(entity: e, measured: f.height / f.width, threshold: 1, aux: f.width)) }
             }

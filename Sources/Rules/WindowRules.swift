@@ -119,21 +119,22 @@ func isOrnament(_ scene: Scene, _ i: Int) -> Bool {
     return ents[p].kind == .window || ents[p].kind == .volume
 }
 
-/// Per entity: whether it is, or is nested in, a window presented by another (`presentation`: a
-/// sheet, alert, popover or menu), which is none of that window's ornaments. One pass when parents
-/// come before their children (as the loader writes them), else a walk up; all false, without a
-/// pass, in a scene that presents nothing.
-func presentedEntities(_ scene: Scene) -> [Bool] {
+/// Per entity: how it is presented when it is, or is nested in, a window presented by another
+/// (`presentation`: a sheet, alert, popover or menu, which is none of that window's ornaments):
+/// its own presentation, else its nearest presented ancestor's; nil otherwise. One pass when
+/// parents come before their children (as the loader writes them), else a walk up; all nil,
+/// without a pass, in a scene that presents nothing.
+func presentedEntities(_ scene: Scene) -> [Presentation?] {
     let ents = scene.entities
-    var presented = [Bool](repeating: false, count: ents.count)
-    guard ents.contains(where: { $0.presentation != nil }) else { return presented }
+    var how = [Presentation?](repeating: nil, count: ents.count)
+    guard ents.contains(where: { $0.presentation != nil }) else { return how }
     for e in ents.indices {
-        if ents[e].presentation != nil { presented[e] = true; continue }
+        if let k = ents[e].presentation { how[e] = k; continue }
         guard let p = ents[e].parent, ents.indices.contains(p) else { continue }
-        if p < e { presented[e] = presented[p]; continue }
-        presented[e] = nearestAncestor(of: e, ents) { ents[$0].presentation != nil } != nil
+        if p < e { how[e] = how[p]; continue }
+        how[e] = nearestAncestor(of: e, ents) { ents[$0].presentation != nil }.flatMap { ents[$0].presentation }
     }
-    return presented
+    return how
 }
 
 /// True when `e` is nested (at any depth) in entity `ancestor`.
@@ -579,21 +580,9 @@ final class ControlsKeepoutRule: RuleProcessor {
     init?(_ s: RuleSetup) {
         guard let r = s.index(WinControlsKeepout.metadata.id) else { return nil }
         rule = r; scene = s.scene
-        let presented = presentedEntities(s.scene)
-        self.presented = presented
+        let how = presentedEntities(s.scene)
+        presented = how.map { $0 != nil }
         let ents = s.scene.entities
-        // How each is presented: its own presentation, else its nearest presented ancestor's (a
-        // parent listed earlier has it already, as in `presentedEntities`).
-        var how = [Presentation?](repeating: nil, count: ents.count)
-        for e in ents.indices where presented[e] {
-            if let k = ents[e].presentation {
-                how[e] = k
-            } else if let p = ents[e].parent, p >= 0, p < e {
-                how[e] = how[p]
-            } else {
-                how[e] = nearestAncestor(of: e, ents) { ents[$0].presentation != nil }.flatMap { ents[$0].presentation }
-            }
-        }
         presentedPaths = Dictionary(ents.indices.compactMap { e in how[e].map { (ents[e].path, $0) } }, uniquingKeysWith: { a, _ in a })
         band = s.param(WinControlsKeepout.metadata, "keepoutBandPt")
         depthRate = s.param(WinControlsKeepout.metadata, "depthToleranceM") / Self.referenceDistance

@@ -144,6 +144,11 @@ public struct RectPt: Hashable, Sendable {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
     public var center: SIMD2<Double> { SIMD2(x + width / 2, y + height / 2) }
+    /// Whether `other` lies inside this rectangle, each edge allowed `tolerance` pt of rounding.
+    public func contains(_ other: RectPt, tolerance: Double) -> Bool {
+        other.x >= x - tolerance && other.y >= y - tolerance
+            && other.x + other.width <= x + width + tolerance && other.y + other.height <= y + height + tolerance
+    }
 }
 
 /// One node of the transform hierarchy the simulator steps: scene entities, 2D elements and asset

@@ -244,7 +244,8 @@ public enum ModelDump {
     }
 
     /// `appearance` of an entity in the JSON model: the stated `decorative`, `color`,
-    /// `background`, `fontWeight` and `symbol` (nil when none is stated).
+    /// `background`, `fontWeight`, `symbol`, `helpText`, `buttonStyle` and `title` (nil when none is
+    /// stated).
     static func appearance(_ e: Entity) -> JSON? {
         var m: [(String, JSON)] = []
         if let v = e.decorative { m.append(("decorative", .bool(v))) }
@@ -252,6 +253,9 @@ public enum ModelDump {
         if let v = e.background { m.append(("background", .string(v.text))) }
         if let v = e.fontWeight { m.append(("fontWeight", .string(v.rawValue))) }
         if let v = e.symbol { m.append(("symbol", .string(v))) }
+        if let v = e.helpText { m.append(("helpText", .string(v))) }
+        if let v = e.buttonStyle { m.append(("buttonStyle", .string(v.rawValue))) }
+        if let v = e.title { m.append(("title", .string(v))) }
         return m.isEmpty ? nil : .object(m)
     }
 
@@ -262,6 +266,9 @@ public enum ModelDump {
         if let v = e.background { parts.append("background \(v.text)") }
         if let v = e.fontWeight { parts.append("font weight \(v.rawValue)") }
         if let v = e.symbol { parts.append("symbol \"\(Escape.text(v))\"") }
+        if let v = e.helpText { parts.append("help text \"\(Escape.text(v))\"") }
+        if let v = e.buttonStyle { parts.append("button style \(v.rawValue)") }
+        if let v = e.title { parts.append("title \"\(Escape.text(v))\"") }
         return parts.joined(separator: ", ")
     }
 

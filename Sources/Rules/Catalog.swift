@@ -46,6 +46,7 @@ public enum RuleCatalog {
         ContextMenuHeight.metadata, SliderHorizontal.metadata, TypeLightWeight.metadata, WinGlassBackground.metadata,
         OrnCountVisible.metadata, TypeFreeFloating.metadata, TypeColorWeight.metadata, TbNotVertical.metadata,
         PageControlNonInteractive.metadata,
+        TargetIconHelpText.metadata, TypeTooltipLength.metadata, TypeTitleLength.metadata, TargetProminentCount.metadata,
         EnvArkitRequiresFullSpace.metadata,
         FovPostureVariants.metadata,
     ]
@@ -79,6 +80,7 @@ enum RuleFactories {
         f += motionTypeFactories()
         f += windowFactories()
         f += presentationFactories()
+        f += controlContentFactories()
         f += mediaFactories()
         f += comfortMotionFactories()
         f += accessibilityFactories()

@@ -2,8 +2,9 @@ import SpatialModel
 
 /// Keys of how content looks and reads to VoiceOver (scene format, "Appearance and accessibility").
 let appearanceKeys = ["decorative", "color", "background", "fontWeight"]
-/// What elements accept beyond `elementFactKeys`: the appearance keys and a tab's `symbol`.
-let elementAppearanceKeys = appearanceKeys + ["symbol"]
+/// What elements accept beyond `elementFactKeys`: the appearance keys, a tab's or button's
+/// `symbol`, a tooltip (`helpText`) and a button's `buttonStyle`.
+let elementAppearanceKeys = appearanceKeys + ["symbol", "helpText", "buttonStyle"]
 
 /// The hint for an unquoted hex colour, which YAML reads as a comment: in block style a null value
 /// (`parsePaint`), in a flow mapping a syntax error (`syntaxDiagnostic`).
@@ -60,11 +61,19 @@ extension SceneBuilder {
 
     /// The appearance and accessibility keys an entity or element states (the kind's key check has
     /// already rejected those it does not take): `decorative`, `color`, `background`, `fontWeight`,
-    /// `symbol`, and on entities `accessibilityLabel` (elements read theirs with their other facts).
+    /// `symbol`, `helpText`, `buttonStyle`, a window's `title`, and on entities `accessibilityLabel`
+    /// (elements read theirs with their other facts).
     func parseAppearance(_ m: YMap, _ e: inout Entity, what: String) {
         let look = parseNodeLook(m, what)
         look.apply(to: &e)
         if let v = m["symbol"].flatMap({ r.string($0, "'symbol' of \(what)") }) { e.symbol = v }
+        if let v = m["helpText"].flatMap({ r.string($0, "'helpText' of \(what)") }) { e.helpText = v }
+        if let v = m["title"].flatMap({ r.string($0, "'title' of \(what)") }) { e.title = v }
+        if let n = m["buttonStyle"] {
+            e.buttonStyle = r.enumValue(n, "'buttonStyle' of \(what)", ButtonStyleKind.self,
+                                        aliases: ["prominent": .borderedProminent, "borderedprominent": .borderedProminent,
+                                                  "filled": .borderedProminent, "glassprominent": .glassProminent])
+        }
         if e.kind != .element, let v = m["accessibilityLabel"].flatMap({ r.string($0, "'accessibilityLabel' of \(what)") }) {
             e.accessibilityLabel = v; e.factSources.accessibilityLabel = .annotation
         }

@@ -1320,7 +1320,7 @@ final class SceneBuilder {
         for name in ["cell", "gridcell", "tablecell", "spreadsheetcell"] {
             hints[name] = "a cell of a grid or spreadsheet is a 'button' (role: button) when people tap or select it, a 'textField' (role: textField) when they edit it; only the rows of a vertical list are role: row"
         }
-        hints["tooltip"] = "a tooltip is a 'text' element (role: text) that starts hidden (visible: false) and is shown and hidden with events (show / hide at the times it appears; see Events in the scene format)"
+        hints["tooltip"] = "a tooltip is the helpText of the element it explains (helpText: Share the photo); a custom one is a 'text' element (role: text) that starts hidden (visible: false) and is shown and hidden with events"
         for name in ["switch", "checkbox"] { hints[name] = toggle }
         for name in ["dialog", "actionsheet", "confirmationdialog"] {
             hints[name] = "an alert or confirmation dialog is 'alert' (role: alert), a sheet 'sheet'; or a child window with presentation: alert / sheet"

@@ -13,7 +13,7 @@ public enum SceneKeys {
                                 "placementMode"]
     /// The keys only some kinds take, per kind a scene file can name.
     public static let byKind: [(kind: EntityKind, keys: [String])] = [
-        (.window, ["size", "scaleMode", "elements", "representsRealObject", "background", "presentation"]),
+        (.window, ["size", "scaleMode", "elements", "representsRealObject", "background", "presentation", "title"]),
         (.volume, ["size", "scaleMode", "elements", "representsRealObject", "background"]),
         (.model, ["asset", "assetUnits", "assetAxes", "node", "annotations", "accessibilityLabel", "decorative",
                   "representsRealObject", "userScalable"]),

@@ -101,6 +101,13 @@ public enum Paint: Hashable, Sendable {
     }
 }
 
+/// How a button is drawn, as SwiftUI's `ButtonStyle`s (`.buttonStyle(.borderedProminent)`).
+public enum ButtonStyleKind: String, Sendable, CaseIterable, Hashable {
+    case automatic, bordered, borderedProminent, borderless, plain, glass, glassProminent
+    /// A prominent style: the system tints the button's background with the accent colour.
+    public var isProminent: Bool { self == .borderedProminent || self == .glassProminent }
+}
+
 /// Font weights, as SwiftUI's `Font.Weight`.
 public enum FontWeight: String, Sendable, CaseIterable, Hashable {
     case ultraLight, thin, light, regular, medium, semibold, bold, heavy, black

@@ -355,6 +355,21 @@ public struct Entity: Sendable {
         @inlinable get { extras?.value.symbol }
         @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.symbol = newValue } } }
     }
+    /// An element's tooltip (SwiftUI `.help(_:)`): shown when people look at it; nil when none.
+    public var helpText: String? {
+        @inlinable get { extras?.value.helpText }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.helpText = newValue } } }
+    }
+    /// A window's title (`WindowGroup("…")`, `.navigationTitle`); nil when nothing says.
+    public var title: String? {
+        @inlinable get { extras?.value.title }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.title = newValue } } }
+    }
+    /// How an element (a button) is drawn (`.buttonStyle`); nil when nothing says.
+    public var buttonStyle: ButtonStyleKind? {
+        @inlinable get { extras?.value.buttonStyle }
+        @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.buttonStyle = newValue } } }
+    }
     /// For an asset node read from USD: its prim (path and the stage's file as the scene names it;
     /// `SceneBuilder` keeps the file relative to the scene file's folder, the validator makes it
     /// relative to the project root).
@@ -406,6 +421,9 @@ struct EntityExtras: Sendable {
     @usableFromInline var color: Paint?
     @usableFromInline var background: Paint?
     @usableFromInline var symbol: String?
+    @usableFromInline var helpText: String?
+    @usableFromInline var title: String?
+    @usableFromInline var buttonStyle: ButtonStyleKind?
     @usableFromInline var usdPrim: USDPrimRef?
     @usableFromInline var arkitAnchor: ARKitAnchor?
     @usableFromInline var presentation: Presentation?

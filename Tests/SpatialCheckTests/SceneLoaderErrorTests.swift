@@ -305,7 +305,7 @@ import SpatialModel
         let cell = "a cell of a grid or spreadsheet is a 'button' (role: button) when people tap or select it, a 'textField' (role: textField) when they edit it; only the rows of a vertical list are role: row"
         #expect(roleHint("gridCell") == cell)
         #expect(roleHint("cell") == cell)
-        #expect(roleHint("tooltip") == "a tooltip is a 'text' element (role: text) that starts hidden (visible: false) and is shown and hidden with events (show / hide at the times it appears; see Events in the scene format)")
+        #expect(roleHint("tooltip") == "a tooltip is the helpText of the element it explains (helpText: Share the photo); a custom one is a 'text' element (role: text) that starts hidden (visible: false) and is shown and hidden with events")
         #expect(roleHint("listItem") == "a row of a system list, form or menu is role: row")
 
         let ornament = LoaderFixture.errors("""

@@ -691,6 +691,8 @@ func movingCandidate(_ e: Entity) -> Bool {
     switch e.kind {
     case .group, .environment: false
     case .element: e.animation != nil
+    // A node that is its whole model moves as the model does, which is judged.
+    case .node: !e.wholeModel
     default: true
     }
 }

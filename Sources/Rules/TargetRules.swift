@@ -1331,6 +1331,10 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         ents[$0].interactive && !(ios && ents[$0].kind != .element && ents[$0].anchor == .world) && !(!ios && ents[$0].role == .pageControl)
     }
     let inPoints = ents.indices.map { measuredInPoints($0, s.scene) }
+    // Per 3D target's path: whether it is an asset node (its hit region is stated in an annotation
+    // of its model that matches it), not a model (an annotation `nodes: "**"` states it).
+    var regionForm: [String: Bool] = [:]
+    for e in cands where ents[e].kind == .model || ents[e].kind == .node { regionForm[ents[e].path] = ents[e].kind == .node }
     // A system control gets the system's hit region; a button only at one of the HIG's button
     // sizes, read from its frame's smaller side in pt (its height). Other buttons, custom controls,
     // content made interactive (an image or text with `interactive: true`, such as a tappable photo
@@ -1415,6 +1419,13 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             let d = -agg.aux, across = 2 * d * tan(radians(agg.threshold * pointAngle / 2))
             let size = across < 1 ? "\(fmt((across * 1000).rounded() / 10)) cm" : "\(fmt(across)) m"
             text += ": about \(size) across where it faces the eye, \(fmt(d)) m away (more along a side seen at a slant), as a larger model or a hitRegion"
+            // 3D content: how to state a hit region larger than the mesh, a sphere of that diameter
+            // in millimetres rounded up (s30 trial F2).
+            if names.count == 1, let node = regionForm[names[0]] {
+                let sphere = "hitRegion: {shape: sphere, radius: \(fmt((across / 2 * 1000).rounded(.up) / 1000))}"
+                text += " (RealityKit's collision shape; in the scene, "
+                    + (node ? "\(sphere) for it in its model's annotations)" : "annotations: [{nodes: \"**\", \(sphere)}] on the model)")
+            }
         } else if agg.aux == 2 {
             // The standard sizes on either side of the measured one.
             let below = standardControlSizes.last { $0 < agg.measured }, above = standardControlSizes.first { $0 > agg.measured }

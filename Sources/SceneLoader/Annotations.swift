@@ -474,6 +474,29 @@ extension SceneBuilder {
             entities[firstNodeEntity].accessibilityLabel = label
             entities[firstNodeEntity].factSources.accessibilityLabel = entities[entIdx].factSources.accessibilityLabel
         }
+        if entities.count == firstNodeEntity + 1, entities.indices.contains(entIdx) { mergeWholeModel(entIdx, node: firstNodeEntity) }
+    }
+
+    /// One object, one target (s30 trial F1, F2): a model whose only node entity holds all of its
+    /// geometry in its anchor frame is that node. The node is marked `wholeModel` (the motion rules
+    /// judge the model alone); an interactive model passes its interactivity to the node unless the
+    /// node states its own, and is then no target itself: the node, with its facts (hit region,
+    /// hover effect, role), is the one target, not also the model's mesh bounds beside it.
+    private func mergeWholeModel(_ model: Int, node n: Int) {
+        let idx = entities[n].node
+        guard nodes.indices.contains(idx), entities[n].anchor == entities[model].anchor else { return }
+        let end = nodes[idx].subtreeEnd
+        let covers = entities[model].geometryNodes.allSatisfy { k in
+            (k >= idx && k < end) || !nodes.indices.contains(k) || (nodes[k].geometry.isEmpty && nodeVertices[k] == nil)
+        }
+        guard covers else { return }
+        entities[n].wholeModel = true
+        guard entities[model].interactive else { return }
+        if entities[n].factSources.interactive == .default {
+            entities[n].interactive = true
+            entities[n].factSources.interactive = entities[model].factSources.interactive
+        }
+        if entities[n].interactive { entities[model].interactive = false }
     }
 
     /// Gives a node entity a hit-region node, measured instead of its meshes: a box along the node's

@@ -370,6 +370,14 @@ public struct Entity: Sendable {
         @inlinable get { extras?.value.buttonStyle }
         @inlinable set { if newValue != nil || extras != nil { updateExtras { $0.buttonStyle = newValue } } }
     }
+    /// For a node entity: whether it is its whole model (the model's only node entity, its subtree
+    /// holds all of the model's geometry, in the model's anchor frame), so it has the model's bounds
+    /// and motion. The model is then one object: its interactivity passes to this node, the target,
+    /// and the rules that judge how content moves judge the model alone.
+    public var wholeModel: Bool {
+        @inlinable get { extras?.value.wholeModel ?? false }
+        @inlinable set { if newValue || extras != nil { updateExtras { $0.wholeModel = newValue } } }
+    }
     /// For an asset node read from USD: its prim (path and the stage's file as the scene names it;
     /// `SceneBuilder` keeps the file relative to the scene file's folder, the validator makes it
     /// relative to the project root).
@@ -424,6 +432,7 @@ struct EntityExtras: Sendable {
     @usableFromInline var helpText: String?
     @usableFromInline var title: String?
     @usableFromInline var buttonStyle: ButtonStyleKind?
+    @usableFromInline var wholeModel = false
     @usableFromInline var usdPrim: USDPrimRef?
     @usableFromInline var arkitAnchor: ARKitAnchor?
     @usableFromInline var presentation: Presentation?

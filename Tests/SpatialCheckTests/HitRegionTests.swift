@@ -143,6 +143,9 @@ import SpatialModel
         let v = try #require(report.violations.first)
         #expect(v.entities == ["radio/Knob"] && v.severity == .error && v.unit == "pt_eq")
         #expect(abs(v.measured - degrees(2 * atan(0.01 / 0.99)) / pa) < 1e-6)
+        // The fix names the node's annotation and a sphere 28 pt_eq across about 1 m away:
+        // 1 m · tan(28 · 0.0671° / 2) = 0.0164 m, rounded up to the millimetre.
+        #expect(v.message.hasSuffix("(RealityKit's collision shape; in the scene, hitRegion: {shape: sphere, radius: 0.017} for it in its model's annotations)"))
         let pass = try RuleExampleTests.violations("Scenes/rules/target-hit-region-visionos/pass-annotated-node.scene.yaml")
         #expect(pass.status == .checked && pass.rules.isEmpty, "\(pass.rules) \(pass.errors)")
         #expect(degrees(2 * atan(0.035 / 0.965)) / pa >= 60)

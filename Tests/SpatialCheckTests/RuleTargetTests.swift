@@ -102,8 +102,9 @@ import SpatialModel
         #expect(size?.unit == "pt_eq")
         #expect(size?.measured == 40)
         // In angle the fix also gives metres where it is seen (outside trial s25 F7): 60 pt_eq at the
-        // fixture's 2 m is 2 · 2 · tan(60 · 0.0671° / 2) = 0.1406 m.
-        #expect(size?.message == "fox is 40 pt_eq at its smaller side; make its hit region at least 60×60 pt_eq: about 14.1 cm across where it faces the eye, 2 m away (more along a side seen at a slant), as a larger model or a hitRegion")
+        // fixture's 2 m is 2 · 2 · tan(60 · 0.0671° / 2) = 0.1406 m; as the sphere the model's
+        // annotation states (s30 trial F2), a radius of 0.0703 m rounded up to the millimetre.
+        #expect(size?.message == "fox is 40 pt_eq at its smaller side; make its hit region at least 60×60 pt_eq: about 14.1 cm across where it faces the eye, 2 m away (more along a side seen at a slant), as a larger model or a hitRegion (RealityKit's collision shape; in the scene, annotations: [{nodes: \"**\", hitRegion: {shape: sphere, radius: 0.071}}] on the model)")
         // The 2D buttons keep pt.
         #expect(vs.rule("target-hit-region-visionos").allSatisfy { $0.entities == ["fox"] })
     }

@@ -47,7 +47,7 @@ public enum MotionReduceMotion: RuleDescribing {
         platforms: [.visionOS, .iOS],
         unit: "count", worse: .higher,
         notes: ["Judged only in a run with settings.reduceMotion: true, the Reduce Motion variant of a scene (docs/scene-format.md, \"Settings\"). An animation with reduceMotion: stop or fade does not play in that run; one with trigger: user follows a person's action.",
-                "From the animation's keys: scale when a scale key differs from the first by more than 1 %; repeats when it loops and changes anything. Depth and slides as the viewer sees them: for a top-level world-anchored entity, the keys' ranges along the line of sight from where the viewer's eye starts to the first key and across it (the larger of the two axes across), and the motion is named by the larger of the two when it exceeds 1 cm (both when equal): depth ('moves toward the viewer' or 'away from the viewer' when it goes only one way) or slide (the drift across the view of an approach along a line a little below the eye is part of the approach) (a card to the viewer's right moving along world x toward them moves in depth, the HIG's 'depth changes in z-axis layers'); for other entities in the parent frame, depth for its z range, slide for x or y (the head frame for head-anchored content). Measured: how many of these kinds (1–4); threshold 0. Reported over the frames the animation moves: a non-looping one from its first key to its last (keys from t = 3 to 3.8 s are reported at 3.00–3.80 s), a looping one on every frame.",
+                "From the animation's keys: scale when a scale key differs from the first by more than 1 %; repeats when it loops and changes anything. Depth and slides as the viewer sees them: for a top-level world-anchored entity, the keys' ranges along the line of sight from where the viewer's eye starts to the first key and across it (the larger of the two axes across), and the motion is named by the larger of the two when it exceeds 1 cm (both when equal): depth ('moves toward the viewer' or 'away from the viewer' when it goes only one way) or slide (the drift across the view of an approach along a line a little below the eye is part of the approach) (a card to the viewer's right moving along world x toward them moves in depth, the HIG's 'depth changes in z-axis layers'); for other entities in the parent frame, depth for its z range, slide for x or y (the head frame for head-anchored content). Measured: how many of these kinds (1–4); threshold 0. Reported over the frames the animation moves: a non-looping one from the key its value first leaves to its last key (keys from t = 3 to 3.8 s are reported at 3.00–3.80 s, and so are keys at 0, 3 and 3.8 s whose first two hold one value), a looping one on every frame.",
                 "Info (sub-check overshoot): an animation that still plays, including one a person starts, whose position or scale passes its end value by more than springOvershoot of its change (a bounce), when no warning applies. Reported over the frames the animation plays and its entity is visible."],
         subchecks: [RuleSubcheck("overshoot", unit: "%")])
 }
@@ -453,9 +453,13 @@ func comfortMotionFactories() -> [RuleFactory] {
                 var m = AnimationMotion(a, eye: worldKeys ? eye : nil)
                 // Motion a person starts is theirs; only its springs are judged.
                 if a.trigger == .user { m.scale = false; m.depth = false; m.slide = false; m.repeats = false }
-                // A non-looping animation moves from its first key on (keyframes at t = 3 to 3.8
-                // hold the first key's value before 3 s): earlier frames are not reported.
-                let firstKey = a.channels.lazy.flatMap { [$0.positions.first?.time, $0.rotations.first?.time, $0.scales.first?.time] }
+                // A non-looping animation moves from the key its value first leaves on (keyframes at
+                // t = 3 to 3.8 hold the first key's value before 3 s, and so do keys at 0 and 3 with
+                // one value, s30 trial F11): earlier frames are not reported.
+                func leaves<V>(_ keys: [Key<V>]) -> Double? {
+                    zip(keys, keys.dropFirst()).first { $0.value != $1.value }.map(\.0.time)
+                }
+                let firstKey = a.channels.lazy.flatMap { [leaves($0.positions), leaves($0.rotations), leaves($0.scales)] }
                     .compactMap { $0 }.filter(\.isFinite).min() ?? 0
                 let start = !a.loop && a.speed.isFinite && a.speed > 0 ? max(0, firstKey / a.speed) : 0
                 if !m.kinds.isEmpty || m.overshoot > limit { info[a.entity] = (a, m, start) }

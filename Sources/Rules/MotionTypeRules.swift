@@ -20,7 +20,8 @@ public enum MotionPeripheral: RuleDescribing {
         rationale: "Motion at the edge of vision pulls the eyes away and can be uncomfortable; the HIG asks to slow down and tone down animation there.",
         fixHint: "Slow the animation down, or move it closer to the centre of view.",
         unit: "deg/s", worse: .higher,
-        notes: ["Angular speed is world-relative (head rotation removed), as computed by the simulator.",
+        notes: ["A speed found in one run of at most 2 s (a one-off move) comes with how much longer the move must last: played k = measured ÷ threshold times as long, an animation's fastest frame is at the limit.",
+                "Angular speed is world-relative (head rotation removed), as computed by the simulator.",
                 "Only motion inside the display's field of view is judged (displayWidth × displayHeight, default 100° × 90°, wider than the 90° × 70° comfort field of viewer.fieldOfView): content is inside while part of it is, |azimuth| − angularWidth/2 ≤ displayWidth/2 and |elevation| − angularHeight/2 ≤ displayHeight/2 in the head frame. Motion beyond the display's edge (87° off the line of sight, say) is not seen and not reported.",
                 "Not judged: interactive content whose own animation a person's action starts (trigger: user), such as dice they throw: people look at what they set moving. Content more below the line of sight than beside it gets a note in its message: the viewer looks straight ahead unless viewer.path pitches the head, and a seated player looks down at a tabletop game."])
 }
@@ -40,7 +41,8 @@ public enum MotionTooFast: RuleDescribing {
         rationale: "The HIG asks to avoid overwhelming, jarring or too-fast motion; content rushing at the eye is the most jarring kind.",
         fixHint: "Slow the motion down or shorten its path; let approaching content decelerate or stop farther away.",
         unit: "deg/s", worse: .higher,
-        notes: ["Angular speed is world-relative (head rotation removed), as computed by the simulator.",
+        notes: ["A speed found in one run of at most 2 s (a one-off move) comes with how much longer the move must last: played k = measured ÷ threshold times as long, an animation's fastest frame is at the limit.",
+                "Angular speed is world-relative (head rotation removed), as computed by the simulator.",
                 "Looming: v_app = −d(distance)/dt, the rate at which the distance from the eye to the centre shrinks, measured from the previous frame's eye position (so walking toward still content is not looming; head- and hand-anchored content is measured in the head frame). Reported while the content is visible, v_app > 2 m/s and its current eye distance d < 3 m, as a violation of its own in m/s (sub-check `looming`, beside the angular one in deg/s).",
                 "Time to contact (sub-check `timeToContact`, s, smaller is worse): d / v_app while content approaches (v_app > 0) within loomingDistance; reported when it falls under 0.5 s, so a close approach at a moderate speed (1.5 m/s at 0.5 m: 0.33 s) is caught as well as a fast one. Measured: the shortest time to contact."],
         subchecks: [RuleSubcheck("looming", unit: "m/s"), RuleSubcheck("timeToContact", unit: "s", worse: .lower)])
@@ -266,7 +268,7 @@ func motionTypeFactories() -> [RuleFactory] {
                 return f.angularVelocity[e] > limit
                     ? .init(measured: f.angularVelocity[e], threshold: limit, aux: below ? -f.eccentricity[e] : f.eccentricity[e]) : nil
             }, message: { agg, names in
-                let fix = "\(names.joinedNames) moves at \(fmt(agg.measured))°/s \(fmt(abs(agg.aux)))° off the line of sight; slow it to at most \(fmt(agg.threshold))°/s or move it toward the centre of view"
+                let fix = "\(names.joinedNames) moves at \(fmt(agg.measured))°/s \(fmt(abs(agg.aux)))° off the line of sight; slow it to at most \(fmt(agg.threshold))°/s\(briefMove(agg, frameDuration: s.frameDuration)) or move it toward the centre of view"
                 return agg.aux < 0
                     ? fix + " (the viewer looks straight ahead: if people look down at it, like a board on a table, give viewer.path a pitch toward it)"
                     : fix
@@ -306,7 +308,7 @@ func motionTypeFactories() -> [RuleFactory] {
                 case 2:
                     return "\(names.joinedNames) comes at the eyes so fast that it would reach them in \(fmt(agg.measured)) s (\(fmt(agg.aux)) m away); let it slow down as it nears, or stop it farther away, so it never gets within \(fmt(contact)) s of the eyes"
                 default:
-                    return "\(names.joinedNames) moves at \(fmt(agg.measured))°/s across the view; keep motion below \(fmt(speed))°/s"
+                    return "\(names.joinedNames) moves at \(fmt(agg.measured))°/s across the view; keep motion below \(fmt(speed))°/s\(briefMove(agg, frameDuration: s.frameDuration))"
                 }
             }
         },
@@ -683,6 +685,19 @@ func textRoll(up: Vec3, front: Vec3, headUp: Vec3, headForward: Vec3) -> Double?
 /// outside [0°, 180°]).
 func cosinePrefilter(_ degreesLimit: Double) -> Double {
     degreesLimit >= 0 && degreesLimit <= 180 ? cos(radians(degreesLimit)) + 1e-12 : 2
+}
+
+/// For a speed found in one brief run (at most 2 s above the limit): how much longer the move must
+/// last, as " (faster for 0.3 s: make that move last at least 1.84 times as long)". Playing an
+/// animation k times as long divides every speed it gives by k, so k = measured ÷ threshold brings
+/// its fastest frame to the limit (s30 trial F11: "slow it to 10°/s" says nothing of how long a
+/// 0.3 s move should take). Empty for longer or repeated motion, and for a limit of 0.
+func briefMove(_ agg: Aggregate, frameDuration dt: Double) -> String {
+    let seconds = Double(agg.frameCount) * dt
+    guard agg.storedSpanCount == 1, agg.omittedSpans == 0, seconds > 0, seconds <= 2, agg.threshold > 0,
+          agg.measured > agg.threshold, agg.measured.isFinite else { return "" }
+    let k = (agg.measured / agg.threshold * 100).rounded(.up) / 100
+    return " (faster than that for \(fmt(seconds)) s: make that move last at least \(fmt(k)) times as long)"
 }
 
 /// Entities whose motion the motion rules judge: not groups or environments, and elements only when

@@ -111,4 +111,24 @@ import SpatialModel
         let last: Double = (5.0 - 4.0 * 89.0 / 90.0) / 4.0
         #expect(abs((ttc.first?.measured ?? 0) - last) < 1e-6)
     }
+
+    @Test func aBriefMoveIsToldHowMuchLongerToLast() {
+        // 27 frames at 90 Hz (0.3 s) at up to 110°/s against 60°/s: played 110 / 60 = 1.8333 times
+        // as long (rounded up to the hundredth, 1.84) its fastest frame is at the limit.
+        var a = Aggregate()
+        for f in 270..<297 { a.add(frame: f, time: Double(f) / 90) }
+        a.measured = 110; a.threshold = 60
+        #expect(briefMove(a, frameDuration: 1.0 / 90) == " (faster than that for 0.3 s: make that move last at least 1.84 times as long)")
+        // A second run (a repeated move), more than 2 s above the limit, or a limit of 0: no hint.
+        var twice = a
+        twice.add(frame: 400, time: 400.0 / 90)
+        #expect(briefMove(twice, frameDuration: 1.0 / 90).isEmpty)
+        var long = Aggregate()
+        for f in 0..<181 { long.add(frame: f, time: Double(f) / 90) }
+        long.measured = 110; long.threshold = 60
+        #expect(briefMove(long, frameDuration: 1.0 / 90).isEmpty)
+        var zero = a
+        zero.threshold = 0
+        #expect(briefMove(zero, frameDuration: 1.0 / 90).isEmpty)
+    }
 }

@@ -180,5 +180,10 @@ import SpatialModel
             "{speed: 2, keyframes: [{t: 1, position: [-1.5, 1.6, -2]}, {t: 1.5, position: [-1.2, 1.6, -2]}]}",
         ])).filter { $0.rule == "motion-reduce-motion" }
         #expect(fast.map(\.spans) == [[45...67]])
+        // A hold key at t = 0 with the same value (s30 trial F11): the move still starts at 1 s.
+        let held = try RuleScenes.check(Self.scene([
+            "{keyframes: [{t: 0, position: [-1.5, 1.6, -2]}, {t: 1, position: [-1.5, 1.6, -2]}, {t: 1.5, position: [-1.2, 1.6, -2]}]}",
+        ])).filter { $0.rule == "motion-reduce-motion" }
+        #expect(held.map(\.spans) == [[90...135]])
     }
 }

@@ -333,24 +333,6 @@ final class LimitedTrackingLocated: RuleProcessor {
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String { inner.message(rule: rule, agg, names) }
 }
 
-/// Area of the union of rectangles (x0, y0, x1, y1) by coordinate compression (n is small).
-func unionArea(_ rects: [(Double, Double, Double, Double)]) -> Double {
-    let xs = Array(Set(rects.flatMap { [$0.0, $0.2] })).sorted()
-    guard xs.count > 1 else { return 0 }
-    var area = 0.0
-    for k in 0..<(xs.count - 1) {
-        let a = xs[k], b = xs[k + 1]
-        let spans = rects.filter { $0.0 <= a && $0.2 >= b }.map { ($0.1, $0.3) }.sorted { $0.0 < $1.0 }
-        var covered = 0.0, cs = -Double.infinity, ce = -Double.infinity
-        for (s, e) in spans {
-            if s > ce { if ce > cs { covered += ce - cs }; cs = s; ce = e } else { ce = max(ce, e) }
-        }
-        if ce > cs { covered += ce - cs }
-        area += covered * (b - a)
-    }
-    return area
-}
-
 /// A processor with its own per-frame body and message.
 final class ClosureRule: RuleProcessor {
     let body: (FrameQuantities, inout Findings) -> Void
@@ -716,12 +698,12 @@ func arkitFactories() -> [RuleFactory] {
                 if vis != lastVisible[c] {
                     lastVisible[c] = vis
                     let size = device?.screen ?? ents[c].sizePt ?? SIMD2(0, 0)
-                    var rects: [(Double, Double, Double, Double)] = []
+                    var rects: [RectPt] = []
                     for (j, e) in members[c].enumerated() where vis[j] {
                         guard let fr = ents[e].frame else { continue }
                         let x0 = max(0, fr.x), y0 = max(0, fr.y)
                         let x1 = min(size.x, fr.x + fr.width), y1 = min(size.y, fr.y + fr.height)
-                        if x1 > x0, y1 > y0 { rects.append((x0, y0, x1, y1)) }
+                        if x1 > x0, y1 > y0 { rects.append(RectPt(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) }
                     }
                     let area = size.x * size.y
                     lastCoverage[c] = area > 0 ? unionArea(rects) / area * 100 : 0

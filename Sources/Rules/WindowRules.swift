@@ -71,6 +71,23 @@ public enum WinGlassBackground: RuleDescribing {
         notes: ["Windows that state a background other than glass (docs/scene-format.md, Appearance): a colour with alpha of 0.95 or more is opaque, one below is a tint in place of the glass, passthrough is no background at all. Unstated is glass, the default. Reported over the frames the window is visible; measured 1, threshold 0; the message says which of the three it is."])
 }
 
+public enum WinOpaqueArea: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "win-opaque-area", name: "Little opaque colour inside windows", category: .windows,
+        defaultSeverity: .info, thresholdKey: "maxShare",
+        parameters: [
+            RuleParameter("maxShare", 50, "%", .configurable("most of the window; the HIG gives no share"), "largest share of a window's area opaque elements may cover"),
+            RuleParameter("opaqueAlpha", 0.95, "ratio", .configurable("as win-glass-background: a colour this solid hides what is behind it"), "alpha from which an element's background colour is opaque"),
+        ],
+        citations: [Citation("materials", "visionOS")],
+        summary: "Opaque colour fills (elements with an opaque background colour, not images or video) covering more than half of a window.",
+        rationale: "Areas of opacity in a window block people's view of their surroundings, make them feel constricted and lower their awareness of the virtual and physical objects around them; the HIG asks to avoid opaque colours in a window and keep its glass.",
+        fixHint: "Keep the window's glass and its content on it: drop the elements' opaque backgrounds, use translucent colours or system materials for panels, and keep solid colour for small accents.",
+        platforms: [.visionOS], unit: "%", worse: .higher,
+        notes: ["Opaque fills: visible elements of a window that state a background colour with alpha of at least opaqueAlpha (the element's own background, not one inherited); images and elements with media are content, not fills. Covered: the area of the union of their frames clipped to the window (overlaps counted once), ÷ the window's area, in %. The window's own background is win-glass-background's.",
+                "Computed for every change of which fills are visible; reported on the window over the frames the share is above maxShare, measured the largest share, and the message names the fills (the first 10, then how many more)."])
+}
+
 public enum OrnCountVisible: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "orn-count-visible", name: "Few ornaments, and kept visible", category: .windows,
@@ -1600,6 +1617,51 @@ func windowFactories() -> [RuleFactory] {
                 return "\(names.joinedNames) uses fixed scale but holds \(n) interactive or text item\(n == 1 ? "" : "s"), which shrink with distance; use dynamic scale so they keep a usable size"
             }
         },
+        RuleFactory(ids: [WinOpaqueArea.metadata.id]) { s in
+            let m = WinOpaqueArea.metadata
+            guard let r = s.index(m.id), s.scene.platform == .visionOS else { return nil }
+            let maxShare = s.param(m, "maxShare"), alpha = s.param(m, "opaqueAlpha")
+            let ents = s.scene.entities
+            // Per window: its opaque fills and their frames clipped to the window.
+            var fills: [Int: [(e: Int, rect: RectPt)]] = [:]
+            for e in ents.indices where ents[e].kind == .element && ents[e].role != .image && ents[e].media == nil {
+                guard case .color(let c)? = ents[e].background, c.a >= alpha, let w = ents[e].container,
+                      ents[w].kind == .window, let size = ents[w].sizePt, let f = ents[e].frame else { continue }
+                let x0 = max(f.x, 0), y0 = max(f.y, 0), x1 = min(f.x + f.width, size.x), y1 = min(f.y + f.height, size.y)
+                guard x1 > x0, y1 > y0 else { continue }
+                fills[w, default: []].append((e, RectPt(x: x0, y: y0, width: x1 - x0, height: y1 - y0)))
+            }
+            // Only windows whose fills together could cover more than allowed.
+            let windows = fills.keys.sorted().filter { w in
+                guard let size = ents[w].sizePt, size.x > 0, size.y > 0 else { return false }
+                let sum = (fills[w] ?? []).reduce(0) { $0 + $1.rect.width * $1.rect.height }
+                return sum / (size.x * size.y) * 100 > maxShare
+            }
+            guard !windows.isEmpty else { return nil }
+            // Per window: which fills were visible when the share was last computed, and the share.
+            var last: [Int: (shown: [Bool], share: Double)] = [:]
+            var named: [Int: Set<Int>] = [:]
+            return ClosureRule({ f, out in
+                for w in windows where f.visible[w] {
+                    let list = fills[w] ?? []
+                    let shown = list.map { f.visible[$0.e] }
+                    var share = last[w]?.share ?? 0
+                    if last[w]?.shown != shown {
+                        let size = ents[w].sizePt ?? SIMD2(1, 1)
+                        share = unionArea(zip(list, shown).compactMap { $1 ? $0.rect : nil }) / (size.x * size.y) * 100
+                        last[w] = (shown, share)
+                        // The fills named: those shown in any frame reported (the set changes only here).
+                        if share > maxShare + 1e-9 { named[w, default: []].formUnion(zip(list, shown).compactMap { $1 ? $0.e : nil }) }
+                    }
+                    guard share > maxShare + 1e-9 else { continue }
+                    out.report(rule: r, w, frame: f.frame, time: f.time, measured: share, threshold: maxShare, aux: Double(w))
+                }
+            }, message: { agg, names in
+                let w = agg.aux.isFinite ? Int(agg.aux) : -1
+                let list = (named[w] ?? []).sorted().map { ents[$0].path }
+                return "opaque colour covers \(fmt(agg.measured)) % of window \(names.joinedNames) (more than \(fmt(agg.threshold)) %: \(list.joinedNames(atMost: namesListed))), blocking the view of the surroundings; keep the window's glass and use translucent colour or materials for large areas"
+            })
+        },
         RuleFactory(ids: [WinGlassBackground.metadata.id]) { s in
             guard let r = s.index(WinGlassBackground.metadata.id) else { return nil }
             let ents = s.scene.entities
@@ -1868,4 +1930,51 @@ struct PlateGrid {
         }
         for k in nonFinite { visit(Int(k)) }
     }
+}
+
+/// The area of the union of rectangles (Klee's measure in the plane): a sweep along x over the
+/// rectangles' left and right edges with a segment tree over the distinct y edges that holds, per
+/// node, how many rectangles cover all of its interval and how much of it is covered. O(n log n).
+func unionArea(_ rects: [RectPt]) -> Double {
+    let rs = rects.filter { $0.width > 0 && $0.height > 0 && $0.x.isFinite && $0.y.isFinite && $0.width.isFinite && $0.height.isFinite }
+    guard !rs.isEmpty else { return 0 }
+    var ys = rs.flatMap { [$0.y, $0.y + $0.height] }
+    ys.sort()
+    var unique: [Double] = []
+    for y in ys where unique.last != y { unique.append(y) }
+    let intervals = unique.count - 1
+    guard intervals > 0 else { return 0 }
+    func index(_ y: Double) -> Int {
+        var lo = 0, hi = unique.count - 1
+        while lo < hi { let mid = (lo + hi) / 2; if unique[mid] < y { lo = mid + 1 } else { hi = mid } }
+        return lo
+    }
+    // Events: x, the rectangle's y interval as indices [a, b), +1 entering, -1 leaving.
+    var events: [(x: Double, a: Int, b: Int, d: Int)] = []
+    events.reserveCapacity(rs.count * 2)
+    for rect in rs {
+        let a = index(rect.y), b = index(rect.y + rect.height)
+        guard b > a else { continue }
+        events.append((rect.x, a, b, 1)); events.append((rect.x + rect.width, a, b, -1))
+    }
+    events.sort { $0.x < $1.x || ($0.x == $1.x && $0.d > $1.d) }
+    var count = [Int](repeating: 0, count: 4 * intervals), covered = [Double](repeating: 0, count: 4 * intervals)
+    func update(_ node: Int, _ lo: Int, _ hi: Int, _ a: Int, _ b: Int, _ d: Int) {
+        if b <= lo || hi <= a { return }
+        if a <= lo && hi <= b {
+            count[node] += d
+        } else {
+            let mid = (lo + hi) / 2
+            update(2 * node, lo, mid, a, b, d)
+            update(2 * node + 1, mid, hi, a, b, d)
+        }
+        covered[node] = count[node] > 0 ? unique[hi] - unique[lo] : (hi - lo == 1 ? 0 : covered[2 * node] + covered[2 * node + 1])
+    }
+    var area = 0.0, previous = events[0].x
+    for ev in events {
+        area += covered[1] * (ev.x - previous)
+        previous = ev.x
+        update(1, 0, intervals, ev.a, ev.b, ev.d)
+    }
+    return area
 }

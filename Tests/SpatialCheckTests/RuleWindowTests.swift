@@ -638,3 +638,67 @@ import SpatialModel
         #expect(try Self.run(photo(height: 300)).map(\.entities) == [["c/o0"]])
     }
 }
+
+/// `win-opaque-area` on the 1280 × 720 pt window of `RuleWindowTests` (921,600 pt²), and the
+/// union area it measures.
+@Suite struct WinOpaqueAreaTests {
+    private static func run(_ elements: [String], events: [String] = [], platform: String = "visionOS") throws -> [ReportViolation] {
+        try RuleScenes.check("""
+            format: spatialscene/1
+            platform: \(platform)
+            duration: 1
+            entities:
+              - id: main
+                kind: window
+                placement: {distance: 2}
+                size: [1280, 720]
+                elements:
+            \(elements.map { "      - {" + $0 + "}" }.joined(separator: "\n"))
+            events:\(events.isEmpty ? " []" : "")
+            \(events.map { "  - {" + $0 + "}" }.joined(separator: "\n"))
+            """).filter { $0.rule == "win-opaque-area" }
+    }
+
+    @Test func unionAreaCountsOverlapsOnce() {
+        // Two 100 × 100 squares overlapping in a 50 × 50 corner: 20,000 − 2,500 = 17,500; a third
+        // inside the first adds nothing; disjoint ones add up; an empty or degenerate one is 0.
+        let a = RectPt(x: 0, y: 0, width: 100, height: 100), b = RectPt(x: 50, y: 50, width: 100, height: 100)
+        #expect(unionArea([a, b]) == 17_500)
+        #expect(unionArea([a, b, RectPt(x: 10, y: 10, width: 20, height: 20)]) == 17_500)
+        #expect(unionArea([a, RectPt(x: 200, y: 0, width: 10, height: 30)]) == 10_300)
+        #expect(unionArea([]) == 0 && unionArea([RectPt(x: 0, y: 0, width: 0, height: 10)]) == 0)
+        // A plus sign: 300 × 100 and 100 × 300 crossing in a 100 × 100 centre: 50,000.
+        #expect(unionArea([RectPt(x: 0, y: 100, width: 300, height: 100), RectPt(x: 100, y: 0, width: 100, height: 300)]) == 50_000)
+    }
+
+    @Test func opaqueFillsOverHalfTheWindow() throws {
+        // A 1280 × 400 panel (512,000 pt²) and an 800 × 400 panel from y = 300 overlapping it by
+        // 800 × 100: union 512,000 + 240,000 = 752,000 pt², 81.597 % of 921,600. The image, the
+        // translucent fill and the part of the footer outside the window do not count.
+        let v = try Self.run([
+            "id: top, role: text, frame: [0, 0, 1280, 400], label: Top, background: \"#1C1C1E\"",
+            "id: mid, role: text, frame: [0, 300, 800, 400], label: Mid, background: \"#2C2C2EF5\"",
+            "id: tint, role: text, frame: [800, 400, 480, 320], label: Tint, background: \"#1C1C1E80\"",
+            "id: photo, role: image, frame: [800, 400, 480, 320], background: \"#000000\"",
+        ])
+        #expect(v.count == 1 && v.first?.entities == ["main"] && v.first?.severity == .info && v.first?.unit == "%")
+        #expect(abs((v.first?.measured ?? 0) - 752_000.0 / 921_600 * 100) < 1e-9 && v.first?.threshold == 50)
+        #expect(v.first?.message.contains("(more than 50 %: main/top and main/mid)") == true)
+        // Only the top panel and a footer hanging 320 pt below the window (clipped to 1280 × 20):
+        // 512,000 + 25,600 = 537,600 / 921,600 = 58.33 %; a 1280 × 300 panel alone (41.7 %) is not reported.
+        let footer = try Self.run(["id: top, role: text, frame: [0, 0, 1280, 400], label: Top, background: \"#1C1C1E\"",
+                                   "id: foot, role: text, frame: [0, 700, 1280, 340], label: Foot, background: \"#1C1C1E\""])
+        #expect(abs((footer.first?.measured ?? 0) - 537_600.0 / 921_600 * 100) < 1e-9)
+        #expect(try Self.run(["id: top, role: text, frame: [0, 0, 1280, 300], label: Top, background: \"#1C1C1E\""]).isEmpty)
+        #expect(try Self.run(["id: top, role: text, frame: [0, 0, 1280, 400], label: Top, background: \"#1C1C1E\""], platform: "iOS").isEmpty)
+    }
+
+    @Test func theShareFollowsWhichFillsAreShown() throws {
+        // Two 640 × 720 halves, the right one shown from t = 0.5 s: 50 % (not above) until frame 44,
+        // 100 % from frame 45.
+        let v = try Self.run(["id: left, role: text, frame: [0, 0, 640, 720], label: L, background: \"#1C1C1E\"",
+                              "id: right, role: text, frame: [640, 0, 640, 720], label: R, background: \"#1C1C1E\", visible: false"],
+                             events: ["t: 0.5, action: show, entity: main/right"])
+        #expect(v.count == 1 && v.first?.measured == 100 && v.first?.spans == [45...89])
+    }
+}

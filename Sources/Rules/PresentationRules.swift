@@ -104,6 +104,19 @@ public enum TbNotVertical: RuleDescribing {
                 "A bar at least half of whose controls are tabs (role tab; for a toolbar element, the interactive elements inside its frame, half a point of rounding, among the first 64 of its container) is a tab bar, which is vertical in visionOS, and is not reported. Reported over the frames the toolbar is visible."])
 }
 
+public enum TbNoPulldown: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "tb-no-pulldown", name: "No pull-down menus in toolbars", category: .windows,
+        defaultSeverity: .warning, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("toolbars", "visionOS")],
+        summary: "A pull-down menu in a toolbar: a menu control among a toolbar's items, or a menu presented from a toolbar ornament.",
+        rationale: "A pull-down menu hides its actions until people open it, and clutters the bar; in visionOS the toolbar sits along the window's bottom edge, where the menu it opens can cover the window controls below the window.",
+        fixHint: "Give the toolbar's important actions buttons of their own and move the rest into the window's content (a menu there, or a More button away from the bottom edge); keep the toolbar free of pull-down menus.",
+        platforms: [.visionOS], unit: "count", worse: .higher,
+        notes: ["Toolbars: a toolbar element (the interactive elements inside its frame, half a point of rounding, among the first 64 of its container), and ornaments that hold a toolbar element or two or more controls and are not tab bars (at least half tabs), as tb-not-vertical reads them. Pull-down menus: interactive elements of role menu among their items, and windows with presentation: menu nested in a toolbar ornament that holds no menu element (the menu itself, when the scene shows what the toolbar opens). Measured 1, threshold 0. Reported over the frames the menu is visible."])
+}
+
 public enum PageControlNonInteractive: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "pagecontrol-noninteractive", name: "Page controls only indicate", category: .targets,
@@ -350,6 +363,46 @@ func presentationFactories() -> [RuleFactory] {
             return StaticRule(rule: r, items: items) { agg, names in
                 let what = names.first.map(ornaments.contains) == true ? "ornament" : "toolbar"
                 return "\(what) \(names.joinedNames) is vertical (\(fmt(agg.measured * agg.aux)) pt tall, \(fmt(agg.aux)) pt wide), like a visionOS tab bar; lay it out horizontally, or make it a tab bar if it switches between sections"
+            }
+        },
+        RuleFactory(ids: [TbNoPulldown.metadata.id]) { s in
+            guard let r = s.index(TbNoPulldown.metadata.id), s.scene.platform == .visionOS else { return nil }
+            let sc = s.scene, ents = sc.entities
+            let menus = ents.indices.filter { ents[$0].kind == .element && ents[$0].role == .menu && ents[$0].interactive }
+            let presented = ents.indices.filter { ents[$0].presentation == .menu }
+            guard !menus.isEmpty || !presented.isEmpty else { return nil }
+            // Per container: its toolbar elements' frames (the first 16) and, for an ornament, its
+            // controls (tabs and others) and whether it holds a toolbar element or a menu element.
+            var bars: [Int: [RectPt]] = [:], tabs: [Int: Int] = [:], controls: [Int: Int] = [:]
+            var withToolbar = Set<Int>(), withMenu = Set<Int>()
+            for e in ents.indices where ents[e].kind == .element {
+                guard let c = ents[e].container else { continue }
+                if ents[e].role == .toolbar {
+                    withToolbar.insert(c)
+                    if let f = ents[e].frame, bars[c, default: []].count < 16 { bars[c, default: []].append(f) }
+                }
+                guard ents[e].interactive else { continue }
+                if ents[e].role == .menu { withMenu.insert(c) }
+                if ents[e].role == .tab { tabs[c, default: 0] += 1 } else { controls[c, default: 0] += 1 }
+            }
+            func toolbarOrnament(_ w: Int) -> Bool {
+                guard isOrnament(sc, w) else { return false }
+                let t = tabs[w] ?? 0, n = controls[w] ?? 0
+                return withToolbar.contains(w) || (n >= 2 && !(t > 0 && t >= n))
+            }
+            var items: [StaticRule.Item] = []
+            for e in menus {
+                guard let c = ents[e].container else { continue }
+                let inBar = ents[e].frame.map { f in (bars[c] ?? []).contains { $0.contains(f, tolerance: 0.5) } } ?? false
+                if inBar || toolbarOrnament(c) { items.append(.init(entity: e, measured: 1, threshold: 0)) }
+            }
+            for e in presented {
+                guard let p = ents[e].parent, toolbarOrnament(p), !withMenu.contains(p) else { continue }
+                items.append(.init(entity: e, measured: 1, threshold: 0))
+            }
+            guard !items.isEmpty else { return nil }
+            return StaticRule(rule: r, items: items) { _, names in
+                "\(names.joinedNames) is a pull-down menu in a toolbar; at the window's bottom edge it can cover the window controls, and its actions are hard to discover: give the important ones buttons of their own and move the rest into the window's content"
             }
         },
         RuleFactory(ids: [PageControlNonInteractive.metadata.id]) { s in

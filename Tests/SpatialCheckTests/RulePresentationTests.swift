@@ -201,6 +201,38 @@ import Reporting
         #expect(v.map(\.entities) == [["form/strip"]] && v.first?.measured == 5 && v.first?.severity == .warning)
         #expect(v.first?.message.hasPrefix("ornament form/strip is vertical (300 pt tall, 60 pt wide)") == true)
     }
+    // MARK: tb-no-pulldown
+
+    @Test func pullDownMenusInToolbars() throws {
+        // A menu inside the toolbar element's frame is reported; one elsewhere in the window is not.
+        let v = try Self.run(Self.form("      []", elements: [
+            "id: bar, role: toolbar, frame: [200, 560, 320, 76]",
+            "id: edit, role: button, frame: [216, 568, 60, 60], label: Edit",
+            "id: more, role: menu, frame: [440, 568, 60, 60], label: More",
+            "id: sort, role: menu, frame: [20, 20, 120, 44], label: Sort",
+        ]), "tb-no-pulldown")
+        #expect(v.map(\.entities) == [["form/more"]] && v.first?.severity == .warning && v.first?.spans == [0...89])
+        // Ornaments: a strip of a button and a menu is a toolbar; a tab bar with a menu is not; a
+        // menu presented from a toolbar ornament that holds no menu element is reported itself.
+        func ornament(_ id: String, x: Double, _ elements: [String], children: String = "") -> String {
+            var lines = ["    - id: \(id)", "      kind: window", "      position: [\(x), -0.8, 0.02]", "      size: [300, 76]", "      elements:"]
+                + elements.map { "        - {" + $0 + "}" }
+            if !children.isEmpty { lines += ["      children:"] + children.split(separator: "\n").map { "    " + $0 } }
+            return lines.joined(separator: "\n")
+        }
+        let children = [
+            ornament("strip", x: -0.5, ["id: a, role: button, frame: [8, 8, 60, 60], label: A", "id: m, role: menu, frame: [80, 8, 60, 60], label: M"]),
+            ornament("tabs", x: 0, ["id: t1, role: tab, frame: [8, 8, 60, 60], label: T1, symbol: star", "id: t2, role: tab, frame: [80, 8, 60, 60], label: T2, symbol: star",
+                                    "id: m, role: menu, frame: [152, 8, 60, 60], label: M"]),
+            ornament("tools", x: 0.5, ["id: a, role: button, frame: [8, 8, 60, 60], label: A", "id: b, role: button, frame: [80, 8, 60, 60], label: B"],
+                     children: Self.presented("opened", "menu", size: (200, 240))),
+        ].joined(separator: "\n")
+        let o = try Self.run(Self.form(children), "tb-no-pulldown")
+        #expect(o.map(\.entities) == [["form/strip/m"], ["form/tools/opened"]])
+        let ios = Self.form(children).replacingOccurrences(of: "duration: 1", with: "platform: iOS\nduration: 1")
+        #expect(try Self.run(ios, "tb-no-pulldown").isEmpty)
+    }
+
     // MARK: pagecontrol-noninteractive
 
     @Test func interactivePageControls() throws {

@@ -24,7 +24,7 @@ public enum ModelDump {
             }
             if let u = e.asset?.usd { members.append(("usd", usdJSON(u))) }
             members += [
-                ("scaleMode", .optional(scaleModeName(e))),
+                ("scaleMode", .optional(scaleModeName(e, in: scene))),
                 ("orientation", orientation(e.restOrientation)),
                 ("worldBounds", bounds(e.restWorldBounds)),
                 ("triangles", .int(tris)),
@@ -110,7 +110,7 @@ public enum ModelDump {
             rows.append([
                 // A window a window presents shows how ("sheet"), in the role column.
                 String(repeating: "  ", count: depth) + t(e.id), e.kind.rawValue, e.role?.rawValue ?? e.presentation?.rawValue ?? "-",
-                e.interactive ? "yes" : "no", scaleModeName(e) ?? "-",
+                e.interactive ? "yes" : "no", scaleModeName(e, in: scene) ?? "-",
                 e.restOrientation.map { "\(fmt($0.x, 1)), \(fmt($0.y, 1)), \(fmt($0.z, 1))" } ?? "-",
                 boundsText, tris > 0 ? String(tris) : "-",
             ])
@@ -350,10 +350,23 @@ public enum ModelDump {
     }
 
     /// `dynamic` or `fixed` for content sized in points or metres by a scale (windows, volumes,
-    /// text, elements, models and their marked nodes); nil for groups and environments.
-    static func scaleModeName(_ e: Entity) -> String? {
+    /// text, elements, models and their marked nodes); nil for groups and environments. 3D content
+    /// (models, their nodes, text) takes the mode of the nearest window or volume above it when that
+    /// is a dynamic-scale volume, which scales everything in it (s30 trial F13: a model in such a
+    /// volume showed `fixed`).
+    static func scaleModeName(_ e: Entity, in scene: Scene) -> String? {
         switch e.kind {
         case .group, .environment: return nil
+        case .model, .node, .text:
+            var p = e.parent, steps = 0
+            let ents = scene.entities
+            while let q = p, ents.indices.contains(q), steps <= ents.count {
+                if ents[q].kind == .window || ents[q].kind == .volume {
+                    return ents[q].kind == .volume && ents[q].scaleMode == .dynamic ? ScaleMode.dynamic.rawValue : e.scaleMode.rawValue
+                }
+                p = ents[q].parent; steps += 1
+            }
+            return e.scaleMode.rawValue
         default: return e.scaleMode.rawValue
         }
     }

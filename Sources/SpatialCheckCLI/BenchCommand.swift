@@ -25,7 +25,7 @@ struct Bench: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames to simulate, 1 to 100000000 (the scene's duration is replaced).")
     var frames: Int = 10_000
     @Option(help: "text or json.") var format: SpatialCheck.BenchFormat = .text
-    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent, as validate; else every rule with its default parameters).")
+    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent, as validate; else, or with /dev/null, every rule with its default parameters).")
     var config: String?
     @Flag(name: .customLong("simulate-only"), help: "Measure the simulator alone, without the rules.") var simulateOnly = false
     @Option(name: .customLong("point-angle"), parsing: .unconditional,

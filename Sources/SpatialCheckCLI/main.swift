@@ -78,7 +78,7 @@ let rootAssetsHelp: ArgumentHelp = "Project root: assets, and every file they re
 
 /// `--config`, shared by validate, inspect and simulate (bench has its own help text).
 struct ConfigOptions: ParsableArguments {
-    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent); its units.pointAngle applies unless --point-angle is given.")
+    @Option(help: "Configuration file (default: .spatialcheck.yaml in the current directory or the nearest parent; /dev/null: none, every rule with its defaults); its units.pointAngle applies unless --point-angle is given.")
     var config: String?
 }
 

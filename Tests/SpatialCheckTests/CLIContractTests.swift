@@ -314,6 +314,10 @@ import Foundation
         #expect(unreadable.status == 2)
         #expect(unreadable.stderr.contains("missing.yaml: error: cannot read the configuration file"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.json"))
+        // `--config /dev/null`: no configuration (the broken one found here is not read), every
+        // rule with its defaults (s30 trial F13).
+        let none = try run(["validate", "player.scene.yaml", "--config", "/dev/null", "--format", "json"], cwd: dir)
+        #expect(none.status != 2 && none.stdout.contains("\"rulesChecked\""), "\(none.stderr)")
         // inspect and simulate read the same configuration, and stop the same way.
         #expect(try run(["inspect", "player.scene.yaml", "--output", "m.json"], cwd: dir).status == 2)
         #expect(try run(["simulate", "player.scene.yaml", "--output", "t.csv"], cwd: dir).status == 2)

@@ -120,10 +120,18 @@ extension Report {
                 ]))
             }
         }
-        // Results are built as they are written: every violation of every scene, then the fixed ones.
+        // Violations an `ignore` entry left out (kept by `validate --format sarif`): results with an
+        // external suppression giving the entry's reason, which code scanning shows as dismissed.
+        func suppressedResult(_ scene: SceneReport, _ s: SuppressedViolation) -> [(String, JSON)] {
+            result(scene, s.violation) + [("suppressions", .array([.object([("kind", .string("external")),
+                                                                         ("justification", .string(Escape.sarifText(s.reason)))])]))]
+        }
+        // Results are built as they are written: every violation of every scene, then the fixed
+        // ones, then the suppressed ones.
         let violationResults = scenes.lazy.flatMap { scene in scene.violations.lazy.map { JSONPart.members(result(scene, $0)) } }
         let fixedResults = fixedInBaseline.lazy.map { JSONPart.members(fixedResult($0)) }
-        let results = AnySequence([AnySequence(violationResults), AnySequence(fixedResults)].joined())
+        let suppressedResults = scenes.lazy.flatMap { scene in scene.suppressed.lazy.map { JSONPart.members(suppressedResult(scene, $0)) } }
+        let results = AnySequence([AnySequence(violationResults), AnySequence(fixedResults), AnySequence(suppressedResults)].joined())
         let driverRules: [JSON] = rules.map { r in
             .object([
                 ("id", .string(r.id)),
@@ -322,7 +330,8 @@ extension Report {
         // A scene refused for the work budget loaded: it is named as what it is.
         out += notCheckedParts(namingScenes: true).map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {
-            out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed.**"
+            let suppressed = counts.suppressed > 0 ? ", \(counts.suppressed) suppressed" : ""
+            out += "**Against the baseline: \(counts.new) new, \(counts.worsened) worsened, \(counts.known) known, \(counts.fixed) fixed\(suppressed).**"
             out += " Only new and worsened violations fail the check.\n\n"
             out += fixedList(head: "Fixed since the baseline:\n\n", item: { "- \(Escape.markdownCode($0)): \(Escape.markdownCode($1))\n" },
                              more: { "- \(Escape.markdown($0))\n" }, tail: "\n")
@@ -344,7 +353,10 @@ extension Report {
         var leftOutRows = 0, leftOutScenes = 0, leftOutViolations = 0
         out += "| scene | status | errors | warnings | info |\n| --- | --- | ---: | ---: | ---: |\n"
         for s in scenes {
-            let status = s.status == .error ? s.notCheckedStatus : (s.violations.isEmpty ? "clean" : "violations")
+            // A scene clean only because `ignore` entries left its violations out says so.
+            let ignored = s.ignoredCount
+            let clean = ignored > 0 ? "clean (\(groupedThousands(Int64(ignored))) ignored)" : "clean"
+            let status = s.status == .error ? s.notCheckedStatus : (s.violations.isEmpty ? clean : "violations")
             // A scene stopped in the middle of a frame counted only what it tracked: at least that.
             let atLeast = s.stopped?.partialFrame == true ? "at least " : ""
             let row = "| \(Escape.markdownCode(s.path)) | \(status) | \(atLeast)\(s.count(.error)) | \(atLeast)\(s.count(.warning)) | \(atLeast)\(s.count(.info)) |\n"
@@ -482,10 +494,11 @@ extension Report {
         return out
     }
 
-    /// With a baseline: counts of new, worsened, known (unchanged or improved) and fixed violations.
-    var baselineCounts: (new: Int, worsened: Int, known: Int, fixed: Int)? {
+    /// With a baseline: counts of new, worsened, known (unchanged or improved), fixed and suppressed
+    /// (still there, left out by an `ignore` entry) violations.
+    var baselineCounts: (new: Int, worsened: Int, known: Int, fixed: Int, suppressed: Int)? {
         guard let c = baselineStatusCounts else { return nil }
-        return (c[.new] ?? 0, c[.worsened] ?? 0, (c[.unchanged] ?? 0) + (c[.improved] ?? 0), c[.fixed] ?? 0)
+        return (c[.new] ?? 0, c[.worsened] ?? 0, (c[.unchanged] ?? 0) + (c[.improved] ?? 0), c[.fixed] ?? 0, c[.suppressed] ?? 0)
     }
 }
 
@@ -506,6 +519,8 @@ extension BaselineStatus {
         case .worsened, .improved: return "updated"
         case .unchanged: return "unchanged"
         case .fixed: return "absent"
+        // Never a result's state (a suppressed baseline violation is no result of its own).
+        case .suppressed: return "unchanged"
         }
     }
 }

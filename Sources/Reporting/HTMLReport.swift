@@ -161,7 +161,9 @@ extension Report {
             out += "<p class=\"baseline\">Against the baseline: <span class=\"badge badge-new\">\(c.new) new</span> "
             out += "<span class=\"badge badge-worsened\">\(c.worsened) worsened</span> "
             out += "<span class=\"badge badge-known\">\(c.known) known</span> "
-            out += "<span class=\"badge badge-fixed\">\(c.fixed) fixed</span> — only new and worsened findings fail the gate.</p>\n"
+            out += "<span class=\"badge badge-fixed\">\(c.fixed) fixed</span>"
+            if c.suppressed > 0 { out += " <span class=\"badge badge-known\">\(c.suppressed) suppressed</span>" }
+            out += " — only new and worsened findings fail the gate.</p>\n"
             out += fixedList(head: "<details class=\"fixed\"><summary>Fixed since the baseline</summary><ul>",
                              item: { "<li><code>\(Escape.html($0))</code>: \(Escape.html($1))</li>" },
                              more: { "<li>\(Escape.html($0))</li>" }, tail: "</ul></details>\n")
@@ -206,7 +208,11 @@ extension Report {
         for (n, s) in scenes.enumerated() {
             let status: String, rank: Int
             if s.status == .error { status = "<span class=\"status-broken\">\(s.notCheckedStatus)</span>"; rank = 0 }
-            else if s.violations.isEmpty && s.omittedCount == 0 { status = "<span class=\"status-clean\">✓ clean</span>"; rank = 4 }
+            else if s.violations.isEmpty && s.omittedCount == 0 {
+                // A scene clean only because `ignore` entries left its violations out says so.
+                let ignored = s.ignoredCount > 0 ? " (\(groupedThousands(Int64(s.ignoredCount))) ignored)" : ""
+                status = "<span class=\"status-clean\">✓ clean\(ignored)</span>"; rank = 4
+            }
             else if s.count(.error) > 0 { status = "<span class=\"sev-error\">errors</span>"; rank = 1 }
             else if s.count(.warning) > 0 { status = "<span class=\"sev-warning\">warnings</span>"; rank = 2 }
             else { status = "<span class=\"sev-info\">info only</span>"; rank = 3 }

@@ -20,6 +20,9 @@ public struct Report: Sendable {
     public var fixedInBaseline: [(scene: String, violation: ReportViolation)] = []
     /// Fixed violations counted but not listed (JSON `baseline.fixedNotListed`).
     public var fixedNotListed = 0
+    /// Violations of the baseline that still occur but an `ignore` entry left out of this run
+    /// (JSON `baseline.suppressed`, only when some are): not fixed.
+    public var suppressedInBaseline = 0
 
     /// Fixed violations the text, Markdown and HTML reports name, at most.
     public static let fixedShownLimit = 20
@@ -127,8 +130,9 @@ public struct Report: Sendable {
             for v in s.violations { if let b = v.baseline { counts[b, default: 0] += 1 } }
             for o in s.omitted { for v in o.violations { if let b = v.baseline { counts[b, default: 0] += 1 } } }
         }
-        guard !counts.isEmpty || !fixedInBaseline.isEmpty || fixedNotListed > 0 else { return nil }
+        guard !counts.isEmpty || !fixedInBaseline.isEmpty || fixedNotListed > 0 || suppressedInBaseline > 0 else { return nil }
         counts[.fixed] = fixedInBaseline.count + fixedNotListed
+        if suppressedInBaseline > 0 { counts[.suppressed] = suppressedInBaseline }
         return counts
     }
 
@@ -193,6 +197,12 @@ public struct SceneReport: Sendable {
     public var omitted: [OmittedViolations] = []
     /// What the configuration's `ignore` entries left out of this scene (not counted anywhere else).
     public var ignored: [IgnoredViolations] = []
+    /// The violations `ignore` entries left out, as SARIF writes them (results with a suppression):
+    /// kept by `validate --format sarif` only (at most `--max-violations` of each rule, within
+    /// SARIF's result limit); not written to JSON.
+    public var suppressed: [SuppressedViolation] = []
+    /// Violations the configuration's `ignore` entries left out of this scene.
+    public var ignoredCount: Int { ignored.reduce(0) { $0 + $1.count } }
     /// Set when the scene stopped early: it reached the most distinct violations one scene may
     /// track (`validate --max-tracked`), so only its first frames were checked.
     public var stopped: EarlyStop?
@@ -447,11 +457,19 @@ public struct OmittedViolations: Sendable, Equatable {
 public struct IgnoredViolations: Sendable, Equatable {
     public var rule: String
     public var entity: String
+    /// The entry's `scene` glob, when it has one.
+    public var scene: String?
     public var count: Int
     /// Where the entry is in the configuration file.
     public var location: SourceLocation?
-    public init(rule: String, entity: String, count: Int, location: SourceLocation? = nil) {
-        self.rule = rule; self.entity = entity; self.count = count; self.location = location
+    /// The fingerprints of the violations it left out (JSON `fingerprints`, when known): a baseline
+    /// violation one of them matches still occurs, so a comparison calls it `suppressed`, not
+    /// `fixed`. A report written before they were recorded has none.
+    public var fingerprints: [String] = []
+    public init(rule: String, entity: String, scene: String? = nil, count: Int, location: SourceLocation? = nil,
+                fingerprints: [String] = []) {
+        self.rule = rule; self.entity = entity; self.scene = scene; self.count = count; self.location = location
+        self.fingerprints = fingerprints
     }
 
     /// The line each report format prints (unescaped: each format escapes it for where it goes):
@@ -461,17 +479,28 @@ public struct IgnoredViolations: Sendable, Equatable {
         let n = ignored.reduce(0) { $0 + $1.count }
         guard n > 0 else { return nil }
         let named = ignored.prefix(5).map { i in
-            "\(i.rule) \(i.entity)\(i.location.map { " (line \($0.line))" } ?? "") \(groupedThousands(Int64(i.count)))"
+            "\(i.rule) \(i.entity)\(i.scene.map { " in \($0)" } ?? "")\(i.location.map { " (line \($0.line))" } ?? "") \(groupedThousands(Int64(i.count)))"
         }
         let rest = ignored.count > 5 ? " and \(ignored.count - 5) more entries" : ""
         return "\(groupedThousands(Int64(n))) violation\(n == 1 ? "" : "s") ignored by the configuration: " + named.joined(separator: ", ") + rest
     }
 
     var json: JSON {
-        var m: [(String, JSON)] = [("rule", .string(rule)), ("entity", .string(entity)), ("count", .int(count))]
+        var m: [(String, JSON)] = [("rule", .string(rule)), ("entity", .string(entity))]
+        if let scene { m.append(("scene", .string(scene))) }
+        m.append(("count", .int(count)))
         if let location { m.append(("location", .object([("line", .int(location.line)), ("column", .int(location.column))]))) }
+        if !fingerprints.isEmpty { m.append(("fingerprints", .array(fingerprints.map(JSON.string)))) }
         return .object(m)
     }
+}
+
+/// A violation an `ignore` entry left out, with the entry's reason: SARIF writes it as a result
+/// with `suppressions: [{kind: external, justification: reason}]`.
+public struct SuppressedViolation: Sendable {
+    public var violation: ReportViolation
+    public var reason: String
+    public init(violation: ReportViolation, reason: String) { self.violation = violation; self.reason = reason }
 }
 
 /// A violation left out of a scene's list by `--max-violations`, as far as a baseline compares it:
@@ -612,7 +641,9 @@ extension Report {
 
     private func baselineJSON() -> [(String, JSON)] {
         guard let c = baselineStatusCounts else { return [] }
-        let counts: [(String, JSON)] = BaselineStatus.allCases.map { ($0.rawValue, .int(c[$0] ?? 0)) }
+        // `suppressed` only when some are: a report without ignored baseline violations is as before.
+        let counts: [(String, JSON)] = BaselineStatus.allCases.filter { $0 != .suppressed || (c[$0] ?? 0) > 0 }
+            .map { ($0.rawValue, .int(c[$0] ?? 0)) }
         return [("baseline", .object(counts + [
             ("fixedViolations", .array(fixedInBaseline.map { f in
                 .object([("scene", .string(f.scene)), ("rule", .string(f.violation.rule)),
@@ -852,6 +883,7 @@ extension Report {
             func c(_ s: BaselineStatus) -> Int { counts[s] ?? 0 }
             summary += "; against the baseline: \(c(.new)) new, \(c(.worsened)) worsened, \(c(.unchanged)) unchanged, "
             summary += "\(c(.improved)) improved, \(c(.fixed)) fixed"
+            if c(.suppressed) > 0 { summary += ", \(c(.suppressed)) suppressed" }
             let n = partialComparisons.count
             if n > 0 { summary += " (partial for \(n) scene\(n == 1 ? "" : "s"): a run stopped at a limit, see the scene)" }
         }

@@ -143,7 +143,10 @@ extension Report {
             scene.ignored = ((s["ignored"] as? [Any]) ?? []).prefix(10_000).compactMap { x -> IgnoredViolations? in
                 guard let o = x as? [String: Any], let rule = o["rule"] as? String, let entity = o["entity"] as? String,
                       let n = number(o["count"]), n >= 1, n < 1e12 else { return nil }
-                return IgnoredViolations(rule: capped(rule), entity: capped(entity), count: Int(n), location: sourceLocation(o["location"]))
+                // The fingerprints a baseline comparison needs (16 hex digits each; at most 10 million).
+                let prints = ((o["fingerprints"] as? [Any]) ?? []).prefix(10_000_000).compactMap { ($0 as? String).map(capped) }
+                return IgnoredViolations(rule: capped(rule), entity: capped(entity), scene: (o["scene"] as? String).map(capped),
+                                         count: Int(n), location: sourceLocation(o["location"]), fingerprints: prints)
             }
             for (j, v) in ((s["violations"] as? [Any]) ?? []).enumerated() {
                 guard let v = v as? [String: Any], let rule = v["rule"] as? String,
@@ -393,8 +396,10 @@ private func diagnostic(_ any: Any, file: String) -> Diagnostic? {
 // MARK: - Baselines
 
 /// How a violation compares with a baseline report (matched by fingerprint: rule + scene + entities).
+/// `suppressed`: a baseline violation that still occurs but an `ignore` entry of the configuration
+/// left out of this run (never a current violation's status; not fixed).
 public enum BaselineStatus: String, Sendable, CaseIterable {
-    case new, worsened, unchanged, improved, fixed
+    case new, worsened, unchanged, improved, fixed, suppressed
 }
 
 public struct BaselineEntry: Sendable {
@@ -422,6 +427,7 @@ public struct BaselineComparison: Sendable {
         var entries: [BaselineEntry] = []
         for s in current.scenes {
             for (m, v) in zip(matcher.compare(s), s.violations) { entries.append(matcher.entry(m, current: v, scene: s.path)) }
+            matcher.suppress(s)
             for (matches, o) in zip(matcher.compareLeftOut(s), s.omitted) {
                 for (m, v) in zip(matches, o.violations) {
                     entries.append(matcher.entry(m, current: v.violation(rule: o.rule, severity: o.severity), scene: s.path))
@@ -536,6 +542,8 @@ public struct BaselineMatcher: Sendable {
     private var old: [String: (scene: Int, violation: Int)] = [:]
     /// Baseline fingerprints matched so far.
     private var seen = Set<String>()
+    /// Baseline fingerprints an ignored violation of a compared scene matched (`suppress`).
+    private var suppressedPrints = Set<String>()
     private let baseline: Report
     /// Baseline scene path → current scene path (`BaselineComparison.alignedScenePaths`).
     private let aligned: [(String, String)]
@@ -590,6 +598,17 @@ public struct BaselineMatcher: Sendable {
         }
     }
 
+    /// Records the violations `scene`'s `ignore` entries left out (their fingerprints, `IgnoredViolations`):
+    /// a baseline violation one of them matches still occurs, so `fixed` calls it suppressed.
+    public mutating func suppress(_ scene: SceneReport) {
+        for i in scene.ignored {
+            for fp in i.fingerprints {
+                guard let (s, j) = old[fp], let b = violation(s, j) else { continue }
+                suppressedPrints.insert(fp); suppressedPrints.insert(b.fingerprint)
+            }
+        }
+    }
+
     private mutating func match(_ v: ReportViolation, key: String?) -> Match {
         guard let key, let (i, j) = old[key], let b = violation(i, j) else { return Match(status: .new) }
         seen.insert(key); seen.insert(b.fingerprint)
@@ -613,7 +632,8 @@ public struct BaselineMatcher: Sendable {
     }
 
     /// The baseline's violations that no compared violation matched, in the scenes of the run that
-    /// were checked (`status == .checked`): fixed. With `perRule` > 0, at most that many of each
+    /// were checked (`status == .checked`): fixed, or suppressed when an ignored violation matched
+    /// it (`suppress`; every one is an entry, and none counts toward `perRule`). With `perRule` > 0, at most that many of each
     /// rule and baseline scene are listed, in the baseline's order, and the others only counted
     /// (`notListed`): a change that fixes a crowded scene would otherwise list, and hold in memory,
     /// every violation of its baseline.
@@ -633,12 +653,18 @@ public struct BaselineMatcher: Sendable {
                 notListed += 1
                 return false
             }
-            for v in s.violations where !seen.contains(v.fingerprint) && listing(v.rule) {
-                entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil, baseline: v))
+            for v in s.violations where !seen.contains(v.fingerprint) {
+                if suppressedPrints.contains(v.fingerprint) {
+                    entries.append(BaselineEntry(status: .suppressed, scene: s.path, current: nil, baseline: v))
+                } else if listing(v.rule) {
+                    entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil, baseline: v))
+                }
             }
             for o in s.omitted {
-                for v in o.violations where !seen.contains(v.fingerprint) && listing(o.rule) {
-                    entries.append(BaselineEntry(status: .fixed, scene: s.path, current: nil,
+                for v in o.violations where !seen.contains(v.fingerprint) {
+                    let status: BaselineStatus
+                    if suppressedPrints.contains(v.fingerprint) { status = .suppressed } else if listing(o.rule) { status = .fixed } else { continue }
+                    entries.append(BaselineEntry(status: status, scene: s.path, current: nil,
                                                  baseline: v.violation(rule: o.rule, severity: o.severity)))
                 }
             }
@@ -676,6 +702,15 @@ extension Report {
             e.baseline.map { (scene: e.scene, violation: $0) }
         }
         fixedNotListed = comparison.fixedNotListed
+        suppressedInBaseline = comparison.count(.suppressed)
+        // The violations kept for SARIF's suppressed results: `unchanged` when the baseline has them
+        // (suppressed there), else `new`, as SARIF states each result's place against the baseline.
+        let known = Set(comparison.entries.compactMap { $0.status == .suppressed ? $0.baseline?.fingerprint : nil })
+        for s in scenes.indices {
+            for i in scenes[s].suppressed.indices {
+                scenes[s].suppressed[i].violation.baseline = known.contains(scenes[s].suppressed[i].violation.fingerprint) ? .unchanged : .new
+            }
+        }
     }
 }
 

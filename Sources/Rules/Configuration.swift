@@ -29,15 +29,39 @@ public struct RuleSettings: Sendable, Equatable {
 }
 
 /// `ignore:` entry: suppress a rule for entities matching a glob (`*` within a path segment,
-/// `**` across segments), with the reason recorded.
+/// `**` across segments), with the reason recorded; with `scene`, only in the scenes whose path
+/// (relative to the project root, as in fingerprints and baselines) matches that glob.
 public struct IgnoreEntry: Sendable, Equatable {
     public var rule: String
     public var entity: String
     public var reason: String
+    /// Glob over scene paths relative to the project root (`globMatch`); nil: every scene.
+    public var scene: String?
     /// Where the entry is in its file (a warning names it when the entry silenced nothing).
     public var location: SourceLocation?
-    public init(rule: String, entity: String, reason: String, location: SourceLocation? = nil) {
-        self.rule = rule; self.entity = entity; self.reason = reason; self.location = location
+    public init(rule: String, entity: String, reason: String, scene: String? = nil, location: SourceLocation? = nil) {
+        self.rule = rule; self.entity = entity; self.reason = reason; self.scene = scene; self.location = location
+    }
+
+    /// True when the entry applies to the scene at `path` (relative to the project root): it has no
+    /// `scene` glob, or the glob matches the path.
+    public func applies(toScene path: String) -> Bool { scene.map { globMatch($0, path) } ?? true }
+
+    /// True when the entity glob matches at least one of a scene's entities: an entity path, or for
+    /// a glob starting with '/' a USD prim path (`prims`, nil for an entity not read from USD). The
+    /// globs `*` and `**` (what an entry without `entity` has) match any scene, even one without
+    /// entities. `validate` warns about an entry that silenced nothing only when this holds in a
+    /// checked scene (or its `scene` glob matched one): an entry meant for scenes another run checks
+    /// is not named.
+    public func matchesAnEntity(paths: [String], prims: [String?]) -> Bool {
+        if entity == "**" || entity == "*" { return true }
+        if isPrimGlob { return prims.contains { $0.map { globMatch(entity, $0) } ?? false } }
+        return paths.contains { globMatch(entity, $0) }
+    }
+
+    /// "{rule: target-center-spacing, entity: board/**, scene: apps/game/**}" (no `scene` when it has none).
+    public var described: String {
+        "{rule: \(rule), entity: \(entity)\(scene.map { ", scene: \($0)" } ?? "")}"
     }
 
     /// True when this entry silences `rule` for a violation on `entities` (every entity must match).
@@ -322,7 +346,7 @@ public struct RuleConfiguration: Sendable {
                 guard let seq = v.sequence else { err(v, "ignore must be a list"); continue }
                 for item in seq {
                     guard let m = item.mapping else { err(item, "each ignore entry must be a mapping {rule, entity, reason}"); continue }
-                    var rule: String?, entity: String?, reason: String?
+                    var rule: String?, entity: String?, reason: String?, scene: String?
                     for (ik, iv) in m {
                         switch ik.string ?? "" {
                         case "rule":
@@ -332,7 +356,20 @@ public struct RuleConfiguration: Sendable {
                             }
                         case "entity": entity = iv.string
                         case "reason": reason = iv.string
-                        default: unknownKey(ik, ["rule", "entity", "reason"], "an ignore entry")
+                        case "scene":
+                            // A glob over scene paths relative to the project root (as reports and
+                            // fingerprints write them): never absolute, never empty.
+                            guard case .scalar = iv, let glob = iv.string, !glob.trimmingCharacters(in: .whitespaces).isEmpty else {
+                                err(iv, "an ignore entry's scene must be a glob over scene paths (e.g. \"apps/game/**\"), found \(iv.string.map { "'\($0)'" } ?? "a collection")")
+                                continue
+                            }
+                            if glob.hasPrefix("/") {
+                                err(iv, "an ignore entry's scene is matched against scene paths relative to the project root, found the absolute path '\(glob)'",
+                                    "write the path as the reports show it (relative to the folder of .spatialcheck.yaml, or --root), e.g. \"apps/game/**\"")
+                                continue
+                            }
+                            scene = glob
+                        default: unknownKey(ik, ["rule", "entity", "reason", "scene"], "an ignore entry")
                         }
                     }
                     if rule == nil { err(item, "ignore entry needs 'rule'") }
@@ -340,7 +377,7 @@ public struct RuleConfiguration: Sendable {
                         err(item, "ignore entry needs a 'reason' explaining why it is safe to ignore")
                     }
                     if let rule, let reason, !reason.isEmpty {
-                        config.ignore.append(IgnoreEntry(rule: rule, entity: entity ?? "**", reason: reason, location: loc(item)))
+                        config.ignore.append(IgnoreEntry(rule: rule, entity: entity ?? "**", reason: reason, scene: scene, location: loc(item)))
                     }
                 }
             default:

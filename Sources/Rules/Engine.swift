@@ -249,8 +249,15 @@ public final class RuleEngine {
     /// violations its report keeps (a message is most of the per-violation cost, ~10,000
     /// instructions for a target pair); fingerprints, which the baseline gate needs for all, are
     /// always written. Call it once, like `finish()`.
+    ///
+    /// `ignored`, when given, is handed each violation an `ignore` entry left out, after the others,
+    /// in the same order, with the index of the entry: the first `limit` of each rule (all without
+    /// a limit) with their message, the rest with an empty one. `validate` keeps their
+    /// fingerprints (a baseline's violation one of them matches is suppressed, not fixed) and, for
+    /// SARIF, the violations themselves.
     @discardableResult
-    public func finish(deferringMessagesAbove limit: Int?, _ body: (Violation) -> Void) -> PendingMessages {
+    public func finish(deferringMessagesAbove limit: Int?, ignored: ((Int, Violation) -> Void)? = nil,
+                       _ body: (Violation) -> Void) -> PendingMessages {
         let dt = scene.frameRate > 0 ? 1 / scene.frameRate : 0
         let end = EndState(lastFrame: max(lastFrame, 0), lastTime: lastTime,
                            staticEnd: Self.endsStatic(scene, lastTime: lastTime, dt: dt), frameDuration: dt)
@@ -258,9 +265,12 @@ public final class RuleEngine {
         let keys = findings.keys, aggregates = findings.aggregates
         let entities = scene.entities
         let paths = entities.map(\.path)
+        // The `ignore` entries that apply to this scene (no `scene` glob, or one matching its path);
+        // the others take no part, so `ignoredCounts` keeps one slot per entry of the configuration.
         let ignores = configuration.ignore
+        let applying = ignores.indices.filter { ignores[$0].applies(toScene: scene.path) }
         // USD prim paths, for `ignore` globs that name prims ('/Root/…'); read only when one does.
-        let prims: [String?] = ignores.contains(where: \.isPrimGlob) ? entities.map { $0.usdPrim?.path } : []
+        let prims: [String?] = applying.contains(where: { ignores[$0].isPrimGlob }) ? entities.map { $0.usdPrim?.path } : []
         // Per violation: its aggregate and its entities in path order (equal paths keep index
         // order), -1 = none. Out-of-scene entity indices are left out, as their paths are.
         struct Item { var slot: Int; var e0: Int; var e1: Int }
@@ -271,26 +281,37 @@ public final class RuleEngine {
         let ruleRank = Self.ranks(of: rules.map(\.id))
         var pathRank: [Int] = []
         var perRule = Array(repeating: 0, count: rules.count)
+        // The violations left out by an entry (and its index), for `ignored`.
+        var ignoredItems: [(item: Item, entry: Int)] = []
+        var ignoredRanks: [Rank] = []
         for slot in keys.indices {
             let key = keys[slot]
             var x = key.a >= 0 && key.a < paths.count ? key.a : -1
             var y = key.b >= 0 && key.b < paths.count ? key.b : -1
             if x < 0 { x = y; y = -1 }
             if y >= 0, paths[y] < paths[x] { swap(&x, &y) }
-            if !ignores.isEmpty {
+            var entry: Int?
+            if !applying.isEmpty {
                 let sorted = x < 0 ? [] : y < 0 ? [paths[x]] : [paths[x], paths[y]]
                 let id = rules[key.rule].id
                 let sortedPrims: [String?] = prims.isEmpty || x < 0 ? [] : y < 0 ? [prims[x]] : [prims[x], prims[y]]
-                if let k = ignores.firstIndex(where: { $0.matches(rule: id, entities: sorted, prims: sortedPrims) }) {
+                if let k = applying.first(where: { ignores[$0].matches(rule: id, entities: sorted, prims: sortedPrims) }) {
                     ignoredCounts[k] += 1
-                    continue
+                    guard ignored != nil else { continue }
+                    entry = k
                 }
             }
             if x >= 0, pathRank.isEmpty { pathRank = Self.ranks(of: paths) }
+            let rank = Rank(severity: aggregates[slot].severity.rank, rule: ruleRank[key.rule],
+                            count: x < 0 ? 0 : y < 0 ? 1 : 2, e0: x >= 0 ? pathRank[x] : 0,
+                            e1: y >= 0 ? pathRank[y] : 0, variant: key.variant)
+            if let entry {
+                ignoredItems.append((Item(slot: slot, e0: x, e1: y), entry))
+                ignoredRanks.append(rank)
+                continue
+            }
             items.append(Item(slot: slot, e0: x, e1: y))
-            ranks.append(Rank(severity: aggregates[slot].severity.rank, rule: ruleRank[key.rule],
-                              count: x < 0 ? 0 : y < 0 ? 1 : 2, e0: x >= 0 ? pathRank[x] : 0,
-                              e1: y >= 0 ? pathRank[y] : 0, variant: key.variant))
+            ranks.append(rank)
             perRule[key.rule] += 1
         }
         let order = Self.order(of: ranks)
@@ -310,32 +331,46 @@ public final class RuleEngine {
             return h
         }
         var pendingIndices: [Int] = [], pendingSlots: [Int32] = []
-        for (n, k) in order.enumerated() {
-            let item = items[k]
+        func violation(_ item: Item, message: String) -> Violation {
             let key = keys[item.slot]
             let agg = aggregates[item.slot]
             let sorted = item.e0 < 0 ? [] : item.e1 < 0 ? [paths[item.e0]] : [paths[item.e0], paths[item.e1]]
-            let message: String
-            if deferred[key.rule] {
-                message = ""
-                pendingIndices.append(n)
-                pendingSlots.append(Int32(truncatingIfNeeded: item.slot))
-            } else {
-                message = writer.message(slot: item.slot)
-            }
             let borderline = (angleDerived[key.rule] || agg.angular) && agg.threshold.isFinite && agg.threshold != 0
                 && abs(agg.measured - agg.threshold) <= 0.15 * abs(agg.threshold)
             let loc = item.e0 >= 0 ? entities[item.e0].location : findings.locations[key]
             let names = subchecks[key.rule]
             let subcheck = key.variant > 0 && key.variant <= names.count ? names[key.variant - 1] : nil
-            body(Violation(
+            return Violation(
                 rule: ids[key.rule], severity: agg.severity, entities: sorted, spans: agg.mergedSpans(), frameCount: agg.frameCount,
                 firstTime: agg.firstTime.isFinite ? agg.firstTime : 0,
                 lastTime: agg.lastTime.isFinite ? agg.lastTime : 0,
                 measured: agg.measured, threshold: agg.threshold, unit: agg.unit ?? units[key.rule], worstFrame: agg.worstFrame,
                 message: message, help: help[key.rule],
                 fingerprint: violationFingerprint(prefix: prefixes[key.rule], sortedEntities: sorted, subcheck: subcheck),
-                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans))
+                location: loc, borderline: borderline, omittedSpans: agg.omittedSpans)
+        }
+        for (n, k) in order.enumerated() {
+            let item = items[k]
+            let rule = keys[item.slot].rule
+            let message: String
+            if deferred[rule] {
+                message = ""
+                pendingIndices.append(n)
+                pendingSlots.append(Int32(truncatingIfNeeded: item.slot))
+            } else {
+                message = writer.message(slot: item.slot)
+            }
+            body(violation(item, message: message))
+        }
+        if let ignored, !ignoredItems.isEmpty {
+            var written = Array(repeating: 0, count: rules.count)
+            for k in Self.order(of: ignoredRanks) {
+                let (item, entry) = ignoredItems[k]
+                let rule = keys[item.slot].rule
+                let message = written[rule] < (limit ?? Int.max) ? writer.message(slot: item.slot) : ""
+                written[rule] += 1
+                ignored(entry, violation(item, message: message))
+            }
         }
         return PendingMessages(writer: pendingIndices.isEmpty ? nil : writer, indices: pendingIndices, slots: pendingSlots)
     }

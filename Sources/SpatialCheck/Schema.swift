@@ -288,6 +288,7 @@ enum SchemaBuilder {
                 ("rule", enumeration(RuleCatalog.allRuleIDs + ["*"], "a rule id, or * for every rule")),
                 ("entity", string("glob over entity paths: * matches within one path segment (never '/'), ** across segments, ? one character; a violation with several entities (a pair) is ignored only when every one of them matches, a whole-scene violation only by *, ** or no entity; starting with '/': the USD prim path of an entity read from USD")),
                 ("reason", string("why it is safe to ignore (required)", pattern: "\\S")),
+                ("scene", string("glob over scene paths relative to the project root (as reports and fingerprints write them), with the same * ** ? as entity: the entry applies only to the scenes it matches; without it, to every scene", pattern: "^[^/]")),
             ], required: ["rule", "reason"]))),
         ])
         return document(title: "spatialcheck configuration (.spatialcheck.yaml)", root: root, definitions: [])
@@ -318,7 +319,7 @@ enum SchemaBuilder {
             ("unit", enumeration(units)),
             ("worstFrame", integer(minimum: 0)),
             ("borderline", boolean),
-            ("baseline", enumeration(BaselineStatus.allCases.filter { $0 != .fixed }.map(\.rawValue))),
+            ("baseline", enumeration(BaselineStatus.allCases.filter { $0 != .fixed && $0 != .suppressed }.map(\.rawValue))),
             ("baselineMeasured", number("only when baseline is worsened: the baseline violation's measured value, to compare with measured")),
             ("message", string()), ("help", string()),
             ("fingerprint", string(pattern: "^[0-9a-f]{16}$")),
@@ -363,7 +364,10 @@ enum SchemaBuilder {
                              ("message", string())], required: ["afterFrame", "frames", "message"])),
             ("warnings", array(ref("diagnostic"))),
             ("ignored", array(obj([("rule", string("a rule id, or *")), ("entity", string("the entry's entity glob")),
-                                   ("count", integer(minimum: 1)), ("location", location)], required: ["rule", "entity", "count"]),
+                                   ("scene", string("the entry's scene glob, when it has one")),
+                                   ("count", integer(minimum: 1)), ("location", location),
+                                   ("fingerprints", array(string(pattern: "^[0-9a-f]{16}$"), "the fingerprints of the violations it left out: a baseline violation one of them matches is suppressed, not fixed"))],
+                                  required: ["rule", "entity", "count"]),
                               "per ignore entry of the configuration that left out violations of this scene: how many")),
             ("rulesChecked", array(enumeration(RuleCatalog.allRuleIDs))),
             ("geometry", ref("geometry")),
@@ -402,7 +406,11 @@ enum SchemaBuilder {
                                  required: ["path", "frames", "points", "poses"]),
                              "only when something moves: at most 12 moving windows, volumes and models, those the findings name first")),
         ], description: "what the HTML report draws (validate --with-geometry only)")
-        var baselineCounts: [(String, JSON)] = BaselineStatus.allCases.map { ($0.rawValue, integer(minimum: 0)) }
+        var baselineCounts: [(String, JSON)] = BaselineStatus.allCases.map { status in
+            status == .suppressed
+                ? (status.rawValue, integer("baseline violations that still occur but an ignore entry of the configuration left out of this run (not fixed); only when some are", minimum: 1))
+                : (status.rawValue, integer(minimum: 0))
+        }
         baselineCounts.append(("fixedViolations", array(obj([("scene", string()), ("rule", enumeration(RuleCatalog.allRuleIDs)),
                                                              ("entities", array(string())),
                                                              ("fingerprint", string(pattern: "^[0-9a-f]{16}$"))]))))

@@ -136,6 +136,8 @@ extension SpatialCheck {
         let wantReplay = wantSnapshots && (options.replay ?? (options.format == .html || options.withGeometry))
         // Messages of the violations `--max-violations` may leave out are written after the limit.
         let messagesAbove = options.maxViolations > 0 ? options.maxViolations : nil
+        // SARIF writes the violations `ignore` entries left out as suppressed results.
+        let keepSuppressed = options.format == .sarif
         // Which violations `--max-violations` keeps depends on the scene alone (and, with a
         // baseline, on how each compares with it): leave the rest out as soon as a scene is
         // checked (and compared), so that a run holds at most that many per rule and scene instead
@@ -169,8 +171,8 @@ extension SpatialCheck {
             let (i, path, names) = toCheck[n]
             var checked = checkScene(path: path, names: names, load: sceneLoad, isolation: isolation, configuration: config,
                                      snapshot: wantSnapshots, budget: budget, replay: wantReplay,
-                                     deferringMessagesAbove: messagesAbove)
-            results.addIgnored(checked.ignored)
+                                     deferringMessagesAbove: messagesAbove, keepSuppressed: keepSuppressed)
+            results.addIgnored(checked.ignored, applicable: checked.ignoreApplicable)
             if let steps {
                 // `store` may be handed an earlier-checked later scene: its own slot.
                 steps.checked(n, checked) { m, checked in
@@ -239,10 +241,14 @@ extension SpatialCheck {
             }
         }
         limitViolations(&report, keeping: keep)
-        if options.format == .sarif { limitFixed(&report, total: sarifResultLimit) }
+        if options.format == .sarif {
+            limitFixed(&report, total: sarifResultLimit)
+            limitSuppressed(&report, total: sarifResultLimit)
+        }
         return Validation(report: report, snapshots: snapshots, configuration: configuration, baseline: comparison,
                           exitCode: exit, diagnostics: configuration.warnings + configNotes + baselineWarnings
                             + unusedIgnores(configuration, counts: options.shard == nil ? results.ignoredTotals() : nil,
+                                            applicable: results.ignoreApplicable(),
                                             scenes: report.scenes.filter { $0.status == .checked }.count))
     }
 
@@ -320,15 +326,21 @@ extension SpatialCheck {
     }
 
     /// A warning for each `ignore` entry that silenced no violation in the scenes checked: a rule id
-    /// or entity path that does not match (a typo, a renamed entity), or a problem since fixed (the
+    /// or entity path that does not match (a renamed entity), or a problem since fixed (the
     /// session-18 trial: an entry `bord/**` matched nothing and nothing said so). Not with
-    /// `--shard` (the entry may match in another shard), nor when no scene was checked.
-    static func unusedIgnores(_ configuration: RuleConfiguration, counts: [Int]?, scenes: Int) -> [Diagnostic] {
+    /// `--shard` (the entry may match in another shard), nor when no scene was checked, nor for an
+    /// entry that could not have applied to a scene of the run (`applicable`, per entry: its `scene`
+    /// glob matched a checked scene, or it has none and its entity glob matched an entity there;
+    /// `IgnoreEntry.matchesAnEntity`), so a run of one app's folder does not name the entries meant
+    /// for the others (s30 F6). An empty `applicable` counts every entry as applicable.
+    static func unusedIgnores(_ configuration: RuleConfiguration, counts: [Int]?, applicable: [Bool] = [],
+                              scenes: Int) -> [Diagnostic] {
         guard let counts, scenes > 0 else { return [] }
-        return zip(configuration.ignore, counts).compactMap { entry, n in
-            guard n == 0 else { return nil }
+        return zip(configuration.ignore, counts).enumerated().compactMap { k, item in
+            let (entry, n) = item
+            guard n == 0, k >= applicable.count || applicable[k] else { return nil }
             return Diagnostic(.warning, file: configuration.path ?? RuleConfiguration.fileName, location: entry.location,
-                              message: "the ignore entry {rule: \(entry.rule), entity: \(entry.entity)} silenced no violation in the \(scenes) scene\(scenes == 1 ? "" : "s") checked",
+                              message: "the ignore entry \(entry.described) silenced no violation in the \(scenes) scene\(scenes == 1 ? "" : "s") checked",
                               hint: "check the rule id and the entity path (`spatialcheck validate SCENE --format json` lists each violation's rule and entities), or remove the entry if the problem is fixed")
         }
     }
@@ -377,6 +389,9 @@ extension SpatialCheck {
         var messages: PendingMessages?
         /// Per `ignore` entry of the configuration, the violations it silenced (empty: not checked).
         var ignored: [Int] = []
+        /// Per `ignore` entry, whether it could have applied to the scene (`unusedIgnores`; empty:
+        /// not checked).
+        var ignoreApplicable: [Bool] = []
     }
 
     /// `checkScene`, leaving the message empty for the violations of every rule with more than
@@ -384,7 +399,7 @@ extension SpatialCheck {
     /// report is the same.
     static func checkScene(path: String, names: ScenePaths?, load: LoadOptions, isolation: AssetImportIsolation?,
                            configuration: RuleConfiguration, snapshot: Bool, budget: WorkBudget, replay: Bool,
-                           deferringMessagesAbove limit: Int?) -> CheckedScene {
+                           deferringMessagesAbove limit: Int?, keepSuppressed: Bool = false) -> CheckedScene {
         let names = names ?? ScenePaths(report: path, legacy: path, file: path)
         var scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
@@ -419,8 +434,32 @@ extension SpatialCheck {
         // One violation at a time into the report's form: no second array of them all.
         var violations: [ReportViolation] = []
         violations.reserveCapacity(engine.aggregateCount)
-        let pending = engine.finish(deferringMessagesAbove: limit) { violations.append(ReportViolation($0)) }
+        // What the `ignore` entries left out: every fingerprint (a baseline compares them), and
+        // for SARIF the first `limit` violations of each rule (those the engine wrote a message for).
+        let ignores = configuration.ignore
+        var ignoredPrints = Array(repeating: [String](), count: ignores.count)
+        var suppressed: [SuppressedViolation] = []
+        var suppressedPerRule: [String: Int] = [:]
+        let pending = engine.finish(deferringMessagesAbove: limit, ignored: ignores.isEmpty ? nil : { k, v in
+            guard k < ignoredPrints.count else { return }
+            ignoredPrints[k].append(v.fingerprint)
+            guard keepSuppressed else { return }
+            let n = suppressedPerRule[v.rule, default: 0]
+            suppressedPerRule[v.rule] = n + 1
+            if n < (limit ?? Int.max) { suppressed.append(SuppressedViolation(violation: ReportViolation(v), reason: ignores[k].reason)) }
+        }) { violations.append(ReportViolation($0)) }
         ReportViolation.attachUSDPrims(&violations, scene: scene)
+        if !suppressed.isEmpty {
+            var shown = suppressed.map(\.violation)
+            ReportViolation.attachUSDPrims(&shown, scene: scene)
+            for i in suppressed.indices where i < shown.count { suppressed[i].violation = shown[i] }
+        }
+        // Whether each entry could have applied here (`unusedIgnores`).
+        let entityPaths = ignores.isEmpty ? [] : scene.entities.map(\.path)
+        let primPaths: [String?] = ignores.contains(where: \.isPrimGlob) ? scene.entities.map { $0.usdPrim?.path } : []
+        let applicable = ignores.map { e in
+            e.applies(toScene: names.report) && (e.scene != nil || e.matchesAnEntity(paths: entityPaths, prims: primPaths))
+        }
         let messages = pending.indices.isEmpty ? nil : pending
         if names.legacy != names.report {
             for i in violations.indices {
@@ -436,17 +475,23 @@ extension SpatialCheck {
         report.stopped = stopped
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize
-        report.ignored = zip(configuration.ignore, engine.ignoredCounts).compactMap { entry, count in
-            count > 0 ? IgnoredViolations(rule: entry.rule, entity: entry.entity, count: count, location: entry.location) : nil
+        report.ignored = zip(configuration.ignore, engine.ignoredCounts).enumerated().compactMap { k, item in
+            let (entry, count) = item
+            return count > 0 ? IgnoredViolations(rule: entry.rule, entity: entry.entity, scene: entry.scene, count: count,
+                                                 location: entry.location, fingerprints: ignoredPrints[k]) : nil
         }
-        guard snapshot else { return CheckedScene(report: report, snapshot: nil, messages: messages, ignored: engine.ignoredCounts) }
+        report.suppressed = suppressed
+        guard snapshot else {
+            return CheckedScene(report: report, snapshot: nil, messages: messages, ignored: engine.ignoredCounts, ignoreApplicable: applicable)
+        }
         let plan = snapshotPlan(scene: scene, violations: violations)
         // One more run of the simulation captures both the pictures' geometry and the replay.
         let snap = captureSnapshot(scene: scene, options: SimulationOptions(), frames: plan.frames,
                                    marked: plan.marked, worst: plan.worst, series: plan.series, replayOf: replay ? violations : nil,
                                    through: stopped?.afterFrame)
         // Kept as a saved report would give it back, so the page is the same either way.
-        return CheckedScene(report: report, snapshot: snap.quantized(), messages: messages, ignored: engine.ignoredCounts)
+        return CheckedScene(report: report, snapshot: snap.quantized(), messages: messages, ignored: engine.ignoredCounts,
+                            ignoreApplicable: applicable)
     }
 
     /// What no tool checked, from the rule catalog: its rules not implemented and its
@@ -567,6 +612,15 @@ final class SceneResults: @unchecked Sendable {
         ignored = ignored.map { zip($0, counts).map { $0 + $1 } } ?? counts
     }
     func ignoredTotals() -> [Int]? { lock.lock(); defer { lock.unlock() }; return ignored }
+    /// Per `ignore` entry, whether it could have applied to a scene checked so far (`unusedIgnores`).
+    private var applicable: [Bool] = []
+    func addIgnored(_ counts: [Int], applicable scene: [Bool]) {
+        addIgnored(counts)
+        guard !scene.isEmpty else { return }
+        lock.lock(); defer { lock.unlock() }
+        applicable = applicable.isEmpty ? scene : zip(applicable, scene).map { $0 || $1 }
+    }
+    func ignoreApplicable() -> [Bool] { lock.lock(); defer { lock.unlock() }; return applicable }
     func all() -> [(report: SceneReport, snapshot: SceneSnapshot?)] {
         lock.lock(); defer { lock.unlock() }
         return slots.compactMap { $0 }
@@ -621,6 +675,8 @@ final class BaselineSteps: @unchecked Sendable {
             let m = next
             next += 1
             let found = matcher.compare(checked.report)
+            // The baseline violations its `ignore` entries left out are suppressed, not fixed.
+            matcher.suppress(checked.report)
             var gating = Set<String>()
             for (i, e) in zip(checked.report.violations.indices, found) {
                 checked.report.violations[i].baseline = e.status

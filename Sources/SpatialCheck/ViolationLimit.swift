@@ -35,6 +35,19 @@ extension SpatialCheck {
         report.fixedInBaseline.removeLast(report.fixedInBaseline.count - room)
     }
 
+    /// SARIF's result limit counts the suppressed results too (the violations `ignore` entries left
+    /// out, `SceneReport.suppressed`): after the report's violations and the fixed ones, as many as
+    /// `total` leaves room for, in report order; the rest are not written (each scene's `ignored`
+    /// line still counts them all).
+    public static func limitSuppressed(_ report: inout Report, total: Int) {
+        var room = max(0, total - report.scenes.reduce(0) { $0 + $1.violations.count } - report.fixedInBaseline.count)
+        for s in report.scenes.indices {
+            let n = report.scenes[s].suppressed.count
+            if n > room { report.scenes[s].suppressed.removeLast(n - room) }
+            room -= report.scenes[s].suppressed.count
+        }
+    }
+
     /// Which violations `limitViolations(_:perRule:total:)` keeps: `[scene][violation]`, true to keep.
     /// `validate` writes the deferred messages of these before it applies the limit.
     public static func violationsKept(in report: Report, perRule: Int, total: Int? = nil) -> [[Bool]] {

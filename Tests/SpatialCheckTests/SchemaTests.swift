@@ -75,6 +75,22 @@ import Foundation
         #expect(results.values.allSatisfy { $0 == "ok" }, "\(results)")
     }
 
+    /// A report whose ignore entries (one scoped to a scene) left out baseline violations: its
+    /// `ignored[].scene`, `ignored[].fingerprints` and `baseline.suppressed` are in the schema.
+    @Test(.enabled(if: available)) func aReportWithSuppressedBaselineViolationsValidates() throws {
+        let dir = try IgnoreEntrySceneTests.twoApps(config: "")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try CLIHarness.run(["validate", "a", "b", "--format", "json", "--output", "base.json", "--fail-on", "never"], cwd: dir)
+        try "ignore:\n  - {rule: target-center-spacing, entity: \"controls/*\", scene: \"a/**\", reason: reviewed}\n"
+            .write(toFile: dir + "/.spatialcheck.yaml", atomically: true, encoding: .utf8)
+        let r = try CLIHarness.run(["validate", "a", "b", "--baseline", "base.json", "--format", "json", "--output", "gated.json"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let gated = try String(contentsOfFile: dir + "/gated.json", encoding: .utf8)
+        #expect(gated.contains("\"suppressed\": 2,") && gated.contains("\"scene\": \"a/**\","))
+        #expect(try validate("report", [dir + "/gated.json"])[dir + "/gated.json"] == "ok")
+        #expect(try validate("config", [dir + "/.spatialcheck.yaml"])[dir + "/.spatialcheck.yaml"] == "ok")
+    }
+
     @Test(.enabled(if: available)) func theConfigurationsValidate() throws {
         let dir = try CLIHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -88,6 +104,7 @@ import Foundation
               type-min-size: warning
             ignore:
               - {rule: depth-min-reading-distance, entity: "hud/*", reason: "brief notification"}
+              - {rule: target-center-spacing, entity: "board/**", scene: "apps/game/**", reason: "tabletop game"}
             """.write(toFile: good, atomically: true, encoding: .utf8)
         // The tool accepts it too.
         let check = try CLIHarness.run(["validate", TestPaths.repo("Scenes/media-player-spaced.scene.yaml"), "--config", good])

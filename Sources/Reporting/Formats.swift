@@ -53,7 +53,7 @@ extension Report {
             r += [
                 ("level", .string(level(v.severity))),
                 ("message", .object([("text", .string(Escape.sarifText(v.message)))])),
-                ("locations", .array([location(scene.path, v.location)])),
+                ("locations", .array([location(scene.repositoryPath ?? scene.path, v.location)])),
                 ("partialFingerprints", .object([("spatialcheck/v1", .string(Escape.text(v.fingerprint)))])),
             ]
             if let b = v.baseline { r.append(("baselineState", .string(b.sarifBaselineState))) }

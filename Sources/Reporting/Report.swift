@@ -189,6 +189,9 @@ public struct SceneReport: Sendable {
     /// Where the file is on this machine (absolute), for formats that link to it (`xcode`,
     /// `github`); not written to JSON, whose `path` is relative to the project root.
     public var filePath: String?
+    /// The path relative to the enclosing git work tree when that is not the project root (SARIF's
+    /// artifact location, which code scanning resolves against the checkout); not written.
+    public var repositoryPath: String?
     /// The path as earlier versions wrote it (relative to the working directory), used to match
     /// an older baseline's scene; not written.
     public var legacyPath: String?

@@ -91,6 +91,9 @@ extension SpatialCheck {
             let p = merged.scenes[i].path
             merged.scenes[i].filePath = p.hasPrefix("/") ? p : (root == "/" ? "/" : root + "/") + p
         }
+        for i in merged.scenes.indices where merged.scenes[i].repositoryPath == nil && !merged.scenes[i].path.hasPrefix("/") {
+            merged.scenes[i].repositoryPath = merged.scenes[i].filePath.flatMap { SpatialCheck.repositoryPath($0, projectRoot: root) }
+        }
         merged.generatedAt = options.timestamp.map(Report.timestamp)
         merged.notChecked = catalogNotChecked
         var gating: Set<String>?

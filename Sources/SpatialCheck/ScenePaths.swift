@@ -13,6 +13,9 @@ public struct ScenePaths: Sendable, Equatable {
     public var legacy: String
     /// Absolute, for formats that point editors at the file (`xcode`).
     public var file: String
+    /// Relative to the enclosing git work tree when that is not the project root (an app folder
+    /// with its own `.spatialcheck.yaml` in a monorepo), else nil: SARIF's artifact path.
+    public var repository: String? = nil
 }
 
 extension SpatialCheck {
@@ -22,7 +25,15 @@ extension SpatialCheck {
     public static func scenePaths(_ path: String, root: String?, cwd: String = FileManager.default.currentDirectoryPath) -> ScenePaths {
         let absolute = "/" + normalizedPath(path.hasPrefix("/") ? path : cwd + "/" + path, relativeTo: "/")
         let projectRoot = ProjectRoot.find(for: absolute, explicit: root.map { $0.hasPrefix("/") ? $0 : cwd + "/" + $0 }, fallback: cwd)
-        return ScenePaths(report: rootRelative(absolute, root: projectRoot), legacy: normalizedPath(path, relativeTo: cwd), file: absolute)
+        return ScenePaths(report: rootRelative(absolute, root: projectRoot), legacy: normalizedPath(path, relativeTo: cwd), file: absolute,
+                          repository: repositoryPath(absolute, projectRoot: projectRoot))
+    }
+
+    /// `absolute` relative to the git work tree that holds it, when that work tree is not
+    /// `projectRoot` (compared by real path); nil otherwise.
+    static func repositoryPath(_ absolute: String, projectRoot: String) -> String? {
+        guard let git = ProjectRoot.gitWorkTree(containing: absolute), git != ProjectRoot.canonical(projectRoot) else { return nil }
+        return rootRelative(absolute, root: git)
     }
 
     /// `absolute` relative to `root`: its folder is compared by real path (so a symbolic link to the

@@ -404,7 +404,7 @@ extension SpatialCheck {
         var scene: Scene
         do { scene = try loadScene(path: path, options: load, isolation: isolation) } catch {
             var failed = SceneReport(path: names.report, status: .error, errors: error.diagnostics)
-            failed.legacyPath = names.legacy; failed.filePath = names.file
+            failed.legacyPath = names.legacy; failed.filePath = names.file; failed.repositoryPath = names.repository
             return CheckedScene(report: failed, snapshot: nil, messages: nil)
         }
         scene.path = names.report
@@ -472,6 +472,7 @@ extension SpatialCheck {
             violations: violations, warnings: scene.warnings, rulesChecked: engine.rules.map(\.id))
         report.legacyPath = names.legacy
         report.filePath = names.file
+        report.repositoryPath = names.repository
         report.stopped = stopped
         report.pointAngle = configuration.pointAngle ?? scene.units.pointAngle
         report.fixedPointSize = scene.units.fixedPointSize

@@ -55,6 +55,21 @@ public enum ProjectRoot {
         return gitRoot
     }
 
+    /// The git work tree holding `path` (the nearest folder at or above it, real path, with a
+    /// `.git`), or nil. SARIF names scenes relative to it (code scanning resolves paths against
+    /// the checkout) when it differs from the project root (s30 trial F5).
+    public static func gitWorkTree(containing path: String) -> String? {
+        var current = (canonical(absolute(path)) as NSString).deletingLastPathComponent
+        let fm = FileManager.default
+        for _ in 0..<256 {
+            if fm.fileExists(atPath: (current as NSString).appendingPathComponent(".git")) { return current }
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { return nil }
+            current = parent
+        }
+        return nil
+    }
+
     /// Why `root` is a file's project root, for messages: "given with --root" when `explicit`,
     /// else "it holds .spatialcheck.yaml", "the git work tree" or "the scene's own folder: no
     /// .spatialcheck.yaml or .git at or above it" (ci.md, security.md §3.1).

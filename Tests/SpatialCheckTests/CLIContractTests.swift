@@ -29,6 +29,38 @@ import Foundation
         ((report["scenes"] as? [[String: Any]]) ?? []).flatMap { ($0["violations"] as? [[String: Any]]) ?? [] }
     }
 
+    // MARK: Paths in a monorepo
+
+    /// An app folder with its own `.spatialcheck.yaml` inside a git checkout (s30 trial F5): JSON
+    /// names the scene from the app's folder (its project root: fingerprints, baselines), SARIF
+    /// from the checkout, which code scanning resolves it against; `report` on the JSON does too.
+    @Test func sarifNamesScenesFromTheCheckout() throws {
+        let dir = try playerDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let app = dir + "/apps/player"
+        try FileManager.default.createDirectory(atPath: dir + "/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: app + "/scenes", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: dir + "/player.scene.yaml", toPath: app + "/scenes/player.scene.yaml")
+        try "failOn: error\n".write(toFile: app + "/.spatialcheck.yaml", atomically: true, encoding: .utf8)
+        func uris(_ sarif: String) throws -> Set<String> {
+            let results = ((try object(sarif)["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+            return Set(results.compactMap { r in
+                ((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]).flatMap { ($0["artifactLocation"] as? [String: Any])?["uri"] as? String }
+            })
+        }
+        let scene = "apps/player/scenes/player.scene.yaml"
+        #expect(try uris(try run(["validate", scene, "--format", "sarif", "--fail-on", "never"], cwd: dir).stdout) == [scene])
+        let json = try run(["validate", scene, "--format", "json", "--fail-on", "never", "--output", "r.json"], cwd: dir)
+        #expect(json.status == 0)
+        let paths = ((try object(try String(contentsOfFile: dir + "/r.json", encoding: .utf8))["scenes"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(paths == ["scenes/player.scene.yaml"])
+        // From the app's folder (its root found from there), `report` rebuilds the checkout path.
+        #expect(try uris(try run(["report", dir + "/r.json", "--format", "sarif", "--fail-on", "never"], cwd: app).stdout) == [scene])
+        // Where the project root is the checkout, SARIF and JSON agree, as before.
+        try FileManager.default.removeItem(atPath: app + "/.spatialcheck.yaml")
+        #expect(try uris(try run(["validate", scene, "--format", "sarif", "--fail-on", "never"], cwd: dir).stdout) == [scene])
+    }
+
     // MARK: Baselines (bug 1)
 
     /// A baseline edited by hand: a real change at the stored precision is worsened or improved; a

@@ -78,15 +78,6 @@ private func visibleLength(_ s: String) -> Int { s.trimmingCharacters(in: .white
 /// Whether a text states something (not nil, not only white space).
 private func stated(_ s: String?) -> Bool { s.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false }
 
-/// The view an element belongs to: its container, up through ornaments to the window or volume
-/// they belong to (a presented window is a view of its own).
-private func viewOf(_ scene: Scene, _ e: Int) -> Int? {
-    let ents = scene.entities
-    var w = ents[e].container, steps = 0
-    while let q = w, isOrnament(scene, q), steps <= ents.count { w = ents[q].parent; steps += 1 }
-    return w
-}
-
 func controlContentFactories() -> [RuleFactory] {
     [
         RuleFactory(ids: [TargetIconHelpText.metadata.id]) { s in
@@ -150,7 +141,9 @@ func controlContentFactories() -> [RuleFactory] {
             let sc = s.scene, ents = sc.entities
             var byView: [Int: [Int]] = [:]
             for e in ents.indices where ents[e].kind == .element && ents[e].buttonStyle?.isProminent == true {
-                if let v = viewOf(sc, e) { byView[v, default: []].append(e) }
+                // Its view: the window or volume it belongs to, through ornaments (a presented window is a
+                // view of its own).
+                if let v = presenter(sc, e) { byView[v, default: []].append(e) }
             }
             // Views that hold more prominent buttons than allowed.
             let views = byView.keys.filter { Double(byView[$0]?.count ?? 0) > maxProminent }.sorted()

@@ -134,7 +134,7 @@ public enum PageControlNonInteractive: RuleDescribing {
 
 /// The window or volume that presents `e` (a window with `presentation`, or a sheet or alert
 /// element's container): its parent, up through ornaments to the window they belong to.
-private func presenter(_ scene: Scene, _ e: Int) -> Int? {
+func presenter(_ scene: Scene, _ e: Int) -> Int? {
     let ents = scene.entities
     var w = ents[e].kind == .element ? ents[e].container : ents[e].parent
     var steps = 0

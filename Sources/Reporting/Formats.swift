@@ -204,7 +204,8 @@ func sarifURI(_ path: String) -> String {
 
 extension Report {
     /// JUnit XML: one test suite per scene, one test case per checked rule. Violations at or
-    /// above `failOn` make the case fail; lower ones are listed in its system-out. A scene that
+    /// above `failOn` make the case fail (with a baseline, only new and worsened ones, as the exit
+    /// code); the others are listed in its system-out. A scene that
     /// could not be loaded is one case with an error. Every string from input goes through
     /// `Escape.xml` (line by line where the element holds several lines).
     public func junit() -> String {
@@ -223,12 +224,16 @@ extension Report {
                 cases += "      <error message=\"\(Escape.xml(scene.errors.first?.message ?? "could not be loaded"))\" type=\"load\">\(text)</error>\n"
                 cases += "    </testcase>\n"
             } else {
-                let byRule = Dictionary(grouping: scene.violations, by: \.rule)
+                let byRule = Dictionary(grouping: scene.violationsNewFirst, by: \.rule)
                 let ruleIDs = (scene.rulesChecked + byRule.keys).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.sorted()
                 for id in ruleIDs {
                     tests += 1
                     let vs = byRule[id] ?? []
-                    let failing = vs.filter { v in failOn.map { v.severity.rank <= $0.rank } ?? false }
+                    // With a baseline, only new and worsened violations fail (as the exit code):
+                    // known ones are listed in the passing case's system-out with their status.
+                    let failing = vs.filter { v in
+                        failOn.map { v.severity.rank <= $0.rank } ?? false && (v.baseline.map { $0 == .new || $0 == .worsened } ?? true)
+                    }
                     cases += "    <testcase classname=\"\(path)\" name=\"\(Escape.xml(id))\""
                     if vs.isEmpty { cases += "/>\n"; continue }
                     cases += ">\n"
@@ -236,9 +241,10 @@ extension Report {
                     // becomes a visible `\n`), then joined.
                     let details = vs.map { v in
                         let shown = fmtMeasure(v.measured, v.threshold)
+                        let status = v.baseline.map { "; " + ($0 == .new || $0 == .worsened ? v.baselineNote(unit: v.unit) : "known: \($0.rawValue) since the baseline") } ?? ""
                         return Escape.xml("\(v.severity.rawValue): \(v.entityList): \(v.message) " +
                             "(measured \(shown.measured) \(v.unit), threshold \(shown.threshold) \(v.unit); " +
-                            "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0))")
+                            "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0)\(status))")
                     }.joined(separator: "\n")
                     if let first = failing.first {
                         failures += 1

@@ -192,8 +192,8 @@ public struct SceneReport: Sendable {
     /// The path relative to the enclosing git work tree when that is not the project root (SARIF's
     /// artifact location, which code scanning resolves against the checkout); not written.
     public var repositoryPath: String?
-    /// The path as earlier versions wrote it (relative to the working directory), used to match
-    /// an older baseline's scene; not written.
+    /// The path relative to the working directory (as earlier versions wrote it): matches an older
+    /// baseline's scene, and is the text report's `path:line:column:` link; not written.
     public var legacyPath: String?
     /// Violations left out of `violations` by `--max-violations` (and SARIF's result limit), per
     /// rule and severity, sorted; they still count in `count(_:)` and decided the exit code.
@@ -810,13 +810,16 @@ extension Report {
                 }
                 out += "\n"
             case .checked:
-                if quiet && scene.violations.isEmpty { continue }
+                // With a baseline: new and worsened violations first; `quiet` lists only them.
+                let listed = quiet ? scene.violations.filter { v in v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
+                                   : scene.violationsNewFirst
+                if quiet && listed.isEmpty { continue }
                 let title = t(scene.name.map { "\(scene.path) (\($0))" } ?? scene.path)
                 out += paint.bold(title) + "  \(scene.frames) frame\(scene.frames == 1 ? "" : "s") at \(fmt(scene.frameRate, 0)) Hz (\(fmt(scene.duration, 2)) s)"
                 out += "; " + Report.settingsText(pointAngle: scene.pointAngle ?? pointAngle,
                                                   fixedPointSize: scene.fixedPointSize ?? fixedPointSize) + "\n"
                 if scene.violations.isEmpty { out += "  " + paint.green("no violations") + "\n" }
-                let groups = expand ? scene.violations.flatMap { foldViolations([$0]) } : foldViolations(scene.violations, omitted: scene.omitted)
+                let groups = expand ? listed.flatMap { foldViolations([$0]) } : foldViolations(listed, omitted: scene.omitted)
                 for group in groups {
                     spill()
                     guard let v = group.members.first else { continue }
@@ -828,7 +831,9 @@ extension Report {
                     }
                     // `path:line:col:` first, as compilers write it, so terminals and editors link it
                     // (line 1, column 1 for a scene-wide violation without a location).
-                    let loc = t("\(scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))")
+                    // The path from the current directory (as load errors name the file), which is
+                    // what a terminal resolves; the scene's title keeps the project-root path.
+                    let loc = t("\(scene.legacyPath ?? scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))")
                     let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\(group.isFolded ? "\($0.rawValue) since the baseline" : v.baselineNote(unit: t(v.unit))))" : " (known: \($0.rawValue) since the baseline)" } ?? ""
                     if group.isFolded {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(group.summary))\(known)\n"
@@ -856,6 +861,10 @@ extension Report {
                         out += "    \(timeRange(v, frameRate: scene.frameRate))\n"
                         out += "    \(t(v.help))\n"
                     }
+                }
+                let knownCount = scene.violations.count - listed.count
+                if knownCount > 0 {
+                    out += "  \(knownCount) known violation\(knownCount == 1 ? "" : "s") not listed (unchanged or improved since the baseline; without --quiet they are)\n"
                 }
                 if let line = OmittedViolations.notShown(scene.omitted) { out += "  \(t(line))\n" }
                 if let line = IgnoredViolations.line(scene.ignored) { out += "  \(t(line))\n" }

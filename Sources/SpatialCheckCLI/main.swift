@@ -237,7 +237,7 @@ struct Validate: ParsableCommand {
     @Option(help: "A saved JSON report: only new or worsened violations count toward --fail-on.") var baseline: String?
     @Option(parsing: .unconditional, help: "Scenes checked in parallel, 1 to 256 (the output is identical to a serial run).")
     var jobs: Int = 1
-    @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
+    @Flag(help: "Text output: list only scenes with violations or errors; with a baseline, only new and worsened violations (the others counted in one line).") var quiet = false
     @Flag(help: "Text and Markdown: show every violation on its own (by default violations of one rule in one container with the same cause are shown once, with their list).")
     var expand = false
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false
@@ -318,7 +318,7 @@ struct Report: ParsableCommand {
     var config: String?
     @Option(help: "Project root the reports' scene paths are relative to, for --format xcode (default: found from the current directory).")
     var root: String?
-    @Flag(help: "Text output: list only scenes with violations or errors.") var quiet = false
+    @Flag(help: "Text output: list only scenes with violations or errors; with a baseline, only new and worsened violations (the others counted in one line).") var quiet = false
     @Flag(help: "Text and Markdown: show every violation on its own (by default violations of one rule in one container with the same cause are shown once, with their list).")
     var expand = false
     @Flag(name: .customLong("no-color"), help: "No ANSI colour, even on a terminal (NO_COLOR does the same).") var noColor = false

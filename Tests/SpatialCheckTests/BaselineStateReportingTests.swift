@@ -130,6 +130,46 @@ import Rules
         #expect(Self.report().markdown() == Self.report().markdown(limit: Int.max))
     }
 
+    /// JUnit under a baseline fails as the exit code does: only a rule with a new or worsened
+    /// violation at or above `--fail-on`; known ones pass, listed with their status.
+    @Test func junitFailsOnlyOnNewAndWorsenedViolations() throws {
+        var r = Self.report()
+        r.failOn = .warning
+        let xml = r.junit()
+        // target-center-spacing (error, unchanged) and fov-window-clutter (warning, improved) pass;
+        // type-min-size (warning, new) fails; depth-min-reading-distance (info, worsened) is below --fail-on.
+        #expect(xml.contains("<testsuites name=\"spatialcheck\" tests=\"4\" failures=\"1\" errors=\"0\">"), "\(xml)")
+        let spacing = try #require(xml.components(separatedBy: "name=\"target-center-spacing\">").last?.components(separatedBy: "</testcase>").first)
+        #expect(spacing.contains("<system-out>error: p/x, p/y:") && !spacing.contains("<failure"))
+        #expect(spacing.contains("; known: unchanged since the baseline)</system-out>"))
+        let newCase = try #require(xml.components(separatedBy: "name=\"type-min-size\">").last?.components(separatedBy: "</testcase>").first)
+        #expect(newCase.contains("<failure message=\"text is 14 pt\" type=\"warning\">") && newCase.contains("; new since the baseline)"))
+        // Without a baseline the same violations fail by severity alone: three rules at warning or above.
+        var plain = AnnotationFormatTests.report()
+        plain.scenes.removeLast()
+        plain.failOn = .warning
+        #expect(plain.junit().contains("failures=\"2\""))
+    }
+
+    /// Text lists new and worsened violations first; `--quiet` lists only them and counts the rest.
+    @Test func textListsNewFirstAndQuietOnlyNew() throws {
+        let r = Self.report()
+        let full = r.text(color: false)
+        let at = ["[type-min-size]", "[depth-min-reading-distance]", "[target-center-spacing]", "[fov-window-clutter]"].map { full.range(of: $0)?.lowerBound }
+        let found = at.compactMap { $0 }
+        #expect(found.count == 4 && max(found[0], found[1]) < min(found[2], found[3]), "\(full)")
+        #expect(!full.contains("not listed"))
+        let quiet = r.text(color: false, quiet: true)
+        #expect(quiet.contains("[type-min-size]") && quiet.contains("[depth-min-reading-distance]"))
+        #expect(!quiet.contains("[target-center-spacing]") && !quiet.contains("[fov-window-clutter]"))
+        #expect(quiet.contains("  2 known violations not listed (unchanged or improved since the baseline; without --quiet they are)\n"))
+        // A scene whose violations are all known is left out of the quiet text, like a clean one.
+        var allKnown = r
+        allKnown.scenes[0].violations = allKnown.scenes[0].violations.filter { $0.baseline == .unchanged }
+        #expect(!allKnown.text(color: false, quiet: true).contains("10 frames at 90 Hz"))
+        #expect(allKnown.text(color: false).contains("10 frames at 90 Hz"))
+    }
+
     @Test func htmlHasBadges() {
         let html = Self.report().html(snapshots: [:])
         #expect(html.contains("<span class=\"badge badge-new\">1 new</span>"))

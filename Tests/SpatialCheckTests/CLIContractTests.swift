@@ -560,4 +560,24 @@ import Foundation
         let outside = try run(["validate", TestPaths.repo("Scenes/media-player.scene.yaml"), "--format", "json"], cwd: elsewhere).stdout
         #expect(outside == outputs[0])
     }
+
+    /// Text from a subfolder: the scene's title is its project path, each violation's
+    /// `path:line:column:` the path from the current directory (a terminal's link resolves it),
+    /// as a load error's is (s30 trial F12).
+    @Test func textLinksResolveFromTheCurrentDirectory() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenes = dir + "/app/scenes"
+        try FileManager.default.createDirectory(atPath: scenes, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: dir + "/app/.spatialcheck.yaml"))
+        try FileManager.default.copyItem(atPath: TestPaths.repo("Scenes/media-player.scene.yaml"), toPath: scenes + "/player.scene.yaml")
+        try Data("format: spatialscene/1\nentites: []\n".utf8).write(to: URL(fileURLWithPath: scenes + "/bad.scene.yaml"))
+        let out = try run(["validate", ".", "--no-color"], cwd: scenes).stdout
+        #expect(out.contains("scenes/player.scene.yaml (Media player)  1080 frames"), "\(out)")
+        #expect(out.contains("\n  player.scene.yaml:29:9: error [target-center-spacing]"), "\(out)")
+        #expect(out.contains("\n  bad.scene.yaml:2:1: error: unknown key 'entites'"), "\(out)")
+        // At the project root the two are the same path.
+        let atRoot = try run(["validate", "scenes", "--no-color"], cwd: dir + "/app").stdout
+        #expect(atRoot.contains("\n  scenes/player.scene.yaml:29:9: error [target-center-spacing]"), "\(atRoot)")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SpatialModel
 import Rules
+import AssetImport
 
 extension SpatialCheck {
     /// `init --ci`: which CI system to write a workflow for.
@@ -11,12 +12,15 @@ extension SpatialCheck {
     /// `ci`, a workflow file. With `example`, it writes the starter scene `example.scene.yaml`
     /// instead of the configuration. Writes nothing when any of the files exists (exit 2), so it
     /// never overwrites a configuration, a pipeline or a scene.
-    public static func initialize(directory: String, ci: CIProvider?, example: Bool = false) -> Outcome {
+    /// `source`: where the workflow gets spatialcheck from (default: `toolSource(directory:)`).
+    public static func initialize(directory: String, ci: CIProvider?, example: Bool = false, source: ToolSource? = nil) -> Outcome {
         var files: [(path: String, text: String)] = example ? [(exampleSceneFileName, exampleScene)] : [(ProjectRoot.configFileName, initialConfiguration())]
-        switch ci {
-        case .github?: files.append((".github/workflows/spatialcheck.yml", githubWorkflow))
-        case .gitlab?: files.append((".gitlab-ci.yml", gitlabPipeline))
-        case nil: break
+        if let ci {
+            let source = source ?? toolSource(directory: directory)
+            switch ci {
+            case .github: files.append((".github/workflows/spatialcheck.yml", githubWorkflow(source)))
+            case .gitlab: files.append((".gitlab-ci.yml", gitlabPipeline(source)))
+            }
         }
         let fm = FileManager.default
         let base = directory.hasSuffix("/") ? directory : directory + "/"
@@ -148,54 +152,157 @@ extension SpatialCheck {
         return out
     }
 
-    static let githubWorkflow = """
-        # spatialcheck comfort gate (written by `spatialcheck init --ci github`; see docs/ci.md).
-        # It builds spatialcheck from this repository's Swift package; if spatialcheck lives
-        # elsewhere, check it out (actions/checkout with `repository:` and `path: spatialcheck`)
-        # and build with `swift build --package-path spatialcheck -c release`.
-        name: spatialcheck
-        on:
-          push:
-            branches: [main]
-          pull_request:
+    /// Where a workflow written by `init --ci` gets spatialcheck from.
+    public enum ToolSource: Sendable, Equatable {
+        /// The folder is spatialcheck's own package: the workflow builds it in place.
+        case thisPackage
+        /// A remote git repository and the commit to build (the checkout this executable was
+        /// built in): the workflow clones it outside the project's checkout and builds it there.
+        case git(url: String, revision: String)
+        /// Not known (an installed copy, a checkout without a remote): the workflow has a variable
+        /// to fill in, and stops with an error that says so until it is.
+        case unknown
+    }
 
-        permissions:
-          contents: read
+    /// Where a workflow for `directory` gets spatialcheck from: its own package when the folder is
+    /// spatialcheck's (a `Package.swift` with the `spatialcheck` executable); else the `origin`
+    /// remote and `HEAD` commit of the package checkout this executable was built in, when the
+    /// remote is a network URL (https, ssh, git or `user@host:path`; a URL's user and password are
+    /// left out, so no token lands in a workflow file); else `unknown`.
+    public static func toolSource(directory: String, executable: String? = AssetImporter.ownExecutable()) -> ToolSource {
+        func isPackage(_ dir: String) -> Bool {
+            guard let text = try? String(contentsOfFile: dir + "/Package.swift", encoding: .utf8) else { return false }
+            return text.contains(".executable(name: \"spatialcheck\"")
+        }
+        if isPackage(directory) { return .thisPackage }
+        guard let executable else { return .unknown }
+        var dir = (URL(fileURLWithPath: executable).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent
+        while dir != "/" && !dir.isEmpty && !isPackage(dir) { dir = (dir as NSString).deletingLastPathComponent }
+        guard isPackage(dir),
+              let url = git(["remote", "get-url", "origin"], in: dir).flatMap(remoteURL),
+              let revision = git(["rev-parse", "HEAD"], in: dir),
+              revision.count == 40, revision.allSatisfy(\.isHexDigit) else { return .unknown }
+        return .git(url: url, revision: revision)
+    }
 
-        jobs:
-          comfort:
-            runs-on: ubuntu-24.04
-            container: swift:6.1-bookworm
-            steps:
-              - uses: actions/checkout@v4
-              - name: Install system packages
-                run: |
-                  apt-get update -qq
-                  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libassimp-dev libglm-dev pkg-config
-              - name: Build spatialcheck
-                run: swift build -c release --product spatialcheck
-              - name: Check scenes (annotations on the pull request)
-                run: .build/release/spatialcheck validate . --jobs 2 --format github
+    /// A git URL a CI runner can clone: a network URL without user information, in characters
+    /// that need no quoting in YAML or a shell; nil for a local path or anything else.
+    static func remoteURL(_ raw: String) -> String? {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~:/@%+-")
+        guard let first = raw.first, first.isLetter || first.isNumber, raw.allSatisfy({ allowed.contains($0) }) else { return nil }
+        for scheme in ["https://", "http://", "ssh://", "git://"] where raw.hasPrefix(scheme) {
+            var rest = raw.dropFirst(scheme.count)
+            let host = rest.prefix { $0 != "/" }
+            // https://user:token@host/x: the user information is dropped (ssh keeps its user name).
+            if scheme.hasPrefix("http"), let at = host.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+            return rest.contains("/") && !rest.hasPrefix("/") ? scheme + rest : nil
+        }
+        // scp-like `git@github.com:owner/name.git`.
+        let parts = raw.split(separator: ":", maxSplits: 1)
+        if parts.count == 2, parts[0].contains("@"), !parts[0].contains("/"), !parts[1].isEmpty, !parts[1].hasPrefix("/") { return raw }
+        return nil
+    }
 
-        """
+    /// `git ARGS` in `dir`: its first line of output, or nil when git is missing or fails.
+    private static func git(_ args: [String], in dir: String) -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["git", "-C", dir] + args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init)
+    }
 
-    static let gitlabPipeline = """
-        # spatialcheck comfort gate (written by `spatialcheck init --ci gitlab`; see docs/ci.md).
-        spatialcheck:
-          stage: test
-          image: swift:6.1-bookworm
-          variables:
-            DEBIAN_FRONTEND: noninteractive
-          before_script:
-            - apt-get update -qq
-            - apt-get install -y -qq --no-install-recommends libassimp-dev libglm-dev pkg-config
-            - swift build -c release --product spatialcheck
-          script:
-            - .build/release/spatialcheck validate . --jobs 2 --format junit --output spatialcheck-junit.xml
-          artifacts:
-            when: always
-            reports:
-              junit: spatialcheck-junit.xml
+    /// The lines of a workflow that get spatialcheck (`variables` at the job's level, the build
+    /// commands) and the command that runs it, for `source`.
+    static func toolSteps(_ source: ToolSource) -> (comment: String, variables: [String], build: [String], binary: String) {
+        let clone = ["test -n \"$SPATIALCHECK_GIT\" || { echo \"error: set SPATIALCHECK_GIT (and SPATIALCHECK_REF) in this file to the git URL of the spatialcheck you use\" >&2; exit 1; }",
+                     "git clone --quiet \"$SPATIALCHECK_GIT\" /tmp/spatialcheck",
+                     "git -C /tmp/spatialcheck checkout --quiet \"$SPATIALCHECK_REF\"",
+                     "swift build -c release --package-path /tmp/spatialcheck --product spatialcheck"]
+        switch source {
+        case .thisPackage:
+            return ("# It builds spatialcheck from this repository's Swift package.", [],
+                    ["swift build -c release --product spatialcheck"], ".build/release/spatialcheck")
+        case let .git(url, revision):
+            return ("# It builds spatialcheck from the repository and commit `init` was run from (outside this\n"
+                    + "# checkout, so that spatialcheck's own example scenes are not checked); set SPATIALCHECK_REF\n"
+                    + "# to a tag or branch you publish to follow it.",
+                    ["SPATIALCHECK_GIT: \(url)", "SPATIALCHECK_REF: \(revision)"], clone, "/tmp/spatialcheck/.build/release/spatialcheck")
+        case .unknown:
+            return ("# Set SPATIALCHECK_GIT to the git URL of the spatialcheck you use (`init` could not tell:\n"
+                    + "# it ran from an installed copy or a checkout without a network remote) and\n"
+                    + "# SPATIALCHECK_REF to its tag, branch or commit; until then the job stops with an error.",
+                    ["SPATIALCHECK_GIT: \"\"", "SPATIALCHECK_REF: main"], clone, "/tmp/spatialcheck/.build/release/spatialcheck")
+        }
+    }
 
-        """
+    static func githubWorkflow(_ source: ToolSource) -> String {
+        let tool = toolSteps(source)
+        let env = tool.variables.isEmpty ? "" : "    env:\n" + tool.variables.map { "      \($0)\n" }.joined()
+        let build = tool.build.count == 1 ? "        run: \(tool.build[0])\n" : "        run: |\n" + tool.build.map { "          \($0)\n" }.joined()
+        return """
+            # spatialcheck comfort gate (written by `spatialcheck init --ci github`; see docs/ci.md).
+            \(tool.comment)
+            name: spatialcheck
+            on:
+              push:
+                branches: [main]
+              pull_request:
+
+            permissions:
+              contents: read
+
+            jobs:
+              comfort:
+                runs-on: ubuntu-24.04
+                container: swift:6.1-bookworm
+
+            """ + env + """
+                steps:
+                  - uses: actions/checkout@v4
+                  - name: Install system packages
+                    run: |
+                      apt-get update -qq
+                      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libassimp-dev libglm-dev pkg-config
+                  - name: Build spatialcheck
+
+            """ + build + """
+                  - name: Check scenes (annotations on the pull request)
+                    run: \(tool.binary) validate . --jobs 2 --format github
+
+            """
+    }
+
+    static func gitlabPipeline(_ source: ToolSource) -> String {
+        let tool = toolSteps(source)
+        return """
+            # spatialcheck comfort gate (written by `spatialcheck init --ci gitlab`; see docs/ci.md).
+            \(tool.comment)
+            spatialcheck:
+              stage: test
+              image: swift:6.1-bookworm
+              variables:
+                DEBIAN_FRONTEND: noninteractive
+
+            """ + tool.variables.map { "    \($0)\n" }.joined() + """
+              before_script:
+                - apt-get update -qq
+                - apt-get install -y -qq --no-install-recommends libassimp-dev libglm-dev pkg-config
+
+            """ + tool.build.map { "    - '\($0.replacingOccurrences(of: "'", with: "''"))'\n" }.joined() + """
+              script:
+                - \(tool.binary) validate . --jobs 2 --format junit --output spatialcheck-junit.xml
+              artifacts:
+                when: always
+                reports:
+                  junit: spatialcheck-junit.xml
+
+            """
+    }
 }

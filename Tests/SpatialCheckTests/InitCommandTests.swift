@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+@testable import SpatialCheck
 
 /// `spatialcheck init [--ci github|gitlab]`.
 @Suite(.serialized) struct InitCommandTests {
@@ -98,5 +99,88 @@ import Foundation
         #expect(out.status == 0, "\(out.output)")
         #expect(out.output.contains(".build/release/spatialcheck validate . --jobs 2 --format \(ci == "github" ? "github" : "junit")"), "\(out.output)")
         #expect(try CLIHarness.run(["init", "--ci", ci], cwd: dir).status == 2)
+    }
+
+    // MARK: Where the workflow gets spatialcheck from (s30 trial F13)
+
+    @Test func remoteURLsACIRunnerCanClone() {
+        #expect(SpatialCheck.remoteURL("https://github.com/acme/spatialcheck.git") == "https://github.com/acme/spatialcheck.git")
+        #expect(SpatialCheck.remoteURL("https://me:ghp_secret@github.com/acme/sc.git") == "https://github.com/acme/sc.git")
+        #expect(SpatialCheck.remoteURL("git@github.com:acme/sc.git") == "git@github.com:acme/sc.git")
+        #expect(SpatialCheck.remoteURL("ssh://git@gitlab.example.com/acme/sc.git") == "ssh://git@gitlab.example.com/acme/sc.git")
+        for local in ["/work/main", "../spatialcheck", "file:///srv/sc.git", "https://github.com/a b", "https://host", "@h:x",
+                      "https://github.com/a/b\n  run: curl evil", "git@host:/abs", ""] {
+            #expect(SpatialCheck.remoteURL(local) == nil, "\(local)")
+        }
+    }
+
+    @Test func theSourceIsThisPackageOrTheExecutablesCheckout() throws {
+        #expect(SpatialCheck.toolSource(directory: TestPaths.repoRoot.path, executable: nil) == .thisPackage)
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(SpatialCheck.toolSource(directory: dir, executable: nil) == .unknown)
+        // A package checkout with a network remote, and an executable built in it.
+        let tool = dir + "/tool"
+        try FileManager.default.createDirectory(atPath: tool + "/.build/release", withIntermediateDirectories: true)
+        try Data("products: [.executable(name: \"spatialcheck\", targets: [\"CLI\"])]\n".utf8).write(to: URL(fileURLWithPath: tool + "/Package.swift"))
+        try Data().write(to: URL(fileURLWithPath: tool + "/.build/release/spatialcheck"))
+        let app = dir + "/app"
+        try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true)
+        // Without a remote: unknown.
+        for args in [["git", "init", "-q"], ["git", "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "x"]] {
+            #expect(ExternalTool.run(args, in: URL(fileURLWithPath: tool)).status == 0)
+        }
+        #expect(SpatialCheck.toolSource(directory: app, executable: tool + "/.build/release/spatialcheck") == .unknown)
+        #expect(ExternalTool.run(["git", "remote", "add", "origin", "https://me:tok@example.com/acme/sc.git"], in: URL(fileURLWithPath: tool)).status == 0)
+        let head = ExternalTool.run(["git", "rev-parse", "HEAD"], in: URL(fileURLWithPath: tool)).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(head.count == 40)
+        #expect(SpatialCheck.toolSource(directory: app, executable: tool + "/.build/release/spatialcheck")
+                == .git(url: "https://example.com/acme/sc.git", revision: head))
+    }
+
+    /// Each source's workflow parses, builds spatialcheck where it says, and runs that build; an
+    /// unknown source stops the job with an error that says what to set.
+    @Test(.enabled(if: ExternalTool.havePythonModule("yaml")), arguments: SpatialCheck.CIProvider.allCases)
+    func theWorkflowBuildsFromItsSource(ci: SpatialCheck.CIProvider) throws {
+        let rev = String(repeating: "ab", count: 20)
+        let sources: [SpatialCheck.ToolSource] = [.thisPackage, .git(url: "git@github.com:acme/sc.git", revision: rev), .unknown]
+        let script = """
+            import sys, yaml, json
+            d = yaml.safe_load(sys.stdin)
+            if sys.argv[1] == "github":
+                job = d["jobs"]["comfort"]
+                steps = [s.get("run", s.get("uses")) for s in job["steps"]]
+                print(json.dumps([job.get("env", {}), steps[-2].strip().split("\\n"), steps[-1]]))
+            else:
+                job = d["spatialcheck"]
+                env = {k: v for k, v in job["variables"].items() if k != "DEBIAN_FRONTEND"}
+                print(json.dumps([env, job["before_script"][2:], job["script"][-1]]))
+            """
+        var parsed: [[Any]] = []
+        for source in sources {
+            let text = ci == .github ? SpatialCheck.githubWorkflow(source) : SpatialCheck.gitlabPipeline(source)
+            let out = try #require(ExternalTool.python(script, args: [ci.rawValue], input: text))
+            #expect(out.status == 0, "\(out.output)\n\(text)")
+            parsed.append(try #require(try JSONSerialization.jsonObject(with: Data(out.output.utf8)) as? [Any]))
+        }
+        let format = ci == .github ? "github" : "junit"
+        // This package: built in place.
+        #expect((parsed[0][0] as? [String: String]) == [:])
+        #expect((parsed[0][1] as? [String]) == ["swift build -c release --product spatialcheck"])
+        #expect((parsed[0][2] as? String)?.hasPrefix(".build/release/spatialcheck validate . --jobs 2 --format \(format)") == true)
+        // A repository: cloned outside the checkout at the commit, built and run there.
+        #expect((parsed[1][0] as? [String: String]) == ["SPATIALCHECK_GIT": "git@github.com:acme/sc.git", "SPATIALCHECK_REF": rev])
+        let build = try #require(parsed[1][1] as? [String])
+        #expect(build.dropFirst() == ["git clone --quiet \"$SPATIALCHECK_GIT\" /tmp/spatialcheck",
+                                      "git -C /tmp/spatialcheck checkout --quiet \"$SPATIALCHECK_REF\"",
+                                      "swift build -c release --package-path /tmp/spatialcheck --product spatialcheck"])
+        #expect((parsed[1][2] as? String)?.hasPrefix("/tmp/spatialcheck/.build/release/spatialcheck validate . --jobs 2 --format \(format)") == true)
+        // Unknown: the first build line stops with the error while SPATIALCHECK_GIT is empty.
+        let env = try #require(parsed[2][0] as? [String: String])
+        #expect(env["SPATIALCHECK_GIT"] == "")
+        let guardLine = try #require((parsed[2][1] as? [String])?.first)
+        let stop = ExternalTool.run(["env", "SPATIALCHECK_GIT=", "bash", "-c", guardLine])
+        #expect(stop.status == 1 && stop.output.contains("error: set SPATIALCHECK_GIT"), "\(stop.output)")
+        #expect(ExternalTool.run(["env", "SPATIALCHECK_GIT=x", "bash", "-c", guardLine]).status == 0)
     }
 }

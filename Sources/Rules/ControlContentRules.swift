@@ -15,7 +15,7 @@ public enum TargetIconHelpText: RuleDescribing {
         rationale: "In visionOS an icon-only button, segment or toolbar item reveals a tooltip or its text label when people look at it; that text is what tells them what the symbol does. A symbol with no text behind it leaves people guessing, and VoiceOver reads only the symbol's name.",
         fixHint: "Give the control its descriptive text: a Label with a title shown icon-only (accessibilityLabel: Share in the scene), or a tooltip (.help(\"Share the photo\"); helpText in the scene); or show a text label beside the symbol.",
         platforms: [.visionOS], unit: "count", worse: .higher,
-        notes: ["Controls: interactive elements of role button, toggle, link, menu, picker, stepper, exit or custom, and interactive elements of any role in a toolbar (tabs are type-tab-labels'). Icon-only: a symbol and no label (the element's visible text). Descriptive text: helpText (the tooltip, SwiftUI .help) or an accessibilityLabel (a SwiftUI Label's title, which visionOS shows as the tooltip of an icon-only button and as the label of a symbol toolbar item).",
+        notes: ["Controls: interactive elements of role button, toggle, link, menu, picker, stepper, exit or custom, and interactive elements of any role in a toolbar: inside a toolbar element's frame, or in an ornament that is a toolbar (it holds a toolbar element, or two or more controls that are not a tab bar) (tabs are type-tab-labels'). Icon-only: a symbol and no label (the element's visible text). Descriptive text: helpText (the tooltip, SwiftUI .help) or an accessibilityLabel (a SwiftUI Label's title, which visionOS shows as the tooltip of an icon-only button and as the label of a symbol toolbar item).",
                 "Measured 1, threshold 0. Reported over the frames the control is visible. visionOS only: on iOS nothing reveals the text when people look, and a11y-labels judges VoiceOver labels."])
 }
 
@@ -46,7 +46,7 @@ public enum TypeTitleLength: RuleDescribing {
         rationale: "A title tells people where they are and tells windows apart; the HIG asks for a word or short phrase under 15 characters, which leaves room for the controls beside it.",
         fixHint: "Shorten the title to a word or short phrase under 15 characters that distils the window's purpose; put details in the content.",
         platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
-        notes: ["Titles: the title of windows (an extension of the scene format: WindowGroup(\"…\"), .navigationTitle). Length in characters as people see them (grapheme clusters), after trimming white space at both ends. Measured the length; threshold maxCharacters (14: under 15). Reported over the frames the window is visible."])
+        notes: ["Titles: the title of windows, sheets and popovers (an extension of the scene format: WindowGroup(\"…\"), .navigationTitle); not of alerts and menus, whose titles have no controls beside them (an alert's title may be a whole question). Length in characters as people see them (grapheme clusters), after trimming white space at both ends. Measured the length; threshold maxCharacters (14: under 15). Reported over the frames the window is visible."])
 }
 
 public enum TargetProminentCount: RuleDescribing {
@@ -59,7 +59,7 @@ public enum TargetProminentCount: RuleDescribing {
         rationale: "A prominent style tints a button with the accent colour so people find the most likely action at once; the HIG asks for one or two per view. More of them compete with one another and make people weigh every option before choosing.",
         fixHint: "Keep the prominent style (borderedProminent) for the one or two most likely actions of the view; give the others a bordered or borderless style.",
         platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
-        notes: ["Prominent buttons: visible elements whose buttonStyle is borderedProminent or glassProminent (an extension of the scene format, SwiftUI's .buttonStyle). A view: a window or volume with its ornaments (a toolbar ornament's Done button counts with the window); a presented window (sheet, alert, popover, menu) is a view of its own, with its ornaments. Counted in every frame; reported on the view over the frames it shows more than maxProminent, measured the most shown at once, and the message names them (the first 10, then how many more)."])
+        notes: ["Prominent buttons: visible interactive elements whose buttonStyle is borderedProminent or glassProminent (an extension of the scene format, SwiftUI's .buttonStyle). A view: a window or volume with its ornaments (a toolbar ornament's Done button counts with the window); a presented window (sheet, alert, popover, menu) is a view of its own, with its ornaments, and so is a sheet or alert element (the buttons inside its frame). Counted in every frame; reported on the view over the frames it shows more than maxProminent, measured the most shown at once, and the message names them (the first 10, then how many more)."])
 }
 
 // MARK: - Shared
@@ -83,17 +83,14 @@ func controlContentFactories() -> [RuleFactory] {
         RuleFactory(ids: [TargetIconHelpText.metadata.id]) { s in
             guard let r = s.index(TargetIconHelpText.metadata.id), s.scene.platform == .visionOS else { return nil }
             let ents = s.scene.entities
-            // Elements inside a toolbar element's frame are toolbar items whatever their role (a
-            // bounded look per container: the first 16 toolbars).
-            var toolbars: [Int: [RectPt]] = [:]
-            for e in ents.indices where ents[e].kind == .element && ents[e].role == .toolbar {
-                if let c = ents[e].container, let f = ents[e].frame, toolbars[c, default: []].count < 16 { toolbars[c, default: []].append(f) }
-            }
+            // Elements inside a toolbar element's frame, or in an ornament that is a toolbar, are
+            // toolbar items whatever their role.
+            let bars = ToolbarLayout(s.scene)
             var items: [StaticRule.Item] = []
             for e in ents.indices where ents[e].kind == .element && ents[e].interactive {
                 let el = ents[e]
                 guard el.role != .tab, stated(el.symbol), !stated(el.label), !stated(el.helpText), !stated(el.accessibilityLabel) else { continue }
-                let inToolbar = el.frame.map { f in (el.container.flatMap { toolbars[$0] } ?? []).contains { $0.contains(f, tolerance: 0.5) } } ?? false
+                let inToolbar = el.container.map { c in bars.isToolbarOrnament(c) || el.frame.flatMap { bars.toolbarElement(c, around: $0) } != nil } ?? false
                 guard isIconControlRole(el.role ?? .custom) || inToolbar else { continue }
                 items.append(.init(entity: e, measured: 1, threshold: 0))
             }
@@ -116,7 +113,10 @@ func controlContentFactories() -> [RuleFactory] {
             }
             guard !items.isEmpty else { return nil }
             return StaticRule(rule: r, items: items) { agg, names in
-                "the tooltip of \(names.joinedNames) is \(fmt(agg.measured)) characters long (more than \(fmt(agg.threshold))); keep it to a brief sentence fragment, without articles or the control's name"
+                "the tooltip of \(names.joinedNames) is \(fmt(agg.measured)) characters long ("
+                    + (agg.threshold < warn ? "over \(fmt(agg.threshold)), though within \(fmt(warn)): translations often run longer"
+                                            : "more than \(fmt(agg.threshold))")
+                    + "); keep it to a brief sentence fragment, without articles or the control's name"
             }
         },
         RuleFactory(ids: [TypeTitleLength.metadata.id]) { s in
@@ -125,7 +125,10 @@ func controlContentFactories() -> [RuleFactory] {
             let limit = s.param(m, "maxCharacters")
             let ents = s.scene.entities
             let items = ents.indices.compactMap { e -> StaticRule.Item? in
-                guard ents[e].kind == .window, let t = ents[e].title else { return nil }
+                // An alert's or menu's title has no controls beside it (the HIG's own alerts ask
+                // whole questions): windows, sheets and popovers only.
+                guard ents[e].kind == .window, ents[e].presentation != .alert, ents[e].presentation != .menu,
+                      let t = ents[e].title else { return nil }
                 let n = Double(visibleLength(t))
                 return n > limit ? .init(entity: e, measured: n, threshold: limit) : nil
             }
@@ -139,11 +142,18 @@ func controlContentFactories() -> [RuleFactory] {
             guard let r = s.index(m.id) else { return nil }
             let maxProminent = s.param(m, "maxProminent")
             let sc = s.scene, ents = sc.entities
+            // Sheets and alerts drawn as elements of a window are views of their own, as presented
+            // windows are: the buttons inside one's frame count with it (the first 16 per container).
+            var panels: [Int: [(index: Int, frame: RectPt)]] = [:]
+            for e in ents.indices where ents[e].kind == .element && (ents[e].role == .sheet || ents[e].role == .alert) {
+                if let c = ents[e].container, let f = ents[e].frame, panels[c, default: []].count < 16 { panels[c, default: []].append((e, f)) }
+            }
             var byView: [Int: [Int]] = [:]
-            for e in ents.indices where ents[e].kind == .element && ents[e].buttonStyle?.isProminent == true {
-                // Its view: the window or volume it belongs to, through ornaments (a presented window is a
-                // view of its own).
-                if let v = presenter(sc, e) { byView[v, default: []].append(e) }
+            for e in ents.indices where ents[e].kind == .element && ents[e].interactive && ents[e].buttonStyle?.isProminent == true {
+                // Its view: the sheet or alert element it is drawn on, else the window or volume it
+                // belongs to, through ornaments (a presented window is a view of its own).
+                let panel = ents[e].frame.flatMap { f in ents[e].container.flatMap { panels[$0] }?.first { $0.frame.contains(f, tolerance: 0.5) }?.index }
+                if let v = panel ?? presenter(sc, e) { byView[v, default: []].append(e) }
             }
             // Views that hold more prominent buttons than allowed.
             let views = byView.keys.filter { Double(byView[$0]?.count ?? 0) > maxProminent }.sorted()

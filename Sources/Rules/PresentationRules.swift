@@ -114,7 +114,7 @@ public enum TbNoPulldown: RuleDescribing {
         rationale: "A pull-down menu hides its actions until people open it, and clutters the bar; in visionOS the toolbar sits along the window's bottom edge, where the menu it opens can cover the window controls below the window.",
         fixHint: "Give the toolbar's important actions buttons of their own and move the rest into the window's content (a menu there, or a More button away from the bottom edge); keep the toolbar free of pull-down menus.",
         platforms: [.visionOS], unit: "count", worse: .higher,
-        notes: ["Toolbars: a toolbar element (the interactive elements inside its frame, half a point of rounding, among the first 64 of its container), and ornaments that hold a toolbar element or two or more controls and are not tab bars (at least half tabs), as tb-not-vertical reads them. Pull-down menus: interactive elements of role menu among their items, and windows with presentation: menu nested in a toolbar ornament that holds no menu element (the menu itself, when the scene shows what the toolbar opens). Measured 1, threshold 0. Reported over the frames the menu is visible."])
+        notes: ["Toolbars: a toolbar element (the interactive elements inside its frame, half a point of rounding; the first 16 toolbar elements of a container), and ornaments that hold a toolbar element, or two or more controls, or a single menu, and are not tab bars (at least half tabs), as tb-not-vertical reads them. Pull-down menus: interactive elements of role menu among their items, and windows with presentation: menu nested in a toolbar ornament that holds no menu element (the menu itself, when the scene shows what the toolbar opens). Measured 1, threshold 0. Reported over the frames the menu is visible; the message says the menu can cover the window controls when its bar is in the window's lower half."])
 }
 
 public enum PageControlNonInteractive: RuleDescribing {
@@ -151,6 +151,53 @@ private func topWindow(_ scene: Scene, _ e: Int) -> Int? {
         w = up; steps += 1
     }
     return w
+}
+
+/// Where a scene's toolbars are (tb-no-pulldown, target-icon-help-text): per container, the frames
+/// of its toolbar elements (the first 16: a bounded look), and per ornament its controls (tabs and
+/// others) and whether it holds a toolbar element or a menu.
+struct ToolbarLayout {
+    private let scene: Scene
+    private var bars: [Int: [RectPt]] = [:], tabs: [Int: Int] = [:], controls: [Int: Int] = [:]
+    private var withToolbar = Set<Int>()
+    private(set) var withMenu = Set<Int>()
+
+    init(_ scene: Scene) {
+        self.scene = scene
+        let ents = scene.entities
+        for e in ents.indices where ents[e].kind == .element {
+            guard let c = ents[e].container else { continue }
+            if ents[e].role == .toolbar {
+                withToolbar.insert(c)
+                if let f = ents[e].frame, bars[c, default: []].count < 16 { bars[c, default: []].append(f) }
+            }
+            guard ents[e].interactive else { continue }
+            if ents[e].role == .menu { withMenu.insert(c) }
+            if ents[e].role == .tab { tabs[c, default: 0] += 1 } else { controls[c, default: 0] += 1 }
+        }
+    }
+
+    /// The frame of the toolbar element of container `c` that holds `frame`, if one does.
+    func toolbarElement(_ c: Int, around frame: RectPt) -> RectPt? {
+        bars[c]?.first { $0.contains(frame, tolerance: 0.5) }
+    }
+
+    /// Whether ornament `w` is a toolbar: it holds a toolbar element, or its controls are a strip
+    /// that is not a tab bar (at least half tabs): two or more controls, or with `menus`, also a
+    /// single pull-down (a bar of one menu is still a toolbar, and its menu opens over the window).
+    func isToolbarOrnament(_ w: Int, menus: Bool = false) -> Bool {
+        guard isOrnament(scene, w) else { return false }
+        let t = tabs[w] ?? 0, n = controls[w] ?? 0
+        let least = menus && withMenu.contains(w) ? 1 : 2
+        return withToolbar.contains(w) || (n >= least && !(t > 0 && t >= n))
+    }
+
+    /// Whether ornament `w` stands in the lower half of its window (its rest position below the
+    /// window's centre).
+    func isLow(_ w: Int) -> Bool {
+        let n = scene.entities[w].node
+        return scene.nodes.indices.contains(n) && scene.nodes[n].restTRS.translation.y < 0
+    }
 }
 
 /// A sheet: a window presented as one, or an element of role sheet.
@@ -371,38 +418,29 @@ func presentationFactories() -> [RuleFactory] {
             let menus = ents.indices.filter { ents[$0].kind == .element && ents[$0].role == .menu && ents[$0].interactive }
             let presented = ents.indices.filter { ents[$0].presentation == .menu }
             guard !menus.isEmpty || !presented.isEmpty else { return nil }
-            // Per container: its toolbar elements' frames (the first 16) and, for an ornament, its
-            // controls (tabs and others) and whether it holds a toolbar element or a menu element.
-            var bars: [Int: [RectPt]] = [:], tabs: [Int: Int] = [:], controls: [Int: Int] = [:]
-            var withToolbar = Set<Int>(), withMenu = Set<Int>()
-            for e in ents.indices where ents[e].kind == .element {
-                guard let c = ents[e].container else { continue }
-                if ents[e].role == .toolbar {
-                    withToolbar.insert(c)
-                    if let f = ents[e].frame, bars[c, default: []].count < 16 { bars[c, default: []].append(f) }
-                }
-                guard ents[e].interactive else { continue }
-                if ents[e].role == .menu { withMenu.insert(c) }
-                if ents[e].role == .tab { tabs[c, default: 0] += 1 } else { controls[c, default: 0] += 1 }
-            }
-            func toolbarOrnament(_ w: Int) -> Bool {
-                guard isOrnament(sc, w) else { return false }
-                let t = tabs[w] ?? 0, n = controls[w] ?? 0
-                return withToolbar.contains(w) || (n >= 2 && !(t > 0 && t >= n))
-            }
+            let bars = ToolbarLayout(sc)
+            // aux 1: the bar is in the lower half of its window (or below it), where an open menu
+            // covers the window controls under the bottom edge.
             var items: [StaticRule.Item] = []
             for e in menus {
                 guard let c = ents[e].container else { continue }
-                let inBar = ents[e].frame.map { f in (bars[c] ?? []).contains { $0.contains(f, tolerance: 0.5) } } ?? false
-                if inBar || toolbarOrnament(c) { items.append(.init(entity: e, measured: 1, threshold: 0)) }
+                if let bar = ents[e].frame.flatMap({ bars.toolbarElement(c, around: $0) }) {
+                    let low = ents[c].sizePt.map { bar.y + bar.height / 2 > $0.y / 2 } ?? false
+                    items.append(.init(entity: e, measured: 1, threshold: 0, aux: low ? 1 : 0))
+                } else if bars.isToolbarOrnament(c, menus: true) {
+                    items.append(.init(entity: e, measured: 1, threshold: 0, aux: bars.isLow(c) ? 1 : 0))
+                }
             }
             for e in presented {
-                guard let p = ents[e].parent, toolbarOrnament(p), !withMenu.contains(p) else { continue }
-                items.append(.init(entity: e, measured: 1, threshold: 0))
+                guard let p = ents[e].parent, bars.isToolbarOrnament(p, menus: true), !bars.withMenu.contains(p) else { continue }
+                items.append(.init(entity: e, measured: 1, threshold: 0, aux: bars.isLow(p) ? 1 : 0))
             }
             guard !items.isEmpty else { return nil }
-            return StaticRule(rule: r, items: items) { _, names in
-                "\(names.joinedNames) is a pull-down menu in a toolbar; at the window's bottom edge it can cover the window controls, and its actions are hard to discover: give the important ones buttons of their own and move the rest into the window's content"
+            return StaticRule(rule: r, items: items) { agg, names in
+                "\(names.joinedNames) is a pull-down menu in a toolbar; "
+                    + (agg.aux == 1 ? "at the window's bottom edge it can cover the window controls, and its actions are hard to discover"
+                                    : "its actions are hard to discover and it clutters the bar")
+                    + ": give the important ones buttons of their own and move the rest into the window's content"
             }
         },
         RuleFactory(ids: [PageControlNonInteractive.metadata.id]) { s in

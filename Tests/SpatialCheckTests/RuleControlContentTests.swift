@@ -78,6 +78,8 @@ import SpatialModel
         #expect(byEntity["form/d"]?.measured == 76 && byEntity["form/d"]?.threshold == 75 && byEntity["form/d"]?.severity == .warning)
         #expect(byEntity["form/e"]?.measured == 61 && byEntity["form/e"]?.severity == .info)
         #expect(byEntity["form/d"]?.message.contains("is 76 characters long (more than 75)") == true)
+        // 61 to 75 is inside the HIG's "60 to 75": the info says so (s31 review F9).
+        #expect(byEntity["form/c"]?.message.contains("is 75 characters long (over 60, though within 75: translations often run longer)") == true)
     }
 
     // MARK: type-title-length
@@ -97,6 +99,13 @@ import SpatialModel
         // The title of a child window is judged too; a title on an element is not a scene key.
         let sheet = RulePresentationTests.presented("s", "sheet", size: (300, 200)).replacingOccurrences(of: "kind: window\n", with: "kind: window\n      title: Export Settings Sheet\n")
         #expect(try Self.run(RulePresentationTests.form(sheet), "type-title-length").map(\.entities) == [["form/s"]])
+        // An alert's or a menu's title has no controls beside it: not judged (s31 review F3; the
+        // HIG's own example alert asks a 48-character question).
+        for kind in ["alert", "menu"] {
+            let presented = RulePresentationTests.presented("a", kind, size: (300, 200))
+                .replacingOccurrences(of: "kind: window\n", with: "kind: window\n      title: Are you sure you want to discard this new event?\n")
+            #expect(try Self.run(RulePresentationTests.form(presented), "type-title-length").isEmpty, "\(kind)")
+        }
     }
 
     // MARK: target-prominent-count
@@ -128,6 +137,40 @@ import SpatialModel
             "id: gift, role: button, frame: [380, 560, 160, 52], label: Gift, buttonStyle: borderedProminent, visible: false",
         ], events: ["t: 0.5, action: show, entity: form/gift"]), "target-prominent-count")
         #expect(two.count == 1 && two.first?.measured == 3 && two.first?.spans == [45...89])
+    }
+
+    /// A sheet or alert drawn as an element is a view of its own, as a presented window is; a
+    /// prominent button people cannot target does not count (s31 review F2, F13).
+    @Test func prominentButtonsOnAnAlertElementAndDisabledOnes() throws {
+        let v = try Self.run(Self.form([
+            "id: buy, role: button, frame: [20, 560, 160, 52], label: Buy, buttonStyle: borderedProminent",
+            "id: rent, role: button, frame: [200, 560, 160, 52], label: Rent, buttonStyle: borderedProminent",
+            "id: confirm, role: alert, frame: [210, 200, 300, 200]",
+            "id: ok, role: button, frame: [230, 330, 120, 44], label: Buy for 9.99, buttonStyle: borderedProminent",
+            "id: off, role: button, frame: [380, 560, 160, 52], label: Gift, buttonStyle: borderedProminent, interactive: false",
+        ]), "target-prominent-count")
+        #expect(v.isEmpty, "\(v.map(\.message))")
+        // Three on the alert itself are too many for its view.
+        let three = try Self.run(Self.form([
+            "id: confirm, role: alert, frame: [210, 200, 300, 200]",
+            "id: a, role: button, frame: [220, 330, 80, 44], label: A, buttonStyle: borderedProminent",
+            "id: b, role: button, frame: [310, 330, 80, 44], label: B, buttonStyle: borderedProminent",
+            "id: c, role: button, frame: [400, 330, 80, 44], label: C, buttonStyle: borderedProminent",
+        ]), "target-prominent-count")
+        #expect(three.map(\.entities) == [["form/confirm"]] && three.first?.measured == 3)
+    }
+
+    /// An ornament that is a toolbar (two or more controls) holds toolbar items without a toolbar
+    /// element, as tb-no-pulldown reads it (s31 review F1).
+    @Test func iconOnlyItemsOfAToolbarOrnament() throws {
+        let bar = ["    - id: bar", "      kind: window", "      position: [0, -0.45, 0.02]", "      size: [300, 70]", "      elements:",
+                   "        - {id: exposure, role: slider, frame: [8, 10, 160, 50], symbol: sun.max}",
+                   "        - {id: crop, role: button, frame: [200, 10, 50, 50], symbol: crop, accessibilityLabel: Crop}"].joined(separator: "\n")
+        let v = try Self.run(Self.form(["id: title, role: text, frame: [20, 20, 300, 40], label: Photo"], children: bar), "target-icon-help-text")
+        #expect(v.map(\.entities) == [["form/bar/exposure"]])
+        // With only the slider the ornament is no toolbar, and a slider alone is not an icon control.
+        let alone = bar.split(separator: "\n").dropLast().joined(separator: "\n")
+        #expect(try Self.run(Self.form(["id: title, role: text, frame: [20, 20, 300, 40], label: Photo"], children: alone), "target-icon-help-text").isEmpty)
     }
 
     @Test func unknownButtonStyleIsAnError() throws {

@@ -231,6 +231,20 @@ import Reporting
         #expect(o.map(\.entities) == [["form/strip/m"], ["form/tools/opened"]])
         let ios = Self.form(children).replacingOccurrences(of: "duration: 1", with: "platform: iOS\nduration: 1")
         #expect(try Self.run(ios, "tb-no-pulldown").isEmpty)
+        // s31 review F5, F7: a bottom ornament holding only a menu is a toolbar too; a bar above
+        // the window is reported without the bottom edge's reason.
+        let single = [ornament("add", x: -0.5, ["id: m, role: menu, frame: [8, 8, 60, 60], label: Add"]),
+                      ornament("top", x: 0.5, ["id: a, role: button, frame: [8, 8, 60, 60], label: A", "id: m, role: menu, frame: [80, 8, 60, 60], label: M"])
+                        .replacingOccurrences(of: "position: [0.5, -0.8, 0.02]", with: "position: [0.5, 0.8, 0.02]")].joined(separator: "\n")
+        let s = try Self.run(Self.form(single), "tb-no-pulldown")
+        #expect(s.map(\.entities) == [["form/add/m"], ["form/top/m"]])
+        #expect(s.first?.message == "form/add/m is a pull-down menu in a toolbar; at the window's bottom edge it can cover the window controls, and its actions are hard to discover: give the important ones buttons of their own and move the rest into the window's content")
+        #expect(s.last?.message == "form/top/m is a pull-down menu in a toolbar; its actions are hard to discover and it clutters the bar: give the important ones buttons of their own and move the rest into the window's content")
+        // A toolbar element in the window's upper half: no bottom edge either.
+        let high = try Self.run(Self.form("      []", elements: [
+            "id: bar, role: toolbar, frame: [200, 20, 320, 76]", "id: more, role: menu, frame: [440, 28, 60, 60], label: More"]), "tb-no-pulldown")
+        #expect(high.first?.message.contains("at the window's bottom edge") == false && high.count == 1)
+        #expect(v.first?.message.contains("at the window's bottom edge") == true)
     }
 
     // MARK: pagecontrol-noninteractive

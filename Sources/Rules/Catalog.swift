@@ -47,7 +47,7 @@ public enum RuleCatalog {
         OrnCountVisible.metadata, TypeFreeFloating.metadata, TypeColorWeight.metadata, TbNotVertical.metadata,
         PageControlNonInteractive.metadata,
         TargetIconHelpText.metadata, TypeTooltipLength.metadata, TypeTitleLength.metadata, TargetProminentCount.metadata,
-        WinOpaqueArea.metadata, TbNoPulldown.metadata,
+        WinOpaqueArea.metadata, TbNoPulldown.metadata, DepthModalForward.metadata,
         EnvArkitRequiresFullSpace.metadata,
         FovPostureVariants.metadata,
     ]

@@ -85,6 +85,19 @@ public enum DepthLayerCount: RuleDescribing {
         notes: ["Elements counted: readable (text), interactive and images (a raised photo is a depth layer as much as a raised button). Their depths (depth in pt × the container's metres per point) are sorted and a new layer starts where a depth is more than the tolerance beyond the first depth of the current layer. The message lists each layer's depth in mm and its elements (the first three by id, then how many more)."])
 }
 
+public enum DepthModalForward: RuleDescribing {
+    public static let metadata = RuleMetadata(
+        id: "depth-modal-forward", name: "Custom sheets and alerts come forward", category: .depth,
+        defaultSeverity: .info, thresholdKey: nil,
+        parameters: [],
+        citations: [Citation("spatial-layout", "Depth"), Citation("sheets", "visionOS"), Citation("alerts", "visionOS")],
+        summary: "A sheet or alert drawn as an element of its window (a custom modal overlay) lies in the window's plane or behind it instead of in front of it.",
+        rationale: "Depth tells people what matters now: when visionOS presents a sheet or an alert it floats in front of its window, slightly forward along z, and the window recedes. A custom overlay drawn flat in the window gets none of that: people see a rectangle on the window, not a modal step in front of it.",
+        fixHint: "Present it with the system's sheet or alert (SwiftUI .sheet, .alert: a child window with presentation: sheet or alert in the scene), which comes forward by itself; or raise the custom overlay in front of the window (depth > 0, with its controls at its depth or in front).",
+        platforms: [.visionOS], unit: "pt", worse: .lower,
+        notes: ["Custom modal overlays: elements of role sheet or alert (the first 16 of a container, as the modal cover reads them). Measured their depth in points (positive toward the viewer), threshold 0: reported when it is 0 or less. A presented child window (presentation: sheet or alert) is the system's, which places it forward, and is not judged. Reported over the frames the overlay is visible."])
+}
+
 /// True when every run of a dwell rule's violation is shorter than its dwell: it was reported only
 /// because it still held when the scene came to rest (`ConditionRule.finish`, the static end), so
 /// "for more than N s" would state a time the scene does not show.
@@ -307,6 +320,22 @@ func depthFactories() -> [RuleFactory] {
             return MultiProcessor([elements, children]) { _, agg, names in message(agg, names) }
         },
         RuleFactory(ids: [DepthWindowContentExtent.metadata.id]) { s in WindowExtentRule(s) },
+        RuleFactory(ids: [DepthModalForward.metadata.id]) { s in
+            guard let r = s.index(DepthModalForward.metadata.id), s.scene.platform == .visionOS else { return nil }
+            let ents = s.scene.entities
+            var perContainer: [Int: Int] = [:]
+            var items: [StaticRule.Item] = []
+            for e in ents.indices where ents[e].kind == .element && (ents[e].role == .sheet || ents[e].role == .alert) {
+                guard let c = ents[e].container, perContainer[c, default: 0] < 16 else { continue }
+                perContainer[c, default: 0] += 1
+                if ents[e].depthPt <= 0 { items.append(.init(entity: e, measured: ents[e].depthPt, threshold: 0, aux: ents[e].role == .alert ? 1 : 0)) }
+            }
+            guard !items.isEmpty else { return nil }
+            return StaticRule(rule: r, items: items) { agg, names in
+                let what = agg.aux == 1 ? "alert" : "sheet"
+                return "\(names.joinedNames) is a custom \(what) drawn \(agg.measured < 0 ? "\(fmt(-agg.measured)) pt behind" : "in the plane of") its window, so it does not come forward as a modal view should; present it as a system \(what) (a child window with presentation: \(what)), or raise it in front of the window (depth above 0)"
+            }
+        },
         RuleFactory(ids: [DepthLayerCount.metadata.id]) { s in
             let m = DepthLayerCount.metadata
             guard let r = s.index(m.id) else { return nil }

@@ -316,4 +316,41 @@ import SpatialModel
         #expect(nearer.count == 1)
         #expect(abs((nearer.first?.measured ?? 0) - 0.999) < 1e-9)
     }
+
+    // MARK: depth-modal-forward
+
+    /// A sheet or alert element flat in its window (depth 0) or behind it is reported with its
+    /// depth; one raised in front is not, nor is a presented child window (the system's), nor
+    /// anything on iOS.
+    @Test func customModalOverlaysComeForward() throws {
+        func scene(_ platform: String = "visionOS") -> String {
+            """
+            format: spatialscene/1
+            platform: \(platform)
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5}
+                size: [960, 640]
+                elements:
+                  - {id: flat, role: alert, frame: [40, 40, 300, 200]}
+                  - {id: behind, role: sheet, frame: [400, 40, 300, 200], depth: -8}
+                  - {id: raised, role: sheet, frame: [40, 300, 300, 200], depth: 24}
+                  - {id: hidden, role: alert, frame: [400, 300, 300, 200], visible: false}
+                children:
+                  - {id: system, kind: window, presentation: alert, position: [0, 0, 0], size: [320, 200]}
+            events:
+              - {t: 0.5, action: show, entity: w/hidden}
+            """
+        }
+        let v = try RuleScenes.check(scene()).filter { $0.rule == "depth-modal-forward" }
+        #expect(v.map(\.entities) == [["w/behind"], ["w/flat"], ["w/hidden"]], "\(v.map(\.entities))")
+        let by = Dictionary(uniqueKeysWithValues: v.map { ($0.entities.first ?? "", $0) })
+        #expect(by["w/behind"]?.measured == -8 && by["w/behind"]?.threshold == 0 && by["w/behind"]?.severity == .info)
+        #expect(by["w/behind"]?.message.hasPrefix("w/behind is a custom sheet drawn 8 pt behind its window") == true)
+        #expect(by["w/flat"]?.message.hasPrefix("w/flat is a custom alert drawn in the plane of its window") == true)
+        #expect(by["w/flat"]?.spans == [0...89] && by["w/hidden"]?.spans == [45...89])
+        #expect(try RuleScenes.check(scene("iOS")).filter { $0.rule == "depth-modal-forward" }.isEmpty)
+    }
 }

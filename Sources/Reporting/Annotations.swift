@@ -35,12 +35,11 @@ extension Report {
     /// `leftOut` counts the others.
     func annotations(path: (SceneReport) -> String, perSeverity: [Int]? = nil) -> (annotations: [Annotation], leftOut: Int) {
         func level(_ s: Severity) -> String { s == .error ? "error" : s == .warning ? "warning" : "note" }
-        func listed(_ v: ReportViolation) -> Bool { v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
         var quota = [Int.max, Int.max, Int.max]
         var leftOut = 0
         if let perSeverity {
             var count = [0, 0, 0]
-            for scene in scenes { for v in scene.violations where listed(v) { count[v.severity.rank] += 1 } }
+            for scene in scenes { for v in scene.violations where v.gates { count[v.severity.rank] += 1 } }
             for r in quota.indices {
                 quota[r] = min(count[r], max(0, r < perSeverity.count ? perSeverity[r] : 0))
                 leftOut += count[r] - quota[r]
@@ -49,7 +48,7 @@ extension Report {
         var out: [Annotation] = []
         for scene in scenes {
             let file = path(scene)
-            for v in scene.violations where listed(v) {
+            for v in scene.violations where v.gates {
                 guard quota[v.severity.rank] > 0 else { continue }
                 quota[v.severity.rank] -= 1
                 var message = v.message

@@ -232,7 +232,7 @@ extension Report {
                     // With a baseline, only new and worsened violations fail (as the exit code):
                     // known ones are listed in the passing case's system-out with their status.
                     let failing = vs.filter { v in
-                        failOn.map { v.severity.rank <= $0.rank } ?? false && (v.baseline.map { $0 == .new || $0 == .worsened } ?? true)
+                        failOn.map { v.severity.rank <= $0.rank } ?? false && v.gates
                     }
                     cases += "    <testcase classname=\"\(path)\" name=\"\(Escape.xml(id))\""
                     if vs.isEmpty { cases += "/>\n"; continue }
@@ -241,7 +241,7 @@ extension Report {
                     // becomes a visible `\n`), then joined.
                     let details = vs.map { v in
                         let shown = fmtMeasure(v.measured, v.threshold)
-                        let status = v.baseline.map { "; " + ($0 == .new || $0 == .worsened ? v.baselineNote(unit: v.unit) : "known: \($0.rawValue) since the baseline") } ?? ""
+                        let status = v.baseline.map { "; " + ($0.gates ? v.baselineNote(unit: v.unit) : "known: \($0.rawValue) since the baseline") } ?? ""
                         return Escape.xml("\(v.severity.rawValue): \(v.entityList): \(v.message) " +
                             "(measured \(shown.measured) \(v.unit), threshold \(shown.threshold) \(v.unit); " +
                             "\(timeRange(v, frameRate: scene.frameRate)); \(scene.path):\(v.location?.line ?? 0)\(status))")
@@ -422,7 +422,7 @@ extension Report {
                 }
                 // A worsened violation says what changed (`baselineChange`); a folded row's members say it in its list.
                 let change = g.isFolded ? nil : v.baselineChange(unit: unit)
-                out += hasBaseline ? " \(v.baseline.map { $0 == .new || $0 == .worsened ? "**\($0.rawValue)**\(change.map { ": " + $0 } ?? "")" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
+                out += hasBaseline ? " \(v.baseline.map { $0.gates ? "**\($0.rawValue)**\(change.map { ": " + $0 } ?? "")" : "known (\($0.rawValue))" } ?? "") |\n" : "\n"
             }
             let total = groups.reduce(0) { $0 + $1.count }
             if shown < total {
@@ -511,8 +511,7 @@ extension Report {
 extension SceneReport {
     /// Violations with new and worsened ones first (otherwise in report order).
     var violationsNewFirst: [ReportViolation] {
-        let first = violations.filter { $0.baseline == .new || $0.baseline == .worsened }
-        return first + violations.filter { !($0.baseline == .new || $0.baseline == .worsened) }
+        return violations.filter(\.gates) + violations.filter { !$0.gates }
     }
 }
 

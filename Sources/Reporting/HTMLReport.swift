@@ -329,8 +329,8 @@ extension Report {
         out += " data-scene-index=\"\(n)\" data-frame=\"\(lead.worstFrame)\" data-entities=\"\(Escape.html(entities.joined(separator: " ")))\">\n"
         let rule = Escape.httpsURL(first.help).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(g.rule))</a>" } ?? Escape.html(g.rule)
         let badge = first.baseline.map { b -> String in
-            let kind = b == .new || b == .worsened ? b.rawValue : "known"
-            return " <span class=\"badge badge-\(kind)\">\(b == .new || b == .worsened ? b.rawValue : "known: \(b.rawValue)")</span>"
+            let kind = b.gates ? b.rawValue : "known"
+            return " <span class=\"badge badge-\(kind)\">\(b.gates ? b.rawValue : "known: \(b.rawValue)")</span>"
         } ?? ""
         out += "<h3><span class=\"sev sev-\(g.severity.rawValue)\">\(g.severity.rawValue)</span> <code>\(rule)</code>\(badge)"
         if g.isFolded { out += " <span class=\"fold\">× \(g.count)</span>" }

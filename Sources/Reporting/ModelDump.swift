@@ -147,7 +147,7 @@ public enum ModelDump {
         }
         let stated = scene.entities.filter(hasFacts)
         if !stated.isEmpty {
-            out += "\nfacts (source in brackets; unknown = nothing says)\n"
+            out += "\nfacts (source in brackets: scene = stated in the scene file, asset = the 3D file's own; unknown = nothing says)\n"
             for e in stated { out += "  \(t(e.path))\(e.usdPrim.map { t(usdPrimSuffix($0)) } ?? ""): " + factsText(e) + "\n" }
         }
         let looked = scene.entities.filter { appearance($0) != nil }
@@ -243,11 +243,13 @@ public enum ModelDump {
         ])
     }
 
-    /// `appearance` of an entity in the JSON model: the stated `decorative`, `color`,
-    /// `background`, `fontWeight`, `symbol`, `helpText`, `buttonStyle` and `title` (nil when none is
-    /// stated).
+    /// `appearance` of an entity in the JSON model: the stated `label` (an element's), `string` (a
+    /// text's), `decorative`, `color`, `background`, `fontWeight`, `symbol`, `helpText`,
+    /// `buttonStyle` and `title` (nil when none is stated).
     static func appearance(_ e: Entity) -> JSON? {
         var m: [(String, JSON)] = []
+        if let v = e.label { m.append(("label", .string(v))) }
+        if let v = e.string { m.append(("string", .string(v))) }
         if let v = e.decorative { m.append(("decorative", .bool(v))) }
         if let v = e.color { m.append(("color", .string(v.text))) }
         if let v = e.background { m.append(("background", .string(v.text))) }
@@ -261,6 +263,8 @@ public enum ModelDump {
 
     static func appearanceText(_ e: Entity) -> String {
         var parts: [String] = []
+        if let v = e.label { parts.append("label \"\(Escape.text(v))\"") }
+        if let v = e.string { parts.append("string \"\(Escape.text(v))\"") }
         if let v = e.decorative { parts.append(v ? "decorative" : "not decorative") }
         if let v = e.color { parts.append("color \(v.text)") }
         if let v = e.background { parts.append("background \(v.text)") }
@@ -302,7 +306,7 @@ public enum ModelDump {
 
     static func factsText(_ e: Entity) -> String {
         let s = e.factSources
-        func src(_ x: FactSource) -> String { " [\(x.rawValue)]" }
+        func src(_ x: FactSource) -> String { " [\(x.textName)]" }
         var parts = ["interactive \(e.interactive ? "yes" : "no")" + src(s.interactive)]
         parts.append("interaction \(e.interaction?.rawValue ?? "unknown")" + src(s.interaction))
         parts.append("hover effect \(e.hoverEffect?.rawValue ?? "unknown")" + src(s.hoverEffect))

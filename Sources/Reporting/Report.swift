@@ -111,7 +111,7 @@ public struct Report: Sendable {
         guard let failOn else { return false }
         func gates(_ fingerprint: String, _ status: BaselineStatus?) -> Bool {
             if let gating { return gating.contains(fingerprint) }
-            return status.map { $0 == .new || $0 == .worsened } ?? true
+            return status?.gates ?? true
         }
         return scenes.contains { s in
             s.violations.contains { v in v.severity.rank <= failOn.rank && gates(v.fingerprint, v.baseline) }
@@ -156,10 +156,12 @@ public struct NotChecked: Sendable, Equatable {
     /// The command that lists them.
     public static let listCommand = "spatialcheck rules --manual"
 
-    /// "not checked: 164 catalog rules and 57 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them)"
+    /// "to review by hand: 112 HIG guidelines spatialcheck does not check yet and 69 that only a
+    /// person can judge (`spatialcheck rules --manual` lists them)": said as the normal part of a
+    /// review that it is, not as checks that failed to run (the s31 trial's F5).
     public var line: String {
-        "not checked: \(catalogRules) catalog rule\(catalogRules == 1 ? "" : "s") and \(manualReview) manual-review item\(manualReview == 1 ? "" : "s")"
-            + " (a person has to review them; `\(NotChecked.listCommand)` lists them)"
+        "to review by hand: \(catalogRules) HIG guideline\(catalogRules == 1 ? "" : "s") spatialcheck does not check yet and \(manualReview)"
+            + " that only a person can judge (`\(NotChecked.listCommand)` lists them)"
     }
 }
 
@@ -548,6 +550,8 @@ public struct ReportViolation: Sendable {
     public var borderline: Bool
     /// How it compares with the baseline, when there is one.
     public var baseline: BaselineStatus?
+    /// True unless a baseline marked it known: without a baseline every violation gates.
+    public var gates: Bool { baseline?.gates ?? true }
     /// With `baseline == .worsened`: the baseline violation's measured value and severity, so that
     /// the reports can say what changed ("worsened since the baseline: 61.8 % → 61.9 %"). JSON
     /// writes `baselineMeasured`; the severity is only said in words.
@@ -811,7 +815,7 @@ extension Report {
                 out += "\n"
             case .checked:
                 // With a baseline: new and worsened violations first; `quiet` lists only them.
-                let listed = quiet ? scene.violations.filter { v in v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
+                let listed = quiet ? scene.violations.filter(\.gates)
                                    : scene.violationsNewFirst
                 if quiet && listed.isEmpty { continue }
                 let title = t(scene.name.map { "\(scene.path) (\($0))" } ?? scene.path)
@@ -834,7 +838,7 @@ extension Report {
                     // The path from the current directory (as load errors name the file), which is
                     // what a terminal resolves; the scene's title keeps the project-root path.
                     let loc = t("\(scene.legacyPath ?? scene.path):\(max(1, v.location?.line ?? 1)):\(max(1, v.location?.column ?? 1))")
-                    let known = v.baseline.map { $0 == .new || $0 == .worsened ? " (\(group.isFolded ? "\($0.rawValue) since the baseline" : v.baselineNote(unit: t(v.unit))))" : " (known: \($0.rawValue) since the baseline)" } ?? ""
+                    let known = v.baseline.map { $0.gates ? " (\(group.isFolded ? "\($0.rawValue) since the baseline" : v.baselineNote(unit: t(v.unit))))" : " (known: \($0.rawValue) since the baseline)" } ?? ""
                     if group.isFolded {
                         out += "  \(loc): \(sev) [\(t(v.rule))] \(t(group.summary))\(known)\n"
                         out += "    first: \(t(v.message))\n"
@@ -936,12 +940,22 @@ extension Report {
 
     /// `by rule:` and one line per rule with violations: its counts by severity (those listed and
     /// those `--max-violations` left out), rules with more errors first, then warnings, then info,
-    /// then by id. Empty without violations.
+    /// then by id. With a baseline, each line ends with how many of them are new or worsened, or
+    /// `(known)` when none is (the s31 trial's F8: which rule's count holds the new problem).
+    /// Empty without violations.
     func ruleSummary() -> String {
         var counts: [String: [Int]] = [:]
+        var gating: [String: Int] = [:]
+        var compared = false
         for s in scenes {
-            for v in s.violations { counts[v.rule, default: [0, 0, 0]][v.severity.rank] += 1 }
-            for o in s.omitted { counts[o.rule, default: [0, 0, 0]][o.severity.rank] += o.count }
+            for v in s.violations {
+                counts[v.rule, default: [0, 0, 0]][v.severity.rank] += 1
+                if let b = v.baseline { compared = true; if b.gates { gating[v.rule, default: 0] += 1 } }
+            }
+            for o in s.omitted {
+                counts[o.rule, default: [0, 0, 0]][o.severity.rank] += o.count
+                for v in o.violations { if let b = v.baseline { compared = true; if b.gates { gating[o.rule, default: 0] += 1 } } }
+            }
         }
         guard !counts.isEmpty else { return "" }
         let rows = counts.sorted { a, b in a.value != b.value ? a.value.lexicographicallyPrecedes(b.value, by: >) : a.key < b.key }
@@ -951,7 +965,8 @@ extension Report {
             let parts = zip(c, ["error", "warning", "info"]).filter { $0.0 > 0 }.map { n, name in
                 "\(n) \(name)\(n == 1 || name == "info" ? "" : "s")"
             }
-            out += "  " + rule + String(repeating: " ", count: width - rule.count) + "  " + parts.joined(separator: ", ") + "\n"
+            let status = !compared ? "" : gating[rule].map { "  (\($0) new or worsened)" } ?? "  (known)"
+            out += "  " + rule + String(repeating: " ", count: width - rule.count) + "  " + parts.joined(separator: ", ") + status + "\n"
         }
         return out
     }

@@ -400,6 +400,10 @@ private func diagnostic(_ any: Any, file: String) -> Diagnostic? {
 /// left out of this run (never a current violation's status; not fixed).
 public enum BaselineStatus: String, Sendable, CaseIterable {
     case new, worsened, unchanged, improved, fixed, suppressed
+
+    /// New and worsened violations count toward `--fail-on` and are listed by the quiet views;
+    /// known ones (unchanged, improved) and the others do not.
+    public var gates: Bool { self == .new || self == .worsened }
 }
 
 public struct BaselineEntry: Sendable {
@@ -517,7 +521,7 @@ public struct BaselineComparison: Sendable {
 
     /// Fingerprints that still count toward `--fail-on`: new and worsened violations.
     public var gating: Set<String> {
-        Set(entries.filter { $0.status == .new || $0.status == .worsened }.compactMap { $0.current?.fingerprint })
+        Set(entries.filter { $0.status.gates }.compactMap { $0.current?.fingerprint })
     }
 }
 

@@ -10,8 +10,9 @@ extension SpatialCheck {
     /// `spatialcheck init [--ci github|gitlab]`: writes a commented `.spatialcheck.yaml` in
     /// `directory` (every rule of the catalog with its default severity and parameters) and, with
     /// `ci`, a workflow file. With `example`, it writes the starter scene `example.scene.yaml`
-    /// instead of the configuration. Writes nothing when any of the files exists (exit 2), so it
-    /// never overwrites a configuration, a pipeline or a scene.
+    /// instead of the configuration. It never overwrites a file: one that exists is kept and named
+    /// on standard error, the others are written (so `init --ci github` after `init` adds only the
+    /// workflow); when every file exists it writes nothing and fails (exit 2).
     /// `source`: where the workflow gets spatialcheck from (default: `toolSource(directory:)`).
     public static func initialize(directory: String, ci: CIProvider?, example: Bool = false, source: ToolSource? = nil) -> Outcome {
         var files: [(path: String, text: String)] = example ? [(exampleSceneFileName, exampleScene)] : [(ProjectRoot.configFileName, initialConfiguration())]
@@ -25,13 +26,17 @@ extension SpatialCheck {
         let fm = FileManager.default
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         let existing = files.filter { fm.fileExists(atPath: base + $0.path) }
-        guard existing.isEmpty else {
+        guard existing.count < files.count else {
             return .failure(existing.map {
                 Diagnostic(file: base + $0.path, message: "already exists; init writes nothing over an existing file",
                            hint: "remove or rename it first, or edit it by hand (`spatialcheck schema config` describes every key)")
             })
         }
-        for f in files {
+        let kept = existing.map {
+            Diagnostic(.warning, file: base + $0.path, message: "already exists and was kept as it is; the other files were written",
+                       hint: "init never writes over a file: remove or rename it first to have it written anew")
+        }
+        for f in files where !existing.contains(where: { $0.path == f.path }) {
             let path = base + f.path
             do {
                 try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -41,7 +46,7 @@ extension SpatialCheck {
                                             hint: "check that the folder is writable")])
             }
         }
-        return Outcome(output: files.map { "wrote \($0.path)\n" }.joined())
+        return Outcome(output: files.filter { f in !existing.contains { $0.path == f.path } }.map { "wrote \($0.path)\n" }.joined(), diagnostics: kept)
     }
 
     /// The file `init --example` writes.
@@ -156,11 +161,12 @@ extension SpatialCheck {
     public enum ToolSource: Sendable, Equatable {
         /// The folder is spatialcheck's own package: the workflow builds it in place.
         case thisPackage
-        /// A remote git repository and the commit to build (the checkout this executable was
-        /// built in): the workflow clones it outside the project's checkout and builds it there.
-        case git(url: String, revision: String)
-        /// Not known (an installed copy, a checkout without a remote): the workflow has a variable
+        /// A git repository and the commit to build (the checkout this executable was built in):
+        /// the workflow clones it outside the project's checkout and builds it there. `url` is nil
+        /// when the checkout has no network remote: the workflow pins the commit and has the URL
         /// to fill in, and stops with an error that says so until it is.
+        case git(url: String?, revision: String)
+        /// Not known (an installed copy, not a git checkout): both are to fill in.
         case unknown
     }
 
@@ -168,7 +174,8 @@ extension SpatialCheck {
     /// spatialcheck's (a `Package.swift` with the `spatialcheck` executable); else the `origin`
     /// remote and `HEAD` commit of the package checkout this executable was built in, when the
     /// remote is a network URL (https, ssh, git or `user@host:path`; a URL's user and password are
-    /// left out, so no token lands in a workflow file); else `unknown`.
+    /// left out, so no token lands in a workflow file), or that commit alone without such a
+    /// remote; else `unknown`.
     public static func toolSource(directory: String, executable: String? = AssetImporter.ownExecutable()) -> ToolSource {
         func isPackage(_ dir: String) -> Bool {
             guard let text = try? String(contentsOfFile: dir + "/Package.swift", encoding: .utf8) else { return false }
@@ -178,11 +185,9 @@ extension SpatialCheck {
         guard let executable else { return .unknown }
         var dir = (URL(fileURLWithPath: executable).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent
         while dir != "/" && !dir.isEmpty && !isPackage(dir) { dir = (dir as NSString).deletingLastPathComponent }
-        guard isPackage(dir),
-              let url = git(["remote", "get-url", "origin"], in: dir).flatMap(remoteURL),
-              let revision = git(["rev-parse", "HEAD"], in: dir),
+        guard isPackage(dir), let revision = git(["rev-parse", "HEAD"], in: dir),
               revision.count == 40, revision.allSatisfy(\.isHexDigit) else { return .unknown }
-        return .git(url: url, revision: revision)
+        return .git(url: git(["remote", "get-url", "origin"], in: dir).flatMap(remoteURL), revision: revision)
     }
 
     /// A git URL a CI runner can clone: a network URL without user information, in characters
@@ -225,30 +230,50 @@ extension SpatialCheck {
                      "git clone --quiet \"$SPATIALCHECK_GIT\" /tmp/spatialcheck",
                      "git -C /tmp/spatialcheck checkout --quiet \"$SPATIALCHECK_REF\"",
                      "swift build -c release --package-path /tmp/spatialcheck --product spatialcheck"]
+        let outside = "/tmp/spatialcheck/.build/release/spatialcheck"
         switch source {
         case .thisPackage:
             return ("# It builds spatialcheck from this repository's Swift package.", [],
                     ["swift build -c release --product spatialcheck"], ".build/release/spatialcheck")
-        case let .git(url, revision):
+        case let .git(url?, revision):
             return ("# It builds spatialcheck from the repository and commit `init` was run from (outside this\n"
                     + "# checkout, so that spatialcheck's own example scenes are not checked); set SPATIALCHECK_REF\n"
                     + "# to a tag or branch you publish to follow it.",
-                    ["SPATIALCHECK_GIT: \(url)", "SPATIALCHECK_REF: \(revision)"], clone, "/tmp/spatialcheck/.build/release/spatialcheck")
+                    ["SPATIALCHECK_GIT: \(url)", "SPATIALCHECK_REF: \(revision)"], clone, outside)
+        case let .git(nil, revision):
+            return ("# Set SPATIALCHECK_GIT to the git URL of the spatialcheck you use (`init` ran from a checkout\n"
+                    + "# without a network remote, at the commit SPATIALCHECK_REF pins, so that CI checks with the\n"
+                    + "# version that wrote your baseline); until then the job stops with an error.",
+                    ["SPATIALCHECK_GIT: \"\"", "SPATIALCHECK_REF: \(revision)"], clone, outside)
         case .unknown:
-            return ("# Set SPATIALCHECK_GIT to the git URL of the spatialcheck you use (`init` could not tell:\n"
-                    + "# it ran from an installed copy or a checkout without a network remote) and\n"
-                    + "# SPATIALCHECK_REF to its tag, branch or commit; until then the job stops with an error.",
-                    ["SPATIALCHECK_GIT: \"\"", "SPATIALCHECK_REF: main"], clone, "/tmp/spatialcheck/.build/release/spatialcheck")
+            return ("# Set SPATIALCHECK_GIT to the git URL of the spatialcheck you use (`init` could not tell: it\n"
+                    + "# ran from an installed copy) and SPATIALCHECK_REF to the tag or commit of the version you\n"
+                    + "# run locally (`main` follows its branch); until then the job stops with an error.",
+                    ["SPATIALCHECK_GIT: \"\"", "SPATIALCHECK_REF: main"], clone, outside)
         }
+    }
+
+    /// The file a workflow written by `init --ci` compares with when it is committed.
+    static let baselineFileName = "spatialcheck-baseline.json"
+
+    /// The comment that tells how to start from a baseline, and the shell words that pass it when
+    /// the file exists (unquoted command substitution, so nothing when it does not).
+    static func baselineSteps() -> (comment: String, option: String) {
+        ("# Known violations: save a baseline once and commit it, and the gate fails only on new or\n"
+         + "# worsened ones (without it, on every violation at or above failOn):\n"
+         + "#   spatialcheck validate . --fail-on never --format json --output \(baselineFileName)",
+         "$(test -f \(baselineFileName) && echo --baseline \(baselineFileName))")
     }
 
     static func githubWorkflow(_ source: ToolSource) -> String {
         let tool = toolSteps(source)
+        let baseline = baselineSteps()
         let env = tool.variables.isEmpty ? "" : "    env:\n" + tool.variables.map { "      \($0)\n" }.joined()
         let build = tool.build.count == 1 ? "        run: \(tool.build[0])\n" : "        run: |\n" + tool.build.map { "          \($0)\n" }.joined()
         return """
             # spatialcheck comfort gate (written by `spatialcheck init --ci github`; see docs/ci.md).
             \(tool.comment)
+            \(baseline.comment)
             name: spatialcheck
             on:
               push:
@@ -262,6 +287,9 @@ extension SpatialCheck {
               comfort:
                 runs-on: ubuntu-24.04
                 container: swift:6.1-bookworm
+                defaults:
+                  run:
+                    shell: bash
 
             """ + env + """
                 steps:
@@ -273,17 +301,24 @@ extension SpatialCheck {
                   - name: Build spatialcheck
 
             """ + build + """
-                  - name: Check scenes (annotations on the pull request)
-                    run: \(tool.binary) validate . --jobs 2 --format github
+                  - name: Check scenes (the report in the log)
+                    id: check
+                    run: \(tool.binary) validate . --jobs 2 --quiet \(baseline.option)
+                  - name: Annotate the pull request with what failed
+                    if: ${{ failure() && steps.check.outcome == 'failure' }}
+                    run: \(tool.binary) validate . --jobs 2 --fail-on never --format github \(baseline.option)
 
             """
     }
 
     static func gitlabPipeline(_ source: ToolSource) -> String {
         let tool = toolSteps(source)
+        let baseline = baselineSteps()
+        func line(_ command: String) -> String { "    - '\(command.replacingOccurrences(of: "'", with: "''"))'\n" }
         return """
             # spatialcheck comfort gate (written by `spatialcheck init --ci gitlab`; see docs/ci.md).
             \(tool.comment)
+            \(baseline.comment)
             spatialcheck:
               stage: test
               image: swift:6.1-bookworm
@@ -295,11 +330,17 @@ extension SpatialCheck {
                 - apt-get update -qq
                 - apt-get install -y -qq --no-install-recommends libassimp-dev libglm-dev pkg-config
 
-            """ + tool.build.map { "    - '\($0.replacingOccurrences(of: "'", with: "''"))'\n" }.joined() + """
+            """ + tool.build.map(line).joined() + """
               script:
-                - \(tool.binary) validate . --jobs 2 --format junit --output spatialcheck-junit.xml
+                # The JUnit report for the merge request's test summary (its cases fail as the gate
+                # does), then the gate itself, whose text report is the job's log.
+
+            """ + line("\(tool.binary) validate . --jobs 2 --format junit --output spatialcheck-junit.xml \(baseline.option) || true")
+            + line("\(tool.binary) validate . --jobs 2 --quiet \(baseline.option)") + """
               artifacts:
                 when: always
+                paths:
+                  - spatialcheck-junit.xml
                 reports:
                   junit: spatialcheck-junit.xml
 

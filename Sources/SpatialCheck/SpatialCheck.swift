@@ -289,7 +289,13 @@ public enum SpatialCheck {
         return inputs
     }
 
-    /// Scene files under `directory`, recursively: hidden entries and `.build` are skipped,
+    /// Folders of build products and downloaded dependencies that a directory search does not enter
+    /// (Xcode's DerivedData, CocoaPods, Carthage, npm): copies of scenes there are not the project's.
+    /// Named as a path, such a folder is searched.
+    public static let skippedFolderNames: Set<String> = ["DerivedData", "Pods", "Carthage", "node_modules"]
+
+    /// Scene files under `directory`, recursively: hidden entries (`.build`, `.git`, `.swiftpm`) and
+    /// `skippedFolderNames` are skipped,
     /// symbolic links are not followed into directories (a linked scene file is listed), names are
     /// read as bytes (`FileName.entries`), at most 64 folders deep and 1,000,000 names in all.
     static func sceneFiles(in directory: String) -> [String] {
@@ -304,7 +310,7 @@ public enum SpatialCheck {
                 var st = stat()
                 guard FileName.withCString(full, { lstat($0, &st) }) == 0 else { continue }
                 if st.st_mode & S_IFMT == S_IFDIR {
-                    walk(full, depth: depth + 1)
+                    if !skippedFolderNames.contains(name) { walk(full, depth: depth + 1) }
                 } else if SceneLoader.isSceneFile(name) {
                     out.append(full)
                 }

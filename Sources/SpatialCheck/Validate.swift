@@ -681,7 +681,7 @@ final class BaselineSteps: @unchecked Sendable {
             var gating = Set<String>()
             for (i, e) in zip(checked.report.violations.indices, found) {
                 checked.report.violations[i].baseline = e.status
-                if e.status == .new || e.status == .worsened { gating.insert(checked.report.violations[i].fingerprint) }
+                if e.status.gates { gating.insert(checked.report.violations[i].fingerprint) }
             }
             if !failsGate {
                 failsGate = Report(toolVersion: SpatialCheck.version, pointAngle: Units.defaultPointAngle, failOn: failOn,

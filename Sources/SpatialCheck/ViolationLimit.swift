@@ -51,7 +51,6 @@ extension SpatialCheck {
     /// Which violations `limitViolations(_:perRule:total:)` keeps: `[scene][violation]`, true to keep.
     /// `validate` writes the deferred messages of these before it applies the limit.
     public static func violationsKept(in report: Report, perRule: Int, total: Int? = nil) -> [[Bool]] {
-        func gates(_ v: ReportViolation) -> Bool { v.baseline.map { $0 == .new || $0 == .worsened } ?? true }
         var keep: [[Bool]] = report.scenes.map { Array(repeating: true, count: $0.violations.count) }
         if perRule > 0 {
             for (s, scene) in report.scenes.enumerated() {
@@ -66,7 +65,7 @@ extension SpatialCheck {
                     let ranked = indices.sorted { a, b in
                         let va = scene.violations[a], vb = scene.violations[b]
                         if va.severity != vb.severity { return va.severity < vb.severity }
-                        let ga = gates(va), gb = gates(vb)
+                        let ga = va.gates, gb = vb.gates
                         if ga != gb { return ga }
                         return a < b
                     }

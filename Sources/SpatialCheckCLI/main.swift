@@ -217,7 +217,8 @@ struct Validate: ParsableCommand {
         abstract: "Simulate scenes frame by frame and report where they break the HIG's comfort guidance.",
         discussion: """
             PATH is a scene file (*.scene.yaml, *.scene.yml, *.scene.json; named directly, any .yaml, .yml \
-            or .json file), a bare 3D asset, or a directory searched recursively for scene files. Exit codes: 0 clean, 1 violations at or above --fail-on \
+            or .json file), a bare 3D asset, or a directory searched recursively for scene files (hidden folders, \
+            DerivedData, Pods, Carthage and node_modules are skipped). Exit codes: 0 clean, 1 violations at or above --fail-on \
             (after the baseline), 2 a scene or asset could not be loaded, or bad arguments.
 
             No scene yet? `spatialcheck init --example` writes a commented starter scene to edit; \
@@ -381,7 +382,7 @@ extension SpatialCheck.CIProvider: ExpressibleByArgument {}
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a commented .spatialcheck.yaml (every rule with its default), with --ci a CI workflow, or with --example a starter scene; never overwrites.")
+        abstract: "Write a commented .spatialcheck.yaml (every rule with its default), with --ci a CI workflow, or with --example a starter scene; writes only missing files, never over one.")
     @Option(help: "Also write a workflow: github (.github/workflows/spatialcheck.yml) or gitlab (.gitlab-ci.yml).")
     var ci: SpatialCheck.CIProvider?
     @Option(help: "Folder to write into (default: the current directory).") var directory: String?

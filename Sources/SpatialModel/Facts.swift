@@ -22,6 +22,16 @@ public enum FactSource: String, Sendable, CaseIterable, Hashable {
     case file
     case namePrefix = "name prefix"
     case `default`
+
+    /// As the text dump of `inspect` names it: where a person looks for it (`scene`: the scene
+    /// file, an annotation or an element's own key; `asset`: the 3D file). JSON keeps `rawValue`.
+    public var textName: String {
+        switch self {
+        case .annotation: "scene"
+        case .file: "asset"
+        case .namePrefix, .default: rawValue
+        }
+    }
 }
 
 /// A 3D hit region in metres, along the axes of the node it belongs to (not scaled by the asset's

@@ -580,4 +580,24 @@ import Foundation
         let atRoot = try run(["validate", "scenes", "--no-color"], cwd: dir + "/app").stdout
         #expect(atRoot.contains("\n  scenes/player.scene.yaml:29:9: error [target-center-spacing]"), "\(atRoot)")
     }
+
+    /// A directory search leaves out hidden folders and those of build products and dependencies
+    /// (copies of the project's scenes: the s31 trial's F12); named directly, such a folder is checked.
+    @Test func theDirectorySearchSkipsBuildAndDependencyFolders() throws {
+        let dir = try CLIHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data().write(to: URL(fileURLWithPath: dir + "/.spatialcheck.yaml"))
+        let scene = try String(contentsOfFile: TestPaths.repo("Scenes/media-player.scene.yaml"), encoding: .utf8)
+        let folders = ["app", "app/DerivedData/x", "Pods/Lib", "Carthage/Checkouts/y", "node_modules/z", ".build/checkouts/w", "app/Derived"]
+        for folder in folders {
+            try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+            try scene.write(toFile: dir + "/" + folder + "/player.scene.yaml", atomically: true, encoding: .utf8)
+        }
+        func paths(_ args: [String]) throws -> [String] {
+            let r = try run(["validate"] + args + ["--format", "json", "--fail-on", "never"], cwd: dir)
+            return ((try object(r.stdout))["scenes"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        }
+        #expect(try paths(["."]) == ["app/Derived/player.scene.yaml", "app/player.scene.yaml"])
+        #expect(try paths(["app/DerivedData"]) == ["app/DerivedData/x/player.scene.yaml"])
+    }
 }

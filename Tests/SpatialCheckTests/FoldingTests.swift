@@ -243,7 +243,7 @@ import Rules
 
             """))
         // The counts stay counts of violations.
-        #expect(text.hasSuffix("not checked: 164 catalog rules and 69 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them)\n1 scene checked: 4 errors, 0 warnings, 0 info\n"))
+        #expect(text.hasSuffix("to review by hand: 164 HIG guidelines spatialcheck does not check yet and 69 that only a person can judge (`spatialcheck rules --manual` lists them)\n1 scene checked: 4 errors, 0 warnings, 0 info\n"))
     }
 
     @Test func expandShowsEachViolation() {
@@ -275,7 +275,7 @@ import Rules
             </details>
             """))
         #expect(md.contains("- `target-center-spacing` `keypad/k1`, `keypad/k2` and 2 more like it: centres of keypad/k1"))
-        #expect(md.contains("\nnot checked: 164 catalog rules and 69 manual-review items (a person has to review them; `spatialcheck rules --manual` lists them).\n"))
+        #expect(md.contains("\nto review by hand: 164 HIG guidelines spatialcheck does not check yet and 69 that only a person can judge (`spatialcheck rules --manual` lists them).\n"))
         let expanded = Self.report(members: 3).markdown(expand: true)
         #expect(!expanded.contains("<details><summary><code>"))
         #expect(expanded.contains("| error | `target-center-spacing` | `keypad/k1`, `keypad/k2` | 52.0 pt | 60.0 pt | t = 0.00–0.99 s, frames 0–89 | 11 |\n"))
@@ -304,7 +304,7 @@ import Rules
         #expect(folded.status == 1)
         // controls/back–play and controls/forward–play, both 44 pt apart in the window `controls`.
         #expect(folded.stdout.contains("error [target-center-spacing] 2 pairs in controls measure 44.0 pt, threshold 60.0 pt\n"))
-        #expect(folded.stdout.contains("\nnot checked: \(RuleCatalog.notChecked.count) catalog rules and \(RuleCatalog.manualReview.count) manual-review items"))
+        #expect(folded.stdout.contains("\nto review by hand: \(RuleCatalog.notChecked.count) HIG guidelines spatialcheck does not check yet and \(RuleCatalog.manualReview.count) that only a person can judge"))
         #expect(folded.stderr.wholeMatch(of: /run time [0-9]+\.[0-9]{2} s\n/) != nil, "\(folded.stderr)")
         #expect(!folded.stdout.contains("run time"))
         let again = try CLIHarness.run(["validate", scene])

@@ -181,7 +181,7 @@ import SpatialModel
         #expect(rf["hoverEffect"]?["value"] is NSNull && rf["hoverEffect"]?["source"] as? String == "default")
         // The text dump lists the same, one line per entity with stated facts.
         let text = ModelDump.text(scene)
-        #expect(text.contains("  radio/Knob1: interactive yes [file], interaction direct [file], hover effect lift [annotation], hit region box 0.05 × 0.05 × 0.05 m [file], anchor hand [annotation], accessibility label \"File label\" [file]\n"))
+        #expect(text.contains("  radio/Knob1: interactive yes [asset], interaction direct [asset], hover effect lift [scene], hit region box 0.05 × 0.05 × 0.05 m [asset], anchor hand [scene], accessibility label \"File label\" [asset]\n"))
         #expect(text.contains("  radio/btn_reset: interactive yes [name prefix], interaction unknown [default]"))
     }
 

@@ -100,15 +100,23 @@ import SpatialModel
                 kind: window
                 elements:
                   - {id: t, role: tab, frame: [0, 0, 60, 60], label: Home, symbol: house, color: "#FFFFFF"}
+              - {id: note, kind: text, position: [0, 1, -1], height: 0.05, string: "Now\\u001B[31m playing"}
             events:
               - {t: 1, action: setImmersion, style: full, transition: 0.75}
             """)
         #expect(scene.events.first?.transition == 0.75)
         let text = ModelDump.text(scene)
         #expect(text.contains("t=1.000 s: immersion → full (user), transition 0.750 s"))
-        #expect(text.contains("w/t: color #FFFFFF, symbol \"house\""))
+        // An element's label and a text's string, as written (the s31 trial's F10), escaped for a terminal.
+        #expect(text.contains("w/t: label \"Home\", color #FFFFFF, symbol \"house\""), "\(text)")
+        #expect(text.contains("note: string \"Now\\u{1B}[31m playing\""), "\(text)")
         let json = ModelDump.json(scene).serialized()
         #expect(json.contains("\"appearance\""))
+        let model = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let looks = Dictionary(((model["entities"] as? [[String: Any]]) ?? []).map { ($0["path"] as? String ?? "", $0["appearance"] as? [String: Any]) },
+                               uniquingKeysWith: { a, _ in a })
+        #expect(looks["w/t"]??["label"] as? String == "Home")
+        #expect(looks["note"]??["string"] as? String == "Now\u{1B}[31m playing")
         #expect(json.contains("\"symbol\": \"house\""))
     }
 

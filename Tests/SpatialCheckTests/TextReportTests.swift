@@ -49,6 +49,23 @@ import Rules
         #expect(text.contains("2 scenes checked: 5000 errors, 9 warnings, 2 info"))
     }
 
+    /// With a baseline, each rule's line says how many of its violations are new or worsened (those
+    /// left out by `--max-violations` included), or that all are known.
+    @Test func perRuleSummaryUnderABaselineNamesTheNewOnes() {
+        var report = Self.report()
+        report.scenes[0].violations[0].baseline = .unchanged
+        report.scenes[0].violations[1].baseline = .new
+        report.scenes[1].violations[0].baseline = .unchanged
+        report.scenes[1].violations[1].baseline = .improved
+        report.scenes[1].violations[2].baseline = .unchanged
+        report.scenes[1].omitted = [OmittedViolations(rule: "type-min-size", severity: .warning, count: 2)]
+        report.scenes[1].omitted[0].violations = [LeftOutViolation(fingerprint: "a", measured: 1, threshold: 2, baseline: .worsened),
+                                                  LeftOutViolation(fingerprint: "b", measured: 1, threshold: 2, baseline: .unchanged)]
+        let text = report.text(byRule: true)
+        #expect(text.contains("by rule:\n  target-center-spacing  1 error  (1 new or worsened)\n  type-min-size          4 warnings  (1 new or worsened)\n  fov-window-clutter     2 info  (known)\n"),
+                "\(text)")
+    }
+
     @Test func oneFrameIsSingularAndPtEqIsExplainedOnce() {
         let text = Self.report().text()
         // The title line ends with the settings used: the report's pointAngle and its default

@@ -85,7 +85,7 @@ struct USDPrimReportTests {
         let text = try CLIHarness.run(["inspect", Self.game], cwd: USDFixtures.project)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("Game/TablePiece (USD /Root/TablePiece in prims/Game.usda): "), "\(text.stdout)")
-        #expect(text.stdout.contains("anchor plane [file]") && text.stdout.contains("anchor object [file]"))
+        #expect(text.stdout.contains("anchor plane [asset]") && text.stdout.contains("anchor object [asset]"))
         let json = try CLIHarness.run(["inspect", "--format", "json", Self.game], cwd: USDFixtures.project)
         #expect(json.stdout.contains("\"usdPrim\": {\n        \"path\": \"/Root/Inst_2/Body\",\n        \"layer\": \"prims/Game.usda\""), "\(json.stdout)")
     }

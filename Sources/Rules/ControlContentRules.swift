@@ -53,13 +53,16 @@ public enum TargetProminentCount: RuleDescribing {
     public static let metadata = RuleMetadata(
         id: "target-prominent-count", name: "One or two prominent buttons per view", category: .targets,
         defaultSeverity: .warning, thresholdKey: "maxProminent",
-        parameters: [RuleParameter("maxProminent", 2, "count", .hig, "prominent buttons a view shows at once")],
-        citations: [Citation("buttons", "Style")],
-        summary: "A view (a window with its ornaments, or a sheet, popover, menu or alert) showing more than two prominent buttons at once.",
+        parameters: [RuleParameter("maxProminent", 2, "count", .hig, "prominent buttons a view shows at once"),
+                     RuleParameter("maxToolbarProminent", 1, "count", .hig, "prominent buttons a toolbar shows at once (its one primary action)")],
+        citations: [Citation("buttons", "Style"), Citation("toolbars", "Actions")],
+        summary: "A view (a window with its ornaments, or a sheet, popover, menu or alert) showing more than two prominent buttons at once, or a toolbar showing more than one (sub-check `toolbar`).",
         rationale: "A prominent style tints a button with the accent colour so people find the most likely action at once; the HIG asks for one or two per view. More of them compete with one another and make people weigh every option before choosing.",
-        fixHint: "Keep the prominent style (borderedProminent) for the one or two most likely actions of the view; give the others a bordered or borderless style.",
+        fixHint: "Keep the prominent style (borderedProminent) for the one or two most likely actions of the view, and in a toolbar for its one key action (Done, Submit) on the trailing side; give the others a bordered or borderless style.",
         platforms: [.visionOS, .iOS], unit: "count", worse: .higher,
-        notes: ["Prominent buttons: visible interactive elements whose buttonStyle is borderedProminent or glassProminent (an extension of the scene format, SwiftUI's .buttonStyle). A view: a window or volume with its ornaments (a toolbar ornament's Done button counts with the window); a presented window (sheet, alert, popover, menu) is a view of its own, with its ornaments, and so is a sheet or alert element (the buttons inside its frame). Counted in every frame; reported on the view over the frames it shows more than maxProminent, measured the most shown at once, and the message names them (the first 10, then how many more)."])
+        notes: ["Prominent buttons: visible interactive elements whose buttonStyle is borderedProminent or glassProminent (an extension of the scene format, SwiftUI's .buttonStyle). A view: a window or volume with its ornaments (a toolbar ornament's Done button counts with the window); a presented window (sheet, alert, popover, menu) is a view of its own, with its ornaments, and so is a sheet or alert element (the buttons inside its frame). Counted in every frame; reported on the view over the frames it shows more than maxProminent, measured the most shown at once, and the message names them (the first 10, then how many more).",
+                "Sub-check `toolbar` (toolbars › Actions: specify only one primary action): the prominent buttons of one toolbar, an ornament that is a toolbar (as target-icon-help-text says) or a toolbar element of a container (the buttons inside its frame); reported on the ornament, or on the container of a toolbar element, over the frames it shows more than maxToolbarProminent."],
+        subchecks: [RuleSubcheck("toolbar", unit: "count")])
 }
 
 // MARK: - Shared
@@ -155,10 +158,24 @@ func controlContentFactories() -> [RuleFactory] {
                 let panel = ents[e].frame.flatMap { f in ents[e].container.flatMap { panels[$0] }?.first { $0.frame.contains(f, tolerance: 0.5) }?.index }
                 if let v = panel ?? presenter(sc, e) { byView[v, default: []].append(e) }
             }
-            // Views that hold more prominent buttons than allowed.
+            // Toolbars: a toolbar ornament, or a toolbar element of a container (keyed by the
+            // container, whose toolbar elements are told apart by frame: `bars` keys the first).
+            let layout = ToolbarLayout(sc)
+            let maxBar = s.param(m, "maxToolbarProminent")
+            var byBar: [Int: [Int]] = [:]
+            for list in byView.values {
+                for e in list {
+                    guard let c = ents[e].container else { continue }
+                    if ents[e].frame.flatMap({ layout.toolbarElement(c, around: $0) }) != nil || layout.isToolbarOrnament(c) {
+                        byBar[c, default: []].append(e)
+                    }
+                }
+            }
+            // Views and toolbars that hold more prominent buttons than allowed.
             let views = byView.keys.filter { Double(byView[$0]?.count ?? 0) > maxProminent }.sorted()
-            guard !views.isEmpty else { return nil }
-            var together: [Int: Set<Int>] = [:]
+            let toolbars = byBar.keys.filter { Double(byBar[$0]?.count ?? 0) > maxBar }.sorted()
+            guard !views.isEmpty || !toolbars.isEmpty else { return nil }
+            var together: [Int: Set<Int>] = [:], togetherInBar: [Int: Set<Int>] = [:]
             return ClosureRule({ f, out in
                 for v in views {
                     let shown = (byView[v] ?? []).filter { f.visible[$0] }
@@ -166,8 +183,19 @@ func controlContentFactories() -> [RuleFactory] {
                     together[v, default: []].formUnion(shown)
                     out.report(rule: r, v, frame: f.frame, time: f.time, measured: Double(shown.count), threshold: maxProminent, aux: Double(v))
                 }
+                for b in toolbars {
+                    let shown = (byBar[b] ?? []).filter { f.visible[$0] }
+                    guard Double(shown.count) > maxBar else { continue }
+                    togetherInBar[b, default: []].formUnion(shown)
+                    out.report(rule: r, b, frame: f.frame, time: f.time, measured: Double(shown.count), threshold: maxBar, aux: Double(b), variant: 1)
+                }
             }, message: { agg, names in
                 let v = agg.aux.isFinite ? Int(agg.aux) : -1
+                if agg.variant == 1 {
+                    let buttons = (togetherInBar[v] ?? []).sorted().map { ents[$0].path }
+                    let bar = isOrnament(sc, v) ? "the toolbar \(names.joinedNames)" : "a toolbar of \(names.joinedNames)"
+                    return "\(bar) shows \(fmt(agg.measured)) prominent buttons at once (\(buttons.joinedNames(atMost: namesListed))); a toolbar has one primary action: keep the prominent style for its key action (such as Done or Submit), on the trailing side, and give the others the toolbar's plain style"
+                }
                 let buttons = (together[v] ?? []).sorted().map { ents[$0].path }
                 return "\(names.joinedNames) shows \(fmt(agg.measured)) prominent buttons at once (\(buttons.joinedNames(atMost: namesListed))); keep the prominent style for the one or two most likely actions and give the others a bordered or borderless style"
             })

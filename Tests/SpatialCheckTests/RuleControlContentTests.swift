@@ -173,6 +173,39 @@ import SpatialModel
         #expect(try Self.run(Self.form(["id: title, role: text, frame: [20, 20, 300, 40], label: Photo"], children: alone), "target-icon-help-text").isEmpty)
     }
 
+    /// A toolbar has one primary action (toolbars › Actions; s31 review F13): two prominent items
+    /// of a toolbar ornament, or inside a toolbar element's frame, are the sub-check `toolbar`
+    /// (measured 2, threshold 1), though the window's view holds no more than two.
+    @Test func aToolbarWithTwoPrimaryActions() throws {
+        let bar = ["    - id: bar", "      kind: window", "      position: [0, -0.45, 0.02]", "      size: [300, 70]", "      elements:",
+                   "        - {id: done, role: button, frame: [20, 10, 120, 50], label: Done, buttonStyle: borderedProminent}",
+                   "        - {id: submit, role: button, frame: [160, 10, 120, 50], label: Submit, buttonStyle: glassProminent}"].joined(separator: "\n")
+        let v = try Self.run(Self.form(["id: title, role: text, frame: [20, 20, 300, 40], label: Review"], children: bar), "target-prominent-count")
+        #expect(v.map(\.entities) == [["form/bar"]])
+        #expect(v.first?.measured == 2 && v.first?.threshold == 1 && v.first?.severity == .warning)
+        #expect(v.first?.message.hasPrefix("the toolbar form/bar shows 2 prominent buttons at once (form/bar/done and form/bar/submit); a toolbar has one primary action") == true,
+                "\(v.map(\.message))")
+        // One of them plain: clean, and so is the pair when one of them cannot be targeted.
+        #expect(try Self.run(Self.form(["id: title, role: text, frame: [20, 20, 300, 40], label: Review"],
+                                       children: bar.replacingOccurrences(of: ", buttonStyle: glassProminent", with: "")), "target-prominent-count").isEmpty)
+        #expect(try Self.run(Self.form(["id: title, role: text, frame: [20, 20, 300, 40], label: Review"],
+                                       children: bar.replacingOccurrences(of: "glassProminent}", with: "glassProminent, interactive: false}")), "target-prominent-count").isEmpty)
+        // A toolbar element of the window: the two inside its frame; a third outside it does not count.
+        let element = try Self.run(Self.form([
+            "id: tools, role: toolbar, frame: [0, 0, 720, 60]",
+            "id: done, role: button, frame: [500, 8, 90, 44], label: Done, buttonStyle: borderedProminent",
+            "id: send, role: button, frame: [600, 8, 90, 44], label: Send, buttonStyle: borderedProminent",
+        ]), "target-prominent-count")
+        #expect(element.map(\.entities) == [["form"]] && element.first?.measured == 2, "\(element.map(\.message))")
+        #expect(element.first?.message.hasPrefix("a toolbar of form shows 2 prominent buttons") == true)
+        let outside = try Self.run(Self.form([
+            "id: tools, role: toolbar, frame: [0, 0, 720, 60]",
+            "id: done, role: button, frame: [500, 8, 90, 44], label: Done, buttonStyle: borderedProminent",
+            "id: send, role: button, frame: [600, 300, 90, 44], label: Send, buttonStyle: borderedProminent",
+        ]), "target-prominent-count")
+        #expect(outside.isEmpty, "\(outside.map(\.message))")
+    }
+
     @Test func unknownButtonStyleIsAnError() throws {
         // SwiftUI's names only: `prominent` is refused at its value (line 9 of the scene, the
         // element's line), with the style meant.

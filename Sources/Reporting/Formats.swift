@@ -206,7 +206,9 @@ extension Report {
     /// JUnit XML: one test suite per scene, one test case per checked rule. Violations at or
     /// above `failOn` make the case fail (with a baseline, only new and worsened ones, as the exit
     /// code); the others are listed in its system-out. A scene that
-    /// could not be loaded is one case with an error. Every string from input goes through
+    /// could not be loaded is one case with an error. With violations of the baseline fixed, a last
+    /// suite `baseline` holds one passing case, `fixed since the baseline`, that lists them (the
+    /// s31 trial's F7: a test viewer showed nothing of them). Every string from input goes through
     /// `Escape.xml` (line by line where the element holds several lines).
     public func junit() -> String {
         var suites = ""
@@ -269,6 +271,14 @@ extension Report {
                          partialComparison(scene.path)?.line].compactMap { $0 }
             if !notes.isEmpty { suites += "    <system-out>\(Escape.xml(notes.joined(separator: "\n")))</system-out>\n" }
             suites += "  </testsuite>\n"
+        }
+        let fixed = fixedList(head: "", item: { scene, what in "\(Escape.text(scene)): \(Escape.text(what))\n" }, more: { "\($0)\n" }, tail: "")
+        if !fixed.isEmpty {
+            totalTests += 1
+            suites += "  <testsuite name=\"baseline\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"0\">\n"
+            suites += "    <testcase classname=\"baseline\" name=\"fixed since the baseline\">\n"
+            suites += "      <system-out>\(xmlLines([String(fixed.dropLast())]))</system-out>\n"
+            suites += "    </testcase>\n  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"spatialcheck\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\""

@@ -1,3 +1,4 @@
+import Foundation
 import SpatialModel
 
 /// A §4 checklist item: guidance that a person has to review.
@@ -186,7 +187,10 @@ extension RuleCatalog {
     }
 
     /// `spatialcheck explain RULE`: what the rule measures, why, its parameters, fix and example scenes.
-    public static func renderExplanation(id: String) throws -> String {
+    /// `checkout`: the spatialcheck package checkout the running binary was built in, when known;
+    /// the examples are then named by their paths there (when they exist), which a person who
+    /// built the tool can open and check, instead of by their paths in the source repository.
+    public static func renderExplanation(id: String, checkout: String? = nil) throws -> String {
         guard let m = metadata(id: id) else {
             if let u = notChecked.first(where: { $0.id == id }) {
                 return "\(u.id): not checked by spatialcheck yet.\n  source: \(forPeople(u.source))\n  it needs: \(u.needs)\n"
@@ -223,9 +227,17 @@ extension RuleCatalog {
         out.append("  \(m.fixHint)")
         out.append("")
         // The example scenes are files of the source repository, not of the binary: say where.
-        out.append("Examples (in the spatialcheck source repository)")
-        out.append("  fails: \(m.failExample)")
-        out.append("  passes: \(m.passExample)")
+        let base = checkout.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        if let base, FileManager.default.fileExists(atPath: base + m.failExample), FileManager.default.fileExists(atPath: base + m.passExample) {
+            out.append("Examples (in the spatialcheck checkout this binary was built in)")
+            out.append("  fails: \(Escape.text(base + m.failExample))")
+            out.append("  passes: \(Escape.text(base + m.passExample))")
+            out.append("  See the finding: spatialcheck validate \(Escape.shellWord(base + m.failExample))")
+        } else {
+            out.append("Examples (in the spatialcheck source repository)")
+            out.append("  fails: \(m.failExample)")
+            out.append("  passes: \(m.passExample)")
+        }
         out.append("  A starter scene of your own: spatialcheck init --example")
         return out.joined(separator: "\n") + "\n"
     }

@@ -177,17 +177,24 @@ extension SpatialCheck {
     /// left out, so no token lands in a workflow file), or that commit alone without such a
     /// remote; else `unknown`.
     public static func toolSource(directory: String, executable: String? = AssetImporter.ownExecutable()) -> ToolSource {
-        func isPackage(_ dir: String) -> Bool {
-            guard let text = try? String(contentsOfFile: dir + "/Package.swift", encoding: .utf8) else { return false }
-            return text.contains(".executable(name: \"spatialcheck\"")
-        }
-        if isPackage(directory) { return .thisPackage }
-        guard let executable else { return .unknown }
-        var dir = (URL(fileURLWithPath: executable).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent
-        while dir != "/" && !dir.isEmpty && !isPackage(dir) { dir = (dir as NSString).deletingLastPathComponent }
-        guard isPackage(dir), let revision = git(["rev-parse", "HEAD"], in: dir),
+        if isSpatialCheckPackage(directory) { return .thisPackage }
+        guard let dir = packageCheckout(executable: executable), let revision = git(["rev-parse", "HEAD"], in: dir),
               revision.count == 40, revision.allSatisfy(\.isHexDigit) else { return .unknown }
         return .git(url: git(["remote", "get-url", "origin"], in: dir).flatMap(remoteURL), revision: revision)
+    }
+
+    /// The spatialcheck package folder `executable` was built in (the nearest folder above it
+    /// whose Package.swift declares the `spatialcheck` executable), or nil for an installed copy.
+    public static func packageCheckout(executable: String? = AssetImporter.ownExecutable()) -> String? {
+        guard let executable else { return nil }
+        var dir = (URL(fileURLWithPath: executable).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent
+        while dir != "/" && !dir.isEmpty && !isSpatialCheckPackage(dir) { dir = (dir as NSString).deletingLastPathComponent }
+        return isSpatialCheckPackage(dir) ? dir : nil
+    }
+
+    private static func isSpatialCheckPackage(_ dir: String) -> Bool {
+        guard let text = try? String(contentsOfFile: dir + "/Package.swift", encoding: .utf8) else { return false }
+        return text.contains(".executable(name: \"spatialcheck\"")
     }
 
     /// A git URL a CI runner can clone: a network URL without user information, in characters

@@ -401,7 +401,7 @@ struct Explain: ParsableCommand {
 
     func run() throws {
         do {
-            print(try RuleCatalog.renderExplanation(id: rule), terminator: "")
+            print(try RuleCatalog.renderExplanation(id: rule, checkout: SpatialCheck.packageCheckout()), terminator: "")
         } catch {
             FileHandle.standardError.write(Data("spatialcheck: \(Escape.text("\(error)"))\n".utf8))
             throw ExitCode(2)

@@ -283,6 +283,16 @@ public enum Escape {
         return out
     }
 
+    /// One word of a POSIX shell command line, for a command a person copies: as it is when it
+    /// holds only characters no shell treats specially, else in single quotes (a quote inside as
+    /// `'\''`); unsafe scalars as visible escapes, so the word is one line.
+    public static func shellWord(_ s: String) -> String {
+        let t = text(s)
+        let plain = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/+,:@%=".unicodeScalars)
+        if !t.isEmpty, t.unicodeScalars.allSatisfy({ plain.contains($0) }) { return t }
+        return "'" + t.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// One CSV field (RFC 4180): unsafe scalars as visible escapes (so a field is one line);
     /// quoted, with quotes doubled, when it holds `,` `;` or `"`; and a field whose first
     /// non-space character is `= + - @` (or their full-width forms) is prefixed with `'` so that a

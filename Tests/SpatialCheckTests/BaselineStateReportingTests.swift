@@ -138,7 +138,20 @@ import Rules
         let xml = r.junit()
         // target-center-spacing (error, unchanged) and fov-window-clutter (warning, improved) pass;
         // type-min-size (warning, new) fails; depth-min-reading-distance (info, worsened) is below --fail-on.
-        #expect(xml.contains("<testsuites name=\"spatialcheck\" tests=\"4\" failures=\"1\" errors=\"0\">"), "\(xml)")
+        #expect(xml.contains("<testsuites name=\"spatialcheck\" tests=\"5\" failures=\"1\" errors=\"0\">"), "\(xml)")
+        // The violation fixed since the baseline: one passing case of a last suite lists it.
+        #expect(xml.hasSuffix("""
+              <testsuite name="baseline" tests="1" failures="0" errors="0" skipped="0">
+                <testcase classname="baseline" name="fixed since the baseline">
+                  <system-out>\(r.scenes[0].path): depth-max-distance far</system-out>
+                </testcase>
+              </testsuite>
+            </testsuites>
+
+            """), "\(xml)")
+        var none = r
+        none.fixedInBaseline = []
+        #expect(!none.junit().contains("baseline\""))
         let spacing = try #require(xml.components(separatedBy: "name=\"target-center-spacing\">").last?.components(separatedBy: "</testcase>").first)
         #expect(spacing.contains("<system-out>error: p/x, p/y:") && !spacing.contains("<failure"))
         #expect(spacing.contains("; known: unchanged since the baseline)</system-out>"))

@@ -61,7 +61,17 @@ import SpatialModel
         let ex = try RuleCatalog.renderExplanation(id: "target-center-spacing")
         #expect(ex.contains("spatial-layout › Best practices  https://"))
         #expect(ex.contains("centerSpacing (threshold) = 60 pt  [HIG]"))
-        #expect(ex.contains("Scenes/rules/target-center-spacing/fail.scene.yaml"))
+        #expect(ex.contains("\n  fails: Scenes/rules/target-center-spacing/fail.scene.yaml\n"))
+        // With the checkout the binary was built in, the examples by their paths there, and the
+        // command that shows the finding (quoted for a shell when the path needs it).
+        let root = TestPaths.repoRoot.path
+        let there = try RuleCatalog.renderExplanation(id: "target-center-spacing", checkout: root)
+        #expect(there.contains("\n  fails: \(root)/Scenes/rules/target-center-spacing/fail.scene.yaml\n  passes: \(root)/Scenes/rules/target-center-spacing/pass.scene.yaml\n"))
+        #expect(there.contains("\n  See the finding: spatialcheck validate \(Escape.shellWord(root + "/Scenes/rules/target-center-spacing/fail.scene.yaml"))\n"))
+        #expect(try RuleCatalog.renderExplanation(id: "target-center-spacing", checkout: "/nonexistent") == ex)
+        #expect(Escape.shellWord("/a/b-c_d.scene.yaml") == "/a/b-c_d.scene.yaml")
+        #expect(Escape.shellWord("/my apps/it's.yaml") == "'/my apps/it'\\''s.yaml'")
+        #expect(Escape.shellWord("/x/$(rm -rf ~)`id`\n") == "'/x/$(rm -rf ~)`id`\\n'")
         #expect(throws: UnknownRule.self) { try RuleCatalog.renderExplanation(id: "target-centre-spacing") }
         do { _ = try RuleCatalog.renderExplanation(id: "target-centre-spacing") } catch let u as UnknownRule {
             #expect(u.suggestion == "target-center-spacing")

@@ -26,7 +26,8 @@ extension SpatialCheck {
         let fm = FileManager.default
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         let existing = files.filter { fm.fileExists(atPath: base + $0.path) }
-        guard existing.count < files.count else {
+        let missing = files.filter { f in !existing.contains { $0.path == f.path } }
+        guard !missing.isEmpty else {
             return .failure(existing.map {
                 Diagnostic(file: base + $0.path, message: "already exists; init writes nothing over an existing file",
                            hint: "remove or rename it first, or edit it by hand (`spatialcheck schema config` describes every key)")
@@ -36,7 +37,7 @@ extension SpatialCheck {
             Diagnostic(.warning, file: base + $0.path, message: "already exists and was kept as it is; the other files were written",
                        hint: "init never writes over a file: remove or rename it first to have it written anew")
         }
-        for f in files where !existing.contains(where: { $0.path == f.path }) {
+        for f in missing {
             let path = base + f.path
             do {
                 try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -46,7 +47,7 @@ extension SpatialCheck {
                                             hint: "check that the folder is writable")])
             }
         }
-        return Outcome(output: files.filter { f in !existing.contains { $0.path == f.path } }.map { "wrote \($0.path)\n" }.joined(), diagnostics: kept)
+        return Outcome(output: missing.map { "wrote \($0.path)\n" }.joined(), diagnostics: kept)
     }
 
     /// The file `init --example` writes.

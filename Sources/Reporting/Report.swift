@@ -946,17 +946,17 @@ extension Report {
     func ruleSummary() -> String {
         var counts: [String: [Int]] = [:]
         var gating: [String: Int] = [:]
-        var compared = false
         for s in scenes {
             for v in s.violations {
                 counts[v.rule, default: [0, 0, 0]][v.severity.rank] += 1
-                if let b = v.baseline { compared = true; if b.gates { gating[v.rule, default: 0] += 1 } }
+                if v.baseline?.gates == true { gating[v.rule, default: 0] += 1 }
             }
             for o in s.omitted {
                 counts[o.rule, default: [0, 0, 0]][o.severity.rank] += o.count
-                for v in o.violations { if let b = v.baseline { compared = true; if b.gates { gating[o.rule, default: 0] += 1 } } }
+                for v in o.violations where v.baseline?.gates == true { gating[o.rule, default: 0] += 1 }
             }
         }
+        let compared = baselineStatusCounts != nil
         guard !counts.isEmpty else { return "" }
         let rows = counts.sorted { a, b in a.value != b.value ? a.value.lexicographicallyPrecedes(b.value, by: >) : a.key < b.key }
         let width = rows.map(\.key.count).max() ?? 0

@@ -151,24 +151,19 @@ func controlContentFactories() -> [RuleFactory] {
             for e in ents.indices where ents[e].kind == .element && (ents[e].role == .sheet || ents[e].role == .alert) {
                 if let c = ents[e].container, let f = ents[e].frame, panels[c, default: []].count < 16 { panels[c, default: []].append((e, f)) }
             }
-            var byView: [Int: [Int]] = [:]
+            // Toolbars (sub-check `toolbar`): a toolbar ornament, or the toolbar elements of a
+            // container, keyed by the container.
+            let layout = ToolbarLayout(sc)
+            let maxBar = s.param(m, "maxToolbarProminent")
+            var byView: [Int: [Int]] = [:], byBar: [Int: [Int]] = [:]
             for e in ents.indices where ents[e].kind == .element && ents[e].interactive && ents[e].buttonStyle?.isProminent == true {
                 // Its view: the sheet or alert element it is drawn on, else the window or volume it
                 // belongs to, through ornaments (a presented window is a view of its own).
                 let panel = ents[e].frame.flatMap { f in ents[e].container.flatMap { panels[$0] }?.first { $0.frame.contains(f, tolerance: 0.5) }?.index }
-                if let v = panel ?? presenter(sc, e) { byView[v, default: []].append(e) }
-            }
-            // Toolbars: a toolbar ornament, or a toolbar element of a container (keyed by the
-            // container, whose toolbar elements are told apart by frame: `bars` keys the first).
-            let layout = ToolbarLayout(sc)
-            let maxBar = s.param(m, "maxToolbarProminent")
-            var byBar: [Int: [Int]] = [:]
-            for list in byView.values {
-                for e in list {
-                    guard let c = ents[e].container else { continue }
-                    if ents[e].frame.flatMap({ layout.toolbarElement(c, around: $0) }) != nil || layout.isToolbarOrnament(c) {
-                        byBar[c, default: []].append(e)
-                    }
+                guard let v = panel ?? presenter(sc, e) else { continue }
+                byView[v, default: []].append(e)
+                if let c = ents[e].container, ents[e].frame.flatMap({ layout.toolbarElement(c, around: $0) }) != nil || layout.isToolbarOrnament(c) {
+                    byBar[c, default: []].append(e)
                 }
             }
             // Views and toolbars that hold more prominent buttons than allowed.

@@ -107,6 +107,9 @@ import Rules
         #expect(!md.contains("<script>") && !md.contains("\n::error::"))
         let t = hostile.text(color: false)
         #expect(!t.contains("\u{1B}") && !t.contains("\n::error::"))
+        let junit = hostile.junit()
+        #expect(!junit.contains("\u{1B}") && !junit.contains("<script>") && !junit.contains("<b>") && !junit.contains("\n::error::"))
+        #expect(junit.contains("&lt;b&gt;x`y&lt;/b&gt;\\n::error::z.scene.yaml: depth-max-distance &lt;script&gt;\\u{1B}[31m</system-out>"), "\(junit)")
     }
 
     @Test func markdownStaysUnderTheCommentLimit() throws {

@@ -223,7 +223,12 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// is unchanged, so the findings are the same. Off (`incremental = false`) or when
     /// `maxOverlap` < 0 (then pairs farther apart than the margin could report), every frame
     /// searches.
-    struct Candidate { var ka: Int32; var kb: Int32; var slots: SIMD4<Int32> = SIMD4(repeating: -1) }
+    struct Candidate {
+        var ka: Int32; var kb: Int32
+        /// Asleep while the odometers of its two entities add up to less than this (`pairSleep`).
+        var wake = -Double.infinity
+        var slots: SIMD4<Int32> = SIMD4(repeating: -1)
+    }
     private var candidates: [Candidate] = []
     private var listValid = false
     /// Per dynamic entity: its direction and its cone's radius grown by the skin when the list was
@@ -233,6 +238,43 @@ final class TargetPairAnalyzer: RuleProcessor {
     private var slotOf: [Int32]
     /// How far (degrees) an image edge may move before the list is rebuilt.
     let skin: Double
+    /// Listed pairs that no rule can hold asleep (exact; off, every listed pair is looked at in
+    /// every frame; tests compare the two). Issue 16: "a pair far from every threshold cannot flip
+    /// until the eye or one of the two moves by a bound you can compute".
+    ///
+    /// Each dynamic entity has an odometer (`odometer`) that only grows: in every angular pass it
+    /// is present in, by the largest of (a) the angle its direction turned since the last pass it
+    /// was present in (2·asin(chord / 2), degrees) plus the growth of its cone's radius
+    /// (`searchRadius`, never its shrinking), (b) the change of its distance times
+    /// `sleepDepthScale` and (c) the change of its pt_eq times `sleepSizeScale`, plus 10⁻⁹ against
+    /// the rounding of the sum (far above an ulp while it stays below 10⁶). A step that is not
+    /// finite, or an odometer past 10⁶, resets every odometer and wakes every pair. Between two
+    /// passes, the angle between two entities' directions fell by at most the growth of their two
+    /// odometers (the triangle inequality on the sphere), their radii grew by at most as much, and
+    /// their distances and sizes changed by at most that over the scales. So a listed pair with a
+    /// margin m in these units, the growth of its odometers that could first let a rule hold, stays
+    /// without a finding while they grew by less than m, and is not looked at until then
+    /// (`Candidate.wake`). Its margin is the larger of
+    /// - its directions' angle beyond its two cones (the chord, in degrees, is never above the
+    ///   angle), where no rule can hold (`searchRadius`) and the pair test rejects it first;
+    /// - the smallest of what keeps each enabled rule from applying, the guard the pair test
+    ///   stops at: centres farther apart than `centerSpacing` (the angle beyond it, degrees),
+    ///   distances more than `depthWindow` apart (the difference beyond it, times the depth
+    ///   scale), one of two controls smaller than `largeSize` (pt_eq below it, times the size
+    ///   scale; never for a pair that is not two controls).
+    /// Angles keep 10⁻³° in hand, so that the test's cosine comparisons (10⁻¹² off the
+    /// threshold's) would reject the pair too; the others 10⁻⁹ relative and absolute. A list build
+    /// starts every pair awake.
+    var pairSleep = true
+    /// Listed pair-frames skipped asleep, for tests and bench.
+    private(set) var pairsAsleep = 0
+    /// Per dynamic entity: its odometer, and its direction, cone radius, distance and pt_eq in the
+    /// last pass it was present in (none yet: `odometerSeen` false), for `pairSleep`.
+    private var odometer: [Double], lastDirection: [Vec3], lastRadius: [Double], lastDistance: [Double], lastSize: [Double]
+    private var odometerSeen: [Bool]
+    /// Odometer units per metre of distance and per pt of pt_eq (`pairSleep`): what a walking
+    /// eye turns the direction of content 5.7 m away by, per metre; a tenth of a degree per point.
+    static let sleepDepthScale = 10.0, sleepSizeScale = 0.1
     /// Frames tested from the list, and list builds (for tests and bench).
     private(set) var listFrames = 0, listBuilds = 0
     /// At most this many listed pairs (64 per target, at least a million); a list that would be
@@ -356,6 +398,9 @@ final class TargetPairAnalyzer: RuleProcessor {
         inputs = Array(repeating: 0, count: n * Self.inputWords); changed = Array(repeating: true, count: n)
         builtDir = Array(repeating: Vec3(repeating: .nan), count: n); builtRadius = Array(repeating: .nan, count: n)
         slotOf = Array(repeating: -1, count: n)
+        odometer = Array(repeating: 0, count: n); lastDirection = direction; lastRadius = halfW
+        lastDistance = halfW; lastSize = halfW
+        odometerSeen = Array(repeating: false, count: n)
         skin = max(edgeGap, padGap) * pointAngle
         containerMembers = byContainer.keys.sorted().compactMap { byContainer[$0] }
         // Hit regions where stated (`hitRegion`), else the frames.
@@ -590,8 +635,10 @@ final class TargetPairAnalyzer: RuleProcessor {
         let hw = halfW, hh = halfH, rad = radius, cosRad = cosR, sinRad = sinR, cones = coneCells
         let sl = slot, dir = direction, fl = flat, au = axisU, av = axisV, ins = inscribed
         let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl, chg = changed
+        if pairSleep { advanceOdometers(f, count: n, slots: sl, directions: dir, radii: rad) }
         let maxOverlap = maxOverlap, edgeGap = edgeGap, padGap = padGap, largeSize = largeSize, depthWindow = depthWindow
         let spacing = spacing, canOverlap = overlapRule != nil, canSpace = spacingRule != nil, canPad = paddingRule != nil
+        let spacingDegrees = spacing * pa
         let clearlyBeyond = margin.isFinite && margin >= 0 ? margin * (1 + 1e-9) : Double.infinity
         let spacingRuleIndex = spacingRule ?? -1, overlapRuleIndex = overlapRule ?? -1
         let shortcut = closestPointShortcut
@@ -892,17 +939,51 @@ final class TargetPairAnalyzer: RuleProcessor {
             listFrames += 1
             listChecks += candidates.count
             let so = slotOf
+            let sleep = pairSleep, odo = odometer
+            var asleep = 0
             candidates.withUnsafeMutableBufferPointer { cs in
                 for c in cs.indices where !stop {
-                    let i = Int(so[Int(cs[c].ka)]), j = Int(so[Int(cs[c].kb)])
+                    let ka = Int(cs[c].ka), kb = Int(cs[c].kb)
+                    // Asleep (`pairSleep`): skipped before anything of its entities is read.
+                    let o = sleep ? odo[ka] + odo[kb] : 0
+                    if sleep, o < cs[c].wake { asleep += 1; continue }
+                    let i = Int(so[ka]), j = Int(so[kb])
                     // A pair with an absent entity, or one the search would not visit: not sharing
                     // a cell (a large one shares every cell). The pairs tested are exactly the ones
                     // the search would test that can have a finding.
                     guard i >= 0, j >= 0, let ci = cones[i], let cj = cones[j] else { continue }
+                    if sleep {
+                        // No rule can hold now, with a margin (`pairSleep`): falls asleep.
+                        let angle = degrees(length(dir[i] - dir[j])) * (1 - 1e-12) - 1e-3
+                        var m = angle - rad[i] - rad[j]
+                        if !(m > 0) {
+                            let a = dyn[ka], b = dyn[kb]
+                            // The smallest margin; NaN in any: none.
+                            var g = Double.infinity
+                            @inline(__always) func keep(_ v: Double) { g = v.isNaN ? -.infinity : min(g, v) }
+                            if canSpace { keep(angle - spacingDegrees) }
+                            if canOverlap {
+                                let d = abs(f.distance[a] - f.distance[b]) - depthWindow
+                                keep((d - 1e-9 * abs(d) - 1e-9) * Self.sleepDepthScale)
+                            }
+                            if canPad, control[a], control[b] {
+                                let sa = largeSize - f.ptEq[a], sb = largeSize - f.ptEq[b]
+                                let p = sa.isNaN || sb.isNaN ? Double.nan : max(sa, sb)
+                                keep((p - 1e-9 * abs(p) - 1e-9) * Self.sleepSizeScale)
+                            }
+                            m = g
+                        }
+                        if m > 0 {
+                            let w = o + m
+                            cs[c].wake = w - (1e-12 * w + 1e-9)
+                            continue
+                        }
+                    }
                     guard ci.large || cj.large || SphereCells.common(ci, cj, columns: columns).shared else { continue }
                     test(i, j, &cs[c].slots)
                 }
             }
+            pairsAsleep += asleep
         } else if walk {
             listValid = false
             var none = SIMD4<Int32>(repeating: -1)
@@ -920,6 +1001,45 @@ final class TargetPairAnalyzer: RuleProcessor {
         previous = found
         // A frame past the tracking limit kept only part of its findings: never repeat them.
         if out.limitReached { previousKept = false }
+    }
+
+    /// Adds the motion since the last pass to the odometers of the `count` entities present
+    /// (`pairSleep`): slot i holds dynamic entity `slots[i]`, its direction and cone radius.
+    private func advanceOdometers(_ f: FrameQuantities, count n: Int, slots: [Int], directions: [Vec3], radii: [Double]) {
+        var reset = false
+        let dyn = dynamicEntities
+        /// How much a value changed (0 for the same infinity; NaN stays NaN).
+        @inline(__always) func change(_ a: Double, _ b: Double) -> Double { a == b ? 0 : abs(a - b) }
+        odometer.withUnsafeMutableBufferPointer { odo in
+        lastDirection.withUnsafeMutableBufferPointer { ld in
+        lastRadius.withUnsafeMutableBufferPointer { lr in
+        lastDistance.withUnsafeMutableBufferPointer { ldist in
+        lastSize.withUnsafeMutableBufferPointer { lsize in
+        odometerSeen.withUnsafeMutableBufferPointer { seen in
+            for i in 0..<n {
+                let k = slots[i], d = directions[i], r = radii[i], e = dyn[k]
+                let dist = f.distance[e], size = f.ptEq[e]
+                if seen[k] {
+                    let growth = r == lr[k] ? 0 : r - lr[k]
+                    let chord = length(d - ld[k])
+                    let turn = (chord.isNaN ? .nan : degrees(2 * asin(min(1, chord / 2)))) + (growth > 0 || growth.isNaN ? growth : 0)
+                    let depth = change(dist, ldist[k]) * Self.sleepDepthScale, resize = change(size, lsize[k]) * Self.sleepSizeScale
+                    // `max` may drop a NaN: each is checked.
+                    if turn.isFinite, depth.isFinite, resize.isFinite {
+                        odo[k] += max(turn, depth, resize) + 1e-9
+                        if odo[k] > 1e6 { reset = true }
+                    } else {
+                        reset = true
+                    }
+                }
+                seen[k] = true
+                ld[k] = d; lr[k] = r; ldist[k] = dist; lsize[k] = size
+            }
+        }}}}}}
+        if reset {
+            for k in odometer.indices { odometer[k] = 0 }
+            for c in candidates.indices { candidates[c].wake = -.infinity }
+        }
     }
 
     /// A frame whose findings are the previous frame's, added to the streak `flushRepeats` extends.

@@ -232,6 +232,69 @@ import SpatialModel
         #expect(on.listBuilds >= 2 && on.listBuilds * 3 < on.listed)
     }
 
+    /// The violations with `pairSleep` on or off, and the listed pair-frames skipped asleep.
+    static func run(_ scene: Scene, sleep: Bool) -> (violations: String, asleep: Int) {
+        let engine = RuleEngine(scene: scene)
+        guard let analyzer = engine.processor(TargetPairAnalyzer.self) else { return ("", -1) }
+        analyzer.pairSleep = sleep
+        Simulator(scene: scene).run { engine.consume($0) }
+        return (engine.finish().map { String(describing: $0) }.joined(separator: "\n"), analyzer.pairsAsleep)
+    }
+
+    /// Some pairs slept, and the violations, which include `rule`, are the same as with sleep off
+    /// and as without the candidate list.
+    static func expectTheSameAsleep(_ scene: Scene, reporting rule: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let asleep = run(scene, sleep: true), awake = run(scene, sleep: false)
+        #expect(asleep.violations == awake.violations, sourceLocation: sourceLocation)
+        #expect(asleep.violations == run(scene, incremental: false).violations, sourceLocation: sourceLocation)
+        #expect(asleep.violations.contains(rule), sourceLocation: sourceLocation)
+        #expect(asleep.asleep > 0 && awake.asleep == 0, sourceLocation: sourceLocation)
+    }
+
+    /// Listed pairs that no rule can hold sleep until their entities' odometers (turns, radius
+    /// growth, distance and size changes since) have used up the margin
+    /// (`TargetPairAnalyzer.pairSleep`): the same
+    /// violations as looking at every listed pair in every frame and as evaluating every pair
+    /// without the list, on the walking crowded scene (eye moving in every frame, windows of
+    /// several distances) and on the generated one (a window hidden and shown, an orb moving
+    /// across the others, a walk with stops).
+    @Test func pairsAsleepGiveTheSameViolations() throws {
+        for yaml in [Self.crowded(), Self.generated(still: false)] {
+            Self.expectTheSameAsleep(try Self.load(yaml: yaml), reporting: "target-center-spacing")
+        }
+    }
+
+    /// A pair asleep because its distances are more than `depthWindow` apart (and its centres
+    /// more than 60 pt_eq): volume B, 5 cm wide, comes from 2.5 to 2.05 m along its own line of
+    /// sight, 4.8° (71.5 pt_eq) beside volume A, 30 cm wide at 2 m. Its direction does not turn,
+    /// its cone grows by 0.2° and its pt_eq by 3.8 pt while the depth difference falls from 0.5 to
+    /// 0.05 m: the pair must wake on its distance (odometers of turns and sizes alone would sleep
+    /// through, 0.6 against a margin of 0.8) and report the overlap within 0.1 m of depth that
+    /// evaluating every pair reports (half-widths 4.3° + 0.7° > 4.8°).
+    @Test func aPairAsleepOnItsDepthsWakesWhenTheyMeet() throws {
+        let scene = try Self.load(yaml: """
+            format: spatialscene/1
+            name: Approaching volume
+            platform: visionOS
+            immersion: mixed
+            duration: 1.5
+            viewer:
+              posture: standing
+            entities:
+              - {id: A, kind: volume, size: [0.3, 0.3, 0.3], interactive: true, position: [-0.083750, 1.6, -1.998246]}
+              - id: B
+                kind: volume
+                size: [0.05, 0.05, 0.05]
+                interactive: true
+                position: [0.104688, 1.6, -2.497807]
+                animation:
+                  keyframes:
+                    - {t: 0.2, position: [0.104688, 1.6, -2.497807]}
+                    - {t: 1.2, position: [0.085844, 1.6, -2.048202]}
+            """)
+        Self.expectTheSameAsleep(scene, reporting: "target-no-overlap")
+    }
+
     /// Where the list would not pay, every frame searches, with the same violations: a negative
     /// `maxOverlap` (pairs at any distance could report), and a list longer than its limit (set
     /// low here; by default a million pairs or 64 per target, reached only with very wide

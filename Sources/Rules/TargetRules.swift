@@ -242,8 +242,8 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// every frame; tests compare the two). Issue 16: "a pair far from every threshold cannot flip
     /// until the eye or one of the two moves by a bound you can compute".
     ///
-    /// Each dynamic entity has an odometer (`odometer`) that only grows: in every angular pass it
-    /// is present in, by the largest of (a) the angle its direction turned since the last pass it
+    /// Each dynamic entity has an odometer (`odometer`) that only grows (kept only while frames may
+    /// test from the list, `listUsable`): in every angular pass it is present in, by the largest of (a) the angle its direction turned since the last pass it
     /// was present in (2·asin(chord / 2), degrees) plus the growth of its cone's radius
     /// (`searchRadius`, never its shrinking), (b) the change of its distance times
     /// `sleepDepthScale` and (c) the change of its pt_eq times `sleepSizeScale`, plus 10⁻⁹ against
@@ -266,7 +266,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// threshold's) would reject the pair too; the others 10⁻⁹ relative and absolute. A list build
     /// starts every pair awake.
     var pairSleep = true
-    /// Listed pair-frames skipped asleep, for tests and bench.
+    /// Listed pair-frames skipped asleep, for tests.
     private(set) var pairsAsleep = 0
     /// Per dynamic entity: its odometer, and its direction, cone radius, distance and pt_eq in the
     /// last pass it was present in (none yet: `odometerSeen` false), for `pairSleep`.
@@ -281,6 +281,9 @@ final class TargetPairAnalyzer: RuleProcessor {
     /// longer turns the list off for the run (`listDisabled`): every frame searches instead.
     lazy var listLimit = max(1_000_000, 64 * dynamicEntities.count)
     private(set) var listDisabled = false
+    /// Whether frames may test from the list (`useList` starts from this; the skin is the search
+    /// margin). Fixed for a run but for `listDisabled`, which never turns back.
+    private var listUsable: Bool { incremental && !listDisabled && maxOverlap >= 0 && skin.isFinite && skin > 0 }
     /// The previous frame's angular findings, in the order they were reported, and a spare buffer.
     private var previous: [PairFinding] = [], spare: [PairFinding] = []
     /// Whether `previous` holds the previous frame's findings (they are kept only for a still eye).
@@ -635,7 +638,8 @@ final class TargetPairAnalyzer: RuleProcessor {
         let hw = halfW, hh = halfH, rad = radius, cosRad = cosR, sinRad = sinR, cones = coneCells
         let sl = slot, dir = direction, fl = flat, au = axisU, av = axisV, ins = inscribed
         let dyn = dynamicEntities, grp = group, still = staticInContainer, control = isControl, chg = changed
-        if pairSleep { advanceOdometers(f, count: n, slots: sl, directions: dir, radii: rad) }
+        // Only a run that can test from the list needs the odometers.
+        if pairSleep, listUsable { advanceOdometers(f, count: n, slots: sl, directions: dir, radii: rad) }
         let maxOverlap = maxOverlap, edgeGap = edgeGap, padGap = padGap, largeSize = largeSize, depthWindow = depthWindow
         let spacing = spacing, canOverlap = overlapRule != nil, canSpace = spacingRule != nil, canPad = paddingRule != nil
         let spacingDegrees = spacing * pa
@@ -872,7 +876,7 @@ final class TargetPairAnalyzer: RuleProcessor {
         }
         // The list leaves out entities with a non-finite direction or extent (never visited by
         // the search either): a frame with one is searched.
-        var useList = incremental && !listDisabled && maxOverlap >= 0 && margin.isFinite && skin.isFinite && skin > 0
+        var useList = listUsable
         // Past the tracking limit already (a window's own pairs reached it) with no angular pair
         // tracked before: `test` would stop at its first pair, so neither the list nor the search
         // is walked. (Both skip a window's own pairs without calling `test`: a window of stacked
@@ -961,15 +965,13 @@ final class TargetPairAnalyzer: RuleProcessor {
                             // The smallest margin; NaN in any: none.
                             var g = Double.infinity
                             @inline(__always) func keep(_ v: Double) { g = v.isNaN ? -.infinity : min(g, v) }
+                            /// A margin in metres or pt, less 10⁻⁹ relative and absolute, in odometer units.
+                            @inline(__always) func keep(_ v: Double, scale: Double) { keep((v - 1e-9 * abs(v) - 1e-9) * scale) }
                             if canSpace { keep(angle - spacingDegrees) }
-                            if canOverlap {
-                                let d = abs(f.distance[a] - f.distance[b]) - depthWindow
-                                keep((d - 1e-9 * abs(d) - 1e-9) * Self.sleepDepthScale)
-                            }
+                            if canOverlap { keep(abs(f.distance[a] - f.distance[b]) - depthWindow, scale: Self.sleepDepthScale) }
                             if canPad, control[a], control[b] {
                                 let sa = largeSize - f.ptEq[a], sb = largeSize - f.ptEq[b]
-                                let p = sa.isNaN || sb.isNaN ? Double.nan : max(sa, sb)
-                                keep((p - 1e-9 * abs(p) - 1e-9) * Self.sleepSizeScale)
+                                keep(sa.isNaN || sb.isNaN ? Double.nan : max(sa, sb), scale: Self.sleepSizeScale)
                             }
                             m = g
                         }

@@ -9,19 +9,23 @@ import SpatialModel
 /// previous frame (`TargetPairAnalyzer.incremental`). These tests run scenes both ways and require
 /// identical violations, and check that the reuse really happens where nothing moved.
 @Suite struct TargetPairIncrementalTests {
-    struct Run { var violations: String; var reused: Int; var partly: Int; var listed: Int; var listBuilds: Int; var frames: Int }
+    struct Run { var violations: String; var reused: Int; var partly: Int; var listed: Int; var listBuilds: Int; var frames: Int; var asleep: Int }
 
-    static func run(_ scene: Scene, incremental: Bool, configuration: RuleConfiguration = .default, listLimit: Int? = nil) -> Run {
+    /// `sleep`: `TargetPairAnalyzer.pairSleep`; `asleep` counts the listed pair-frames it skipped.
+    static func run(_ scene: Scene, incremental: Bool, sleep: Bool = true, configuration: RuleConfiguration = .default,
+                    listLimit: Int? = nil) -> Run {
         let engine = RuleEngine(scene: scene, configuration: configuration)
         engine.incrementalPairs = incremental
-        if let listLimit { engine.processor(TargetPairAnalyzer.self)?.listLimit = listLimit }
+        let analyzer = engine.processor(TargetPairAnalyzer.self)
+        analyzer?.pairSleep = sleep
+        if let listLimit { analyzer?.listLimit = listLimit }
         var frames = 0
         Simulator(scene: scene).run { engine.consume($0); frames += 1 }
         let vs = engine.finish()
         let r = engine.pairFramesReused
         // Violations as text: every field, NaN included (NaN != NaN would fail `==`).
         return Run(violations: vs.map { String(describing: $0) }.joined(separator: "\n"), reused: r.all, partly: r.partly,
-                   listed: r.listed, listBuilds: r.listBuilds, frames: frames)
+                   listed: r.listed, listBuilds: r.listBuilds, frames: frames, asleep: analyzer?.pairsAsleep ?? -1)
     }
 
     static func load(yaml: String) throws -> Scene {
@@ -232,19 +236,10 @@ import SpatialModel
         #expect(on.listBuilds >= 2 && on.listBuilds * 3 < on.listed)
     }
 
-    /// The violations with `pairSleep` on or off, and the listed pair-frames skipped asleep.
-    static func run(_ scene: Scene, sleep: Bool) -> (violations: String, asleep: Int) {
-        let engine = RuleEngine(scene: scene)
-        guard let analyzer = engine.processor(TargetPairAnalyzer.self) else { return ("", -1) }
-        analyzer.pairSleep = sleep
-        Simulator(scene: scene).run { engine.consume($0) }
-        return (engine.finish().map { String(describing: $0) }.joined(separator: "\n"), analyzer.pairsAsleep)
-    }
-
     /// Some pairs slept, and the violations, which include `rule`, are the same as with sleep off
     /// and as without the candidate list.
     static func expectTheSameAsleep(_ scene: Scene, reporting rule: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        let asleep = run(scene, sleep: true), awake = run(scene, sleep: false)
+        let asleep = run(scene, incremental: true), awake = run(scene, incremental: true, sleep: false)
         #expect(asleep.violations == awake.violations, sourceLocation: sourceLocation)
         #expect(asleep.violations == run(scene, incremental: false).violations, sourceLocation: sourceLocation)
         #expect(asleep.violations.contains(rule), sourceLocation: sourceLocation)

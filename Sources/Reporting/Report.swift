@@ -98,7 +98,15 @@ public struct Report: Sendable {
     }
     /// What the summaries add after counts that are lower bounds ("" when they are exact):
     /// " (lower bounds: 1 scene stopped at the tracking limit in a frame checked only in part)".
-    public var lowerBoundsNote: String { lowerBoundsReason.map { " (lower bounds: \($0))" } ?? "" }
+    /// Then, for scenes stopped after a whole frame (the work budget), whose counts are exact for
+    /// the frames they checked only (trial s34 F4: the totals read as a whole run's):
+    /// " (1 scene stopped early: its counts cover only the frames it checked)".
+    public var lowerBoundsNote: String {
+        let early = scenes.filter { $0.stopped.map { !$0.partialFrame } ?? false }.count
+        return (lowerBoundsReason.map { " (lower bounds: \($0))" } ?? "")
+            + (early == 0 ? "" : early == 1 ? " (1 scene stopped early: its counts cover only the frames it checked)"
+                                            : " (\(early) scenes stopped early: their counts cover only the frames they checked)")
+    }
     /// What the text and Markdown summaries put before counts that are lower bounds: "at least ".
     public var lowerBoundsPrefix: String { lowerBoundScenes > 0 ? "at least " : "" }
     public func count(_ s: Severity) -> Int { scenes.reduce(0) { $0 + $1.count(s) } }

@@ -1588,25 +1588,44 @@ public enum TargetSmallInRow: RuleDescribing {
 final class SmallInRowRule: RuleProcessor {
     let rule: Int
     let neighbourGap: Double
+    private let alignment: Double, entityCount: Int
+    /// Per container (in container order), its small buttons and their frames.
+    private let containers: [(members: [Int], rects: [RectPt])]
     private(set) var pairs: [(a: Int, b: Int, gap: Double, row: Bool)] = []
+    /// Whether `pairs` was found (in the first frame, when the tracking limit is known), and
+    /// whether there were more than the limit could track (`findPairs`).
+    private var pairsFound = false, overLimit = false
     init?(_ s: RuleSetup) {
         let m = TargetSmallInRow.metadata
         guard let r = s.index(m.id) else { return nil }
         rule = r
-        let small = s.param(m, "smallSize"), tol = s.param(m, "alignment")
+        let small = s.param(m, "smallSize")
+        alignment = s.param(m, "alignment")
         neighbourGap = s.param(m, "neighbourGap")
         let ents = s.scene.entities
+        entityCount = ents.count
         var byContainer: [Int: [Int]] = [:]
         for i in ents.indices where ents[i].role == .button && ents[i].interactive {
             let e = ents[i]
             guard let c = e.container, let fr = e.frame, fr.height <= small else { continue }
             byContainer[c, default: []].append(i)
         }
+        containers = byContainer.keys.sorted().compactMap { c in
+            byContainer[c].map { members in (members, members.map { ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }) }
+        }
+    }
+
+    /// The lined-up pairs, sorted. At most `limit` + 1 are kept (0 = no limit): more could never
+    /// be tracked, since the limit counts distinct violations, and the scene stops once one is
+    /// dropped (trial s34 F1: 99,000 small buttons stacked on one spot kept every pair, 5.3 GB).
+    /// Returns whether there were more than that.
+    private func findPairs(limit: Int) -> Bool {
+        let cap = limit > 0 ? limit + 1 : Int.max
+        let tol = alignment, n = entityCount
         var grid = PairGrid()
         var seen = Set<Int>()
-        for c in byContainer.keys.sorted() {
-            guard let members = byContainer[c] else { continue }
-            let rects = members.map { ents[$0].frame ?? RectPt(x: 0, y: 0, width: 0, height: 0) }
+        var over = false
+        for (members, rects) in containers where !over {
             let x0 = rects.map(\.x), y0 = rects.map(\.y)
             let x1 = rects.map { $0.x + $0.width }, y1 = rects.map { $0.y + $0.height }
             // Each button's nearest gap first, then every neighbour at that gap: in a grid a
@@ -1626,23 +1645,31 @@ final class SmallInRowRule: RuleProcessor {
                 // A millionth of a point: equal gaps written in decimals may differ in their last bits.
                 guard g < neighbourGap, g <= nearest[i] + Self.tie || g <= nearest[j] + Self.tie else { return true }
                 let a = members[i], b = members[j]
-                let key = min(a, b) * ents.count + max(a, b)
+                let key = min(a, b) * n + max(a, b)
                 let ca = rects[i].center, cb = rects[j].center
                 let row = abs(ca.y - cb.y) <= tol, column = abs(ca.x - cb.x) <= tol
                 guard row || column, seen.insert(key).inserted else { return true }
+                guard pairs.count < cap else { over = true; return false }
                 pairs.append((min(a, b), max(a, b), g, row))
                 return true
             }
         }
         pairs.sort { ($0.a, $0.b) < ($1.a, $1.b) }
+        return over
     }
     /// Gaps within this many points of a button's nearest gap are ties (all of them its nearest).
     static let tie = 1e-6
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
+        if !pairsFound {
+            pairsFound = true
+            overLimit = findPairs(limit: out.limit)
+        }
         for p in pairs where f.visible[p.a] && f.visible[p.b] {
             out.report(rule: rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.gap, threshold: neighbourGap,
                        aux: p.row ? 1 : 0)
         }
+        // Pairs beyond the ones kept cannot all be tracked: the scene stops after this frame.
+        if overLimit { out.markLimitReached() }
     }
     func message(rule: Int, _ agg: Aggregate, _ names: [String]) -> String {
         "small buttons \(names.sorted().joinedNames) are lined up in a \(agg.aux == 1 ? "row" : "column") \(fmt(agg.measured)) pt apart; use Regular (44 pt) buttons for rows and columns or spread them apart"

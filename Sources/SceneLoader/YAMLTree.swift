@@ -152,6 +152,10 @@ struct TreeConverter {
     /// where it came first.
     private var duplicates: [(text: String, at: SourceLocation, first: SourceLocation)] = []
     static let maxDuplicates = 100
+    /// Repeated keys past `maxDuplicates`, counted, and the first of them (trial s34 F3: the list
+    /// stopped at 100 without saying so).
+    private var duplicatesLeftOut = 0
+    private var firstLeftOut: SourceLocation?
 
     private struct Anchored {
         var node: YNode
@@ -192,7 +196,10 @@ struct TreeConverter {
             Diagnostic(file: file, location: d.at,
                        message: sanitizedMessage("duplicate key '\(quoted(d.text))' in one mapping (first at line \(d.first.line), column \(d.first.column))"),
                        hint: "each key may appear once; remove or rename the repeated one")
-        }
+        } + (duplicatesLeftOut == 0 ? [] : [Diagnostic(
+            file: file, location: firstLeftOut,
+            message: "\(duplicatesLeftOut) more duplicate key\(duplicatesLeftOut == 1 ? "" : "s") not listed (only the first \(Self.maxDuplicates) are)",
+            hint: "remove or rename the repeated keys listed above, then check the file again to see the rest")])
         switch result {
         case let .failure(error):
             diagnostics = repeated + [Self.diagnostic(for: error, file: file, text: text)]
@@ -429,9 +436,14 @@ struct TreeConverter {
     /// plain `on` are both `str`). Every repetition is noted with the key's first occurrence
     /// (`duplicates`). Lists and mappings as keys are errors of their own.
     private mutating func noteDuplicates(_ keys: ArraySlice<MappingKey>) {
-        guard keys.count > 1, duplicates.count < Self.maxDuplicates else { return }
+        guard keys.count > 1 else { return }
         func note(_ repeated: MappingKey, first: MappingKey) {
-            if duplicates.count < Self.maxDuplicates { duplicates.append((repeated.text ?? "", repeated.loc, first.loc)) }
+            if duplicates.count < Self.maxDuplicates {
+                duplicates.append((repeated.text ?? "", repeated.loc, first.loc))
+            } else {
+                if firstLeftOut.map({ (repeated.loc.line, repeated.loc.column) < ($0.line, $0.column) }) ?? true { firstLeftOut = repeated.loc }
+                duplicatesLeftOut += 1
+            }
         }
         if keys.count <= 16 {
             for i in keys.indices.dropFirst() where keys[i].text != nil {

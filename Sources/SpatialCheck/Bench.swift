@@ -284,9 +284,12 @@ extension SpatialCheck {
         let start = SimulationPhaseTimes.now()
         let scene = try loadScene(path: path, options: options.load)
         let loadTime = SimulationPhaseTimes.now() &- start
-        // `--frames` replaces the scene's own length, so the budget is checked on what is asked.
-        let work = WorkBudget.work(of: scene, frames: max(1, options.frames))
-        if let over = options.budget.check(work, path: path, trace: !options.rules) {
+        // `--frames` replaces the scene's own length, so the budget is checked on what is asked,
+        // every `--repeat` run included.
+        let work = WorkBudget.work(of: scene, frames: max(1, options.frames), runs: max(1, options.repeats))
+        let hint = "ask for fewer frames with --frames N" + (work.runs > 1 ? " or fewer runs with --repeat N" : "")
+            + ", or raise the budget with --max-work N (0 = no limit)"
+        if let over = options.budget.check(work, path: path, trace: !options.rules, hint: hint) {
             throw LoadFailure([over])
         }
         var results: [BenchResult] = []

@@ -57,34 +57,40 @@ public struct WorkBudget: Sendable, Equatable {
     public struct Work: Sendable, Equatable {
         public var entities: Int
         public var frames: Int
-        public var entityFrames: Double { Double(entities) * Double(frames) }
+        /// Times the frames are run (`bench --repeat`).
+        public var runs = 1
+        public var entityFrames: Double { Double(entities) * Double(frames) * Double(max(1, runs)) }
         /// The least work the frames take: every entity of every frame at `WorkCost.entityFrame`.
         public var units: Double { entityFrames * WorkBudget.unitsPerEntityFrame }
     }
 
     /// The work of simulating `frames` frames of `scene` (the simulator's frame count).
-    public static func work(of scene: Scene, frames: Int) -> Work {
-        Work(entities: scene.entities.count, frames: frames)
+    public static func work(of scene: Scene, frames: Int, runs: Int = 1) -> Work {
+        Work(entities: scene.entities.count, frames: frames, runs: runs)
     }
+
+    /// What `check` tells `validate` and `simulate` to change (`bench` names its own options).
+    public static let scenesHint = "raise the budget with --max-work N (0 = no limit), or check fewer frames with a shorter --duration or a lower --frame-rate"
 
     /// nil when `work` fits, else the error to report for the scene at `path`; `trace: true`
     /// checks its entity-frames against N instead (`simulate`, which writes a row per entity-frame
     /// and runs no rules).
-    public func check(_ work: Work, path: String, trace: Bool = false) -> Diagnostic? {
+    /// `hint` says what to change (`scenesHint` by default).
+    public func check(_ work: Work, path: String, trace: Bool = false, hint: String = WorkBudget.scenesHint) -> Diagnostic? {
         guard units > 0 else { return nil }
-        let hint = "raise the budget with --max-work N (0 = no limit), or check fewer frames with a shorter --duration or a lower --frame-rate"
+        let shape = "\(work.entities) entities × \(work.frames) frames" + (work.runs > 1 ? " × \(work.runs) runs" : "")
         if trace {
             guard work.entityFrames > Double(units) else { return nil }
             return Diagnostic(
                 file: path,
-                message: "the scene asks for \(Self.count(work.entityFrames)) entity-frames (\(work.entities) entities × \(work.frames) frames); "
+                message: "the scene asks for \(Self.count(work.entityFrames)) entity-frames (\(shape)); "
                     + "the work budget is \(Self.count(Double(units))) (--max-work)",
                 hint: hint)
         }
         if work.units > Double(units) {
             return Diagnostic(
                 file: path,
-                message: "the scene asks for at least \(Self.count(work.units)) units of work (\(work.entities) entities × \(work.frames) frames, "
+                message: "the scene asks for at least \(Self.count(work.units)) units of work (\(shape), "
                     + "\(Self.count(Self.unitsPerEntityFrame)) units each); the work budget is \(Self.count(Double(units))) units (--max-work)",
                 hint: hint)
         }

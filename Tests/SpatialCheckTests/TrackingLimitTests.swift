@@ -137,6 +137,21 @@ import SpatialModel
         #expect(limited.keys == Array(all.keys.prefix(100)))
     }
 
+    /// target-small-in-row keeps no more lined-up pairs than could be tracked (trial s34 F1:
+    /// 99,000 small buttons on one spot kept all 4.9 billion pairs, 5.3 GB): 30 small (28 pt)
+    /// buttons on one spot are 435 pairs lined up 0 pt apart; with a limit of 100, 101 are kept
+    /// and the scene stops.
+    @Test func smallButtonsInARowAreKeptUpToTheLimit() throws {
+        let small = Self.scene.replacingOccurrences(of: "frame: [600, 330, 44, 44]", with: "frame: [600, 330, 28, 28]")
+        let loaded = try SpatialCheck.loadScene(path: try write(small, name: "stacked-small.scene.yaml"))
+        let all = trackedKeys(loaded, limit: 0)
+        #expect(all.engine.processor(SmallInRowRule.self)?.pairs.count == 435)
+        #expect(!all.engine.trackingLimitReached)
+        let limited = trackedKeys(loaded, limit: 100)
+        #expect(limited.engine.processor(SmallInRowRule.self)?.pairs.count == 101)
+        #expect(limited.engine.trackingLimitReached)
+    }
+
     /// 30 one-button windows on one spot are compared in angle (across containers): past the limit
     /// the frame tests no more pairs (each would be new), and the violations tracked are the first
     /// 100 an unlimited run finds.

@@ -153,6 +153,10 @@ import Simulation
             // It says what to do.
             #expect(text.contains("raise the budget with --max-work N"), "\(format)")
         }
+        // The totals say they cover only the frames checked (trial s34 F4), in text and Markdown.
+        for format in [ReportFormat.text, .markdown] {
+            #expect(SpatialCheck.render(v, format: format).contains(" (1 scene stopped early: its counts cover only the frames it checked)"), "\(format)")
+        }
         // JSON names the budget, not a tracking limit, and `report` reads it back.
         let json = SpatialCheck.render(v, format: .json)
         #expect(json.contains("\"pairTestBudget\": \(budget)") && !json.contains("trackingLimit"))
@@ -203,6 +207,22 @@ import Simulation
         options.budget = WorkBudget(units: 80_000)
         options.frames = 1
         #expect(try SpatialCheck.bench(path: path, options: options).frames == 1)
+        // Every `--repeat` run counts (trial s34 F6: --repeat 1000 ran 1,000 times a scene the
+        // budget let through once): 10,000 frames fit 80,000 units, three runs of them do not.
+        // The hint names bench's own options (F5: it named validate's --duration).
+        options.frames = 10_000
+        options.repeats = 3
+        do {
+            _ = try SpatialCheck.bench(path: path, options: options)
+            Issue.record("bench ran its repeats over the budget")
+        } catch {
+            let d = error.diagnostics.first
+            #expect(d?.message.contains("240,000 units of work (2 entities × 10000 frames × 3 runs, 4 units each)") == true,
+                    "\(error.diagnostics.map(\.message))")
+            #expect(d?.hint == "ask for fewer frames with --frames N or fewer runs with --repeat N, or raise the budget with --max-work N (0 = no limit)")
+        }
+        options.frames = 1
+        #expect(try SpatialCheck.bench(path: path, options: options).runs.count == 3)
     }
 
     @Test func overTheBudgetIsALoadErrorBeforeAnyFrame() throws {

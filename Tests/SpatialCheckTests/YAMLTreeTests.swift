@@ -85,6 +85,19 @@ import AssetImport
         #expect(e.first?.location == SourceLocation(line: 2, column: 1))
     }
 
+    /// The first 100 repeated keys are listed, then one error counts the rest and points at the
+    /// first of them (trial s34 F3: 50,000 repeated keys gave exactly 100 errors, silently).
+    @Test func duplicateKeysPastTheFirstHundredAreCounted() {
+        let e = errors((0..<104).map { "a: \($0)\n" }.joined())
+        #expect(e.count == 101)
+        #expect(e.prefix(100).allSatisfy { $0.message == "duplicate key 'a' in one mapping (first at line 1, column 1)" })
+        #expect(e.last?.message == "3 more duplicate keys not listed (only the first 100 are)")
+        #expect(e.last?.location == SourceLocation(line: 102, column: 1))
+        #expect(e.last?.hint == "remove or rename the repeated keys listed above, then check the file again to see the rest")
+        // Exactly 100: no count.
+        #expect(errors((0..<101).map { "a: \($0)\n" }.joined()).count == 100)
+    }
+
     @Test func everyDuplicateKeyIsNamedWhereItIsRepeated() {
         let e = errors("a: 1\nb: 2\na: 3\nb: 4\n")
         #expect(e.map(\.message) == ["duplicate key 'a' in one mapping (first at line 1, column 1)",

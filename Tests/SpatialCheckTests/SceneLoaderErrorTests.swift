@@ -232,6 +232,20 @@ import SpatialModel
         #expect(dup?.location == SourceLocation(line: 3, column: 1))
     }
 
+    /// A file lists its first 1,000 errors in file order, then one error counts the rest and
+    /// points at the first of them (trial s34 F2: 440,000 errors made a 258 MB SARIF report).
+    @Test func errorsPastTheFirstThousandAreCounted() {
+        var text = "format: spatialscene/1\nentities:\n"
+        for i in 0..<1_003 { text += "  - {id: e\(i), kind: volume, size: [1, 1, 1], positon: [0, 0, 0]}\n" }
+        let errs = LoaderFixture.errors(text)
+        #expect(errs.count == 1_001)
+        #expect(errs.prefix(1_000).allSatisfy { $0.message.contains("positon") })
+        #expect(errs.prefix(1_000).map { $0.location?.line } == (0..<1_000).map { 3 + $0 })
+        #expect(errs.last?.message == "3 more errors in this file not listed (only the first 1000 are)")
+        #expect(errs.last?.location?.line == 1_003)
+        #expect(errs.last?.hint == "fix the errors listed above, then check the file again to see the rest")
+    }
+
     static let hexHint = "quote a hex colour (color: \"#FFFFFF\"): in YAML an unquoted # starts a comment"
 
     /// s26 F14: an unquoted hex colour in a flow mapping, the style of the format's element

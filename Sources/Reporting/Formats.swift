@@ -342,7 +342,7 @@ extension Report {
         // A gate switched off (`failOn: never`, from the command line or the configuration) passes
         // whatever it finds: say so where a reviewer reads "passed".
         if failOn == nil, e + w + i > 0, !isIncomplete { out += " (fail on: never)" }
-        out += ": " + lowerBoundsPrefix + [counted(e, .error), counted(w, .warning), counted(i, .info)].joined(separator: ", ") + lowerBoundsNote
+        out += ": " + lowerBoundsPrefix + [counted(e, .error), counted(w, .warning), counted(i, .info)].joined(separator: ", ") + countsNote
         // A scene refused for the work budget loaded: it is named as what it is.
         out += notCheckedParts(namingScenes: true).map { ", " + $0 }.joined() + ".\n\n"
         if let counts = baselineCounts {

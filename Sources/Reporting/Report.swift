@@ -96,12 +96,13 @@ public struct Report: Sendable {
         let n = lowerBoundScenes
         return n > 0 ? "\(n) scene\(n == 1 ? "" : "s") stopped at the tracking limit in a frame checked only in part" : nil
     }
-    /// What the summaries add after counts that are lower bounds ("" when they are exact):
-    /// " (lower bounds: 1 scene stopped at the tracking limit in a frame checked only in part)".
-    /// Then, for scenes stopped after a whole frame (the work budget), whose counts are exact for
-    /// the frames they checked only (trial s34 F4: the totals read as a whole run's):
-    /// " (1 scene stopped early: its counts cover only the frames it checked)".
-    public var lowerBoundsNote: String {
+    /// What the text and Markdown summaries add after their counts ("" for a run checked to its
+    /// end): for counts that are lower bounds, " (lower bounds: 1 scene stopped at the tracking
+    /// limit in a frame checked only in part)"; then, for scenes stopped after a whole frame (the
+    /// work budget), whose counts are exact for the frames they checked only (trial s34 F4: the
+    /// totals read as a whole run's), " (1 scene stopped early: its counts cover only the frames
+    /// it checked)".
+    public var countsNote: String {
         let early = scenes.filter { $0.stopped.map { !$0.partialFrame } ?? false }.count
         return (lowerBoundsReason.map { " (lower bounds: \($0))" } ?? "")
             + (early == 0 ? "" : early == 1 ? " (1 scene stopped early: its counts cover only the frames it checked)"
@@ -900,7 +901,7 @@ extension Report {
             summary = "no scene checked: \(notCheckedCounts)"
         } else {
             summary = "\(checked) scene\(checked == 1 ? "" : "s") checked: " + lowerBoundsPrefix
-            summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + lowerBoundsNote
+            summary += "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info" + countsNote
             if failed > 0 { summary += ", \(notCheckedCounts)" }
         }
         if let counts = baselineStatusCounts {

@@ -206,6 +206,11 @@ struct Findings {
     var limit = 0
     /// Whether a finding was dropped because `limit` aggregates exist.
     private(set) var limitReached = false
+    /// The most findings worth keeping of those a rule finds once, before its frames (one window's
+    /// pairs): `limit` + 1 (no bound when `limit` is 0). More could never be tracked, since the
+    /// limit counts distinct violations, and a rule that has more stops the scene
+    /// (`markLimitReached`) as the first dropped one would.
+    var mostKept: Int { limit > 0 ? limit + 1 : Int.max }
     /// Aggregates per rule.
     private var perRule: [Int]
 

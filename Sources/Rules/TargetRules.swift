@@ -411,11 +411,9 @@ final class TargetPairAnalyzer: RuleProcessor {
     }
 
     /// Same-container pairs, found once, in the first frame (when the tracking limit is known). At
-    /// most `limit` + 1 findings are kept (0 = no limit): more could never be tracked, since the
-    /// limit counts distinct violations, and the scene stops once one is dropped. Returns whether
-    /// there were more than that (`staticOverLimit`).
-    private func findStaticPairs(limit: Int) -> Bool {
-        let cap = limit > 0 ? limit + 1 : Int.max
+    /// most `cap` findings are kept (`Findings.mostKept`). Returns whether there were more than
+    /// that (`staticOverLimit`).
+    private func findStaticPairs(cap: Int) -> Bool {
         var pg = PairGrid()
         var over = false
         for (members, rects) in zip(containerMembers, containerRects) where !over {
@@ -508,7 +506,7 @@ final class TargetPairAnalyzer: RuleProcessor {
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         if !staticPairsFound {
             staticPairsFound = true
-            staticOverLimit = findStaticPairs(limit: out.limit)
+            staticOverLimit = findStaticPairs(cap: out.mostKept)
         }
         findingsReported &+= staticFindings.count
         // Content under a visible sheet, alert, popover or menu is in no pair.
@@ -1615,12 +1613,10 @@ final class SmallInRowRule: RuleProcessor {
         }
     }
 
-    /// The lined-up pairs, sorted. At most `limit` + 1 are kept (0 = no limit): more could never
-    /// be tracked, since the limit counts distinct violations, and the scene stops once one is
-    /// dropped (trial s34 F1: 99,000 small buttons stacked on one spot kept every pair, 5.3 GB).
-    /// Returns whether there were more than that.
-    private func findPairs(limit: Int) -> Bool {
-        let cap = limit > 0 ? limit + 1 : Int.max
+    /// The lined-up pairs, sorted. At most `cap` are kept (`Findings.mostKept`; trial s34 F1:
+    /// 99,000 small buttons stacked on one spot kept every pair, 5.3 GB). Returns whether there
+    /// were more than that.
+    private func findPairs(cap: Int) -> Bool {
         let tol = alignment, n = entityCount
         var grid = PairGrid()
         var seen = Set<Int>()
@@ -1662,7 +1658,7 @@ final class SmallInRowRule: RuleProcessor {
     func consume(_ f: FrameQuantities, _ out: inout Findings) {
         if !pairsFound {
             pairsFound = true
-            overLimit = findPairs(limit: out.limit)
+            overLimit = findPairs(cap: out.mostKept)
         }
         for p in pairs where f.visible[p.a] && f.visible[p.b] {
             out.report(rule: rule, p.a, p.b, frame: f.frame, time: f.time, measured: p.gap, threshold: neighbourGap,

@@ -192,7 +192,7 @@ struct TreeConverter {
             }
         }
         // Repeated keys, in the order they appear in the file.
-        let repeated = duplicates.sorted { ($0.at.line, $0.at.column) < ($1.at.line, $1.at.column) }.map { d in
+        let repeated = duplicates.sorted { $0.at < $1.at }.map { d in
             Diagnostic(file: file, location: d.at,
                        message: sanitizedMessage("duplicate key '\(quoted(d.text))' in one mapping (first at line \(d.first.line), column \(d.first.column))"),
                        hint: "each key may appear once; remove or rename the repeated one")
@@ -441,7 +441,7 @@ struct TreeConverter {
             if duplicates.count < Self.maxDuplicates {
                 duplicates.append((repeated.text ?? "", repeated.loc, first.loc))
             } else {
-                if firstLeftOut.map({ (repeated.loc.line, repeated.loc.column) < ($0.line, $0.column) }) ?? true { firstLeftOut = repeated.loc }
+                firstLeftOut = min(firstLeftOut ?? repeated.loc, repeated.loc)
                 duplicatesLeftOut += 1
             }
         }

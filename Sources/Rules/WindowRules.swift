@@ -30,16 +30,16 @@ public enum WinControlsKeepout: RuleDescribing {
         defaultSeverity: .warning, thresholdKey: "keepoutBandPt",
         parameters: [RuleParameter("keepoutBandPt", 60, "pt", .configurable("about one 44 pt control plus a 16 pt gap; the HIG gives no band size"),
                                    "height of the band above the top edge and below the bottom edge of a window that other content must keep clear of"),
-                     RuleParameter("depthToleranceM", 0.1, "m", .configurable("content this close to the plane of a window 1 m from the eye sits in the same layer as its controls (the depth window of target-no-overlap across containers); the layer grows in proportion to the eye's distance from the plane, so a layout keeps its verdict when it is placed nearer or farther, as windows keep their angular size; content farther in front or behind is a separate layer that people look past or through"),
-                                   "how far in front of or behind the plane of a window 1 m from the eye other content is judged (in proportion to the distance for other windows)")],
+                     RuleParameter("depthToleranceM", 0.1, "m", .configurable("content this far behind the plane of a window 1 m from the eye still sits in the same layer as its controls (the depth window of target-no-overlap across containers); the layer grows in proportion to the eye's distance from the plane, so a layout keeps its verdict when it is placed nearer or farther, as windows keep their angular size; content farther behind is a separate layer, seen past the window's edges with the controls drawn in front of it"),
+                                   "how far behind the plane of a window 1 m from the eye other content is still judged (in proportion to the distance for other windows); content in front of the plane is always judged")],
         citations: [Citation("layout", "visionOS"), Citation("toolbars", "visionOS"), Citation("context-menus", "visionOS")],
         summary: "Content that is not part of a top-level window (another window, a volume, a model, 3D text) whose image, seen from the eye, enters the band above or below the window where the system draws its controls.",
         rationale: "The system shows a window's Share menu above it and its window bar, close and resize controls below it. Other content drawn over those bands (a second window stacked close below, a model floating under a window) covers the controls or sits where people look for them, so they become hard to see and to target.",
         fixHint: "Move the other content at least one control height (60 pt) away from the window's top and bottom edges, or behind the window; attach controls that belong to the window as an ornament, which the system lays out around its controls.",
         unit: "pt", worse: .lower,
-        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners more than depthToleranceM × d / 1 m in front of or behind the plane are left out, d being the eye's distance from the window's plane (0.16 m for a window 1.6 m away): content whose distance from the eye differs from that of its image on the window by more than that fraction (10 %) is in another layer, seen past or through, as two windows at different depths are. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
+        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners in front of the plane, between it and the eye, are all taken, up to 10 cm from the eye (nothing that near is seen in focus, and its image has no bound): such content is drawn over the controls it is seen in front of. Corners more than depthToleranceM × d / 1 m behind the plane are left out, d being the eye's distance from the window's plane (0.16 m for a window 1.6 m away): content that far behind is in another layer, seen past the window's edges with the controls drawn in front of it, as two windows at different depths are. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
                 "Measured: the gap in the window's points between the window's edge and the nearest projected edge of the other content (0 when it reaches the window itself); threshold keepoutBandPt. Two windows are one pair, reported once with the smaller gap (either one's controls).",
-                "Reading: the layer is relative to the distance because a window placed just below another at the same distance (`placement`, which keeps windows upright on a sphere around the eye) comes nearer than the other's plane the lower it is, by the same fraction of the distance wherever the pair is placed (windows keep their angular size): 13.8 cm at 1.6 m, 8.6 cm at 1 m and 21.6 cm at 2.5 m for a window 24° below, 8.6 % of the distance, and it covers the other's controls at any distance. A window more than about 26° below another (1 − cos 26° = 10 %) is judged another layer: with a 1280×720 pt window that is where a small window placed below starts to touch its bottom edge. A window 0.5 m in front of another 1.6 m away (31 %) is a layer of its own, as is one 0.5 m behind it.",
+                "Reading: content in front of a window is judged however far in front it is: a panel 0.5 m in front of a window's bar hides it as surely as one in its plane, and more of it the nearer it comes to the eye. A window placed below another at the same distance (`placement`, which keeps windows upright on a sphere around the eye) stands in front of the other's plane, so it is judged wherever it is placed. Behind the plane the layer is relative to the distance, so a layout keeps its verdict at any distance (windows keep their angular size): a window 0.5 m behind another 1.6 m away (31 %) is a layer of its own, seen past the other's edges.",
                 "Reading: ornaments are not counted: the HIG presents them as the way to add controls without interfering with the system's, and the system places its window controls around them."])
 }
 
@@ -193,72 +193,130 @@ struct WindowPlane {
     var stretch: Double { max(length(right), length(up), length(normal)) * (1 + 1e-9) }
 }
 
+/// The depths along a window's normal (s, metres in front of its plane) whose corners
+/// win-controls-keepout takes: from `low` (behind the plane: −depthToleranceM × d / 1 m, d the
+/// eye's height over the plane) to `high` (in front of it, up to `ControlsKeepoutRule.nearEye`
+/// from the eye: d − 0.1 m).
+struct KeepoutSlab {
+    var low, high: Double
+    /// Whether a corner at depth `s` is taken (false for NaN).
+    @inline(__always) func contains(_ s: Double) -> Bool { s >= low && s <= high }
+
+    /// Calls `body(a, b)` for pieces [a, b] that cover the slab, for an eye `eyeSide` in front of
+    /// the plane: the part around the plane (|s| ≤ −low), then pieces towards the eye, each
+    /// ending halfway between its start and the eye, so that each piece's region (`KeepoutReach`),
+    /// which narrows towards the eye, is bounded by a box not much larger than the piece's own
+    /// part of the cone from the eye to the window's bands. Not finite: the slab as one piece.
+    func forEachPiece(eyeSide h: Double, _ body: (Double, Double) -> Void) {
+        guard low <= high else { return }
+        guard low.isFinite, high.isFinite, h.isFinite, h > 0 else { body(low, high); return }
+        var a = low, b = min(high, max(low, -low))
+        body(a, b)
+        var pieces = 1
+        while b < high {
+            a = b
+            let t = (h - a) / 2
+            b = t > 2 * ControlsKeepoutRule.nearEye && pieces < 32 ? min(high, h - t) : high
+            if !(b > a) { b = high }
+            body(a, b)
+            pieces += 1
+        }
+    }
+}
+
 /// Where, near a window's plane, the corners of content must lie for win-controls-keepout to be
 /// able to report it, seen from the eye (used to look up only part of the plane's slab).
 ///
 /// In the plane's coordinates (u, v along right and up from the centre, s along the normal), the
-/// eye is at (Eu, Ev) at height h > 0, and a corner q with |s| ≤ tol (tol < h) projects from the eye
-/// to P = E + λ(q − E), λ = h / (h − s) in [λ0, λ1] = [h / (h + tol), h / (h − tol)]: always on
-/// q's side of E. So P.u ≥ b whenever q.u ≥ Eu + max((b − Eu)/λ0, (b − Eu)/λ1), and P.u ≤ a
-/// whenever q.u ≤ Eu + min((a − Eu)/λ0, (a − Eu)/λ1). The rule reports content only when the box
-/// of its corners' images reaches −hw < u < hw and −hh − band < v < hh + band, so such content has
-/// a corner in the slab with q.u below the first bound for b = hw and one above the second for
-/// a = −hw (likewise for v). When its corners lie within D of each other, every one of them then
-/// lies in the box `region(margin: D)` (a little wider, against rounding).
+/// eye is at (Eu, Ev) at height h > 0, and a corner q in the slab projects from the eye to
+/// P = E + (q − E) / μ, μ = (h − s) / h > 0: always on q's side of E. For corners with s in
+/// [sa, sb] and heights h in [hLow, hHigh], μ lies in [μ0, μ1] (and μ ≥ nearEye / hHigh, since
+/// the exact test takes no corner nearer the eye). So P.u ≥ b whenever
+/// q.u ≥ Eu + max((b − Eu)·μ0, (b − Eu)·μ1), and P.u ≤ a whenever q.u ≤ Eu + min((a − Eu)·μ0,
+/// (a − Eu)·μ1). The rule reports content only when the box of its corners' images reaches
+/// −hw < u < hw and one band: below the window (some image v < −hh and some v > −hh − band) or
+/// above it (some v > hh and some v < hh + band). So such content has a corner in the slab with
+/// q.u below the first bound for b = hw and one above the second for a = −hw, and likewise for
+/// the two edges of one band. When its corners lie within D of each other, every one of them at
+/// depths [a, b] then lies in `region(depths: a, b, margin: D)`: an interval of u and, of v, a
+/// strip around the band below or one around the band above, whose μ covers the depths within D
+/// of the piece (a little wider, against rounding). An eye free to move `eyeSkin` along the plane
+/// moves each bound by at most eyeSkin·|1 − μ|, which widens the strips.
 struct KeepoutReach {
     struct Interval { var lower, upper: Double }
-    struct Region { var u, v: Interval; var world: PlateGrid.Bounds? }
+    /// The u interval, the v strips around the band below and the band above, and the
+    /// floor-plan box around all of it.
+    struct Region {
+        var u, below, above: Interval; var world: PlateGrid.Bounds?
+        /// Whether plane coordinates (x, y) lie in the region (false for NaN).
+        @inline(__always) func contains(_ x: Double, _ y: Double) -> Bool {
+            x >= u.lower && x <= u.upper && ((y >= below.lower && y <= below.upper) || (y >= above.lower && y <= above.upper))
+        }
+    }
     let plane: WindowPlane
-    let eu, ev, lambda0, lambda1, tol, bandM: Double
+    let slab: KeepoutSlab
+    let eu, ev, hLow, hHigh, eyeSkin, bandM: Double
     /// Magnitudes of the points involved, for the allowance against rounding.
     let scale: Double
 
-    init?(plane: WindowPlane, eye: Vec3, eyeSide h: Double, tol: Double, bandM: Double) {
-        // The eye close to the slab (λ without a useful bound): no restriction.
-        guard h.isFinite, tol.isFinite, bandM.isFinite, h - tol > 1e-3 * max(1, h) else { return nil }
-        self.plane = plane; self.tol = tol; self.bandM = bandM
+    /// `heights`: the lowest and highest height of the eye over the plane (the same for one eye);
+    /// nil (no restriction) when they are not positive and finite.
+    init?(plane: WindowPlane, eye: Vec3, heights hLow: Double, _ hHigh: Double, eyeSkin: Double = 0, slab: KeepoutSlab, bandM: Double) {
+        guard hLow.isFinite, hHigh.isFinite, hLow > 0, hLow <= hHigh, eyeSkin.isFinite, eyeSkin >= 0,
+              slab.low.isFinite, slab.high.isFinite, bandM.isFinite else { return nil }
+        self.plane = plane; self.slab = slab; self.bandM = bandM
+        self.hLow = hLow; self.hHigh = hHigh; self.eyeSkin = eyeSkin
         eu = dot(eye - plane.center, plane.right); ev = dot(eye - plane.center, plane.up)
-        lambda0 = h / (h + tol) * (1 - 1e-9); lambda1 = h / (h - tol) * (1 + 1e-9)
         func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
-        scale = 1 + m(eye) + m(plane.center) + h + tol + abs(eu) + abs(ev)
-            + plane.halfWidth + plane.halfHeight + bandM
+        scale = 1 + m(eye) + m(plane.center) + hHigh + abs(slab.low) + abs(slab.high) + abs(eu) + abs(ev)
+            + plane.halfWidth + plane.halfHeight + bandM + eyeSkin
         guard eu.isFinite, ev.isFinite, scale.isFinite else { return nil }
     }
 
-    /// The plane-coordinate box holding every slab corner of reportable content whose corners lie
-    /// within `margin` of each other, and the floor-plan rectangle around it (nil when the plane's
-    /// axes are not orthonormal to 10⁻⁶); nil when `margin` is not finite.
-    func region(margin: Double) -> Region? {
-        guard margin.isFinite else { return nil }
+    /// The plane-coordinate region holding every corner at depths [a, b] of reportable content
+    /// whose corners lie within `margin` of each other, and the floor-plan rectangle around it (nil
+    /// when the plane's axes are not orthonormal to 10⁻⁶); nil when `margin` is not finite or μ
+    /// has no useful bound.
+    func region(depths a: Double, _ b: Double, margin: Double) -> Region? {
+        guard margin.isFinite, margin >= 0, a <= b else { return nil }
+        // The depths of the corners that may set the bounds: within `margin` of the piece, in the slab.
+        let sa = max(slab.low, a - margin), sb = max(sa, min(slab.high, b + margin))
+        let mu1 = (sa < 0 ? 1 - sa / hLow : 1 - sa / hHigh) * (1 + 1e-9)
+        let mu0 = max(ControlsKeepoutRule.nearEye / hHigh, sb > 0 ? 1 - sb / hLow : 1 - sb / hHigh) * (1 - 1e-9)
+        guard mu0 > 1e-12, mu1 >= mu0, mu1.isFinite else { return nil }
         // Rounding of the images and coordinates, far above the few ulps involved.
-        let slack = 1e-9 * lambda1 * (scale + margin) / lambda0
-        func reach(_ e: Double, _ a: Double, _ b: Double) -> Interval {
-            let a = a - slack, b = b + slack
-            let lo = e + min((a - e) / lambda0, (a - e) / lambda1), hi = e + max((b - e) / lambda0, (b - e) / lambda1)
-            return Interval(lower: lo - margin - slack, upper: hi + margin + slack)
+        let slack = 1e-9 * mu1 * (scale + margin) / mu0
+        let eyeTerm = eyeSkin * max(abs(1 - mu0), abs(1 - mu1)) * (1 + 1e-9)
+        // Corners whose images lie above `lo` (below `hi`) lie above (below) these.
+        func reach(_ e: Double, _ lo: Double, _ hi: Double) -> Interval {
+            let lo = lo - slack, hi = hi + slack
+            let l = e + min((lo - e) * mu0, (lo - e) * mu1), h = e + max((hi - e) * mu0, (hi - e) * mu1)
+            return Interval(lower: l - margin - eyeTerm - slack, upper: h + margin + eyeTerm + slack)
         }
+        let hh = plane.halfHeight
         let u = reach(eu, -plane.halfWidth, plane.halfWidth)
-        let v = reach(ev, -plane.halfHeight - bandM, plane.halfHeight + bandM)
+        let below = reach(ev, -hh - bandM, -hh), above = reach(ev, hh, hh + bandM)
+        let v = Interval(lower: min(below.lower, above.lower), upper: max(below.upper, above.upper))
         guard u.lower.isFinite, u.upper.isFinite, v.lower.isFinite, v.upper.isFinite else { return nil }
         let r = plane.right, w = plane.up, n = plane.normal
         let eps = 1e-6
         let orthonormal = abs(dot(r, r) - 1) < eps && abs(dot(w, w) - 1) < eps && abs(dot(n, n) - 1) < eps
             && abs(dot(r, w)) < eps && abs(dot(r, n)) < eps && abs(dot(w, n)) < eps
-        guard orthonormal else { return Region(u: u, v: v, world: nil) }
+        guard orthonormal else { return Region(u: u, below: below, above: above, world: nil) }
         // p = centre + u·right + v·up + s·normal, up to 3·10⁻⁶ of |(u, v, s)| for axes this close
         // to orthonormal: padded by 10⁻⁵ of the box's reach.
-        let pad = 1e-5 * (max(abs(u.lower), abs(u.upper)) + max(abs(v.lower), abs(v.upper)) + tol) + slack
+        let pad = 1e-5 * (max(abs(u.lower), abs(u.upper)) + max(abs(v.lower), abs(v.upper)) + max(abs(a), abs(b))) + slack
         func span(_ c: Double, _ ru: Double, _ rv: Double, _ rn: Double) -> (Double, Double) {
-            let lo = c + min(ru * u.lower, ru * u.upper) + min(rv * v.lower, rv * v.upper) - abs(rn) * tol
-            let hi = c + max(ru * u.lower, ru * u.upper) + max(rv * v.lower, rv * v.upper) + abs(rn) * tol
+            let lo = c + min(ru * u.lower, ru * u.upper) + min(rv * v.lower, rv * v.upper) + min(rn * a, rn * b)
+            let hi = c + max(ru * u.lower, ru * u.upper) + max(rv * v.lower, rv * v.upper) + max(rn * a, rn * b)
             return (lo - pad, hi + pad)
         }
         let x = span(plane.center.x, r.x, w.x, n.x), y = span(plane.center.y, r.y, w.y, n.y)
         let z = span(plane.center.z, r.z, w.z, n.z)
         guard x.0.isFinite, x.1.isFinite, y.0.isFinite, y.1.isFinite, z.0.isFinite, z.1.isFinite else {
-            return Region(u: u, v: v, world: nil)
+            return Region(u: u, below: below, above: above, world: nil)
         }
-        return Region(u: u, v: v, world: PlateGrid.Bounds(x0: x.0, x1: x.1, y0: y.0, y1: y.1, z0: z.0, z1: z.1))
+        return Region(u: u, below: below, above: above, world: PlateGrid.Bounds(x0: x.0, x1: x.1, y0: y.0, y1: y.1, z0: z.0, z1: z.1))
     }
 }
 
@@ -411,6 +469,15 @@ final class ControlsKeepoutRule: RuleProcessor {
     let depthRate: Double
     /// The eye's height over a window's plane at which its slab is `depthToleranceM` thick.
     static let referenceDistance = 1.0
+    /// Corners nearer the eye than this along a window's normal are not taken (metres): nothing
+    /// that near is seen in focus, and the image of a corner at the eye has no bound.
+    static let nearEye = 0.1
+    /// The slab the exact test takes for an eye `eyeSide` in front of the plane (the same numbers
+    /// in every mode: the search, the list and the definition).
+    @inline(__always)
+    static func exactSlab(depthRate: Double, eyeSide: Double) -> KeepoutSlab {
+        KeepoutSlab(low: -(depthRate * eyeSide), high: eyeSide - nearEye)
+    }
     let scene: Scene
     /// Test hook: compare every window with all content (the definition) instead of the content
     /// the grids find near the window. The violations are the same.
@@ -476,6 +543,8 @@ final class ControlsKeepoutRule: RuleProcessor {
     private var seen: [Int] = []
     private var stamp = 0
     private var candidates: [Int] = []
+    /// `collect`'s pieces of the slab: where each ends and its region.
+    private var pieceScratch: [(end: Double, region: KeepoutReach.Region?)] = []
 
     // MARK: The candidate list
     //
@@ -511,8 +580,8 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// Per index into `windows`: its plane and metres per point at the build (nil: not tested).
     private var listPlanes: [WindowPlane?] = []
     /// Per index into `windows`: the widest slab of the exact test while the list holds
-    /// (`ListBounds.tolHigh`, for the eye within `eyeSkin` of the build's).
-    private var listTol: [Double] = []
+    /// (`ListBounds.slab`, for the eye within `eyeSkin` of the build's).
+    private var listSlab: [KeepoutSlab] = []
     /// Lists longer than this are not kept (memory stays bounded): those frames search.
     static let maxListPairs = 1 << 22
     private var listValid = false
@@ -635,7 +704,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         movedSinceBuild = Array(repeating: false, count: content.count)
         drift = Array(repeating: 0, count: content.count)
         listPlanes = Array(repeating: nil, count: windows.count)
-        listTol = Array(repeating: 0, count: windows.count)
+        listSlab = Array(repeating: KeepoutSlab(low: 0, high: -1), count: windows.count)
         listSeen = Array(repeating: false, count: content.count)
         listBox = Array(repeating: 0, count: 12 * content.count)
         listShown = Array(repeating: false, count: windows.count)
@@ -746,16 +815,17 @@ final class ControlsKeepoutRule: RuleProcessor {
             guard eyeSide > 1e-6 else { continue }
             let bandM = band * mpp
             // The slab test with a little slack, so rounding never loses a corner the exact test takes.
-            let tol = depthRate * eyeSide * (1 + 1e-9) + 1e-9
+            let slab = KeepoutSlab(low: -(depthRate * eyeSide * (1 + 1e-9) + 1e-9),
+                                   high: eyeSide - Self.nearEye + 1e-9 * (1 + eyeSide))
             windowSearches &+= 1
             candidates.removeAll(keepingCapacity: true)
-            if exhaustive || !tol.isFinite {
+            if exhaustive || !slab.low.isFinite || !slab.high.isFinite {
                 candidates.append(contentsOf: content)
             } else {
                 stamp += 1
-                let reach = KeepoutReach(plane: plane, eye: f.headPosition, eyeSide: eyeSide, tol: tol, bandM: bandM)
+                let reach = KeepoutReach(plane: plane, eye: f.headPosition, heights: eyeSide, eyeSide, slab: slab, bandM: bandM)
                 for k in 0..<Self.gridCount where !classCorners[k].isEmpty {
-                    collect(grid: k, plane: plane, tol: tol, region: reach?.region(margin: classes[k % classes.count]))
+                    collect(grid: k, plane: plane, slab: slab, eyeSide: eyeSide, reach: reach, margin: classes[k % classes.count])
                 }
                 sortIndices(&candidates, below: scene.entities.count)
             }
@@ -806,7 +876,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 guard mpp > 0 else { continue }
                 let eyeSide = dot(head - plane.center, plane.normal)
                 guard eyeSide > 1e-6 else { continue }
-                let bandM = band * mpp, depthTolerance = depthRate * eyeSide
+                let bandM = band * mpp, slab = Self.exactSlab(depthRate: depthRate, eyeSide: eyeSide)
                 for i in a..<b {
                     let code = known[i]
                     if continuing, code & inStreak != 0 {
@@ -853,9 +923,9 @@ final class ControlsKeepoutRule: RuleProcessor {
                         continue
                     }
                     // Content that moved: many of its listed pairs have no corner in the slab this frame.
-                    if reject, mask == .max, Self.outsideSlab(bf, o, plane, depthTolerance: depthTolerance) { continue }
+                    if reject, mask == .max, Self.outsideSlab(bf, o, plane, slab) { continue }
                     guard let (gap, side) = Self.exactGap(cs, first, mask: mask, plane, head: head, eyeSide: eyeSide,
-                                                          depthTolerance: depthTolerance, bandM: bandM) else { continue }
+                                                          slab: slab, bandM: bandM) else { continue }
                     Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slots[i], &out)
                 }
             }
@@ -942,7 +1012,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                       _ f: FrameQuantities, slot: inout Int32, _ out: inout Findings) {
         let found = corners.withUnsafeBufferPointer {
             Self.exactGap($0, Int(firstCorner[o]), mask: .max, plane, head: f.headPosition, eyeSide: eyeSide,
-                          depthTolerance: depthRate * eyeSide, bandM: bandM)
+                          slab: Self.exactSlab(depthRate: depthRate, eyeSide: eyeSide), bandM: bandM)
         }
         guard let (gap, side) = found else { return }
         Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slot, &out)
@@ -958,23 +1028,23 @@ final class ControlsKeepoutRule: RuleProcessor {
     }
 
     /// Whether no corner of `o`'s box, as `writeCorners` computes them from its box frame `bf[12·o ..< 12·o + 12]`
-    /// (centre ± a0 ± a1 ± a2), can pass the exact test's slab test (|depth| ≤ `depthTolerance`):
-    /// the centre's distance from the plane exceeds what the half-axes reach along its normal by
-    /// more than the tolerance and an allowance for rounding (10⁻⁹ of the magnitudes; the corners'
-    /// and depths' rounding is about 10⁻¹⁵ of them). NaN or infinite values: false.
+    /// (centre ± a0 ± a1 ± a2), can pass the exact test's slab test (depth within `slab`): the
+    /// centre's depth lies beyond one side of the slab by more than the half-axes reach along the
+    /// normal and an allowance for rounding (10⁻⁹ of the magnitudes; the corners' and depths'
+    /// rounding is about 10⁻¹⁵ of them). NaN or infinite values: false.
     @inline(__always)
-    static func outsideSlab(_ bf: UnsafeBufferPointer<Double>, _ o: Int, _ plane: WindowPlane, depthTolerance: Double) -> Bool {
+    static func outsideSlab(_ bf: UnsafeBufferPointer<Double>, _ o: Int, _ plane: WindowPlane, _ slab: KeepoutSlab) -> Bool {
         let b = 12 * o
         guard o >= 0, b + 11 < bf.count else { return false }
         let n = plane.normal
         let c = Vec3(bf[b], bf[b + 1], bf[b + 2])
         let a0 = Vec3(bf[b + 3], bf[b + 4], bf[b + 5]), a1 = Vec3(bf[b + 6], bf[b + 7], bf[b + 8])
         let a2 = Vec3(bf[b + 9], bf[b + 10], bf[b + 11])
-        let s = abs(dot(c - plane.center, n))
+        let s = dot(c - plane.center, n)
         let r = abs(dot(a0, n)) + abs(dot(a1, n)) + abs(dot(a2, n))
         @inline(__always) func m(_ v: Vec3) -> Double { abs(v.x) + abs(v.y) + abs(v.z) }
         let allowance = 1e-9 * (1 + m(c) + m(a0) + m(a1) + m(a2) + m(plane.center)) * (1 + m(n))
-        return s - r > depthTolerance + allowance
+        return s - r > slab.high + allowance || s + r < slab.low - allowance
     }
 
     /// A corner's distance in front of the plane, as the exact test computes it.
@@ -982,19 +1052,20 @@ final class ControlsKeepoutRule: RuleProcessor {
     static func depth(_ c: Vec3, _ plane: WindowPlane) -> Double { dot(c - plane.center, plane.normal) }
 
     /// The exact test on the corners `cs[first ..< first + 8]`: the gap (metres) between the
-    /// window's edge and the image, seen from `head`, of the corners within `depthTolerance` of the
-    /// plane, and its side (1 below, 2 above); nil when nothing is reported. Corners whose bit in
+    /// window's edge and the image, seen from `head`, of the corners whose depth lies in `slab`
+    /// (`exactSlab`), and its side (1 below, 2 above); nil when nothing is reported. Corners whose bit in
     /// `mask` is clear are passed over: a caller clears only bits of corners that fail the slab
     /// test (`slabMask`), which changes nothing.
     @inline(__always)
     static func exactGap(_ cs: UnsafeBufferPointer<Vec3>, _ first: Int, mask: UInt8, _ plane: WindowPlane, head: Vec3,
-                         eyeSide: Double, depthTolerance: Double, bandM: Double) -> (Double, Double)? {
+                         eyeSide: Double, slab: KeepoutSlab, bandM: Double) -> (Double, Double)? {
         guard first >= 0, first + 8 <= cs.count else { return nil }
         var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
         for k in 0..<8 where mask & (1 << k) != 0 {
             let c = cs[first + k]
             let s = depth(c, plane)
-            guard abs(s) <= depthTolerance, s < eyeSide - 1e-6 else { continue }
+            // In the slab, which ends `nearEye` short of the eye: λ ≤ eyeSide / nearEye.
+            guard slab.contains(s) else { continue }
             let lambda = eyeSide / (eyeSide - s)
             let q = plane.planar(head + (c - head) * lambda)
             lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
@@ -1012,19 +1083,19 @@ final class ControlsKeepoutRule: RuleProcessor {
         return (gap, side)
     }
 
-    /// The corners of `cs[first ..< first + 8]` that pass the exact test's slab test
-    /// (|depth| ≤ `depthTolerance`) for `plane`: bit k for corner k (what `exactGap` may skip the
+    /// The corners of `cs[first ..< first + 8]` that pass the exact test's slab test (depth in
+    /// `slab`) for `plane`: bit k for corner k (what `exactGap` may skip the
     /// others by, while the corners and the plane stay as they are). With `skin` (plane units):
     /// those that may pass it after moving by at most the skin (their depth changes by at most
     /// as much; 10⁻⁹ of the magnitudes against rounding).
-    static func slabMask(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, depthTolerance: Double, skin: Double = 0) -> UInt8 {
+    static func slabMask(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, _ slab: KeepoutSlab, skin: Double = 0) -> UInt8 {
         var mask: UInt8 = 0
         let m = plane.center.x.magnitude + plane.center.y.magnitude + plane.center.z.magnitude
         for (k, c) in cs.prefix(8).enumerated() {
-            let s = abs(depth(c, plane))
-            let reach = skin == 0 ? 0 : skin * (1 + 1e-9) + 1e-9 * (1 + m + s + c.x.magnitude + c.y.magnitude + c.z.magnitude)
-            // Not `s - reach > depthTolerance`: a NaN depth keeps its bit clear, as the test skips it.
-            if s <= depthTolerance + reach { mask |= 1 << k }
+            let s = depth(c, plane)
+            let reach = skin == 0 ? 0 : skin * (1 + 1e-9) + 1e-9 * (1 + m + abs(s) + c.x.magnitude + c.y.magnitude + c.z.magnitude)
+            // Comparisons that a NaN depth fails: its bit stays clear, as the test skips it.
+            if s >= slab.low - reach, s <= slab.high + reach { mask |= 1 << k }
         }
         return mask
     }
@@ -1153,7 +1224,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         let oldStart = listStart, oldPairs = listPairs, oldSlot = listSlot, oldKnown = listKnown
         let planes = listPlanes, root = self.root, firstCorner = self.firstCorner
         let corners = self.corners, seen = self.seen, eye = listEye, scene = self.scene
-        let band = self.band, depthRate = self.depthRate, shortcut = knownShortcut, listTol = self.listTol
+        let band = self.band, depthRate = self.depthRate, shortcut = knownShortcut, listSlab = self.listSlab
         let rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
         let streak = streakFrames.pending
         var starts: [Int32] = [0], pairs: [Int32] = [], slots: [Int32] = [], known: [UInt32] = []
@@ -1179,9 +1250,11 @@ final class ControlsKeepoutRule: RuleProcessor {
                     // Every corner farther from the plane than the slab (and its skin) wherever
                     // the piece goes within its skin: `classify` would skip them all.
                     let dc = pieceSkin[p] * stretch
-                    let tol = listTol[j]
-                    let reach = (radii[p] * stretch + dc) * (1 + 1e-9) + tol + 1e-9 * (planeMagnitude + magnitude[p] + tol)
-                    guard abs(dot(centres[p] - plane.center, plane.normal)) <= reach, o != w, Int(root[o]) != w else { continue }
+                    let slab = listSlab[j]
+                    let reach = (radii[p] * stretch + dc) * (1 + 1e-9)
+                        + 1e-9 * (planeMagnitude + magnitude[p] + abs(slab.low) + abs(slab.high))
+                    let depth = dot(centres[p] - plane.center, plane.normal)
+                    guard depth + reach >= slab.low, depth - reach <= slab.high, o != w, Int(root[o]) != w else { continue }
                     let first = Int(firstCorner[o])
                     bounded += 1
                     let k = bounds ?? ListBounds(plane: plane, eye: eye, bandM: band * f.metresPerPoint(of: w, in: scene), depthRate: depthRate)
@@ -1292,7 +1365,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         let visible = f.visible, shortcut = knownShortcut
         for (j, w) in windows.enumerated() {
             listPlanes[j] = nil
-            listTol[j] = 0
+            listSlab[j] = KeepoutSlab(low: 0, high: -1)
             defer { listStart.append(Int32(truncatingIfNeeded: pairs.count)) }
             guard f.visible[w], let plane = WindowPlane(f, w) else { continue }
             let mpp = f.metresPerPoint(of: w, in: scene)
@@ -1300,25 +1373,24 @@ final class ControlsKeepoutRule: RuleProcessor {
             listPlanes[j] = plane
             let bandM = band * mpp
             let bounds = ListBounds(plane: plane, eye: head, bandM: bandM, depthRate: depthRate)
-            let stretch = bounds.stretch, de = bounds.de, h0 = bounds.h0, tol = bounds.tolHigh
-            guard de.isFinite, tol.isFinite else { return false }
-            listTol[j] = tol
-            // The search of `evaluateSearching`, for every eye within `de` (its region's bounds
-            // move by at most de·tol/h) and corners within `dc` (the skin) of this frame's: the
-            // slab widened by dc, the region's margin by the class's growth (2·dc), the corners'
-            // displacement (dc) and the eye's term.
-            let nearest = h0 - de
+            let stretch = bounds.stretch, de = bounds.de, h0 = bounds.h0
+            guard de.isFinite, bounds.slab.low.isFinite, bounds.slab.high.isFinite else { return false }
+            listSlab[j] = bounds.slab
+            // The search of `evaluateSearching`, for every eye within `de` (its height within
+            // h0 ± de, its offsets along the plane within de: `KeepoutReach`'s eye skin) and
+            // corners within `dc` (the skin) of this frame's: the slab widened by dc, the region's
+            // margin by the class's growth (2·dc) and the corners' displacement (dc).
             stamp += 1
             windowSearches &+= 1
             candidates.removeAll(keepingCapacity: true)
             for (level, skin) in skins.enumerated() {
-                let dc = skin * stretch, slab = tol + dc
-                let reach = KeepoutReach(plane: plane, eye: head, eyeSide: nearest, tol: slab, bandM: bandM)
-                let eyeTerm = de * slab / nearest
+                let dc = skin * stretch
+                let slab = KeepoutSlab(low: bounds.slab.low - dc, high: bounds.slab.high + dc)
+                let reach = KeepoutReach(plane: plane, eye: head, heights: h0 - de, h0 + de, eyeSkin: de, slab: slab, bandM: bandM)
                 for c in classes.indices {
                     let g = level * classes.count + c
                     guard !classCorners[g].isEmpty else { continue }
-                    collect(grid: g, plane: plane, tol: slab, region: reach?.region(margin: classes[c] * stretch + 3 * dc + eyeTerm))
+                    collect(grid: g, plane: plane, slab: slab, eyeSide: h0, reach: reach, margin: classes[c] * stretch + 3 * dc)
                 }
             }
             sortIndices(&candidates, below: scene.entities.count)
@@ -1344,12 +1416,14 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// `classify` needs to bound its pairs: the eye's skin in plane units (`de`), its height over
     /// the plane and offsets along it, and the magnitudes for the allowance against rounding.
     ///
-    /// The exact test's slab is `depthRate` times the eye's height over the plane, which moves by
-    /// at most `de`: every slab the list allows lies between `tolLow` and `tolHigh` (with 10⁻⁹ of
-    /// the magnitudes against rounding of the height and the product).
+    /// The exact test's slab reaches `depthRate` times the eye's height over the plane behind it
+    /// and `nearEye` short of the eye in front of it, and the height moves by at most `de`: every
+    /// slab the list allows lies within `slab` and holds `certain` (with 10⁻⁹ of the magnitudes
+    /// against rounding of the height, the product and the difference).
     struct ListBounds {
         let plane: WindowPlane
-        let bandM, stretch, de, h0, eu, ev, scale, tolLow, tolHigh: Double
+        let bandM, stretch, de, h0, eu, ev, scale: Double
+        let slab, certain: KeepoutSlab
         init(plane: WindowPlane, eye: Vec3, bandM: Double, depthRate: Double) {
             func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
             self.plane = plane; self.bandM = bandM
@@ -1359,29 +1433,30 @@ final class ControlsKeepoutRule: RuleProcessor {
             h0 = dot(d0, plane.normal); eu = dot(d0, plane.right); ev = dot(d0, plane.up)
             let skins = ControlsKeepoutRule.skinLevels
             let h = 1 + m(plane.center) + m(eye) + abs(h0)
-            tolHigh = depthRate * (h0 + de + 1e-9 * h) * (1 + 1e-9) + 1e-9
-            tolLow = depthRate * (h0 - de - 1e-9 * h) * (1 - 1e-9) - 1e-9
+            let near = ControlsKeepoutRule.nearEye
+            slab = KeepoutSlab(low: -(depthRate * (h0 + de + 1e-9 * h) * (1 + 1e-9) + 1e-9), high: h0 + de - near + 1e-9 * h)
+            certain = KeepoutSlab(low: -(depthRate * (h0 - de - 1e-9 * h) * (1 - 1e-9) - 1e-9), high: h0 - de - near - 1e-9 * h)
             scale = 1 + m(plane.center) + m(eye) + de + skins[skins.count - 1] * stretch + plane.halfWidth
-                + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev) + tolHigh
+                + plane.halfHeight + bandM + abs(h0) + abs(eu) + abs(ev) + abs(slab.low) + abs(slab.high)
         }
         /// `classify` for content with these corners and this skin (metres in the world): corners
-        /// that may be in the slab for some eye the list allows (within `tolHigh`), and those
-        /// certainly in it for every one (within `tolLow`).
+        /// that may be in the slab for some eye the list allows (in `slab`), and those certainly in
+        /// it for every one (in `certain`).
         func classify(_ cs: ArraySlice<Vec3>, skin: Double) -> ListedPair {
-            ControlsKeepoutRule.classify(cs, plane, eu: eu, ev: ev, h: h0, de: de, dc: skin * stretch, tol: tolHigh,
-                                         depthTolerance: tolLow, bandM: bandM, scale: scale)
+            ControlsKeepoutRule.classify(cs, plane, eu: eu, ev: ev, h: h0, de: de, dc: skin * stretch, slab: slab,
+                                         certain: certain, bandM: bandM, scale: scale)
         }
     }
 
     /// `listKnown`'s entry of a listed pair whose bounds with its skin are `pair`: with the
     /// shortcut, a pair tested with its skin is bounded again for its corners as they are (no
     /// skin), which may settle it while the content stays.
-    /// The slab masks take the widest slab the list allows (`tolHigh`): a corner outside it fails
+    /// The slab masks take the widest slab the list allows (`slab`): a corner outside it fails
     /// the slab test for every eye the list allows.
     static func listCode(_ pair: ListedPair, _ bounds: ListBounds, _ cs: ArraySlice<Vec3>, skin: Double, shortcut: Bool) -> UInt32 {
         let near = nearSkin
-        var code = UInt32(slabMask(cs, bounds.plane, depthTolerance: bounds.tolHigh)) << 8
-            | UInt32(slabMask(cs, bounds.plane, depthTolerance: bounds.tolHigh, skin: near * bounds.stretch)) << 16
+        var code = UInt32(slabMask(cs, bounds.plane, bounds.slab)) << 8
+            | UInt32(slabMask(cs, bounds.plane, bounds.slab, skin: near * bounds.stretch)) << 16
         guard shortcut else { return code }
         code |= UInt32(pair.side)
         guard pair == .tested else { return code }
@@ -1410,23 +1485,25 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// computed from them) while the eye (at eu, ev, height h in plane coordinates) moves by at
     /// most `de` and each corner by at most `dc` (in plane coordinates). A corner at (qu, qv, s)
     /// projects from the eye to qu + s·(qu − Eu) / (h − s) (likewise v): interval arithmetic over
-    /// s ∈ [s0 − dc, s0 + dc] ∩ [−tol, tol], Eu ∈ [eu ± de], h ∈ [h0 ± de] bounds every image the
-    /// exact test can compute, and the rule's conditions are tested on those bounds (with 10⁻⁹ of
-    /// the magnitudes against rounding):
+    /// s ∈ [s0 − dc, s0 + dc] ∩ `slab`, Eu ∈ [eu ± de], h ∈ [h0 ± de] and h − s ≥ `nearEye` (the
+    /// exact test takes no corner nearer the eye; `denominatorFloor`) bounds every image the exact
+    /// test can compute, and the rule's conditions are tested on those bounds (with 10⁻⁹ of the
+    /// magnitudes against rounding):
     /// - `unreported` when the box of all the bounds misses the window's width or both bands;
-    /// - `straddles` when the corners that certainly take part (s within ±`depthTolerance` and in
-    ///   front of the eye for every position) certainly reach across the window's width and across
-    ///   one edge: the exact test then finds a gap of exactly 0 on that side whatever the other
-    ///   corners do (they can only widen the image), except that side 2 also needs every corner
-    ///   that may take part to stay above the bottom edge (else side 1 could be found);
+    /// - `straddles` when the corners that certainly take part (s within `certain` for every
+    ///   position) certainly reach across the window's width and across one edge: the exact test
+    ///   then finds a gap of exactly 0 on that side whatever the other corners do (they can only
+    ///   widen the image), except that side 2 also needs every corner that may take part to stay
+    ///   above the bottom edge (else side 1 could be found);
     /// - `tested` otherwise, and whenever something is not finite or the eye can come within
-    ///   10⁻³ of the slab.
+    ///   10⁻³ of a corner.
     static func classify(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
-                         de: Double, dc: Double, tol: Double, depthTolerance: Double, bandM: Double,
+                         de: Double, dc: Double, slab: KeepoutSlab, certain: KeepoutSlab, bandM: Double,
                          scale: Double, screen: Bool = true) -> ListedPair {
-        if screen, let known = screenBox(cs, plane, eu: eu, ev: ev, h: h, de: de, dc: dc, tol: tol, bandM: bandM, scale: scale) {
+        if screen, let known = screenBox(cs, plane, eu: eu, ev: ev, h: h, de: de, dc: dc, slab: slab, bandM: bandM, scale: scale) {
             return known
         }
+        let floor = denominatorFloor(h: h, de: de)
         var any = false, anyIn = false
         var uLo = Double.infinity, uHi = -Double.infinity, vLo = Double.infinity, vHi = -Double.infinity
         // Over the corners that certainly take part: the largest lower and smallest upper bounds.
@@ -1436,9 +1513,9 @@ final class ControlsKeepoutRule: RuleProcessor {
             let d = c - plane.center
             let s = dot(d, plane.normal), qu = dot(d, plane.right), qv = dot(d, plane.up)
             guard s.isFinite, qu.isFinite, qv.isFinite else { return .tested }
-            let sl = max(s - dc, -tol), sh = min(s + dc, tol)
+            let sl = max(s - dc, slab.low), sh = min(s + dc, slab.high)
             guard sl <= sh else { continue }
-            let dLo = h - de - sh, dHi = h + de - sl
+            let dLo = max(h - de - sh, floor), dHi = h + de - sl
             guard dLo > 1e-3 else { return .tested }
             @inline(__always) func image(_ q: Double, _ e: Double) -> (Double, Double) {
                 let aLo = q - e - dc - de, aHi = q - e + dc + de
@@ -1450,10 +1527,10 @@ final class ControlsKeepoutRule: RuleProcessor {
             uLo = min(uLo, u.0); uHi = max(uHi, u.1); vLo = min(vLo, v.0); vHi = max(vHi, v.1)
             mag = max(mag, abs(u.0) + abs(u.1) + abs(v.0) + abs(v.1) + abs(qu) + abs(qv) + abs(s))
             any = true
-            // In the slab for every position (the exact test's |s| ≤ depthTolerance; in front of the
-            // eye is implied by dLo > 10⁻³), with rounding of s far below 10⁻⁹ of the magnitudes.
+            // In the slab for every position (the exact test's `slab`), with rounding of s far below
+            // 10⁻⁹ of the magnitudes.
             let epsS = 1e-9 * (scale + abs(qu) + abs(qv) + abs(s))
-            if s - dc - epsS > -depthTolerance, s + dc + epsS < depthTolerance {
+            if s - dc - epsS > certain.low, s + dc + epsS < certain.high {
                 anyIn = true
                 inULo = max(inULo, u.0); inUHi = min(inUHi, u.1); inVLo = max(inVLo, v.0); inVHi = min(inVHi, v.1)
             }
@@ -1472,6 +1549,12 @@ final class ControlsKeepoutRule: RuleProcessor {
         return .tested
     }
 
+    /// The least h − s of a corner the exact test takes (s ≤ eyeSide − `nearEye`) for an eye
+    /// height within h ± de: `nearEye`, less the rounding of that difference (ulps of the height).
+    static func denominatorFloor(h: Double, de: Double) -> Double {
+        nearEye - 1e-15 * (1 + abs(h) + abs(de))
+    }
+
     /// `classify`'s verdict when one bound of all the corners at once settles it, else nil: most
     /// pairs a build looks at are `unreported`, and this costs about a sixth of the corner-by-corner
     /// bounds. The corners' plane coordinates are computed as `classify` computes them; those that
@@ -1482,23 +1565,24 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// the slab: `unreported`, and the eye able to come within 10⁻³ of the deepest one: `tested`,
     /// as `classify` finds them. Corners that are not finite, or bounds that are not: nil.
     static func screenBox(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
-                          de: Double, dc: Double, tol: Double, bandM: Double, scale: Double) -> ListedPair? {
-        guard eu.isFinite, ev.isFinite, h.isFinite, de.isFinite, dc.isFinite, tol.isFinite, bandM.isFinite,
-              scale.isFinite, plane.halfWidth.isFinite, plane.halfHeight.isFinite else { return nil }
+                          de: Double, dc: Double, slab: KeepoutSlab, bandM: Double, scale: Double) -> ListedPair? {
+        guard eu.isFinite, ev.isFinite, h.isFinite, de.isFinite, dc.isFinite, slab.low.isFinite, slab.high.isFinite,
+              bandM.isFinite, scale.isFinite, plane.halfWidth.isFinite, plane.halfHeight.isFinite else { return nil }
         var sLo = Double.infinity, sHi = -Double.infinity, sMag = 0.0
         var quLo = Double.infinity, quHi = -Double.infinity, qvLo = Double.infinity, qvHi = -Double.infinity
         for c in cs {
             let d = c - plane.center
             let s = dot(d, plane.normal), qu = dot(d, plane.right), qv = dot(d, plane.up)
             guard s.isFinite, qu.isFinite, qv.isFinite else { return nil }
-            let sl = max(s - dc, -tol), sh = min(s + dc, tol)
+            let sl = max(s - dc, slab.low), sh = min(s + dc, slab.high)
             guard sl <= sh else { continue }
             sLo = min(sLo, sl); sHi = max(sHi, sh); sMag = max(sMag, abs(s))
             quLo = min(quLo, qu); quHi = max(quHi, qu); qvLo = min(qvLo, qv); qvHi = max(qvHi, qv)
         }
         guard sLo <= sHi else { return .unreported }
-        // The smallest of the corners' h − de − sh (subtraction is monotone, so exactly theirs).
-        let dLo = h - de - sHi, dHi = h + de - sLo
+        // The smallest of the corners' h − de − sh (subtraction is monotone, so exactly theirs),
+        // raised to the floor as `classify` raises each.
+        let dLo = max(h - de - sHi, denominatorFloor(h: h, de: de)), dHi = h + de - sLo
         guard dLo > 1e-3 else { return .tested }
         @inline(__always) func image(_ qLo: Double, _ qHi: Double, _ e: Double) -> (Double, Double) {
             let aLo = qLo - e - dc - de, aHi = qHi - e + dc + de
@@ -1520,29 +1604,49 @@ final class ControlsKeepoutRule: RuleProcessor {
         return nil
     }
 
-    /// Adds to `candidates` (once each, by `stamp`) the owners of grid `k`'s corners within `tol` of
-    /// the plane and, when `region` is given, within it (plane coordinates).
-    private func collect(grid k: Int, plane: WindowPlane, tol: Double, region: KeepoutReach.Region?) {
+    /// Adds to `candidates` (once each, by `stamp`) the owners of grid `k`'s corners in `slab` and,
+    /// when `reach` bounds it, in the region of the slab's piece that holds them (`KeepoutReach`,
+    /// for corners within `margin` of each other): one walk of the grid over the pieces' boxes,
+    /// each corner looked up in its piece by its depth.
+    private func collect(grid k: Int, plane: WindowPlane, slab: KeepoutSlab, eyeSide: Double, reach: KeepoutReach?, margin: Double) {
+        guard slab.low <= slab.high else { return }
         let st = stamp
         // Local buffers: the visitor reads and writes no stored property (no exclusivity checks).
-        var candidates = self.candidates, visits = 0
-        self.candidates = []
-        defer { self.candidates = candidates; gridVisits &+= visits }
+        var candidates = self.candidates, visits = 0, pieces = pieceScratch
+        self.candidates = []; pieceScratch = []
+        defer { self.candidates = candidates; pieceScratch = pieces; gridVisits &+= visits }
+        pieces.removeAll(keepingCapacity: true)
+        // The pieces' ends and regions, and the floor-plan box around them (none when one piece
+        // is not bounded: the whole slab is walked).
+        var box: PlateGrid.Bounds?, bounded = true
+        slab.forEachPiece(eyeSide: eyeSide) { a, b in
+            let region = reach?.region(depths: a, b, margin: margin)
+            if let w = region?.world {
+                box = box.map { PlateGrid.Bounds(x0: min($0.x0, w.x0), x1: max($0.x1, w.x1), y0: min($0.y0, w.y0),
+                                                 y1: max($0.y1, w.y1), z0: min($0.z0, w.z0), z1: max($0.z1, w.z1)) } ?? w
+            } else {
+                bounded = false
+            }
+            pieces.append((b, region))
+        }
         let c0 = plane.center, n = plane.normal, r = plane.right, u = plane.up
-        let box = region?.world
-        let (u0, u1, v0, v1) = region.map { ($0.u.lower, $0.u.upper, $0.v.lower, $0.v.upper) }
-            ?? (-Double.infinity, Double.infinity, -Double.infinity, Double.infinity)
+        let within = bounded ? box : nil, list = pieces, last = pieces.count - 1
         seen.withUnsafeMutableBufferPointer { seen in
             classCorners[k].withUnsafeBufferPointer { pts in
                 classOwner[k].withUnsafeBufferPointer { own in
-                    grids[k].visitSlab(center: c0, normal: n, halfThickness: tol, within: box) { i in
+                    grids[k].visitSlab(center: c0 + n * ((slab.low + slab.high) / 2), normal: n,
+                                       halfThickness: (slab.high - slab.low) / 2, within: within) { i in
                         visits &+= 1
                         let o = Int(own[i])
                         guard seen[o] != st else { return }
                         let d = pts[i] - c0
-                        guard abs(dot(d, n)) <= tol else { return }
-                        let x = dot(d, r), y = dot(d, u)
-                        guard x >= u0, x <= u1, y >= v0, y <= v1 else { return }
+                        let s = dot(d, n)
+                        guard s >= slab.low, s <= slab.high else { return }
+                        var p = 0
+                        while p < last, s > list[p].end { p += 1 }
+                        if p <= last, let region = list[p].region {
+                            guard region.contains(dot(d, r), dot(d, u)) else { return }
+                        }
                         seen[o] = st
                         candidates.append(o)
                     }

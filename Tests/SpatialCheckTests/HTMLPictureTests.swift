@@ -141,10 +141,10 @@ import Rules
         func page(_ scene: String) -> String {
             SpatialCheck.render(SpatialCheck.runValidation(paths: [TestPaths.repo(scene)], options: options), format: .html)
         }
-        // hud-head-locked: 1 head-locked warning (README).
+        // hud-head-locked: a head-locked and a keepout warning (Scenes/README.md).
         let hud = page("Scenes/hud-head-locked.scene.yaml")
         #expect(hud.contains("<header class=\"banner pass review\""))
-        #expect(hud.contains("<span class=\"review-note\">1 warning to review</span>"))
+        #expect(hud.contains("<span class=\"review-note\">2 warnings to review</span>"))
         let clean = page("Scenes/hud-world-anchored.scene.yaml")
         #expect(clean.contains("<header class=\"banner pass\"") && !clean.contains("review-note\">"))
         let failing = page("Scenes/media-player.scene.yaml")

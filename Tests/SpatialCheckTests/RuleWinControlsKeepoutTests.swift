@@ -352,21 +352,28 @@ import SpatialModel
     }
 
     /// `outsideSlab` against the slab test of every corner (`boxCorners`, the corners the exact
-    /// test sees): whenever it says no corner is within the tolerance of the plane, none is; it
-    /// says so for every box whose corners are all on one side, clear of the slab; never for NaN.
-    /// By hand: a 0.2 m cube whose centre is 0.25 m in front of the plane has its nearest corners
-    /// 0.15 m away (outside a 0.1 m slab); at 0.19 m they are 0.09 m away (inside).
+    /// test sees): whenever it says no corner is in the slab, none is; it says so for every box
+    /// whose corners are all on one side, clear of the slab; never for NaN. By hand, the slab of an
+    /// eye 2 m in front of the plane (0.2 m behind it to 1.9 m in front, `exactSlab`): a 0.2 m cube
+    /// whose centre is 0.35 m behind the plane has its nearest corners 0.25 m behind (outside);
+    /// 0.29 m behind, 0.19 m (inside); 0.5 m in front, all of it (inside, where content covers the
+    /// controls); 2.05 m in front, its farthest corners 1.95 m in front, nearer the eye than 0.1 m
+    /// (outside); 1.95 m in front, 1.85 m (inside).
     @Test func theSlabRejectAgreesWithTheCorners() {
         let plane = WindowPlane(center: Vec3(0.3, 1.2, -2), right: Vec3(1, 0, 0), up: Vec3(0, 1, 0), normal: Vec3(0, 0, 1),
                                 halfWidth: 0.5, halfHeight: 0.3)
         func frame(_ c: Vec3, _ a: Vec3, _ b: Vec3, _ d: Vec3) -> [Double] { [c.x, c.y, c.z, a.x, a.y, a.z, b.x, b.y, b.z, d.x, d.y, d.z] }
-        func outside(_ box: [Double], tol: Double = 0.1) -> Bool {
-            box.withUnsafeBufferPointer { ControlsKeepoutRule.outsideSlab($0, 0, plane, depthTolerance: tol) }
+        let eyeSlab = ControlsKeepoutRule.exactSlab(depthRate: 0.1, eyeSide: 2)
+        #expect(eyeSlab.low == -0.2 && abs(eyeSlab.high - 1.9) < 1e-15)
+        func outside(_ box: [Double], _ slab: KeepoutSlab = eyeSlab) -> Bool {
+            box.withUnsafeBufferPointer { ControlsKeepoutRule.outsideSlab($0, 0, plane, slab) }
         }
         let axes = (Vec3(0.1, 0, 0), Vec3(0, 0.1, 0), Vec3(0, 0, 0.1))
-        #expect(outside(frame(Vec3(0.3, 1.2, -1.75), axes.0, axes.1, axes.2)))
-        #expect(!outside(frame(Vec3(0.3, 1.2, -1.81), axes.0, axes.1, axes.2)))
-        #expect(outside(frame(Vec3(0.3, 1.2, -2.25), axes.0, axes.1, axes.2)))
+        #expect(outside(frame(Vec3(0.3, 1.2, -2.35), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(0.3, 1.2, -2.29), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(0.3, 1.2, -1.5), axes.0, axes.1, axes.2)))
+        #expect(outside(frame(Vec3(0.3, 1.2, 0.05), axes.0, axes.1, axes.2)))
+        #expect(!outside(frame(Vec3(0.3, 1.2, -0.05), axes.0, axes.1, axes.2)))
         #expect(!outside(frame(Vec3(.nan, 1.2, -1.5), axes.0, axes.1, axes.2)))
         #expect(!outside(frame(Vec3(0.3, 1.2, -1.5), Vec3(.infinity, 0, 0), axes.1, axes.2)))
         // Random turned boxes of every size near the plane: never a corner in the slab of a box it
@@ -382,15 +389,16 @@ import SpatialModel
             q.boxFrames = box
             let depths = q.boxCorners(0).map { dot($0 - plane.center, plane.normal) }
             let tol = [0.0, 0.1, 0.3][Int.random(in: 0..<3, using: &rng)]
-            if outside(box, tol: tol) {
+            let slab = KeepoutSlab(low: -tol, high: [0.0, 0.1, 0.3, 1.5][Int.random(in: 0..<4, using: &rng)])
+            if outside(box, slab) {
                 rejected += 1
-                #expect(depths.allSatisfy { !(abs($0) <= tol) })
+                #expect(depths.allSatisfy { !($0 >= slab.low && $0 <= slab.high) })
             }
-            // All corners on one side, more than the tolerance away: the box's nearest corner is
-            // |centre depth| − Σ |half-axis · normal| away, which it computes.
-            if depths.allSatisfy({ $0 > tol + 1e-6 }) || depths.allSatisfy({ $0 < -tol - 1e-6 }) {
+            // All corners on one side, clear of the slab: the box's nearest corner is the centre's
+            // depth less Σ |half-axis · normal| from the slab's side, which it computes.
+            if depths.allSatisfy({ $0 > slab.high + 1e-6 }) || depths.allSatisfy({ $0 < slab.low - 1e-6 }) {
                 clear += 1
-                if outside(box, tol: tol) { clearRejected += 1 }
+                if outside(box, slab) { clearRejected += 1 }
             }
         }
         #expect(rejected > 1_000)
@@ -398,11 +406,13 @@ import SpatialModel
     }
 
     /// `classify` on hand-placed cubes: a window plane through the origin (right x, up y, front
-    /// z), 1 m × 0.6 m (half 0.5 × 0.3), the eye 2 m in front of its centre, band 0.14 m, slab
-    /// ±0.1 m, the eye free to move 0.2 m and the corners 0.02 m. A corner at height qv and depth s
-    /// projects to qv + s·(qv − Ev)/(h − s): for |s| ≤ 0.07 and |qv − Ev| ≤ 0.62 that moves it by
-    /// at most 0.07·0.62/1.73 = 0.025 m, plus 0.02 of the corner's own skin, so the bounds are
-    /// within 0.045 m of the corners' heights.
+    /// z), 1 m × 0.6 m (half 0.5 × 0.3), the eye 2 m in front of its centre, band 0.14 m, a slab
+    /// of ±0.1 m (the interval arithmetic near the plane), the eye free to move 0.2 m and the
+    /// corners 0.02 m. A corner at height qv and depth s projects to qv + s·(qv − Ev)/(h − s): for
+    /// |s| ≤ 0.07 and |qv − Ev| ≤ 0.62 that moves it by at most 0.07·0.62/1.73 = 0.025 m, plus 0.02
+    /// of the corner's own skin, so the bounds are within 0.045 m of the corners' heights. Then the
+    /// slab the rule takes (`ListBounds`), behind the plane and in front of it up to 0.1 m from the
+    /// eye, for content halfway to the eye.
     @Test func theBuildKnowsPairsThatStraddleAnEdge() {
         let plane = WindowPlane(center: .zero, right: Vec3(1, 0, 0), up: Vec3(0, 1, 0), normal: Vec3(0, 0, 1),
                                 halfWidth: 0.5, halfHeight: 0.3)
@@ -414,9 +424,10 @@ import SpatialModel
             }
             return out[...]
         }
+        let near = KeepoutSlab(low: -0.1, high: 0.1)
         func classify(_ c: Vec3, _ size: Vec3 = Vec3(0.1, 0.1, 0.1)) -> ControlsKeepoutRule.ListedPair {
-            ControlsKeepoutRule.classify(corners(c, size), plane, eu: 0, ev: 0, h: 2, de: 0.2, dc: 0.02, tol: 0.1,
-                                         depthTolerance: 0.1, bandM: 0.14, scale: 4)
+            ControlsKeepoutRule.classify(corners(c, size), plane, eu: 0, ev: 0, h: 2, de: 0.2, dc: 0.02, slab: near,
+                                         certain: near, bandM: 0.14, scale: 4)
         }
         // Heights −0.25 and −0.35 across the bottom edge −0.3: every image stays on its side.
         #expect(classify(Vec3(0, -0.3, 0)) == .straddles(side: 1))
@@ -446,6 +457,31 @@ import SpatialModel
         #expect(classify(Vec3(2, -0.3, 0)) == .unreported)
         // Not finite: tested.
         #expect(classify(Vec3(.nan, -0.3, 0)) == .tested)
+
+        // The rule's slab for the eye 2 m away, free to move 0.02 m, corners fixed: −0.202 to
+        // 1.92 m, certainly −0.198 to 1.88 m. A 10 cm cube halfway to the eye (s 0.95–1.05) centred
+        // at v −0.15: its images are scaled by h / (h − s), 1.888 (0.95 / 2.02) to 2.129
+        // (1.05 / 1.98), and moved by the eye's offset, at most 0.02 · 1.129 = 0.0226 m. Its top
+        // corners (v −0.1) are seen from −0.2355 to −0.1662, above the bottom edge −0.3, its bottom
+        // corners (v −0.2) from −0.4484 to −0.355, below it, and u stays within ±0.129: it
+        // certainly covers the bottom edge (a gap of 0).
+        let bounds = ControlsKeepoutRule.ListBounds(plane: plane, eye: Vec3(0, 0, 2), bandM: 0.14, depthRate: 0.1)
+        #expect(abs(bounds.slab.low + 0.22) < 1e-6 && abs(bounds.slab.high - 2.1) < 1e-6)
+        let still = 0.02
+        let slab = KeepoutSlab(low: -0.1 * (2 + still), high: 2 + still - 0.1)
+        let certain = KeepoutSlab(low: -0.1 * (2 - still), high: 2 - still - 0.1)
+        func front(_ c: Vec3) -> ControlsKeepoutRule.ListedPair {
+            ControlsKeepoutRule.classify(corners(c, Vec3(0.1, 0.1, 0.1)), plane, eu: 0, ev: 0, h: 2, de: still, dc: 0,
+                                         slab: slab, certain: certain, bandM: 0.14, scale: 4)
+        }
+        #expect(front(Vec3(0, -0.15, 1)) == .straddles(side: 1))
+        // The same cube clear of the bands, seen over the middle of the window (v −0.05 to 0.05,
+        // images within ±0.129): never reported.
+        #expect(front(Vec3(0, 0, 1)) == .unreported)
+        // Nearer the eye than the slab reaches (s 1.95–2.05, beyond 1.92): never taken.
+        #expect(front(Vec3(0, -0.15, 2)) == .unreported)
+        // Behind the slab (s −0.35 to −0.25): never taken either.
+        #expect(front(Vec3(0, -0.32, -0.3)) == .unreported)
     }
 
     /// `screenBox` (one bound of all the corners at once, before `classify` bounds them one by
@@ -468,11 +504,14 @@ import SpatialModel
             let plane = WindowPlane(center: centre, right: right, up: up, normal: normal, halfWidth: hw, halfHeight: hh)
             let h = r(0.3, 6), eu = r(-2, 2), ev = r(-1, 1)
             let band = r(0.05, 0.3), tol = 0.1 * (1 + 1e-9) + 1e-9
+            // The slab behind the plane and, half the time, in front of it up to 0.1 m from the
+            // eye (the rule's), else as far in front as behind.
+            let slab = KeepoutSlab(low: -tol, high: rng.next() % 2 == 0 ? h - 0.1 : tol)
             // A box near an edge or a corner of the window, often crossing the slab.
             let size = Vec3(r(0.01, 0.6), r(0.01, 0.6), r(0.01, 0.6))
             let bu = r(-hw - 0.8, hw + 0.8)
             let bv = (rng.next() % 2 == 0 ? -1.0 : 1.0) * (hh + r(-0.4, band + 0.6))
-            let bs = r(-0.4, 0.4)
+            let bs = r(-0.4, max(0.4, h))
             let spin = r(0, 6.3)
             let a0 = Vec3(cos(spin), sin(spin), 0) * (size.x / 2), a1 = Vec3(-sin(spin), cos(spin), 0) * (size.y / 2)
             let a2 = Vec3(0, 0, size.z / 2)
@@ -486,12 +525,13 @@ import SpatialModel
             let de = rng.next() % 8 == 0 ? 0 : 0.2
             let scale = 1 + abs(eu) + abs(ev) + h + hw + hh + band + max(abs(centre.x), abs(centre.y), abs(centre.z))
             func classify(_ screen: Bool) -> ControlsKeepoutRule.ListedPair {
-                ControlsKeepoutRule.classify(cs[...], plane, eu: eu, ev: ev, h: h, de: de, dc: dc, tol: tol,
-                                             depthTolerance: 0.1, bandM: band, scale: scale, screen: screen)
+                ControlsKeepoutRule.classify(cs[...], plane, eu: eu, ev: ev, h: h, de: de, dc: dc, slab: slab,
+                                             certain: KeepoutSlab(low: -0.1, high: slab.high - 2 * de), bandM: band,
+                                             scale: scale, screen: screen)
             }
             let exact = classify(false)
             #expect(classify(true) == exact)
-            if let quick = ControlsKeepoutRule.screenBox(cs[...], plane, eu: eu, ev: ev, h: h, de: de, dc: dc, tol: tol,
+            if let quick = ControlsKeepoutRule.screenBox(cs[...], plane, eu: eu, ev: ev, h: h, de: de, dc: dc, slab: slab,
                                                          bandM: band, scale: scale) {
                 #expect(quick == exact, "box \(mid) size \(size) dc \(dc)")
                 screened += 1
@@ -520,13 +560,14 @@ import SpatialModel
             return out[...]
         }
         func screen(_ c: Vec3) -> ControlsKeepoutRule.ListedPair? {
-            ControlsKeepoutRule.screenBox(cube(c), plane, eu: 0, ev: 0, h: 2, de: 0.2, dc: 0.02, tol: 0.1, bandM: 0.14, scale: 4)
+            ControlsKeepoutRule.screenBox(cube(c), plane, eu: 0, ev: 0, h: 2, de: 0.2, dc: 0.02, slab: KeepoutSlab(low: -0.1, high: 2.1),
+                                          bandM: 0.14, scale: 4)
         }
         #expect(screen(Vec3(0, -0.7, 0)) == .unreported)
         #expect(screen(Vec3(0.7, -0.35, 0)) == .unreported)
         #expect(screen(Vec3(0, -0.4, 0)) == nil)
-        // Every corner 0.2 m in front of the plane, beyond the slab and the skin.
-        #expect(screen(Vec3(0, -0.3, 0.2)) == .unreported)
+        // Every corner 0.2 m behind the plane, beyond the slab and the skin.
+        #expect(screen(Vec3(0, -0.3, -0.3)) == .unreported)
         #expect(screen(Vec3(.nan, -0.3, 0)) == nil)
     }
 

@@ -120,7 +120,7 @@ import Foundation
         let base = try String(contentsOfFile: TestPaths.repo("Scenes/media-player.scene.yaml"), encoding: .utf8)
         let cases: [(String, String, String)] = [
             ("entites.scene.yaml", base.replacingOccurrences(of: "\nentities:", with: "\nentites:"), "entites"),
-            ("elevaton.scene.yaml", base.replacingOccurrences(of: "elevation: -27", with: "elevaton: -27"), "elevaton"),
+            ("elevaton.scene.yaml", base.replacingOccurrences(of: "elevation: -30", with: "elevaton: -30"), "elevaton"),
             ("role.scene.yaml", base.replacingOccurrences(of: "role: button", with: "role: buton"), "buton"),
             ("kindkey.scene.yaml", base.replacingOccurrences(of: "size: [480, 88]", with: "size: [480, 88]\n    asset: x.glb"), "asset"),
         ]

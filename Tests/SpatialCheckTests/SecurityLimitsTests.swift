@@ -98,23 +98,25 @@ import SpatialCheck
         #expect(scene?.entities.count == 4)
     }
 
-    /// Past `SceneLimits.maxValues` the hint names alias bombs only when aliases were expanded: a
-    /// plain JSON scene (no aliases) reaches the limit by its size alone.
-    @Test func valueLimitHintNamesAliasesOnlyWhenThereAreAny() {
+    /// Past `SceneLimits.maxValues` the error names aliases only when aliases were expanded: a
+    /// plain JSON scene (no aliases) reaches the limit by its size alone (trial s34 F8).
+    @Test func valueLimitNamesAliasesOnlyWhenThereAreAny() {
         let n = SceneLimits.maxValues  // plus the root mapping, its other values and the list: over the limit
         let zeros = Array(repeating: "0", count: n).joined(separator: ",")
-        func hint(_ text: String, path: String) -> String? {
+        func error(_ text: String, path: String) -> Diagnostic? {
             do {
                 _ = try SceneLoader.load(text: text, path: path, baseDirectory: SecurityFixture.directory,
                                          options: LoadOptions(), importer: SecurityFixture.importer)
                 return nil
-            } catch { return error.diagnostics.first?.hint }
+            } catch { return error.diagnostics.first }
         }
-        #expect(hint("{\"format\": \"spatialscene/1\", \"entities\": [], \"x\": [\(zeros)]}", path: "big.scene.json")
-                == "this limit bounds the memory a scene takes to load; split the scene")
+        let json = error("{\"format\": \"spatialscene/1\", \"entities\": [], \"x\": [\(zeros)]}", path: "big.scene.json")
+        #expect(json?.message == "the scene has more than 1000000 YAML values (scalars, lists and mappings)")
+        #expect(json?.hint?.hasPrefix("a scene file may hold at most 1000000 YAML values, 100000 entities and elements and 16 MiB") == true)
         // A collection used again through an alias (an alias of a scalar expands nothing).
-        #expect(hint("format: spatialscene/1\nentities: []\na: &z [0]\nx: [*z, \(zeros)]\n", path: "big.scene.yaml")
-                == "this limit protects against alias bombs; split the scene")
+        let yaml = error("format: spatialscene/1\nentities: []\na: &z [0]\nx: [*z, \(zeros)]\n", path: "big.scene.yaml")
+        #expect(yaml?.message == "the scene has more than 1000000 YAML values (after expanding aliases)")
+        #expect(yaml?.hint?.hasPrefix("each use of an alias counts the values of its anchored list or mapping again") == true)
     }
 
     @Test(.timeLimit(.minutes(hangGuardMinutes))) func manyUnknownReferencesStayLinear() {

@@ -98,6 +98,31 @@ import AssetImport
         #expect(errors((0..<101).map { "a: \($0)\n" }.joined()).count == 100)
     }
 
+    /// Past 1,000,000 YAML values the error mentions aliases only when the file expanded one (trial
+    /// s34 F8: a 10 MB file of 100,000 entities and no alias was told "after expanding aliases");
+    /// both hints say what to do and state the limits (1,000,000 values, 100,000 entities, 16 MiB).
+    @Test func valueLimitMentionsAliasesOnlyWhenTheFileExpandedOne() {
+        let zeros = Array(repeating: "0", count: 1_000_000).joined(separator: ",")
+        // Values in document order: the root mapping (1), 'spatialscene/1' (2), the list (3), then
+        // its zeros (4, 5, …): the 1,000,001st value is zero number 999,998, on line 2 at column
+        // 5 + 2 · 999,997 = 1,999,999 ("x: [" is columns 1–4, each zero and its comma take two).
+        let plain = errors("format: spatialscene/1\nx: [\(zeros)]\n")
+        #expect(plain.count == 1)
+        #expect(plain.first?.file == "t.scene.yaml")
+        #expect(plain.first?.location == SourceLocation(line: 2, column: 1_999_999))
+        #expect(plain.first?.message == "the scene has more than 1000000 YAML values (scalars, lists and mappings)")
+        #expect(plain.first?.hint == "a scene file may hold at most 1000000 YAML values, 100000 entities and elements and 16 MiB (the limits bound the memory a scene takes to load); split the scene into several scene files, each checked on its own, or leave out values no rule needs")
+        // An anchored list used again: the root (1), 'spatialscene/1' (2), the anchored list and its
+        // two zeros (3–5), the list x (6), the alias's list and zeros counted again (7–9), then x's
+        // zeros (10, …): the 1,000,001st is zero number 999,992 after the alias, at column
+        // 8 + 2 · 999,991 = 1,999,990 ("x: [*z," is columns 1–7).
+        let aliased = errors("format: spatialscene/1\na: &z [0, 0]\nx: [*z,\(zeros)]\n")
+        #expect(aliased.count == 1)
+        #expect(aliased.first?.location == SourceLocation(line: 3, column: 1_999_990))
+        #expect(aliased.first?.message == "the scene has more than 1000000 YAML values (after expanding aliases)")
+        #expect(aliased.first?.hint == "each use of an alias counts the values of its anchored list or mapping again (the limit also stops alias bombs); alias fewer or smaller anchors, or split the scene into several scene files, each checked on its own (a scene file may hold at most 1000000 YAML values, 100000 entities and elements and 16 MiB)")
+    }
+
     @Test func everyDuplicateKeyIsNamedWhereItIsRepeated() {
         let e = errors("a: 1\nb: 2\na: 3\nb: 4\n")
         #expect(e.map(\.message) == ["duplicate key 'a' in one mapping (first at line 1, column 1)",

@@ -381,13 +381,20 @@ extension Report {
         }
         // A scene's details with only its first `shown` violations (in the order of its rows and
         // their lists) when it does not fit whole: the rows holding them, a folded row's list cut.
+        // A scene that could not be checked: its first `shown` errors, in file order.
         func details(_ s: SceneReport, _ groups: [ViolationGroup], shown: Int) -> String {
             var out = "\n### \(Escape.markdownCode(s.path))\n\n"
             if s.status == .error {
-                for d in s.errors {
+                for d in s.errors.prefix(shown) {
                     let loc = d.location.map { ":\($0.line):\($0.column)" } ?? ""
                     out += "- **\(s.isOverWorkBudget ? "not checked" : "load error")** \(Escape.markdownCode(d.file + loc)): \(Escape.markdown(d.message))"
                     out += "\(d.hint.map { " — \(Escape.markdown($0))" } ?? "")\n"
+                }
+                if shown < s.errors.count {
+                    // Our own words and numbers only; with the errors the loader counted but did not list.
+                    let n = s.errorsNotShown(shown)
+                    out += "\n_\(n) more error\(n == 1 ? "" : "s") of this scene left out to stay under the \(limit)-character limit of a comment; "
+                    out += "the job's text, JSON or HTML report lists \(s.unlistedErrors.map { "the first \($0.listed)" } ?? (n == 1 ? "it" : "them"))._\n"
                 }
                 return out
             }
@@ -470,26 +477,39 @@ extension Report {
             out += "\n</details>\n"
             return out
         }
+        // A scene that could not be checked shows at least its first errors wherever it comes
+        // (trial s34 F9: a failed scene's errors were left out whole): room for them is kept until
+        // its turn, for the first such scenes while it takes at most a quarter of the comment.
+        let firstErrors = 3
+        var kept: [Int: Int] = [:], reserved = 0
+        for (index, s) in scenes.enumerated() where s.status == .error {
+            let n = details(s, [], shown: min(firstErrors, s.errors.count)).utf8.count
+            if reserved + n > budget / 4 { break }
+            kept[index] = n; reserved += n
+        }
         // Scenes in full while they fit; the first that does not keeps as many of its first rows
-        // (folded groups) as fit, and says how many violations it leaves out; the rest are left out.
-        var partlyShown = 0, closed = false
-        for s in scenes where s.status == .error || !s.violations.isEmpty || !s.ignored.isEmpty || s.stopped != nil {
-            if closed { leftOutScenes += 1; leftOutViolations += s.violations.count; continue }
+        // (folded groups) or errors as fit, and says how many it leaves out; the rest are left out,
+        // but for the first errors of a scene that could not be checked.
+        var partlyShown = 0, closed = false, errorsLeftOut = 0, errorScenesCut = 0
+        for (index, s) in scenes.enumerated() where s.status == .error || !s.violations.isEmpty || !s.ignored.isEmpty || s.stopped != nil {
+            reserved -= kept[index] ?? 0
+            if closed && kept[index] == nil { leftOutScenes += 1; leftOutViolations += s.violations.count; continue }
+            let room = budget - reserved
             let groups: [ViolationGroup] = s.status == .error ? []
                 : expand ? s.violationsNewFirst.flatMap { foldViolations([$0]) } : foldViolations(s.violationsNewFirst, omitted: s.omitted)
-            let total = groups.reduce(0) { $0 + $1.count }
+            let total = s.status == .error ? s.errors.count : groups.reduce(0) { $0 + $1.count }
             let whole = details(s, groups, shown: total)
-            if out.utf8.count + whole.utf8.count <= budget { out += whole; continue }
+            if out.utf8.count + whole.utf8.count <= room { out += whole; continue }
             closed = true
-            // The most violations that fit (a section grows with each one it shows).
+            // The most violations or errors that fit (a section grows with each one it shows).
             var fits = 0, above = total
             while above - fits > 1 {
                 let k = (fits + above) / 2
-                if out.utf8.count + details(s, groups, shown: k).utf8.count <= budget { fits = k } else { above = k }
+                if out.utf8.count + details(s, groups, shown: k).utf8.count <= room { fits = k } else { above = k }
             }
             if fits > 0 {
                 out += details(s, groups, shown: fits)
-                partlyShown = total - fits
+                if s.status == .error { errorsLeftOut += s.errorsNotShown(fits); errorScenesCut += 1 } else { partlyShown = total - fits }
             } else {
                 leftOutScenes += 1; leftOutViolations += s.violations.count
             }
@@ -497,10 +517,13 @@ extension Report {
         // Our own words and numbers only (nothing from input): the backticks are a code span.
         if let notChecked { out += "\n\(notChecked.line).\n" }
         if let line = configurationLine { out += "\n\(Escape.markdown(line)).\n" }
-        if leftOutRows > 0 || leftOutScenes > 0 || partlyShown > 0 {
+        if leftOutRows > 0 || leftOutScenes > 0 || partlyShown > 0 || errorsLeftOut > 0 {
             var parts: [String] = []
             if leftOutRows > 0 { parts.append("\(leftOutRows) row\(leftOutRows == 1 ? "" : "s") of the scene table") }
             if partlyShown > 0 { parts.append("\(partlyShown) violation\(partlyShown == 1 ? "" : "s") of the last scene shown") }
+            if errorsLeftOut > 0 {
+                parts.append("\(errorsLeftOut) error\(errorsLeftOut == 1 ? "" : "s") of \(errorScenesCut) scene\(errorScenesCut == 1 ? "" : "s") that could not be loaded")
+            }
             if leftOutScenes > 0 {
                 parts.append("the details of \(leftOutScenes) scene\(leftOutScenes == 1 ? "" : "s") (\(leftOutViolations) violation\(leftOutViolations == 1 ? "" : "s"))")
             }
@@ -519,6 +542,24 @@ extension Report {
 }
 
 extension SceneReport {
+    /// The loader's last error when it lists only a file's first errors ("2000 more errors in this
+    /// file not listed (only the first 1000 are)", `SceneBuilder.failure`): how many it counts and
+    /// how many are listed before it.
+    var unlistedErrors: (count: Int, listed: Int)? {
+        guard status == .error, let m = errors.last?.message else { return nil }
+        let digits = m.prefix { $0.isASCII && $0.isNumber }
+        guard let count = Int(digits), m.dropFirst(digits.count).hasPrefix(" more error"),
+              m.hasSuffix(" in this file not listed (only the first \(errors.count - 1) are)") else { return nil }
+        return (count, errors.count - 1)
+    }
+
+    /// The errors of a scene that could not be checked past its first `shown`: those listed after
+    /// them, and any the loader counted instead of listing.
+    func errorsNotShown(_ shown: Int) -> Int {
+        guard let unlisted = unlistedErrors else { return max(0, errors.count - shown) }
+        return max(0, unlisted.listed - shown) + unlisted.count
+    }
+
     /// Violations with new and worsened ones first (otherwise in report order).
     var violationsNewFirst: [ReportViolation] {
         return violations.filter(\.gates) + violations.filter { !$0.gates }

@@ -1482,6 +1482,9 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
         if let fr = ents[e].hitFrame ?? ents[e].frame { sidePt[ents[e].path] = (min(fr.width, fr.height), metresPerPoint(of: e, in: s)) }
     }
     let sides = sidePt
+    // A system button size still needs target-center-spacing's room around it (designer review R4:
+    // 44 or 52 pt keys on a tight keypad's 56 pt pitch still fail it).
+    let spacing = s.param(TargetCenterSpacing.metadata, "centerSpacing"), edgeGap = s.param(TargetCenterSpacing.metadata, "edgeGap")
     return ConditionRule(rule: r, meta: meta, candidates: cands, frameDuration: s.frameDuration, reads: .quantities, check: { f, e in
         guard f.visible[e] else { return nil }
         let ent = ents[e]
@@ -1516,8 +1519,13 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             return "\(names.joinedNames) shows \(fmt(agg.measured)) \(u) on screen at its smaller side (a card left in the world shrinks as the device moves away); make its touch area at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u) where people view it: a larger control or card, or the card placed nearer"
                 + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
         }
-        var text = "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side; make its hit region at least \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u)"
-            + (agg.threshold < upper ? " (\(fmt(upper))×\(fmt(upper)) \(u) recommended)" : "")
+        // Below the minimum the fix is still the recommended size (designer review R4: the
+        // minimum's size, 1 mm more for a 2.4 cm knob, still failed the recommendation).
+        let below = agg.threshold < upper
+        let target = below ? upper : agg.threshold
+        var text = "\(names.joinedNames) is \(fmt(agg.measured)) \(u) at its smaller side"
+            + (below ? ", below the \(fmt(agg.threshold))×\(fmt(agg.threshold)) \(u) minimum" : "")
+            + "; make its hit region at least \(fmt(target))×\(fmt(target)) \(u)" + (below ? ", the recommended size" : "")
         if agg.aux < 0, agg.aux.isFinite, names.count == 1, let side = sides[names[0]], agg.measured > 0 {
             // A 2D control of a fixed-scale window: its pt_eq are proportional to its points where
             // it is read, so the size to give it is in the points its frame is written in. Seen at
@@ -1528,15 +1536,14 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             let slanted = facing.isFinite && agg.measured < 0.8 * facing
             let per = slanted ? facing : agg.measured
             func points(_ ptEq: Double) -> String { let n = fmt((side.pt * ptEq / per).rounded(.up)); return "\(n)×\(n) pt" }
-            let recommended = agg.threshold < upper ? " (\(points(upper)) for the recommended \(fmt(upper)))" : ""
-            if slanted && facing >= agg.threshold {
+            if slanted && facing >= target {
                 return text + ": it is \(fmt(facing)) \(u) facing the viewer, but seen at a slant \(fmt(d)) m away; turn its fixed-scale container toward the viewer"
             }
             let slant = slanted ? " facing the viewer (it is seen at a slant, \(fmt(facing)) \(u) facing them: turn its container toward the viewer too)" : ""
-            text += ": a frame or hitRegion of at least \(points(agg.threshold))\(recommended)\(slant) in its fixed-scale container, read \(fmt(d)) m away, or give the container dynamic scale (scaleMode: dynamic), which keeps a control at its points wherever it is placed"
+            text += ": a frame or hitRegion of at least \(points(target))\(slant) in its fixed-scale container, read \(fmt(d)) m away, or give the container dynamic scale (scaleMode: dynamic), which keeps a control at its points wherever it is placed"
         } else if agg.aux < 0, agg.aux.isFinite {
             // The same in metres at the distance of its worst frame, for a side facing the eye.
-            let d = -agg.aux, across = 2 * d * tan(radians(agg.threshold * pointAngle / 2))
+            let d = -agg.aux, across = 2 * d * tan(radians(target * pointAngle / 2))
             let size = across < 1 ? "\(fmt((across * 1000).rounded() / 10)) cm" : "\(fmt(across)) m"
             text += ": about \(size) across where it faces the eye, \(fmt(d)) m away (more along a side seen at a slant), as a larger model or a hitRegion"
             // 3D content: how to state a hit region larger than the mesh, a sphere of that diameter
@@ -1554,6 +1561,7 @@ func makeHitRegionRule(_ s: RuleSetup, ios: Bool) -> RuleProcessor? {
             text += " (hitRegion: {size: [\(fmt(upper)), \(fmt(upper))]}), or use a system button size, which gets the system's hit region ("
                 + sizes.dropLast().joined(separator: ", ") + " or " + (sizes.last ?? "") + " pt"
                 + (nearest.isEmpty ? ")" : "; nearest \(nearest) pt)")
+                + ", with centres at least \(fmt(spacing)) pt apart or edges \(fmt(edgeGap)) pt apart (widen the pitch)"
         }
         return text
     })

@@ -143,9 +143,10 @@ import SpatialModel
         let v = try #require(report.violations.first)
         #expect(v.entities == ["radio/Knob"] && v.severity == .error && v.unit == "pt_eq")
         #expect(abs(v.measured - degrees(2 * atan(0.01 / 0.99)) / pa) < 1e-6)
-        // The fix names the node's annotation and a sphere 28 pt_eq across about 1 m away:
-        // 1 m · tan(28 · 0.0671° / 2) = 0.0164 m, rounded up to the millimetre.
-        #expect(v.message.hasSuffix("(RealityKit's collision shape; in the scene, hitRegion: {shape: sphere, radius: 0.017} for it in its model's annotations)"))
+        // The fix names the node's annotation and a sphere of the recommended 60 pt_eq across about
+        // 1 m away (not the 28 pt_eq minimum, 0.017, which would still fail the recommendation):
+        // 1 m · tan(60 · 0.0671° / 2) = 0.0351 m, rounded up to the millimetre.
+        #expect(v.message.hasSuffix("(RealityKit's collision shape; in the scene, hitRegion: {shape: sphere, radius: 0.036} for it in its model's annotations)"))
         let pass = try RuleExampleTests.violations("Scenes/rules/target-hit-region-visionos/pass-annotated-node.scene.yaml")
         #expect(pass.status == .checked && pass.rules.isEmpty, "\(pass.rules) \(pass.errors)")
         #expect(degrees(2 * atan(0.035 / 0.965)) / pa >= 60)
@@ -197,8 +198,8 @@ import SpatialModel
                   - {id: small, role: button, frame: [600, 24, 30, 30]}
             """).filter { $0.rule == "target-hit-region-visionos" }
         #expect(vs.map(\.message) == [
-            "w/row is 56 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 52 or 64 pt)",
-            "w/small is 30 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 28 or 32 pt)",
+            "w/row is 56 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 52 or 64 pt), with centres at least 60 pt apart or edges 16 pt apart (widen the pitch)",
+            "w/small is 30 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 28 or 32 pt), with centres at least 60 pt apart or edges 16 pt apart (widen the pitch)",
         ])
     }
 }

@@ -109,6 +109,32 @@ import SpatialModel
         #expect(vs.rule("target-hit-region-visionos").allSatisfy { $0.entities == ["fox"] })
     }
 
+    /// A target below the 28 pt minimum is told the recommended 60 pt size and what to write for it,
+    /// not the minimum's (designer review R4: a 2.4 cm knob was told "about 2.5 cm across", 1 mm
+    /// more, which still fails the recommendation).
+    @Test func aTargetBelowTheMinimumIsToldTheRecommendedSize() throws {
+        var fx = RuleFixture(duration: 2.0 / 90)
+        let knob = fx.add("knob", .model) { e in e.interactive = true }
+        let v = try #require(fx.run { _, f in f.ptEq[knob] = 20 }.1.rule("target-hit-region-visionos").first)
+        #expect(v.severity == .error && v.threshold == 28)
+        // 60 pt_eq at the fixture's 2 m: 2 · 2 · tan(60 · 0.0671° / 2) = 0.1406 m; as a sphere, a
+        // radius of 0.0703 m rounded up to the millimetre. (28 pt_eq would be 6.6 cm, radius 0.033.)
+        #expect(v.message == "knob is 20 pt_eq at its smaller side, below the 28×28 pt_eq minimum; make its hit region at least 60×60 pt_eq, the recommended size: about 14.1 cm across where it faces the eye, 2 m away (more along a side seen at a slant), as a larger model or a hitRegion (RealityKit's collision shape; in the scene, annotations: [{nodes: \"**\", hitRegion: {shape: sphere, radius: 0.071}}] on the model)")
+        // A 20 pt button of a (dynamic-scale) window, in pt.
+        let tiny = try RuleScenes.check("""
+            format: spatialscene/1
+            duration: 1
+            entities:
+              - id: w
+                kind: window
+                placement: {distance: 1.5, azimuth: 0, elevation: 0}
+                size: [400, 200]
+                elements:
+                  - {id: tiny, role: button, frame: [100, 50, 20, 20]}
+            """).filter { $0.rule == "target-hit-region-visionos" }
+        #expect(tiny.map(\.message) == ["w/tiny is 20 pt at its smaller side, below the 28×28 pt minimum; make its hit region at least 60×60 pt, the recommended size"])
+    }
+
     /// Two 44 pt buttons side by side (x 150–194 and 194–238): centres 44 pt apart, edges
     /// touching. The message says nothing separates them instead of "only 0 pt separate their
     /// edges" (or a rounding remainder such as 0.0042 pt_eq, seen across containers).

@@ -144,8 +144,8 @@ import Rules
             "centres of calculator/add and calculator/subtract are 56 pt apart and only 8 pt separate their edges; move them to at least 60 pt apart or leave 16 pt between them",
         ])
         #expect(scene.violations.filter { $0.rule == "target-hit-region-visionos" }.map(\.message) == [
-            "calculator/add is 48 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 44 or 52 pt)",
-            "calculator/backspace is 48 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 44 or 52 pt)",
+            "calculator/add is 48 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 44 or 52 pt), with centres at least 60 pt apart or edges 16 pt apart (widen the pitch)",
+            "calculator/backspace is 48 pt at its smaller side; make its hit region at least 60×60 pt (hitRegion: {size: [60, 60]}), or use a system button size, which gets the system's hit region (28, 32, 44, 52 or 64 pt; nearest 44 or 52 pt), with centres at least 60 pt apart or edges 16 pt apart (widen the pitch)",
         ])
         // Every kept message is the one the unlimited run writes for the same violation.
         options.maxViolations = 0

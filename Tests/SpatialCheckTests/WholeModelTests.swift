@@ -71,9 +71,12 @@ import SpatialModel
         let hit = try #require(targets.first)
         #expect(hit.entities.count == 1 && hit.entities.first?.hasPrefix("pawn/") == true && hit.severity == .error)
         #expect(abs(hit.measured - degrees(2 * atan(0.01 / 0.99)) / pa) < 1e-6)
-        // The message's sphere: half of 2·1 m·tan(28 pt_eq / 2) rounded up to the millimetre.
-        let radius = (1000 * 0.99 * tan(radians(28 * pa / 2))).rounded(.up) / 1000
-        #expect(hit.message.contains("hitRegion: {shape: sphere, radius: \(fmt(radius))}"))
+        // The message's sphere is of the recommended 60 pt_eq, not the 28 pt_eq minimum (designer
+        // review R4): half of 2·1 m·tan(60 pt_eq / 2) (1 m to the cube's centre) rounded up to the
+        // millimetre, 0.0351 → 0.036.
+        let radius = (1000 * 1.0 * tan(radians(60 * pa / 2))).rounded(.up) / 1000
+        #expect(radius == 0.036)
+        #expect(hit.message.contains("hitRegion: {shape: sphere, radius: 0.036}"))
     }
 
     @Test func theNodesHitRegionMeasuresTheInteractiveModel() throws {

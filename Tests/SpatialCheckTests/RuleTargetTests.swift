@@ -121,17 +121,9 @@ import SpatialModel
         // radius of 0.0703 m rounded up to the millimetre. (28 pt_eq would be 6.6 cm, radius 0.033.)
         #expect(v.message == "knob is 20 pt_eq at its smaller side, below the 28×28 pt_eq minimum; make its hit region at least 60×60 pt_eq, the recommended size: about 14.1 cm across where it faces the eye, 2 m away (more along a side seen at a slant), as a larger model or a hitRegion (RealityKit's collision shape; in the scene, annotations: [{nodes: \"**\", hitRegion: {shape: sphere, radius: 0.071}}] on the model)")
         // A 20 pt button of a (dynamic-scale) window, in pt.
-        let tiny = try RuleScenes.check("""
-            format: spatialscene/1
-            duration: 1
-            entities:
-              - id: w
-                kind: window
-                placement: {distance: 1.5, azimuth: 0, elevation: 0}
-                size: [400, 200]
-                elements:
-                  - {id: tiny, role: button, frame: [100, 50, 20, 20]}
-            """).filter { $0.rule == "target-hit-region-visionos" }
+        let tiny = try RuleScenes.check(RuleScenes.windowScene(distance: "1.5", size: "[400, 200]", elements: [
+            "{id: tiny, role: button, frame: [100, 50, 20, 20]}",
+        ])).filter { $0.rule == "target-hit-region-visionos" }
         #expect(tiny.map(\.message) == ["w/tiny is 20 pt at its smaller side, below the 28×28 pt minimum; make its hit region at least 60×60 pt, the recommended size"])
     }
 

@@ -37,7 +37,7 @@ public enum WinControlsKeepout: RuleDescribing {
         rationale: "The system shows a window's Share menu above it and its window bar, close and resize controls below it. Other content drawn over those bands (a second window stacked close below, a model floating under a window) covers the controls or sits where people look for them, so they become hard to see and to target.",
         fixHint: "Move the other content at least one control height (60 pt) away from the window's top and bottom edges, or behind the window; attach controls that belong to the window as an ornament, which the system lays out around its controls.",
         unit: "pt", worse: .lower,
-        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box corners are projected from the eye onto the window's plane. Corners in front of the plane, between it and the eye, are all taken, up to 10 cm from the eye (nothing that near is seen in focus, and its image has no bound): such content is drawn over the controls it is seen in front of. Corners more than depthToleranceM × d / 1 m behind the plane are left out, d being the eye's distance from the window's plane (0.16 m for a window 1.6 m away): content that far behind is in another layer, seen past the window's edges with the controls drawn in front of it, as two windows at different depths are. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
+        notes: ["Per frame, for every visible top-level window and every other visible window, volume, model or 3D text that is not nested in it (its elements and ornaments are its own: see win-content-in-bounds and orn-width): the other content's box, clipped to the window's layer, is projected from the eye onto the window's plane. The layer runs from depthToleranceM × d / 1 m behind the plane, d being the eye's distance from the window's plane (0.16 m for a window 1.6 m away), to 10 cm from the eye (nothing that near is seen in focus, and its image has no bound). Content in front of the plane is drawn over the controls it is seen in front of, so all of it is taken; content farther behind is in another layer, seen past the window's edges with the controls drawn in front of it, as two windows at different depths are, so it is left out. A deep box that crosses that depth (a desk running from below the window back into the room) is judged by its part within the layer. A violation when the projection overlaps the window's width and reaches into the band keepoutBandPt high below the bottom edge or above the top edge.",
                 "Measured: the gap in the window's points between the window's edge and the nearest projected edge of the other content (0 when it reaches the window itself); threshold keepoutBandPt. Two windows are one pair, reported once with the smaller gap (either one's controls).",
                 "Reading: content in front of a window is judged however far in front it is: a panel 0.5 m in front of a window's bar hides it as surely as one in its plane, and more of it the nearer it comes to the eye. A window placed below another at the same distance (`placement`, which keeps windows upright on a sphere around the eye) stands in front of the other's plane, so it is judged wherever it is placed. Behind the plane the layer is relative to the distance, so a layout keeps its verdict at any distance (windows keep their angular size): a window 0.5 m behind another 1.6 m away (31 %) is a layer of its own, seen past the other's edges.",
                 "Reading: ornaments are not counted: the HIG presents them as the way to add controls without interfering with the system's, and the system places its window controls around them."])
@@ -235,9 +235,10 @@ struct KeepoutSlab {
 /// q.u ≥ Eu + max((b − Eu)·μ0, (b − Eu)·μ1), and P.u ≤ a whenever q.u ≤ Eu + min((a − Eu)·μ0,
 /// (a − Eu)·μ1). The rule reports content only when the box of its corners' images reaches
 /// −hw < u < hw and one band: below the window (some image v < −hh and some v > −hh − band) or
-/// above it (some v > hh and some v < hh + band). So such content has a corner in the slab with
-/// q.u below the first bound for b = hw and one above the second for a = −hw, and likewise for
-/// the two edges of one band. When its corners lie within D of each other, every one of them at
+/// above it (some v > hh and some v < hh + band). So such content has a point of its box in the
+/// slab (a corner, or where an edge crosses a plane of the slab) with q.u below the first bound
+/// for b = hw and one above the second for a = −hw, and likewise for the two edges of one band.
+/// When its corners lie within D of each other, every one of them at
 /// depths [a, b] then lies in `region(depths: a, b, margin: D)`: an interval of u and, of v, a
 /// strip around the band below or one around the band above, whose μ covers the depths within D
 /// of the piece (a little wider, against rounding). An eye free to move `eyeSkin` along the plane
@@ -274,9 +275,11 @@ struct KeepoutReach {
     }
 
     /// The plane-coordinate region holding every corner at depths [a, b] of reportable content
-    /// whose corners lie within `margin` of each other, and the floor-plan rectangle around it (nil
-    /// when the plane's axes are not orthonormal to 10⁻⁶); nil when `margin` is not finite or μ
-    /// has no useful bound.
+    /// whose corners lie within `margin` of each other, and the floor-plan rectangle around it at
+    /// depths [a − margin, b + margin] (nil when the plane's axes are not orthonormal to 10⁻⁶); nil
+    /// when `margin` is not finite or μ has no useful bound. The first piece's region also holds
+    /// the corners of such content in front of the slab, and the last piece's those behind it:
+    /// their μ is that of the part of the box in the slab, within `margin` of its end.
     func region(depths a: Double, _ b: Double, margin: Double) -> Region? {
         guard margin.isFinite, margin >= 0, a <= b else { return nil }
         // The depths of the corners that may set the bounds: within `margin` of the piece, in the slab.
@@ -305,10 +308,11 @@ struct KeepoutReach {
         guard orthonormal else { return Region(u: u, below: below, above: above, world: nil) }
         // p = centre + u·right + v·up + s·normal, up to 3·10⁻⁶ of |(u, v, s)| for axes this close
         // to orthonormal: padded by 10⁻⁵ of the box's reach.
-        let pad = 1e-5 * (max(abs(u.lower), abs(u.upper)) + max(abs(v.lower), abs(v.upper)) + max(abs(a), abs(b))) + slack
+        let wa = a - margin, wb = b + margin
+        let pad = 1e-5 * (max(abs(u.lower), abs(u.upper)) + max(abs(v.lower), abs(v.upper)) + max(abs(wa), abs(wb))) + slack
         func span(_ c: Double, _ ru: Double, _ rv: Double, _ rn: Double) -> (Double, Double) {
-            let lo = c + min(ru * u.lower, ru * u.upper) + min(rv * v.lower, rv * v.upper) + min(rn * a, rn * b)
-            let hi = c + max(ru * u.lower, ru * u.upper) + max(rv * v.lower, rv * v.upper) + max(rn * a, rn * b)
+            let lo = c + min(ru * u.lower, ru * u.upper) + min(rv * v.lower, rv * v.upper) + min(rn * wa, rn * wb)
+            let hi = c + max(ru * u.lower, ru * u.upper) + max(rv * v.lower, rv * v.upper) + max(rn * wa, rn * wb)
             return (lo - pad, hi + pad)
         }
         let x = span(plane.center.x, r.x, w.x, n.x), y = span(plane.center.y, r.y, w.y, n.y)
@@ -607,10 +611,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// or found with a gap of 0 on that side (1, 2) for every eye and content position the list
     /// allows. Bits 2–3: the same for every eye the list allows while the content stays exactly
     /// where it was at the build (`movedSinceBuild` false), 3 for never reported then. Bits 4–5:
-    /// the same while it has drifted at most `nearSkin` (`drift`). Bits 8–15: the corners that
-    /// passed the exact test's slab test then (`slabMask`), the only ones that can pass it while
-    /// the content stays (the window's plane is the build's, bit for bit); bits 16–23: those that
-    /// can while it drifts at most `nearSkin`.
+    /// the same while it has drifted at most `nearSkin` (`drift`).
     private var listKnown: [UInt32] = []
     /// Listed pairs reported from `listKnown` without the exact test (for tests).
     private(set) var knownFindings = 0
@@ -896,7 +897,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     if out.limitReached, !out.hasAggregate(rule: rule, w, o) { continue }
                     checks += 1
                     let first = Int(firstCorner[o])
-                    var side = UInt8(truncatingIfNeeded: code & 3), mask = UInt8.max
+                    var side = UInt8(truncatingIfNeeded: code & 3), settled = false
                     // Whether what is known of the pair holds in every frame of the list (bounds
                     // with the content's skin), or while the content does not move (without it).
                     var lasting = side != 0
@@ -912,7 +913,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                             continue
                         }
                         if verdict != 0 { side = verdict; lasting = !moved[k] }
-                        mask = UInt8(truncatingIfNeeded: code >> (moved[k] ? 16 : 8))
+                        settled = true
                     }
                     if side != 0 {
                         // What the exact test finds for this pair in every frame the list holds.
@@ -922,9 +923,9 @@ final class ControlsKeepoutRule: RuleProcessor {
                         if marking, lasting { known[i] |= reportedInStreak; marked[j] = true }
                         continue
                     }
-                    // Content that moved: many of its listed pairs have no corner in the slab this frame.
-                    if reject, mask == .max, Self.outsideSlab(bf, o, plane, slab) { continue }
-                    guard let (gap, side) = Self.exactGap(cs, first, mask: mask, plane, head: head, eyeSide: eyeSide,
+                    // Content that moved: many of its listed pairs have no part in the slab this frame.
+                    if reject, !settled, Self.outsideSlab(bf, o, plane, slab) { continue }
+                    guard let (gap, side) = Self.exactGap(cs, first, plane, head: head, eyeSide: eyeSide,
                                                           slab: slab, bandM: bandM) else { continue }
                     Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slots[i], &out)
                 }
@@ -1011,7 +1012,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     private func test(_ w: Int, _ o: Int, _ plane: WindowPlane, eyeSide: Double, bandM: Double, mpp: Double,
                       _ f: FrameQuantities, slot: inout Int32, _ out: inout Findings) {
         let found = corners.withUnsafeBufferPointer {
-            Self.exactGap($0, Int(firstCorner[o]), mask: .max, plane, head: f.headPosition, eyeSide: eyeSide,
+            Self.exactGap($0, Int(firstCorner[o]), plane, head: f.headPosition, eyeSide: eyeSide,
                           slab: Self.exactSlab(depthRate: depthRate, eyeSide: eyeSide), bandM: bandM)
         }
         guard let (gap, side) = found else { return }
@@ -1051,24 +1052,61 @@ final class ControlsKeepoutRule: RuleProcessor {
     @inline(__always)
     static func depth(_ c: Vec3, _ plane: WindowPlane) -> Double { dot(c - plane.center, plane.normal) }
 
-    /// The exact test on the corners `cs[first ..< first + 8]`: the gap (metres) between the
-    /// window's edge and the image, seen from `head`, of the corners whose depth lies in `slab`
-    /// (`exactSlab`), and its side (1 below, 2 above); nil when nothing is reported. Corners whose bit in
-    /// `mask` is clear are passed over: a caller clears only bits of corners that fail the slab
-    /// test (`slabMask`), which changes nothing.
+    /// The exact test on the box with corners `cs[first ..< first + 8]` (in `boxCorners`' order:
+    /// corners k and k ^ 1, k ^ 2, k ^ 4 share an edge): the gap (metres) between the window's
+    /// edge and the image, seen from `head`, of the part of the box whose depth lies in `slab`
+    /// (`exactSlab`), and its side (1 below, 2 above); nil when nothing is reported. That part is
+    /// the box clipped to the slab: a convex solid whose vertices are the corners in the slab and
+    /// the points where an edge crosses one of the slab's two planes, and whose image (the
+    /// projection from the eye keeps straight lines straight in front of the eye) is spanned by
+    /// the images of those vertices. A desk 1.6 m deep under a window is judged by its top where
+    /// it passes under the window, not only by its corners.
     @inline(__always)
-    static func exactGap(_ cs: UnsafeBufferPointer<Vec3>, _ first: Int, mask: UInt8, _ plane: WindowPlane, head: Vec3,
+    static func exactGap(_ cs: UnsafeBufferPointer<Vec3>, _ first: Int, _ plane: WindowPlane, head: Vec3,
                          eyeSide: Double, slab: KeepoutSlab, bandM: Double) -> (Double, Double)? {
         guard first >= 0, first + 8 <= cs.count else { return nil }
         var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
-        for k in 0..<8 where mask & (1 << k) != 0 {
+        // Bit k: corner k's depth is finite; is below the slab's low plane; is below its high
+        // plane (a NaN depth is neither taken nor an edge's end).
+        var inside = true, finite: UInt8 = 0, underLow: UInt8 = 0, underHigh: UInt8 = 0
+        for k in 0..<8 {
             let c = cs[first + k]
-            let s = depth(c, plane)
+            let sk = depth(c, plane)
+            if sk.isFinite {
+                let bit = UInt8(1) << k
+                finite |= bit
+                if sk < slab.low { underLow |= bit }
+                if sk < slab.high { underHigh |= bit }
+            }
             // In the slab, which ends `nearEye` short of the eye: λ ≤ eyeSide / nearEye.
-            guard slab.contains(s) else { continue }
-            let lambda = eyeSide / (eyeSide - s)
+            guard slab.contains(sk) else { inside = false; continue }
+            let lambda = eyeSide / (eyeSide - sk)
             let q = plane.planar(head + (c - head) * lambda)
             lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
+        }
+        if !inside, slab.low <= slab.high {
+            // Where an edge crosses a plane of the slab (both ends' depths finite, one below the
+            // plane): edge (i, i | b) for each axis bit b, found from the bits, and its depths
+            // computed again as above (cheaper than keeping them).
+            var b = 1
+            while b < 8 {
+                let lower: UInt8 = b == 1 ? 0x55 : (b == 2 ? 0x33 : 0x0F)  // the corners i with i & b == 0
+                let both = finite & (finite >> b) & lower
+                for side in 0..<2 {
+                    let under = side == 0 ? underLow : underHigh
+                    var edges = (under ^ (under >> b)) & both
+                    let at = side == 0 ? slab.low : slab.high
+                    while edges != 0 {
+                        let i = edges.trailingZeroBitCount, j = i | b
+                        edges &= edges - 1
+                        let ci = cs[first + i], si = depth(ci, plane), sj = depth(cs[first + j], plane)
+                        let p = ci + (cs[first + j] - ci) * ((at - si) / (sj - si))
+                        let q = plane.planar(head + (p - head) * (eyeSide / (eyeSide - at)))
+                        lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
+                    }
+                }
+                b <<= 1
+            }
         }
         guard lo.x.isFinite, hi.x > -plane.halfWidth, lo.x < plane.halfWidth else { return nil }
         var gap = Double.infinity, side = 0.0
@@ -1081,23 +1119,6 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
         guard gap.isFinite else { return nil }
         return (gap, side)
-    }
-
-    /// The corners of `cs[first ..< first + 8]` that pass the exact test's slab test (depth in
-    /// `slab`) for `plane`: bit k for corner k (what `exactGap` may skip the
-    /// others by, while the corners and the plane stay as they are). With `skin` (plane units):
-    /// those that may pass it after moving by at most the skin (their depth changes by at most
-    /// as much; 10⁻⁹ of the magnitudes against rounding).
-    static func slabMask(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, _ slab: KeepoutSlab, skin: Double = 0) -> UInt8 {
-        var mask: UInt8 = 0
-        let m = plane.center.x.magnitude + plane.center.y.magnitude + plane.center.z.magnitude
-        for (k, c) in cs.prefix(8).enumerated() {
-            let s = depth(c, plane)
-            let reach = skin == 0 ? 0 : skin * (1 + 1e-9) + 1e-9 * (1 + m + abs(s) + c.x.magnitude + c.y.magnitude + c.z.magnitude)
-            // Comparisons that a NaN depth fails: its bit stays clear, as the test skips it.
-            if s >= slab.low - reach, s <= slab.high + reach { mask |= 1 << k }
-        }
-        return mask
     }
 
     /// Whether the list built at the last build still holds this frame: the eye within
@@ -1451,14 +1472,10 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// `listKnown`'s entry of a listed pair whose bounds with its skin are `pair`: with the
     /// shortcut, a pair tested with its skin is bounded again for its corners as they are (no
     /// skin), which may settle it while the content stays.
-    /// The slab masks take the widest slab the list allows (`slab`): a corner outside it fails
-    /// the slab test for every eye the list allows.
     static func listCode(_ pair: ListedPair, _ bounds: ListBounds, _ cs: ArraySlice<Vec3>, skin: Double, shortcut: Bool) -> UInt32 {
         let near = nearSkin
-        var code = UInt32(slabMask(cs, bounds.plane, bounds.slab)) << 8
-            | UInt32(slabMask(cs, bounds.plane, bounds.slab, skin: near * bounds.stretch)) << 16
-        guard shortcut else { return code }
-        code |= UInt32(pair.side)
+        guard shortcut else { return 0 }
+        var code = UInt32(pair.side)
         guard pair == .tested else { return code }
         func verdict(_ skin: Double) -> UInt32 {
             let p = bounds.classify(cs, skin: skin)
@@ -1503,40 +1520,63 @@ final class ControlsKeepoutRule: RuleProcessor {
         if screen, let known = screenBox(cs, plane, eu: eu, ev: ev, h: h, de: de, dc: dc, slab: slab, bandM: bandM, scale: scale) {
             return known
         }
-        let floor = denominatorFloor(h: h, de: de)
-        var any = false, anyIn = false
-        var uLo = Double.infinity, uHi = -Double.infinity, vLo = Double.infinity, vHi = -Double.infinity
+        var acc = ImageUnion(eu: eu, ev: ev, h: h, de: de, dc: dc, floor: denominatorFloor(h: h, de: de), mag: scale)
+        var anyIn = false
         // Over the corners that certainly take part: the largest lower and smallest upper bounds.
         var inULo = -Double.infinity, inUHi = Double.infinity, inVLo = -Double.infinity, inVHi = Double.infinity
-        var mag = scale
-        for c in cs {
-            let d = c - plane.center
-            let s = dot(d, plane.normal), qu = dot(d, plane.right), qv = dot(d, plane.up)
-            guard s.isFinite, qu.isFinite, qv.isFinite else { return .tested }
-            let sl = max(s - dc, slab.low), sh = min(s + dc, slab.high)
-            guard sl <= sh else { continue }
-            let dLo = max(h - de - sh, floor), dHi = h + de - sl
-            guard dLo > 1e-3 else { return .tested }
-            @inline(__always) func image(_ q: Double, _ e: Double) -> (Double, Double) {
-                let aLo = q - e - dc - de, aHi = q - e + dc + de
-                let p0 = sl * aLo, p1 = sl * aHi, p2 = sh * aLo, p3 = sh * aHi
-                let nLo = min(min(p0, p1), min(p2, p3)), nHi = max(max(p0, p1), max(p2, p3))
-                return (q - dc + min(nLo / dLo, nLo / dHi), q + dc + max(nHi / dLo, nHi / dHi))
+        // Each corner's depth and plane coordinates, for the edges, and the depths' range.
+        // (On the stack: SIMD8 lanes read and written by index cost several times as much.)
+        let early: ListedPair? = withUnsafeTemporaryAllocation(of: Double.self, capacity: 24) { kept -> ListedPair? in
+            var sMin = Double.infinity, sMax = -Double.infinity
+            let box = cs.count == 8
+            for (k, c) in cs.enumerated() {
+                let d = c - plane.center
+                let s = dot(d, plane.normal), qu = dot(d, plane.right), qv = dot(d, plane.up)
+                guard s.isFinite, qu.isFinite, qv.isFinite else { return .tested }
+                if box { kept[k] = s; kept[8 + k] = qu; kept[16 + k] = qv }
+                sMin = min(sMin, s); sMax = max(sMax, s)
+                let sl = max(s - dc, slab.low), sh = min(s + dc, slab.high)
+                guard sl <= sh else { continue }
+                guard let (u, v) = acc.add(qu, qu, qv, qv, sl, sh, sMag: abs(s)) else { return .tested }
+                // In the slab for every position (the exact test's `slab`), with rounding of s far below
+                // 10⁻⁹ of the magnitudes.
+                let epsS = 1e-9 * (scale + abs(qu) + abs(qv) + abs(s))
+                if s - dc - epsS > certain.low, s + dc + epsS < certain.high {
+                    anyIn = true
+                    inULo = max(inULo, u.0); inUHi = min(inUHi, u.1); inVLo = max(inVLo, v.0); inVHi = min(inVHi, v.1)
+                }
             }
-            let u = image(qu, eu), v = image(qv, ev)
-            uLo = min(uLo, u.0); uHi = max(uHi, u.1); vLo = min(vLo, v.0); vHi = max(vHi, v.1)
-            mag = max(mag, abs(u.0) + abs(u.1) + abs(v.0) + abs(v.1) + abs(qu) + abs(qv) + abs(s))
-            any = true
-            // In the slab for every position (the exact test's `slab`), with rounding of s far below
-            // 10⁻⁹ of the magnitudes.
-            let epsS = 1e-9 * (scale + abs(qu) + abs(qv) + abs(s))
-            if s - dc - epsS > certain.low, s + dc + epsS < certain.high {
-                anyIn = true
-                inULo = max(inULo, u.0); inUHi = min(inUHi, u.1); inVLo = max(inVLo, v.0); inVHi = min(inVHi, v.1)
+            // The points where an edge crosses a plane of the exact test's slab (`exactGap`): the
+            // plane lies within [slab.low, certain.low] or [certain.high, slab.high] for every eye
+            // the bounds allow, and the point between the edge's ends (each moved by at most dc).
+            // A band no corner's depth range reaches is crossed by no edge (most boxes reach neither).
+            let low = (slab.low, min(slab.high, max(slab.low, certain.low)))
+            let high = (max(slab.low, min(slab.high, certain.high)), slab.high)
+            let reachesLow = sMax + dc >= low.0 && sMin - dc <= low.1, reachesHigh = sMax + dc >= high.0 && sMin - dc <= high.1
+            if box, reachesLow || reachesHigh {
+                var bit = 1
+                while bit < 8 {
+                    for i in 0..<8 where i & bit == 0 {
+                        let j = i | bit
+                        let eLo = min(kept[i], kept[j]) - dc, eHi = max(kept[i], kept[j]) + dc
+                        for side in 0..<2 where side == 0 ? reachesLow : reachesHigh {
+                            let band = side == 0 ? low : high
+                            let sl = max(eLo, band.0), sh = min(eHi, band.1)
+                            guard sl <= sh else { continue }
+                            let (ui, uj, vi, vj) = (kept[8 + i], kept[8 + j], kept[16 + i], kept[16 + j])
+                            guard acc.add(min(ui, uj), max(ui, uj), min(vi, vj), max(vi, vj), sl, sh,
+                                          sMag: max(abs(kept[i]), abs(kept[j]))) != nil else { return .tested }
+                        }
+                    }
+                    bit <<= 1
+                }
             }
+            return nil
         }
-        guard any else { return .unreported }
-        let eps = 1e-9 * mag
+        if let early { return early }
+        guard acc.any else { return .unreported }
+        let uLo = acc.uLo, uHi = acc.uHi, vLo = acc.vLo, vHi = acc.vHi
+        let eps = 1e-9 * acc.mag
         guard uLo.isFinite, uHi.isFinite, vLo.isFinite, vHi.isFinite, eps.isFinite else { return .tested }
         let hw = plane.halfWidth, hh = plane.halfHeight
         guard uHi + eps > -hw, uLo - eps < hw else { return .unreported }
@@ -1549,6 +1589,47 @@ final class ControlsKeepoutRule: RuleProcessor {
         return .tested
     }
 
+    /// The union of the image bounds `classify` adds, with the eye's and the skins' terms (a
+    /// value, not a closure over `classify`'s variables, so nothing is boxed per call).
+    struct ImageUnion {
+        let eu, ev, h, de, dc, floor: Double
+        var mag: Double
+        var uLo = Double.infinity, uHi = -Double.infinity, vLo = Double.infinity, vHi = -Double.infinity
+        var any = false
+
+        init(eu: Double, ev: Double, h: Double, de: Double, dc: Double, floor: Double, mag: Double) {
+            self.eu = eu; self.ev = ev; self.h = h; self.de = de; self.dc = dc; self.floor = floor; self.mag = mag
+        }
+
+        /// Adds the images of points with plane coordinates in [uA, uB] × [vA, vB] (each moved by
+        /// at most dc) at depths [sl, sh] within the slab, and returns them (nil: the eye may come
+        /// within 10⁻³ of them). `sMag`: the magnitude of the depths they come from.
+        @inline(__always)
+        mutating func add(_ uA: Double, _ uB: Double, _ vA: Double, _ vB: Double, _ sl: Double, _ sh: Double,
+                          sMag: Double) -> (u: (Double, Double), v: (Double, Double))? {
+            let dLo = max(h - de - sh, floor), dHi = h + de - sl
+            guard dLo > 1e-3 else { return nil }
+            let u = keepoutImage(uA, uB, eu, sl: sl, sh: sh, dLo: dLo, dHi: dHi, dc: dc, de: de)
+            let v = keepoutImage(vA, vB, ev, sl: sl, sh: sh, dLo: dLo, dHi: dHi, dc: dc, de: de)
+            uLo = min(uLo, u.0); uHi = max(uHi, u.1); vLo = min(vLo, v.0); vHi = max(vHi, v.1)
+            mag = max(mag, abs(u.0) + abs(u.1) + abs(v.0) + abs(v.1) + max(abs(uA), abs(uB)) + max(abs(vA), abs(vB)) + sMag)
+            any = true
+            return (u, v)
+        }
+    }
+
+    /// Bounds on the images of points with a plane coordinate in [qLo, qHi] (each moved by at most
+    /// dc) at depths [sl, sh], seen from an eye at coordinate e ± de whose height less the
+    /// depths lies in [dLo, dHi] (dLo > 0): q + s·(q − E) / (h − s), by interval arithmetic.
+    @inline(__always)
+    static func keepoutImage(_ qLo: Double, _ qHi: Double, _ e: Double, sl: Double, sh: Double, dLo: Double, dHi: Double,
+                             dc: Double, de: Double) -> (Double, Double) {
+        let aLo = qLo - e - dc - de, aHi = qHi - e + dc + de
+        let p0 = sl * aLo, p1 = sl * aHi, p2 = sh * aLo, p3 = sh * aHi
+        let nLo = min(min(p0, p1), min(p2, p3)), nHi = max(max(p0, p1), max(p2, p3))
+        return (qLo - dc + min(nLo / dLo, nLo / dHi), qHi + dc + max(nHi / dLo, nHi / dHi))
+    }
+
     /// The least h − s of a corner the exact test takes (s ≤ eyeSide − `nearEye`) for an eye
     /// height within h ± de: `nearEye`, less the rounding of that difference (ulps of the height).
     static func denominatorFloor(h: Double, de: Double) -> Double {
@@ -1559,9 +1640,12 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// pairs a build looks at are `unreported`, and this costs about a sixth of the corner-by-corner
     /// bounds. The corners' plane coordinates are computed as `classify` computes them; those that
     /// can be in the slab span a box (u, v, s), and the same interval arithmetic over that box
-    /// encloses every corner's image interval. So when the box's images miss the window's width or
-    /// both bands, with twice `classify`'s allowance for rounding (the two computations differ by a
-    /// few ulps of the same magnitudes), every corner's do: `unreported`. No corner that can be in
+    /// encloses every corner's image interval. When the corners' depths do not all lie within the
+    /// slab, an edge may cross one of its planes: then the box spans every corner's u and v (the
+    /// crossing points lie between two corners) and the depths of the slab the corners reach. So
+    /// when the box's images miss the window's width or both bands, with twice `classify`'s
+    /// allowance for rounding (the two computations differ by a few ulps of the same magnitudes),
+    /// every corner's and crossing's do: `unreported`. No part of the box that can be in
     /// the slab: `unreported`, and the eye able to come within 10⁻³ of the deepest one: `tested`,
     /// as `classify` finds them. Corners that are not finite, or bounds that are not: nil.
     static func screenBox(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
@@ -1570,27 +1654,32 @@ final class ControlsKeepoutRule: RuleProcessor {
               bandM.isFinite, scale.isFinite, plane.halfWidth.isFinite, plane.halfHeight.isFinite else { return nil }
         var sLo = Double.infinity, sHi = -Double.infinity, sMag = 0.0
         var quLo = Double.infinity, quHi = -Double.infinity, qvLo = Double.infinity, qvHi = -Double.infinity
+        // Over every corner: for the crossings.
+        var allULo = Double.infinity, allUHi = -Double.infinity, allVLo = Double.infinity, allVHi = -Double.infinity
+        var minS = Double.infinity, maxS = -Double.infinity, allSMag = 0.0
         for c in cs {
             let d = c - plane.center
             let s = dot(d, plane.normal), qu = dot(d, plane.right), qv = dot(d, plane.up)
             guard s.isFinite, qu.isFinite, qv.isFinite else { return nil }
+            minS = min(minS, s); maxS = max(maxS, s); allSMag = max(allSMag, abs(s))
+            allULo = min(allULo, qu); allUHi = max(allUHi, qu); allVLo = min(allVLo, qv); allVHi = max(allVHi, qv)
             let sl = max(s - dc, slab.low), sh = min(s + dc, slab.high)
             guard sl <= sh else { continue }
             sLo = min(sLo, sl); sHi = max(sHi, sh); sMag = max(sMag, abs(s))
             quLo = min(quLo, qu); quHi = max(quHi, qu); qvLo = min(qvLo, qv); qvHi = max(qvHi, qv)
+        }
+        if cs.count == 8, minS - dc < slab.low || maxS + dc > slab.high {
+            // An edge may cross a plane of the slab.
+            sLo = max(minS - dc, slab.low); sHi = min(maxS + dc, slab.high); sMag = allSMag
+            quLo = allULo; quHi = allUHi; qvLo = allVLo; qvHi = allVHi
         }
         guard sLo <= sHi else { return .unreported }
         // The smallest of the corners' h − de − sh (subtraction is monotone, so exactly theirs),
         // raised to the floor as `classify` raises each.
         let dLo = max(h - de - sHi, denominatorFloor(h: h, de: de)), dHi = h + de - sLo
         guard dLo > 1e-3 else { return .tested }
-        @inline(__always) func image(_ qLo: Double, _ qHi: Double, _ e: Double) -> (Double, Double) {
-            let aLo = qLo - e - dc - de, aHi = qHi - e + dc + de
-            let p0 = sLo * aLo, p1 = sLo * aHi, p2 = sHi * aLo, p3 = sHi * aHi
-            let nLo = min(min(p0, p1), min(p2, p3)), nHi = max(max(p0, p1), max(p2, p3))
-            return (qLo - dc + min(nLo / dLo, nLo / dHi), qHi + dc + max(nHi / dLo, nHi / dHi))
-        }
-        let (uLo, uHi) = image(quLo, quHi, eu), (vLo, vHi) = image(qvLo, qvHi, ev)
+        let (uLo, uHi) = keepoutImage(quLo, quHi, eu, sl: sLo, sh: sHi, dLo: dLo, dHi: dHi, dc: dc, de: de)
+        let (vLo, vHi) = keepoutImage(qvLo, qvHi, ev, sl: sLo, sh: sHi, dLo: dLo, dHi: dHi, dc: dc, de: de)
         // Bounds `classify`'s magnitude (each corner's bounds lie within these).
         let mag = max(scale, 2 * (max(abs(uLo), abs(uHi)) + max(abs(vLo), abs(vHi)))
             + max(abs(quLo), abs(quHi)) + max(abs(qvLo), abs(qvHi)) + sMag)
@@ -1604,10 +1693,15 @@ final class ControlsKeepoutRule: RuleProcessor {
         return nil
     }
 
-    /// Adds to `candidates` (once each, by `stamp`) the owners of grid `k`'s corners in `slab` and,
-    /// when `reach` bounds it, in the region of the slab's piece that holds them (`KeepoutReach`,
-    /// for corners within `margin` of each other): one walk of the grid over the pieces' boxes,
-    /// each corner looked up in its piece by its depth.
+    /// Adds to `candidates` (once each, by `stamp`) the owners of grid `k`'s corners within
+    /// `margin` of `slab` and, when `reach` bounds it, in the region of the slab's piece that holds
+    /// them (`KeepoutReach`, for corners within `margin` of each other): one walk of the grid over
+    /// the pieces' boxes, each corner looked up in its piece by its depth, those in front of the
+    /// slab in its first piece and those behind it in its last. Content whose corners all lie
+    /// outside the slab can still cross it (the exact test clips its box to the slab), and then
+    /// each of its corners lies within `margin` of the part that crosses it; a corner outside the
+    /// slab counts only when its box (its owner's 8 corners, stored together) does cross it. With
+    /// no finite margin, every owner in the grid.
     private func collect(grid k: Int, plane: WindowPlane, slab: KeepoutSlab, eyeSide: Double, reach: KeepoutReach?, margin: Double) {
         guard slab.low <= slab.high else { return }
         let st = stamp
@@ -1615,6 +1709,18 @@ final class ControlsKeepoutRule: RuleProcessor {
         var candidates = self.candidates, visits = 0, pieces = pieceScratch
         self.candidates = []; pieceScratch = []
         defer { self.candidates = candidates; pieceScratch = pieces; gridVisits &+= visits }
+        guard margin.isFinite, margin >= 0 else {
+            seen.withUnsafeMutableBufferPointer { seen in
+                for owner in classOwner[k] {
+                    visits &+= 1
+                    let o = Int(owner)
+                    guard seen[o] != st else { continue }
+                    seen[o] = st
+                    candidates.append(o)
+                }
+            }
+            return
+        }
         pieces.removeAll(keepingCapacity: true)
         // The pieces' ends and regions, and the floor-plan box around them (none when one piece
         // is not bounded: the whole slab is walked).
@@ -1635,13 +1741,24 @@ final class ControlsKeepoutRule: RuleProcessor {
             classCorners[k].withUnsafeBufferPointer { pts in
                 classOwner[k].withUnsafeBufferPointer { own in
                     grids[k].visitSlab(center: c0 + n * ((slab.low + slab.high) / 2), normal: n,
-                                       halfThickness: (slab.high - slab.low) / 2, within: within) { i in
+                                       halfThickness: (slab.high - slab.low) / 2 + margin, within: within) { i in
                         visits &+= 1
                         let o = Int(own[i])
                         guard seen[o] != st else { return }
                         let d = pts[i] - c0
                         let s = dot(d, n)
-                        guard s >= slab.low, s <= slab.high else { return }
+                        guard s >= slab.low - margin, s <= slab.high + margin else { return }
+                        if s < slab.low || s > slab.high {
+                            // A corner outside the slab: its owner counts only if its box crosses
+                            // the slab; if not, no corner of it is in the slab either (seen).
+                            let base = i & ~7
+                            var lo = s, hi = s
+                            for q in base..<(base + 8) {
+                                let t = dot(pts[q] - c0, n)
+                                lo = min(lo, t); hi = max(hi, t)
+                            }
+                            guard lo <= slab.high, hi >= slab.low else { seen[o] = st; return }
+                        }
                         var p = 0
                         while p < last, s > list[p].end { p += 1 }
                         if p <= last, let region = list[p].region {

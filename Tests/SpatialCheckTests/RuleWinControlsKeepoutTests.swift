@@ -571,6 +571,99 @@ import SpatialModel
         #expect(screen(Vec3(.nan, -0.3, 0)) == nil)
     }
 
+    /// Random boxes near a window, many crossing a plane of the slab with every corner outside it:
+    /// the exact test (the box clipped to the slab) against images of points sampled along the
+    /// box's edges and over its faces (those in the slab); and the list's bounds (`classify`, with
+    /// the eye's and the content's skins) against the exact test at eyes and box positions within
+    /// those skins.
+    @Test func theClippedBoxAgreesWithSampledPointsAndTheBoundsHoldIt() {
+        var rng = SplitMix64(seed: 29)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        func ball(_ radius: Double) -> Vec3 {
+            while true {
+                let v = Vec3(r(-1, 1), r(-1, 1), r(-1, 1))
+                if dot(v, v) <= 1 { return v * (radius * (1 - 1e-6)) }
+            }
+        }
+        var clippedOnly = 0, sampledCases = 0, bounded = 0, straddling = 0
+        for trial in 0..<1_500 {
+            let hw = r(0.4, 1.2), hh = r(0.2, 0.6), yaw = r(-0.8, 0.8), pitch = r(-0.4, 0.4)
+            let right = Vec3(cos(yaw), 0, -sin(yaw)), up = Vec3(sin(yaw) * sin(pitch), cos(pitch), cos(yaw) * sin(pitch))
+            let normal = cross(right, up)
+            let centre = Vec3(r(-2, 2), r(0.5, 2), r(-3, -1))
+            let plane = WindowPlane(center: centre, right: right, up: up, normal: normal, halfWidth: hw, halfHeight: hh)
+            let h = r(0.5, 3), eye = centre + right * r(-0.8, 0.8) + up * r(-0.5, 0.5) + normal * h
+            let bandM = r(0.05, 0.2), rate = 0.1
+            // Often deep along the normal (a desk, a shelf), reaching past the slab on one or both sides.
+            let depth = trial % 3 == 0 ? r(0.01, 0.3) : r(0.5, 3)
+            let a0 = right * (r(0.05, 1) / 2), a1 = up * (r(0.02, 0.4) / 2), a2 = normal * (depth / 2)
+            let mid = centre + right * r(-hw - 0.5, hw + 0.5)
+                + up * ((rng.next() % 2 == 0 ? -1.0 : 1.0) * (hh + r(-0.3, bandM + 0.4))) + normal * r(-2, h)
+            var cs: [Vec3] = []
+            for k in 0..<8 { cs.append(mid + (k & 1 == 0 ? -a0 : a0) + (k & 2 == 0 ? -a1 : a1) + (k & 4 == 0 ? -a2 : a2)) }
+            func exact(_ cs: [Vec3], _ eye: Vec3) -> (Double, Double)? {
+                let side = dot(eye - plane.center, plane.normal)
+                return cs.withUnsafeBufferPointer {
+                    ControlsKeepoutRule.exactGap($0, 0, plane, head: eye, eyeSide: side,
+                                                 slab: ControlsKeepoutRule.exactSlab(depthRate: rate, eyeSide: side), bandM: bandM)
+                }
+            }
+            let found = exact(cs, eye)
+            let slab = ControlsKeepoutRule.exactSlab(depthRate: rate, eyeSide: h)
+            if found != nil, !cs.contains(where: { slab.contains(ControlsKeepoutRule.depth($0, plane)) }) { clippedOnly += 1 }
+            // Sampled: points along every edge (the clipped box's vertices lie on them), those in the
+            // slab; the image's box, and the gap on the exact test's side. A sample lies in the
+            // clipped box, so its image never reaches farther; and the extreme vertex lies within one
+            // step of a sample on its edge, so the gap comes within twice the largest step between
+            // consecutive samples' images.
+            var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
+            var step = 0.0
+            let n = 2_000
+            for k in 0..<8 { for bit in [1, 2, 4] where k & bit == 0 {
+                var last: SIMD2<Double>?
+                for i in 0...n {
+                    let p = cs[k] + (cs[k | bit] - cs[k]) * (Double(i) / Double(n)), sp = ControlsKeepoutRule.depth(p, plane)
+                    guard slab.contains(sp) else { last = nil; continue }
+                    let q = plane.planar(eye + (p - eye) * (h / (h - sp)))
+                    if let last { step = max(step, ((q - last) * (q - last)).sum().squareRoot()) }
+                    last = q
+                    lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
+                }
+            }}
+            if let (gap, side) = found, lo.x.isFinite, hi.x > -hw, lo.x < hw {
+                let sampled: Double? = side == 1 ? (lo.y < -hh && hi.y > -hh - bandM ? max(0, -hh - hi.y) : nil)
+                    : (hi.y > hh && lo.y < hh + bandM ? max(0, lo.y - hh) : nil)
+                if let sampled {
+                    #expect(sampled >= gap - 1e-9 && sampled <= gap + 2 * step + 1e-9, "trial \(trial): \(gap) vs \(sampled)")
+                    sampledCases += 1
+                }
+            }
+            // The list's bounds for skins of the eye (0.2 m) and of the content, against the exact
+            // test at eyes and box positions the skins allow.
+            let bounds = ControlsKeepoutRule.ListBounds(plane: plane, eye: eye, bandM: bandM, depthRate: rate)
+            let skin = [0.0, 0.02, 0.25][trial % 3]
+            let verdict = bounds.classify(cs[...], skin: skin)
+            guard verdict != .tested else { continue }
+            bounded += 1
+            if verdict != .unreported { straddling += 1 }
+            for _ in 0..<20 {
+                // The whole box shifted, or each corner on its own.
+                let shift = ball(skin)
+                let boxMoved = trial % 2 == 0 ? cs.map { $0 + shift } : cs.map { $0 + ball(skin) }
+                let e = eye + ball(ControlsKeepoutRule.eyeSkin)
+                let got = exact(boxMoved, e)
+                switch verdict {
+                case .unreported: #expect(got == nil, "trial \(trial)")
+                case .straddles(let side): #expect(got.map { $0.0 == 0 && $0.1 == Double(side) } == true, "trial \(trial)")
+                case .tested: break
+                }
+            }
+        }
+        #expect(clippedOnly >= 25, "\(clippedOnly)")
+        #expect(sampledCases >= 150, "\(sampledCases)")
+        #expect(bounded >= 500 && straddling >= 15, "\(bounded) \(straddling)")
+    }
+
     /// Every scene in `Scenes/` where the rule runs and the list was used: the same violations as
     /// the definition.
     @Test func everySceneGivesTheSameViolations() throws {

@@ -234,6 +234,26 @@ import SpatialModel
         #expect(try run(2.49).isEmpty)
     }
 
+    /// A desk 1.6 m deep (z −1.2 … −2.8) under the main window (2 m away, bottom edge 360·s below
+    /// the eye), its top 1.05 m below the eye: its near corners are seen 1.05 × 2 / 1.2 = 1.75 m
+    /// below the eye, far below the band, and its far ones lie 0.8 m behind the plane, beyond the
+    /// layer (0.1 m × 2 / 1 m). The part of its box within the layer reaches z = −2.2, where its top
+    /// is seen 1.05 × 2 / 2.2 m below the eye: a gap of (1.05 × 2 / 2.2 − 360·s) / s = 47.54 pt.
+    /// The same desk moved back 1.1 m (z −2.3 … −3.9) lies wholly behind the layer: clean.
+    @Test func aDeepDeskIsJudgedByItsPartWithinTheLayer() throws {
+        let gap = (1.05 * 2 / 2.2 - 360 * Self.s) / Self.s
+        #expect(abs(gap - 47.54) < 0.01)
+        func run(_ z: Double) throws -> [ReportViolation] {
+            try RuleScenes.check(Self.scene(
+                "  - {id: desk, kind: volume, scaleMode: dynamic, position: [0, 0.525, \(z)], size: [1.0, 0.05, 1.6]}"))
+                .filter { $0.rule == "win-controls-keepout" }
+        }
+        let v = try run(-2.0)
+        #expect(v.map(\.entities) == [["desk", "main"]])
+        #expect(abs((v.first?.measured ?? 0) - gap) < 1e-6)
+        #expect(try run(-3.1).isEmpty)
+    }
+
     @Test func theBandHeightIsConfigurable() throws {
         // With a 30 pt band the 34.11 pt gap is clear.
         let v = try RuleScenes.check(Self.scene(Self.other("[0, 0.65, -1.9]")),

@@ -1028,10 +1028,10 @@ final class ControlsKeepoutRule: RuleProcessor {
                    aux: Double(w) * 4 + side, severity: nil, angular: false, unit: nil)
     }
 
-    /// Whether no corner of `o`'s box, as `writeCorners` computes them from its box frame `bf[12·o ..< 12·o + 12]`
-    /// (centre ± a0 ± a1 ± a2), can pass the exact test's slab test (depth within `slab`): the
-    /// centre's depth lies beyond one side of the slab by more than the half-axes reach along the
-    /// normal and an allowance for rounding (10⁻⁹ of the magnitudes; the corners' and depths'
+    /// Whether no part of `o`'s box, its corners as `writeCorners` computes them from its box frame
+    /// `bf[12·o ..< 12·o + 12]` (centre ± a0 ± a1 ± a2), lies in the exact test's slab (so no corner
+    /// is taken and no edge crosses it): the whole box lies beyond one side, its centre's depth
+    /// beyond that side by more than the half-axes reach along the normal and an allowance for rounding (10⁻⁹ of the magnitudes; the corners' and depths'
     /// rounding is about 10⁻¹⁵ of them). NaN or infinite values: false.
     @inline(__always)
     static func outsideSlab(_ bf: UnsafeBufferPointer<Double>, _ o: Int, _ plane: WindowPlane, _ slab: KeepoutSlab) -> Bool {
@@ -1596,10 +1596,6 @@ final class ControlsKeepoutRule: RuleProcessor {
         var mag: Double
         var uLo = Double.infinity, uHi = -Double.infinity, vLo = Double.infinity, vHi = -Double.infinity
         var any = false
-
-        init(eu: Double, ev: Double, h: Double, de: Double, dc: Double, floor: Double, mag: Double) {
-            self.eu = eu; self.ev = ev; self.h = h; self.de = de; self.dc = dc; self.floor = floor; self.mag = mag
-        }
 
         /// Adds the images of points with plane coordinates in [uA, uB] × [vA, vB] (each moved by
         /// at most dc) at depths [sl, sh] within the slab, and returns them (nil: the eye may come

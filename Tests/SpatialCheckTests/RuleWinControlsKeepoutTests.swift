@@ -573,7 +573,7 @@ import SpatialModel
 
     /// Random boxes near a window, many crossing a plane of the slab with every corner outside it:
     /// the exact test (the box clipped to the slab) against images of points sampled along the
-    /// box's edges and over its faces (those in the slab); and the list's bounds (`classify`, with
+    /// box's edges (those in the slab); and the list's bounds (`classify`, with
     /// the eye's and the content's skins) against the exact test at eyes and box positions within
     /// those skins.
     @Test func theClippedBoxAgreesWithSampledPointsAndTheBoundsHoldIt() {

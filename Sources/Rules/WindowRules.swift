@@ -508,7 +508,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         typealias C = WorkCost.Keepout
         return windowSearches &* C.windowSearch &+ gridVisits &* C.gridVisit &+ candidatesSorted &* C.candidate
             &+ (pairChecks &- listedChecks) &* C.exactTest &+ listedChecks &* C.listedPair
-            &+ (listedChecks &- settledFindings) &* C.listedUnsettled &+ pairsBounded &* C.bounded &+ pairsKept &* C.kept
+            &+ (listedChecks &- settledFindings &- localFindings) &* C.listedUnsettled &+ pairsBounded &* C.bounded &+ pairsKept &* C.kept
             &+ renewalChecks &* C.renewalCheck &+ piecesPrepared &* C.piecePrepared
     }
     /// Whether a finding of this rule was tracked (has an aggregate) before the current frame: once
@@ -622,6 +622,36 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// Test hook: report pairs the build knows without the exact test (on by default); off,
     /// every listed pair is tested. The violations are the same either way.
     var knownShortcut = true
+
+    // MARK: Certificates near the eye
+    //
+    // The build bounds a pair for every eye within `eyeSkin` (0.2 m) of its own. A window seen
+    // far behind nearer content is covered by it everywhere, but the image of content much
+    // nearer than the window moves several times as far as the eye, so over 0.2 m many such
+    // pairs may or may not be reported and get the exact test in every frame, though the eye
+    // moves a few millimetres a frame. For a pair of content that has not moved since the build
+    // (its corners the build's, bit for bit, in a window's unchanged plane), the same bounds
+    // (`classify`, no content skin) are taken for every eye within `localSkin` of this frame's:
+    // when they settle the pair (never reported, or reported with a gap of 0 on a known side),
+    // that verdict is the exact test's in every frame while the eye stays within `localSkin` of
+    // where it was (`listLocal`); a pair they do not settle is tried again after 2, 4 … 256
+    // frames. The findings are the exact test's.
+
+    /// How far the eye may move from where a local certificate was taken (metres).
+    static let localSkin = 0.03
+    /// In `listKnown`, bits 6–7: the local certificate's verdict (0 none, 1 never reported, 2 or
+    /// 3 a gap of 0 below or above the window); bits 8–10: how many certificates failed in a row.
+    static let localVerdictShift: UInt32 = 6
+    static let localTriesShift: UInt32 = 8
+    static let localMask: UInt32 = 0x7FF & ~0x3F
+    /// Per listed pair: the eye where its local certificate was taken (x, y, z) and the first
+    /// frame at which one is tried again after a failure (w).
+    private var listLocal: [SIMD4<Double>] = []
+    /// Test hook: certify listed pairs for the eye near where it is (on by default); off, such
+    /// pairs get the exact test in every frame. The violations are the same either way.
+    var localCertificates = true
+    /// Local certificates taken and succeeded, and listed pair-frames they settled (for tests).
+    private(set) var localTries = 0, localCertified = 0, localFindings = 0
 
     // MARK: Known findings over a streak of list frames
     //
@@ -854,18 +884,23 @@ final class ControlsKeepoutRule: RuleProcessor {
         let firstCorner = self.firstCorner, visible = f.visible, head = f.headPosition, frames = f.boxFrames
         let depthRate = self.depthRate, band = self.band, rule = self.rule, tracked = trackedBefore
         let reject = slabScreen
-        var slots = listSlot, corners = self.corners, known = listKnown, marked = streakWindow
-        listSlot = []; self.corners = []; listKnown = []; streakWindow = []
-        defer { listSlot = slots; self.corners = corners; listKnown = known; streakWindow = marked }
+        var slots = listSlot, corners = self.corners, known = listKnown, marked = streakWindow, locals = listLocal
+        listSlot = []; self.corners = []; listKnown = []; streakWindow = []; listLocal = []
+        defer { listSlot = slots; self.corners = corners; listKnown = known; streakWindow = marked; listLocal = locals }
+        let local = localCertificates && locals.count == known.count, localSkin2 = Self.localSkin * Self.localSkin
+        let frame = f.frame
+        var tries = 0, certified = 0, localCount = 0
         if marking { for j in marked.indices { marked[j] = false } }
         var checks = 0, knownCount = 0, settledCount = 0, repeated = 0
         defer {
             pairChecks += checks; listedChecks &+= checks; knownFindings += knownCount; settledFindings += settledCount
             streakPairFrames &+= repeated
+            localTries &+= tries; localCertified &+= certified; localFindings &+= localCount; pairsBounded &+= tries
         }
         // Buffers: no uniqueness or exclusivity check per pair (only the bounds checks).
         slots.withUnsafeMutableBufferPointer { slots in
         known.withUnsafeMutableBufferPointer { known in
+        locals.withUnsafeMutableBufferPointer { locals in
         corners.withUnsafeMutableBufferPointer { cs in
         frames.withUnsafeBufferPointer { bf in
             let cs = UnsafeBufferPointer(cs)
@@ -878,6 +913,8 @@ final class ControlsKeepoutRule: RuleProcessor {
                 let eyeSide = dot(head - plane.center, plane.normal)
                 guard eyeSide > 1e-6 else { continue }
                 let bandM = band * mpp, slab = Self.exactSlab(depthRate: depthRate, eyeSide: eyeSide)
+                // This frame's bounds for the eye within `localSkin`, set up for the first pair to certify.
+                var localBounds: ListBounds?
                 for i in a..<b {
                     let code = known[i]
                     if continuing, code & inStreak != 0 {
@@ -923,6 +960,48 @@ final class ControlsKeepoutRule: RuleProcessor {
                         if marking, lasting { known[i] |= reportedInStreak; marked[j] = true }
                         continue
                     }
+                    if local, settled, !moved[k] {
+                        // The content is the build's: a certificate near the eye may settle the pair.
+                        var verdict = (code >> Self.localVerdictShift) & 3
+                        let at = locals[i]
+                        if verdict != 0 {
+                            let d = head - Vec3(at.x, at.y, at.z)
+                            if !(dot(d, d) <= localSkin2) { verdict = 0 }
+                        }
+                        if verdict == 0, Double(frame) >= at.w {
+                            // A new certificate for the eye within `localSkin` of this frame's.
+                            tries += 1
+                            let bounds = localBounds ?? ListBounds(plane: plane, eye: head, bandM: bandM, depthRate: depthRate,
+                                                                   eyeSkin: Self.localSkin)
+                            localBounds = bounds
+                            let failed = (code >> Self.localTriesShift) & 7
+                            var next = code & ~Self.localMask
+                            if bounds.de.isFinite, first >= 0, first + 8 <= cs.count {
+                                switch bounds.classify(UnsafeBufferPointer(rebasing: cs[first..<(first + 8)]), skin: 0) {
+                                case .unreported: verdict = 1
+                                case .straddles(let s): verdict = 1 + UInt32(s)
+                                case .tested: break
+                                }
+                            }
+                            if verdict != 0 {
+                                certified += 1
+                                next |= verdict << Self.localVerdictShift
+                                locals[i] = SIMD4(head.x, head.y, head.z, 0)
+                            } else {
+                                // Tried again after 2, 4 … 256 frames.
+                                next |= min(failed + 1, 7) << Self.localTriesShift
+                                locals[i].w = Double(frame + (2 << Int(failed)))
+                            }
+                            known[i] = next
+                        }
+                        if verdict == 1 { localCount += 1; continue }
+                        if verdict > 1 {
+                            localCount += 1
+                            Self.reportCovered(rule: rule, band: band, w, o, gap: 0, side: Double(verdict - 1), mpp: mpp, f,
+                                               slot: &slots[i], &out)
+                            continue
+                        }
+                    }
                     // Content that moved: many of its listed pairs have no part in the slab this frame.
                     if reject, !settled, Self.outsideSlab(bf, o, plane, slab) { continue }
                     guard let (gap, side) = Self.exactGap(cs, first, plane, head: head, eyeSide: eyeSide,
@@ -930,7 +1009,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slots[i], &out)
                 }
             }
-        }}}}
+        }}}}}
         if continuing {
             streakFrames.note(frame: f.frame, time: f.time)
             streakLast = f.frame
@@ -1242,14 +1321,16 @@ final class ControlsKeepoutRule: RuleProcessor {
             magnitude.append(1 + m(c) + r)
         }
         // Local copies: the loops below read no stored property (no exclusivity check per pair).
-        let oldStart = listStart, oldPairs = listPairs, oldSlot = listSlot, oldKnown = listKnown
+        let oldStart = listStart, oldPairs = listPairs, oldSlot = listSlot, oldKnown = listKnown, oldLocal = listLocal
         let planes = listPlanes, root = self.root, firstCorner = self.firstCorner
         let corners = self.corners, seen = self.seen, eye = listEye, scene = self.scene
         let band = self.band, depthRate = self.depthRate, shortcut = knownShortcut, listSlab = self.listSlab
         let rule = self.rule, marks = Self.streakBit | Self.streakReportedBit
         let streak = streakFrames.pending
         var starts: [Int32] = [0], pairs: [Int32] = [], slots: [Int32] = [], known: [UInt32] = []
+        var locals: [SIMD4<Double>] = []
         starts.reserveCapacity(oldStart.count)
+        locals.reserveCapacity(oldPairs.count + pieces.count)
         pairs.reserveCapacity(oldPairs.count + pieces.count)
         slots.reserveCapacity(oldPairs.count + pieces.count)
         known.reserveCapacity(oldPairs.count + pieces.count)
@@ -1298,7 +1379,7 @@ final class ControlsKeepoutRule: RuleProcessor {
             }
             if pending < a {
                 pairs.append(contentsOf: oldPairs[pending..<a]); slots.append(contentsOf: oldSlot[pending..<a])
-                known.append(contentsOf: oldKnown[pending..<a])
+                known.append(contentsOf: oldKnown[pending..<a]); locals.append(contentsOf: oldLocal[pending..<a])
             }
             pending = b
             // Merge: the old pairs without the renewed pieces, and the new ones, in content order.
@@ -1316,9 +1397,9 @@ final class ControlsKeepoutRule: RuleProcessor {
                     i += 1; continue
                 }
                 if n < fresh.count, fresh[n].o < old {
-                    pairs.append(fresh[n].o); slots.append(-1); known.append(fresh[n].known); n += 1
+                    pairs.append(fresh[n].o); slots.append(-1); known.append(fresh[n].known); locals.append(.zero); n += 1
                 } else if i < b {
-                    pairs.append(old); slots.append(oldSlot[i]); known.append(oldKnown[i]); i += 1
+                    pairs.append(old); slots.append(oldSlot[i]); known.append(oldKnown[i]); locals.append(oldLocal[i]); i += 1
                 }
             }
             starts.append(Int32(truncatingIfNeeded: pairs.count))
@@ -1326,9 +1407,9 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
         if pending < oldPairs.count {
             pairs.append(contentsOf: oldPairs[pending...]); slots.append(contentsOf: oldSlot[pending...])
-            known.append(contentsOf: oldKnown[pending...])
+            known.append(contentsOf: oldKnown[pending...]); locals.append(contentsOf: oldLocal[pending...])
         }
-        listStart = starts; listPairs = pairs; listSlot = slots; listKnown = known
+        listStart = starts; listPairs = pairs; listSlot = slots; listKnown = known; listLocal = locals
         listUpdates += 1
         return true
     }
@@ -1430,6 +1511,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
         pairsKept &+= pairs.count
         listSlot = Array(repeating: -1, count: pairs.count)
+        listLocal = Array(repeating: .zero, count: pairs.count)
         return true
     }
 
@@ -1445,11 +1527,11 @@ final class ControlsKeepoutRule: RuleProcessor {
         let plane: WindowPlane
         let bandM, stretch, de, h0, eu, ev, scale: Double
         let slab, certain: KeepoutSlab
-        init(plane: WindowPlane, eye: Vec3, bandM: Double, depthRate: Double) {
+        init(plane: WindowPlane, eye: Vec3, bandM: Double, depthRate: Double, eyeSkin: Double = ControlsKeepoutRule.eyeSkin) {
             func m(_ p: Vec3) -> Double { max(abs(p.x), abs(p.y), abs(p.z)) }
             self.plane = plane; self.bandM = bandM
             stretch = plane.stretch
-            de = ControlsKeepoutRule.eyeSkin * stretch
+            de = eyeSkin * stretch
             let d0 = eye - plane.center
             h0 = dot(d0, plane.normal); eu = dot(d0, plane.right); ev = dot(d0, plane.up)
             let skins = ControlsKeepoutRule.skinLevels
@@ -1463,7 +1545,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         /// `classify` for content with these corners and this skin (metres in the world): corners
         /// that may be in the slab for some eye the list allows (in `slab`), and those certainly in
         /// it for every one (in `certain`).
-        func classify(_ cs: ArraySlice<Vec3>, skin: Double) -> ListedPair {
+        func classify<Corners: RandomAccessCollection<Vec3>>(_ cs: Corners, skin: Double) -> ListedPair {
             ControlsKeepoutRule.classify(cs, plane, eu: eu, ev: ev, h: h0, de: de, dc: skin * stretch, slab: slab,
                                          certain: certain, bandM: bandM, scale: scale)
         }
@@ -1514,7 +1596,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     ///   above the bottom edge (else side 1 could be found);
     /// - `tested` otherwise, and whenever something is not finite or the eye can come within
     ///   10⁻³ of a corner.
-    static func classify(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
+    static func classify<Corners: RandomAccessCollection<Vec3>>(_ cs: Corners, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
                          de: Double, dc: Double, slab: KeepoutSlab, certain: KeepoutSlab, bandM: Double,
                          scale: Double, screen: Bool = true) -> ListedPair {
         if screen, let known = screenBox(cs, plane, eu: eu, ev: ev, h: h, de: de, dc: dc, slab: slab, bandM: bandM, scale: scale) {
@@ -1553,6 +1635,8 @@ final class ControlsKeepoutRule: RuleProcessor {
             let low = (slab.low, min(slab.high, max(slab.low, certain.low)))
             let high = (max(slab.low, min(slab.high, certain.high)), slab.high)
             let reachesLow = sMax + dc >= low.0 && sMin - dc <= low.1, reachesHigh = sMax + dc >= high.0 && sMin - dc <= high.1
+            // Both planes' crossings certainly take part only while the slab is certainly not empty.
+            let crossingsCertain = certain.low < certain.high
             if box, reachesLow || reachesHigh {
                 var bit = 1
                 while bit < 8 {
@@ -1564,8 +1648,23 @@ final class ControlsKeepoutRule: RuleProcessor {
                             let sl = max(eLo, band.0), sh = min(eHi, band.1)
                             guard sl <= sh else { continue }
                             let (ui, uj, vi, vj) = (kept[8 + i], kept[8 + j], kept[16 + i], kept[16 + j])
+                            let (si, sj) = (kept[i], kept[j]), sMag = max(abs(si), abs(sj))
+                            let epsS = 1e-9 * (scale + sMag)
+                            if dc == 0, crossingsCertain, min(si, sj) + epsS < band.0, max(si, sj) - epsS > band.1 {
+                                // The edge crosses the plane for every eye the bounds allow: the
+                                // point lies between where the plane's two extremes cut the edge
+                                // (linear along it), and certainly takes part.
+                                let t0 = (band.0 - si) / (sj - si), t1 = (band.1 - si) / (sj - si)
+                                let u0 = ui + (uj - ui) * t0, u1 = ui + (uj - ui) * t1
+                                let v0 = vi + (vj - vi) * t0, v1 = vi + (vj - vi) * t1
+                                guard let (u, v) = acc.add(min(u0, u1), max(u0, u1), min(v0, v1), max(v0, v1), band.0, band.1,
+                                                           sMag: sMag) else { return .tested }
+                                anyIn = true
+                                inULo = max(inULo, u.0); inUHi = min(inUHi, u.1); inVLo = max(inVLo, v.0); inVHi = min(inVHi, v.1)
+                                continue
+                            }
                             guard acc.add(min(ui, uj), max(ui, uj), min(vi, vj), max(vi, vj), sl, sh,
-                                          sMag: max(abs(kept[i]), abs(kept[j]))) != nil else { return .tested }
+                                          sMag: sMag) != nil else { return .tested }
                         }
                     }
                     bit <<= 1
@@ -1644,7 +1743,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// every corner's and crossing's do: `unreported`. No part of the box that can be in
     /// the slab: `unreported`, and the eye able to come within 10⁻³ of the deepest one: `tested`,
     /// as `classify` finds them. Corners that are not finite, or bounds that are not: nil.
-    static func screenBox(_ cs: ArraySlice<Vec3>, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
+    static func screenBox<Corners: RandomAccessCollection<Vec3>>(_ cs: Corners, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
                           de: Double, dc: Double, slab: KeepoutSlab, bandM: Double, scale: Double) -> ListedPair? {
         guard eu.isFinite, ev.isFinite, h.isFinite, de.isFinite, dc.isFinite, slab.low.isFinite, slab.high.isFinite,
               bandM.isFinite, scale.isFinite, plane.halfWidth.isFinite, plane.halfHeight.isFinite else { return nil }

@@ -18,13 +18,15 @@ import SpatialModel
         var listUpdates = 0
         var settledFindings = 0
         var streakPairFrames = 0
+        var localCertified = 0
+        var localFindings = 0
     }
 
     /// `partial`: renew the pairs of content that outran its skin instead of building the list again.
     /// `streaks`: repeat the known findings over streaks of list frames. `stillEntities`: hand the
     /// rule the simulator's `canMove` (off: not known, every entity compared in every frame).
     static func run(_ scene: Scene, _ mode: Mode, partial: Bool = true, streaks: Bool = true,
-                    stillEntities: Bool = true, slabScreen: Bool = true) -> Run {
+                    stillEntities: Bool = true, slabScreen: Bool = true, local: Bool = true) -> Run {
         let engine = RuleEngine(scene: scene, configuration: .default)
         let p = engine.processor(ControlsKeepoutRule.self)
         p?.incremental = mode == .list || mode == .listTested
@@ -33,6 +35,7 @@ import SpatialModel
         p?.exhaustive = mode == .definition
         p?.knownStreaks = streaks
         p?.slabScreen = slabScreen
+        p?.localCertificates = mode == .list && local
         var frames = 0
         Simulator(scene: scene).run { q in
             if stillEntities {
@@ -49,7 +52,8 @@ import SpatialModel
         return Run(violations: vs, text: vs.map { String(describing: $0) }.joined(separator: "\n"), pairChecks: p?.pairChecks ?? -1,
                    listFrames: p?.listFrames ?? -1, listBuilds: p?.listBuilds ?? -1, frames: frames,
                    knownFindings: p?.knownFindings ?? -1, listUpdates: p?.listUpdates ?? -1,
-                   settledFindings: p?.settledFindings ?? -1, streakPairFrames: p?.streakPairFrames ?? -1)
+                   settledFindings: p?.settledFindings ?? -1, streakPairFrames: p?.streakPairFrames ?? -1,
+                   localCertified: p?.localCertified ?? -1, localFindings: p?.localFindings ?? -1)
     }
 
     static func load(yaml: String) throws -> Scene {
@@ -313,6 +317,51 @@ import SpatialModel
         #expect(compared.listUpdates == list.listUpdates && compared.listBuilds == list.listBuilds)
     }
 
+    /// A 3 s scene's header whose viewer walks from the origin at eye height to `end` (a position,
+    /// and perhaps a rotation) and sways, up to `entities:`.
+    static func walkingFor3s(to end: String) -> String {
+        """
+        format: spatialscene/1
+        duration: 3
+        viewer:
+          posture: standing
+          motion: sway
+          path:
+            - {t: 0, position: [0, 1.6, 0]}
+            - {t: 3, position: \(end)}
+        entities:
+        """
+    }
+
+    /// Default-size windows (1280 × 720 pt, about 86° wide) all around a viewer who walks and
+    /// sways, at 1.3, 3 and 5.5 m: the nearer cover the farther ones' bars, and their images move
+    /// several times as far as the eye, so the build (for every eye within 0.2 m) leaves many
+    /// pairs to the exact test. Certificates for the eye within `localSkin` of where it is settle
+    /// most of them for a few frames at a time, covered (a gap of 0) or clear, including near
+    /// windows whose boxes cross the plane 10 cm in front of the eye (the clipped solid's crossing
+    /// points certainly take part): the violations of the exact test in every frame, and of the
+    /// definition, with as many pairs looked at.
+    @Test func certificatesNearTheEyeGiveTheSameViolations() throws {
+        var yaml = Self.walkingFor3s(to: "[0.3, 1.6, -0.2], rotation: {yaw: 20}") + "\n"
+        for i in 0..<18 {
+            let d = [1.3, 3, 5.5][i % 3], az = Double(i) * 20 - 180, el = Double(i % 4) * 6 - 9
+            yaml += "  - {id: w\(i), kind: window, placement: {distance: \(d), azimuth: \(az), elevation: \(el)}}\n"
+        }
+        yaml += "  - {id: crate, kind: volume, position: [0.4, 0.9, -2.4], size: [0.8, 0.4, 0.5]}\n"
+        let scene = try Self.load(yaml: yaml)
+        let list = Self.run(scene, .list), exact = Self.run(scene, .list, local: false)
+        let all = Self.run(scene, .definition)
+        #expect(list.text == all.text)
+        #expect(exact.text == all.text)
+        #expect(list.violations.count >= 20)
+        #expect(list.pairChecks == exact.pairChecks)
+        #expect(exact.localCertified == 0 && exact.localFindings == 0)
+        #expect(list.localCertified > 0)
+        // Each certificate settles the pair in later frames too.
+        #expect(list.localFindings > 2 * list.localCertified)
+        #expect(Self.run(scene, .list, streaks: false).text == all.text)
+    }
+
     /// Two still windows, one above the other in the same plane, each reaching across the other's
     /// edge (each pair is found by both windows: one aggregate, reported twice a frame), a third
     /// window whose bottom band a drifting volume crosses, a box across the upper window's top edge
@@ -321,16 +370,8 @@ import SpatialModel
     /// violations of looking at every pair, and of the definition, frame for frame.
     @Test func streaksOfKnownFindingsGiveTheSameViolations() throws {
         let half = 100 * Self.s
-        let yaml = """
-            format: spatialscene/1
-            duration: 3
-            viewer:
-              posture: standing
-              motion: sway
-              path:
-                - {t: 0, position: [0, 1.6, 0]}
-                - {t: 3, position: [0.3, 1.6, 0.1]}
-            entities:
+        let yaml = Self.walkingFor3s(to: "[0.3, 1.6, 0.1]") + """
+
               - {id: upper, kind: window, position: [0, \(1.6 + half), -2], size: [400, 200], facing: none}
               - {id: lower, kind: window, position: [0.05, \(1.6 - half), -2], size: [300, 200], facing: none}
               - {id: side, kind: window, position: [1.2, 1.6, -2], size: [400, 200], facing: none}
@@ -585,7 +626,7 @@ import SpatialModel
                 if dot(v, v) <= 1 { return v * (radius * (1 - 1e-6)) }
             }
         }
-        var clippedOnly = 0, sampledCases = 0, bounded = 0, straddling = 0
+        var clippedOnly = 0, sampledCases = 0, bounded = 0, straddling = 0, locallyBounded = 0, crossingStraddles = 0
         for trial in 0..<1_500 {
             let hw = r(0.4, 1.2), hh = r(0.2, 0.6), yaw = r(-0.8, 0.8), pitch = r(-0.4, 0.4)
             let right = Vec3(cos(yaw), 0, -sin(yaw)), up = Vec3(sin(yaw) * sin(pitch), cos(pitch), cos(yaw) * sin(pitch))
@@ -638,6 +679,36 @@ import SpatialModel
                     sampledCases += 1
                 }
             }
+            // A certificate near the eye (still content, the eye within `localSkin`): where every
+            // corner lies outside the slab, only points where edges cross its planes can settle a
+            // straddle. The box as it is, and moved along the normal so that its corner nearest
+            // the eye lies within 2·localSkin of the slab's near plane (10 cm from the eye), where
+            // whether an edge crosses that plane depends on where the eye is; checked against the
+            // exact test at eyes within the skin, its extremes along the plane's axes included
+            // (where the slab's planes lie at the ends of the ranges the bounds allow).
+            let nearEye = ControlsKeepoutRule.ListBounds(plane: plane, eye: eye, bandM: bandM, depthRate: rate,
+                                                         eyeSkin: ControlsKeepoutRule.localSkin)
+            let reach = ControlsKeepoutRule.localSkin * (1 - 1e-6)
+            let extremes = [normal, -normal, right, -right, up, -up].map { $0 * reach }
+            let nearest = cs.map { ControlsKeepoutRule.depth($0, plane) }.max() ?? 0
+            let lift = h - ControlsKeepoutRule.nearEye + r(-2, 2) * ControlsKeepoutRule.localSkin - nearest
+            for box in [cs, cs.map { $0 + normal * lift }] {
+                let local = nearEye.classify(box[...], skin: 0)
+                guard local != .tested else { continue }
+                locallyBounded += 1
+                if local != .unreported, !box.contains(where: { nearEye.certain.low < ControlsKeepoutRule.depth($0, plane)
+                                                               && ControlsKeepoutRule.depth($0, plane) < nearEye.certain.high }) {
+                    crossingStraddles += 1
+                }
+                for probe in 0..<26 {
+                    let got = exact(box, eye + (probe < 6 ? extremes[probe] : ball(ControlsKeepoutRule.localSkin)))
+                    switch local {
+                    case .unreported: #expect(got == nil, "trial \(trial)")
+                    case .straddles(let side): #expect(got.map { $0.0 == 0 && $0.1 == Double(side) } == true, "trial \(trial)")
+                    case .tested: break
+                    }
+                }
+            }
             // The list's bounds for skins of the eye (0.2 m) and of the content, against the exact
             // test at eyes and box positions the skins allow.
             let bounds = ControlsKeepoutRule.ListBounds(plane: plane, eye: eye, bandM: bandM, depthRate: rate)
@@ -662,6 +733,7 @@ import SpatialModel
         #expect(clippedOnly >= 25, "\(clippedOnly)")
         #expect(sampledCases >= 150, "\(sampledCases)")
         #expect(bounded >= 500 && straddling >= 15, "\(bounded) \(straddling)")
+        #expect(locallyBounded >= 2_300 && crossingStraddles >= 100, "\(locallyBounded) \(crossingStraddles)")
     }
 
     /// Every scene in `Scenes/` where the rule runs and the list was used: the same violations as

@@ -611,7 +611,8 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// or found with a gap of 0 on that side (1, 2) for every eye and content position the list
     /// allows. Bits 2–3: the same for every eye the list allows while the content stays exactly
     /// where it was at the build (`movedSinceBuild` false), 3 for never reported then. Bits 4–5:
-    /// the same while it has drifted at most `nearSkin` (`drift`).
+    /// the same while it has drifted at most `nearSkin` (`drift`). Bits 6–10: its certificate near
+    /// the eye (`localVerdictShift`, `localTriesShift`). Bits 30–31: its streak (`streakBit`).
     private var listKnown: [UInt32] = []
     /// Listed pairs reported from `listKnown` without the exact test (for tests).
     private(set) var knownFindings = 0
@@ -643,7 +644,7 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// 3 a gap of 0 below or above the window); bits 8–10: how many certificates failed in a row.
     static let localVerdictShift: UInt32 = 6
     static let localTriesShift: UInt32 = 8
-    static let localMask: UInt32 = 0x7FF & ~0x3F
+    static let localMask: UInt32 = 3 << localVerdictShift | 7 << localTriesShift
     /// Per listed pair: the eye where its local certificate was taken (x, y, z) and the first
     /// frame at which one is tried again after a failure (w).
     private var listLocal: [SIMD4<Double>] = []
@@ -1589,11 +1590,12 @@ final class ControlsKeepoutRule: RuleProcessor {
     /// test can compute, and the rule's conditions are tested on those bounds (with 10⁻⁹ of the
     /// magnitudes against rounding):
     /// - `unreported` when the box of all the bounds misses the window's width or both bands;
-    /// - `straddles` when the corners that certainly take part (s within `certain` for every
-    ///   position) certainly reach across the window's width and across one edge: the exact test
-    ///   then finds a gap of exactly 0 on that side whatever the other corners do (they can only
-    ///   widen the image), except that side 2 also needs every corner that may take part to stay
-    ///   above the bottom edge (else side 1 could be found);
+    /// - `straddles` when the points that certainly take part (corners with s within `certain`
+    ///   for every position and, for content without a skin (dc = 0), the points where an edge
+    ///   crosses a plane of the slab for every position) certainly reach across the window's width
+    ///   and across one edge: the exact test then finds a gap of exactly 0 on that side whatever
+    ///   the other points do (they can only widen the image), except that side 2 also needs every
+    ///   point that may take part to stay above the bottom edge (else side 1 could be found);
     /// - `tested` otherwise, and whenever something is not finite or the eye can come within
     ///   10⁻³ of a corner.
     static func classify<Corners: RandomAccessCollection<Vec3>>(_ cs: Corners, _ plane: WindowPlane, eu: Double, ev: Double, h: Double,
@@ -1604,7 +1606,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         }
         var acc = ImageUnion(eu: eu, ev: ev, h: h, de: de, dc: dc, floor: denominatorFloor(h: h, de: de), mag: scale)
         var anyIn = false
-        // Over the corners that certainly take part: the largest lower and smallest upper bounds.
+        // Over the points that certainly take part: the largest lower and smallest upper bounds.
         var inULo = -Double.infinity, inUHi = Double.infinity, inVLo = -Double.infinity, inVHi = Double.infinity
         // Each corner's depth and plane coordinates, for the edges, and the depths' range.
         // (On the stack: SIMD8 lanes read and written by index cost several times as much.)

@@ -636,23 +636,37 @@ final class ControlsKeepoutRule: RuleProcessor {
     // when they settle the pair (never reported, or reported with a gap of 0 on a known side),
     // that verdict is the exact test's in every frame while the eye stays within `localSkin` of
     // where it was (`listLocal`); a pair they do not settle is tried again after 2, 4 … 256
-    // frames. The findings are the exact test's.
+    // frames. Content that moved since the build is certified the same way for every position
+    // of its corners within `movingSkin` of a reference box of its own (`localRef`), which
+    // follows it: when it has moved farther from it, the reference is taken again where it is
+    // and its certificates lapse (its `localEpoch` changes). The findings are the exact test's.
 
     /// How far the eye may move from where a local certificate was taken (metres).
     static let localSkin = 0.03
+    /// How far the corners of content that moved since the build may move from its reference
+    /// box (`localRef`) while the certificates taken for that box hold (metres).
+    static let movingSkin = 0.02
+    /// Per index into `content`: the box frame (12 numbers, as `boxFrames`) and the corners (8,
+    /// in `writeCorners`' order) its certificates near the eye were taken for, once it moved
+    /// since the build, and how many times that reference was taken: a certificate holds while
+    /// its content's count is the one it was taken with (`listLocal`'s w).
+    private var localRef: [Double] = []
+    private var localRefCorners: [Vec3] = []
+    private var localEpoch: [UInt32] = []
     /// In `listKnown`, bits 6–7: the local certificate's verdict (0 none, 1 never reported, 2 or
     /// 3 a gap of 0 below or above the window); bits 8–10: how many certificates failed in a row.
     static let localVerdictShift: UInt32 = 6
     static let localTriesShift: UInt32 = 8
     static let localMask: UInt32 = 3 << localVerdictShift | 7 << localTriesShift
-    /// Per listed pair: the eye where its local certificate was taken (x, y, z) and the first
-    /// frame at which one is tried again after a failure (w).
+    /// Per listed pair: the eye where its local certificate was taken (x, y, z) and its content's
+    /// `localEpoch` then (w), or after a failure the first frame at which one is tried again (w).
     private var listLocal: [SIMD4<Double>] = []
     /// Test hook: certify listed pairs for the eye near where it is (on by default); off, such
     /// pairs get the exact test in every frame. The violations are the same either way.
     var localCertificates = true
-    /// Local certificates taken and succeeded, and listed pair-frames they settled (for tests).
-    private(set) var localTries = 0, localCertified = 0, localFindings = 0
+    /// Local certificates taken and succeeded (of them, for content that moved since the build),
+    /// and listed pair-frames they settled (for tests).
+    private(set) var localTries = 0, localCertified = 0, localMovingCertified = 0, localFindings = 0
 
     // MARK: Known findings over a streak of list frames
     //
@@ -735,6 +749,9 @@ final class ControlsKeepoutRule: RuleProcessor {
         skinLevel = Array(repeating: 1, count: content.count)
         movedSinceBuild = Array(repeating: false, count: content.count)
         drift = Array(repeating: 0, count: content.count)
+        localRef = Array(repeating: 0, count: 12 * content.count)
+        localRefCorners = Array(repeating: .zero, count: 8 * content.count)
+        localEpoch = Array(repeating: 0, count: content.count)
         listPlanes = Array(repeating: nil, count: windows.count)
         listSlab = Array(repeating: KeepoutSlab(low: 0, high: -1), count: windows.count)
         listSeen = Array(repeating: false, count: content.count)
@@ -889,14 +906,16 @@ final class ControlsKeepoutRule: RuleProcessor {
         listSlot = []; self.corners = []; listKnown = []; streakWindow = []; listLocal = []
         defer { listSlot = slots; self.corners = corners; listKnown = known; streakWindow = marked; listLocal = locals }
         let local = localCertificates && locals.count == known.count, localSkin2 = Self.localSkin * Self.localSkin
+        let epochs = localEpoch, refCorners = localRefCorners
         let frame = f.frame
-        var tries = 0, certified = 0, localCount = 0
+        var tries = 0, certified = 0, movingCertified = 0, localCount = 0
         if marking { for j in marked.indices { marked[j] = false } }
         var checks = 0, knownCount = 0, settledCount = 0, repeated = 0
         defer {
             pairChecks += checks; listedChecks &+= checks; knownFindings += knownCount; settledFindings += settledCount
             streakPairFrames &+= repeated
-            localTries &+= tries; localCertified &+= certified; localFindings &+= localCount; pairsBounded &+= tries
+            localTries &+= tries; localCertified &+= certified; localMovingCertified &+= movingCertified
+            localFindings &+= localCount; pairsBounded &+= tries
         }
         // Buffers: no uniqueness or exclusivity check per pair (only the bounds checks).
         slots.withUnsafeMutableBufferPointer { slots in
@@ -904,6 +923,7 @@ final class ControlsKeepoutRule: RuleProcessor {
         locals.withUnsafeMutableBufferPointer { locals in
         corners.withUnsafeMutableBufferPointer { cs in
         frames.withUnsafeBufferPointer { bf in
+        refCorners.withUnsafeBufferPointer { refs in
             let cs = UnsafeBufferPointer(cs)
             for (j, w) in windows.enumerated() where visible[w] {
                 let a = Int(starts[j]), b = Int(starts[j + 1])
@@ -914,8 +934,6 @@ final class ControlsKeepoutRule: RuleProcessor {
                 let eyeSide = dot(head - plane.center, plane.normal)
                 guard eyeSide > 1e-6 else { continue }
                 let bandM = band * mpp, slab = Self.exactSlab(depthRate: depthRate, eyeSide: eyeSide)
-                // This frame's bounds for the eye within `localSkin`, set up for the first pair to certify.
-                var localBounds: ListBounds?
                 for i in a..<b {
                     let code = known[i]
                     if continuing, code & inStreak != 0 {
@@ -961,24 +979,34 @@ final class ControlsKeepoutRule: RuleProcessor {
                         if marking, lasting { known[i] |= reportedInStreak; marked[j] = true }
                         continue
                     }
-                    if local, settled, !moved[k] {
-                        // The content is the build's: a certificate near the eye may settle the pair.
+                    let movedK = first >= 0 && k < moved.count && moved[k]
+                    if local, settled || movedK, k < epochs.count {
+                        // A certificate near the eye may settle the pair: for the content as it was at
+                        // the build, or (moved since) anywhere within `movingSkin` of its reference.
+                        let epoch = epochs[k]
                         var verdict = (code >> Self.localVerdictShift) & 3
                         let at = locals[i]
                         if verdict != 0 {
                             let d = head - Vec3(at.x, at.y, at.z)
-                            if !(dot(d, d) <= localSkin2) { verdict = 0 }
+                            if !(dot(d, d) <= localSkin2) || at.w != Double(epoch) { verdict = 0 }
                         }
-                        if verdict == 0, Double(frame) >= at.w {
+                        // A certificate that lapsed is taken again at once; after a failure, later.
+                        let lapsed = verdict == 0 && (code >> Self.localVerdictShift) & 3 != 0
+                        if verdict == 0, lapsed || Double(frame) >= at.w {
                             // A new certificate for the eye within `localSkin` of this frame's.
                             tries += 1
-                            let bounds = localBounds ?? ListBounds(plane: plane, eye: head, bandM: bandM, depthRate: depthRate,
-                                                                   eyeSkin: Self.localSkin)
-                            localBounds = bounds
+                            // Set up for each try: a few tries a frame per window, and one of these kept
+                            // across the loop would be copied (232 bytes) for every pair.
+                            let bounds = ListBounds(plane: plane, eye: head, bandM: bandM, depthRate: depthRate,
+                                                    eyeSkin: Self.localSkin)
                             let failed = (code >> Self.localTriesShift) & 7
                             var next = code & ~Self.localMask
-                            if bounds.de.isFinite, first >= 0, first + 8 <= cs.count {
-                                switch bounds.classify(UnsafeBufferPointer(rebasing: cs[first..<(first + 8)]), skin: 0) {
+                            let r = 8 * k
+                            if bounds.de.isFinite, first >= 0, first + 8 <= cs.count, r + 8 <= refs.count {
+                                let pair = movedK
+                                    ? bounds.classify(UnsafeBufferPointer(rebasing: refs[r..<(r + 8)]), skin: Self.movingSkin)
+                                    : bounds.classify(UnsafeBufferPointer(rebasing: cs[first..<(first + 8)]), skin: 0)
+                                switch pair {
                                 case .unreported: verdict = 1
                                 case .straddles(let s): verdict = 1 + UInt32(s)
                                 case .tested: break
@@ -986,8 +1014,9 @@ final class ControlsKeepoutRule: RuleProcessor {
                             }
                             if verdict != 0 {
                                 certified += 1
+                                if movedK { movingCertified += 1 }
                                 next |= verdict << Self.localVerdictShift
-                                locals[i] = SIMD4(head.x, head.y, head.z, 0)
+                                locals[i] = SIMD4(head.x, head.y, head.z, Double(epoch))
                             } else {
                                 // Tried again after 2, 4 … 256 frames.
                                 next |= min(failed + 1, 7) << Self.localTriesShift
@@ -1010,7 +1039,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     Self.reportCovered(rule: rule, band: band, w, o, gap: gap, side: side, mpp: mpp, f, slot: &slots[i], &out)
                 }
             }
-        }}}}}
+        }}}}}}
         if continuing {
             streakFrames.note(frame: f.frame, time: f.time)
             streakLast = f.frame
@@ -1231,12 +1260,36 @@ final class ControlsKeepoutRule: RuleProcessor {
         // Renewing a piece's pairs tests it with every window: worth it for a few pieces only.
         let maxRenewed = partialUpdates ? max(16, content.count / 32) : 0
         var moved = movedSinceBuild, corners = self.corners, drift = self.drift
+        var ref = localRef, refCorners = localRefCorners, epoch = localEpoch
         var renew: [Int] = []
-        movedSinceBuild = []; self.corners = []; self.drift = []
-        defer { movedSinceBuild = moved; self.corners = corners; self.drift = drift }
+        movedSinceBuild = []; self.corners = []; self.drift = []; localRef = []; localRefCorners = []; localEpoch = []
+        defer {
+            movedSinceBuild = moved; self.corners = corners; self.drift = drift
+            localRef = ref; localRefCorners = refCorners; localEpoch = epoch
+        }
+        let skin = Self.movingSkin
         let contentHolds = f.boxFrames.withUnsafeBufferPointer { bf in
             listBox.withUnsafeBufferPointer { lb in
+            ref.withUnsafeMutableBufferPointer { ref in
+            refCorners.withUnsafeMutableBufferPointer { rc in
             corners.withUnsafeMutableBufferPointer { cs -> Bool in
+                /// The reference of `content[k]`'s certificates near the eye (`localRef`) taken again
+                /// where it is when asked to (`anew`) or when it is farther than `movingSkin` from it.
+                @inline(__always) func follow(_ k: Int, _ o: Int, anew: Bool) {
+                    let b = 12 * o, r = 12 * k
+                    guard k < epoch.count, r + 12 <= ref.count, b + 12 <= bf.count else { return }
+                    var distance = 0.0
+                    if !anew {
+                        for v in 0..<4 {
+                            let i = b + 3 * v, m = r + 3 * v
+                            distance += length(Vec3(bf[i], bf[i + 1], bf[i + 2]) - Vec3(ref[m], ref[m + 1], ref[m + 2]))
+                        }
+                    }
+                    guard anew || !(distance <= skin) else { return }
+                    for i in 0..<12 { ref[r + i] = bf[b + i] }
+                    Self.writeCorners(f, bf, o, to: rc, at: 8 * k)
+                    epoch[k] &+= 1
+                }
                 for (k, o) in content.enumerated() where f.visible[o] {
                     guard seenThen[k] else {
                         // Appeared since the build.
@@ -1244,6 +1297,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                         renew.append(k)
                         drift[k] = 0
                         Self.writeCorners(f, bf, o, to: cs, at: 8 * k)
+                        follow(k, o, anew: true)
                         continue
                     }
                     // Where it was at the build, bit for bit: nothing to do (not moved, drift 0).
@@ -1253,7 +1307,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     for i in 0..<12 where bf[b + i].bitPattern != lb[l + i].bitPattern { same = false; break }
                     if same {
                         // Back where it was: the build's corners again.
-                        if moved[k] { Self.writeCorners(f, bf, o, to: cs, at: 8 * k) }
+                        if moved[k] { Self.writeCorners(f, bf, o, to: cs, at: 8 * k); follow(k, o, anew: false) }
                         drift[k] = 0
                         continue
                     }
@@ -1264,6 +1318,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                         distance += length(Vec3(bf[i], bf[i + 1], bf[i + 2]) - Vec3(lb[m], lb[m + 1], lb[m + 2]))
                     }
                     if !moved[k] { newlyMoved = true }
+                    follow(k, o, anew: !moved[k])
                     moved[k] = true
                     drift[k] = distance
                     if !(distance <= skins[Int(levels[k])]) {
@@ -1275,7 +1330,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                     Self.writeCorners(f, bf, o, to: cs, at: 8 * k)
                 }
                 return true
-            }}
+            }}}}
         }
         guard contentHolds else { return false }
         if renew.isEmpty { return true }

@@ -19,6 +19,7 @@ import SpatialModel
         var settledFindings = 0
         var streakPairFrames = 0
         var localCertified = 0
+        var localMovingCertified = 0
         var localFindings = 0
     }
 
@@ -53,7 +54,8 @@ import SpatialModel
                    listFrames: p?.listFrames ?? -1, listBuilds: p?.listBuilds ?? -1, frames: frames,
                    knownFindings: p?.knownFindings ?? -1, listUpdates: p?.listUpdates ?? -1,
                    settledFindings: p?.settledFindings ?? -1, streakPairFrames: p?.streakPairFrames ?? -1,
-                   localCertified: p?.localCertified ?? -1, localFindings: p?.localFindings ?? -1)
+                   localCertified: p?.localCertified ?? -1, localMovingCertified: p?.localMovingCertified ?? -1,
+                   localFindings: p?.localFindings ?? -1)
     }
 
     static func load(yaml: String) throws -> Scene {
@@ -360,6 +362,40 @@ import SpatialModel
         // Each certificate settles the pair in later frames too.
         #expect(list.localFindings > 2 * list.localCertified)
         #expect(Self.run(scene, .list, streaks: false).text == all.text)
+    }
+
+    /// Content that moves in front of still windows, slowly and fast, sliding, turning and
+    /// floating across their bands, some of it back and forth over a few centimetres, seen by a
+    /// walking, swaying viewer: the certificates near the eye taken for moving content (each for
+    /// its corners anywhere within `movingSkin` of a reference that follows it) give the
+    /// violations of the exact test in every frame, and of the definition.
+    @Test func certificatesOfMovingContentGiveTheSameViolations() throws {
+        var yaml = Self.walkingFor3s(to: "[0.3, 1.6, -0.2], rotation: {yaw: 10}") + "\n"
+        for (i, x) in [-1.6, 0, 1.6].enumerated() {
+            yaml += "  - {id: w\(i), kind: window, position: [\(x), 1.6, -3], size: [500, 300], facing: none}\n"
+        }
+        // Each window's bottom edge is 150 pt below its centre, about 0.53 m at 3 m; the movers
+        // sweep through the band below it or across the edge, at 1.2 … 2.4 m from the eye.
+        for i in 0..<9 {
+            // In line with a window's bottom edge from the eye's start: that point scaled by −z / 3.
+            let z = -1.2 - Double(i % 4) * 0.4, x = ([-1.6, 0, 1.6][i % 3] + Double(i / 3) * 0.3 - 0.3) * -z / 3
+            let y0 = 1.6 - 0.53 * -z / 3 - 0.1, y1 = y0 + [0.5, 0.05, 0.3][i / 3], period = [3, 0.8, 1.5][i % 3]
+            let shape = i % 2 == 0 ? "kind: volume, size: [0.15, 0.1, 0.1]" : "kind: text, height: 0.05, string: L"
+            let turn = i % 3 == 1 ? ", rotation: {yaw: 60}" : ""
+            yaml += "  - {id: m\(i), \(shape), animation: {loop: true, keyframes: [{t: 0, position: [\(x), \(y0), \(z)]}, "
+                + "{t: \(period), position: [\(x + 0.05), \(y1), \(z)]\(turn)}]}}\n"
+        }
+        let scene = try Self.load(yaml: yaml)
+        let list = Self.run(scene, .list), exact = Self.run(scene, .list, local: false)
+        let all = Self.run(scene, .definition)
+        #expect(list.text == all.text)
+        #expect(exact.text == all.text)
+        let movers = Set(all.violations.flatMap(\.entities).filter { $0.hasPrefix("m") })
+        #expect(movers.count >= 6, "\(movers.sorted())")
+        #expect(list.pairChecks == exact.pairChecks)
+        #expect(exact.localMovingCertified == 0)
+        #expect(list.localMovingCertified > 50)
+        #expect(list.localFindings > 2 * list.localCertified)
     }
 
     /// Two still windows, one above the other in the same plane, each reaching across the other's

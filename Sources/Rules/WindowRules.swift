@@ -1278,14 +1278,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                 @inline(__always) func follow(_ k: Int, _ o: Int, anew: Bool) {
                     let b = 12 * o, r = 12 * k
                     guard k < epoch.count, r + 12 <= ref.count, b + 12 <= bf.count else { return }
-                    var distance = 0.0
-                    if !anew {
-                        for v in 0..<4 {
-                            let i = b + 3 * v, m = r + 3 * v
-                            distance += length(Vec3(bf[i], bf[i + 1], bf[i + 2]) - Vec3(ref[m], ref[m + 1], ref[m + 2]))
-                        }
-                    }
-                    guard anew || !(distance <= skin) else { return }
+                    guard anew || !(Self.cornerDrift(bf, b, UnsafeBufferPointer(ref), r) <= skin) else { return }
                     for i in 0..<12 { ref[r + i] = bf[b + i] }
                     Self.writeCorners(f, bf, o, to: rc, at: 8 * k)
                     epoch[k] &+= 1
@@ -1311,12 +1304,7 @@ final class ControlsKeepoutRule: RuleProcessor {
                         drift[k] = 0
                         continue
                     }
-                    // corner = centre ± a0 ± a1 ± a2: no corner moved more than the sum.
-                    var distance = 0.0
-                    for v in 0..<4 {
-                        let i = b + 3 * v, m = l + 3 * v
-                        distance += length(Vec3(bf[i], bf[i + 1], bf[i + 2]) - Vec3(lb[m], lb[m + 1], lb[m + 2]))
-                    }
+                    let distance = Self.cornerDrift(bf, b, lb, l)
                     if !moved[k] { newlyMoved = true }
                     follow(k, o, anew: !moved[k])
                     moved[k] = true
@@ -1337,6 +1325,19 @@ final class ControlsKeepoutRule: RuleProcessor {
         self.corners = corners
         defer { corners = self.corners }
         return updateList(f, renewing: renew, &out)
+    }
+
+    /// How far at most a corner of the box frame `a[i ..< i + 12]` lies from the same corner of
+    /// `b[j ..< j + 12]`: corner = centre ± a0 ± a1 ± a2, so no corner moved more than the sum of
+    /// how far the centre and each half-axis moved. The callers check the ranges.
+    @inline(__always)
+    static func cornerDrift(_ a: UnsafeBufferPointer<Double>, _ i: Int, _ b: UnsafeBufferPointer<Double>, _ j: Int) -> Double {
+        var distance = 0.0
+        for v in 0..<4 {
+            let p = i + 3 * v, q = j + 3 * v
+            distance += length(Vec3(a[p], a[p + 1], a[p + 2]) - Vec3(b[q], b[q + 1], b[q + 2]))
+        }
+        return distance
     }
 
     /// Renews the list's pairs of the pieces of content `renew` (indices into `content`: each

@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import AssetImport
 import SceneLoader
 import SpatialModel
 
 /// The USD fixtures, built once per test run by the project's own script (Tools/make-usd-fixtures.py,
-/// usd-core) into a temporary folder, and the usd-core oracle (Tools/usd-oracle.py).
+/// usd-core) into a temporary folder, removed when the test process exits, and the usd-core oracle
+/// (Tools/usd-oracle.py).
 enum USDFixtures {
     /// True when python3 can import usd-core. Locally the USD tests are skipped without it (with the
     /// reason shown); CI sets SPATIALCHECK_REQUIRE_TOOLS=1 and then its absence fails the run.
@@ -38,11 +40,16 @@ enum USDFixtures {
     static let out: String? = {
         guard available else { return nil }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("spatialcheck-usd-\(UUID().uuidString)").path
+        made.withLock { $0 = dir }
+        // `atexit` takes a C function: it reads the folder from `made`, not from a capture.
+        atexit { if let dir = USDFixtures.made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: dir) } }
         guard let r = python([TestPaths.repo("Tools/make-usd-fixtures.py"), dir]), r.status == 0 else {
             return nil
         }
         return dir
     }()
+    /// The fixture folder made by this process, for its removal at exit.
+    static let made = Mutex<String?>(nil)
 
     static var project: String { (out ?? "/nonexistent") + "/project" }
     static func path(_ relative: String) -> String { project + "/" + relative }
